@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+import yargs, { type Argv } from 'yargs';
+import { hideBin } from 'yargs/helpers';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from './core/errors.js';
+import { exitCodeFor, type Outcome } from './gate/outcomes.js';
+import { callInProcess } from './cli/in-process.js';
+import { askInTerminal } from './cli/terminal-form.js';
+import { checkRepoDir, repoChoice, type RepoChoice } from './mcp/repo.js';
+import { VERSION } from './version.js';
+
+/** The command-line face: parses, calls the same core as the MCP server, prints. */
+
+const withRepo = <T>(y: Argv<T>) => y.option('repo', { type: 'string', describe: 'repository folder (default: COPILOT_ONBOARD_REPO, else the working directory)' });
+const withJson = <T>(y: Argv<T>) => y.option('json', { type: 'boolean', default: false, describe: 'print JSON instead of text' });
+
+async function repoFrom(flag: string | undefined): Promise<RepoChoice> {
+  const choice = repoChoice(flag);
+  await checkRepoDir(choice.explicit ?? choice.cwd, choice.explicit ? '--repo or COPILOT_ONBOARD_REPO' : 'the working directory');
+  return choice;
+}
+
+function print(result: CallToolResult, json: boolean): number {
+  const structured = (result.structuredContent ?? {}) as { outcome?: Outcome };
+  if (json) process.stdout.write(`${JSON.stringify(structured, null, 2)}\n`);
+  else {
+    const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+    (result.isError ? process.stderr : process.stdout).write(`${text}\n`);
+  }
+  const badInput = structured.outcome === 'error' && /is damaged|does not exist|is not a directory|Unsafe path/.test(JSON.stringify(structured));
+  return exitCodeFor(structured.outcome ?? 'error', badInput);
+}
+
+async function readOnly(tool: string, argv: { repo?: string; json: boolean }): Promise<number> {
+  return print(await callInProcess(await repoFrom(argv.repo), tool, null), argv.json);
+}
+
+async function gated(tool: string, argv: { repo?: string; json: boolean }): Promise<number> {
+  const person = process.stdin.isTTY ? askInTerminal : null;
+  return print(await callInProcess(await repoFrom(argv.repo), tool, person), argv.json);
+}
+
+async function main(): Promise<number> {
+  let code = 0;
+  const run = (fn: () => Promise<number>) => async () => {
+    code = await fn();
+  };
+  await yargs(hideBin(process.argv))
+    .scriptName('copilot-onboard')
+    .usage('$0 <command> [options]\n\nMove AI-assistant instruction files into GitHub Copilot\'s layout; every change needs a person\'s yes.')
+    .command('serve', 'MCP server on stdio', (y) => withRepo(y), async (argv) => {
+      const { serveStdio } = await import('./mcp/stdio.js');
+      const choice = repoChoice(argv.repo);
+      if (choice.explicit) await checkRepoDir(choice.explicit, '--repo or COPILOT_ONBOARD_REPO');
+      await serveStdio(choice);
+      code = -1;
+    })
+    .command('analyze', 'find and classify the instruction files (read-only)', (y) => withJson(withRepo(y)), (argv) => run(() => readOnly('onboarding_analyze', argv))())
+    .command('propose', 'build the migration plan with diffs (writes only .copilot-state/)', (y) => withJson(withRepo(y)), (argv) => run(() => readOnly('onboarding_propose', argv))())
+    .command('status', 'where the onboarding stands', (y) => withJson(withRepo(y)), (argv) => run(() => readOnly('onboarding_status', argv))())
+    .command('approve', 'approve the current plan (asks in the terminal)', (y) => withJson(withRepo(y)), (argv) => run(() => gated('onboarding_approve', argv))())
+    .command('migrate', 'apply the approved plan (asks in the terminal)', (y) => withJson(withRepo(y)), (argv) => run(() => gated('onboarding_migrate', argv))())
+    .command('rollback', 'restore the files from the backup (asks in the terminal)', (y) => withJson(withRepo(y)), (argv) => run(() => gated('onboarding_rollback', argv))())
+    .command(
+      'traces [action] [id]',
+      'review the trace files: list, show ID',
+      (y) => withJson(withRepo(y)).positional('action', { choices: ['list', 'show'] as const, default: 'list' as const }).positional('id', { type: 'string' }),
+      async (argv) => {
+        const { tracesCommand } = await import('./cli/traces.js');
+        const choice = await repoFrom(argv.repo);
+        code = await tracesCommand(choice.explicit ?? choice.cwd, argv.action, argv.id, argv.json);
+      },
+    )
+    .demandCommand(1, 'Name a command.')
+    .strict()
+    .version(VERSION)
+    .help()
+    .fail((msg, err) => {
+      if (err) throw err;
+      process.stderr.write(`${msg}\nRun copilot-onboard --help for the commands.\n`);
+      process.exit(2);
+    })
+    .parseAsync();
+  return code;
+}
+
+main().then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (err) => {
+    const bad = (err as Error)?.name === 'BadInputError' || (err as Error)?.name === 'UnsafePathError';
+    process.stderr.write(`copilot-onboard: ${errorMessage(err)}\n`);
+    process.exitCode = bad ? 2 : 1;
+  },
+);

@@ -1,0 +1,31 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { createServer } from '../mcp/server.js';
+import type { RepoChoice } from '../mcp/repo.js';
+import { VERSION } from '../version.js';
+
+export type ElicitHandler = (params: ElicitRequest['params']) => Promise<ElicitResult>;
+
+/**
+ * The CLI runs the same server core as `serve`, with an MCP client in the same process. The
+ * client declares elicitation only when a person can answer in this terminal.
+ */
+export async function callInProcess(repo: RepoChoice, tool: string, elicit: ElicitHandler | null): Promise<CallToolResult> {
+  const server = createServer(repo);
+  const client = new Client(
+    { name: 'copilot-onboard-cli', version: VERSION },
+    { capabilities: elicit ? { elicitation: { form: {} } } : {} },
+  );
+  if (elicit) client.setRequestHandler(ElicitRequestSchema, (req) => elicit(req.params));
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  await client.connect(clientSide);
+  try {
+    // A person at a terminal may take long; the server applies its own elicitation timeout.
+    return (await client.callTool({ name: tool, arguments: {} }, undefined, { timeout: 24 * 3600 * 1000 })) as CallToolResult;
+  } finally {
+    await client.close();
+    await server.close();
+  }
+}

@@ -1,0 +1,26 @@
+import { listTraces } from '../trace/reader.js';
+
+export async function tracesCommand(root: string, action: 'list' | 'show', id: string | undefined, json: boolean): Promise<number> {
+  const traces = await listTraces(root);
+  if (action === 'show') {
+    const found = traces.find((t) => t.id === id || t.id.startsWith(id ?? '\0'));
+    if (!found) {
+      process.stderr.write(`No trace named ${id ?? '(none given)'}. Run copilot-onboard traces list.\n`);
+      return 2;
+    }
+    process.stdout.write(`${JSON.stringify(found.data, null, 2)}\n`);
+    return 0;
+  }
+  if (json) {
+    process.stdout.write(`${JSON.stringify(traces.map(({ data: _d, file: _f, ...t }) => t), null, 2)}\n`);
+    return 0;
+  }
+  if (traces.length === 0) {
+    process.stdout.write('No traces yet.\n');
+    return 0;
+  }
+  const rows = [['time', 'kind', 'step', 'outcome', 'ms', 'client', 'id'], ...traces.map((t) => [t.timestamp, t.kind, t.step, t.outcome, String(t.duration_ms ?? '-'), t.client, t.id])];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  process.stdout.write(`${rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')}\n`);
+  return 0;
+}

@@ -1,0 +1,118 @@
+import { extractClaims, findConflicts } from './claims.js';
+import { normalizedText, normalizeLine, type InstructionDoc, type Unit } from './model.js';
+import type { ScanResult, SourceInfo } from './scan.js';
+import type { SkippedSource } from './source-file.js';
+
+export type Pattern = 'clean' | 'structured' | 'unstructured' | 'messy';
+
+export interface Location {
+  path: string;
+  line: number;
+}
+
+export interface Problem {
+  type: 'duplication' | 'contradiction' | 'ambiguity';
+  description: string;
+  locations: Location[];
+}
+
+export interface Analysis {
+  pattern: Pattern;
+  sources: SourceInfo[];
+  problems: Problem[];
+  skipped: { path: string; reason: string; detail: string }[];
+  /** Per readable document: whether it is already organised in `## ` sections. */
+  structured: Record<string, boolean>;
+}
+
+/** Lines shorter than this are too generic to call a repetition ("---", "Notes:"). */
+const MIN_REPEATED_LINE = 12;
+/** Non-blank lines allowed before the first `## ` section in a structured file (besides the title). */
+const MAX_PREAMBLE_LINES = 6;
+
+export function analyze(scan: ScanResult): Analysis {
+  const units = scan.docs.flatMap((d) => d.units);
+  const problems = [...findDuplicates(units), ...findContradictions(units)];
+  const structured = Object.fromEntries(scan.docs.map((d) => [d.path, isStructured(d)]));
+  return {
+    pattern: classify(scan.docs, problems, structured),
+    sources: scan.sources,
+    problems,
+    skipped: scan.skipped.map((s: SkippedSource) => ({ path: s.path, reason: s.reason, detail: s.detail })),
+    structured,
+  };
+}
+
+function classify(docs: InstructionDoc[], problems: Problem[], structured: Record<string, boolean>): Pattern {
+  const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));
+  if (withContent.length === 0) return 'clean';
+  if (problems.some((p) => p.type === 'contradiction' || p.type === 'duplication')) return 'messy';
+  return withContent.every((d) => structured[d.path]) ? 'structured' : 'unstructured';
+}
+
+/** Organised: at least one `## ` section, and little besides a title before the first one. */
+export function isStructured(doc: InstructionDoc): boolean {
+  const firstSection = doc.units.findIndex((u) => u.kind === 'heading' && u.level === 2);
+  if (firstSection < 0) return false;
+  const preamble = doc.units
+    .slice(0, firstSection)
+    .filter((u) => u.kind !== 'frontmatter' && !(u.kind === 'heading' && u.level === 1));
+  return preamble.reduce((n, u) => n + u.lines.filter((l) => l.trim() !== '').length, 0) <= MAX_PREAMBLE_LINES;
+}
+
+export function findDuplicates(units: Unit[]): Problem[] {
+  const problems: Problem[] = [];
+  const coveredLines = new Set<string>();
+
+  const headings = groupBy(units.filter((u) => u.kind === 'heading'), (u) => normalizeLine(u.lines[0]!.replace(/^\s*#+\s*/, '')).toLowerCase());
+  for (const [text, group] of headings) {
+    if (group.length < 2 || text === '') continue;
+    problems.push({ type: 'duplication', description: `Repeated heading "${text}"`, locations: group.map(loc) });
+  }
+
+  const blocks = groupBy(units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter'), normalizedText);
+  for (const [text, group] of blocks) {
+    if (group.length < 2 || text.length < MIN_REPEATED_LINE) continue;
+    const what = group[0]!.lines.length > 1 ? 'paragraph' : group[0]!.kind === 'list-item' ? 'rule' : 'line';
+    problems.push({ type: 'duplication', description: `Repeated ${what}: "${excerpt(text)}"`, locations: group.map(loc) });
+    for (const u of group) u.lines.forEach((_, i) => coveredLines.add(`${u.path}:${u.line + i}`));
+  }
+
+  const lines: { text: string; at: Location }[] = [];
+  for (const u of units) {
+    if (u.kind === 'code' || u.kind === 'heading' || u.kind === 'frontmatter') continue;
+    u.lines.forEach((l, i) => {
+      const at = { path: u.path, line: u.line + i };
+      if (!coveredLines.has(`${at.path}:${at.line}`)) lines.push({ text: stripMarker(normalizeLine(l)), at });
+    });
+  }
+  for (const [text, group] of groupBy(lines, (l) => l.text)) {
+    if (group.length < 2 || text.length < MIN_REPEATED_LINE) continue;
+    problems.push({ type: 'duplication', description: `Repeated line: "${excerpt(text)}"`, locations: group.map((g) => g.at) });
+  }
+  return problems;
+}
+
+export function findContradictions(units: Unit[]): Problem[] {
+  return findConflicts(extractClaims(units)).map((c) => ({
+    type: 'contradiction' as const,
+    description: `Contradicting rules about ${c.topicTitle}: ${c.summary}`,
+    locations: c.claims.map((cl) => ({ path: cl.path, line: cl.line })),
+  }));
+}
+
+const loc = (u: Unit): Location => ({ path: u.path, line: u.line });
+const stripMarker = (l: string): string => l.replace(/^([-*+]|\d+[.)])\s+/, '');
+const excerpt = (t: string): string => {
+  const one = t.replace(/\n/g, ' ');
+  return one.length > 80 ? `${one.slice(0, 77)}...` : one;
+};
+
+function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
+  const map = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    map.set(k, [...(map.get(k) ?? []), item]);
+  }
+  return map;
+}

@@ -1,0 +1,45 @@
+import fs from 'fs-extra';
+import { sha256 } from './hash.js';
+import { PreconditionError } from './errors.js';
+import { RepoPaths } from './repo-path.js';
+import { writeAtomic } from '../state/atomic.js';
+import type { PlanOperation } from './plan.js';
+import type { SourceInfo } from './scan.js';
+
+/** sha256 of a repository file now, or null when it does not exist. */
+export async function currentSha(paths: RepoPaths, rel: string): Promise<string | null> {
+  try {
+    return sha256(await fs.readFile(await paths.safeAbs(rel)));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+/**
+ * The plan still describes the repository: every source it read and every file it will write has
+ * the bytes it had when the plan was built. Throws PreconditionError naming what changed.
+ */
+export async function assertPlanCurrent(root: string, sources: SourceInfo[], ops: PlanOperation[]): Promise<void> {
+  const paths = new RepoPaths(root);
+  const changed: string[] = [];
+  for (const s of sources) {
+    if ((await currentSha(paths, s.path)) !== s.sha256) changed.push(s.path);
+  }
+  for (const op of ops) {
+    if (!changed.includes(op.path) && (await currentSha(paths, op.path)) !== op.beforeSha256) changed.push(op.path);
+  }
+  if (changed.length > 0) {
+    throw new PreconditionError(`The plan is stale: ${changed.join(', ')} changed since it was proposed. Run propose again and approve the new plan.`);
+  }
+}
+
+/** Apply the operations; each file is replaced atomically. */
+export async function applyOperations(root: string, ops: PlanOperation[]): Promise<void> {
+  const paths = new RepoPaths(root);
+  for (const op of ops) {
+    const abs = await paths.safeAbs(op.path);
+    if (op.op === 'delete') await fs.remove(abs);
+    else await writeAtomic(abs, op.content ?? '');
+  }
+}

@@ -1,0 +1,53 @@
+import fs from 'fs-extra';
+import path from 'node:path';
+import { sha256 } from './hash.js';
+import { RepoPaths } from './repo-path.js';
+import { writeAtomic, writeJsonAtomic } from '../state/atomic.js';
+import { statePaths, STATE_DIR } from '../state/paths.js';
+import { BackupManifest } from '../state/schema.js';
+import type { PlanOperation } from './plan.js';
+import { StateDamagedError } from '../state/store.js';
+
+export function backupDir(root: string, id: string): string {
+  return path.join(statePaths(root).backups, id);
+}
+
+export function backupDirRel(id: string): string {
+  return `${STATE_DIR}/backups/${id}/`;
+}
+
+/** Save the original bytes of every file the operations touch, then the manifest that lists them. */
+export async function createBackup(root: string, id: string, planHash: string, ops: PlanOperation[]): Promise<BackupManifest> {
+  const paths = new RepoPaths(root);
+  const dir = backupDir(root, id);
+  if (await fs.pathExists(dir)) throw new Error(`backup folder ${backupDirRel(id)} already exists`);
+  const files: BackupManifest['files'] = [];
+  for (const op of ops) {
+    const abs = await paths.safeAbs(op.path);
+    let bytes: Buffer | null = null;
+    try {
+      bytes = await fs.readFile(abs);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    const backup = bytes ? `files/${op.path}` : null;
+    if (bytes) await writeAtomic(path.join(dir, ...backup!.split('/')), bytes);
+    files.push({ path: op.path, existed: bytes !== null, beforeSha256: bytes ? sha256(bytes) : null, afterSha256: op.afterSha256, backup });
+  }
+  const manifest: BackupManifest = { version: 1, id, planHash, createdAt: new Date().toISOString(), files };
+  await writeJsonAtomic(path.join(dir, 'manifest.json'), manifest);
+  return manifest;
+}
+
+export async function readManifest(root: string, id: string): Promise<BackupManifest> {
+  const file = path.join(backupDir(root, id), 'manifest.json');
+  let json: unknown;
+  try {
+    json = JSON.parse(await fs.readFile(file, 'utf8'));
+  } catch (err) {
+    throw new StateDamagedError(`backups/${id}/manifest.json`, `it cannot be read (${(err as Error).message})`, 'Nothing was restored.');
+  }
+  const parsed = BackupManifest.safeParse(json);
+  if (!parsed.success) throw new StateDamagedError(`backups/${id}/manifest.json`, 'it does not match its schema', 'Nothing was restored.');
+  return parsed.data;
+}

@@ -1,0 +1,72 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { sha256 } from './hash.js';
+import { isInside, RepoPaths } from './repo-path.js';
+
+export const MAX_SOURCE_BYTES = 1024 * 1024;
+
+export type SkipReason = 'too_large' | 'binary' | 'not_utf8' | 'symlink_outside' | 'not_a_file';
+
+export interface ReadableSource {
+  status: 'ok';
+  path: string;
+  bytes: Buffer;
+  text: string;
+  sha256: string;
+  /** Set when the path is a symlink (inside the repository) to this repository path. */
+  linkTarget: string | null;
+}
+
+export interface SkippedSource {
+  status: 'skipped';
+  path: string;
+  reason: SkipReason;
+  detail: string;
+  size: number;
+  sha256: string | null;
+}
+
+export type SourceRead = ReadableSource | SkippedSource;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Read an instruction file, refusing (not parsing) what is binary, oversized, not UTF-8 or outside. */
+export async function readSource(paths: RepoPaths, rel: string): Promise<SourceRead> {
+  const abs = paths.abs(rel);
+  const lst = await fs.lstat(abs);
+  let linkTarget: string | null = null;
+  let target = abs;
+  if (lst.isSymbolicLink()) {
+    const realRoot = await paths.realRoot();
+    let real: string;
+    try {
+      real = await fs.realpath(abs);
+    } catch {
+      return skipped(rel, 'not_a_file', 'is a broken symlink', 0, null);
+    }
+    if (!isInside(realRoot, real)) {
+      return skipped(rel, 'symlink_outside', `is a symlink that leaves the repository (${await fs.readlink(abs)})`, 0, null);
+    }
+    linkTarget = path.relative(realRoot, real).split(path.sep).join('/');
+    target = real;
+  }
+  const st = await fs.stat(target);
+  if (!st.isFile()) return skipped(rel, 'not_a_file', 'is not a regular file', 0, null);
+  if (st.size > MAX_SOURCE_BYTES) {
+    return skipped(rel, 'too_large', `is ${st.size} bytes, over the ${MAX_SOURCE_BYTES}-byte limit`, st.size, null);
+  }
+  const bytes = await fs.readFile(target);
+  const hash = sha256(bytes);
+  if (bytes.subarray(0, 8192).includes(0)) return skipped(rel, 'binary', 'looks binary (NUL bytes)', bytes.length, hash);
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return skipped(rel, 'not_utf8', 'is not valid UTF-8', bytes.length, hash);
+  }
+  return { status: 'ok', path: rel, bytes, text, sha256: hash, linkTarget };
+}
+
+function skipped(p: string, reason: SkipReason, detail: string, size: number, hash: string | null): SkippedSource {
+  return { status: 'skipped', path: p, reason, detail: `${p} ${detail}; it was left untouched`, size, sha256: hash };
+}

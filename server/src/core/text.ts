@@ -1,0 +1,27 @@
+/** A text file split into lines, remembering what it takes to give back the same bytes. */
+export interface TextLines {
+  bom: boolean;
+  eol: '\n' | '\r\n';
+  finalNewline: boolean;
+  lines: string[];
+}
+
+export function splitText(text: string): TextLines {
+  const bom = text.startsWith('\uFEFF');
+  const body = bom ? text.slice(1) : text;
+  const crlf = (body.match(/\r\n/g) ?? []).length;
+  const lf = (body.match(/\n/g) ?? []).length - crlf;
+  const eol = crlf > lf ? '\r\n' : '\n';
+  if (body === '') return { bom, eol, finalNewline: false, lines: [] };
+  const lines = body.split(/\r?\n/);
+  const finalNewline = lines[lines.length - 1] === '';
+  if (finalNewline) lines.pop();
+  return { bom, eol, finalNewline, lines };
+}
+
+export function joinText(t: TextLines): string {
+  if (t.lines.length === 0) return t.bom ? '\uFEFF' : '';
+  return (t.bom ? '\uFEFF' : '') + t.lines.join(t.eol) + (t.finalNewline ? t.eol : '');
+}
+
+export const isBlank = (line: string): boolean => line.trim() === '';

@@ -1,0 +1,115 @@
+/**
+ * The topic tables, kept as data so they are easy to extend.
+ *
+ * SECTION_TOPICS decide which `## ` section a line of an unstructured file goes to. A line that
+ * matches several topics goes to the one with the most matching words; a tie goes to the topic
+ * listed first.
+ *
+ * CLAIM_TOPICS describe settings that a repository should state only one way. Two rules that claim
+ * different options of one topic contradict each other.
+ */
+export interface SectionTopic {
+  id: string;
+  title: string;
+  words: RegExp;
+}
+
+export const GENERAL_SECTION: SectionTopic = { id: 'general', title: 'General', words: /(?!)/ };
+
+export const SECTION_TOPICS: readonly SectionTopic[] = [
+  { id: 'testing', title: 'Testing', words: /\b(tests?|testing|tested|jest|vitest|mocha|pytest|unittest|coverage|specs?|e2e|fixtures?|mocks?)\b/gi },
+  { id: 'build', title: 'Build and dependencies', words: /\b(npm|npx|yarn|pnpm|bun|pip|poetry|uv|cargo|install|dependenc(?:y|ies)|package manager|build|builds|compile|bundle|lockfile|scripts?)\b/gi },
+  { id: 'style', title: 'Code style', words: /\b(indent(?:ation)?|tabs|spaces|semicolons?|quotes?|naming|camelCase|snake_case|PascalCase|kebab-case|format(?:ting|ter)?|prettier|eslint|lint(?:er|ing)?|style|line length|comments?)\b/gi },
+  { id: 'language', title: 'Languages and versions', words: /\b(typescript|javascript|python|node(?:\.js)?|golang|rust|java|kotlin|ruby|php|version|types?|typed|strict)\b/gi },
+  { id: 'git', title: 'Git and pull requests', words: /\b(commits?|branch(?:es)?|pull requests?|PRs?|merge|rebase|changelog|git)\b/gi },
+  { id: 'docs', title: 'Documentation', words: /\b(docs?|documentation|readme|jsdoc|docstrings?)\b/gi },
+  { id: 'security', title: 'Security', words: /\b(secrets?|credentials?|api keys?|tokens?|security|passwords?|sanitize|injection)\b/gi },
+];
+
+export interface ClaimOption {
+  value: string;
+  pattern: RegExp;
+}
+
+export interface ClaimTopic {
+  id: string;
+  title: string;
+  /** A line must match this to be read for the topic at all. */
+  context?: RegExp;
+  options: ClaimOption[];
+  /**
+   * When true, a negation right before an option ("never use npm", "pnpm instead of npm") makes the
+   * claim negative. Topics whose options are themselves polar (semicolons: always / never) set false.
+   */
+  negatable: boolean;
+}
+
+export const CLAIM_TOPICS: readonly ClaimTopic[] = [
+  {
+    id: 'package-manager',
+    title: 'package manager',
+    negatable: true,
+    options: [
+      { value: 'npm', pattern: /\bnpm\b/gi },
+      { value: 'yarn', pattern: /\byarn\b/gi },
+      { value: 'pnpm', pattern: /\bpnpm\b/gi },
+      { value: 'bun', pattern: /\bbun\b/gi },
+    ],
+  },
+  {
+    id: 'indentation',
+    title: 'indentation',
+    context: /\b(indent(?:ation|ed)?|tabs|spaces)\b/i,
+    negatable: true,
+    options: [
+      { value: '2 spaces', pattern: /\b(?:2|two)[- ]spaces?\b/gi },
+      { value: '4 spaces', pattern: /\b(?:4|four)[- ]spaces?\b/gi },
+      { value: 'tabs', pattern: /\btabs\b/gi },
+    ],
+  },
+  {
+    id: 'semicolons',
+    title: 'semicolons',
+    negatable: false,
+    options: [
+      { value: 'no semicolons', pattern: /\b(?:no|never|omit|without|avoid|don'?t use|do not use)\b[^.;]{0,30}\bsemicolons?\b/gi },
+      { value: 'semicolons', pattern: /\b(?:always|use|require|with)\b(?: \w+){0,2} semicolons?\b/gi },
+    ],
+  },
+  {
+    id: 'quotes',
+    title: 'quotes',
+    negatable: true,
+    options: [
+      { value: 'single quotes', pattern: /\bsingle[- ]quot(?:es?|ed)\b/gi },
+      { value: 'double quotes', pattern: /\bdouble[- ]quot(?:es?|ed)\b/gi },
+    ],
+  },
+  {
+    id: 'test-framework',
+    title: 'test framework',
+    context: /\btest/i,
+    negatable: true,
+    options: [
+      { value: 'Jest', pattern: /\bjest\b/gi },
+      { value: 'Vitest', pattern: /\bvitest\b/gi },
+      { value: 'Mocha', pattern: /\bmocha\b/gi },
+      { value: 'Jasmine', pattern: /\bjasmine\b/gi },
+      { value: 'AVA', pattern: /\bava\b/g },
+      { value: 'node:test', pattern: /\bnode:test\b|\bnode --test\b/gi },
+    ],
+  },
+];
+
+/** Languages whose stated versions must agree: "Node 18" against "Node.js 20" contradicts. */
+export const VERSIONED_LANGUAGES: readonly { name: string; pattern: RegExp }[] = [
+  { name: 'Node.js', pattern: /\bnode(?:\.js|js)?\s+(?:version\s+)?v?(\d+(?:\.\d+){0,2})\b/gi },
+  { name: 'Python', pattern: /\bpython\s*(?:version\s+)?(\d+(?:\.\d+){0,2})\b/gi },
+  { name: 'TypeScript', pattern: /\btypescript\s+(?:version\s+)?v?(\d+(?:\.\d+){0,2})\b/gi },
+  { name: 'Java', pattern: /\bjava\s+(?:version\s+)?(\d+(?:\.\d+){0,2})\b/gi },
+  { name: 'Go', pattern: /\bgo(?:lang)?\s+(\d+\.\d+(?:\.\d+)?)\b/gi },
+  { name: 'Ruby', pattern: /\bruby\s+(\d+(?:\.\d+){0,2})\b/gi },
+];
+
+/** Words that turn the option right after them into a prohibition. */
+export const NEGATION_BEFORE = /\b(?:never|don'?t|do not|not|avoid|no|instead of|rather than|nor|without)\b[^.;,]{0,25}$/i;

@@ -1,0 +1,209 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { BadInputError, errorMessage, PreconditionError } from '../core/errors.js';
+import type { ClientInfo, ElicitationTrace, GatedStep } from '../state/schema.js';
+import { repoRelative, writeElicitationTrace } from '../trace/writer.js';
+import { FORMS } from './forms.js';
+import type { RefusalOutcome } from './outcomes.js';
+
+/**
+ * The gate: the only code that asks a person anything. Every gated step goes through runGated,
+ * which checks the capability, asks, maps every kind of answer to one contract outcome, and
+ * writes exactly one elicitation trace per call.
+ */
+
+export const DEFAULT_ELICITATION_TIMEOUT_MS = 180_000;
+
+export interface GateContext {
+  root: string;
+  server: Server;
+  /** Aborted when the client cancels the tool call. */
+  signal?: AbortSignal;
+}
+
+export interface Prepared {
+  planHash: string | null;
+  /** Exactly what will happen, shown to the person. */
+  message: string;
+}
+
+export interface Acted {
+  outcome: 'approved' | 'migrated' | 'rolled_back';
+  /** What was done, for the model and the trace. */
+  detail: string;
+}
+
+export interface GateResult {
+  outcome: Acted['outcome'] | RefusalOutcome;
+  text: string;
+  trace: string | null;
+  planHash: string | null;
+  content?: Record<string, unknown>;
+  badInput?: boolean;
+}
+
+type Answer =
+  | { kind: 'accepted'; content: Record<string, unknown>; response: ElicitationTrace['response'] }
+  | { kind: 'refused'; outcome: RefusalOutcome; reason: string; response: ElicitationTrace['response'] };
+
+const busy = new Set<string>();
+
+export function elicitationTimeoutMs(): number {
+  const raw = process.env.COPILOT_ONBOARD_ELICITATION_TIMEOUT_MS;
+  const n = raw === undefined ? NaN : Number(raw);
+  return Number.isFinite(n) && n > 0 ? n : DEFAULT_ELICITATION_TIMEOUT_MS;
+}
+
+export function clientInfo(server: Server): ClientInfo | null {
+  const v = server.getClientVersion();
+  return v ? { name: v.name, version: v.version } : null;
+}
+
+export function supportsFormElicitation(server: Server): boolean {
+  const e = server.getClientCapabilities()?.elicitation as Record<string, unknown> | undefined;
+  if (!e) return false;
+  return e.form !== undefined || Object.keys(e).length === 0;
+}
+
+export async function runGated(
+  ctx: GateContext,
+  step: GatedStep,
+  prepare: () => Promise<Prepared>,
+  act: (content: Record<string, unknown>) => Promise<Acted>,
+): Promise<GateResult> {
+  const form = FORMS[step];
+  const started = Date.now();
+  const timestamp = new Date(started).toISOString();
+  const client = clientInfo(ctx.server);
+  let planHash: string | null = null;
+  let message = '';
+  let response: ElicitationTrace['response'] = null;
+
+  const finish = async (outcome: GateResult['outcome'], text: string, extra: Partial<GateResult> = {}): Promise<GateResult> => {
+    const trace: ElicitationTrace = {
+      timestamp,
+      action: step,
+      message,
+      schema: form.requestedSchema,
+      response,
+      outcome,
+      duration_ms: Date.now() - started,
+      planHash,
+      client,
+      detail: text,
+    };
+    let tracePath: string | null = null;
+    try {
+      tracePath = repoRelative(ctx.root, await writeElicitationTrace(ctx.root, trace));
+    } catch (err) {
+      text += ` (The trace could not be written: ${errorMessage(err)}.)`;
+    }
+    return { outcome, text, trace: tracePath, planHash, ...extra };
+  };
+
+  if (busy.has(ctx.root)) {
+    return finish('precondition_failed', `Another ${'approve, migrate or rollback'} step is in progress for this repository; try again when it has finished.`);
+  }
+  busy.add(ctx.root);
+  try {
+    try {
+      ({ planHash, message } = await prepare());
+    } catch (err) {
+      return refusedByError(err, finish);
+    }
+    if (!supportsFormElicitation(ctx.server)) {
+      return finish(
+        'elicitation_unsupported',
+        `The ${step} step needs a person's answer, and this client cannot show a form (it did not declare MCP elicitation). Nothing was changed. Use a client with elicitation, or the terminal: copilot-onboard ${step}.`,
+      );
+    }
+    const answer = await ask(ctx, message, form.requestedSchema, form.content, form.confirmations);
+    response = answer.response;
+    if (answer.kind === 'refused') return finish(answer.outcome, answer.reason);
+    try {
+      const done = await act(answer.content);
+      return finish(done.outcome, done.detail, { content: answer.content });
+    } catch (err) {
+      return refusedByError(err, finish);
+    }
+  } finally {
+    busy.delete(ctx.root);
+  }
+}
+
+function refusedByError(err: unknown, finish: (o: RefusalOutcome, t: string, e?: Partial<GateResult>) => Promise<GateResult>) {
+  if (err instanceof PreconditionError) return finish('precondition_failed', `${err.message} Nothing was changed.`);
+  if (err instanceof BadInputError) return finish('error', err.message, { badInput: true });
+  return finish('error', `Internal error: ${errorMessage(err)}. Nothing was changed by this step.`);
+}
+
+const RawElicitResult = z.looseObject({});
+
+async function ask(
+  ctx: GateContext,
+  message: string,
+  requestedSchema: Record<string, unknown>,
+  content: z.ZodType<Record<string, unknown>>,
+  confirmations: string[],
+): Promise<Answer> {
+  let raw: Record<string, unknown>;
+  try {
+    raw = await ctx.server.request(
+      { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } },
+      RawElicitResult,
+      { timeout: elicitationTimeoutMs(), signal: ctx.signal },
+    );
+  } catch (err) {
+    return { kind: 'refused', response: null, ...refusalForError(err, ctx.signal) };
+  }
+  const action = raw.action;
+  const response = { action: typeof action === 'string' ? action : JSON.stringify(action ?? null), ...('content' in raw ? { content: raw.content } : {}) };
+  if (action === 'decline') {
+    return { kind: 'refused', response, outcome: 'declined', reason: 'The person declined. Nothing was changed. Do not ask again unless the person asks for it.' };
+  }
+  if (action === 'cancel') {
+    return { kind: 'refused', response, outcome: 'cancelled', reason: 'The person dismissed the request. Nothing was changed. Do not ask again unless the person asks for it.' };
+  }
+  if (action !== 'accept') {
+    return { kind: 'refused', response, outcome: 'invalid_response', reason: `The client answered with an unknown action (${response.action}). Nothing was changed.` };
+  }
+  const parsed = content.safeParse(raw.content ?? undefined);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join('.') : 'the answer';
+    return {
+      kind: 'refused',
+      response,
+      outcome: 'invalid_response',
+      reason: `The answer does not match the form (${where}: ${issue?.message ?? 'missing'}). Nothing was changed.`,
+    };
+  }
+  const unconfirmed = confirmations.filter((name) => parsed.data[name] !== true);
+  if (unconfirmed.length > 0) {
+    return {
+      kind: 'refused',
+      response,
+      outcome: 'not_confirmed',
+      reason: `The form was sent, but ${unconfirmed.map((n) => `"${n}"`).join(' and ')} ${unconfirmed.length > 1 ? 'were' : 'was'} not confirmed. Nothing was changed.`,
+    };
+  }
+  return { kind: 'accepted', response, content: parsed.data };
+}
+
+function refusalForError(err: unknown, signal: AbortSignal | undefined): { outcome: RefusalOutcome; reason: string } {
+  if (signal?.aborted) {
+    return { outcome: 'cancelled', reason: 'The tool call was cancelled while waiting for the person. Nothing was changed.' };
+  }
+  if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+    return {
+      outcome: 'timeout',
+      reason: `No answer came within ${elicitationTimeoutMs()} ms; that counts as cancelled, never as approval. Nothing was changed.`,
+    };
+  }
+  const malformed = err instanceof Error && Array.isArray((err as { issues?: unknown }).issues);
+  if (malformed || (err instanceof McpError && err.code === ErrorCode.InvalidParams)) {
+    return { outcome: 'invalid_response', reason: `The answer does not match the form: ${err.message}. Nothing was changed.` };
+  }
+  return { outcome: 'error', reason: `Asking the person failed: ${errorMessage(err)}. Nothing was changed.` };
+}

@@ -1,0 +1,44 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BadInputError } from '../core/errors.js';
+
+/**
+ * Which repository a session works on: `--repo`, else COPILOT_ONBOARD_REPO, else the client's first
+ * root (when it supports roots), else the working directory.
+ */
+export interface RepoChoice {
+  /** From --repo or the environment; wins over everything else. */
+  explicit: string | null;
+  cwd: string;
+}
+
+export function repoChoice(flag: string | undefined, env = process.env, cwd = process.cwd()): RepoChoice {
+  const explicit = flag ?? (env.COPILOT_ONBOARD_REPO && env.COPILOT_ONBOARD_REPO !== '' ? env.COPILOT_ONBOARD_REPO : null);
+  return { explicit: explicit ? path.resolve(cwd, explicit) : null, cwd };
+}
+
+export async function checkRepoDir(dir: string, from: string): Promise<string> {
+  let st;
+  try {
+    st = await fs.stat(dir);
+  } catch {
+    throw new BadInputError(`The repository ${dir} (${from}) does not exist.`);
+  }
+  if (!st.isDirectory()) throw new BadInputError(`The repository ${dir} (${from}) is not a directory.`);
+  return dir;
+}
+
+export async function resolveRepoForSession(choice: RepoChoice, server: Server): Promise<string> {
+  if (choice.explicit) return checkRepoDir(choice.explicit, '--repo or COPILOT_ONBOARD_REPO');
+  if (server.getClientCapabilities()?.roots) {
+    const { roots } = await server.listRoots(undefined, { timeout: 10_000 });
+    const first = roots[0];
+    if (first) {
+      if (!first.uri.startsWith('file://')) throw new BadInputError(`The client's first root is not a local folder: ${first.uri}`);
+      return checkRepoDir(fileURLToPath(first.uri), "the client's first root");
+    }
+  }
+  return checkRepoDir(choice.cwd, 'the working directory');
+}

@@ -1,0 +1,118 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { FlowContext } from '../steps/context.js';
+import { approveStep, migrateStep, rollbackStep } from '../steps/gated.js';
+import { analyzeStep, proposeStep } from '../steps/read-only.js';
+import { resultForError, type StepResult } from '../steps/result.js';
+import { statusStep } from '../steps/status.js';
+import { OUTPUT_SCHEMAS, type ToolName } from './tool-schemas.js';
+import { resolveRepoForSession, type RepoChoice } from './repo.js';
+import { VERSION } from '../version.js';
+
+interface ToolSpec {
+  title: string;
+  description: string;
+  annotations: Tool['annotations'];
+  run: (ctx: FlowContext) => Promise<StepResult>;
+}
+
+const TOOLS: Record<ToolName, ToolSpec> = {
+  onboarding_analyze: {
+    title: 'Analyze instruction files',
+    description:
+      "Find and classify the repository's AI-assistant instruction files (pattern: clean, structured, unstructured or messy) and list duplicated and contradicting rules. Read-only.",
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: analyzeStep,
+  },
+  onboarding_propose: {
+    title: 'Propose a migration plan',
+    description:
+      'Build the exact migration plan into Copilot\'s layout: every file to create, change or remove, with content and unified diff. Writes only under .copilot-state/. Show the diff to the person before onboarding_approve.',
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: proposeStep,
+  },
+  onboarding_approve: {
+    title: 'Ask the person to approve the plan',
+    description:
+      'Asks the person, through an elicitation form, to approve the current plan. Takes no arguments: only the person can approve. If the person declines or cancels, do not retry unless they ask.',
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    run: approveStep,
+  },
+  onboarding_migrate: {
+    title: 'Apply the approved plan',
+    description:
+      'Asks the person for a final confirmation, backs up every file it touches under .copilot-state/backups/, and applies the approved plan. Takes no arguments.',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: migrateStep,
+  },
+  onboarding_rollback: {
+    title: 'Roll back the last migration',
+    description: 'Asks the person for confirmation, then restores every file from the backup byte for byte and removes the files the migration created. Takes no arguments.',
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: rollbackStep,
+  },
+  onboarding_status: {
+    title: 'Onboarding status',
+    description: 'Where the onboarding stands: the plan, the approval, the migration that can be rolled back, and the next step. Read-only.',
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: statusStep,
+  },
+};
+
+const EMPTY_INPUT = { type: 'object' as const, properties: {}, additionalProperties: false };
+
+export function toolDefinitions(): Tool[] {
+  return (Object.keys(TOOLS) as ToolName[]).map((name) => ({
+    name,
+    title: TOOLS[name].title,
+    description: TOOLS[name].description,
+    inputSchema: EMPTY_INPUT,
+    outputSchema: z.toJSONSchema(OUTPUT_SCHEMAS[name], { io: 'output' }) as Tool['outputSchema'],
+    annotations: TOOLS[name].annotations,
+  }));
+}
+
+/** The MCP face: tool registration and wiring only; every decision lives in steps/. */
+export function createServer(repo: RepoChoice): Server {
+  const server = new Server(
+    { name: 'copilot-onboard', title: 'copilot-onboard', version: VERSION },
+    {
+      capabilities: { tools: {}, logging: {} },
+      instructions:
+        'copilot-onboard migrates AI-assistant instruction files into GitHub Copilot\'s layout. Call onboarding_analyze, then onboarding_propose and show the person the plan; onboarding_approve, onboarding_migrate and onboarding_rollback ask the person themselves. Never retry a step the person declined or cancelled unless they ask.',
+    },
+  );
+  const definitions = toolDefinitions();
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: definitions }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const name = request.params.name as ToolName;
+    const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined;
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
+    const args = request.params.arguments;
+    if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args) || Object.keys(args).length > 0)) {
+      const names = args && typeof args === 'object' ? Object.keys(args).join(', ') : typeof args;
+      throw new McpError(ErrorCode.InvalidParams, `${name} takes no arguments (got: ${names}). Only the person can answer its questions, through the form it shows.`);
+    }
+    let stepResult: StepResult;
+    try {
+      const root = await resolveRepoForSession(repo, server);
+      stepResult = await tool.run({ root, server, signal: extra.signal });
+    } catch (err) {
+      stepResult = resultForError(err);
+    }
+    return toCallToolResult(stepResult);
+  });
+  return server;
+}
+
+function toCallToolResult(r: StepResult): CallToolResult {
+  return { content: [{ type: 'text', text: r.text }], structuredContent: r.structured, isError: r.isError };
+}

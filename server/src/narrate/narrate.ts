@@ -1,0 +1,109 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { errorMessage } from '../core/errors.js';
+import { clientInfo } from '../gate/gate.js';
+import type { SamplingTrace } from '../state/schema.js';
+import { repoRelative, writeSamplingTrace } from '../trace/writer.js';
+
+/**
+ * The only code that sends sampling requests. A model may explain the analysis or plan to the
+ * person; it never decides anything, and the structured result never comes from it.
+ */
+
+export const DEFAULT_SAMPLING_TIMEOUT_MS = 60_000;
+/** Clients may ignore maxTokens (VS Code does), so the reply is cut here as well. */
+export const MAX_NARRATION_CHARS = 4000;
+const MAX_TOKENS = 700;
+
+const SYSTEM_PROMPT =
+  'You explain the result of copilot-onboard, a tool that migrates AI-assistant instruction files into ' +
+  "GitHub Copilot's layout, to the developer who ran it. Use only the JSON you are given. In at most " +
+  'eight short sentences, say what was found, which problems matter and what the next step is. Do not ' +
+  'invent files, rules or problems, and do not tell the person that anything was approved or changed.';
+
+export interface NarrateContext {
+  root: string;
+  server: Server;
+  signal?: AbortSignal;
+}
+
+export interface Narration {
+  text: string;
+  source: 'sampling' | 'builtin';
+  trace: string | null;
+}
+
+export function samplingTimeoutMs(): number {
+  const raw = process.env.COPILOT_ONBOARD_SAMPLING_TIMEOUT_MS;
+  const n = raw === undefined ? NaN : Number(raw);
+  return Number.isFinite(n) && n > 0 ? n : DEFAULT_SAMPLING_TIMEOUT_MS;
+}
+
+export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose', facts: unknown, report: string): Promise<Narration> {
+  const started = Date.now();
+  const request: SamplingTrace['request'] = {
+    messages: [{ role: 'user', content: { type: 'text', text: `Result of ${intent}:\n${JSON.stringify(facts, null, 2)}` } }],
+    maxTokens: MAX_TOKENS,
+    systemPrompt: SYSTEM_PROMPT,
+  };
+  let outcome: SamplingTrace['outcome'];
+  let response: SamplingTrace['response'] = null;
+  let narration: string | null = null;
+  let error: string | undefined;
+
+  if (!ctx.server.getClientCapabilities()?.sampling) {
+    outcome = 'unsupported';
+  } else {
+    try {
+      const result = await ctx.server.createMessage(
+        { messages: request.messages as never, maxTokens: request.maxTokens, systemPrompt: request.systemPrompt },
+        { timeout: samplingTimeoutMs(), signal: ctx.signal },
+      );
+      response = { model: result.model, stopReason: result.stopReason ?? null, content: result.content };
+      const content = Array.isArray(result.content) ? result.content[0] : result.content;
+      if (content && content.type === 'text' && content.text.trim() !== '') {
+        outcome = 'ok';
+        narration = cut(content.text.trim());
+      } else {
+        outcome = 'error';
+        error = 'the reply held no text';
+      }
+    } catch (err) {
+      outcome = samplingOutcome(err);
+      error = errorMessage(err);
+    }
+  }
+
+  const trace: SamplingTrace = {
+    timestamp: new Date(started).toISOString(),
+    intent,
+    request,
+    response,
+    outcome,
+    duration_ms: Date.now() - started,
+    fallback: narration === null,
+    client: clientInfo(ctx.server),
+    ...(error ? { error } : {}),
+  };
+  let tracePath: string | null = null;
+  try {
+    tracePath = repoRelative(ctx.root, await writeSamplingTrace(ctx.root, trace));
+  } catch (err) {
+    process.stderr.write(`copilot-onboard: could not write sampling trace: ${errorMessage(err)}\n`);
+  }
+  if (narration === null) return { text: report, source: 'builtin', trace: tracePath };
+  return { text: `${narration}\n\n---\n${report}`, source: 'sampling', trace: tracePath };
+}
+
+function samplingOutcome(err: unknown): SamplingTrace['outcome'] {
+  if (!(err instanceof McpError)) return 'error';
+  if (err.code === ErrorCode.RequestTimeout) return 'timeout';
+  if (err.code === ErrorCode.MethodNotFound) return 'unsupported';
+  // -1 is the spec's user rejection; VS Code answers -32000 when sampling is not allowed.
+  if (err.code === -1 || (err.code === -32000 && !/connection closed/i.test(err.message))) return 'denied';
+  return 'error';
+}
+
+function cut(text: string): string {
+  return text.length > MAX_NARRATION_CHARS ? `${text.slice(0, MAX_NARRATION_CHARS - 1)}…` : text;
+}

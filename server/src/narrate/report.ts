@@ -1,0 +1,46 @@
+import type { Analysis } from '../core/analyze.js';
+import type { PlanFile } from '../state/schema.js';
+
+/** The built-in report: what a person reads when no model narrates. Plain, complete, deterministic. */
+
+const PATTERN_WORDS: Record<Analysis['pattern'], string> = {
+  clean: 'clean: there are no instructions to migrate',
+  structured: 'structured: the instructions are already organised in sections',
+  unstructured: 'unstructured: the instructions are one flat list that can be grouped into sections',
+  messy: 'messy: the instructions repeat or contradict each other',
+};
+
+export function analysisReport(a: Pick<Analysis, 'pattern' | 'sources' | 'problems' | 'skipped'>): string {
+  const out: string[] = [`Pattern: ${PATTERN_WORDS[a.pattern]}.`];
+  if (a.sources.length === 0) out.push('No instruction files were found.');
+  else {
+    out.push(`Instruction files (${a.sources.length}):`);
+    for (const s of a.sources) out.push(`- ${s.path} (${s.kind}, ${s.bytes} bytes)`);
+  }
+  for (const s of a.skipped) out.push(`Not read: ${s.detail}.`);
+  if (a.problems.length === 0) out.push('No problems found.');
+  else {
+    out.push(`Problems (${a.problems.length}):`);
+    for (const p of a.problems) {
+      out.push(`- ${p.type}: ${p.description} at ${p.locations.map((l) => `${l.path}:${l.line}`).join(', ')}`);
+    }
+  }
+  return out.join('\n');
+}
+
+export function planReport(plan: PlanFile): string {
+  const out: string[] = [analysisReport({ ...plan, skipped: [] })];
+  if (plan.operations.length === 0) out.push('', 'Plan: nothing to do.');
+  else {
+    out.push('', `Plan ${plan.planHash.slice(0, 12)} (${plan.operations.length} file operation${plan.operations.length > 1 ? 's' : ''}):`);
+    for (const op of plan.operations) out.push(`- ${op.op} ${op.path}`);
+    if (plan.merged.length > 0) {
+      out.push(`Exact duplicates merged (${plan.merged.length}):`);
+      for (const m of plan.merged) out.push(`- ${m.path}:${m.line} (kept at line ${m.keptAt.line})`);
+    }
+    for (const op of plan.operations) out.push('', op.diff.trimEnd());
+  }
+  for (const n of plan.notes) out.push(`Note: ${n}`);
+  if (plan.operations.length > 0) out.push('', 'Next: onboarding_approve asks the person to approve this exact plan.');
+  return out.join('\n');
+}

@@ -1,0 +1,152 @@
+import { z } from 'zod';
+
+/**
+ * Every file copilot-onboard writes under `.copilot-state/`, as zod schemas. TypeScript types are
+ * inferred from them and the JSON Schemas in `.copilot-state/schemas/` are generated from them.
+ */
+
+export const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+export const ClientInfo = z.object({ name: z.string(), version: z.string() });
+export type ClientInfo = z.infer<typeof ClientInfo>;
+
+export const Location = z.object({ path: z.string(), line: z.number().int().min(1) });
+export const Problem = z.object({
+  type: z.enum(['duplication', 'contradiction', 'ambiguity']),
+  description: z.string(),
+  locations: z.array(Location),
+});
+export const SourceInfo = z.object({ path: z.string(), kind: z.string(), bytes: z.number().int().min(0), sha256: Sha256.nullable() });
+export const Pattern = z.enum(['clean', 'structured', 'unstructured', 'messy']);
+
+export const PlanOperation = z.object({
+  op: z.enum(['create', 'update', 'delete']),
+  path: z.string(),
+  content: z.string().nullable(),
+  beforeSha256: Sha256.nullable(),
+  afterSha256: Sha256.nullable(),
+  diff: z.string(),
+});
+
+const Span = z.object({ path: z.string(), startLine: z.number().int(), endLine: z.number().int() });
+
+export const PlanFile = z.object({
+  version: z.literal(1),
+  createdAt: z.string(),
+  planHash: Sha256,
+  pattern: Pattern,
+  sources: z.array(SourceInfo),
+  operations: z.array(PlanOperation),
+  problems: z.array(Problem),
+  merged: z.array(
+    z.object({ path: z.string(), line: z.number().int(), lines: z.number().int(), keptAt: Location, text: z.string() }),
+  ),
+  provenance: z.array(z.object({ from: Span, to: Span })),
+  notes: z.array(z.string()),
+});
+export type PlanFile = z.infer<typeof PlanFile>;
+
+export const Step = z.enum(['new', 'proposed', 'approved', 'migrated', 'rolled_back']);
+export type Step = z.infer<typeof Step>;
+
+export const Approval = z.object({
+  planHash: Sha256,
+  approvedAt: z.string(),
+  client: ClientInfo.nullable(),
+  comment: z.string().nullable(),
+  usedAt: z.string().nullable(),
+});
+
+export const MigratedFile = z.object({
+  path: z.string(),
+  existed: z.boolean(),
+  beforeSha256: Sha256.nullable(),
+  afterSha256: Sha256.nullable(),
+});
+
+export const Migration = z.object({
+  id: z.string(),
+  planHash: Sha256,
+  migratedAt: z.string(),
+  backupDir: z.string(),
+  files: z.array(MigratedFile),
+  rolledBackAt: z.string().nullable(),
+});
+export type Migration = z.infer<typeof Migration>;
+
+export const OnboardingState = z.object({
+  version: z.literal(1),
+  step: Step,
+  updatedAt: z.string(),
+  plan: z.object({ planHash: Sha256, createdAt: z.string(), operations: z.number().int() }).nullable(),
+  approval: Approval.nullable(),
+  migrations: z.array(Migration),
+});
+export type OnboardingState = z.infer<typeof OnboardingState>;
+
+export const BackupManifest = z.object({
+  version: z.literal(1),
+  id: z.string(),
+  planHash: Sha256,
+  createdAt: z.string(),
+  files: z.array(
+    MigratedFile.extend({
+      /** Path of the saved original inside the backup folder, or null when the file did not exist. */
+      backup: z.string().nullable(),
+    }),
+  ),
+});
+export type BackupManifest = z.infer<typeof BackupManifest>;
+
+export const GatedStep = z.enum(['approve', 'migrate', 'rollback']);
+export type GatedStep = z.infer<typeof GatedStep>;
+
+export const ElicitationOutcome = z.enum([
+  'approved',
+  'migrated',
+  'rolled_back',
+  'elicitation_unsupported',
+  'declined',
+  'cancelled',
+  'timeout',
+  'not_confirmed',
+  'invalid_response',
+  'precondition_failed',
+  'error',
+]);
+
+export const ElicitationTrace = z.object({
+  timestamp: z.string(),
+  action: GatedStep,
+  message: z.string(),
+  schema: z.record(z.string(), z.unknown()),
+  response: z.object({ action: z.string(), content: z.unknown().optional() }).nullable(),
+  outcome: ElicitationOutcome,
+  duration_ms: z.number().min(0),
+  planHash: Sha256.nullable(),
+  client: ClientInfo.nullable(),
+  /** What was done after the answer, for a reviewer: files written, the backup folder, or why nothing. */
+  detail: z.string().optional(),
+});
+export type ElicitationTrace = z.infer<typeof ElicitationTrace>;
+
+export const SamplingTrace = z.object({
+  timestamp: z.string(),
+  intent: z.enum(['analyze', 'propose']),
+  request: z.object({ messages: z.array(z.unknown()), maxTokens: z.number().int(), systemPrompt: z.string() }),
+  response: z.object({ model: z.string(), stopReason: z.string().nullable(), content: z.unknown() }).nullable(),
+  outcome: z.enum(['ok', 'unsupported', 'denied', 'timeout', 'error']),
+  duration_ms: z.number().min(0),
+  fallback: z.boolean(),
+  client: ClientInfo.nullable(),
+  error: z.string().optional(),
+});
+export type SamplingTrace = z.infer<typeof SamplingTrace>;
+
+/** The schemas published as JSON Schema files, by file name. */
+export const PUBLISHED_SCHEMAS = {
+  'onboarding.schema.json': OnboardingState,
+  'plan.schema.json': PlanFile,
+  'backup-manifest.schema.json': BackupManifest,
+  'elicitation-trace.schema.json': ElicitationTrace,
+  'sampling-trace.schema.json': SamplingTrace,
+} as const;

@@ -1,0 +1,81 @@
+import fs from 'fs-extra';
+import { BadInputError } from '../core/errors.js';
+import { writeJsonAtomic } from './atomic.js';
+import { statePaths, STATE_DIR } from './paths.js';
+import { OnboardingState, PlanFile } from './schema.js';
+
+export class StateDamagedError extends BadInputError {
+  override name = 'StateDamagedError';
+  constructor(readonly file: string, problem: string, readonly recovery: string) {
+    super(`${STATE_DIR}/${file} is damaged: ${problem}. ${recovery}`);
+  }
+}
+
+export function freshState(now: string): OnboardingState {
+  return { version: 1, step: 'new', updatedAt: now, plan: null, approval: null, migrations: [] };
+}
+
+/** Read the onboarding state; a missing file is a fresh start, a damaged one is an error, never a reset. */
+export async function readState(root: string): Promise<OnboardingState> {
+  const file = statePaths(root).onboarding;
+  let raw: string;
+  try {
+    raw = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return freshState(new Date().toISOString());
+    throw err;
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (err) {
+    throw new StateDamagedError('onboarding.json', `it is not valid JSON (${(err as Error).message})`, await recoveryAdvice(root));
+  }
+  const parsed = OnboardingState.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new StateDamagedError(
+      'onboarding.json',
+      `it does not match its schema (${issue.path.join('.') || '(root)'}: ${issue.message})`,
+      await recoveryAdvice(root),
+    );
+  }
+  return parsed.data;
+}
+
+export async function writeState(root: string, state: OnboardingState): Promise<void> {
+  await writeJsonAtomic(statePaths(root).onboarding, { ...state, updatedAt: new Date().toISOString() });
+}
+
+export async function readPlan(root: string): Promise<PlanFile | null> {
+  const file = statePaths(root).plan;
+  let raw: string;
+  try {
+    raw = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+  try {
+    return PlanFile.parse(JSON.parse(raw));
+  } catch {
+    throw new StateDamagedError('plan.json', 'it cannot be read as a plan', 'Run propose again to build a fresh plan.');
+  }
+}
+
+export async function writePlan(root: string, plan: PlanFile): Promise<void> {
+  await writeJsonAtomic(statePaths(root).plan, plan);
+}
+
+/** How to get back: the backup manifests are the source of truth when the state file is lost. */
+async function recoveryAdvice(root: string): Promise<string> {
+  const backups = statePaths(root).backups;
+  const ids = (await fs.pathExists(backups)) ? (await fs.readdir(backups)).sort() : [];
+  const keep = 'It was left as it is. Move it aside (for example to onboarding.json.damaged) to start a new onboarding';
+  if (ids.length === 0) return `${keep}; no migration backups exist, so no repository file depends on it.`;
+  const latest = ids[ids.length - 1]!;
+  return (
+    `${keep}. Backups of earlier migrations are in ${STATE_DIR}/backups/ (latest: ${latest}); each manifest.json lists ` +
+    `the original files, and the files/ folder beside it holds their exact bytes to copy back if you need to undo that migration by hand.`
+  );
+}

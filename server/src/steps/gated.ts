@@ -1,0 +1,146 @@
+import fs from 'fs-extra';
+import { applyOperations, assertPlanCurrent } from '../core/apply.js';
+import { backupDir, backupDirRel, createBackup, readManifest } from '../core/backup.js';
+import { PreconditionError } from '../core/errors.js';
+import { hashPlan } from '../core/plan.js';
+import { editedSinceMigration, restoreBackup } from '../core/restore.js';
+import { clientInfo, runGated, type GateResult } from '../gate/gate.js';
+import type { Migration, OnboardingState, PlanFile } from '../state/schema.js';
+import { readPlan, readState, writeState } from '../state/store.js';
+import { fileStamp } from '../trace/writer.js';
+import type { FlowContext } from './context.js';
+import { approveMessage, migrateMessage, rollbackMessage } from './messages.js';
+import { result, type StepResult } from './result.js';
+
+function fromGate(g: GateResult, fields: Record<string, unknown> = {}): StepResult {
+  return result(g.outcome, g.text, { planHash: g.planHash, trace: g.trace, ...fields }, g.badInput ?? false);
+}
+
+/** The saved plan, checked against the state that points at it and against its own hash. */
+async function currentPlan(root: string, state: OnboardingState): Promise<PlanFile> {
+  const plan = await readPlan(root);
+  if (!plan || !state.plan) throw new PreconditionError('There is no plan yet. Run propose first.');
+  if (plan.planHash !== state.plan.planHash || hashPlan(plan.sources, plan.operations) !== plan.planHash) {
+    throw new PreconditionError('The saved plan does not match the one that was proposed (it was edited or replaced). Run propose again.');
+  }
+  return plan;
+}
+
+export async function approveStep(ctx: FlowContext): Promise<StepResult> {
+  let plan: PlanFile | undefined;
+  const g = await runGated(
+    ctx,
+    'approve',
+    async () => {
+      const state = await readState(ctx.root);
+      plan = await currentPlan(ctx.root, state);
+      if (plan.operations.length === 0) throw new PreconditionError('The plan has nothing to do, so there is nothing to approve.');
+      await assertPlanCurrent(ctx.root, plan.sources, plan.operations);
+      return { planHash: plan.planHash, message: approveMessage(plan, '.copilot-state/backups/<migration id>/') };
+    },
+    async (content) => {
+      const state = await readState(ctx.root);
+      await currentPlan(ctx.root, state);
+      const comment = typeof content.comment === 'string' && content.comment !== '' ? content.comment : null;
+      await writeState(ctx.root, {
+        ...state,
+        step: 'approved',
+        approval: { planHash: plan!.planHash, approvedAt: new Date().toISOString(), client: clientInfo(ctx.server), comment, usedAt: null },
+      });
+      return { outcome: 'approved', detail: `Plan ${plan!.planHash.slice(0, 12)} is approved. Next: onboarding_migrate applies it after a final confirmation.` };
+    },
+  );
+  return fromGate(g);
+}
+
+export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
+  let plan: PlanFile | undefined;
+  let id = '';
+  let files: string[] = [];
+  const g = await runGated(
+    ctx,
+    'migrate',
+    async () => {
+      const state = await readState(ctx.root);
+      plan = await currentPlan(ctx.root, state);
+      const approval = state.approval;
+      if (!approval || approval.planHash !== plan.planHash) throw new PreconditionError('This plan has not been approved. Run approve first.');
+      if (approval.usedAt !== null) throw new PreconditionError('The approval of this plan was already used by a migration. Run approve again.');
+      await assertPlanCurrent(ctx.root, plan.sources, plan.operations);
+      id = await freshMigrationId(ctx.root);
+      return { planHash: plan.planHash, message: migrateMessage(plan, backupDirRel(id)) };
+    },
+    async () => {
+      // The person may have edited a file while the form was open: check again right before writing.
+      const state = await readState(ctx.root);
+      const approved = await currentPlan(ctx.root, state);
+      if (approved.planHash !== plan!.planHash || state.approval?.planHash !== plan!.planHash || state.approval.usedAt !== null) {
+        throw new PreconditionError('The approval changed while waiting for the confirmation.');
+      }
+      await assertPlanCurrent(ctx.root, plan!.sources, plan!.operations);
+      const now = new Date().toISOString();
+      const usedState: OnboardingState = { ...state, approval: { ...state.approval, usedAt: now } };
+      await writeState(ctx.root, usedState);
+      const manifest = await createBackup(ctx.root, id, plan!.planHash, plan!.operations);
+      await applyOperations(ctx.root, plan!.operations);
+      const migration: Migration = {
+        id,
+        planHash: plan!.planHash,
+        migratedAt: now,
+        backupDir: backupDirRel(id),
+        files: manifest.files.map(({ backup: _b, ...f }) => f),
+        rolledBackAt: null,
+      };
+      await writeState(ctx.root, { ...usedState, step: 'migrated', migrations: [...usedState.migrations, migration] });
+      files = plan!.operations.map((o) => `${o.op} ${o.path}`);
+      return { outcome: 'migrated', detail: `Migrated: ${files.join(', ')}. Backup in ${backupDirRel(id)}. Undo with onboarding_rollback.` };
+    },
+  );
+  return fromGate(g, g.outcome === 'migrated' ? { migrationId: id, backupDir: backupDirRel(id), files } : {});
+}
+
+export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
+  let migration: Migration | undefined;
+  let restored: { restored: string[]; removed: string[]; savedEdits: string[] } | undefined;
+  const g = await runGated(
+    ctx,
+    'rollback',
+    async () => {
+      const state = await readState(ctx.root);
+      migration = [...state.migrations].reverse().find((m) => m.rolledBackAt === null);
+      if (!migration) throw new PreconditionError('There is no migration to roll back.');
+      const manifest = await readManifest(ctx.root, migration.id);
+      const edited = await editedSinceMigration(ctx.root, manifest);
+      return { planHash: migration.planHash, message: rollbackMessage(manifest, migration.backupDir, edited) };
+    },
+    async () => {
+      const state = await readState(ctx.root);
+      const still = state.migrations.find((m) => m.id === migration!.id && m.rolledBackAt === null);
+      if (!still) throw new PreconditionError('That migration was already rolled back.');
+      const manifest = await readManifest(ctx.root, migration!.id);
+      restored = await restoreBackup(ctx.root, manifest);
+      const now = new Date().toISOString();
+      await writeState(ctx.root, {
+        ...state,
+        step: 'rolled_back',
+        migrations: state.migrations.map((m) => (m.id === migration!.id ? { ...m, rolledBackAt: now } : m)),
+      });
+      const parts = [`Rolled back migration ${migration!.id}.`];
+      if (restored.restored.length) parts.push(`Restored: ${restored.restored.join(', ')}.`);
+      if (restored.removed.length) parts.push(`Removed: ${restored.removed.join(', ')}.`);
+      if (restored.savedEdits.length) parts.push(`Edits made after the migration were saved in ${migration!.backupDir}edited-after-migration/.`);
+      return { outcome: 'rolled_back', detail: parts.join(' ') };
+    },
+  );
+  return fromGate(g, restored ? { migrationId: migration!.id, ...restored } : {});
+}
+
+/** Backup folder names are ISO timestamps like trace names; a clash moves on by a millisecond. */
+async function freshMigrationId(root: string): Promise<string> {
+  let at = Date.now();
+  for (;;) {
+    const id = fileStamp(new Date(at).toISOString());
+    if (!(await fs.pathExists(backupDir(root, id)))) return id;
+    at++;
+  }
+}

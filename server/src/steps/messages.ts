@@ -1,0 +1,69 @@
+import type { BackupManifest, PlanFile } from '../state/schema.js';
+
+/** The text each elicitation shows: exactly what the step will do. */
+
+const MAX_DIFF_CHARS = 6000;
+
+export function describeOperations(plan: PlanFile): string[] {
+  const verbs = { create: 'Create', update: 'Change', delete: 'Remove' } as const;
+  return plan.operations.map((o) => {
+    const { added, removed } = diffStat(o.diff);
+    return `- ${verbs[o.op]} ${o.path} (+${added} -${removed} lines)`;
+  });
+}
+
+export function approveMessage(plan: PlanFile, backupHint: string): string {
+  const lines = [
+    `copilot-onboard asks you to approve migration plan ${plan.planHash.slice(0, 12)} for this repository.`,
+    '',
+    'If you approve, the migrate step (which asks you once more) will:',
+    ...describeOperations(plan),
+    `Every file is backed up first under ${backupHint}, and rollback restores it byte for byte.`,
+  ];
+  if (plan.merged.length > 0) lines.push(`Exact duplicates merged: ${plan.merged.map((m) => `${m.path}:${m.line}`).join(', ')}.`);
+  const contradictions = plan.problems.filter((p) => p.type === 'contradiction');
+  if (contradictions.length > 0) {
+    lines.push(`Contradictions kept as they are (${contradictions.length}): ${contradictions.map((p) => p.description).join('; ')}.`);
+  }
+  lines.push('', ...diffs(plan));
+  return lines.join('\n');
+}
+
+export function migrateMessage(plan: PlanFile, backupRel: string): string {
+  return [
+    `copilot-onboard will now apply the plan ${plan.planHash.slice(0, 12)} you approved:`,
+    ...describeOperations(plan),
+    `Backup first: the original bytes of each file go to ${backupRel} with a manifest.`,
+    'Undo at any time with rollback.',
+  ].join('\n');
+}
+
+export function rollbackMessage(manifest: BackupManifest, backupRel: string, edited: string[]): string {
+  const lines = [`copilot-onboard will undo migration ${manifest.id} from the backup in ${backupRel}:`];
+  for (const f of manifest.files) {
+    lines.push(f.existed ? `- Restore ${f.path} to its original bytes` : `- Remove ${f.path} (the migration created it)`);
+  }
+  if (edited.length > 0) {
+    lines.push(
+      `These files were edited after the migration: ${edited.join(', ')}.`,
+      `Their current content is saved to ${backupRel}edited-after-migration/ before restoring, so your edits are not lost.`,
+    );
+  }
+  return lines.join('\n');
+}
+
+function diffs(plan: PlanFile): string[] {
+  const all = plan.operations.map((o) => o.diff.trimEnd()).join('\n');
+  if (all.length <= MAX_DIFF_CHARS) return [all];
+  return [`${all.slice(0, MAX_DIFF_CHARS)}`, `… (diff cut at ${MAX_DIFF_CHARS} characters; the whole plan is in .copilot-state/plan.json)`];
+}
+
+function diffStat(diff: string): { added: number; removed: number } {
+  let added = 0;
+  let removed = 0;
+  for (const line of diff.split('\n')) {
+    if (line.startsWith('+') && !line.startsWith('+++')) added++;
+    else if (line.startsWith('-') && !line.startsWith('---')) removed++;
+  }
+  return { added, removed };
+}

@@ -1,0 +1,25 @@
+import { BadInputError, errorMessage, PreconditionError } from '../core/errors.js';
+import { isErrorOutcome, type Outcome } from '../gate/outcomes.js';
+
+/** What every step returns; the MCP face and the CLI face both render it. */
+export interface StepResult {
+  outcome: Outcome;
+  /** For the model (MCP text block) and the person (CLI). */
+  text: string;
+  /** The tool's structuredContent; always holds `outcome`. */
+  structured: { outcome: Outcome } & Record<string, unknown>;
+  isError: boolean;
+  badInput: boolean;
+}
+
+export function result(outcome: Outcome, text: string, fields: Record<string, unknown> = {}, badInput = false): StepResult {
+  return { outcome, text, structured: { outcome, ...fields }, isError: isErrorOutcome(outcome), badInput };
+}
+
+/** A read-only step that failed: a precondition, bad input, or an internal error. */
+export function resultForError(err: unknown): StepResult {
+  if (err instanceof PreconditionError) return result('precondition_failed', err.message, { message: err.message });
+  if (err instanceof BadInputError) return result('error', err.message, { message: err.message }, true);
+  const message = `Internal error: ${errorMessage(err)}`;
+  return result('error', message, { message });
+}
