@@ -7,6 +7,7 @@ import { exitCodeFor, type Outcome } from './gate/outcomes.js';
 import { callInProcess } from './cli/in-process.js';
 import { askInTerminal } from './cli/terminal-form.js';
 import { checkRepoDir, repoChoice, type RepoChoice } from './mcp/repo.js';
+import { BAD_INPUT_META } from './mcp/server.js';
 import { VERSION } from './version.js';
 
 /** The command-line face: parses, calls the same core as the MCP server, prints. */
@@ -27,8 +28,7 @@ function print(result: CallToolResult, json: boolean): number {
     const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
     (result.isError ? process.stderr : process.stdout).write(`${text}\n`);
   }
-  const badInput = structured.outcome === 'error' && /is damaged|does not exist|is not a directory|Unsafe path/.test(JSON.stringify(structured));
-  return exitCodeFor(structured.outcome ?? 'error', badInput);
+  return exitCodeFor(structured.outcome ?? 'error', result._meta?.[BAD_INPUT_META] === true);
 }
 
 async function readOnly(tool: string, argv: { repo?: string; json: boolean }): Promise<number> {

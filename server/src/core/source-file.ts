@@ -33,23 +33,20 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 /** Read an instruction file, refusing (not parsing) what is binary, oversized, not UTF-8 or outside. */
 export async function readSource(paths: RepoPaths, rel: string): Promise<SourceRead> {
   const abs = paths.abs(rel);
-  const lst = await fs.lstat(abs);
-  let linkTarget: string | null = null;
-  let target = abs;
-  if (lst.isSymbolicLink()) {
-    const realRoot = await paths.realRoot();
-    let real: string;
-    try {
-      real = await fs.realpath(abs);
-    } catch {
-      return skipped(rel, 'not_a_file', 'is a broken symlink', 0, null);
-    }
-    if (!isInside(realRoot, real)) {
-      return skipped(rel, 'symlink_outside', `is a symlink that leaves the repository (${await fs.readlink(abs)})`, 0, null);
-    }
-    linkTarget = path.relative(realRoot, real).split(path.sep).join('/');
-    target = real;
+  const realRoot = await paths.realRoot();
+  // Resolve the whole path: a symlinked folder on the way can lead out as well as a symlinked file.
+  let target: string;
+  try {
+    target = await fs.realpath(abs);
+  } catch {
+    return skipped(rel, 'not_a_file', 'is a broken symlink', 0, null);
   }
+  if (!isInside(realRoot, target)) {
+    const how = (await fs.lstat(abs)).isSymbolicLink() ? `a symlink that leaves the repository (${await fs.readlink(abs)})` : 'inside a symlinked folder that leaves the repository';
+    return skipped(rel, 'symlink_outside', `is ${how}`, 0, null);
+  }
+  const inRepo = path.relative(realRoot, target).split(path.sep).join('/');
+  const linkTarget = inRepo === rel ? null : inRepo;
   const st = await fs.stat(target);
   if (!st.isFile()) return skipped(rel, 'not_a_file', 'is not a regular file', 0, null);
   if (st.size > MAX_SOURCE_BYTES) {

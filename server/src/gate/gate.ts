@@ -107,16 +107,18 @@ export async function runGated(
   }
   busy.add(ctx.root);
   try {
-    try {
-      ({ planHash, message } = await prepare());
-    } catch (err) {
-      return refusedByError(err, finish);
-    }
     if (!supportsFormElicitation(ctx.server)) {
+      // Nothing is sent; the trace still records what would have been asked, when that is known.
+      await prepare().then((p) => ({ planHash, message } = p), () => undefined);
       return finish(
         'elicitation_unsupported',
         `The ${step} step needs a person's answer, and this client cannot show a form (it did not declare MCP elicitation). Nothing was changed. Use a client with elicitation, or the terminal: copilot-onboard ${step}.`,
       );
+    }
+    try {
+      ({ planHash, message } = await prepare());
+    } catch (err) {
+      return refusedByError(err, finish);
     }
     const answer = await ask(ctx, message, form.requestedSchema, form.content, form.confirmations);
     response = answer.response;

@@ -67,6 +67,8 @@ const TOOLS: Record<ToolName, ToolSpec> = {
   },
 };
 
+export const BAD_INPUT_META = 'copilot-onboard/bad-input';
+
 const EMPTY_INPUT = { type: 'object' as const, properties: {}, additionalProperties: false };
 
 export function toolDefinitions(): Tool[] {
@@ -114,5 +116,8 @@ export function createServer(repo: RepoChoice): Server {
 }
 
 function toCallToolResult(r: StepResult): CallToolResult {
-  return { content: [{ type: 'text', text: r.text }], structuredContent: r.structured, isError: r.isError };
+  const result: CallToolResult = { content: [{ type: 'text', text: r.text }], structuredContent: r.structured, isError: r.isError };
+  // Lets the CLI tell bad input (exit 2) from an internal error (exit 1).
+  if (r.badInput) result._meta = { [BAD_INPUT_META]: true };
+  return result;
 }

@@ -1,0 +1,124 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { CLI } from './helpers/mcp.js';
+import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readTraces, removeRepo, STRUCTURED_INSTRUCTIONS } from './helpers/sandbox.js';
+
+const FILE = '.github/copilot-instructions.md';
+
+/** Run the CLI as a person's shell would, but with no terminal: stdin is a pipe. */
+function cli(args: string[], opts: { cwd?: string } = {}) {
+  const env = { ...process.env };
+  delete env.COPILOT_ONBOARD_REPO;
+  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input: '', cwd: opts.cwd, env });
+}
+
+test('analyze prints a report for a person, and JSON with --json', (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  const text = cli(['analyze', '--repo', repo]);
+  assert.equal(text.status, 0, text.stderr);
+  assert.match(text.stdout, /Pattern: messy/);
+  assert.match(text.stdout, /contradiction: Contradicting rules about package manager/);
+  const json = cli(['analyze', '--repo', repo, '--json']);
+  assert.equal(json.status, 0);
+  const parsed = JSON.parse(json.stdout);
+  assert.equal(parsed.outcome, 'analyzed');
+  assert.equal(parsed.pattern, 'messy');
+  assert.equal(parsed.sources[0].path, FILE);
+});
+
+test('propose prints the plan with its diff and changes nothing outside .copilot-state', (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  const before = hashTree(repo);
+  const r = cli(['propose', '--repo', repo]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /\+## Code style/);
+  assert.deepEqual(hashTree(repo), before);
+  const json = JSON.parse(cli(['propose', '--repo', repo, '--json']).stdout);
+  assert.match(json.planHash, /^[0-9a-f]{64}$/);
+  assert.equal(json.operations[0].op, 'update');
+});
+
+test('the working directory is the repository by default', (t) => {
+  const repo = makeRepo({ [FILE]: STRUCTURED_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  const r = cli(['analyze', '--json'], { cwd: repo });
+  assert.equal(JSON.parse(r.stdout).pattern, 'structured');
+});
+
+for (const step of ['approve', 'migrate', 'rollback']) {
+  test(`${step} without a terminal is refused with exit 3 and an elicitation_unsupported trace`, (t) => {
+    const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+    t.after(() => removeRepo(repo));
+    assert.equal(cli(['propose', '--repo', repo]).status, 0);
+    const before = hashTree(repo);
+    const r = cli([step, '--repo', repo]);
+    assert.equal(r.status, 3, r.stdout + r.stderr);
+    assert.match(r.stderr, /cannot show a form/);
+    const traces = readTraces(repo, 'elicitation');
+    assert.equal(traces.length, 1);
+    assert.equal(traces[0]!.outcome, 'elicitation_unsupported');
+    assert.equal(traces[0]!.action, step);
+    assert.equal(traces[0]!.client.name, 'copilot-onboard-cli');
+    assert.deepEqual(hashTree(repo), before);
+  });
+}
+
+test('there is no --yes: it is bad usage', (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  const r = cli(['approve', '--repo', repo, '--yes']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /Unknown argument: yes/);
+  assert.equal(fs.existsSync(path.join(repo, '.copilot-state')), false);
+});
+
+test('unknown commands and missing repositories exit 2', () => {
+  assert.equal(cli(['frobnicate']).status, 2);
+  assert.equal(cli([]).status, 2);
+  const r = cli(['analyze', '--repo', '/nonexistent/co-repo']);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /does not exist/);
+});
+
+test('status on a damaged state explains it; propose on it exits 2 and leaves it', (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS, '.copilot-state/onboarding.json': 'nope' });
+  t.after(() => removeRepo(repo));
+  const s = cli(['status', '--repo', repo]);
+  assert.equal(s.status, 0);
+  assert.match(s.stdout, /damaged/);
+  const p = cli(['propose', '--repo', repo]);
+  assert.equal(p.status, 2);
+  assert.equal(fs.readFileSync(path.join(repo, '.copilot-state/onboarding.json'), 'utf8'), 'nope');
+});
+
+test('status after propose names the next step', (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  cli(['propose', '--repo', repo]);
+  const s = JSON.parse(cli(['status', '--repo', repo, '--json']).stdout);
+  assert.equal(s.outcome, 'status');
+  assert.equal(s.step, 'proposed');
+  assert.match(s.next, /approve/);
+});
+
+test('traces list shows each exchange; --help and --version work', (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  cli(['analyze', '--repo', repo]);
+  cli(['approve', '--repo', repo]);
+  const list = cli(['traces', 'list', '--repo', repo]);
+  assert.equal(list.status, 0);
+  assert.match(list.stdout, /sampling\s+analyze\s+unsupported/);
+  assert.match(list.stdout, /elicitation\s+approve\s+elicitation_unsupported/);
+  const json = JSON.parse(cli(['traces', '--repo', repo, '--json']).stdout);
+  assert.equal(json.length, 2);
+  const show = cli(['traces', 'show', json[0].id, '--repo', repo]);
+  assert.equal(JSON.parse(show.stdout).timestamp, json[0].timestamp);
+  assert.equal(cli(['--help']).status, 0);
+  assert.match(cli(['--version']).stdout, /^\d+\.\d+\.\d+/);
+});
