@@ -1,6 +1,7 @@
 import { extractClaims, findConflicts } from './claims.js';
-import { normalizedText, normalizeLine, type InstructionDoc, type Unit } from './model.js';
-import type { ScanResult, SourceInfo } from './scan.js';
+import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Unit } from './model.js';
+import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
+import { findNearDuplicates } from './near-duplicates.js';
 import type { SkippedSource } from './source-file.js';
 
 export type Pattern = 'clean' | 'structured' | 'unstructured' | 'messy';
@@ -31,11 +32,18 @@ const MIN_REPEATED_LINE = 12;
 const MAX_PREAMBLE_LINES = 6;
 
 export function analyze(scan: ScanResult): Analysis {
-  const units = scan.docs.flatMap((d) => d.units);
-  const problems = [...findDuplicates(units), ...findContradictions(units)];
-  const structured = Object.fromEntries(scan.docs.map((d) => [d.path, isStructured(d)]));
+  const docs = contentDocs(scan);
+  const units = docs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
+  const scopes = new Map(docs.map((d) => [d.path, d.scope]));
+  const problems = [
+    ...findDuplicates(units),
+    ...findNearDuplicates(units),
+    ...findContradictions(units, (u) => scopes.get(u.path) ?? { kind: 'repo' }),
+  ];
+  const structured = Object.fromEntries(docs.map((d) => [d.path, d.kind !== 'copilot-instructions' || isStructured(d)]));
+  dedupeByLocations(problems);
   return {
-    pattern: classify(scan.docs, problems, structured),
+    pattern: classify(docs, problems, structured),
     sources: scan.sources,
     problems,
     skipped: scan.skipped.map((s: SkippedSource) => ({ path: s.path, reason: s.reason, detail: s.detail })),
@@ -43,11 +51,30 @@ export function analyze(scan: ScanResult): Analysis {
   };
 }
 
+/**
+ * clean: no instructions at all. messy: rules repeat or contradict. structured: everything is
+ * already in Copilot's layout and organised. unstructured: there is organising or migrating to do.
+ */
 function classify(docs: InstructionDoc[], problems: Problem[], structured: Record<string, boolean>): Pattern {
   const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));
   if (withContent.length === 0) return 'clean';
   if (problems.some((p) => p.type === 'contradiction' || p.type === 'duplication')) return 'messy';
-  return withContent.every((d) => structured[d.path]) ? 'structured' : 'unstructured';
+  return withContent.every((d) => d.role === 'copilot' && structured[d.path]) ? 'structured' : 'unstructured';
+}
+
+/** Two findings about exactly the same lines say one thing: keep the first. */
+function dedupeByLocations(problems: Problem[]): void {
+  const seen = new Set<string>();
+  for (let i = 0; i < problems.length; i++) {
+    const key = `${problems[i]!.type}|${problems[i]!.locations.map((l) => `${l.path}:${l.line}`).join(',')}`;
+    if (seen.has(key)) problems.splice(i--, 1);
+    else seen.add(key);
+  }
+}
+
+/** Lines copilot-onboard itself put in a file (conflict marks) are not rules. */
+export function isToolMark(u: Unit): boolean {
+  return u.kind === 'html' && u.lines[0]!.startsWith('<!-- copilot-onboard:');
 }
 
 /** Organised: at least one `## ` section, and little besides a title before the first one. */
@@ -93,8 +120,8 @@ export function findDuplicates(units: Unit[]): Problem[] {
   return problems;
 }
 
-export function findContradictions(units: Unit[]): Problem[] {
-  return findConflicts(extractClaims(units)).map((c) => ({
+export function findContradictions(units: Unit[], scopeOf?: (u: Unit) => Scope): Problem[] {
+  return findConflicts(extractClaims(units, scopeOf)).map((c) => ({
     type: 'contradiction' as const,
     description: `Contradicting rules about ${c.topicTitle}: ${c.summary}`,
     locations: c.claims.map((cl) => ({ path: cl.path, line: cl.line })),

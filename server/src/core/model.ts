@@ -18,14 +18,32 @@ export interface Unit {
   blankBefore: boolean;
 }
 
-export type Scope = { kind: 'repo' } | { kind: 'globs'; globs: string[] } | { kind: 'folder'; folder: string };
+/**
+ * Where a document's rules apply: the whole repository, files matching globs (repository-relative),
+ * or only when the agent asks for them (a description and no globs), or when referenced by hand.
+ */
+export type Scope =
+  | { kind: 'repo' }
+  | { kind: 'globs'; globs: string[] }
+  | { kind: 'request'; description: string | null };
 
 export interface InstructionDoc {
   path: string;
   /** Format id from the registry. */
   kind: string;
   scope: Scope;
+  /** Body units; front matter is read into the fields below, not kept as a unit. */
   units: Unit[];
+  /** Copilot's own files are the target layout; legacy files are what gets migrated. */
+  role: 'copilot' | 'legacy';
+  /** `description` from front matter, when given. */
+  description: string | null;
+  /** Copilot `excludeAgent` values, when given. */
+  excludeAgent: string[];
+  /** Set when the file only points at another instruction file (a symlink or an `@path` import). */
+  aliasOf: string | null;
+  /** Set when a file sits among rules but is not one (a README in .clinerules/, a workflow). */
+  notRule: string | null;
 }
 
 export const unitText = (u: Unit): string => u.lines.join('\n');

@@ -1,9 +1,14 @@
+import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { analyze, type Analysis, type Pattern, type Problem } from './analyze.js';
+import { additionsFrom, appendAdditions, bodyOf, insertMarks, renderBase, unitKey, type Addition, type LineRef, type Rendered } from './assemble.js';
+import { COPILOT_INSTRUCTIONS_PATH } from './formats/copilot-instructions.js';
 import { canonicalJson, sha256 } from './hash.js';
-import type { ScanResult, SourceInfo } from './scan.js';
-import { assertLossless, removeDuplicates, restructure, type Merged, type Provenance } from './structure.js';
-import { joinText, splitText } from './text.js';
+import type { InstructionDoc, Scope, Unit } from './model.js';
+import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
+import type { Merged, Provenance } from './structure.js';
+import { frontMatterFor, planTargets, type Target } from './targets.js';
+import { joinText, splitText, type TextLines } from './text.js';
 
 export interface PlanOperation {
   op: 'create' | 'update' | 'delete';
@@ -16,6 +21,34 @@ export interface PlanOperation {
   diff: string;
 }
 
+export type LegacyFate = 'keep' | 'remove' | 'pointer';
+
+/** A legacy file the person decides about in the approve form. */
+export interface LegacyOption {
+  path: string;
+  kind: string;
+  /** Where its rules go in Copilot's layout. */
+  target: string;
+  fates: LegacyFate[];
+  /** What keeping it means for Copilot. */
+  note: string;
+}
+
+/** A contradiction the person may settle in the approve form; the default keeps all rules and marks them. */
+export interface ConflictOption {
+  id: string;
+  description: string;
+  locations: { path: string; line: number; text: string }[];
+}
+
+export interface PlanChoices {
+  legacy: Record<string, LegacyFate>;
+  /** Conflict id → 'keep_all', or 'keep_N' (1-based location that stands; the others' lines are dropped). */
+  conflicts: Record<string, string>;
+}
+
+export const DEFAULT_CHOICES: PlanChoices = { legacy: {}, conflicts: {} };
+
 export interface Plan {
   planHash: string;
   pattern: Pattern;
@@ -24,61 +57,247 @@ export interface Plan {
   problems: Problem[];
   merged: Merged[];
   provenance: Provenance[];
+  legacy: LegacyOption[];
+  conflicts: ConflictOption[];
+  dropped: { path: string; line: number; text: string }[];
   notes: string[];
 }
 
-/** Build the exact migration plan from a scan. Same sources give the same plan, byte for byte. */
-export function buildPlan(scan: ScanResult, analysis: Analysis = analyze(scan)): Plan {
+const MARK = (topic: string) => `<!-- copilot-onboard: conflicting rules about ${topic}; decide which one stands -->`;
+const POINTER_KINDS = new Set(['claude-md', 'gemini-md']);
+const ALSO_READ_BY_COPILOT = new Set(['agents-md', 'claude-md', 'gemini-md']);
+
+/**
+ * Build the exact migration plan. Same sources and choices give the same plan, byte for byte. The
+ * plan hash covers the sources, the options offered and the operations under the default choices,
+ * so an approval binds to what the person was shown.
+ */
+export function buildPlan(scan: ScanResult, analysis: Analysis = analyze(scan), choices: PlanChoices = DEFAULT_CHOICES): Plan {
+  const base = planWith(scan, analysis, DEFAULT_CHOICES);
+  const chosen = isDefault(choices) ? base : planWith(scan, analysis, choices);
+  return { ...chosen, planHash: hashPlan(analysis.sources, base.operations, base.legacy, base.conflicts) };
+}
+
+function isDefault(c: PlanChoices): boolean {
+  return Object.values(c.legacy).every((f) => f === 'keep') && Object.values(c.conflicts).every((v) => v === 'keep_all');
+}
+
+function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): Omit<Plan, 'planHash'> {
+  const docs = contentDocs(scan);
+  const byPath = new Map(docs.map((d) => [d.path, d]));
+  const copilot = docs.filter((d) => d.role === 'copilot');
+  const legacyDocs = docs.filter((d) => d.role === 'legacy');
+  const existing = new Map<string, Scope>(copilot.map((d) => [d.path, d.scope]));
+  const targets = planTargets(legacyDocs, existing);
+  if (!targets.some((t) => t.path === COPILOT_INSTRUCTIONS_PATH) && byPath.has(COPILOT_INSTRUCTIONS_PATH)) {
+    targets.unshift({ path: COPILOT_INSTRUCTIONS_PATH, scope: { kind: 'repo' }, docs: [] });
+  }
+
+  const conflicts = conflictOptions(analysis, scan);
+  const { marks, dropped } = conflictEffects(conflicts, choices, docs);
+
   const operations: PlanOperation[] = [];
   const merged: Merged[] = [];
   const provenance: Provenance[] = [];
   const notes: string[] = [];
-
-  for (const doc of scan.docs) {
-    const file = scan.files.get(doc.path)!;
-    const text = splitText(file.text);
-    let outLines: string[];
-    let added: string[] = [];
-    let docMerged: Merged[];
-    if (analysis.structured[doc.path]) {
-      ({ lines: outLines, merged: docMerged } = removeDuplicates(text.lines, doc.units));
-    } else {
-      const r = restructure(doc.path, doc.units);
-      ({ lines: outLines, merged: docMerged, added } = r);
-      provenance.push(...r.provenance);
-    }
-    assertLossless(text.lines, outLines, docMerged, added);
-    const content = joinText({ ...text, lines: outLines, finalNewline: text.finalNewline || outLines.length > 0 });
-    if (content === file.text) {
-      notes.push(`${doc.path} is already organised in sections; nothing to change.`);
+  for (const target of targets) {
+    const existingDoc = byPath.get(target.path);
+    const rendered = renderTarget(scan, target, existingDoc, analysis, merged);
+    const marked = dropLines(insertMarks(rendered, marks), dropped);
+    assertEveryLineOnce(scan, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, dropped);
+    const style = textStyle(scan, existingDoc ?? target.docs[0]);
+    const content = joinText({ ...style, lines: marked.lines, finalNewline: marked.lines.length > 0 });
+    provenance.push(...spans(target.path, marked.refs));
+    const before = scan.files.get(target.path);
+    if (before && content === before.text) {
+      if (target.docs.length === 0) notes.push(`${target.path} is already organised in sections; nothing to change.`);
       continue;
     }
-    merged.push(...docMerged);
-    operations.push({
-      op: 'update',
-      path: doc.path,
-      content,
-      beforeSha256: file.sha256,
-      afterSha256: sha256(Buffer.from(content, 'utf8')),
-      diff: createTwoFilesPatch(`a/${doc.path}`, `b/${doc.path}`, file.text, content, undefined, undefined, { context: 3 }),
-    });
-  }
-  for (const s of scan.skipped) notes.push(s.detail);
-  if (scan.docs.length === 0 && scan.skipped.length === 0) notes.push('No instruction files were found; there is nothing to migrate.');
-  if (analysis.problems.some((p) => p.type === 'contradiction')) {
-    notes.push('Contradicting rules are kept as they are: the plan never picks a winner. Resolve them by editing the file.');
+    operations.push(operation(target.path, before?.text ?? null, before?.sha256 ?? null, content));
   }
 
-  const planHash = hashPlan(analysis.sources, operations);
-  return { planHash, pattern: analysis.pattern, sources: analysis.sources, operations, problems: analysis.problems, merged, provenance, notes };
+  const legacy = legacyOptions(legacyDocs, targets, docs);
+  for (const option of legacy) {
+    const fate = choices.legacy[option.path] ?? 'keep';
+    const file = scan.files.get(option.path)!;
+    if (fate === 'remove' && option.fates.includes('remove')) operations.push(operation(option.path, file.text, file.sha256, null));
+    if (fate === 'pointer' && option.fates.includes('pointer')) {
+      const rel = path.posix.relative(path.posix.dirname(option.path), option.target);
+      operations.push(operation(option.path, file.text, file.sha256, `@${rel}\n`));
+    }
+    if (fate === 'keep' && ALSO_READ_BY_COPILOT.has(option.kind)) notes.push(option.note);
+  }
+
+  for (const d of scan.docs.filter((x) => x.notRule !== null)) notes.push(`${d.path} is ${d.notRule}; it is reported, not migrated.`);
+  for (const d of scan.docs.filter((x) => x.aliasOf !== null)) notes.push(`${d.path} points at ${d.aliasOf}; its rules are read once, from ${d.aliasOf}.`);
+  for (const s of scan.skipped) notes.push(s.detail);
+  for (const t of targets.filter((x) => x.scope.kind === 'request')) {
+    notes.push(`${t.path} has a description and no applyTo: Copilot applies it on request, not automatically.`);
+  }
+  if (docs.length === 0 && scan.skipped.length === 0) notes.push('No instruction files were found; there is nothing to migrate.');
+  if (conflicts.length > 0) {
+    notes.push('Contradicting rules are kept and marked unless you choose which one stands in the approve form: the plan never picks a winner.');
+  }
+
+  operations.sort((a, b) => a.path.localeCompare(b.path));
+  return { pattern: analysis.pattern, sources: analysis.sources, operations, problems: analysis.problems, merged, provenance, legacy, conflicts, dropped: [...dropped.values()], notes };
 }
 
-/** The hash that an approval binds to: the sources read and every operation's exact content. */
-export function hashPlan(sources: SourceInfo[], operations: PlanOperation[]): string {
+function renderTarget(scan: ScanResult, target: Target, existingDoc: InstructionDoc | undefined, analysis: Analysis, merged: Merged[]): Rendered {
+  const known = new Map<string, Unit>();
+  const lines = (d: InstructionDoc) => splitText(scan.files.get(d.path)!.text).lines;
+  if (target.path === COPILOT_INSTRUCTIONS_PATH) {
+    let base: Rendered;
+    if (existingDoc) {
+      const r = renderBase(existingDoc.path, lines(existingDoc), existingDoc.units, analysis.structured[existingDoc.path] ?? false);
+      merged.push(...r.merged);
+      for (const u of existingDoc.units) if (!known.has(unitKey(u))) known.set(unitKey(u), u);
+      base = r;
+    } else {
+      base = { lines: ['# Copilot instructions'], refs: [null] };
+    }
+    const additions = new Map<string, Addition>();
+    for (const doc of target.docs) additionsFrom(doc.units.filter((u) => u.kind !== 'frontmatter'), known, additions, merged);
+    return appendAdditions(base, [...additions.values()], target.path, merged);
+  }
+  const out: Rendered = existingDoc
+    ? { lines: lines(existingDoc), refs: lines(existingDoc).map((l, i) => (l.trim() === '' ? null : { path: existingDoc.path, line: i + 1 })) }
+    : { lines: frontMatterFor(target), refs: frontMatterFor(target).map(() => null) };
+  if (existingDoc) for (const u of existingDoc.units) known.set(unitKey(u), u);
+  for (const doc of target.docs) {
+    const body = bodyOf(lines(doc), (doc.units[0]?.line ?? 1) - 1, doc.units, known, merged, doc.path);
+    if (body.lines.length === 0) continue;
+    while (out.lines.length > 0 && out.lines[out.lines.length - 1]!.trim() === '') (out.lines.pop(), out.refs.pop());
+    out.lines.push('', ...body.lines);
+    out.refs.push(null, ...body.refs);
+  }
+  return out;
+}
+
+function textStyle(scan: ScanResult, doc: InstructionDoc | undefined): Omit<TextLines, 'lines' | 'finalNewline'> {
+  if (!doc) return { bom: false, eol: '\n' };
+  const t = splitText(scan.files.get(doc.path)!.text);
+  return { bom: t.bom, eol: t.eol };
+}
+
+function operation(p: string, before: string | null, beforeSha: string | null, after: string | null): PlanOperation {
+  return {
+    op: before === null ? 'create' : after === null ? 'delete' : 'update',
+    path: p,
+    content: after,
+    beforeSha256: beforeSha,
+    afterSha256: after === null ? null : sha256(Buffer.from(after, 'utf8')),
+    diff: createTwoFilesPatch(before === null ? '/dev/null' : `a/${p}`, after === null ? '/dev/null' : `b/${p}`, before ?? '', after ?? '', undefined, undefined, { context: 3 }),
+  };
+}
+
+function legacyOptions(legacy: InstructionDoc[], targets: Target[], docs: InstructionDoc[]): LegacyOption[] {
+  const aliased = new Set(docs.map((d) => d.aliasOf).filter((a): a is string => a !== null));
+  return legacy.map((doc) => {
+    const target = targets.find((t) => t.docs.includes(doc))!.path;
+    const fates: LegacyFate[] = ['keep'];
+    if (!aliased.has(doc.path)) fates.push('remove');
+    if (POINTER_KINDS.has(doc.kind) && !aliased.has(doc.path)) fates.push('pointer');
+    const note = ALSO_READ_BY_COPILOT.has(doc.kind)
+      ? `${doc.path} is kept: Copilot's agent also reads it, so its rules will load twice (from it and from ${target}).`
+      : `${doc.path} is kept for its own tool; Copilot reads its rules from ${target}.`;
+    return { path: doc.path, kind: doc.kind, target, fates, note };
+  });
+}
+
+function conflictOptions(analysis: Analysis, scan: ScanResult): ConflictOption[] {
+  return analysis.problems
+    .filter((p) => p.type === 'contradiction')
+    .map((p, i) => ({
+      id: `conflict_${i + 1}`,
+      description: p.description,
+      locations: p.locations.map((l) => ({ ...l, text: splitText(scan.files.get(l.path)?.text ?? '').lines[l.line - 1] ?? '' })),
+    }));
+}
+
+function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs: InstructionDoc[]) {
+  const topics = new Map<string, string[]>();
+  const dropped = new Map<string, { path: string; line: number; text: string }>();
+  const unitStart = (path: string, line: number): string | null => {
+    const u = docs.find((d) => d.path === path)?.units.find((x) => line >= x.line && line < x.line + x.lines.length);
+    return u ? `${u.path}:${u.line}` : null;
+  };
+  for (const c of conflicts) {
+    const choice = choices.conflicts[c.id] ?? 'keep_all';
+    const keep = /^keep_(\d+)$/.exec(choice);
+    const kept = keep ? Number(keep[1]) - 1 : -1;
+    if (kept < 0 || kept >= c.locations.length) {
+      const topic = c.description.replace(/^Contradicting rules about ([^:]+):.*$/s, '$1');
+      for (const l of c.locations) {
+        const key = unitStart(l.path, l.line);
+        if (key) topics.set(key, [...new Set([...(topics.get(key) ?? []), topic])]);
+      }
+      continue;
+    }
+    c.locations.forEach((l, i) => {
+      if (i !== kept) dropped.set(`${l.path}:${l.line}`, l);
+    });
+  }
+  const marks = new Map([...topics].map(([key, t]) => [key, MARK(t.join(' and '))]));
+  return { marks, dropped };
+}
+
+function dropLines(r: Rendered, dropped: Map<string, unknown>): Rendered {
+  if (dropped.size === 0) return r;
+  const keep = r.refs.map((ref) => !(ref && dropped.has(`${ref.path}:${ref.line}`)));
+  return { lines: r.lines.filter((_, i) => keep[i]), refs: r.refs.filter((_, i) => keep[i]) };
+}
+
+/**
+ * Safety net: every non-blank body line of every contributing document is in the output exactly
+ * once, unless listed as merged or dropped by the person's choice, and every line that claims to
+ * come from a source is byte-identical to it.
+ */
+function assertEveryLineOnce(scan: ScanResult, contributors: InstructionDoc[], out: Rendered, merged: Merged[], dropped: Map<string, unknown>): void {
+  const seen = new Map<string, number>();
+  out.refs.forEach((ref, i) => {
+    if (!ref) return;
+    const key = `${ref.path}:${ref.line}`;
+    seen.set(key, (seen.get(key) ?? 0) + 1);
+    const source = splitText(scan.files.get(ref.path)!.text).lines[ref.line - 1];
+    if (source !== out.lines[i]) throw new Error(`internal check failed: ${key} would change`);
+  });
+  const mergedLines = new Set(merged.flatMap((m) => Array.from({ length: m.lines }, (_, i) => `${m.path}:${m.line + i}`)));
+  for (const doc of contributors) {
+    for (const u of doc.units) {
+      u.lines.forEach((l, i) => {
+        if (l.trim() === '') return;
+        const key = `${doc.path}:${u.line + i}`;
+        const n = seen.get(key) ?? 0;
+        const expected = mergedLines.has(key) || dropped.has(key) ? 0 : 1;
+        if (n !== expected) throw new Error(`internal check failed: line ${key} would be ${n === 0 ? 'lost' : 'doubled'}`);
+      });
+    }
+  }
+}
+
+function spans(target: string, refs: (LineRef | null)[]): Provenance[] {
+  const out: Provenance[] = [];
+  refs.forEach((ref, i) => {
+    const last = out[out.length - 1];
+    if (ref && last && last.from.path === ref.path && last.from.endLine === ref.line - 1 && last.to.endLine === i) {
+      last.from.endLine = ref.line;
+      last.to.endLine = i + 1;
+    } else if (ref) {
+      out.push({ from: { path: ref.path, startLine: ref.line, endLine: ref.line }, to: { path: target, startLine: i + 1, endLine: i + 1 } });
+    }
+  });
+  return out;
+}
+
+/** The hash that an approval binds to: the sources read, the options offered, every default operation's exact content. */
+export function hashPlan(sources: SourceInfo[], operations: PlanOperation[], legacy: LegacyOption[] = [], conflicts: ConflictOption[] = []): string {
   return sha256(
     canonicalJson({
       sources: sources.map((s) => ({ path: s.path, sha256: s.sha256 })),
       operations: operations.map((o) => ({ op: o.op, path: o.path, content: o.content, beforeSha256: o.beforeSha256 })),
+      legacy: legacy.map((l) => ({ path: l.path, target: l.target, fates: l.fates })),
+      conflicts: conflicts.map((c) => ({ id: c.id, locations: c.locations })),
     }),
   );
 }

@@ -1,6 +1,6 @@
-import fs from 'node:fs/promises';
 import type { InstructionDoc } from './model.js';
-import { FIXED_PATHS, formatFor } from './formats/registry.js';
+import { discoverInstructionFiles } from './discover.js';
+import { formatFor, formatRank } from './formats/registry.js';
 import { RepoPaths } from './repo-path.js';
 import { readSource, type ReadableSource, type SkippedSource } from './source-file.js';
 
@@ -9,43 +9,58 @@ export interface SourceInfo {
   kind: string;
   bytes: number;
   sha256: string | null;
+  /** The instruction file this one only points at (a symlink or an `@path` import), read once. */
+  aliasOf?: string | null;
+  /** Why a file among the rules is not one (and is not migrated). */
+  notRule?: string | null;
 }
 
 export interface ScanResult {
   root: string;
   sources: SourceInfo[];
+  /** Readable documents, including aliases and non-rules (check aliasOf and notRule). */
   docs: InstructionDoc[];
   /** Readable files by path, with their exact bytes. */
   files: Map<string, ReadableSource>;
   skipped: SkippedSource[];
 }
 
+/** Documents whose rules count: not an alias of another source, and a rule at all. */
+export function contentDocs(scan: ScanResult): InstructionDoc[] {
+  return scan.docs.filter((d) => d.aliasOf === null && d.notRule === null);
+}
+
 /** Find the instruction files of a repository and parse the readable ones. */
 export async function scanRepository(root: string): Promise<ScanResult> {
   const paths = new RepoPaths(root);
   const result: ScanResult = { root, sources: [], docs: [], files: new Map(), skipped: [] };
-  for (const rel of FIXED_PATHS) {
-    if (!(await exists(paths.abs(rel)))) continue;
-    const format = formatFor(rel);
-    if (!format) continue;
-    const read = await readSource(paths, rel);
+  const found = (await discoverInstructionFiles(root))
+    .map((rel) => ({ rel, format: formatFor(rel)! }))
+    .sort((a, b) => formatRank(a.format.id) - formatRank(b.format.id) || a.rel.localeCompare(b.rel));
+  for (const { rel, format } of found) {
+    let read;
+    try {
+      read = await readSource(paths, rel);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // listed by git, deleted from the work tree
+      throw err;
+    }
     if (read.status === 'skipped') {
       result.skipped.push(read);
       result.sources.push({ path: rel, kind: format.id, bytes: read.size, sha256: read.sha256 });
       continue;
     }
     result.files.set(rel, read);
-    result.sources.push({ path: rel, kind: format.id, bytes: read.bytes.length, sha256: read.sha256 });
     result.docs.push(format.parse(read));
   }
-  return result;
-}
-
-async function exists(abs: string): Promise<boolean> {
-  try {
-    await fs.lstat(abs);
-    return true;
-  } catch {
-    return false;
+  // An alias counts only when it points at another instruction file; otherwise its content is its own.
+  const known = new Set(result.docs.map((d) => d.path));
+  for (const doc of result.docs) {
+    if (doc.aliasOf !== null && !known.has(doc.aliasOf)) doc.aliasOf = null;
+    const file = result.files.get(doc.path)!;
+    result.sources.push({ path: doc.path, kind: doc.kind, bytes: file.bytes.length, sha256: file.sha256, aliasOf: doc.aliasOf, notRule: doc.notRule });
   }
+  const order = new Map(found.map((f, i) => [f.rel, i]));
+  result.sources.sort((a, b) => order.get(a.path)! - order.get(b.path)!);
+  return result;
 }

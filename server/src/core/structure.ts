@@ -34,7 +34,7 @@ export function findExactDuplicates(units: Unit[]): Map<Unit, Unit> {
   const firstByText = new Map<string, Unit>();
   const dupes = new Map<Unit, Unit>();
   for (const u of units) {
-    if (u.kind === 'frontmatter' || u.kind === 'heading') continue;
+    if (u.kind === 'frontmatter' || u.kind === 'heading' || u.lines[0]!.startsWith('<!-- copilot-onboard:')) continue;
     const key = u.lines.map((l) => l.trimEnd()).join('\n');
     const first = firstByText.get(key);
     if (first) dupes.set(u, first);
@@ -144,7 +144,7 @@ function groupItems(units: Unit[]): Item[] {
 }
 
 /** Remove merged duplicates from an otherwise untouched file, and the blank line each leaves behind. */
-export function removeDuplicates(allLines: string[], units: Unit[]): { lines: string[]; merged: Merged[] } {
+export function removeDuplicates(allLines: string[], units: Unit[]): { lines: string[]; merged: Merged[]; kept: number[] } {
   const dupes = findExactDuplicates(units);
   const keep = allLines.map(() => true);
   const merged: Merged[] = [];
@@ -156,7 +156,8 @@ export function removeDuplicates(allLines: string[], units: Unit[]): { lines: st
     if (blankAbove && end < allLines.length && isBlank(allLines[end]!)) keep[end] = false;
     merged.push({ path: u.path, line: u.line, lines: u.lines.length, keptAt: { path: kept.path, line: kept.line }, text: u.lines.join('\n') });
   }
-  return { lines: allLines.filter((_, i) => keep[i]), merged };
+  const kept = allLines.map((_, i) => i).filter((i) => keep[i]);
+  return { lines: kept.map((i) => allLines[i]!), merged, kept };
 }
 
 /**

@@ -113,3 +113,45 @@ export const VERSIONED_LANGUAGES: readonly { name: string; pattern: RegExp }[] =
 
 /** Words that turn the option right after them into a prohibition. */
 export const NEGATION_BEFORE = /\b(?:never|don'?t|do not|not|avoid|no|instead of|rather than|nor|without)\b[^.;,]{0,25}$/i;
+
+/**
+ * Any capitalised name followed by a dotted version ("Remix 2.1", "Next.js 14.2") is a version
+ * claim; two different versions of one name contradict. Words that number things are not names.
+ */
+export const GENERIC_VERSION = /\b([A-Z][A-Za-z0-9+-]*(?:\.[a-z]+)?)\s+v?(\d+\.\d+(?:\.\d+)?)\b/g;
+export const NOT_A_PRODUCT = new Set(['section', 'step', 'version', 'chapter', 'figure', 'table', 'phase', 'part', 'item', 'rule', 'see', 'page', 'line', 'and', 'or', 'the', 'v', 'python', 'node', 'nodejs', 'node.js', 'typescript', 'java', 'go', 'golang', 'ruby']);
+
+/** "Always X" against "Never X": modal words and their polarity. */
+export const MODALS: readonly { pattern: RegExp; positive: boolean }[] = [
+  { pattern: /\b(?:never|must not|mustn't|do not|don't|should not|shouldn't|avoid)\s+/gi, positive: false },
+  { pattern: /\b(?:always|must)\s+/gi, positive: true },
+];
+
+/**
+ * Language words: a rule that names only CSS and one that names only JavaScript are about different
+ * files and do not contradict. Words map to a family.
+ */
+export const LANGUAGE_WORDS: readonly { family: string; pattern: RegExp }[] = [
+  { family: 'js', pattern: /\b(?:javascript|typescript|js|ts|jsx|tsx|node(?:\.js)?)\b/i },
+  { family: 'css', pattern: /\b(?:css|scss|sass|less|stylesheets?)\b/i },
+  { family: 'html', pattern: /\b(?:html|templates?)\b/i },
+  { family: 'python', pattern: /\b(?:python|py)\b/i },
+  { family: 'go', pattern: /\b(?:golang|go files)\b/i },
+  { family: 'rust', pattern: /\brust\b/i },
+  { family: 'java', pattern: /\b(?:java|kotlin)\b/i },
+  { family: 'yaml', pattern: /\b(?:yaml|yml)\b/i },
+  { family: 'markdown', pattern: /\b(?:markdown|md files)\b/i },
+  { family: 'shell', pattern: /\b(?:bash|shell scripts?|sh files)\b/i },
+  { family: 'sql', pattern: /\bsql\b/i },
+];
+
+/** File extensions of a glob, mapped to the same families. */
+export const EXTENSION_FAMILIES: Record<string, string> = {
+  js: 'js', mjs: 'js', cjs: 'js', ts: 'js', tsx: 'js', jsx: 'js', mts: 'js', cts: 'js',
+  css: 'css', scss: 'css', sass: 'css', less: 'css',
+  html: 'html', htm: 'html', vue: 'html', svelte: 'html',
+  py: 'python', pyi: 'python',
+  go: 'go', rs: 'rust', java: 'java', kt: 'java',
+  yml: 'yaml', yaml: 'yaml', md: 'markdown', mdx: 'markdown',
+  sh: 'shell', bash: 'shell', sql: 'sql',
+};

@@ -84,3 +84,82 @@ export const FORMS: Record<GatedStep, Form> = {
     confirmations: ['confirmed'],
   },
 };
+
+/** More legacy files than this are decided together, in one field. */
+const MAX_FILE_FIELDS = 20;
+
+const FATE_TITLES: Record<'keep' | 'remove' | 'pointer', (path: string, target: string) => string> = {
+  keep: (p) => `Keep ${p} as it is`,
+  remove: (p) => `Remove ${p} (it is backed up first)`,
+  pointer: (p, t) => `Replace ${p} with a pointer to ${t}`,
+};
+
+export interface ApproveFormInput {
+  legacy: { path: string; target: string; fates: ('keep' | 'remove' | 'pointer')[] }[];
+  conflicts: { id: string; description: string; locations: { path: string; line: number; text: string }[] }[];
+}
+
+/**
+ * The approve form for one plan: the contract's fields, plus optional choices with safe defaults
+ * (keep legacy files; keep all contradicting rules and mark them).
+ */
+export function approveForm(plan: ApproveFormInput): Form & { choicesFrom(content: Record<string, unknown>): { legacy: Record<string, 'keep' | 'remove' | 'pointer'>; conflicts: Record<string, string> } } {
+  const base = FORMS.approve;
+  const properties: Record<string, Record<string, unknown>> = { ...base.requestedSchema.properties };
+  const shape: Record<string, z.ZodType> = { approved: z.boolean(), comment: z.string().max(MAX_TEXT).optional() };
+  const choosable = plan.legacy.filter((l) => l.fates.length > 1);
+  const perFile = choosable.length <= MAX_FILE_FIELDS;
+  if (perFile) {
+    choosable.forEach((l, i) => {
+      properties[`legacy_${i + 1}`] = {
+        type: 'string',
+        title: `${l.path}: its rules go to ${l.target}`,
+        oneOf: l.fates.map((f) => ({ const: f, title: FATE_TITLES[f](l.path, l.target) })),
+        default: 'keep',
+      };
+      shape[`legacy_${i + 1}`] = z.enum(l.fates as [string, ...string[]]).optional();
+    });
+  } else if (choosable.length > 0) {
+    properties.legacy_all = {
+      type: 'string',
+      title: `All ${choosable.length} legacy instruction files (their rules move into Copilot's files)`,
+      oneOf: [
+        { const: 'keep', title: 'Keep them all as they are' },
+        { const: 'remove', title: 'Remove them all (each is backed up first)' },
+      ],
+      default: 'keep',
+    };
+    shape.legacy_all = z.enum(['keep', 'remove']).optional();
+  }
+  plan.conflicts.slice(0, MAX_FILE_FIELDS).forEach((c) => {
+    properties[c.id] = {
+      type: 'string',
+      title: `Which rule stands? ${c.description}`,
+      oneOf: [
+        { const: 'keep_all', title: 'Keep all of them and mark the conflict in the file' },
+        ...c.locations.map((l, j) => ({ const: `keep_${j + 1}`, title: `Only ${l.path}:${l.line} "${cut(l.text.trim())}" (drop the others)` })),
+      ],
+      default: 'keep_all',
+    };
+    shape[c.id] = z.enum(['keep_all', ...c.locations.map((_, j) => `keep_${j + 1}`)] as [string, ...string[]]).optional();
+  });
+  return {
+    requestedSchema: { type: 'object', properties, required: ['approved'] },
+    content: z.object(shape) as unknown as z.ZodType<Record<string, unknown>>,
+    confirmations: ['approved'],
+    choicesFrom(content) {
+      const legacy: Record<string, 'keep' | 'remove' | 'pointer'> = {};
+      choosable.forEach((l, i) => {
+        const v = perFile ? content[`legacy_${i + 1}`] : content.legacy_all;
+        if (typeof v === 'string' && (l.fates as string[]).includes(v)) legacy[l.path] = v as 'keep' | 'remove' | 'pointer';
+      });
+      const conflicts: Record<string, string> = {};
+      for (const c of plan.conflicts) if (typeof content[c.id] === 'string') conflicts[c.id] = content[c.id] as string;
+      return { legacy, conflicts };
+    },
+  };
+}
+
+function cut(t: string): string {
+  return t.length > 60 ? `${t.slice(0, 57)}...` : t;
+}

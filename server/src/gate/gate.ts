@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { BadInputError, errorMessage, PreconditionError } from '../core/errors.js';
 import type { ClientInfo, ElicitationTrace, GatedStep } from '../state/schema.js';
 import { repoRelative, writeElicitationTrace } from '../trace/writer.js';
-import { FORMS } from './forms.js';
+import { FORMS, type Form } from './forms.js';
 import type { RefusalOutcome } from './outcomes.js';
 
 /**
@@ -26,6 +26,8 @@ export interface Prepared {
   planHash: string | null;
   /** Exactly what will happen, shown to the person. */
   message: string;
+  /** A form with this plan's optional choices; the step's contract form when absent. */
+  form?: Form;
 }
 
 export interface Acted {
@@ -72,7 +74,7 @@ export async function runGated(
   prepare: () => Promise<Prepared>,
   act: (content: Record<string, unknown>) => Promise<Acted>,
 ): Promise<GateResult> {
-  const form = FORMS[step];
+  let form: Form = FORMS[step];
   const started = Date.now();
   const timestamp = new Date(started).toISOString();
   const client = clientInfo(ctx.server);
@@ -109,14 +111,14 @@ export async function runGated(
   try {
     if (!supportsFormElicitation(ctx.server)) {
       // Nothing is sent; the trace still records what would have been asked, when that is known.
-      await prepare().then((p) => ({ planHash, message } = p), () => undefined);
+      await prepare().then((p) => ({ planHash, message, form = form } = p), () => undefined);
       return finish(
         'elicitation_unsupported',
         `The ${step} step needs a person's answer, and this client cannot show a form (it did not declare MCP elicitation). Nothing was changed. Use a client with elicitation, or the terminal: copilot-onboard ${step}.`,
       );
     }
     try {
-      ({ planHash, message } = await prepare());
+      ({ planHash, message, form = form } = await prepare());
     } catch (err) {
       return refusedByError(err, finish);
     }

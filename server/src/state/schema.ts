@@ -15,7 +15,20 @@ export const Problem = z.object({
   description: z.string(),
   locations: z.array(Location),
 });
-export const SourceInfo = z.object({ path: z.string(), kind: z.string(), bytes: z.number().int().min(0), sha256: Sha256.nullable() });
+export const SourceInfo = z.object({
+  path: z.string(),
+  kind: z.string(),
+  bytes: z.number().int().min(0),
+  sha256: Sha256.nullable(),
+  aliasOf: z.string().nullable().optional(),
+  notRule: z.string().nullable().optional(),
+});
+export const LegacyFate = z.enum(['keep', 'remove', 'pointer']);
+export const PlanChoices = z.object({
+  legacy: z.record(z.string(), LegacyFate),
+  conflicts: z.record(z.string(), z.string()),
+});
+export type PlanChoices = z.infer<typeof PlanChoices>;
 export const Pattern = z.enum(['clean', 'structured', 'unstructured', 'messy']);
 
 export const PlanOperation = z.object({
@@ -41,6 +54,11 @@ export const PlanFile = z.object({
     z.object({ path: z.string(), line: z.number().int(), lines: z.number().int(), keptAt: Location, text: z.string() }),
   ),
   provenance: z.array(z.object({ from: Span, to: Span })),
+  legacy: z.array(z.object({ path: z.string(), kind: z.string(), target: z.string(), fates: z.array(LegacyFate), note: z.string() })),
+  conflicts: z.array(
+    z.object({ id: z.string(), description: z.string(), locations: z.array(z.object({ path: z.string(), line: z.number().int(), text: z.string() })) }),
+  ),
+  dropped: z.array(z.object({ path: z.string(), line: z.number().int(), text: z.string() })),
   notes: z.array(z.string()),
 });
 export type PlanFile = z.infer<typeof PlanFile>;
@@ -53,6 +71,8 @@ export const Approval = z.object({
   approvedAt: z.string(),
   client: ClientInfo.nullable(),
   comment: z.string().nullable(),
+  /** What the person chose in the approve form for legacy files and contradictions. */
+  choices: PlanChoices.default({ legacy: {}, conflicts: {} }),
   usedAt: z.string().nullable(),
 });
 

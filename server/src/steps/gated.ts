@@ -2,10 +2,12 @@ import fs from 'fs-extra';
 import { applyOperations, assertPlanCurrent } from '../core/apply.js';
 import { backupDir, backupDirRel, createBackup, readManifest } from '../core/backup.js';
 import { PreconditionError } from '../core/errors.js';
-import { hashPlan } from '../core/plan.js';
+import { buildPlan, hashPlan, type PlanOperation } from '../core/plan.js';
+import { scanRepository } from '../core/scan.js';
+import { approveForm } from '../gate/forms.js';
 import { editedSinceMigration, restoreBackup } from '../core/restore.js';
 import { clientInfo, runGated, type GateResult } from '../gate/gate.js';
-import type { Migration, OnboardingState, PlanFile } from '../state/schema.js';
+import type { Migration, OnboardingState, PlanChoices, PlanFile } from '../state/schema.js';
 import { readPlan, readState, writeState } from '../state/store.js';
 import { fileStamp } from '../trace/writer.js';
 import type { FlowContext } from './context.js';
@@ -20,7 +22,7 @@ function fromGate(g: GateResult, fields: Record<string, unknown> = {}): StepResu
 async function currentPlan(root: string, state: OnboardingState): Promise<PlanFile> {
   const plan = await readPlan(root);
   if (!plan || !state.plan) throw new PreconditionError('There is no plan yet. Run propose first.');
-  if (plan.planHash !== state.plan.planHash || hashPlan(plan.sources, plan.operations) !== plan.planHash) {
+  if (plan.planHash !== state.plan.planHash || hashPlan(plan.sources, plan.operations, plan.legacy, plan.conflicts) !== plan.planHash) {
     throw new PreconditionError('The saved plan does not match the one that was proposed (it was edited or replaced). Run propose again.');
   }
   return plan;
@@ -28,33 +30,56 @@ async function currentPlan(root: string, state: OnboardingState): Promise<PlanFi
 
 export async function approveStep(ctx: FlowContext): Promise<StepResult> {
   let plan: PlanFile | undefined;
+  let form: ReturnType<typeof approveForm> | undefined;
   const g = await runGated(
     ctx,
     'approve',
     async () => {
       const state = await readState(ctx.root);
       plan = await currentPlan(ctx.root, state);
-      if (plan.operations.length === 0) throw new PreconditionError('The plan has nothing to do, so there is nothing to approve.');
+      if (plan.operations.length === 0 && plan.legacy.every((l) => l.fates.length <= 1)) {
+        throw new PreconditionError('The plan has nothing to do, so there is nothing to approve.');
+      }
       await assertPlanCurrent(ctx.root, plan.sources, plan.operations);
-      return { planHash: plan.planHash, message: approveMessage(plan, '.copilot-state/backups/<migration id>/') };
+      form = approveForm(plan);
+      return { planHash: plan.planHash, message: approveMessage(plan, '.copilot-state/backups/<migration id>/'), form };
     },
     async (content) => {
       const state = await readState(ctx.root);
       await currentPlan(ctx.root, state);
       const comment = typeof content.comment === 'string' && content.comment !== '' ? content.comment : null;
+      const choices = form!.choicesFrom(content);
       await writeState(ctx.root, {
         ...state,
         step: 'approved',
-        approval: { planHash: plan!.planHash, approvedAt: new Date().toISOString(), client: clientInfo(ctx.server), comment, usedAt: null },
+        approval: { planHash: plan!.planHash, approvedAt: new Date().toISOString(), client: clientInfo(ctx.server), comment, choices, usedAt: null },
       });
-      return { outcome: 'approved', detail: `Plan ${plan!.planHash.slice(0, 12)} is approved. Next: onboarding_migrate applies it after a final confirmation.` };
+      const chosen = [
+        ...Object.entries(choices.legacy).map(([p, f]) => `${p}: ${f}`),
+        ...Object.entries(choices.conflicts).map(([id, c]) => `${id}: ${c}`),
+      ];
+      return {
+        outcome: 'approved',
+        detail: `Plan ${plan!.planHash.slice(0, 12)} is approved${chosen.length ? ` with these choices: ${chosen.join(', ')}` : ''}. Next: onboarding_migrate applies it after a final confirmation.`,
+      };
     },
   );
   return fromGate(g);
 }
 
+/** The operations to apply: the approved plan rebuilt with the person's choices from the files as they are now. */
+async function approvedOperations(root: string, plan: PlanFile, choices: PlanChoices): Promise<PlanOperation[]> {
+  await assertPlanCurrent(root, plan.sources, plan.operations);
+  const fresh = buildPlan(await scanRepository(root), undefined, choices);
+  if (fresh.planHash !== plan.planHash) {
+    throw new PreconditionError('The plan is stale: the instruction files changed since it was proposed. Run propose again and approve the new plan.');
+  }
+  return fresh.operations;
+}
+
 export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
   let plan: PlanFile | undefined;
+  let ops: PlanOperation[] = [];
   let id = '';
   let files: string[] = [];
   const g = await runGated(
@@ -66,9 +91,10 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
       const approval = state.approval;
       if (!approval || approval.planHash !== plan.planHash) throw new PreconditionError('This plan has not been approved. Run approve first.');
       if (approval.usedAt !== null) throw new PreconditionError('The approval of this plan was already used by a migration. Run approve again.');
-      await assertPlanCurrent(ctx.root, plan.sources, plan.operations);
+      ops = await approvedOperations(ctx.root, plan, approval.choices);
+      if (ops.length === 0) throw new PreconditionError('With the choices made, the plan changes no file.');
       id = await freshMigrationId(ctx.root);
-      return { planHash: plan.planHash, message: migrateMessage(plan, backupDirRel(id)) };
+      return { planHash: plan.planHash, message: migrateMessage(plan, ops, backupDirRel(id)) };
     },
     async () => {
       // The person may have edited a file while the form was open: check again right before writing.
@@ -77,12 +103,13 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
       if (approved.planHash !== plan!.planHash || state.approval?.planHash !== plan!.planHash || state.approval.usedAt !== null) {
         throw new PreconditionError('The approval changed while waiting for the confirmation.');
       }
-      await assertPlanCurrent(ctx.root, plan!.sources, plan!.operations);
+      const current = await approvedOperations(ctx.root, plan!, state.approval.choices);
+      if (JSON.stringify(current) !== JSON.stringify(ops)) throw new PreconditionError('The files changed while waiting for the confirmation.');
       const now = new Date().toISOString();
       const usedState: OnboardingState = { ...state, approval: { ...state.approval, usedAt: now } };
       await writeState(ctx.root, usedState);
-      const manifest = await createBackup(ctx.root, id, plan!.planHash, plan!.operations);
-      await applyOperations(ctx.root, plan!.operations);
+      const manifest = await createBackup(ctx.root, id, plan!.planHash, ops);
+      await applyOperations(ctx.root, ops);
       const migration: Migration = {
         id,
         planHash: plan!.planHash,
@@ -92,7 +119,7 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
         rolledBackAt: null,
       };
       await writeState(ctx.root, { ...usedState, step: 'migrated', migrations: [...usedState.migrations, migration] });
-      files = plan!.operations.map((o) => `${o.op} ${o.path}`);
+      files = ops.map((o) => `${o.op} ${o.path}`);
       return { outcome: 'migrated', detail: `Migrated: ${files.join(', ')}. Backup in ${backupDirRel(id)}. Undo with onboarding_rollback.` };
     },
   );

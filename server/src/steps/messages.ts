@@ -4,9 +4,9 @@ import type { BackupManifest, PlanFile } from '../state/schema.js';
 
 const MAX_DIFF_CHARS = 6000;
 
-export function describeOperations(plan: PlanFile): string[] {
+export function describeOperations(operations: PlanFile['operations']): string[] {
   const verbs = { create: 'Create', update: 'Change', delete: 'Remove' } as const;
-  return plan.operations.map((o) => {
+  return operations.map((o) => {
     const { added, removed } = diffStat(o.diff);
     return `- ${verbs[o.op]} ${o.path} (+${added} -${removed} lines)`;
   });
@@ -17,22 +17,29 @@ export function approveMessage(plan: PlanFile, backupHint: string): string {
     `copilot-onboard asks you to approve migration plan ${plan.planHash.slice(0, 12)} for this repository.`,
     '',
     'If you approve, the migrate step (which asks you once more) will:',
-    ...describeOperations(plan),
+    ...describeOperations(plan.operations),
     `Every file is backed up first under ${backupHint}, and rollback restores it byte for byte.`,
   ];
   if (plan.merged.length > 0) lines.push(`Exact duplicates merged: ${plan.merged.map((m) => `${m.path}:${m.line}`).join(', ')}.`);
-  const contradictions = plan.problems.filter((p) => p.type === 'contradiction');
-  if (contradictions.length > 0) {
-    lines.push(`Contradictions kept as they are (${contradictions.length}): ${contradictions.map((p) => p.description).join('; ')}.`);
+  const choosable = plan.legacy.filter((l) => l.fates.length > 1);
+  if (choosable.length > 0) {
+    lines.push('', 'Legacy files (the form lets you choose; the default keeps each one):');
+    for (const l of choosable) {
+      lines.push(`- ${l.path}: its rules go to ${l.target}. Keep: ${l.note}${l.fates.includes('remove') ? ' Remove: deleted after backup.' : ''}${l.fates.includes('pointer') ? ` Pointer: replaced by a line importing ${l.target}.` : ''}`);
+    }
+  }
+  if (plan.conflicts.length > 0) {
+    lines.push('', 'Contradictions (the form asks which rule stands; the default keeps all and marks them in the file):');
+    for (const c of plan.conflicts) lines.push(`- ${c.id}: ${c.description} at ${c.locations.map((l) => `${l.path}:${l.line}`).join(', ')}`);
   }
   lines.push('', ...diffs(plan));
   return lines.join('\n');
 }
 
-export function migrateMessage(plan: PlanFile, backupRel: string): string {
+export function migrateMessage(plan: PlanFile, operations: PlanFile['operations'], backupRel: string): string {
   return [
-    `copilot-onboard will now apply the plan ${plan.planHash.slice(0, 12)} you approved:`,
-    ...describeOperations(plan),
+    `copilot-onboard will now apply the plan ${plan.planHash.slice(0, 12)} you approved, with your choices:`,
+    ...describeOperations(operations),
     `Backup first: the original bytes of each file go to ${backupRel} with a manifest.`,
     'Undo at any time with rollback.',
   ].join('\n');

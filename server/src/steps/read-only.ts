@@ -39,6 +39,8 @@ export async function proposeStep(ctx: FlowContext): Promise<StepResult> {
       operations: plan.operations.map((o) => ({ op: o.op, path: o.path, diff: o.diff, content: o.content })),
       problems: plan.problems,
       merged: plan.merged.map((m) => ({ path: m.path, line: m.line, keptAt: m.keptAt })),
+      legacy: plan.legacy,
+      conflicts: plan.conflicts.map((c) => ({ id: c.id, description: c.description, locations: c.locations.map(({ path, line }) => ({ path, line })) })),
       notes: plan.notes,
     };
     const narrationFacts = { ...facts, operations: plan.operations.map((o) => ({ op: o.op, path: o.path })) };

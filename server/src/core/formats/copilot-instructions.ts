@@ -1,16 +1,13 @@
-import type { Format } from './types.js';
-import { splitUnits } from '../markdown-units.js';
-import { splitText } from '../text.js';
+import { markdownFormat } from './markdown-format.js';
 
 export const COPILOT_INSTRUCTIONS_PATH = '.github/copilot-instructions.md';
 
 /** `.github/copilot-instructions.md`: repo-wide Markdown, the file every Copilot client reads. */
-export const copilotInstructions: Format = {
+export const copilotInstructions = markdownFormat({
   id: 'copilot-instructions',
   title: 'Copilot repository instructions',
+  role: 'copilot',
+  frontMatter: false,
   detect: (rel) => rel === COPILOT_INSTRUCTIONS_PATH,
-  parse(file) {
-    const text = splitText(file.text);
-    return { path: file.path, kind: 'copilot-instructions', scope: { kind: 'repo' }, units: splitUnits(file.path, text.lines) };
-  },
-};
+  meta: () => ({ scope: { kind: 'repo' } }),
+});

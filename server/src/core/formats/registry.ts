@@ -1,12 +1,30 @@
 import type { Format } from './types.js';
 import { copilotInstructions } from './copilot-instructions.js';
+import { copilotPathInstructions } from './copilot-path-instructions.js';
+import { agentsMd, claudeMd, geminiMd } from './agent-md.js';
+import { cursorMdc, cursorrules } from './cursor.js';
+import { windsurfRules, windsurfrules } from './windsurf.js';
+import { clinerules } from './cline.js';
 
-/** Every known format, in the order they are reported. */
-export const FORMATS: readonly Format[] = [copilotInstructions];
-
-/** Paths that are checked directly, for formats with a fixed location. */
-export const FIXED_PATHS: readonly string[] = ['.github/copilot-instructions.md'];
+/** Every known format, in the order their files are reported and merged. */
+export const FORMATS: readonly Format[] = [
+  copilotInstructions,
+  copilotPathInstructions,
+  agentsMd,
+  claudeMd,
+  geminiMd,
+  cursorrules,
+  cursorMdc,
+  windsurfrules,
+  windsurfRules,
+  clinerules,
+];
 
 export function formatFor(relPath: string): Format | undefined {
   return FORMATS.find((f) => f.detect(relPath));
+}
+
+/** Order of formats, for sorting sources deterministically. */
+export function formatRank(id: string): number {
+  return FORMATS.findIndex((f) => f.id === id);
 }

@@ -1,0 +1,229 @@
+import type { Unit } from './model.js';
+import { removeDuplicates, restructure, sectionFor, type Merged } from './structure.js';
+import { isBlank } from './text.js';
+
+/**
+ * Output text with, for every line, the source line it came from (null for lines the tool added:
+ * section headings, front matter, conflict marks, blank separators). Planning builds every target
+ * file as one of these, so provenance and the lossless check come from the same record.
+ */
+export interface LineRef {
+  path: string;
+  line: number;
+}
+
+export interface Rendered {
+  lines: string[];
+  refs: (LineRef | null)[];
+}
+
+export const unitKey = (u: Unit): string => u.lines.map((l) => l.trimEnd()).join('\n');
+
+function fromUnit(u: Unit): Rendered {
+  return { lines: [...u.lines], refs: u.lines.map((_, i) => ({ path: u.path, line: u.line + i })) };
+}
+
+/** The existing Copilot file as the plan keeps it: structured files minus exact duplicates, flat files in sections. */
+export function renderBase(path: string, fileLines: string[], units: Unit[], structured: boolean): Rendered & { merged: Merged[] } {
+  if (structured) {
+    const { lines, merged, kept } = removeDuplicates(fileLines, units);
+    const refs = kept.map((i) => (isBlank(fileLines[i]!) ? null : { path, line: i + 1 }));
+    return { lines, refs, merged };
+  }
+  const r = restructure(path, units);
+  const refs: (LineRef | null)[] = r.lines.map(() => null);
+  for (const p of r.provenance) {
+    for (let i = 0; i <= p.to.endLine - p.to.startLine; i++) refs[p.to.startLine - 1 + i] = { path: p.from.path, line: p.from.startLine + i };
+  }
+  return { lines: r.lines, refs, merged: r.merged };
+}
+
+/** Units to add to a target, grouped under the `## ` heading they belong to. */
+export interface Addition {
+  heading: string;
+  /** The source heading unit when the section comes verbatim from a source, null when the tool names it. */
+  headingUnit: Unit | null;
+  blocks: Unit[][];
+}
+
+/**
+ * Sort a legacy document's units into sections: its own `## ` sections keep their heading; loose
+ * rules go to the topic section they match. Units whose exact text is already present are merged.
+ */
+export function additionsFrom(units: Unit[], known: Map<string, Unit>, into: Map<string, Addition>, merged: Merged[]): void {
+  let section: Addition | null = null;
+  let previous: Unit[] | null = null;
+  for (const u of units) {
+    const dupOf = u.kind !== 'heading' || u.level === 2 ? known.get(unitKey(u)) : undefined;
+    if (u.kind === 'heading' && u.level! <= 2) {
+      previous = null;
+      if (u.level === 1) {
+        section = null;
+        if (dupOf) merged.push(mergedEntry(u, dupOf));
+        else addBlock(into, generalHeading(), null, [u], known);
+        continue;
+      }
+      section = into.get(u.lines[0]!.trimEnd()) ?? null;
+      if (dupOf || section) {
+        if (dupOf) merged.push(mergedEntry(u, dupOf));
+        section ??= ensure(into, u.lines[0]!.trimEnd(), null);
+      } else {
+        section = ensure(into, u.lines[0]!.trimEnd(), u);
+        known.set(unitKey(u), u);
+      }
+      continue;
+    }
+    if (dupOf) {
+      merged.push(mergedEntry(u, dupOf));
+      continue;
+    }
+    known.set(unitKey(u), u);
+    // Code and nested headings travel with what they follow.
+    if (previous && (u.kind === 'code' || (u.kind === 'heading' && section === null && previous[0]!.kind === 'heading'))) {
+      previous.push(u);
+      continue;
+    }
+    if (section) {
+      previous = [u];
+      section.blocks.push(previous);
+    } else {
+      const heading = `## ${sectionFor(u.lines.join('\n')).title}`;
+      previous = addBlock(into, heading, null, [u], known);
+    }
+  }
+}
+
+const generalHeading = () => `## ${sectionFor('').title}`;
+
+function ensure(into: Map<string, Addition>, heading: string, headingUnit: Unit | null): Addition {
+  let a = into.get(heading);
+  if (!a) {
+    a = { heading, headingUnit, blocks: [] };
+    into.set(heading, a);
+  }
+  return a;
+}
+
+function addBlock(into: Map<string, Addition>, heading: string, headingUnit: Unit | null, block: Unit[], _known: Map<string, Unit>): Unit[] {
+  ensure(into, heading, headingUnit).blocks.push(block);
+  return block;
+}
+
+function mergedEntry(u: Unit, kept: Unit): Merged {
+  return { path: u.path, line: u.line, lines: u.lines.length, keptAt: { path: kept.path, line: kept.line }, text: u.lines.join('\n') };
+}
+
+const SECTION_HEADING = /^##(?!#)\s/;
+const FENCE = /^\s*(`{3,}|~{3,})/;
+
+/** Index of each `## ` heading line outside fenced code. */
+function sectionStarts(lines: string[]): number[] {
+  const starts: number[] = [];
+  let fence: string | null = null;
+  lines.forEach((l, i) => {
+    const f = FENCE.exec(l);
+    if (f) fence = fence === null ? f[1]![0]! : l.trim().startsWith(fence) ? null : fence;
+    else if (fence === null && SECTION_HEADING.test(l)) starts.push(i);
+  });
+  return starts;
+}
+
+/** Put each addition at the end of the base's section of the same heading, or in a new section at the end. */
+export function appendAdditions(base: Rendered, additions: Addition[], target: string, merged: Merged[]): Rendered {
+  const starts = sectionStarts(base.lines);
+  const byHeading = new Map(additions.map((a) => [a.heading, a]));
+  const out: Rendered = { lines: [], refs: [] };
+  const push = (r: Rendered) => {
+    out.lines.push(...r.lines);
+    out.refs.push(...r.refs);
+  };
+  const blank = () => {
+    if (out.lines.length > 0 && !isBlank(out.lines[out.lines.length - 1]!)) push({ lines: [''], refs: [null] });
+  };
+  const trim = () => {
+    while (out.lines.length > 0 && isBlank(out.lines[out.lines.length - 1]!)) {
+      out.lines.pop();
+      out.refs.pop();
+    }
+  };
+  const emitBlocks = (a: Addition) => {
+    let prev: Unit[] | null = null;
+    for (const block of a.blocks) {
+      const tight = prev && prev[prev.length - 1]!.kind === 'list-item' && block[0]!.kind === 'list-item' && !block[0]!.blankBefore && prev[0]!.path === block[0]!.path;
+      if (!tight) blank();
+      block.forEach((u, i) => {
+        if (i > 0 && u.blankBefore) blank();
+        push(fromUnit(u));
+      });
+      prev = block;
+    }
+  };
+  const used = new Set<string>();
+  const bounds = [...starts, base.lines.length];
+  push({ lines: base.lines.slice(0, bounds[0]), refs: base.refs.slice(0, bounds[0]) });
+  for (let s = 0; s < starts.length; s++) {
+    const from = bounds[s]!;
+    const to = bounds[s + 1]!;
+    push({ lines: base.lines.slice(from, to), refs: base.refs.slice(from, to) });
+    const a = byHeading.get(base.lines[from]!.trimEnd());
+    if (a && !used.has(a.heading)) {
+      used.add(a.heading);
+      // A source heading that equals a heading already here is kept once, at that heading.
+      if (a.headingUnit) merged.push(mergedEntry(a.headingUnit, { path: target, line: from + 1 } as Unit));
+      trim();
+      emitBlocks(a);
+      if (to < base.lines.length) blank();
+    }
+  }
+  for (const a of additions) {
+    if (used.has(a.heading) || a.blocks.length === 0) continue;
+    trim();
+    blank();
+    push(a.headingUnit ? fromUnit(a.headingUnit) : { lines: [a.heading], refs: [null] });
+    emitBlocks(a);
+  }
+  trim();
+  return out;
+}
+
+/** A legacy body kept as it is, minus units already present, for a scoped file. */
+export function bodyOf(fileLines: string[], bodyStart: number, units: Unit[], known: Map<string, Unit>, merged: Merged[], path: string): Rendered {
+  const drop = new Set<number>();
+  for (const u of units) {
+    const dupOf = known.get(unitKey(u));
+    if (dupOf && u.kind !== 'heading') {
+      merged.push(mergedEntry(u, dupOf));
+      for (let i = 0; i < u.lines.length; i++) drop.add(u.line - 1 + i);
+    } else known.set(unitKey(u), u);
+  }
+  const out: Rendered = { lines: [], refs: [] };
+  for (let i = bodyStart; i < fileLines.length; i++) {
+    if (drop.has(i)) continue;
+    const line = fileLines[i]!;
+    if (isBlank(line) && (out.lines.length === 0 || isBlank(out.lines[out.lines.length - 1]!))) continue;
+    out.lines.push(line);
+    out.refs.push(isBlank(line) ? null : { path, line: i + 1 });
+  }
+  while (out.lines.length > 0 && isBlank(out.lines[out.lines.length - 1]!)) {
+    out.lines.pop();
+    out.refs.pop();
+  }
+  return out;
+}
+
+/** Insert a comment line before the first output line of each marked source unit. */
+export function insertMarks(r: Rendered, marks: Map<string, string>): Rendered {
+  if (marks.size === 0) return r;
+  const out: Rendered = { lines: [], refs: [] };
+  r.lines.forEach((line, i) => {
+    const ref = r.refs[i];
+    const mark = ref ? marks.get(`${ref.path}:${ref.line}`) : undefined;
+    if (mark && out.lines[out.lines.length - 1] !== mark) {
+      out.lines.push(mark);
+      out.refs.push(null);
+    }
+    out.lines.push(line);
+    out.refs.push(ref ?? null);
+  });
+  return out;
+}

@@ -1,0 +1,72 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import ignore, { type Ignore } from 'ignore';
+import { formatFor } from './formats/registry.js';
+
+const run = promisify(execFile);
+
+/** Folders that never hold the repository's own instructions. */
+export const SKIPPED_DIRS = new Set(['.git', 'node_modules', 'vendor', 'third_party', 'bower_components', '.venv', 'venv', '.copilot-state']);
+
+const skipped = (rel: string): boolean => rel.split('/').slice(0, -1).some((seg) => SKIPPED_DIRS.has(seg));
+
+/**
+ * Repository-relative paths (with `/`) of every instruction file. In a git work tree this is git's
+ * own list of tracked and untracked-but-not-ignored files; elsewhere a walk that honours .gitignore.
+ */
+export async function discoverInstructionFiles(root: string): Promise<string[]> {
+  const all = (await gitFiles(root)) ?? (await walk(root));
+  return all.filter((rel) => !skipped(rel) && formatFor(rel) !== undefined).sort();
+}
+
+async function gitFiles(root: string): Promise<string[] | null> {
+  try {
+    // `git ls-files` is spawned directly: it is the hot path of a scan, and its output is all we need.
+    const { stdout } = await run('git', ['-C', root, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'], {
+      maxBuffer: 256 * 1024 * 1024,
+      encoding: 'utf8',
+    });
+    return stdout.split('\0').filter((p) => p !== '');
+  } catch {
+    return null;
+  }
+}
+
+async function walk(root: string): Promise<string[]> {
+  const out: string[] = [];
+  const visit = async (dir: string, rules: { base: string; ig: Ignore }[]) => {
+    let entries;
+    try {
+      entries = await fs.readdir(path.join(root, dir), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    const here = await readGitignore(root, dir);
+    const active = here ? [...rules, { base: dir, ig: here }] : rules;
+    const ignored = (rel: string, isDir: boolean) =>
+      active.some(({ base, ig }) => {
+        const sub = base === '' ? rel : rel.slice(base.length + 1);
+        return ig.ignores(isDir ? `${sub}/` : sub);
+      });
+    for (const e of entries) {
+      const rel = dir === '' ? e.name : `${dir}/${e.name}`;
+      if (e.isDirectory()) {
+        if (!SKIPPED_DIRS.has(e.name) && !ignored(rel, true)) await visit(rel, active);
+      } else if ((e.isFile() || e.isSymbolicLink()) && !ignored(rel, false)) {
+        out.push(rel);
+      }
+    }
+  };
+  await visit('', []);
+  return out;
+}
+
+async function readGitignore(root: string, dir: string): Promise<Ignore | null> {
+  try {
+    return ignore().add(await fs.readFile(path.join(root, dir, '.gitignore'), 'utf8'));
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,21 @@
+import { basename, folderOf, folderScope, markdownFormat } from './markdown-format.js';
+
+/** AGENTS.md, CLAUDE.md and GEMINI.md: plain Markdown, at the root or in any folder. */
+function agentFile(id: string, name: string, title: string, extra: (rel: string) => boolean = () => false) {
+  return markdownFormat({
+    id,
+    title,
+    role: 'legacy',
+    frontMatter: true,
+    detect: (rel) => basename(rel) === name || extra(rel),
+    meta: (rel) => {
+      // .claude/CLAUDE.md belongs to the folder that holds .claude/.
+      const folder = folderOf(rel).replace(/(^|\/)\.claude$/, '');
+      return { scope: folderScope(folder) };
+    },
+  });
+}
+
+export const agentsMd = agentFile('agents-md', 'AGENTS.md', 'AGENTS.md');
+export const claudeMd = agentFile('claude-md', 'CLAUDE.md', 'CLAUDE.md');
+export const geminiMd = agentFile('gemini-md', 'GEMINI.md', 'GEMINI.md');

@@ -1,0 +1,28 @@
+import { basename, folderOf, folderScope, globList, globsUnder, markdownFormat } from './markdown-format.js';
+
+const IN_FOLDER = /(^|\/)\.clinerules\/(.+)$/;
+
+/**
+ * `.clinerules` as a file, or a `.clinerules/` folder of Markdown and text rules. Every file in the
+ * folder is always on, unless its front matter has `paths`. READMEs and `workflows/` (slash-command
+ * prompts) sit among the rules but are not rules: they are reported, not migrated.
+ */
+export const clinerules = markdownFormat({
+  id: 'clinerules',
+  title: 'Cline rules',
+  role: 'legacy',
+  frontMatter: true,
+  detect: (rel) => basename(rel) === '.clinerules' || (IN_FOLDER.test(rel) && /\.(md|txt)$/i.test(rel)),
+  meta: (rel, fm) => {
+    const m = IN_FOLDER.exec(rel);
+    if (!m) return { scope: folderScope(folderOf(rel)) };
+    const owner = rel.slice(0, m.index);
+    const inner = m[2]!;
+    let notRule: string | null = null;
+    if (/^readme(\.[a-z]+)?$/i.test(basename(inner))) notRule = 'a README inside the rules folder, not a rule';
+    else if (inner.startsWith('workflows/')) notRule = 'a Cline workflow (a slash-command prompt), not an always-on rule';
+    const paths = globList(fm?.data.paths);
+    if (paths.length > 0) return { scope: { kind: 'globs', globs: globsUnder(owner, paths) }, notRule };
+    return { scope: folderScope(owner), notRule };
+  },
+});

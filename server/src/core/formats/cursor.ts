@@ -1,0 +1,40 @@
+import { basename, folderOf, folderScope, globList, globsUnder, markdownFormat, stringField, truthy } from './markdown-format.js';
+
+/** `.cursorrules`: one flat file of rules for the folder it sits in. */
+export const cursorrules = markdownFormat({
+  id: 'cursorrules',
+  title: 'Cursor rules (legacy .cursorrules)',
+  role: 'legacy',
+  frontMatter: false,
+  detect: (rel) => basename(rel) === '.cursorrules',
+  meta: (rel) => ({ scope: folderScope(folderOf(rel)) }),
+});
+
+const CURSOR_RULE = /(^|\/)\.cursor\/rules(\/.+)?\.(mdc|md)$/;
+
+/** The folder that holds `.cursor/`: nested rule folders apply below it. */
+function cursorOwner(rel: string): string {
+  const i = rel.indexOf('.cursor/');
+  return i <= 0 ? '' : rel.slice(0, i - 1);
+}
+
+/**
+ * `.cursor/rules/**\/*.mdc` (and `.md`): front matter `description`, `globs`, `alwaysApply`.
+ * alwaysApply makes a rule repo-wide (for its folder); globs scope it; a description alone means
+ * the agent applies it on request.
+ */
+export const cursorMdc = markdownFormat({
+  id: 'cursor-rules',
+  title: 'Cursor project rules',
+  role: 'legacy',
+  frontMatter: true,
+  detect: (rel) => CURSOR_RULE.test(rel),
+  meta: (rel, fm) => {
+    const owner = cursorOwner(rel);
+    const description = stringField(fm, 'description');
+    const globs = globList(fm?.data.globs);
+    if (truthy(fm, 'alwaysApply') || !fm) return { scope: folderScope(owner), description };
+    if (globs.length > 0) return { scope: { kind: 'globs', globs: globsUnder(owner, globs) }, description };
+    return { scope: { kind: 'request', description }, description };
+  },
+});

@@ -1,0 +1,32 @@
+import { basename, folderOf, folderScope, globList, globsUnder, markdownFormat, stringField } from './markdown-format.js';
+
+/** `.windsurfrules`: one flat file of rules. */
+export const windsurfrules = markdownFormat({
+  id: 'windsurfrules',
+  title: 'Windsurf rules (.windsurfrules)',
+  role: 'legacy',
+  frontMatter: false,
+  detect: (rel) => basename(rel) === '.windsurfrules',
+  meta: (rel) => ({ scope: folderScope(folderOf(rel)) }),
+});
+
+const WINDSURF_RULE = /(^|\/)\.windsurf\/rules\/.+\.md$/;
+
+/** `.windsurf/rules/*.md`: front matter `trigger` (always_on, glob, model_decision, manual) and `globs`. */
+export const windsurfRules = markdownFormat({
+  id: 'windsurf-rules',
+  title: 'Windsurf workspace rules',
+  role: 'legacy',
+  frontMatter: true,
+  detect: (rel) => WINDSURF_RULE.test(rel),
+  meta: (rel, fm) => {
+    const i = rel.indexOf('.windsurf/');
+    const owner = i <= 0 ? '' : rel.slice(0, i - 1);
+    const trigger = stringField(fm, 'trigger') ?? 'always_on';
+    const description = stringField(fm, 'description');
+    const globs = globList(fm?.data.globs);
+    if (trigger === 'glob' && globs.length > 0) return { scope: { kind: 'globs', globs: globsUnder(owner, globs) }, description };
+    if (trigger === 'model_decision' || trigger === 'manual') return { scope: { kind: 'request', description }, description };
+    return { scope: folderScope(owner), description };
+  },
+});

@@ -1,0 +1,78 @@
+import { COPILOT_INSTRUCTIONS_PATH } from './formats/copilot-instructions.js';
+import { INSTRUCTIONS_DIR } from './formats/copilot-path-instructions.js';
+import type { InstructionDoc, Scope } from './model.js';
+
+/** Where a legacy document's rules go in Copilot's layout, and the front matter that scopes them there. */
+export interface Target {
+  path: string;
+  scope: Scope;
+  /** Legacy documents that feed it, in source order. */
+  docs: InstructionDoc[];
+}
+
+export const slug = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '') || 'rules';
+
+function scopeKey(scope: Scope): string {
+  if (scope.kind === 'repo') return 'repo';
+  if (scope.kind === 'globs') return `globs:${scope.globs.join(',')}`;
+  return `request:${scope.description ?? ''}`;
+}
+
+/** A name for the scoped file: the rule file's own name, or the folder a nested file applies to. */
+function baseName(doc: InstructionDoc): string {
+  const file = doc.path.slice(doc.path.lastIndexOf('/') + 1);
+  const stem = file.replace(/\.(mdc|md|txt)$/i, '');
+  const isFolderFile = /^(AGENTS|CLAUDE|GEMINI)$/.test(stem) || file === '.cursorrules' || file === '.windsurfrules' || file === '.clinerules';
+  if (isFolderFile && doc.scope.kind === 'globs') {
+    const folder = doc.scope.globs[0]!.replace(/\/\*\*$/, '');
+    return slug(folder);
+  }
+  const owner = doc.path.match(/^(.*?)\/?\.(cursor|windsurf|clinerules)\b/)?.[1] ?? '';
+  return slug(owner ? `${owner}-${stem}` : stem);
+}
+
+/**
+ * Group legacy documents by where they go: repo-wide ones into copilot-instructions.md, scoped ones
+ * into one `.instructions.md` per scope, named after the rule or folder. Deterministic: the same
+ * documents always give the same targets.
+ */
+export function planTargets(legacy: InstructionDoc[], existing: Map<string, Scope>): Target[] {
+  const repo: Target = { path: COPILOT_INSTRUCTIONS_PATH, scope: { kind: 'repo' }, docs: [] };
+  const scoped = new Map<string, Target>();
+  const taken = new Map<string, string>(); // path -> scope key
+  for (const doc of legacy) {
+    if (doc.scope.kind === 'repo') {
+      repo.docs.push(doc);
+      continue;
+    }
+    const key = scopeKey(doc.scope);
+    const same = scoped.get(key);
+    if (same) {
+      same.docs.push(doc);
+      continue;
+    }
+    const base = baseName(doc);
+    let name = `${INSTRUCTIONS_DIR}/${base}.instructions.md`;
+    // A name is free unless another scope took it, or an existing Copilot file there has another scope.
+    const busy = (p: string) => (taken.has(p) && taken.get(p) !== key) || (existing.has(p) && scopeKey(existing.get(p)!) !== key);
+    for (let n = 2; busy(name); n++) name = `${INSTRUCTIONS_DIR}/${base}-${n}.instructions.md`;
+    taken.set(name, key);
+    scoped.set(key, { path: name, scope: doc.scope, docs: [doc] });
+  }
+  const targets = [...scoped.values()].sort((a, b) => a.path.localeCompare(b.path));
+  return repo.docs.length > 0 ? [repo, ...targets] : targets;
+}
+
+/** Front matter for a new scoped file: `applyTo` from globs, `description` kept. */
+export function frontMatterFor(target: Target): string[] {
+  const lines = ['---'];
+  if (target.scope.kind === 'globs') lines.push(`applyTo: ${JSON.stringify(target.scope.globs.join(','))}`);
+  const description = target.docs.map((d) => d.description).find((d) => d) ?? (target.scope.kind === 'request' ? `Rules from ${target.docs[0]!.path}` : null);
+  if (description) lines.push(`description: ${JSON.stringify(description)}`);
+  lines.push('---');
+  return lines;
+}
