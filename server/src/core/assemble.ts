@@ -53,35 +53,39 @@ export interface Addition {
 export function additionsFrom(units: Unit[], known: Map<string, Unit>, into: Map<string, Addition>, merged: Merged[]): void {
   let section: Addition | null = null;
   let previous: Unit[] | null = null;
-  for (const u of units) {
-    const dupOf = u.kind !== 'heading' || u.level === 2 ? known.get(unitKey(u)) : undefined;
+  units.forEach((u, index) => {
+    const dupOf = u.kind !== 'heading' || u.level! <= 2 || subheadingRepeated(units, index, known) ? known.get(unitKey(u)) : undefined;
     if (u.kind === 'heading' && u.level! <= 2) {
       previous = null;
       if (u.level === 1) {
         section = null;
         if (dupOf) merged.push(mergedEntry(u, dupOf));
         else addBlock(into, generalHeading(), null, [u], known);
-        continue;
+        return;
       }
       section = into.get(u.lines[0]!.trimEnd()) ?? null;
-      if (dupOf || section) {
-        if (dupOf) merged.push(mergedEntry(u, dupOf));
+      if (section && !dupOf && section.headingUnit === null) {
+        // The tool named this section; the source's own heading line takes its place.
+        section.headingUnit = u;
+        known.set(unitKey(u), u);
+      } else if (dupOf || section) {
+        merged.push(mergedEntry(u, dupOf ?? section!.headingUnit!));
         section ??= ensure(into, u.lines[0]!.trimEnd(), null);
       } else {
         section = ensure(into, u.lines[0]!.trimEnd(), u);
         known.set(unitKey(u), u);
       }
-      continue;
+      return;
     }
     if (dupOf) {
       merged.push(mergedEntry(u, dupOf));
-      continue;
+      return;
     }
     known.set(unitKey(u), u);
     // Code and nested headings travel with what they follow.
-    if (previous && (u.kind === 'code' || (u.kind === 'heading' && section === null && previous[0]!.kind === 'heading'))) {
+    if (previous && (u.kind === 'code' || (section === null && previous[0]!.kind === 'heading' && u.kind !== 'heading'))) {
       previous.push(u);
-      continue;
+      return;
     }
     if (section) {
       previous = [u];
@@ -90,7 +94,16 @@ export function additionsFrom(units: Unit[], known: Map<string, Unit>, into: Map
       const heading = `## ${sectionFor(u.lines.join('\n')).title}`;
       previous = addBlock(into, heading, null, [u], known);
     }
+  });
+}
+
+/** A sub-heading counts as a repeat only when everything under it is a repeat too. */
+function subheadingRepeated(units: Unit[], index: number, known: Map<string, Unit>): boolean {
+  if (!known.has(unitKey(units[index]!))) return false;
+  for (let i = index + 1; i < units.length && units[i]!.kind !== 'heading'; i++) {
+    if (!known.has(unitKey(units[i]!))) return false;
   }
+  return true;
 }
 
 const generalHeading = () => `## ${sectionFor('').title}`;
@@ -176,7 +189,7 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
     }
   }
   for (const a of additions) {
-    if (used.has(a.heading) || a.blocks.length === 0) continue;
+    if (used.has(a.heading) || (a.blocks.length === 0 && a.headingUnit === null)) continue;
     trim();
     blank();
     push(a.headingUnit ? fromUnit(a.headingUnit) : { lines: [a.heading], refs: [null] });
@@ -189,9 +202,9 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
 /** A legacy body kept as it is, minus units already present, for a scoped file. */
 export function bodyOf(fileLines: string[], bodyStart: number, units: Unit[], known: Map<string, Unit>, merged: Merged[], path: string): Rendered {
   const drop = new Set<number>();
-  for (const u of units) {
+  for (const [index, u] of units.entries()) {
     const dupOf = known.get(unitKey(u));
-    if (dupOf && u.kind !== 'heading') {
+    if (dupOf && (u.kind !== 'heading' || subheadingRepeated(units, index, known))) {
       merged.push(mergedEntry(u, dupOf));
       for (let i = 0; i < u.lines.length; i++) drop.add(u.line - 1 + i);
     } else known.set(unitKey(u), u);

@@ -59,6 +59,11 @@ export function splitUnits(path: string, lines: string[]): Unit[] {
     }
     const kind = HTML_BLOCK.test(line) ? 'html' : 'paragraph';
     i++;
+    if (kind === 'html' && /^\s*<!--.*-->\s*$/.test(line)) {
+      // A one-line comment is a block of its own (CommonMark ends a comment block at `-->`).
+      push(kind, start, i);
+      continue;
+    }
     while (i < lines.length && continuesParagraph(lines[i]!)) i++;
     push(kind, start, i);
   }
