@@ -206,14 +206,18 @@ export function bodyOf(fileLines: string[], bodyStart: number, units: Unit[], kn
     const dupOf = known.get(unitKey(u));
     if (dupOf && (u.kind !== 'heading' || subheadingRepeated(units, index, known))) {
       merged.push(mergedEntry(u, dupOf));
-      for (let i = 0; i < u.lines.length; i++) drop.add(u.line - 1 + i);
+      const start = u.line - 1;
+      const end = start + u.lines.length;
+      for (let i = start; i < end; i++) drop.add(i);
+      // Take the blank line after a removed unit too, so no double gap is left behind.
+      if ((start <= bodyStart || isBlank(fileLines[start - 1] ?? '')) && isBlank(fileLines[end] ?? 'x')) drop.add(end);
     } else known.set(unitKey(u), u);
   }
   const out: Rendered = { lines: [], refs: [] };
   for (let i = bodyStart; i < fileLines.length; i++) {
     if (drop.has(i)) continue;
     const line = fileLines[i]!;
-    if (isBlank(line) && (out.lines.length === 0 || isBlank(out.lines[out.lines.length - 1]!))) continue;
+    if (isBlank(line) && out.lines.length === 0) continue;
     out.lines.push(line);
     out.refs.push(isBlank(line) ? null : { path, line: i + 1 });
   }

@@ -78,7 +78,7 @@ export function findConflicts(claims: Claim[]): Conflict[] {
         const a = list[i]!;
         const b = list[j]!;
         // A line that names one option positively and another negatively ("pnpm, not npm") is one rule.
-        if (lineKey(a) === lineKey(b) || !scopesOverlap(a.scope, b.scope) || !languagesMeet(a.langs, b.langs)) continue;
+        if (lineKey(a) === lineKey(b) || a.text.trim() === b.text.trim() || !scopesOverlap(a.scope, b.scope) || !languagesMeet(a.langs, b.langs)) continue;
         let reason: string | null = null;
         if (a.positive && b.positive && a.value !== b.value && (!isVersion || !compatibleVersions(a.value, b.value))) {
           reason = [a.value, b.value].sort().map((v) => `"${v}"`).join(' vs ');

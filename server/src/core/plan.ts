@@ -220,7 +220,8 @@ function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs
   const dropped = new Map<string, { path: string; line: number; text: string }>();
   const unitStart = (path: string, line: number): string | null => {
     const u = docs.find((d) => d.path === path)?.units.find((x) => line >= x.line && line < x.line + x.lines.length);
-    return u ? `${u.path}:${u.line}` : null;
+    // Headings are not marked: the rules under them are.
+    return u && u.kind !== 'heading' ? `${u.path}:${u.line}` : null;
   };
   for (const c of conflicts) {
     const choice = choices.conflicts[c.id] ?? 'keep_all';

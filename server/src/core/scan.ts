@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { InstructionDoc } from './model.js';
 import { discoverInstructionFiles } from './discover.js';
 import { formatFor, formatRank } from './formats/registry.js';
@@ -56,6 +57,7 @@ export async function scanRepository(root: string): Promise<ScanResult> {
   // An alias counts only when it points at another instruction file; otherwise its content is its own.
   const known = new Set(result.docs.map((d) => d.path));
   for (const doc of result.docs) {
+    doc.aliasOf ??= symlinkStoredAsText(doc.path, result.files.get(doc.path)!.text, known);
     if (doc.aliasOf !== null && !known.has(doc.aliasOf)) doc.aliasOf = null;
     const file = result.files.get(doc.path)!;
     result.sources.push({ path: doc.path, kind: doc.kind, bytes: file.bytes.length, sha256: file.sha256, aliasOf: doc.aliasOf, notRule: doc.notRule });
@@ -63,4 +65,14 @@ export async function scanRepository(root: string): Promise<ScanResult> {
   const order = new Map(found.map((f, i) => [f.rel, i]));
   result.sources.sort((a, b) => order.get(a.path)! - order.get(b.path)!);
   return result;
+}
+
+/**
+ * A checkout without symlink support (git's core.symlinks=false) stores a link as a tiny file that
+ * holds only the target path. Such a file naming another instruction file is that file's alias.
+ */
+function symlinkStoredAsText(rel: string, text: string, known: Set<string>): string | null {
+  if (text.length > 512 || /\s/.test(text.trim()) || text.includes('\n')) return null;
+  const target = path.posix.normalize(path.posix.join(path.posix.dirname(rel), text.trim()));
+  return target !== rel && known.has(target) ? target : null;
 }
