@@ -116,7 +116,7 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     operations.push(operation(target.path, before?.text ?? null, before?.sha256 ?? null, content));
   }
 
-  const legacy = legacyOptions(legacyDocs, targets, docs);
+  const legacy = legacyOptions(legacyDocs, targets, scan.docs);
   for (const option of legacy) {
     const fate = choices.legacy[option.path] ?? 'keep';
     const file = scan.files.get(option.path)!;

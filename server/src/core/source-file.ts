@@ -28,7 +28,8 @@ export interface SkippedSource {
 
 export type SourceRead = ReadableSource | SkippedSource;
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+// ignoreBOM keeps a BOM in the text, so that planned content can keep it too.
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Read an instruction file, refusing (not parsing) what is binary, oversized, not UTF-8 or outside. */
 export async function readSource(paths: RepoPaths, rel: string): Promise<SourceRead> {
