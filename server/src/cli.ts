@@ -4,10 +4,10 @@ import { hideBin } from 'yargs/helpers';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from './core/errors.js';
 import { exitCodeFor, type Outcome } from './gate/outcomes.js';
-import { callInProcess } from './cli/in-process.js';
-import { askInTerminal } from './cli/terminal-form.js';
 import { checkRepoDir, repoChoice, type RepoChoice } from './mcp/repo.js';
-import { BAD_INPUT_META } from './mcp/server.js';
+
+/** Read from the result's _meta: bad input exits 2, not 1. Kept in step with mcp/server.ts. */
+const BAD_INPUT_META = 'copilot-onboard/bad-input';
 import { VERSION } from './version.js';
 
 /** The command-line face: parses, calls the same core as the MCP server, prints. */
@@ -31,12 +31,15 @@ function print(result: CallToolResult, json: boolean): number {
   return exitCodeFor(structured.outcome ?? 'error', result._meta?.[BAD_INPUT_META] === true);
 }
 
+// Modules are loaded by the command that needs them: `--help` and `serve` start faster.
 async function readOnly(tool: string, argv: { repo?: string; json: boolean }): Promise<number> {
+  const { callInProcess } = await import('./cli/in-process.js');
   return print(await callInProcess(await repoFrom(argv.repo), tool, null), argv.json);
 }
 
 async function gated(tool: string, argv: { repo?: string; json: boolean }): Promise<number> {
-  const person = process.stdin.isTTY ? askInTerminal : null;
+  const { callInProcess } = await import('./cli/in-process.js');
+  const person = process.stdin.isTTY ? (await import('./cli/terminal-form.js')).askInTerminal : null;
   return print(await callInProcess(await repoFrom(argv.repo), tool, person), argv.json);
 }
 

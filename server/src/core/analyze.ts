@@ -2,6 +2,7 @@ import { extractClaims, findConflicts } from './claims.js';
 import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Unit } from './model.js';
 import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
 import { findNearDuplicates } from './near-duplicates.js';
+import { groupBy } from './collections.js';
 import type { SkippedSource } from './source-file.js';
 
 export type Pattern = 'clean' | 'structured' | 'unstructured' | 'messy';
@@ -134,12 +135,3 @@ const excerpt = (t: string): string => {
   const one = t.replace(/\n/g, ' ');
   return one.length > 80 ? `${one.slice(0, 77)}...` : one;
 };
-
-function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    map.set(k, [...(map.get(k) ?? []), item]);
-  }
-  return map;
-}

@@ -1,4 +1,5 @@
 import type { Scope, Unit } from './model.js';
+import { pushTo } from './collections.js';
 import { languagesMeet, languagesOf, scopesOverlap } from './scope-overlap.js';
 import { CLAIM_TOPICS, GENERIC_VERSION, MODALS, NEGATION_BEFORE, NOT_A_PRODUCT, VERSIONED_LANGUAGES } from './topics.js';
 
@@ -67,7 +68,7 @@ export interface Conflict {
 /** Group claims by topic and report the topics where two claims that can meet cannot both hold. */
 export function findConflicts(claims: Claim[]): Conflict[] {
   const byTopic = new Map<string, Claim[]>();
-  for (const c of claims) byTopic.set(c.topic, [...(byTopic.get(c.topic) ?? []), c]);
+  for (const c of claims) pushTo(byTopic, c.topic, c);
   const conflicts: Conflict[] = [];
   for (const [topic, list] of byTopic) {
     const isVersion = topic.startsWith('version:');

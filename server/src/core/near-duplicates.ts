@@ -1,4 +1,5 @@
 import type { Problem } from './analyze.js';
+import { pushTo } from './collections.js';
 import { normalizedText, type Unit } from './model.js';
 
 /** Units shorter than this many words are too generic to call drifted copies. */
@@ -16,8 +17,8 @@ const words = (u: Unit): string[] =>
     .filter((w) => w.length > 2);
 
 /**
- * Paragraphs and rules that say nearly the same thing in slightly different words: copies that
- * drifted apart. Exact copies are reported elsewhere. Candidates come from shared rare words, so
+ * Paragraphs and rules in different files that say nearly the same thing in slightly different
+ * words: copies that drifted apart. Exact copies are reported elsewhere. Candidates come from shared rare words, so
  * the cost stays near linear in the number of units.
  */
 export function findNearDuplicates(units: Unit[]): Problem[] {
@@ -26,7 +27,7 @@ export function findNearDuplicates(units: Unit[]): Problem[] {
     .map((u) => ({ u, text: normalizedText(u), set: new Set(words(u)) }))
     .filter((x) => x.set.size >= MIN_WORDS);
   const postings = new Map<string, number[]>();
-  items.forEach((x, i) => x.set.forEach((w) => postings.set(w, [...(postings.get(w) ?? []), i])));
+  items.forEach((x, i) => x.set.forEach((w) => pushTo(postings, w, i)));
   const shared = new Map<string, number>();
   for (const ids of postings.values()) {
     if (ids.length < 2 || ids.length > MAX_POSTINGS) continue;
@@ -41,7 +42,8 @@ export function findNearDuplicates(units: Unit[]): Problem[] {
     const [i, j] = key.split(',').map(Number) as [number, number];
     const a = items[i]!;
     const b = items[j]!;
-    if (a.text === b.text) continue;
+    // Drifted copies live in different files; alike lines in one file are usually a list's pattern.
+    if (a.text === b.text || a.u.path === b.u.path) continue;
     let common = 0;
     a.set.forEach((w) => (common += b.set.has(w) ? 1 : 0));
     const union = a.set.size + b.set.size - common;

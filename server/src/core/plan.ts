@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { pushTo } from './collections.js';
 import { createTwoFilesPatch } from 'diff';
 import { analyze, type Analysis, type Pattern, type Problem } from './analyze.js';
 import { additionsFrom, appendAdditions, bodyOf, insertMarks, renderBase, unitKey, type Addition, type LineRef, type Rendered } from './assemble.js';
@@ -82,7 +83,21 @@ function isDefault(c: PlanChoices): boolean {
   return Object.values(c.legacy).every((f) => f === 'keep') && Object.values(c.conflicts).every((v) => v === 'keep_all');
 }
 
+/** Source lines by path, split once per plan. */
+function lineCache(scan: ScanResult): (path: string) => string[] {
+  const cache = new Map<string, string[]>();
+  return (p) => {
+    let lines = cache.get(p);
+    if (!lines) {
+      lines = splitText(scan.files.get(p)?.text ?? '').lines;
+      cache.set(p, lines);
+    }
+    return lines;
+  };
+}
+
 function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): Omit<Plan, 'planHash'> {
+  const linesOf = lineCache(scan);
   const docs = contentDocs(scan);
   const byPath = new Map(docs.map((d) => [d.path, d]));
   const copilot = docs.filter((d) => d.role === 'copilot');
@@ -93,7 +108,7 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     targets.unshift({ path: COPILOT_INSTRUCTIONS_PATH, scope: { kind: 'repo' }, docs: [] });
   }
 
-  const conflicts = conflictOptions(analysis, scan);
+  const conflicts = conflictOptions(analysis, linesOf);
   const { marks, dropped } = conflictEffects(conflicts, choices, docs);
 
   const operations: PlanOperation[] = [];
@@ -102,9 +117,9 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
   const notes: string[] = [];
   for (const target of targets) {
     const existingDoc = byPath.get(target.path);
-    const rendered = renderTarget(scan, target, existingDoc, analysis, merged);
+    const rendered = renderTarget(linesOf, target, existingDoc, analysis, merged);
     const marked = dropLines(insertMarks(rendered, marks), dropped);
-    assertEveryLineOnce(scan, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, dropped);
+    assertEveryLineOnce(linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, dropped);
     const style = textStyle(scan, existingDoc ?? target.docs[0]);
     const content = joinText({ ...style, lines: marked.lines, finalNewline: marked.lines.length > 0 });
     provenance.push(...spans(target.path, marked.refs));
@@ -143,9 +158,9 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
   return { pattern: analysis.pattern, sources: analysis.sources, operations, problems: analysis.problems, merged, provenance, legacy, conflicts, dropped: [...dropped.values()], notes };
 }
 
-function renderTarget(scan: ScanResult, target: Target, existingDoc: InstructionDoc | undefined, analysis: Analysis, merged: Merged[]): Rendered {
+function renderTarget(linesOf: (p: string) => string[], target: Target, existingDoc: InstructionDoc | undefined, analysis: Analysis, merged: Merged[]): Rendered {
   const known = new Map<string, Unit>();
-  const lines = (d: InstructionDoc) => splitText(scan.files.get(d.path)!.text).lines;
+  const lines = (d: InstructionDoc) => linesOf(d.path);
   if (target.path === COPILOT_INSTRUCTIONS_PATH) {
     let base: Rendered;
     if (existingDoc) {
@@ -205,21 +220,22 @@ function legacyOptions(legacy: InstructionDoc[], targets: Target[], docs: Instru
   });
 }
 
-function conflictOptions(analysis: Analysis, scan: ScanResult): ConflictOption[] {
+function conflictOptions(analysis: Analysis, linesOf: (p: string) => string[]): ConflictOption[] {
   return analysis.problems
     .filter((p) => p.type === 'contradiction')
     .map((p, i) => ({
       id: `conflict_${i + 1}`,
       description: p.description,
-      locations: p.locations.map((l) => ({ ...l, text: splitText(scan.files.get(l.path)?.text ?? '').lines[l.line - 1] ?? '' })),
+      locations: p.locations.map((l) => ({ ...l, text: linesOf(l.path)[l.line - 1] ?? '' })),
     }));
 }
 
 function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs: InstructionDoc[]) {
   const topics = new Map<string, string[]>();
   const dropped = new Map<string, { path: string; line: number; text: string }>();
+  const byPath = new Map(docs.map((d) => [d.path, d]));
   const unitStart = (path: string, line: number): string | null => {
-    const u = docs.find((d) => d.path === path)?.units.find((x) => line >= x.line && line < x.line + x.lines.length);
+    const u = byPath.get(path)?.units.find((x) => line >= x.line && line < x.line + x.lines.length);
     // Headings are not marked: the rules under them are.
     return u && u.kind !== 'heading' ? `${u.path}:${u.line}` : null;
   };
@@ -231,7 +247,7 @@ function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs
       const topic = c.description.replace(/^Contradicting rules about ([^:]+):.*$/s, '$1');
       for (const l of c.locations) {
         const key = unitStart(l.path, l.line);
-        if (key) topics.set(key, [...new Set([...(topics.get(key) ?? []), topic])]);
+        if (key && !topics.get(key)?.includes(topic)) pushTo(topics, key, topic);
       }
       continue;
     }
@@ -254,13 +270,13 @@ function dropLines(r: Rendered, dropped: Map<string, unknown>): Rendered {
  * once, unless listed as merged or dropped by the person's choice, and every line that claims to
  * come from a source is byte-identical to it.
  */
-function assertEveryLineOnce(scan: ScanResult, contributors: InstructionDoc[], out: Rendered, merged: Merged[], dropped: Map<string, unknown>): void {
+function assertEveryLineOnce(linesOf: (p: string) => string[], contributors: InstructionDoc[], out: Rendered, merged: Merged[], dropped: Map<string, unknown>): void {
   const seen = new Map<string, number>();
   out.refs.forEach((ref, i) => {
     if (!ref) return;
     const key = `${ref.path}:${ref.line}`;
     seen.set(key, (seen.get(key) ?? 0) + 1);
-    const source = splitText(scan.files.get(ref.path)!.text).lines[ref.line - 1];
+    const source = linesOf(ref.path)[ref.line - 1];
     if (source !== out.lines[i]) throw new Error(`internal check failed: ${key} would change`);
   });
   const mergedLines = new Set(merged.flatMap((m) => Array.from({ length: m.lines }, (_, i) => `${m.path}:${m.line + i}`)));

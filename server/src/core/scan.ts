@@ -38,22 +38,25 @@ export async function scanRepository(root: string): Promise<ScanResult> {
   const found = (await discoverInstructionFiles(root))
     .map((rel) => ({ rel, format: formatFor(rel)! }))
     .sort((a, b) => formatRank(a.format.id) - formatRank(b.format.id) || a.rel.localeCompare(b.rel));
-  for (const { rel, format } of found) {
-    let read;
+  const reads = await mapLimit(found, 32, async ({ rel }) => {
     try {
-      read = await readSource(paths, rel);
+      return await readSource(paths, rel);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue; // listed by git, deleted from the work tree
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null; // listed by git, deleted from the work tree
       throw err;
     }
+  });
+  found.forEach(({ rel, format }, i) => {
+    const read = reads[i];
+    if (!read) return;
     if (read.status === 'skipped') {
       result.skipped.push(read);
       result.sources.push({ path: rel, kind: format.id, bytes: read.size, sha256: read.sha256 });
-      continue;
+      return;
     }
     result.files.set(rel, read);
     result.docs.push(format.parse(read));
-  }
+  });
   // An alias counts only when it points at another instruction file; otherwise its content is its own.
   const known = new Set(result.docs.map((d) => d.path));
   for (const doc of result.docs) {
@@ -75,4 +78,18 @@ function symlinkStoredAsText(rel: string, text: string, known: Set<string>): str
   if (text.length > 512 || /\s/.test(text.trim()) || text.includes('\n')) return null;
   const target = path.posix.normalize(path.posix.join(path.posix.dirname(rel), text.trim()));
   return target !== rel && known.has(target) ? target : null;
+}
+
+/** Map with at most `limit` calls in flight; results keep the input order. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
 }

@@ -1,4 +1,5 @@
 import { GENERAL_SECTION, SECTION_TOPICS, type SectionTopic } from './topics.js';
+import { pushTo } from './collections.js';
 import type { Unit } from './model.js';
 import { isBlank } from './text.js';
 
@@ -83,7 +84,7 @@ export function restructure(path: string, units: Unit[]): Restructured {
   const bySection = new Map<string, Item[]>();
   for (const item of items) {
     const topic = sectionFor(item.units.flatMap((u) => u.lines).join('\n'));
-    bySection.set(topic.id, [...(bySection.get(topic.id) ?? []), item]);
+    pushTo(bySection, topic.id, item);
   }
 
   const out: string[] = [];

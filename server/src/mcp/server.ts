@@ -71,15 +71,18 @@ export const BAD_INPUT_META = 'copilot-onboard/bad-input';
 
 const EMPTY_INPUT = { type: 'object' as const, properties: {}, additionalProperties: false };
 
+let definitions: Tool[] | undefined;
+
+/** Built on first use: JSON Schema generation is not needed by the CLI's in-process calls. */
 export function toolDefinitions(): Tool[] {
-  return (Object.keys(TOOLS) as ToolName[]).map((name) => ({
+  return (definitions ??= (Object.keys(TOOLS) as ToolName[]).map((name) => ({
     name,
     title: TOOLS[name].title,
     description: TOOLS[name].description,
     inputSchema: EMPTY_INPUT,
     outputSchema: z.toJSONSchema(OUTPUT_SCHEMAS[name], { io: 'output' }) as Tool['outputSchema'],
     annotations: TOOLS[name].annotations,
-  }));
+  })));
 }
 
 /** The MCP face: tool registration and wiring only; every decision lives in steps/. */
@@ -92,8 +95,7 @@ export function createServer(repo: RepoChoice): Server {
         'copilot-onboard migrates AI-assistant instruction files into GitHub Copilot\'s layout. Call onboarding_analyze, then onboarding_propose and show the person the plan; onboarding_approve, onboarding_migrate and onboarding_rollback ask the person themselves. Never retry a step the person declined or cancelled unless they ask.',
     },
   );
-  const definitions = toolDefinitions();
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: definitions }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDefinitions() }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const name = request.params.name as ToolName;
     const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined;
