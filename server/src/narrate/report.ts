@@ -38,6 +38,15 @@ export function planReport(plan: PlanFile): string {
       out.push(`Exact duplicates merged (${plan.merged.length}):`);
       for (const m of plan.merged) out.push(`- ${m.path}:${m.line} (kept at line ${m.keptAt.line})`);
     }
+    const choosable = plan.legacy.filter((l) => l.fates.length > 1);
+    if (choosable.length > 0) {
+      out.push('Legacy files (approve lets the person keep, remove or point each one; the default keeps it):');
+      for (const l of choosable) out.push(`- ${l.path} -> ${l.target} (choices: ${l.fates.join(', ')})`);
+    }
+    if (plan.conflicts.length > 0) {
+      out.push('Contradictions (approve asks which rule stands; the default keeps all and marks them):');
+      for (const c of plan.conflicts) out.push(`- ${c.id}: ${c.description}`);
+    }
     for (const op of plan.operations) out.push('', op.diff.trimEnd());
   }
   for (const n of plan.notes) out.push(`Note: ${n}`);
