@@ -1,4 +1,5 @@
 import fs from 'fs-extra';
+import { fileOperationDone } from './crash-point.js';
 import { sha256 } from './hash.js';
 import { PreconditionError } from './errors.js';
 import { RepoPaths } from './repo-path.js';
@@ -41,5 +42,6 @@ export async function applyOperations(root: string, ops: PlanOperation[]): Promi
     const abs = await paths.safeAbs(op.path);
     if (op.op === 'delete') await fs.remove(abs);
     else await writeAtomic(abs, op.content ?? '');
+    fileOperationDone();
   }
 }

@@ -1,5 +1,6 @@
 import fs from 'fs-extra';
 import path from 'node:path';
+import { fileOperationDone } from './crash-point.js';
 import { sha256 } from './hash.js';
 import { RepoPaths } from './repo-path.js';
 import { writeAtomic, writeJsonAtomic } from '../state/atomic.js';
@@ -31,11 +32,15 @@ export async function createBackup(root: string, id: string, planHash: string, o
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
     const backup = bytes ? `files/${op.path}` : null;
-    if (bytes) await writeAtomic(path.join(dir, ...backup!.split('/')), bytes);
+    if (bytes) {
+      await writeAtomic(path.join(dir, ...backup!.split('/')), bytes);
+      fileOperationDone();
+    }
     files.push({ path: op.path, existed: bytes !== null, beforeSha256: bytes ? sha256(bytes) : null, afterSha256: op.afterSha256, backup });
   }
   const manifest: BackupManifest = { version: 1, id, planHash, createdAt: new Date().toISOString(), files };
   await writeJsonAtomic(path.join(dir, 'manifest.json'), manifest);
+  fileOperationDone();
   return manifest;
 }
 

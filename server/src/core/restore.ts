@@ -2,6 +2,7 @@ import fs from 'fs-extra';
 import path from 'node:path';
 import { backupDir } from './backup.js';
 import { currentSha } from './apply.js';
+import { fileOperationDone } from './crash-point.js';
 import { sha256 } from './hash.js';
 import { RepoPaths } from './repo-path.js';
 import { writeAtomic } from '../state/atomic.js';
@@ -21,16 +22,23 @@ export async function editedSinceMigration(root: string, manifest: BackupManifes
  * Put every file back as the backup holds it, byte for byte, and remove the files the migration
  * created. Current content of edited files is saved beside the backup first, so nothing is lost.
  */
-export async function restoreBackup(root: string, manifest: BackupManifest): Promise<{ restored: string[]; removed: string[]; savedEdits: string[] }> {
+export async function restoreBackup(
+  root: string,
+  manifest: BackupManifest,
+  edited: string[],
+): Promise<{ restored: string[]; removed: string[]; savedEdits: string[] }> {
   const paths = new RepoPaths(root);
   const dir = backupDir(root, manifest.id);
   const savedEdits: string[] = [];
-  for (const rel of await editedSinceMigration(root, manifest)) {
+  for (const rel of edited) {
     const abs = await paths.safeAbs(rel);
-    if (await fs.pathExists(abs)) {
-      await writeAtomic(path.join(dir, 'edited-after-migration', ...rel.split('/')), await fs.readFile(abs));
-      savedEdits.push(rel);
+    const saved = path.join(dir, 'edited-after-migration', ...rel.split('/'));
+    // On a resumed rollback the edits were saved already; the file may be restored by now.
+    if ((await fs.pathExists(abs)) && !(await fs.pathExists(saved))) {
+      await writeAtomic(saved, await fs.readFile(abs));
+      fileOperationDone();
     }
+    savedEdits.push(rel);
   }
   // Check every backup against its manifest before writing anything.
   const originals = new Map<string, Buffer>();
@@ -46,10 +54,16 @@ export async function restoreBackup(root: string, manifest: BackupManifest): Pro
     const abs = await paths.safeAbs(f.path);
     const bytes = originals.get(f.path);
     if (bytes) {
-      await writeAtomic(abs, bytes);
+      if ((await currentSha(paths, f.path)) !== f.beforeSha256) {
+        await writeAtomic(abs, bytes);
+        fileOperationDone();
+      }
       restored.push(f.path);
     } else {
-      await fs.remove(abs);
+      if (await fs.pathExists(abs)) {
+        await fs.remove(abs);
+        fileOperationDone();
+      }
       removed.push(f.path);
     }
   }

@@ -16,6 +16,7 @@ import { statusStep } from '../steps/status.js';
 import { OUTPUT_SCHEMAS, type ToolName } from './tool-schemas.js';
 import { resolveRepoForSession, type RepoChoice } from './repo.js';
 import { VERSION } from '../version.js';
+import { recoverAndTrace } from '../gate/recovery-trace.js';
 
 interface ToolSpec {
   title: string;
@@ -108,7 +109,12 @@ export function createServer(repo: RepoChoice): Server {
     let stepResult: StepResult;
     try {
       const root = await resolveRepoForSession(repo, server);
+      const recovered = await recoverAndTrace(root, server);
       stepResult = await tool.run({ root, server, signal: extra.signal });
+      if (recovered) {
+        stepResult.text = `Recovered first: ${recovered.detail}\n\n${stepResult.text}`;
+        stepResult.structured.recovered = recovered;
+      }
     } catch (err) {
       stepResult = resultForError(err);
     }

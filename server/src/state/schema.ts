@@ -100,6 +100,16 @@ export const OnboardingState = z.object({
   plan: z.object({ planHash: Sha256, createdAt: z.string(), operations: z.number().int() }).nullable(),
   approval: Approval.nullable(),
   migrations: z.array(Migration),
+  /** The last time a start found an interrupted migrate or rollback, and what it did. */
+  lastRecovery: z
+    .object({
+      operation: z.enum(['migrate', 'rollback']),
+      migrationId: z.string(),
+      result: z.enum(['before-migration', 'after-migration']),
+      detail: z.string(),
+      at: z.string(),
+    })
+    .optional(),
 });
 export type OnboardingState = z.infer<typeof OnboardingState>;
 
@@ -146,6 +156,8 @@ export const ElicitationTrace = z.object({
   client: ClientInfo.nullable(),
   /** What was done after the answer, for a reviewer: files written, the backup folder, or why nothing. */
   detail: z.string().optional(),
+  /** Set on the trace a start writes when it finished or undid an interrupted migrate or rollback. */
+  recovery: z.object({ migrationId: z.string(), result: z.enum(['before-migration', 'after-migration']) }).optional(),
 });
 export type ElicitationTrace = z.infer<typeof ElicitationTrace>;
 

@@ -5,7 +5,8 @@ import { PreconditionError } from '../core/errors.js';
 import { buildPlan, hashPlan, type PlanOperation } from '../core/plan.js';
 import { scanRepository } from '../core/scan.js';
 import { approveForm } from '../gate/forms.js';
-import { editedSinceMigration, restoreBackup } from '../core/restore.js';
+import { editedSinceMigration } from '../core/restore.js';
+import { performMigration, performRollback } from '../core/migration.js';
 import { clientInfo, runGated, type GateResult } from '../gate/gate.js';
 import type { Migration, OnboardingState, PlanChoices, PlanFile } from '../state/schema.js';
 import { readPlan, readState, writeState } from '../state/store.js';
@@ -105,20 +106,7 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
       }
       const current = await approvedOperations(ctx.root, plan!, state.approval.choices);
       if (JSON.stringify(current) !== JSON.stringify(ops)) throw new PreconditionError('The files changed while waiting for the confirmation.');
-      const now = new Date().toISOString();
-      const usedState: OnboardingState = { ...state, approval: { ...state.approval, usedAt: now } };
-      await writeState(ctx.root, usedState);
-      const manifest = await createBackup(ctx.root, id, plan!.planHash, ops);
-      await applyOperations(ctx.root, ops);
-      const migration: Migration = {
-        id,
-        planHash: plan!.planHash,
-        migratedAt: now,
-        backupDir: backupDirRel(id),
-        files: manifest.files.map(({ backup: _b, ...f }) => f),
-        rolledBackAt: null,
-      };
-      await writeState(ctx.root, { ...usedState, step: 'migrated', migrations: [...usedState.migrations, migration] });
+      await performMigration(ctx.root, id, plan!.planHash, ops, state);
       files = ops.map((o) => `${o.op} ${o.path}`);
       return { outcome: 'migrated', detail: `Migrated: ${files.join(', ')}. Backup in ${backupDirRel(id)}. Undo with onboarding_rollback.` };
     },
@@ -145,13 +133,7 @@ export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
       const still = state.migrations.find((m) => m.id === migration!.id && m.rolledBackAt === null);
       if (!still) throw new PreconditionError('That migration was already rolled back.');
       const manifest = await readManifest(ctx.root, migration!.id);
-      restored = await restoreBackup(ctx.root, manifest);
-      const now = new Date().toISOString();
-      await writeState(ctx.root, {
-        ...state,
-        step: 'rolled_back',
-        migrations: state.migrations.map((m) => (m.id === migration!.id ? { ...m, rolledBackAt: now } : m)),
-      });
+      restored = await performRollback(ctx.root, still, await editedSinceMigration(ctx.root, manifest));
       const parts = [`Rolled back migration ${migration!.id}.`];
       if (restored.restored.length) parts.push(`Restored: ${restored.restored.join(', ')}.`);
       if (restored.removed.length) parts.push(`Removed: ${restored.removed.join(', ')}.`);

@@ -23,6 +23,7 @@ export async function statusStep(ctx: Pick<FlowContext, 'root'>): Promise<StepRe
       `Approval: ${approvalOpen ? `open, from ${state.approval!.client?.name ?? 'unknown client'}` : state.approval?.usedAt ? 'used' : 'none'}`,
       `Migration to roll back: ${active ? `${active.id} (backup in ${active.backupDir})` : 'none'}`,
       `Next: ${NEXT[state.step]}`,
+      ...(state.lastRecovery ? [`Last recovery (${state.lastRecovery.at}): ${state.lastRecovery.detail}`] : []),
     ];
     return result('status', lines.join('\n'), {
       damaged: false,
@@ -32,6 +33,7 @@ export async function statusStep(ctx: Pick<FlowContext, 'root'>): Promise<StepRe
       activeMigration: active ? { id: active.id, backupDir: active.backupDir, files: active.files.map((f) => f.path) } : null,
       migrations: state.migrations.length,
       next: NEXT[state.step],
+      lastRecovery: state.lastRecovery ?? null,
     });
   } catch (err) {
     if (err instanceof StateDamagedError) {

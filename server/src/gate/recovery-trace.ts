@@ -1,0 +1,28 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { recoverInterrupted, type Recovery } from '../core/migration.js';
+import { writeElicitationTrace } from '../trace/writer.js';
+import { clientInfo } from './gate.js';
+
+/**
+ * Run at the start of every command: finish or undo an interrupted migrate or rollback, and leave
+ * a trace saying so. No person is asked: recovery only returns the repository to a state the
+ * person had already approved or that it had before.
+ */
+export async function recoverAndTrace(root: string, server: Server | null): Promise<Recovery | null> {
+  const recovery = await recoverInterrupted(root);
+  if (!recovery) return null;
+  await writeElicitationTrace(root, {
+    timestamp: new Date().toISOString(),
+    action: recovery.operation,
+    message: `Recovery at start-up: ${recovery.detail}`,
+    schema: {},
+    response: null,
+    outcome: recovery.result === 'after-migration' ? 'migrated' : recovery.operation === 'rollback' ? 'rolled_back' : 'error',
+    duration_ms: 0,
+    planHash: null,
+    client: server ? clientInfo(server) : null,
+    detail: recovery.detail,
+    recovery: { migrationId: recovery.migrationId, result: recovery.result },
+  });
+  return recovery;
+}
