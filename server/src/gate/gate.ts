@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { BadInputError, errorMessage, PreconditionError } from '../core/errors.js';
 import type { ClientInfo, ElicitationTrace, GatedStep } from '../state/schema.js';
 import { repoRelative, writeElicitationTrace } from '../trace/writer.js';
+import { LockHeldError, withLock } from '../state/lock.js';
 import { FORMS, type Form } from './forms.js';
 import type { RefusalOutcome } from './outcomes.js';
 
@@ -109,6 +110,15 @@ export async function runGated(
   }
   busy.add(ctx.root);
   try {
+    return await withLock(ctx.root, 'operation', `${step} (${client?.name ?? 'unknown client'})`, () => gatedStep());
+  } catch (err) {
+    if (err instanceof LockHeldError) return finish('precondition_failed', `${err.message} Nothing was changed.`);
+    throw err;
+  } finally {
+    busy.delete(ctx.root);
+  }
+
+  async function gatedStep(): Promise<GateResult> {
     if (!supportsFormElicitation(ctx.server)) {
       // Nothing is sent; the trace still records what would have been asked, when that is known.
       await prepare().then((p) => ({ planHash, message, form = form } = p), () => undefined);
@@ -131,8 +141,6 @@ export async function runGated(
     } catch (err) {
       return refusedByError(err, finish);
     }
-  } finally {
-    busy.delete(ctx.root);
   }
 }
 

@@ -1,5 +1,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import fs from 'fs-extra';
+import { journalPath } from '../core/journal.js';
 import { recoverInterrupted, type Recovery } from '../core/migration.js';
+import { LockHeldError, withLock } from '../state/lock.js';
 import { writeElicitationTrace } from '../trace/writer.js';
 import { clientInfo } from './gate.js';
 
@@ -9,7 +12,15 @@ import { clientInfo } from './gate.js';
  * person had already approved or that it had before.
  */
 export async function recoverAndTrace(root: string, server: Server | null): Promise<Recovery | null> {
-  const recovery = await recoverInterrupted(root);
+  if (!(await fs.pathExists(journalPath(root)))) return null;
+  let recovery: Recovery | null;
+  try {
+    // A journal under a held lock belongs to an operation that is running now, not an interrupted one.
+    recovery = await withLock(root, 'operation', 'recovery', () => recoverInterrupted(root));
+  } catch (err) {
+    if (err instanceof LockHeldError) return null;
+    throw err;
+  }
   if (!recovery) return null;
   await writeElicitationTrace(root, {
     timestamp: new Date().toISOString(),

@@ -5,6 +5,7 @@ import { narrate } from '../narrate/narrate.js';
 import { analysisReport, planReport } from '../narrate/report.js';
 import type { PlanFile } from '../state/schema.js';
 import { readState, writePlan, writeState } from '../state/store.js';
+import { withLock } from '../state/lock.js';
 import type { FlowContext } from './context.js';
 import { result, resultForError, type StepResult } from './result.js';
 
@@ -22,6 +23,14 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
 /** Build the plan, save it under `.copilot-state/`, and make it the one an approval binds to. */
 export async function proposeStep(ctx: FlowContext): Promise<StepResult> {
   try {
+    return await withLock(ctx.root, 'operation', 'propose', () => propose(ctx));
+  } catch (err) {
+    return resultForError(err);
+  }
+}
+
+async function propose(ctx: FlowContext): Promise<StepResult> {
+  {
     const state = await readState(ctx.root);
     const plan = buildPlan(await scanRepository(ctx.root));
     const file: PlanFile = { version: 1, createdAt: new Date().toISOString(), ...plan };
@@ -46,7 +55,5 @@ export async function proposeStep(ctx: FlowContext): Promise<StepResult> {
     const narrationFacts = { ...facts, operations: plan.operations.map((o) => ({ op: o.op, path: o.path })) };
     const told = await narrate(ctx, 'propose', narrationFacts, planReport(file));
     return result('proposed', told.text, { ...facts, narration: told.source });
-  } catch (err) {
-    return resultForError(err);
   }
 }

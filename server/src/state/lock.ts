@@ -1,0 +1,95 @@
+import fs from 'fs-extra';
+import os from 'node:os';
+import path from 'node:path';
+import lockfile from 'proper-lockfile';
+import { PreconditionError } from '../core/errors.js';
+import { statePaths } from './paths.js';
+
+/**
+ * Locks under `.copilot-state/`, from proper-lockfile (an mkdir lock whose mtime the holder keeps
+ * fresh). `operation` keeps two processes (two VS Code windows, a server and the CLI) from running
+ * gated steps at once; `traces` orders trace writes into one chain. A lock whose holder died is
+ * taken over: at once when its process is gone from this machine, else once it is stale.
+ */
+export type LockName = 'operation' | 'traces';
+
+const STALE_MS = 10_000;
+
+export class LockHeldError extends PreconditionError {}
+
+interface Owner {
+  pid: number;
+  host: string;
+  command: string;
+  since: string;
+}
+
+const ownerFile = (root: string, name: LockName) => path.join(statePaths(root).dir, `${name}.lock-owner.json`);
+const lockPath = (root: string, name: LockName) => path.join(statePaths(root).dir, `${name}.lock`);
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function readOwner(root: string, name: LockName): Promise<Owner | null> {
+  try {
+    return JSON.parse(await fs.readFile(ownerFile(root, name), 'utf8')) as Owner;
+  } catch {
+    return null;
+  }
+}
+
+async function tryLock(root: string, name: LockName, wait: boolean): Promise<() => Promise<void>> {
+  return lockfile.lock(statePaths(root).dir, {
+    lockfilePath: lockPath(root, name),
+    realpath: false,
+    stale: STALE_MS,
+    retries: wait ? { retries: 200, minTimeout: 5, maxTimeout: 50 } : 0,
+    onCompromised: () => {
+      // Another process took a lock we held for longer than it looked alive; stop rather than race it.
+      process.stderr.write(`copilot-onboard: the ${name} lock was taken over while held; stopping.\n`);
+      process.exit(1);
+    },
+  });
+}
+
+/** The owner file was written for the lock that exists now, not left over from an older one. */
+async function ownerMatchesLock(root: string, name: LockName): Promise<boolean> {
+  try {
+    const [lock, owner] = await Promise.all([fs.stat(lockPath(root, name)), fs.stat(ownerFile(root, name))]);
+    return owner.mtimeMs >= lock.birthtimeMs - 1;
+  } catch {
+    return false;
+  }
+}
+
+export async function withLock<T>(root: string, name: LockName, command: string, fn: () => Promise<T>, wait = false): Promise<T> {
+  await fs.ensureDir(statePaths(root).dir);
+  let release: () => Promise<void>;
+  try {
+    release = await tryLock(root, name, wait);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+    const owner = await readOwner(root, name);
+    if (owner && owner.host === os.hostname() && !alive(owner.pid) && (await ownerMatchesLock(root, name))) {
+      await fs.remove(lockPath(root, name));
+      release = await tryLock(root, name, wait);
+    } else {
+      const who = owner ? `process ${owner.pid} on ${owner.host} (${owner.command}) since ${owner.since}` : 'another process';
+      throw new LockHeldError(`Another copilot-onboard is working on this repository: ${who} holds the lock. Try again when it has finished.`);
+    }
+  }
+  const owner: Owner = { pid: process.pid, host: os.hostname(), command, since: new Date().toISOString() };
+  await fs.writeFile(ownerFile(root, name), `${JSON.stringify(owner)}\n`);
+  try {
+    return await fn();
+  } finally {
+    await fs.remove(ownerFile(root, name)).catch(() => {});
+    await release().catch(() => {});
+  }
+}
