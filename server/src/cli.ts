@@ -66,8 +66,8 @@ async function main(): Promise<number> {
     .command('rollback', 'restore the files from the backup (asks in the terminal)', (y) => withJson(withRepo(y)), (argv) => run(() => gated('onboarding_rollback', argv))())
     .command(
       'traces [action] [id]',
-      'review the trace files: list, show ID',
-      (y) => withJson(withRepo(y)).positional('action', { choices: ['list', 'show'] as const, default: 'list' as const }).positional('id', { type: 'string' }),
+      'review the trace files: list, show ID, verify',
+      (y) => withJson(withRepo(y)).positional('action', { choices: ['list', 'show', 'verify'] as const, default: 'list' as const }).positional('id', { type: 'string' }),
       async (argv) => {
         const { tracesCommand } = await import('./cli/traces.js');
         const choice = await repoFrom(argv.repo);

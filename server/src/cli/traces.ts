@@ -1,6 +1,14 @@
 import { listTraces } from '../trace/reader.js';
+import { verifyTraces } from '../trace/verify.js';
 
-export async function tracesCommand(root: string, action: 'list' | 'show', id: string | undefined, json: boolean): Promise<number> {
+export async function tracesCommand(root: string, action: 'list' | 'show' | 'verify', id: string | undefined, json: boolean): Promise<number> {
+  if (action === 'verify') {
+    const report = await verifyTraces(root);
+    if (json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    else if (report.ok) process.stdout.write(`${report.traces} traces verified: none is missing, edited or out of order.\n`);
+    else process.stderr.write(`The traces do not verify (${report.problems.length} problem${report.problems.length > 1 ? 's' : ''}):\n${report.problems.map((p) => `- ${p}`).join('\n')}\n`);
+    return report.ok ? 0 : 2;
+  }
   const traces = await listTraces(root);
   if (action === 'show') {
     const found = traces.find((t) => t.id === id || t.id.startsWith(id ?? '\0'));

@@ -1,6 +1,9 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { z } from 'zod';
+import { statePaths } from '../state/paths.js';
 import { BadInputError, errorMessage, PreconditionError } from '../core/errors.js';
 import type { ClientInfo, ElicitationTrace, GatedStep } from '../state/schema.js';
 import { repoRelative, writeElicitationTrace } from '../trace/writer.js';
@@ -84,7 +87,7 @@ export async function runGated(
   let response: ElicitationTrace['response'] = null;
 
   const finish = async (outcome: GateResult['outcome'], text: string, extra: Partial<GateResult> = {}): Promise<GateResult> => {
-    const trace: ElicitationTrace = {
+    const trace: Omit<ElicitationTrace, 'seq' | 'prev'> = {
       timestamp,
       action: step,
       message,
@@ -105,6 +108,16 @@ export async function runGated(
     return { outcome, text, trace: tracePath, planHash, ...extra };
   };
 
+  // No trace, no step: a reviewer must be able to see every exchange.
+  const unwritable = await traceUnwritable(ctx.root);
+  if (unwritable) {
+    return {
+      outcome: 'error',
+      text: `The ${step} step was refused because its trace cannot be written (${unwritable}). Nothing was changed. Make .copilot-state/ writable and try again.`,
+      trace: null,
+      planHash: null,
+    };
+  }
   if (busy.has(ctx.root)) {
     return finish('precondition_failed', `Another ${'approve, migrate or rollback'} step is in progress for this repository; try again when it has finished.`);
   }
@@ -141,6 +154,18 @@ export async function runGated(
     } catch (err) {
       return refusedByError(err, finish);
     }
+  }
+}
+
+async function traceUnwritable(root: string): Promise<string | null> {
+  const probe = path.join(statePaths(root).elicitationTraces, `.probe-${process.pid}-${Date.now()}`);
+  try {
+    await fs.mkdir(path.dirname(probe), { recursive: true });
+    await fs.writeFile(probe, 'probe');
+    await fs.rm(probe);
+    return null;
+  } catch (err) {
+    return errorMessage(err);
   }
 }
 

@@ -74,7 +74,7 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
     }
   }
 
-  const trace: SamplingTrace = {
+  const trace: Omit<SamplingTrace, 'seq' | 'prev'> = {
     timestamp: new Date(started).toISOString(),
     intent,
     request,

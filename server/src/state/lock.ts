@@ -45,7 +45,8 @@ async function readOwner(root: string, name: LockName): Promise<Owner | null> {
 }
 
 async function tryLock(root: string, name: LockName, wait: boolean): Promise<() => Promise<void>> {
-  return lockfile.lock(statePaths(root).dir, {
+  // proper-lockfile keeps one registry entry per locked path: each lock gets a path of its own.
+  return lockfile.lock(path.join(statePaths(root).dir, name), {
     lockfilePath: lockPath(root, name),
     realpath: false,
     stale: STALE_MS,

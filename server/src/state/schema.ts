@@ -144,7 +144,14 @@ export const ElicitationOutcome = z.enum([
   'error',
 ]);
 
+/** Chain fields: the trace's place in the sequence of all traces, and the sha256 of the one before. */
+const Chain = {
+  seq: z.number().int().min(1),
+  prev: Sha256.nullable(),
+};
+
 export const ElicitationTrace = z.object({
+  ...Chain,
   timestamp: z.string(),
   action: GatedStep,
   message: z.string(),
@@ -162,6 +169,7 @@ export const ElicitationTrace = z.object({
 export type ElicitationTrace = z.infer<typeof ElicitationTrace>;
 
 export const SamplingTrace = z.object({
+  ...Chain,
   timestamp: z.string(),
   intent: z.enum(['analyze', 'propose']),
   request: z.object({ messages: z.array(z.unknown()), maxTokens: z.number().int(), systemPrompt: z.string() }),

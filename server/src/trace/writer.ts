@@ -3,6 +3,9 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { statePaths } from '../state/paths.js';
 import type { ElicitationTrace, SamplingTrace } from '../state/schema.js';
+import { sha256 } from '../core/hash.js';
+import { writeJsonAtomic } from '../state/atomic.js';
+import { withLock } from '../state/lock.js';
 
 /** `2026-11-22T08:30:45.123Z` → `2026-11-22T08-30-45-123Z`, as the contract names trace files. */
 export function fileStamp(iso: string): string {
@@ -41,12 +44,77 @@ async function writeUnique<T extends { timestamp: string }>(dir: string, suffix:
   throw new Error(`could not find a free trace name in ${dir}`);
 }
 
-export function writeElicitationTrace(root: string, trace: ElicitationTrace): Promise<string> {
-  return writeUnique(statePaths(root).elicitationTraces, trace.action, trace);
+export function writeElicitationTrace(root: string, trace: Unchained<ElicitationTrace>): Promise<string> {
+  return writeChained(root, statePaths(root).elicitationTraces, trace.action, trace);
 }
 
-export function writeSamplingTrace(root: string, trace: SamplingTrace): Promise<string> {
-  return writeUnique(statePaths(root).samplingTraces, trace.intent, trace);
+export function writeSamplingTrace(root: string, trace: Unchained<SamplingTrace>): Promise<string> {
+  return writeChained(root, statePaths(root).samplingTraces, trace.intent, trace);
+}
+
+type Unchained<T> = Omit<T, 'seq' | 'prev'>;
+
+/** The newest trace of the chain: its number and the sha256 of its bytes. */
+export interface ChainHead {
+  seq: number;
+  sha256: string | null;
+  file: string | null;
+}
+
+export const chainHeadPath = (root: string) => path.join(statePaths(root).dir, 'trace-chain.json');
+
+/** Calls in this process queue here, so the file lock below is only contended across processes. */
+const queues = new Map<string, Promise<unknown>>();
+
+/**
+ * Every trace, of either kind, carries `seq` (1, 2, 3, ...) and `prev` (sha256 of the trace before
+ * it), so that a missing, edited or reordered trace shows (`copilot-onboard traces verify`).
+ */
+function writeChained<T extends { timestamp: string }>(root: string, dir: string, suffix: string, trace: T): Promise<string> {
+  const run = async () =>
+    withLock(
+      root,
+      'traces',
+      'trace writer',
+      async () => {
+        const head = await readChainHead(root);
+        const file = await writeUnique(dir, suffix, { ...trace, seq: head.seq + 1, prev: head.sha256 });
+        const next: ChainHead = { seq: head.seq + 1, sha256: sha256(await fs.readFile(file)), file: repoRelative(root, file) };
+        await writeJsonAtomic(chainHeadPath(root), next);
+        return file;
+      },
+      true,
+    );
+  const previous = queues.get(root) ?? Promise.resolve();
+  const mine = previous.then(run, run);
+  queues.set(root, mine.catch(() => undefined));
+  return mine;
+}
+
+/** The chain head, rebuilt from the trace files when its file is missing or unreadable. */
+export async function readChainHead(root: string): Promise<ChainHead> {
+  try {
+    const head = JSON.parse(await fs.readFile(chainHeadPath(root), 'utf8')) as ChainHead;
+    if (Number.isInteger(head.seq)) return head;
+  } catch {
+    // rebuilt below
+  }
+  let best: ChainHead = { seq: 0, sha256: null, file: null };
+  const sp = statePaths(root);
+  for (const dir of [sp.elicitationTraces, sp.samplingTraces]) {
+    if (!(await fs.pathExists(dir))) continue;
+    for (const name of await fs.readdir(dir)) {
+      if (!name.endsWith('.json')) continue;
+      const bytes = await fs.readFile(path.join(dir, name));
+      try {
+        const seq = (JSON.parse(bytes.toString('utf8')) as { seq?: unknown }).seq;
+        if (typeof seq === 'number' && seq > best.seq) best = { seq, sha256: sha256(bytes), file: repoRelative(root, path.join(dir, name)) };
+      } catch {
+        // an unreadable trace is reported by verify
+      }
+    }
+  }
+  return best;
 }
 
 /** Path of a trace relative to the repository, with `/`, for state and messages. */
