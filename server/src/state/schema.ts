@@ -182,6 +182,25 @@ export const SamplingTrace = z.object({
 });
 export type SamplingTrace = z.infer<typeof SamplingTrace>;
 
+/**
+ * The write-ahead journal of a migrate or rollback. It exists only while one runs: finding it at
+ * start-up means the process died in the middle, and recovery brings the repository to one side.
+ */
+export const Journal = z.object({
+  version: z.literal(1),
+  operation: z.enum(['migrate', 'rollback']),
+  migrationId: z.string(),
+  planHash: z.string(),
+  startedAt: z.string(),
+  /** migrate: 'backup' while originals are saved (no repository file touched yet), then 'apply'. */
+  phase: z.enum(['backup', 'apply', 'restore']),
+  pid: z.number().int(),
+  files: z.array(z.object({ path: z.string(), beforeSha256: z.string().nullable(), afterSha256: z.string().nullable() })),
+  /** rollback: files edited after the migration, whose current bytes were saved before restoring. */
+  edited: z.array(z.string()),
+});
+export type Journal = z.infer<typeof Journal>;
+
 /** The schemas published as JSON Schema files, by file name. */
 export const PUBLISHED_SCHEMAS = {
   'onboarding.schema.json': OnboardingState,
@@ -189,4 +208,5 @@ export const PUBLISHED_SCHEMAS = {
   'backup-manifest.schema.json': BackupManifest,
   'elicitation-trace.schema.json': ElicitationTrace,
   'sampling-trace.schema.json': SamplingTrace,
+  'journal.schema.json': Journal,
 } as const;
