@@ -14,6 +14,10 @@ import { VERSION } from './version.js';
 
 const withRepo = <T>(y: Argv<T>) => y.option('repo', { type: 'string', describe: 'repository folder (default: COPILOT_ONBOARD_REPO, else the working directory)' });
 const withJson = <T>(y: Argv<T>) => y.option('json', { type: 'boolean', default: false, describe: 'print JSON instead of text' });
+const withGit = <T>(y: Argv<T>) =>
+  y
+    .option('branch', { type: 'string', describe: 'migrate on a new git branch of this name' })
+    .option('commit', { type: 'boolean', default: false, describe: 'commit the migrated files, naming the trace in the message' });
 
 async function repoFrom(flag: string | undefined): Promise<RepoChoice> {
   const choice = repoChoice(flag);
@@ -37,10 +41,11 @@ async function readOnly(tool: string, argv: { repo?: string; json: boolean }): P
   return print(await callInProcess(await repoFrom(argv.repo), tool, null), argv.json);
 }
 
-async function gated(tool: string, argv: { repo?: string; json: boolean }): Promise<number> {
+async function gated(tool: string, argv: { repo?: string; json: boolean; branch?: string; commit?: boolean }): Promise<number> {
   const { callInProcess } = await import('./cli/in-process.js');
   const person = process.stdin.isTTY ? (await import('./cli/terminal-form.js')).askInTerminal : null;
-  return print(await callInProcess(await repoFrom(argv.repo), tool, person), argv.json);
+  const options = { ...(argv.branch ? { branch: argv.branch } : {}), ...(argv.commit ? { commit: true } : {}) };
+  return print(await callInProcess(await repoFrom(argv.repo), tool, person, options), argv.json);
 }
 
 async function main(): Promise<number> {
@@ -51,18 +56,18 @@ async function main(): Promise<number> {
   await yargs(hideBin(process.argv))
     .scriptName('copilot-onboard')
     .usage('$0 <command> [options]\n\nMove AI-assistant instruction files into GitHub Copilot\'s layout; every change needs a person\'s yes.')
-    .command('serve', 'MCP server on stdio', (y) => withRepo(y), async (argv) => {
+    .command('serve', 'MCP server on stdio', (y) => withGit(withRepo(y)), async (argv) => {
       const { serveStdio } = await import('./mcp/stdio.js');
       const choice = repoChoice(argv.repo);
       if (choice.explicit) await checkRepoDir(choice.explicit, '--repo or COPILOT_ONBOARD_REPO');
-      await serveStdio(choice);
+      await serveStdio(choice, { ...(argv.branch ? { branch: argv.branch } : {}), ...(argv.commit ? { commit: true } : {}) });
       code = -1;
     })
     .command('analyze', 'find and classify the instruction files (read-only)', (y) => withJson(withRepo(y)), (argv) => run(() => readOnly('onboarding_analyze', argv))())
     .command('propose', 'build the migration plan with diffs (writes only .copilot-state/)', (y) => withJson(withRepo(y)), (argv) => run(() => readOnly('onboarding_propose', argv))())
     .command('status', 'where the onboarding stands', (y) => withJson(withRepo(y)), (argv) => run(() => readOnly('onboarding_status', argv))())
     .command('approve', 'approve the current plan (asks in the terminal)', (y) => withJson(withRepo(y)), (argv) => run(() => gated('onboarding_approve', argv))())
-    .command('migrate', 'apply the approved plan (asks in the terminal)', (y) => withJson(withRepo(y)), (argv) => run(() => gated('onboarding_migrate', argv))())
+    .command('migrate', 'apply the approved plan (asks in the terminal)', (y) => withGit(withJson(withRepo(y))), (argv) => run(() => gated('onboarding_migrate', argv))())
     .command('rollback', 'restore the files from the backup (asks in the terminal)', (y) => withJson(withRepo(y)), (argv) => run(() => gated('onboarding_rollback', argv))())
     .command(
       'traces [action] [id]',

@@ -3,6 +3,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from '../mcp/server.js';
 import type { RepoChoice } from '../mcp/repo.js';
+import type { FlowOptions } from '../steps/context.js';
 import { VERSION } from '../version.js';
 
 export type ElicitHandler = (params: ElicitRequest['params']) => Promise<ElicitResult>;
@@ -11,8 +12,8 @@ export type ElicitHandler = (params: ElicitRequest['params']) => Promise<ElicitR
  * The CLI runs the same server core as `serve`, with an MCP client in the same process. The
  * client declares elicitation only when a person can answer in this terminal.
  */
-export async function callInProcess(repo: RepoChoice, tool: string, elicit: ElicitHandler | null): Promise<CallToolResult> {
-  const server = createServer(repo);
+export async function callInProcess(repo: RepoChoice, tool: string, elicit: ElicitHandler | null, options: FlowOptions = {}): Promise<CallToolResult> {
+  const server = createServer(repo, options);
   const client = new Client(
     { name: 'copilot-onboard-cli', version: VERSION },
     { capabilities: elicit ? { elicitation: { form: {} } } : {} },

@@ -163,3 +163,25 @@ export function approveForm(plan: ApproveFormInput): Form & { choicesFrom(conten
 function cut(t: string): string {
   return t.length > 60 ? `${t.slice(0, 57)}...` : t;
 }
+
+/** The migrate form; when files the plan touches have uncommitted changes, it asks whether to overwrite them (default no). */
+export function migrateForm(uncommitted: string[]): Form {
+  if (uncommitted.length === 0) return FORMS.migrate;
+  const base = FORMS.migrate;
+  return {
+    requestedSchema: {
+      ...base.requestedSchema,
+      properties: {
+        ...base.requestedSchema.properties,
+        allow_uncommitted: {
+          type: 'boolean',
+          title: `Overwrite uncommitted changes in ${uncommitted.join(', ')}`,
+          description: 'They are backed up first, but git cannot give them back. Leave this off to commit or stash them first.',
+          default: false,
+        },
+      },
+    },
+    content: z.object({ confirmed: z.boolean(), understood_risks: z.boolean(), allow_uncommitted: z.boolean().optional() }),
+    confirmations: base.confirmations,
+  };
+}

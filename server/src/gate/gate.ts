@@ -38,6 +38,8 @@ export interface Acted {
   outcome: 'approved' | 'migrated' | 'rolled_back';
   /** What was done, for the model and the trace. */
   detail: string;
+  /** Runs once the trace is written (a commit that names it); returns what to add to the result text. */
+  afterTrace?: (trace: string | null) => Promise<string>;
 }
 
 export interface GateResult {
@@ -150,7 +152,15 @@ export async function runGated(
     if (answer.kind === 'refused') return finish(answer.outcome, answer.reason);
     try {
       const done = await act(answer.content);
-      return finish(done.outcome, done.detail, { content: answer.content });
+      const result = await finish(done.outcome, done.detail, { content: answer.content });
+      if (done.afterTrace) {
+        try {
+          result.text += ` ${await done.afterTrace(result.trace)}`;
+        } catch (err) {
+          result.text += ` (The files are migrated, but the follow-up failed: ${errorMessage(err)}.)`;
+        }
+      }
+      return result;
     } catch (err) {
       return refusedByError(err, finish);
     }

@@ -8,7 +8,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { FlowContext } from '../steps/context.js';
+import type { FlowContext, FlowOptions } from '../steps/context.js';
 import { approveStep, migrateStep, rollbackStep } from '../steps/gated.js';
 import { analyzeStep, proposeStep } from '../steps/read-only.js';
 import { resultForError, type StepResult } from '../steps/result.js';
@@ -87,7 +87,7 @@ export function toolDefinitions(): Tool[] {
 }
 
 /** The MCP face: tool registration and wiring only; every decision lives in steps/. */
-export function createServer(repo: RepoChoice): Server {
+export function createServer(repo: RepoChoice, options: FlowOptions = {}): Server {
   const server = new Server(
     { name: 'copilot-onboard', title: 'copilot-onboard', version: VERSION },
     {
@@ -110,7 +110,7 @@ export function createServer(repo: RepoChoice): Server {
     try {
       const root = await resolveRepoForSession(repo, server);
       const recovered = await recoverAndTrace(root, server);
-      stepResult = await tool.run({ root, server, signal: extra.signal });
+      stepResult = await tool.run({ root, server, signal: extra.signal, options });
       if (recovered) {
         stepResult.text = `Recovered first: ${recovered.detail}\n\n${stepResult.text}`;
         stepResult.structured.recovered = recovered;

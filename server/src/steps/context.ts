@@ -5,4 +5,13 @@ export interface FlowContext {
   root: string;
   server: Server;
   signal?: AbortSignal;
+  options?: FlowOptions;
+}
+
+/** Set by the person who starts the server or the CLI, never by a tool argument. */
+export interface FlowOptions {
+  /** Migrate on a new branch of this name. */
+  branch?: string;
+  /** Commit the migrated files, with a message that names the trace. */
+  commit?: boolean;
 }

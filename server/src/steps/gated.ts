@@ -4,7 +4,8 @@ import { backupDir, backupDirRel, createBackup, readManifest } from '../core/bac
 import { PreconditionError } from '../core/errors.js';
 import { buildPlan, hashPlan, type PlanOperation } from '../core/plan.js';
 import { scanRepository } from '../core/scan.js';
-import { approveForm } from '../gate/forms.js';
+import { approveForm, migrateForm } from '../gate/forms.js';
+import { commitFiles, createBranch, describeGit, gitInfo, type GitInfo } from '../core/git.js';
 import { editedSinceMigration } from '../core/restore.js';
 import { performMigration, performRollback } from '../core/migration.js';
 import { clientInfo, runGated, type GateResult } from '../gate/gate.js';
@@ -43,7 +44,8 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
       }
       await assertPlanCurrent(ctx.root, plan.sources, plan.operations);
       form = approveForm(plan);
-      return { planHash: plan.planHash, message: approveMessage(plan, '.copilot-state/backups/<migration id>/'), form };
+      const git = describeGit(await gitInfo(ctx.root, plan.operations.map((o) => o.path)));
+      return { planHash: plan.planHash, message: `${approveMessage(plan, '.copilot-state/backups/<migration id>/')}\n\n${git.join('\n')}`, form };
     },
     async (content) => {
       const state = await readState(ctx.root);
@@ -80,6 +82,7 @@ async function approvedOperations(root: string, plan: PlanFile, choices: PlanCho
 
 export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
   let plan: PlanFile | undefined;
+  let git: GitInfo | null = null;
   let ops: PlanOperation[] = [];
   let id = '';
   let files: string[] = [];
@@ -95,9 +98,14 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
       ops = await approvedOperations(ctx.root, plan, approval.choices);
       if (ops.length === 0) throw new PreconditionError('With the choices made, the plan changes no file.');
       id = await freshMigrationId(ctx.root);
-      return { planHash: plan.planHash, message: migrateMessage(plan, ops, backupDirRel(id)) };
+      git = await gitInfo(ctx.root, ops.map((o) => o.path));
+      const extra = [...describeGit(git), ...(ctx.options?.branch ? [`The migration goes on a new branch: ${ctx.options.branch}.`] : []), ...(ctx.options?.commit ? ['The migrated files are committed, with a message that names this trace.'] : [])];
+      return { planHash: plan.planHash, message: `${migrateMessage(plan, ops, backupDirRel(id))}\n${extra.join('\n')}`, form: migrateForm(git?.modified ?? []) };
     },
-    async () => {
+    async (content) => {
+      if ((git?.modified.length ?? 0) > 0 && content.allow_uncommitted !== true) {
+        throw new PreconditionError(`The plan would overwrite uncommitted changes in ${git!.modified.join(', ')}. Commit or stash them, or allow it in the migrate form.`);
+      }
       // The person may have edited a file while the form was open: check again right before writing.
       const state = await readState(ctx.root);
       const approved = await currentPlan(ctx.root, state);
@@ -106,9 +114,17 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
       }
       const current = await approvedOperations(ctx.root, plan!, state.approval.choices);
       if (JSON.stringify(current) !== JSON.stringify(ops)) throw new PreconditionError('The files changed while waiting for the confirmation.');
+      if (ctx.options?.branch && git) await createBranch(ctx.root, ctx.options.branch);
       await performMigration(ctx.root, id, plan!.planHash, ops, state);
       files = ops.map((o) => `${o.op} ${o.path}`);
-      return { outcome: 'migrated', detail: `Migrated: ${files.join(', ')}. Backup in ${backupDirRel(id)}. Undo with onboarding_rollback.` };
+      const commit = ctx.options?.commit && git;
+      return {
+        outcome: 'migrated',
+        detail: `Migrated: ${files.join(', ')}. Backup in ${backupDirRel(id)}.${ctx.options?.branch && git ? ` On branch ${ctx.options.branch}.` : ''} Undo with onboarding_rollback.`,
+        afterTrace: commit
+          ? async (trace) => `Committed as ${await commitFiles(ctx.root, ops.map((o) => o.path), `copilot-onboard: migrate instructions to Copilot's layout\n\nPlan ${plan!.planHash}\nTrace ${trace ?? '(none)'}`)}.`
+          : undefined,
+      };
     },
   );
   return fromGate(g, g.outcome === 'migrated' ? { migrationId: id, backupDir: backupDirRel(id), files } : {});

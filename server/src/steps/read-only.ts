@@ -1,4 +1,5 @@
 import { analyze } from '../core/analyze.js';
+import { describeGit, gitInfo } from '../core/git.js';
 import { buildPlan } from '../core/plan.js';
 import { scanRepository } from '../core/scan.js';
 import { narrate } from '../narrate/narrate.js';
@@ -52,8 +53,9 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
       conflicts: plan.conflicts.map((c) => ({ id: c.id, description: c.description, locations: c.locations.map(({ path, line }) => ({ path, line })) })),
       notes: plan.notes,
     };
+    const git = await gitInfo(ctx.root, plan.operations.map((o) => o.path));
     const narrationFacts = { ...facts, operations: plan.operations.map((o) => ({ op: o.op, path: o.path })) };
-    const told = await narrate(ctx, 'propose', narrationFacts, planReport(file));
-    return result('proposed', told.text, { ...facts, narration: told.source });
+    const told = await narrate(ctx, 'propose', narrationFacts, `${planReport(file)}\n${describeGit(git).join('\n')}`);
+    return result('proposed', told.text, { ...facts, git, narration: told.source });
   }
 }

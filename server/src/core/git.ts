@@ -1,0 +1,78 @@
+import path from 'node:path';
+import { errorMessage, PreconditionError } from './errors.js';
+
+/**
+ * What git says about the repository, through simple-git (loaded only when a step needs it).
+ * Without git, or outside a work tree, everything returns null and the flow works the same.
+ */
+export interface GitInfo {
+  /** Short hash and subject of HEAD, or null before the first commit. */
+  head: string | null;
+  branch: string | null;
+  /** Tracked files among those asked about with changes not committed (staged or not). */
+  modified: string[];
+  /** Files among those asked about that git does not track. */
+  untracked: string[];
+}
+
+async function open(root: string) {
+  const { simpleGit } = await import('simple-git');
+  return simpleGit({ baseDir: root, maxConcurrentProcesses: 2 });
+}
+
+export async function gitInfo(root: string, paths: string[]): Promise<GitInfo | null> {
+  try {
+    const git = await open(root);
+    if (!(await git.checkIsRepo())) return null;
+    const top = (await git.revparse(['--show-toplevel'])).trim();
+    const prefix = path.relative(top, root).split(path.sep).join('/');
+    const toRepo = (p: string) => (prefix ? p.slice(prefix.length + 1) : p);
+    let head: string | null = null;
+    try {
+      head = (await git.raw(['log', '-1', '--format=%h %s'])).trim() || null;
+    } catch {
+      head = null;
+    }
+    const status = await git.status(['--', '.']);
+    const wanted = new Set(paths);
+    const modified = status.files
+      .filter((f) => f.index !== '?' && (f.index.trim() !== '' || f.working_dir.trim() !== ''))
+      .map((f) => toRepo(f.path))
+      .filter((p) => wanted.has(p));
+    const untracked = status.not_added.map(toRepo).filter((p) => wanted.has(p));
+    return { head, branch: status.current ?? null, modified: [...new Set(modified)].sort(), untracked: [...new Set(untracked)].sort() };
+  } catch {
+    return null;
+  }
+}
+
+export function describeGit(info: GitInfo | null): string[] {
+  if (!info) return ['Git: not a git work tree; the backup is the only way back.'];
+  const lines = [`Git: ${info.branch ? `branch ${info.branch}, ` : ''}HEAD ${info.head ?? '(no commits yet)'}.`];
+  if (info.modified.length > 0) lines.push(`Uncommitted changes in files the plan touches: ${info.modified.join(', ')}.`);
+  if (info.untracked.length > 0) lines.push(`Not tracked by git (the backup still keeps them): ${info.untracked.join(', ')}.`);
+  return lines;
+}
+
+/** Start a new branch for the migration; refuses when the branch exists. */
+export async function createBranch(root: string, name: string): Promise<void> {
+  const git = await open(root);
+  const branches = await git.branchLocal();
+  if (branches.all.includes(name)) throw new PreconditionError(`The branch ${name} exists already; name a new one.`);
+  try {
+    await git.checkoutLocalBranch(name);
+  } catch (err) {
+    throw new PreconditionError(`Could not create the branch ${name}: ${errorMessage(err)}`);
+  }
+}
+
+/** Commit exactly the migrated files. Returns the new commit's short hash. */
+export async function commitFiles(root: string, files: string[], message: string): Promise<string> {
+  const git = await open(root);
+  await git.raw(['add', '--all', '--', ...files]);
+  // Use the person's identity; fall back to a named one only where git has none configured.
+  const configured = (await git.raw(['config', 'user.email']).catch(() => '')).trim() !== '';
+  const identity = configured ? [] : ['-c', 'user.name=copilot-onboard', '-c', 'user.email=copilot-onboard@localhost'];
+  await git.raw([...identity, 'commit', '--no-verify', '-m', message, '--', ...files]);
+  return (await git.revparse(['--short', 'HEAD'])).trim();
+}
