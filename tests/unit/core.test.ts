@@ -1,0 +1,97 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { findContradictions, findDuplicates } from '../../server/src/core/analyze.js';
+import { splitUnits } from '../../server/src/core/markdown-units.js';
+import { isInside, normalizeRepoPath, RepoPaths } from '../../server/src/core/repo-path.js';
+import { readSource } from '../../server/src/core/source-file.js';
+import { assertLossless, removeDuplicates, restructure, sectionFor } from '../../server/src/core/structure.js';
+import { joinText, splitText } from '../../server/src/core/text.js';
+import { makeRepo, removeRepo, writeFile } from '../helpers/sandbox.js';
+
+test('text round trip is byte-exact for LF, CRLF, BOM, no final newline, empty', () => {
+  for (const t of ['a\nb\n', 'a\r\nb\r\n', '\uFEFFa\nb', 'single', '', '\n', 'a\n\n\nb\n']) assert.equal(joinText(splitText(t)), t, JSON.stringify(t));
+});
+
+test('Markdown units: fenced code stays one unit, list items keep their nested lines, every line belongs once', () => {
+  const lines = ['# Title', '', 'Intro line one', 'intro line two', '', '- item', '  - nested', '  wrapped', '- second', '', '```sh', '# not a heading', '- not an item', '```', '## Section'];
+  const units = splitUnits('f.md', lines);
+  assert.deepEqual(units.map((u) => [u.kind, u.line, u.lines.length]), [
+    ['heading', 1, 1],
+    ['paragraph', 3, 2],
+    ['list-item', 6, 3],
+    ['list-item', 9, 1],
+    ['code', 11, 4],
+    ['heading', 15, 1],
+  ]);
+  const covered = units.flatMap((u) => u.lines.map((_, i) => u.line + i));
+  assert.deepEqual(covered, lines.map((l, i) => (l.trim() === '' ? null : i + 1)).filter((x) => x !== null));
+});
+
+test('a rule that matches two topics goes to the one with more matching words, ties to the first listed', () => {
+  assert.equal(sectionFor('Run the tests with vitest and npm').title, 'Testing');
+  assert.equal(sectionFor('Install dependencies with pnpm and build with tsc').title, 'Build and dependencies');
+  assert.equal(sectionFor('Be kind').title, 'General');
+});
+
+test('restructure keeps the title and intro on top, groups by topic, keeps order, merges exact duplicates', () => {
+  const lines = ['# T', '', 'Intro.', '', '- Use pnpm to install.', '- Write tests with vitest.', '- Use pnpm to install.', '- Build with tsc.'];
+  const r = restructure('f.md', splitUnits('f.md', lines));
+  assert.deepEqual(r.lines, ['# T', '', 'Intro.', '', '## Testing', '', '- Write tests with vitest.', '', '## Build and dependencies', '', '- Use pnpm to install.', '- Build with tsc.']);
+  assert.deepEqual(r.merged.map((m) => [m.line, m.keptAt.line]), [[7, 5]]);
+  assertLossless(lines, r.lines, r.merged, r.added);
+});
+
+test('removeDuplicates leaves a structured file byte-identical but for the duplicate and its blank line', () => {
+  const lines = ['# T', '', '## A', '', 'Same paragraph here.', '', '## B', '', 'Same paragraph here.', '', 'Other.'];
+  const r = removeDuplicates(lines, splitUnits('f.md', lines));
+  assert.deepEqual(r.lines, ['# T', '', '## A', '', 'Same paragraph here.', '', '## B', '', 'Other.']);
+});
+
+test('assertLossless throws on a lost or doubled line', () => {
+  assert.throws(() => assertLossless(['- a', '- b'], ['- a'], [], []), /lost/);
+  assert.throws(() => assertLossless(['- a'], ['- a', '- a'], [], []), /doubled/);
+});
+
+test('the topic table: each topic finds its contradiction, and consistent rules pass', () => {
+  const check = (text: string) => findContradictions(splitUnits('f.md', text.split('\n'))).map((p) => p.description);
+  assert.match(check('- Use pnpm.\n- Use yarn.').join(), /package manager/);
+  assert.match(check('- Indent with 2 spaces.\n- Indent with 4 spaces.').join(), /indentation/);
+  assert.match(check('- Always use semicolons.\n- Omit semicolons.').join(), /semicolons/);
+  assert.match(check('- Use single quotes.\n- Use double quotes.').join(), /quotes/);
+  assert.match(check('- Write tests with jest.\n- Write tests with vitest.').join(), /test framework/);
+  assert.match(check('- Target Node 18.\n- Target Node.js 20.').join(), /Node\.js version/);
+  assert.deepEqual(check('- Use pnpm, never npm.\n- Target Python 3.\n- Target Python 3.11.'), []);
+  assert.deepEqual(check('```\nnpm install\nyarn add\n```'), [], 'code blocks are not rules');
+});
+
+test('duplicates: repeated headings, paragraphs and lines, with every location', () => {
+  const units = splitUnits('f.md', ['## Setup', '', 'Install the toolchain first.', '', '## Setup', '', 'Install the toolchain first.', '', 'One line repeated here.', 'Another.', '', 'x', 'One line repeated here.']);
+  const found = findDuplicates(units).map((p) => `${p.description} @ ${p.locations.map((l) => l.line).join(',')}`);
+  assert.ok(found.some((f) => /Repeated heading "setup" @ 1,5/.test(f)), found.join('\n'));
+  assert.ok(found.some((f) => /Repeated line: "Install the toolchain first\." @ 3,7/.test(f)), found.join('\n'));
+  assert.ok(found.some((f) => /One line repeated here\." @ 9,13/.test(f)), found.join('\n'));
+});
+
+test('paths: .., absolute paths and NUL are refused; a sibling with a common prefix is outside', () => {
+  for (const bad of ['../x', 'a/../../x', '/etc/passwd', 'C:\\x', 'a\0b', '']) assert.throws(() => normalizeRepoPath(bad), /Unsafe path/);
+  assert.equal(normalizeRepoPath('./a//b/'), 'a/b');
+  assert.equal(isInside('/a/repo', '/a/repo2/x'), false);
+  assert.equal(isInside('/a/repo', '/a/repo/x'), true);
+});
+
+test('paths: a symlinked folder that leads out is refused for writing and skipped for reading', async (t) => {
+  const repo = makeRepo();
+  const outside = makeRepo({ 'AGENTS.md': '- outside\n' });
+  t.after(() => (removeRepo(repo), removeRepo(outside)));
+  fs.symlinkSync(outside, path.join(repo, 'linked'));
+  writeFile(repo, 'inside.md', '- inside\n');
+  fs.symlinkSync('inside.md', path.join(repo, 'AGENTS.md'));
+  const paths = new RepoPaths(repo);
+  await assert.rejects(paths.safeAbs('linked/AGENTS.md'), /outside the repository/);
+  const skipped = await readSource(paths, 'linked/AGENTS.md');
+  assert.equal(skipped.status === 'skipped' && skipped.reason, 'symlink_outside');
+  const inside = await readSource(paths, 'AGENTS.md');
+  assert.equal(inside.status === 'ok' && inside.linkTarget, 'inside.md');
+});
