@@ -79,6 +79,10 @@ async function main(): Promise<number> {
         code = await tracesCommand(choice.explicit ?? choice.cwd, argv.action, argv.id, argv.json);
       },
     )
+    .command('demo', 'walk the whole flow on a throw-away example repository', (y) => y, async () => {
+      const { runDemo } = await import('./cli/demo.js');
+      code = await runDemo();
+    })
     .demandCommand(1, 'Name a command.')
     .strict()
     .version(VERSION)

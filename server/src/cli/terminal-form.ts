@@ -1,54 +1,47 @@
-import readline from 'node:readline';
+import { emitKeypressEvents } from 'node:readline';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 
 /**
- * Shows an elicitation form in the terminal. Answering no to a required confirmation declines;
- * Ctrl-C or Esc cancels. There is no way to pre-answer it.
+ * Shows an elicitation form in the terminal with @inquirer/prompts: booleans, titled choices and
+ * text with defaults. Answering no to a required confirmation declines; Esc or Ctrl-C cancels.
+ * There is no way to answer it in advance.
  */
 export async function askInTerminal(params: ElicitRequest['params']): Promise<ElicitResult> {
-  if (!('requestedSchema' in params)) return { action: 'decline' };
+  if (!('requestedSchema' in params) || !params.requestedSchema) return { action: 'decline' };
+  const { confirm, input, select } = await import('@inquirer/prompts');
   const schema = params.requestedSchema;
   process.stderr.write(`\n${params.message}\n\n`);
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr, terminal: true });
-  let cancelled = false;
+
+  const controller = new AbortController();
+  emitKeypressEvents(process.stdin);
   const onKey = (_: string, key: { name?: string } | undefined) => {
-    if (key?.name === 'escape') {
-      cancelled = true;
-      rl.close();
-    }
+    if (key?.name === 'escape') controller.abort();
   };
   process.stdin.on('keypress', onKey);
-  rl.on('SIGINT', () => {
-    cancelled = true;
-    rl.close();
-  });
-  const question = (q: string) =>
-    new Promise<string | null>((resolve) => {
-      rl.question(q, (a) => resolve(a));
-      rl.once('close', () => resolve(null));
-    });
+  const context = { signal: controller.signal, output: process.stderr };
   const content: Record<string, string | boolean> = {};
   try {
     for (const [name, prop] of Object.entries(schema.properties)) {
-      const p = prop as { type?: string; title?: string; description?: string; default?: unknown };
-      const label = p.title ?? name;
+      const p = prop as { type?: string; title?: string; description?: string; default?: unknown; oneOf?: { const: string; title: string }[]; enum?: string[] };
+      const message = p.title ?? name;
       const required = schema.required?.includes(name) ?? false;
       if (p.type === 'boolean') {
-        const a = await question(`${label}${p.description ? ` (${p.description})` : ''} [y/N] `);
-        if (a === null || cancelled) return { action: 'cancel' };
-        const yes = /^y(es)?$/i.test(a.trim());
+        const yes = await confirm({ message: p.description ? `${message} (${p.description})` : message, default: p.default === true }, context);
         if (!yes && required) return { action: 'decline' };
         content[name] = yes;
+      } else if (p.oneOf || p.enum) {
+        const choices = p.oneOf ? p.oneOf.map((o) => ({ value: o.const, name: o.title })) : p.enum!.map((v) => ({ value: v, name: v }));
+        content[name] = await select({ message, choices, default: typeof p.default === 'string' ? p.default : undefined }, context);
       } else {
-        const def = typeof p.default === 'string' ? p.default : '';
-        const a = await question(`${label}${def ? ` [${def}]` : ''}: `);
-        if (a === null || cancelled) return { action: 'cancel' };
-        content[name] = a === '' ? def : a;
+        content[name] = await input({ message, default: typeof p.default === 'string' && p.default !== '' ? p.default : undefined }, context);
       }
     }
     return { action: 'accept', content };
+  } catch (err) {
+    const name = (err as Error)?.name;
+    if (name === 'ExitPromptError' || name === 'AbortPromptError' || name === 'CancelPromptError') return { action: 'cancel' };
+    throw err;
   } finally {
     process.stdin.off('keypress', onKey);
-    rl.close();
   }
 }

@@ -1,0 +1,130 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { styleText as style } from 'node:util';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { callInProcess } from './in-process.js';
+import { askInTerminal } from './terminal-form.js';
+import { repoChoice } from '../mcp/repo.js';
+
+/** A small, realistic repository: several formats, one duplicate, one contradiction. */
+const EXAMPLE: Record<string, string> = {
+  '.github/copilot-instructions.md': `# Invoice service
+
+This service turns orders into invoices and e-mails them to customers.
+
+- Use pnpm for all package management.
+- Run the tests with vitest before every commit.
+- Indent with 2 spaces.
+- Never log customer e-mail addresses.
+- Document every exported function with JSDoc.
+`,
+  'AGENTS.md': `# Notes for agents
+
+- Use npm to install new dependencies.
+- Keep pull requests small: one concern each.
+- Run the tests with vitest before every commit.
+`,
+  '.cursor/rules/api.mdc': `---
+description: HTTP handlers
+globs: src/api/**/*.ts
+alwaysApply: false
+---
+- Validate every request body with a zod schema before using it.
+- Answer errors with problem+json bodies.
+`,
+  'src/index.ts': 'export const ready = true;\n',
+};
+
+/** Colour only for a terminal. */
+const styleText = (format: Parameters<typeof style>[0], text: string): string => (process.stdout.isTTY ? style(format, text) : text);
+const say = (text: string) => process.stdout.write(`${text}\n`);
+const heading = (text: string) => say(`\n${styleText(['bold', 'cyan'], `── ${text} ${'─'.repeat(Math.max(0, 60 - text.length))}`)}`);
+
+function colourDiff(diff: string): string {
+  return diff
+    .split('\n')
+    .map((l) =>
+      l.startsWith('+++') || l.startsWith('---') ? styleText('bold', l) : l.startsWith('+') ? styleText('green', l) : l.startsWith('-') ? styleText('red', l) : l.startsWith('@@') ? styleText('cyan', l) : l,
+    )
+    .join('\n');
+}
+
+function textOf(r: CallToolResult): string {
+  return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+}
+
+/**
+ * `copilot-onboard demo`: builds a throw-away repository and walks the whole flow in this terminal.
+ * Every change still waits for your answer; without a terminal the gated steps are refused.
+ */
+export async function runDemo(): Promise<number> {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'copilot-onboard-demo-'));
+  for (const [rel, text] of Object.entries(EXAMPLE)) {
+    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+    fs.writeFileSync(path.join(root, rel), text);
+  }
+  const git = (...args: string[]) => execFileSync('git', ['-C', root, '-c', 'user.name=demo', '-c', 'user.email=demo@localhost', ...args], { stdio: 'ignore' });
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-qm', 'Instructions before the demo');
+  const repo = repoChoice(root);
+  const person = process.stdin.isTTY ? askInTerminal : null;
+  say(styleText('bold', `copilot-onboard demo: a sandbox repository in ${root}`));
+  say('It holds .github/copilot-instructions.md, AGENTS.md and a Cursor rule, with one repeated rule and one contradiction.');
+
+  heading('1. analyze (read-only)');
+  say(textOf(await callInProcess(repo, 'onboarding_analyze', null)));
+
+  heading('2. propose (read-only: the exact plan)');
+  const proposed = await callInProcess(repo, 'onboarding_propose', null);
+  const ops = ((proposed.structuredContent as { operations?: { op: string; path: string; diff: string }[] }).operations ?? []);
+  for (const op of ops) say(`\n${styleText('bold', `${op.op} ${op.path}`)}\n${colourDiff(op.diff.trimEnd())}`);
+
+  for (const [step, tool] of [
+    ['3. approve (you decide)', 'onboarding_approve'],
+    ['4. migrate (you confirm; everything is backed up first)', 'onboarding_migrate'],
+  ] as const) {
+    heading(step);
+    const r = await callInProcess(repo, tool, person);
+    say(textOf(r));
+    const outcome = (r.structuredContent as { outcome: string }).outcome;
+    if (outcome !== 'approved' && outcome !== 'migrated') {
+      say(`\nThe demo stops here (${outcome}); nothing was changed. The sandbox stays in ${root}.`);
+      // Without a terminal the walk has shown all it can: that is the demo working, not failing.
+      if (outcome === 'elicitation_unsupported') {
+        say('Run copilot-onboard demo in a terminal to answer the questions yourself.');
+        return 0;
+      }
+      return outcome === 'precondition_failed' ? 4 : 3;
+    }
+  }
+
+  heading('5. the result');
+  for (const rel of listFiles(root, '.github')) {
+    say(styleText('bold', rel));
+    say(fs.readFileSync(path.join(root, rel), 'utf8'));
+  }
+
+  heading('6. rollback (optional: restores every file byte for byte)');
+  const r = await callInProcess(repo, 'onboarding_rollback', person);
+  say(textOf(r));
+  heading('traces');
+  say(`Every question and answer is in ${path.join(root, '.copilot-state')}; list them with: copilot-onboard traces --repo ${root}`);
+  say('Demo finished.');
+  return 0;
+}
+
+function listFiles(root: string, dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const e of fs.readdirSync(path.join(root, rel), { withFileTypes: true })) {
+      const child = `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(child);
+      else out.push(child);
+    }
+  };
+  if (fs.existsSync(path.join(root, dir))) walk(dir);
+  return out.sort();
+}

@@ -1,0 +1,53 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+
+/** tmux drives a real terminal: send-keys to answer, capture-pane to read the screen. */
+export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+export class TmuxSession {
+  constructor(readonly name: string) {}
+
+  static start(name: string, command: string, cwd: string): TmuxSession {
+    spawnSync('tmux', ['kill-session', '-t', name]);
+    execFileSync('tmux', ['new-session', '-d', '-s', name, '-x', '220', '-y', '60', '-c', cwd, `${command}; echo "EXIT=$?"; sleep 60`]);
+    return new TmuxSession(name);
+  }
+
+  screen(): string {
+    return execFileSync('tmux', ['capture-pane', '-p', '-J', '-S', '-3000', '-t', this.name], { encoding: 'utf8' });
+  }
+
+  async waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<string> {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const s = this.screen();
+      if (pattern.test(s)) return s;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${pattern} on screen:\n${s.slice(-3000)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+
+  /** The last few non-empty lines: where the prompt being asked now is. */
+  tail(lines = 6): string {
+    return this.screen().split('\n').filter((l) => l.trim() !== '').slice(-lines).join('\n');
+  }
+
+  /** Waits until the prompt being asked now matches `pattern`, then types. */
+  async answer(pattern: RegExp, ...keys: string[]): Promise<void> {
+    const end = Date.now() + 20_000;
+    while (!pattern.test(this.tail())) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${pattern}; the terminal shows:\n${this.tail(20)}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    execFileSync('tmux', ['send-keys', '-t', this.name, ...keys]);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+
+  async exitCode(): Promise<number> {
+    const s = await this.waitFor(/EXIT=\d+/, 60_000);
+    return Number(/EXIT=(\d+)/.exec(s)![1]);
+  }
+
+  kill(): void {
+    spawnSync('tmux', ['kill-session', '-t', this.name]);
+  }
+}
