@@ -79,6 +79,44 @@ async function main(): Promise<number> {
         code = await tracesCommand(choice.explicit ?? choice.cwd, argv.action, argv.id, argv.json);
       },
     )
+    .command(
+      'setup <target>',
+      'register the server with a client: vscode writes .vscode/mcp.json (asks first); print shows every client\'s snippet',
+      (y) => withRepo(y).positional('target', { choices: ['vscode', 'print'] as const, demandOption: true }),
+      async (argv) => {
+        const setup = await import('./cli/setup.js');
+        if (argv.target === 'print') {
+          process.stdout.write(`${setup.snippets()}\n`);
+          return;
+        }
+        const choice = await repoFrom(argv.repo);
+        const change = setup.planVscodeSetup(choice.explicit ?? choice.cwd);
+        if (!change) {
+          process.stdout.write('.vscode/mcp.json already registers copilot-onboard; nothing to do.\n');
+          return;
+        }
+        process.stdout.write(`${change.diff}\n`);
+        if (!process.stdin.isTTY) {
+          process.stderr.write('No terminal to ask in: nothing was written. Run this in a terminal, or copy the snippet above.\n');
+          code = 3;
+          return;
+        }
+        const { confirm } = await import('@inquirer/prompts');
+        let yes = false;
+        try {
+          yes = await confirm({ message: `Write ${change.file}?`, default: false }, { output: process.stderr });
+        } catch {
+          yes = false;
+        }
+        if (!yes) {
+          process.stderr.write('Nothing was written.\n');
+          code = 3;
+          return;
+        }
+        await setup.applyVscodeSetup(change);
+        process.stdout.write(`Wrote ${change.file}. Reload the VS Code window, then start the copilot-onboard server from the MCP view.\n`);
+      },
+    )
     .command('demo', 'walk the whole flow on a throw-away example repository', (y) => y, async () => {
       const { runDemo } = await import('./cli/demo.js');
       code = await runDemo();
