@@ -24,7 +24,17 @@ export async function callInProcess(repo: RepoChoice, tool: string, elicit: Elic
   await client.connect(clientSide);
   try {
     // A person at a terminal may take long; the server applies its own elicitation timeout.
-    return (await client.callTool({ name: tool, arguments: {} }, undefined, { timeout: 24 * 3600 * 1000 })) as CallToolResult;
+    // Progress shows once a step has taken over a second (large monorepos).
+    const started = Date.now();
+    let shown = false;
+    const onprogress = (p: { progress: number; total?: number; message?: string }) => {
+      if (Date.now() - started < 1000 || !process.stderr.isTTY) return;
+      shown = true;
+      process.stderr.write(`\r${p.message ?? `${p.progress}/${p.total ?? '?'}`}\x1b[K`);
+    };
+    const result = (await client.callTool({ name: tool, arguments: {} }, undefined, { timeout: 24 * 3600 * 1000, onprogress })) as CallToolResult;
+    if (shown) process.stderr.write('\r\x1b[K');
+    return result;
   } finally {
     await client.close();
     await server.close();

@@ -36,12 +36,13 @@ export async function assertPlanCurrent(root: string, sources: SourceInfo[], ops
 }
 
 /** Apply the operations; each file is replaced atomically. */
-export async function applyOperations(root: string, ops: PlanOperation[]): Promise<void> {
+export async function applyOperations(root: string, ops: PlanOperation[], onFile?: (done: number, path: string) => void): Promise<void> {
   const paths = new RepoPaths(root);
-  for (const op of ops) {
+  for (const [i, op] of ops.entries()) {
     const abs = await paths.safeAbs(op.path);
     if (op.op === 'delete') await fs.remove(abs);
     else await writeAtomic(abs, op.content ?? '');
     fileOperationDone();
+    onFile?.(i + 1, op.path);
   }
 }

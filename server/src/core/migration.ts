@@ -23,7 +23,14 @@ async function saveState(root: string, state: OnboardingState): Promise<void> {
   fileOperationDone();
 }
 
-export async function performMigration(root: string, id: string, planHash: string, ops: PlanOperation[], state: OnboardingState): Promise<Migration> {
+export async function performMigration(
+  root: string,
+  id: string,
+  planHash: string,
+  ops: PlanOperation[],
+  state: OnboardingState,
+  onFile?: (done: number, path: string) => void,
+): Promise<Migration> {
   armCrashPoint();
   try {
     const now = new Date().toISOString();
@@ -43,7 +50,7 @@ export async function performMigration(root: string, id: string, planHash: strin
     await saveState(root, usedState);
     const manifest = await createBackup(root, id, planHash, ops);
     await writeJournal(root, { ...journal, phase: 'apply' });
-    await applyOperations(root, ops);
+    await applyOperations(root, ops, onFile);
     const migration: Migration = {
       id,
       planHash,

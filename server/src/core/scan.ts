@@ -32,18 +32,25 @@ export function contentDocs(scan: ScanResult): InstructionDoc[] {
 }
 
 /** Find the instruction files of a repository and parse the readable ones. */
-export async function scanRepository(root: string): Promise<ScanResult> {
+/** Called as files are read: how many of how many. */
+export type ScanProgress = (done: number, total: number) => void;
+
+export async function scanRepository(root: string, onProgress?: ScanProgress): Promise<ScanResult> {
   const paths = new RepoPaths(root);
   const result: ScanResult = { root, sources: [], docs: [], files: new Map(), skipped: [] };
   const found = (await discoverInstructionFiles(root))
     .map((rel) => ({ rel, format: formatFor(rel)! }))
     .sort((a, b) => formatRank(a.format.id) - formatRank(b.format.id) || a.rel.localeCompare(b.rel));
+  let done = 0;
   const reads = await mapLimit(found, 32, async ({ rel }) => {
     try {
       return await readSource(paths, rel);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null; // listed by git, deleted from the work tree
       throw err;
+    } finally {
+      done++;
+      if (onProgress && (done % 25 === 0 || done === found.length)) onProgress(done, found.length);
     }
   });
   found.forEach(({ rel, format }, i) => {

@@ -48,6 +48,8 @@ export interface GateResult {
   trace: string | null;
   planHash: string | null;
   content?: Record<string, unknown>;
+  /** What a refused answer held, such as the comment of an approve answered no. */
+  answered?: Record<string, unknown>;
   badInput?: boolean;
 }
 
@@ -149,7 +151,7 @@ export async function runGated(
     }
     const answer = await ask(ctx, message, form.requestedSchema, form.content, form.confirmations);
     response = answer.response;
-    if (answer.kind === 'refused') return finish(answer.outcome, answer.reason);
+    if (answer.kind === 'refused') return finish(answer.outcome, answer.reason, { answered: answer.response?.content as Record<string, unknown> | undefined });
     try {
       const done = await act(answer.content);
       const result = await finish(done.outcome, done.detail, { content: answer.content });

@@ -5,10 +5,11 @@ import {
   ListToolsRequestSchema,
   McpError,
   type CallToolResult,
+  type ServerNotification,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { FlowContext, FlowOptions } from '../steps/context.js';
+import type { FlowContext, FlowOptions, FlowReport } from '../steps/context.js';
 import { approveStep, migrateStep, rollbackStep } from '../steps/gated.js';
 import { analyzeStep, proposeStep } from '../steps/read-only.js';
 import { resultForError, type StepResult } from '../steps/result.js';
@@ -17,6 +18,7 @@ import { OUTPUT_SCHEMAS, type ToolName } from './tool-schemas.js';
 import { resolveRepoForSession, type RepoChoice } from './repo.js';
 import { VERSION } from '../version.js';
 import { recoverAndTrace } from '../gate/recovery-trace.js';
+import { registerPromptsAndResources } from './prompts-resources.js';
 
 interface ToolSpec {
   title: string;
@@ -91,12 +93,13 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
   const server = new Server(
     { name: 'copilot-onboard', title: 'copilot-onboard', version: VERSION },
     {
-      capabilities: { tools: {}, logging: {} },
+      capabilities: { tools: {}, logging: {}, prompts: {}, resources: {} },
       instructions:
         'copilot-onboard migrates AI-assistant instruction files into GitHub Copilot\'s layout. Call onboarding_analyze, then onboarding_propose and show the person the plan; onboarding_approve, onboarding_migrate and onboarding_rollback ask the person themselves. Never retry a step the person declined or cancelled unless they ask.',
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDefinitions() }));
+  registerPromptsAndResources(server, repo);
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const name = request.params.name as ToolName;
     const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined;
@@ -110,7 +113,8 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
     try {
       const root = await resolveRepoForSession(repo, server);
       const recovered = await recoverAndTrace(root, server);
-      stepResult = await tool.run({ root, server, signal: extra.signal, options });
+      stepResult = await tool.run({ root, server, signal: extra.signal, options, report: reporter(server, request.params._meta?.progressToken, extra.sendNotification) });
+      reporter(server, undefined, extra.sendNotification).log(stepResult.isError ? 'warning' : 'info', `${name}: ${stepResult.outcome}`);
       if (recovered) {
         stepResult.text = `Recovered first: ${recovered.detail}\n\n${stepResult.text}`;
         stepResult.structured.recovered = recovered;
@@ -121,6 +125,19 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
     return toCallToolResult(stepResult);
   });
   return server;
+}
+
+/** Progress goes to the request that asked for it (it sent a progress token); logs honour the level the client set. */
+function reporter(server: Server, token: string | number | undefined, send: (n: ServerNotification) => Promise<void>): FlowReport {
+  return {
+    progress(done, total, message) {
+      if (token === undefined) return;
+      void send({ method: 'notifications/progress', params: { progressToken: token, progress: done, total, message } }).catch(() => {});
+    },
+    log(level, message) {
+      void server.sendLoggingMessage({ level, logger: 'copilot-onboard', data: message }).catch(() => {});
+    },
+  };
 }
 
 function toCallToolResult(r: StepResult): CallToolResult {

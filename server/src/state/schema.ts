@@ -100,6 +100,8 @@ export const OnboardingState = z.object({
   plan: z.object({ planHash: Sha256, createdAt: z.string(), operations: z.number().int() }).nullable(),
   approval: Approval.nullable(),
   migrations: z.array(Migration),
+  /** Changes the person asked for: an approve answered no, with a comment. Shown by the next propose. */
+  feedback: z.object({ planHash: Sha256, comment: z.string(), at: z.string(), client: ClientInfo.nullable() }).nullable().optional(),
   /** The last time a start found an interrupted migrate or rollback, and what it did. */
   lastRecovery: z
     .object({

@@ -6,6 +6,13 @@ export interface FlowContext {
   server: Server;
   signal?: AbortSignal;
   options?: FlowOptions;
+  /** Progress and log messages for the client, when it asked for them. */
+  report?: FlowReport;
+}
+
+export interface FlowReport {
+  progress(done: number, total: number, message: string): void;
+  log(level: 'debug' | 'info' | 'notice' | 'warning' | 'error', message: string): void;
 }
 
 /** Set by the person who starts the server or the CLI, never by a tool argument. */

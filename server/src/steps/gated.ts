@@ -55,6 +55,7 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
       await writeState(ctx.root, {
         ...state,
         step: 'approved',
+        feedback: null,
         approval: { planHash: plan!.planHash, approvedAt: new Date().toISOString(), client: clientInfo(ctx.server), comment, choices, usedAt: null },
       });
       const chosen = [
@@ -67,6 +68,12 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
       };
     },
   );
+  const comment = g.answered?.comment;
+  if (g.outcome === 'not_confirmed' && g.answered?.approved === false && typeof comment === 'string' && comment.trim() !== '') {
+    const state = await readState(ctx.root);
+    await writeState(ctx.root, { ...state, feedback: { planHash: g.planHash!, comment: comment.trim(), at: new Date().toISOString(), client: clientInfo(ctx.server) } });
+    return fromGate({ ...g, text: `${g.text} The comment is recorded as requested changes: "${comment.trim()}". The next propose shows it.` }, { requestedChanges: comment.trim() });
+  }
   return fromGate(g);
 }
 
@@ -115,7 +122,7 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
       const current = await approvedOperations(ctx.root, plan!, state.approval.choices);
       if (JSON.stringify(current) !== JSON.stringify(ops)) throw new PreconditionError('The files changed while waiting for the confirmation.');
       if (ctx.options?.branch && git) await createBranch(ctx.root, ctx.options.branch);
-      await performMigration(ctx.root, id, plan!.planHash, ops, state);
+      await performMigration(ctx.root, id, plan!.planHash, ops, state, (done, p) => ctx.report?.progress(done, ops.length, `Wrote ${p}`));
       files = ops.map((o) => `${o.op} ${o.path}`);
       const commit = ctx.options?.commit && git;
       return {

@@ -10,9 +10,12 @@ import { withLock } from '../state/lock.js';
 import type { FlowContext } from './context.js';
 import { result, resultForError, type StepResult } from './result.js';
 
+/** Scan progress, forwarded to the client. */
+export const scanProgress = (ctx: FlowContext) => (done: number, total: number) => ctx.report?.progress(done, total, `Read ${done} of ${total} instruction files`);
+
 export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
   try {
-    const a = analyze(await scanRepository(ctx.root));
+    const a = analyze(await scanRepository(ctx.root, scanProgress(ctx)));
     const facts = { pattern: a.pattern, sources: a.sources, problems: a.problems, skipped: a.skipped };
     const told = await narrate(ctx, 'analyze', facts, analysisReport(a));
     return result('analyzed', told.text, { ...facts, narration: told.source });
@@ -33,7 +36,7 @@ export async function proposeStep(ctx: FlowContext): Promise<StepResult> {
 async function propose(ctx: FlowContext): Promise<StepResult> {
   {
     const state = await readState(ctx.root);
-    const plan = buildPlan(await scanRepository(ctx.root));
+    const plan = buildPlan(await scanRepository(ctx.root, scanProgress(ctx)));
     const file: PlanFile = { version: 1, createdAt: new Date().toISOString(), ...plan };
     await writePlan(ctx.root, file);
     const approvalStillValid = state.approval && state.approval.planHash === plan.planHash && state.approval.usedAt === null;
@@ -55,7 +58,18 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     };
     const git = await gitInfo(ctx.root, plan.operations.map((o) => o.path));
     const narrationFacts = { ...facts, operations: plan.operations.map((o) => ({ op: o.op, path: o.path })) };
-    const told = await narrate(ctx, 'propose', narrationFacts, `${planReport(file)}\n${describeGit(git).join('\n')}`);
-    return result('proposed', told.text, { ...facts, git, narration: told.source });
+    const feedback = state.feedback ? answerFeedback(state.feedback, plan.planHash) : null;
+    const report = [feedback?.text, planReport(file), describeGit(git).join('\n')].filter(Boolean).join('\n\n');
+    const told = await narrate(ctx, 'propose', { ...narrationFacts, feedback }, report);
+    return result('proposed', told.text, { ...facts, git, feedback, narration: told.source });
   }
+}
+
+/** How a new plan answers the changes the person asked for on an earlier one. */
+function answerFeedback(feedback: { planHash: string; comment: string; at: string }, planHash: string) {
+  const same = feedback.planHash === planHash;
+  const answer = same
+    ? 'This plan is the same as the one you commented on: the instruction files have not changed. Edit them, or make your choices in the approve form (legacy files, which rule stands), and propose again.'
+    : 'This plan differs from the one you commented on: the instruction files changed since. Check the diff below against your comment.';
+  return { comment: feedback.comment, on: feedback.planHash, samePlan: same, text: `Requested changes (${feedback.at}): "${feedback.comment}"\n${answer}` };
 }

@@ -1,0 +1,69 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { readPlan } from '../state/store.js';
+import { statusStep } from '../steps/status.js';
+import { listTraces } from '../trace/reader.js';
+import { verifyTraces } from '../trace/verify.js';
+import { resolveRepoForSession, type RepoChoice } from './repo.js';
+
+const ONBOARD_PROMPT = `Onboard this repository's AI instruction files to GitHub Copilot with the copilot-onboard tools.
+
+1. Call onboarding_analyze and tell me which instruction files exist and which rules repeat or contradict each other.
+2. Call onboarding_propose and show me the plan: every file it creates, changes or removes, with the diff.
+3. When I want to go on, call onboarding_approve. It shows me a form; I answer it myself. Never answer for me, and never pass arguments.
+4. Then call onboarding_migrate, which asks me to confirm once more and backs up every file first.
+5. If I decline or dismiss a form, stop and ask me what I want; do not call the step again on your own.
+6. onboarding_rollback undoes the migration, after asking me. onboarding_status says where things stand.`;
+
+const RESOURCES = [
+  { uri: 'copilot-onboard://status', name: 'status', title: 'Onboarding status', mimeType: 'text/plain', description: 'Where the onboarding stands and the next step.' },
+  { uri: 'copilot-onboard://plan', name: 'plan', title: 'Current migration plan', mimeType: 'text/markdown', description: 'The plan from the last propose, with every diff.' },
+  { uri: 'copilot-onboard://traces', name: 'traces', title: 'Trace files', mimeType: 'application/json', description: 'Every sampling and elicitation trace, and whether the chain verifies.' },
+];
+
+/** The prompt `onboard` and read-only resources for the status, the plan and the traces. */
+export function registerPromptsAndResources(server: Server, repo: RepoChoice): void {
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: [{ name: 'onboard', title: 'Onboard to Copilot instructions', description: 'Walks the agent through analyze, propose, approve, migrate, with the person deciding.' }],
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
+    if (req.params.name !== 'onboard') throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${req.params.name}`);
+    return { description: 'Onboard to Copilot instructions', messages: [{ role: 'user', content: { type: 'text', text: ONBOARD_PROMPT } }] };
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+    const uri = req.params.uri;
+    const resource = RESOURCES.find((r) => r.uri === uri);
+    if (!resource) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`);
+    const root = await resolveRepoForSession(repo, server);
+    let text: string;
+    if (resource.name === 'status') text = (await statusStep({ root })).text;
+    else if (resource.name === 'plan') text = planMarkdown(await readPlan(root));
+    else {
+      const traces = (await listTraces(root)).map(({ data: _d, file: _f, ...t }) => t);
+      text = JSON.stringify({ traces, verify: await verifyTraces(root) }, null, 2);
+    }
+    return { contents: [{ uri, mimeType: resource.mimeType, text }] };
+  });
+}
+
+function planMarkdown(plan: Awaited<ReturnType<typeof readPlan>>): string {
+  if (!plan) return '# No plan yet\n\nCall onboarding_propose to build one.\n';
+  const out = [`# Migration plan ${plan.planHash.slice(0, 12)}`, '', `Pattern: **${plan.pattern}**. Proposed ${plan.createdAt}.`, ''];
+  if (plan.operations.length === 0) out.push('Nothing to do.', '');
+  for (const op of plan.operations) out.push(`## ${op.op} \`${op.path}\``, '', '```diff', op.diff.trimEnd(), '```', '');
+  if (plan.problems.length > 0) {
+    out.push('## Problems', '');
+    for (const p of plan.problems) out.push(`- **${p.type}**: ${p.description} (${p.locations.map((l) => `${l.path}:${l.line}`).join(', ')})`);
+    out.push('');
+  }
+  if (plan.notes.length > 0) out.push('## Notes', '', ...plan.notes.map((n) => `- ${n}`), '');
+  return out.join('\n');
+}
