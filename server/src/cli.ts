@@ -56,13 +56,32 @@ async function main(): Promise<number> {
   await yargs(hideBin(process.argv))
     .scriptName('copilot-onboard')
     .usage('$0 <command> [options]\n\nMove AI-assistant instruction files into GitHub Copilot\'s layout; every change needs a person\'s yes.')
-    .command('serve', 'MCP server on stdio', (y) => withGit(withRepo(y)), async (argv) => {
-      const { serveStdio } = await import('./mcp/stdio.js');
-      const choice = repoChoice(argv.repo);
-      if (choice.explicit) await checkRepoDir(choice.explicit, '--repo or COPILOT_ONBOARD_REPO');
-      await serveStdio(choice, { ...(argv.branch ? { branch: argv.branch } : {}), ...(argv.commit ? { commit: true } : {}) });
-      code = -1;
-    })
+    .command(
+      'serve',
+      'MCP server on stdio, or on Streamable HTTP with --http',
+      (y) =>
+        withGit(withRepo(y))
+          .option('http', { type: 'boolean', default: false, describe: 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio' })
+          .option('port', { type: 'number', default: 3333, describe: 'port for --http (0 picks a free one)' })
+          .option('host', { type: 'string', default: '127.0.0.1', describe: 'address for --http; keep it on loopback' })
+          .option('allowed-host', { type: 'string', array: true, describe: 'extra Host header values to accept with --http' }),
+      async (argv) => {
+        const choice = repoChoice(argv.repo);
+        if (choice.explicit) await checkRepoDir(choice.explicit, '--repo or COPILOT_ONBOARD_REPO');
+        const flow = { ...(argv.branch ? { branch: argv.branch } : {}), ...(argv.commit ? { commit: true } : {}) };
+        if (argv.http) {
+          const { serveHttp } = await import('./mcp/http.js');
+          const server = await serveHttp(choice, { host: argv.host, port: argv.port, allowedHosts: argv['allowed-host'] ?? [] }, flow);
+          const address = server.address();
+          const port = typeof address === 'object' && address ? address.port : argv.port;
+          process.stderr.write(`copilot-onboard: serving MCP on http://${argv.host}:${port}/mcp\n`);
+        } else {
+          const { serveStdio } = await import('./mcp/stdio.js');
+          await serveStdio(choice, flow);
+        }
+        code = -1;
+      },
+    )
     .command('analyze', 'find and classify the instruction files (read-only)', (y) => withJson(withRepo(y)), (argv) => run(() => readOnly('onboarding_analyze', argv))())
     .command('propose', 'build the migration plan with diffs (writes only .copilot-state/)', (y) => withJson(withRepo(y)), (argv) => run(() => readOnly('onboarding_propose', argv))())
     .command('status', 'where the onboarding stands', (y) => withJson(withRepo(y)), (argv) => run(() => readOnly('onboarding_status', argv))())
