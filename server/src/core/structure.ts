@@ -160,24 +160,3 @@ export function removeDuplicates(allLines: string[], units: Unit[]): { lines: st
   const kept = allLines.map((_, i) => i).filter((i) => keep[i]);
   return { lines: kept.map((i) => allLines[i]!), merged, kept };
 }
-
-/**
- * Safety net: the output holds every non-blank source line exactly as often as the source did,
- * minus the merged duplicates, plus the headings the tool added. Throws when that does not hold.
- */
-export function assertLossless(source: string[], output: string[], merged: Merged[], added: string[]): void {
-  const count = new Map<string, number>();
-  const bump = (line: string, by: number) => {
-    if (isBlank(line)) return;
-    count.set(line, (count.get(line) ?? 0) + by);
-  };
-  source.forEach((l) => bump(l, 1));
-  merged.forEach((m) => m.text.split('\n').forEach((l) => bump(l, -1)));
-  added.forEach((l) => bump(l, 1));
-  output.forEach((l) => bump(l, -1));
-  const off = [...count].filter(([, n]) => n !== 0);
-  if (off.length > 0) {
-    const [line, n] = off[0]!;
-    throw new Error(`internal check failed: line ${JSON.stringify(line)} would be ${n > 0 ? 'lost' : 'doubled'}`);
-  }
-}

@@ -1,6 +1,6 @@
 import fs from 'fs-extra';
-import { applyOperations, assertPlanCurrent } from '../core/apply.js';
-import { backupDir, backupDirRel, createBackup, readManifest } from '../core/backup.js';
+import { assertPlanCurrent } from '../core/apply.js';
+import { backupDir, backupDirRel, readManifest } from '../core/backup.js';
 import { PreconditionError } from '../core/errors.js';
 import { buildPlan, hashPlan, type PlanOperation } from '../core/plan.js';
 import { scanRepository } from '../core/scan.js';

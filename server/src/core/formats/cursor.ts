@@ -1,4 +1,4 @@
-import { basename, folderOf, folderScope, globList, globsUnder, markdownFormat, stringField, truthy } from './markdown-format.js';
+import { basename, folderOf, folderScope, globList, globsUnder, markdownFormat, ownerOf, stringField, truthy } from './markdown-format.js';
 
 /** `.cursorrules`: one flat file of rules for the folder it sits in. */
 export const cursorrules = markdownFormat({
@@ -12,12 +12,6 @@ export const cursorrules = markdownFormat({
 
 const CURSOR_RULE = /(^|\/)\.cursor\/rules(\/.+)?\.(mdc|md)$/;
 
-/** The folder that holds `.cursor/`: nested rule folders apply below it. */
-function cursorOwner(rel: string): string {
-  const i = rel.indexOf('.cursor/');
-  return i <= 0 ? '' : rel.slice(0, i - 1);
-}
-
 /**
  * `.cursor/rules/**\/*.mdc` (and `.md`): front matter `description`, `globs`, `alwaysApply`.
  * alwaysApply makes a rule repo-wide (for its folder); globs scope it; a description alone means
@@ -30,7 +24,7 @@ export const cursorMdc = markdownFormat({
   frontMatter: true,
   detect: (rel) => CURSOR_RULE.test(rel),
   meta: (rel, fm) => {
-    const owner = cursorOwner(rel);
+    const owner = ownerOf(rel, '.cursor');
     const description = stringField(fm, 'description');
     const globs = globList(fm?.data.globs);
     if (truthy(fm, 'alwaysApply') || !fm) return { scope: folderScope(owner), description };

@@ -58,6 +58,12 @@ export function folderOf(relPath: string): string {
 
 export const basename = (relPath: string): string => relPath.slice(relPath.lastIndexOf('/') + 1);
 
+/** The folder that holds a tool's dot-folder (`.cursor`, `.windsurf`, `.clinerules`): its rules apply below it. */
+export function ownerOf(relPath: string, dotDir: string): string {
+  const i = relPath.indexOf(`${dotDir}/`);
+  return i <= 0 ? '' : relPath.slice(0, i - 1);
+}
+
 /** Rules of a file in `folder` apply below it: the root is repository-wide. */
 export function folderScope(folder: string): Scope {
   return folder === '' ? { kind: 'repo' } : { kind: 'globs', globs: [`${folder}/**`] };

@@ -1,4 +1,4 @@
-import { basename, folderOf, folderScope, globList, globsUnder, markdownFormat, stringField } from './markdown-format.js';
+import { basename, folderOf, folderScope, globList, globsUnder, markdownFormat, ownerOf, stringField } from './markdown-format.js';
 
 /** `.windsurfrules`: one flat file of rules. */
 export const windsurfrules = markdownFormat({
@@ -20,8 +20,7 @@ export const windsurfRules = markdownFormat({
   frontMatter: true,
   detect: (rel) => WINDSURF_RULE.test(rel),
   meta: (rel, fm) => {
-    const i = rel.indexOf('.windsurf/');
-    const owner = i <= 0 ? '' : rel.slice(0, i - 1);
+    const owner = ownerOf(rel, '.windsurf');
     const trigger = stringField(fm, 'trigger') ?? 'always_on';
     const description = stringField(fm, 'description');
     const globs = globList(fm?.data.globs);
