@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { connect, outcomeOf, yesToAll } from './helpers/mcp.js';
@@ -33,6 +34,7 @@ test('accepted path: propose, approve, migrate create sections without losing a 
   const manifest = JSON.parse(fs.readFileSync(path.join(repo, '.copilot-state/backups', migration.id, 'manifest.json'), 'utf8'));
   assert.equal(manifest.files[0].path, FILE);
   assert.equal(manifest.files[0].existed, true);
+  assert.equal(manifest.files[0].sha256, createHash('sha256').update(MESSY_INSTRUCTIONS).digest('hex'), 'the manifest holds the sha256 of the original');
 
   assert.equal(outcomeOf(await s.call('onboarding_rollback')), 'rolled_back');
   assert.deepEqual(hashTree(repo), before, 'rollback restores every file byte for byte');

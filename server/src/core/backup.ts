@@ -36,7 +36,8 @@ export async function createBackup(root: string, id: string, planHash: string, o
       await writeAtomic(path.join(dir, ...backup!.split('/')), bytes);
       fileOperationDone();
     }
-    files.push({ path: op.path, existed: bytes !== null, beforeSha256: bytes ? sha256(bytes) : null, afterSha256: op.afterSha256, backup });
+    const before = bytes ? sha256(bytes) : null;
+    files.push({ path: op.path, existed: bytes !== null, sha256: before, beforeSha256: before, afterSha256: op.afterSha256, backup });
   }
   const manifest: BackupManifest = { version: 1, id, planHash, createdAt: new Date().toISOString(), files };
   await writeJsonAtomic(path.join(dir, 'manifest.json'), manifest);

@@ -56,7 +56,7 @@ export async function performMigration(
       planHash,
       migratedAt: now,
       backupDir: backupDirRel(id),
-      files: manifest.files.map(({ backup: _b, ...f }) => f),
+      files: manifest.files.map(({ backup: _b, sha256: _s, ...f }) => f),
       rolledBackAt: null,
     };
     await saveState(root, { ...usedState, step: 'migrated', migrations: [...usedState.migrations, migration] });

@@ -122,6 +122,8 @@ export const BackupManifest = z.object({
   createdAt: z.string(),
   files: z.array(
     MigratedFile.extend({
+      /** sha256 of the original bytes (the contract's name for beforeSha256), or null when the file did not exist. */
+      sha256: Sha256.nullable(),
       /** Path of the saved original inside the backup folder, or null when the file did not exist. */
       backup: z.string().nullable(),
     }),
