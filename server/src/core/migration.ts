@@ -62,8 +62,22 @@ export async function performMigration(
     await saveState(root, { ...usedState, step: 'migrated', migrations: [...usedState.migrations, migration] });
     await clearJournal(root);
     return migration;
+  } catch (err) {
+    throw await afterFailure(root, err);
   } finally {
     disarmCrashPoint();
+  }
+}
+
+/** A migrate or rollback that failed (a full disk, a permission) is recovered at once, not left to the next start. */
+async function afterFailure(root: string, err: unknown): Promise<Error> {
+  disarmCrashPoint();
+  const what = err instanceof Error ? err.message : String(err);
+  try {
+    const recovery = await recoverInterrupted(root);
+    return new Error(recovery ? `${what}. ${recovery.detail}` : what);
+  } catch (again) {
+    return new Error(`${what}. Recovery failed too (${again instanceof Error ? again.message : String(again)}); the journal in .copilot-state/ is kept, and the next command tries again.`);
   }
 }
 
@@ -84,6 +98,8 @@ export async function performRollback(root: string, migration: Migration, edited
     const result = await finishRollback(root, migration.id, edited);
     await clearJournal(root);
     return result;
+  } catch (err) {
+    throw await afterFailure(root, err);
   } finally {
     disarmCrashPoint();
   }

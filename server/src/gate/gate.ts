@@ -184,7 +184,7 @@ async function traceUnwritable(root: string): Promise<string | null> {
 function refusedByError(err: unknown, finish: (o: RefusalOutcome, t: string, e?: Partial<GateResult>) => Promise<GateResult>) {
   if (err instanceof PreconditionError) return finish('precondition_failed', `${err.message} Nothing was changed.`);
   if (err instanceof BadInputError) return finish('error', err.message, { badInput: true });
-  return finish('error', `Internal error: ${errorMessage(err)}. Nothing was changed by this step.`);
+  return finish('error', `Internal error: ${errorMessage(err)}.`);
 }
 
 const RawElicitResult = z.looseObject({});
