@@ -17,7 +17,7 @@ export async function writeJsonAtomic(file: string, value: unknown): Promise<voi
   await writeAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
 }
 
-async function fsyncDir(dir: string): Promise<void> {
+export async function fsyncDir(dir: string): Promise<void> {
   let fd: number | undefined;
   try {
     fd = await fs.open(dir, 'r');

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { statePaths } from '../state/paths.js';
 import type { ElicitationTrace, SamplingTrace } from '../state/schema.js';
 import { sha256 } from '../core/hash.js';
-import { writeJsonAtomic } from '../state/atomic.js';
+import { fsyncDir, writeJsonAtomic } from '../state/atomic.js';
 import { withLock } from '../state/lock.js';
 
 /** `2026-11-22T08:30:45.123Z` → `2026-11-22T08-30-45-123Z`, as the contract names trace files. */
@@ -34,6 +34,7 @@ async function writeUnique<T extends { timestamp: string }>(dir: string, suffix:
     }
     try {
       await fs.link(temp, final);
+      await fsyncDir(dir);
       return final;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
