@@ -23,6 +23,24 @@ test('forged arguments are invalid params: no argument stands in for the person'
   assert.deepEqual(hashTree(repo), before);
 });
 
+test('an argument named __proto__ is refused like any other, on every tool', async (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo, elicit: yesToAll });
+  t.after(() => s.close());
+  await s.call('onboarding_propose');
+  const before = hashTree(repo);
+  // JSON.parse makes __proto__ an own key, as a client's JSON on the wire does.
+  for (const raw of ['{"__proto__":false}', '{"__proto__":{"confirmed":true,"approved":true}}']) {
+    for (const tool of ['onboarding_analyze', 'onboarding_approve', 'onboarding_migrate', 'onboarding_status']) {
+      await assert.rejects(s.call(tool, JSON.parse(raw)), (e: { code?: number; message?: string }) => e.code === -32602 && /__proto__/.test(e.message ?? ''), `${tool} ${raw}`);
+    }
+  }
+  assert.equal(s.elicitations.length, 0);
+  assert.equal(readState(repo)!.approval, null);
+  assert.deepEqual(hashTree(repo), before);
+});
+
 test('migrate without approve is refused and changes nothing', async (t) => {
   const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
   t.after(() => removeRepo(repo));

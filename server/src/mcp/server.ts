@@ -74,6 +74,16 @@ export const BAD_INPUT_META = 'copilot-onboard/bad-input';
 
 const EMPTY_INPUT = { type: 'object' as const, properties: {}, additionalProperties: false };
 
+/**
+ * The SDK's schema copies `arguments` into a fresh record, and a key named `__proto__` does not
+ * survive that copy; so the handler would see `{}` where the client sent an argument. This schema
+ * hands over the arguments exactly as they were parsed from the wire (the SDK still checks that
+ * they form an object), so that every argument is refused.
+ */
+const CallToolRequestAsSent = CallToolRequestSchema.extend({
+  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
+});
+
 let definitions: Tool[] | undefined;
 
 /** Built on first use: JSON Schema generation is not needed by the CLI's in-process calls. */
@@ -100,13 +110,13 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDefinitions() }));
   registerPromptsAndResources(server, repo);
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  server.setRequestHandler(CallToolRequestAsSent, async (request, extra): Promise<CallToolResult> => {
     const name = request.params.name as ToolName;
     const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined;
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const args = request.params.arguments;
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args) || Object.keys(args).length > 0)) {
-      const names = args && typeof args === 'object' ? Object.keys(args).join(', ') : typeof args;
+      const names = args && typeof args === 'object' ? Object.keys(args).map((k) => JSON.stringify(k)).join(', ') : typeof args;
       throw new McpError(ErrorCode.InvalidParams, `${name} takes no arguments (got: ${names}). Only the person can answer its questions, through the form it shows.`);
     }
     let stepResult: StepResult;
