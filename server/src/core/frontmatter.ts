@@ -20,7 +20,7 @@ export function readFrontMatter(lines: string[]): FrontMatter | null {
   if (close < 0) return null;
   const body = lines.slice(1, close);
   try {
-    const parsed = parseYaml(body.join('\n'), { strict: false, uniqueKeys: false }) as unknown;
+    const parsed = parseYaml(body.join('\n'), { strict: false, uniqueKeys: false, logLevel: 'error' }) as unknown;
     if (parsed === null || parsed === undefined) return { data: {}, lineCount: close + 1, lenient: false };
     if (typeof parsed === 'object' && !Array.isArray(parsed)) {
       return { data: parsed as Record<string, unknown>, lineCount: close + 1, lenient: false };
