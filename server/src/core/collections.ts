@@ -10,3 +10,8 @@ export function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> 
   for (const item of items) pushTo(map, key(item), item);
   return map;
 }
+
+/** Order strings by code unit, the same on every machine (localeCompare follows the system locale). */
+export function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -59,8 +59,26 @@ function unquote(v: string): string {
 /** A globs value as a list: a string (comma-separated), a list, or nothing. */
 export function globList(value: unknown): string[] {
   if (value === null || value === undefined || value === '') return [];
-  const items = Array.isArray(value) ? value.map(String) : String(value).split(',');
+  const items = Array.isArray(value) ? value.map(String) : splitOutsideBraces(String(value));
   return items
     .map((g) => g.trim().replace(/^(['"])(.*)\1$/, '$2'))
     .filter((g) => g !== '');
+}
+
+/** Split a comma list of globs, keeping brace alternatives such as `*.{ts,tsx}` whole. */
+function splitOutsideBraces(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '{') depth++;
+    else if (c === '}' && depth > 0) depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
 }

@@ -42,6 +42,8 @@ export interface InstructionDoc {
   excludeAgent: string[];
   /** Set when the file only points at another instruction file (a symlink or an `@path` import). */
   aliasOf: string | null;
+  /** The `@path` a file holds as its only content, as written (resolved against the repository by the scan). */
+  importOnly?: string | null;
   /** Set when a file sits among rules but is not one (a README in .clinerules/, a workflow). */
   notRule: string | null;
 }

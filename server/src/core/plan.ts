@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { pushTo } from './collections.js';
+import { byCodeUnit, pushTo } from './collections.js';
 import { createTwoFilesPatch } from 'diff';
 import { analyze, type Analysis, type Pattern, type Problem } from './analyze.js';
 import { additionsFrom, appendAdditions, bodyOf, insertMarks, renderBase, unitKey, type Addition, type LineRef, type Rendered } from './assemble.js';
@@ -154,7 +154,7 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     notes.push('Contradicting rules are kept and marked unless you choose which one stands in the approve form: the plan never picks a winner.');
   }
 
-  operations.sort((a, b) => a.path.localeCompare(b.path));
+  operations.sort((a, b) => byCodeUnit(a.path, b.path));
   return { pattern: analysis.pattern, sources: analysis.sources, operations, problems: analysis.problems, merged, provenance, legacy, conflicts, dropped: [...dropped.values()], notes };
 }
 

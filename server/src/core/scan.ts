@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { byCodeUnit } from './collections.js';
 import type { InstructionDoc } from './model.js';
 import { discoverInstructionFiles } from './discover.js';
 import { formatFor, formatRank } from './formats/registry.js';
@@ -40,7 +41,7 @@ export async function scanRepository(root: string, onProgress?: ScanProgress): P
   const result: ScanResult = { root, sources: [], docs: [], files: new Map(), skipped: [] };
   const found = (await discoverInstructionFiles(root))
     .map((rel) => ({ rel, format: formatFor(rel)! }))
-    .sort((a, b) => formatRank(a.format.id) - formatRank(b.format.id) || a.rel.localeCompare(b.rel));
+    .sort((a, b) => formatRank(a.format.id) - formatRank(b.format.id) || byCodeUnit(a.rel, b.rel));
   let done = 0;
   const reads = await mapLimit(found, 32, async ({ rel }) => {
     try {
@@ -67,7 +68,7 @@ export async function scanRepository(root: string, onProgress?: ScanProgress): P
   // An alias counts only when it points at another instruction file; otherwise its content is its own.
   const known = new Set(result.docs.map((d) => d.path));
   for (const doc of result.docs) {
-    doc.aliasOf ??= symlinkStoredAsText(doc.path, result.files.get(doc.path)!.text, known);
+    doc.aliasOf ??= importTarget(doc.path, doc.importOnly ?? null, known) ?? symlinkStoredAsText(doc.path, result.files.get(doc.path)!.text, known);
     if (doc.aliasOf !== null && !known.has(doc.aliasOf)) doc.aliasOf = null;
     const file = result.files.get(doc.path)!;
     result.sources.push({ path: doc.path, kind: doc.kind, bytes: file.bytes.length, sha256: file.sha256, aliasOf: doc.aliasOf, notRule: doc.notRule });
@@ -75,6 +76,22 @@ export async function scanRepository(root: string, onProgress?: ScanProgress): P
   const order = new Map(found.map((f, i) => [f.rel, i]));
   result.sources.sort((a, b) => order.get(a.path)! - order.get(b.path)!);
   return result;
+}
+
+/**
+ * The instruction file an `@path` import names. Claude Code resolves it against the importing
+ * file's folder; files in `.claude/` are also tried against the folder that holds `.claude/`, and
+ * the repository root last, since people write both.
+ */
+function importTarget(rel: string, raw: string | null, known: Set<string>): string | null {
+  if (raw === null || raw.startsWith('~') || raw.startsWith('/')) return null;
+  const folder = path.posix.dirname(rel);
+  const bases = [folder, folder.replace(/(^|\/)\.claude$/, '') || '.', '.'];
+  for (const base of bases) {
+    const target = path.posix.normalize(path.posix.join(base, raw));
+    if (target !== rel && !target.startsWith('../') && known.has(target)) return target;
+  }
+  return null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { COPILOT_INSTRUCTIONS_PATH } from './formats/copilot-instructions.js';
+import { byCodeUnit } from './collections.js';
 import { INSTRUCTIONS_DIR } from './formats/copilot-path-instructions.js';
 import type { InstructionDoc, Scope } from './model.js';
 
@@ -63,7 +64,7 @@ export function planTargets(legacy: InstructionDoc[], existing: Map<string, Scop
     taken.set(name, key);
     scoped.set(key, { path: name, scope: doc.scope, docs: [doc] });
   }
-  const targets = [...scoped.values()].sort((a, b) => a.path.localeCompare(b.path));
+  const targets = [...scoped.values()].sort((a, b) => byCodeUnit(a.path, b.path));
   return repo.docs.length > 0 ? [repo, ...targets] : targets;
 }
 

@@ -43,7 +43,8 @@ export function markdownFormat(spec: MarkdownFormatSpec): Format {
         role: spec.role,
         description: meta.description ?? null,
         excludeAgent: meta.excludeAgent ?? [],
-        aliasOf: file.linkTarget ?? importOnlyTarget(units.map((u) => u.lines).flat()),
+        aliasOf: file.linkTarget,
+        importOnly: importOnlyTarget(units.map((u) => u.lines).flat()),
         notRule: meta.notRule ?? null,
       };
     },
@@ -92,5 +93,5 @@ function importOnlyTarget(lines: string[]): string | null {
   const content = lines.filter((l) => l.trim() !== '');
   if (content.length !== 1) return null;
   const m = /^@(\S+)$/.exec(content[0]!.trim());
-  return m ? m[1]!.replace(/^\.\//, '') : null;
+  return m ? m[1]! : null;
 }
