@@ -77,3 +77,51 @@ test('the plan does not depend on the system locale', async (t) => {
     });
   assert.equal(run('da_DK.UTF-8'), run('C'));
 });
+
+test('a Copilot file that is a symlink is never written through: its target stays as it is', async (t) => {
+  const repo = makeRepo({ 'AGENTS.md': '# Agents\n\n- Use pnpm for packages.\n', '.cursorrules': '- Prefer small functions.\n' });
+  t.after(() => removeRepo(repo));
+  fs.mkdirSync(path.join(repo, '.github'));
+  fs.symlinkSync('../AGENTS.md', path.join(repo, '.github/copilot-instructions.md'));
+  const { plan } = await planOf(repo);
+  assert.deepEqual(plan.operations.map((o) => o.path), []);
+  assert.ok(plan.notes.some((n) => n.startsWith('.github/copilot-instructions.md is a symlink to AGENTS.md')), plan.notes.join('\n'));
+  for (const l of plan.legacy) assert.deepEqual(l.fates, ['keep'], `${l.path}: its rules did not move, so it cannot go`);
+  const scan = await scanRepository(repo);
+  const chosen = buildPlan(scan, analyze(scan), { legacy: { '.cursorrules': 'remove', 'AGENTS.md': 'remove' }, conflicts: {} });
+  assert.deepEqual(chosen.operations, []);
+});
+
+test('a legacy file that is a symlink can be kept, never removed or replaced (that would change its target)', async (t) => {
+  const repo = makeRepo({ 'docs/ai.md': '- Run the tests before you push.\n' });
+  t.after(() => removeRepo(repo));
+  fs.symlinkSync('docs/ai.md', path.join(repo, 'CLAUDE.md'));
+  const scan = await scanRepository(repo);
+  const base = buildPlan(scan, analyze(scan));
+  assert.deepEqual(base.legacy.find((l) => l.path === 'CLAUDE.md')!.fates, ['keep']);
+  for (const fate of ['remove', 'pointer'] as const) {
+    const plan = buildPlan(scan, analyze(scan), { legacy: { 'CLAUDE.md': fate }, conflicts: {} });
+    assert.deepEqual(plan.operations.map((o) => `${o.op} ${o.path}`), ['create .github/copilot-instructions.md'], fate);
+  }
+});
+
+test('an existing Copilot file that is not UTF-8 is not planned over', async (t) => {
+  const repo = makeRepo({ 'AGENTS.md': '- Use pnpm for packages.\n', '.github/copilot-instructions.md': Buffer.from([0x2d, 0x20, 0xff, 0xfe, 0x0a]) });
+  t.after(() => removeRepo(repo));
+  const { plan } = await planOf(repo);
+  assert.deepEqual(plan.operations, []);
+  assert.ok(plan.notes.some((n) => n.startsWith('.github/copilot-instructions.md could not be read (not utf8)')), plan.notes.join('\n'));
+  assert.deepEqual(plan.legacy.find((l) => l.path === 'AGENTS.md')!.fates, ['keep']);
+});
+
+test('applying an operation refuses to write or remove through a symlink', async (t) => {
+  const { applyOperations } = await import('../server/src/core/apply.js');
+  const repo = makeRepo({ 'docs/ai.md': 'original\n' });
+  t.after(() => removeRepo(repo));
+  fs.symlinkSync('docs/ai.md', path.join(repo, 'CLAUDE.md'));
+  for (const op of [{ op: 'delete' as const, content: null }, { op: 'update' as const, content: 'new\n' }]) {
+    await assert.rejects(applyOperations(repo, [{ ...op, path: 'CLAUDE.md', beforeSha256: null, afterSha256: null, diff: '' }]), /symlink/);
+  }
+  assert.equal(fs.readFileSync(path.join(repo, 'docs/ai.md'), 'utf8'), 'original\n');
+  assert.ok(fs.lstatSync(path.join(repo, 'CLAUDE.md')).isSymbolicLink());
+});

@@ -39,7 +39,7 @@ export async function assertPlanCurrent(root: string, sources: SourceInfo[], ops
 export async function applyOperations(root: string, ops: PlanOperation[], onFile?: (done: number, path: string) => void): Promise<void> {
   const paths = new RepoPaths(root);
   for (const [i, op] of ops.entries()) {
-    const abs = await paths.safeAbs(op.path);
+    const abs = await paths.safeWriteAbs(op.path);
     if (op.op === 'delete') await fs.remove(abs);
     else await writeAtomic(abs, op.content ?? '');
     fileOperationDone();

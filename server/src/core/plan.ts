@@ -115,7 +115,15 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
   const merged: Merged[] = [];
   const provenance: Provenance[] = [];
   const notes: string[] = [];
+  const blocked = new Set<string>();
   for (const target of targets) {
+    const why = unwritable(scan, target.path);
+    if (why) {
+      blocked.add(target.path);
+      const from = target.docs.map((d) => d.path);
+      notes.push(`${target.path} ${why}, and copilot-onboard does not write through links or over files it cannot read. ${from.length ? `The rules of ${from.join(', ')} are not migrated: make it a regular text file and propose again.` : 'It is left as it is.'}`);
+      continue;
+    }
     const existingDoc = byPath.get(target.path);
     const rendered = renderTarget(linesOf, target, existingDoc, analysis, merged);
     const marked = dropLines(insertMarks(rendered, marks), dropped);
@@ -131,7 +139,7 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     operations.push(operation(target.path, before?.text ?? null, before?.sha256 ?? null, content));
   }
 
-  const legacy = legacyOptions(legacyDocs, targets, scan.docs);
+  const legacy = legacyOptions(legacyDocs, targets, scan, blocked);
   for (const option of legacy) {
     const fate = choices.legacy[option.path] ?? 'keep';
     const file = scan.files.get(option.path)!;
@@ -206,13 +214,26 @@ function operation(p: string, before: string | null, beforeSha: string | null, a
   };
 }
 
-function legacyOptions(legacy: InstructionDoc[], targets: Target[], docs: InstructionDoc[]): LegacyOption[] {
-  const aliased = new Set(docs.map((d) => d.aliasOf).filter((a): a is string => a !== null));
+/**
+ * Why the plan must not write to a path, or null. A symlink (or a file in a symlinked folder) would
+ * be written through, changing the file it points at; a file the scan skipped was never read.
+ */
+function unwritable(scan: ScanResult, p: string): string | null {
+  const link = scan.files.get(p)?.linkTarget;
+  if (link) return `is a symlink to ${link}`;
+  const skipped = scan.skipped.find((s) => s.path === p);
+  return skipped ? `could not be read (${skipped.reason.replace(/_/g, ' ')})` : null;
+}
+
+function legacyOptions(legacy: InstructionDoc[], targets: Target[], scan: ScanResult, blocked: Set<string>): LegacyOption[] {
+  const aliased = new Set(scan.docs.map((d) => d.aliasOf).filter((a): a is string => a !== null));
   return legacy.map((doc) => {
     const target = targets.find((t) => t.docs.includes(doc))!.path;
     const fates: LegacyFate[] = ['keep'];
-    if (!aliased.has(doc.path)) fates.push('remove');
-    if (POINTER_KINDS.has(doc.kind) && !aliased.has(doc.path)) fates.push('pointer');
+    // Only a file whose rules really moved may go, and never through a link: that would change its target.
+    const movable = !aliased.has(doc.path) && !blocked.has(target) && !scan.files.get(doc.path)?.linkTarget;
+    if (movable) fates.push('remove');
+    if (POINTER_KINDS.has(doc.kind) && movable) fates.push('pointer');
     const note = ALSO_READ_BY_COPILOT.has(doc.kind)
       ? `${doc.path} is kept: Copilot's agent also reads it, so its rules will load twice (from it and from ${target}).`
       : `${doc.path} is kept for its own tool; Copilot reads its rules from ${target}.`;

@@ -40,6 +40,17 @@ export class RepoPaths {
   }
 
   /**
+   * Absolute path that is safe to write, replace or remove: safe as for reading, and not itself a
+   * symlink, since writing through a link would change the file it points at.
+   */
+  async safeWriteAbs(rel: string): Promise<string> {
+    const abs = await this.safeAbs(rel);
+    const st = await fs.lstat(this.abs(rel)).catch(() => null);
+    if (st?.isSymbolicLink()) throw new UnsafePathError(rel, 'is a symlink; copilot-onboard does not write through links');
+    return abs;
+  }
+
+  /**
    * Absolute path that is safe to read or write: every existing component, resolved through
    * symlinks, stays inside the repository.
    */
