@@ -125,3 +125,39 @@ test('applying an operation refuses to write or remove through a symlink', async
   assert.equal(fs.readFileSync(path.join(repo, 'docs/ai.md'), 'utf8'), 'original\n');
   assert.ok(fs.lstatSync(path.join(repo, 'CLAUDE.md')).isSymbolicLink());
 });
+
+test('a rule file with front matter and no body adds nothing, and an empty legacy file creates no Copilot file', async (t) => {
+  const repo = makeRepo({ '.cursor/rules/empty.mdc': '---\ndescription: Nothing yet\nglobs: src/**\n---\n', 'CLAUDE.md': '' });
+  t.after(() => removeRepo(repo));
+  const { plan } = await planOf(repo);
+  assert.deepEqual(plan.operations.map((o) => o.path), []);
+});
+
+test('a rule file with front matter and a body: the body moves, the front matter does not repeat', async (t) => {
+  const repo = makeRepo({ '.cursor/rules/api.mdc': '---\ndescription: API rules\nglobs: src/api/**\n---\n- Validate every request body.\n' });
+  t.after(() => removeRepo(repo));
+  const { content } = await planOf(repo);
+  assert.equal(content('.github/instructions/api.instructions.md'), '---\napplyTo: "src/api/**"\ndescription: "API rules"\n---\n\n- Validate every request body.\n');
+});
+
+test('an existing Copilot file without a final newline keeps it that way', async (t) => {
+  const repo = makeRepo({ '.github/copilot-instructions.md': '# Rules\r\n\r\n## Testing\r\n\r\n- Run vitest before pushing.', 'AGENTS.md': '## Testing\n\n- Cover every bug fix with a test.\n' });
+  t.after(() => removeRepo(repo));
+  const { content } = await planOf(repo);
+  const out = content('.github/copilot-instructions.md')!;
+  assert.ok(out.includes('- Cover every bug fix with a test.'), out);
+  assert.ok(!out.endsWith('\n'), JSON.stringify(out.slice(-20)));
+  assert.ok(!/[^\r]\n/.test(out), 'CRLF kept');
+});
+
+test('front matter of AGENTS.md: the description goes with its rules, what cannot go is said', async (t) => {
+  const repo = makeRepo({
+    'sdk/AGENTS.md': '---\ndescription: SDK reference\nglobs: "*.ts"\nalwaysApply: true\n---\n\n# SDK\n\n- Export types from index.ts.\n',
+    'AGENTS.md': '---\ndescription: Root reference\n---\n\n- Use pnpm for packages.\n',
+  });
+  t.after(() => removeRepo(repo));
+  const { content, plan } = await planOf(repo);
+  assert.match(content('.github/instructions/sdk.instructions.md')!, /^description: "SDK reference"$/m);
+  assert.ok(!plan.notes.some((n) => n.startsWith('sdk/AGENTS.md: its front matter')), plan.notes.join('\n'));
+  assert.ok(plan.notes.some((n) => n.startsWith('AGENTS.md: its front matter "description" is not carried into .github/copilot-instructions.md')), plan.notes.join('\n'));
+});

@@ -36,6 +36,8 @@ export interface InstructionDoc {
   units: Unit[];
   /** Copilot's own files are the target layout; legacy files are what gets migrated. */
   role: 'copilot' | 'legacy';
+  /** The keys of the file's front matter, as written (empty without front matter). */
+  frontMatterKeys?: string[];
   /** `description` from front matter, when given. */
   description: string | null;
   /** Copilot `excludeAgent` values, when given. */

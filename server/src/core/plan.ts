@@ -128,8 +128,11 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     const rendered = renderTarget(linesOf, target, existingDoc, analysis, merged);
     const marked = dropLines(insertMarks(rendered, marks), dropped);
     assertEveryLineOnce(linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, dropped);
+    // A new file with no rule in it (its sources were empty, or all merged) is not created.
+    if (!existingDoc && !marked.refs.some((r) => r !== null)) continue;
     const style = textStyle(scan, existingDoc ?? target.docs[0]);
-    const content = joinText({ ...style, lines: marked.lines, finalNewline: marked.lines.length > 0 });
+    const finalNewline = existingDoc ? splitText(scan.files.get(existingDoc.path)!.text).finalNewline : true;
+    const content = joinText({ ...style, lines: marked.lines, finalNewline: finalNewline && marked.lines.length > 0 });
     provenance.push(...spans(target.path, marked.refs));
     const before = scan.files.get(target.path);
     if (before && content === before.text) {
@@ -151,6 +154,7 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     if (fate === 'keep' && ALSO_READ_BY_COPILOT.has(option.kind)) notes.push(option.note);
   }
 
+  notes.push(...frontMatterNotes(targets, blocked));
   for (const d of scan.docs.filter((x) => x.notRule !== null)) notes.push(`${d.path} is ${d.notRule}; it is reported, not migrated.`);
   for (const d of scan.docs.filter((x) => x.aliasOf !== null)) notes.push(`${d.path} points at ${d.aliasOf}; its rules are read once, from ${d.aliasOf}.`);
   for (const s of scan.skipped) notes.push(s.detail);
@@ -188,7 +192,8 @@ function renderTarget(linesOf: (p: string) => string[], target: Target, existing
     : { lines: frontMatterFor(target), refs: frontMatterFor(target).map(() => null) };
   if (existingDoc) for (const u of existingDoc.units) known.set(unitKey(u), u);
   for (const doc of target.docs) {
-    const body = bodyOf(lines(doc), (doc.units[0]?.line ?? 1) - 1, doc.units, known, merged, doc.path);
+    if (doc.units.length === 0) continue; // front matter only: nothing to carry over
+    const body = bodyOf(lines(doc), doc.units[0]!.line - 1, doc.units, known, merged, doc.path);
     if (body.lines.length === 0) continue;
     while (out.lines.length > 0 && out.lines[out.lines.length - 1]!.trim() === '') (out.lines.pop(), out.refs.pop());
     out.lines.push('', ...body.lines);
@@ -212,6 +217,21 @@ function operation(p: string, before: string | null, beforeSha: string | null, a
     afterSha256: after === null ? null : sha256(Buffer.from(after, 'utf8')),
     diff: createTwoFilesPatch(before === null ? '/dev/null' : `a/${p}`, after === null ? '/dev/null' : `b/${p}`, before ?? '', after ?? '', undefined, undefined, { context: 3 }),
   };
+}
+
+/** Front matter that reads into scope is used; what Copilot's file cannot hold is said, not silently lost. */
+const SCOPE_KEYS = new Set(['globs', 'alwaysApply', 'applyTo', 'trigger', 'paths', 'excludeAgent']);
+
+function frontMatterNotes(targets: Target[], blocked: Set<string>): string[] {
+  const notes: string[] = [];
+  for (const target of targets.filter((t) => !blocked.has(t.path))) {
+    const written = target.path === COPILOT_INSTRUCTIONS_PATH ? null : frontMatterFor(target).find((l) => l.startsWith('description: ')) ?? null;
+    for (const doc of target.docs) {
+      const lost = (doc.frontMatterKeys ?? []).filter((k) => !SCOPE_KEYS.has(k) && !(k === 'description' && written === `description: ${JSON.stringify(doc.description)}`));
+      if (lost.length > 0) notes.push(`${doc.path}: its front matter ${lost.map((k) => `"${k}"`).join(', ')} is not carried into ${target.path}, which has no place for it; the file keeps it while you keep the file.`);
+    }
+  }
+  return notes;
 }
 
 /**

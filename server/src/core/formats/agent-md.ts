@@ -1,4 +1,4 @@
-import { basename, folderOf, folderScope, markdownFormat } from './markdown-format.js';
+import { basename, folderOf, folderScope, markdownFormat, stringField } from './markdown-format.js';
 
 /** AGENTS.md, CLAUDE.md and GEMINI.md: plain Markdown, at the root or in any folder. */
 function agentFile(id: string, name: string, title: string, extra: (rel: string) => boolean = () => false) {
@@ -8,10 +8,11 @@ function agentFile(id: string, name: string, title: string, extra: (rel: string)
     role: 'legacy',
     frontMatter: true,
     detect: (rel) => basename(rel) === name || extra(rel),
-    meta: (rel) => {
-      // .claude/CLAUDE.md belongs to the folder that holds .claude/.
+    meta: (rel, fm) => {
+      // .claude/CLAUDE.md belongs to the folder that holds .claude/; front matter (some teams add
+      // Cursor-style fields) does not change that, but its description is kept.
       const folder = folderOf(rel).replace(/(^|\/)\.claude$/, '');
-      return { scope: folderScope(folder) };
+      return { scope: folderScope(folder), description: stringField(fm, 'description') };
     },
   });
 }

@@ -42,6 +42,7 @@ export function markdownFormat(spec: MarkdownFormatSpec): Format {
         units,
         role: spec.role,
         description: meta.description ?? null,
+        frontMatterKeys: fm ? Object.keys(fm.data) : [],
         excludeAgent: meta.excludeAgent ?? [],
         aliasOf: file.linkTarget,
         importOnly: importOnlyTarget(units.map((u) => u.lines).flat()),
