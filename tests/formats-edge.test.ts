@@ -161,3 +161,27 @@ test('front matter of AGENTS.md: the description goes with its rules, what canno
   assert.ok(!plan.notes.some((n) => n.startsWith('sdk/AGENTS.md: its front matter')), plan.notes.join('\n'));
   assert.ok(plan.notes.some((n) => n.startsWith('AGENTS.md: its front matter "description" is not carried into .github/copilot-instructions.md')), plan.notes.join('\n'));
 });
+
+test('a rule dropped by the person leaves no double gap, and a kept legacy file that still holds it is named', async (t) => {
+  const repo = makeRepo({
+    '.github/copilot-instructions.md': '# Rules\n\n## Packages\n\n- Keep the lockfile committed.\n\n- Always use pnpm to install packages.\n\n- Pin exact versions.\n',
+    'AGENTS.md': '## Packages\n\n- Always use npm to install packages.\n',
+  });
+  t.after(() => removeRepo(repo));
+  const scan = await scanRepository(repo);
+  const analysis = analyze(scan);
+  const base = buildPlan(scan, analysis);
+  const conflict = base.conflicts.find((c) => c.locations.some((l) => l.path === 'AGENTS.md'))!;
+  assert.ok(conflict, JSON.stringify(analysis.problems));
+  const pnpm = conflict.locations.findIndex((l) => l.text.includes('pnpm')) + 1;
+  const plan = buildPlan(scan, analysis, { legacy: {}, conflicts: { [conflict.id]: `keep_${pnpm}` } });
+  const out = plan.operations.find((o) => o.path === '.github/copilot-instructions.md')?.content ?? '';
+  assert.ok(!out.includes('use npm'), out);
+  assert.ok(!/\n\n\n/.test(out), JSON.stringify(out));
+  assert.ok(plan.notes.some((n) => n.startsWith('AGENTS.md:3 is dropped from Copilot\'s files, but AGENTS.md is kept')), plan.notes.join('\n'));
+  const npm = conflict.locations.findIndex((l) => l.text.includes('use npm')) + 1;
+  const other = buildPlan(scan, analysis, { legacy: {}, conflicts: { [conflict.id]: `keep_${npm}` } }).operations.find((o) => o.path === '.github/copilot-instructions.md')!.content!;
+  assert.ok(!other.includes('pnpm') && other.includes('- Keep the lockfile committed.\n\n- Pin exact versions.'), JSON.stringify(other));
+  const removed = buildPlan(scan, analysis, { legacy: { 'AGENTS.md': 'remove' }, conflicts: { [conflict.id]: `keep_${pnpm}` } });
+  assert.ok(!removed.notes.some((n) => n.includes('is dropped')));
+});

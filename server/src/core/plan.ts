@@ -155,6 +155,12 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
   }
 
   notes.push(...frontMatterNotes(targets, blocked));
+  for (const d of dropped.values()) {
+    const option = legacy.find((l) => l.path === d.path);
+    if (option && (choices.legacy[d.path] ?? 'keep') === 'keep') {
+      notes.push(`${d.path}:${d.line} is dropped from Copilot's files, but ${d.path} is kept and still says "${d.text.trim()}"${ALSO_READ_BY_COPILOT.has(option.kind) ? ", and Copilot's agent reads it too" : ''}: remove the file, or edit that line, to settle the contradiction everywhere.`);
+    }
+  }
   for (const d of scan.docs.filter((x) => x.notRule !== null)) notes.push(`${d.path} is ${d.notRule}; it is reported, not migrated.`);
   for (const d of scan.docs.filter((x) => x.aliasOf !== null)) notes.push(`${d.path} points at ${d.aliasOf}; its rules are read once, from ${d.aliasOf}.`);
   for (const s of scan.skipped) notes.push(s.detail);
@@ -302,8 +308,21 @@ function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs
 
 function dropLines(r: Rendered, dropped: Map<string, unknown>): Rendered {
   if (dropped.size === 0) return r;
-  const keep = r.refs.map((ref) => !(ref && dropped.has(`${ref.path}:${ref.line}`)));
-  return { lines: r.lines.filter((_, i) => keep[i]), refs: r.refs.filter((_, i) => keep[i]) };
+  const out: Rendered = { lines: [], refs: [] };
+  let gapAfterDrop = false;
+  r.refs.forEach((ref, i) => {
+    if (ref && dropped.has(`${ref.path}:${ref.line}`)) {
+      gapAfterDrop = out.lines.length === 0 || out.lines[out.lines.length - 1]!.trim() === '';
+      return;
+    }
+    const blank = ref === null && r.lines[i]!.trim() === '';
+    // A dropped rule takes one of the blank lines around it along, so no double gap is left.
+    if (blank && gapAfterDrop) return;
+    gapAfterDrop = false;
+    out.lines.push(r.lines[i]!);
+    out.refs.push(ref);
+  });
+  return out;
 }
 
 /**
