@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { errorMessage, PreconditionError } from './errors.js';
 
 /**
@@ -23,9 +22,8 @@ async function open(root: string) {
 export async function gitInfo(root: string, paths: string[]): Promise<GitInfo | null> {
   try {
     const git = await open(root);
-    if (!(await git.checkIsRepo())) return null;
-    const top = (await git.revparse(['--show-toplevel'])).trim();
-    const prefix = path.relative(top, root).split(path.sep).join('/');
+    // One git process answers both "is this a work tree" (it fails outside one) and where we are in it.
+    const prefix = (await git.revparse(['--show-prefix'])).trim().replace(/\/$/, '');
     const toRepo = (p: string) => (prefix ? p.slice(prefix.length + 1) : p);
     let head: string | null = null;
     try {
