@@ -74,6 +74,10 @@ test('a test framework is claimed only when tests are written or run with it', (
   assert.match(contradictions({ 'AGENTS.md': '- Write tests with Jest.\n', 'CLAUDE.md': '- We use Vitest for unit tests.\n' })[0]?.description ?? '', /test framework/);
 });
 
+test('code nested in a list item is an example, not a claim', () => {
+  assert.deepEqual(contradictions({ 'AGENTS.md': '- Build the image:\n\n  ```sh\n  docker run python 3.9 -m build\n  ```\n', 'CLAUDE.md': '- Target Python 3.12.\n' }), []);
+});
+
 test('"tabs" in another sense is not an indentation claim', () => {
   assert.deepEqual(contradictions({ 'AGENTS.md': '- Indent with 2 spaces.\n', 'CLAUDE.md': '- Keep the browser tabs open while the dev server runs.\n' }), []);
 });
@@ -119,6 +123,18 @@ test('a heading repeated as a sibling in one file is still reported', async (t) 
   const { repo, analysis } = await analyzed({ 'AGENTS.md': '# Guide\n\n## Setup\n\n- Install the toolchain.\n\n## Setup\n\n- Install the hooks.\n\n## API\n\n### Notes\n\n- Validate input.\n\n## CLI\n\n### Notes\n\n- Parse flags with yargs.\n' });
   t.after(() => removeRepo(repo));
   assert.deepEqual(analysis.problems.map((p) => p.description), ['Repeated heading "setup"']);
+});
+
+test('code nested in list items, table headers and HTML comments are not repeated rules', async (t) => {
+  const item = (n: number) => `- Set up test ${n} like this:\n\n  \`\`\`ts\n  describe("Test Name", () => {\n    let testDir: string;\n    await cleanup();\n  });\n  \`\`\`\n`;
+  const table = (n: number) => `| Status | Option ID |\n|---|---|\n| open | o${n} |\n`;
+  const { repo, analysis } = await analyzed({
+    'AGENTS.md': `${item(1)}\n${item(2)}\n${table(1)}\n${table(2)}`,
+    'pkg/AGENTS.md': '<!-- generated: rules extracted from review notes -->\n\n- Keep functions short.\n',
+    'pkg/sub/AGENTS.md': '<!-- generated: rules extracted from review notes -->\n\n- Name files in kebab-case.\n',
+  });
+  t.after(() => removeRepo(repo));
+  assert.deepEqual(analysis.problems, []);
 });
 
 test('repeated rules alone make a repo unstructured, not messy', async (t) => {
