@@ -1,4 +1,4 @@
-import { extractClaims, findConflicts } from './claims.js';
+import { extractClaims, findConflicts, proseLines } from './claims.js';
 import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Unit } from './model.js';
 import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
 import { findNearDuplicates } from './near-duplicates.js';
@@ -108,7 +108,8 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
     problems.push({ type: 'duplication', description: `Repeated heading "${group[0]!.text}"`, locations: group.map((h) => loc(h.unit)) });
   }
 
-  const blocks = groupBy(units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code'), normalizedText);
+  const rules = units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isComment(u));
+  const blocks = groupBy(rules, normalizedText);
   for (const [text, all] of blocks) {
     const group = meeting(all, (u) => u, scopeOf);
     if (group.length < 2 || isTrivial(text)) continue;
@@ -118,11 +119,10 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
   }
 
   const lines: { text: string; at: Location; unit: Unit }[] = [];
-  for (const u of units) {
-    if (u.kind === 'code' || u.kind === 'heading' || u.kind === 'frontmatter') continue;
-    u.lines.forEach((l, i) => {
+  for (const u of rules) {
+    proseLines(u).forEach((i) => {
       const at = { path: u.path, line: u.line + i };
-      if (!coveredLines.has(`${at.path}:${at.line}`)) lines.push({ text: stripMarker(normalizeLine(l)), at, unit: u });
+      if (!coveredLines.has(`${at.path}:${at.line}`)) lines.push({ text: stripMarker(normalizeLine(u.lines[i]!)), at, unit: u });
     });
   }
   for (const [text, all] of groupBy(lines, (l) => l.text)) {
@@ -132,6 +132,8 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
   }
   return problems;
 }
+
+const isComment = (u: Unit): boolean => u.kind === 'html' && u.lines[0]!.trimStart().startsWith('<!--');
 
 /** Headings keyed by file, parent heading, level and text: equal keys are siblings with one title. */
 function siblingHeadings(units: Unit[]): { key: string; text: string; unit: Unit }[] {
@@ -160,6 +162,8 @@ function meeting<T>(group: T[], unitOf: (x: T) => Unit, scopeOf: (u: Unit) => Sc
  */
 function isTrivial(text: string): boolean {
   if (text.length < MIN_REPEATED_LINE || !/\p{L}{2,}.*\s.*\p{L}{2,}/su.test(text)) return true;
+  // A table row of a few words is a header ("| Status | Option ID |").
+  if (text.startsWith('|') && text.replace(/[|:-]/g, ' ').trim().split(/\s+/).length <= MAX_LABEL_WORDS) return true;
   const bare = stripMarker(text).replace(/[*_`]/g, '').trim();
   const words = bare.split(/\s+/).length;
   return !text.includes('\n') && words <= MAX_LABEL_WORDS && (bare.endsWith(':') || /^(\*\*|__)[^*_]+(\*\*|__)$/.test(stripMarker(text)));

@@ -1,7 +1,7 @@
 import type { Scope, Unit } from './model.js';
 import { pushTo } from './collections.js';
 import { languagesMeet, languagesOf, scopesOverlap } from './scope-overlap.js';
-import { CLAIM_TOPICS, CONTRAST_BEFORE, MODALS, NEGATION_BEFORE, type ClaimTopic } from './topics.js';
+import { CLAIM_TOPICS, CONTRAST_BEFORE, MODALS, NEGATION_BEFORE, type ClaimOption, type ClaimTopic } from './topics.js';
 import { compatibleVersions, versionClaims } from './versions.js';
 
 export interface Claim {
@@ -27,14 +27,15 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
     // Headings name a section; the rules are the lines under them.
     if (unit.kind === 'code' || unit.kind === 'frontmatter' || unit.kind === 'heading') continue;
     const scope = scopeOf(unit);
-    unit.lines.forEach((text, offset) => {
+    for (const offset of proseLines(unit)) {
+      const text = unit.lines[offset]!;
       const at = { path: unit.path, line: unit.line + offset, unit: `${unit.path}:${unit.line}`, text, scope, langs: languagesOf(text, scope) };
       for (const topic of CLAIM_TOPICS) {
         if (topic.context && !topic.context.test(text)) continue;
         for (const option of topic.options) {
           if (option.context && !option.context.test(text)) continue;
           for (const match of text.matchAll(option.pattern)) {
-            const positive = readOption(topic, text, match.index, match[0].length);
+            const positive = readOption(topic, option, text, match.index, match[0].length);
             if (positive !== null) claims.push({ topic: topic.id, topicTitle: topic.title, value: option.value, positive, ...at });
           }
         }
@@ -48,22 +49,35 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
           if (object) claims.push({ topic: `rule:${object}`, topicTitle: `"${object}"`, value: object, positive: modal.positive, ...at });
         }
       }
-    });
+    }
   }
   return claims;
 }
 
+/** Indexes of a unit's lines outside the code blocks nested in it (an example under a list item). */
+export function proseLines(u: Unit): number[] {
+  const out: number[] = [];
+  let fence: string | null = null;
+  u.lines.forEach((l, i) => {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(l)?.[1];
+    if (fence === null && marker) fence = marker;
+    else if (fence !== null && marker && l.trim() === marker && marker.length >= fence.length && marker[0] === fence[0]) fence = null;
+    else if (fence === null) out.push(i);
+  });
+  return out;
+}
+
 const MARKUP = `[\`*_"']*`;
 const SEPARATOR = String.raw`\s*(?:,|/|&|\bor\b|\band\b|\bnor\b)\s*(?:(?:or|and|nor)\s+)?`;
-const lists = new Map<ClaimTopic, { any: RegExp; before: RegExp; after: RegExp }>();
+const lists = new Map<ClaimTopic, { one: Map<ClaimOption, RegExp>; before: RegExp; after: RegExp }>();
 
-/** Regular expressions for "one of this topic's options", and for one in a list before or after. */
+/** Regular expressions for each of a topic's options anywhere, and for any of them in a list before or after. */
 function listPatterns(topic: ClaimTopic) {
   let p = lists.get(topic);
   if (!p) {
     const any = topic.options.map((o) => o.pattern.source).join('|');
     p = {
-      any: new RegExp(any, 'i'),
+      one: new Map(topic.options.map((o) => [o, new RegExp(o.pattern.source, 'i')])),
       before: new RegExp(`(?:${any})${MARKUP}${SEPARATOR}${MARKUP}$`, 'i'),
       after: new RegExp(`^${MARKUP}${SEPARATOR}${MARKUP}(?:${any})`, 'i'),
     };
@@ -77,7 +91,7 @@ function listPatterns(topic: ClaimTopic) {
  * (null). Options listed together ("npm, yarn or pnpm") are alternatives, not a choice, unless a
  * negation rules the whole list out ("do not use npm/yarn/pnpm").
  */
-function readOption(topic: ClaimTopic, text: string, index: number, length: number): boolean | null {
+function readOption(topic: ClaimTopic, option: ClaimOption, text: string, index: number, length: number): boolean | null {
   const before = text.slice(0, index);
   const after = text.slice(index + length);
   const p = listPatterns(topic);
@@ -97,8 +111,9 @@ function readOption(topic: ClaimTopic, text: string, index: number, length: numb
     const command = before.endsWith('`') && /^ [^\s`]/.test(after);
     return command ? null : false;
   }
-  const clause = lead.split(/[.;!?](?:\s|$)/).pop()!;
-  if (CONTRAST_BEFORE.test(lead) && p.any.test(clause.replace(CONTRAST_BEFORE, ''))) return false;
+  // "pnpm, not npm" rules npm out; "`bun run compile`, not `bun run build`" contrasts two commands of one tool.
+  const clause = lead.split(/[.;!?](?:\s|$)/).pop()!.replace(CONTRAST_BEFORE, '');
+  if (CONTRAST_BEFORE.test(lead) && [...p.one].some(([o, re]) => o !== option && re.test(clause))) return false;
   if (listed) return null;
   return topic.choice.positive.test(lead) || topic.choice.positiveAfter?.test(after) ? true : null;
 }
