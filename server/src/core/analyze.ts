@@ -1,8 +1,9 @@
-import { extractClaims, findConflicts } from './claims.js';
+import { extractClaims, findConflicts, proseLines } from './claims.js';
 import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Unit } from './model.js';
 import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
 import { findNearDuplicates } from './near-duplicates.js';
 import { groupBy } from './collections.js';
+import { scopesOverlap } from './scope-overlap.js';
 import type { SkippedSource } from './source-file.js';
 
 export type Pattern = 'clean' | 'structured' | 'unstructured' | 'messy';
@@ -29,6 +30,8 @@ export interface Analysis {
 
 /** Lines shorter than this are too generic to call a repetition ("---", "Notes:"). */
 const MIN_REPEATED_LINE = 12;
+/** A line of at most this many words that ends with a colon, or is all bold, is a label. */
+const MAX_LABEL_WORDS = 6;
 /** Non-blank lines allowed before the first `## ` section in a structured file (besides the title). */
 const MAX_PREAMBLE_LINES = 6;
 
@@ -36,10 +39,11 @@ export function analyze(scan: ScanResult): Analysis {
   const docs = contentDocs(scan);
   const units = docs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
   const scopes = new Map(docs.map((d) => [d.path, d.scope]));
+  const scopeOf = (u: Unit): Scope => scopes.get(u.path) ?? { kind: 'repo' };
   const problems = [
-    ...findDuplicates(units),
-    ...findNearDuplicates(units),
-    ...findContradictions(units, (u) => scopes.get(u.path) ?? { kind: 'repo' }),
+    ...findDuplicates(units, scopeOf),
+    ...findNearDuplicates(units, scopeOf),
+    ...findContradictions(units, scopeOf),
   ];
   const structured = Object.fromEntries(docs.map((d) => [d.path, d.kind !== 'copilot-instructions' || isStructured(d)]));
   dedupeByLocations(problems);
@@ -53,13 +57,14 @@ export function analyze(scan: ScanResult): Analysis {
 }
 
 /**
- * clean: no instructions at all. messy: rules repeat or contradict. structured: everything is
+ * clean: no instructions at all. messy: rules contradict each other. structured: everything is
  * already in Copilot's layout and organised. unstructured: there is organising or migrating to do.
+ * Repeats alone do not make a repository messy: the plan merges them.
  */
 function classify(docs: InstructionDoc[], problems: Problem[], structured: Record<string, boolean>): Pattern {
   const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));
   if (withContent.length === 0) return 'clean';
-  if (problems.some((p) => p.type === 'contradiction' || p.type === 'duplication')) return 'messy';
+  if (problems.some((p) => p.type === 'contradiction')) return 'messy';
   return withContent.every((d) => d.role === 'copilot' && structured[d.path]) ? 'structured' : 'unstructured';
 }
 
@@ -88,37 +93,80 @@ export function isStructured(doc: InstructionDoc): boolean {
   return preamble.reduce((n, u) => n + u.lines.filter((l) => l.trim() !== '').length, 0) <= MAX_PREAMBLE_LINES;
 }
 
-export function findDuplicates(units: Unit[]): Problem[] {
+/**
+ * Exact repeats of rules: paragraphs and list items, then single lines. Headings count only when a
+ * file repeats one among siblings (a section split in two); across files, or under different parents
+ * ("### Examples" under each rule), they are structure. Labels ("**Example:**"), code examples and
+ * repeats in files whose scopes never meet (each needs its own copy) are not reported.
+ */
+export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
   const problems: Problem[] = [];
   const coveredLines = new Set<string>();
 
-  const headings = groupBy(units.filter((u) => u.kind === 'heading'), (u) => normalizeLine(u.lines[0]!.replace(/^\s*#+\s*/, '')).toLowerCase());
-  for (const [text, group] of headings) {
-    if (group.length < 2 || text === '') continue;
-    problems.push({ type: 'duplication', description: `Repeated heading "${text}"`, locations: group.map(loc) });
+  for (const group of groupBy(siblingHeadings(units), (h) => h.key).values()) {
+    if (group.length < 2) continue;
+    problems.push({ type: 'duplication', description: `Repeated heading "${group[0]!.text}"`, locations: group.map((h) => loc(h.unit)) });
   }
 
-  const blocks = groupBy(units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter'), normalizedText);
-  for (const [text, group] of blocks) {
-    if (group.length < 2 || text.length < MIN_REPEATED_LINE) continue;
+  const rules = units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isComment(u));
+  const blocks = groupBy(rules, normalizedText);
+  for (const [text, all] of blocks) {
+    const group = meeting(all, (u) => u, scopeOf);
+    if (group.length < 2 || isTrivial(text)) continue;
     const what = group[0]!.lines.length > 1 ? 'paragraph' : group[0]!.kind === 'list-item' ? 'rule' : 'line';
     problems.push({ type: 'duplication', description: `Repeated ${what}: "${excerpt(text)}"`, locations: group.map(loc) });
     for (const u of group) u.lines.forEach((_, i) => coveredLines.add(`${u.path}:${u.line + i}`));
   }
 
-  const lines: { text: string; at: Location }[] = [];
-  for (const u of units) {
-    if (u.kind === 'code' || u.kind === 'heading' || u.kind === 'frontmatter') continue;
-    u.lines.forEach((l, i) => {
+  const lines: { text: string; at: Location; unit: Unit }[] = [];
+  for (const u of rules) {
+    proseLines(u).forEach((i) => {
       const at = { path: u.path, line: u.line + i };
-      if (!coveredLines.has(`${at.path}:${at.line}`)) lines.push({ text: stripMarker(normalizeLine(l)), at });
+      if (!coveredLines.has(`${at.path}:${at.line}`)) lines.push({ text: stripMarker(normalizeLine(u.lines[i]!)), at, unit: u });
     });
   }
-  for (const [text, group] of groupBy(lines, (l) => l.text)) {
-    if (group.length < 2 || text.length < MIN_REPEATED_LINE) continue;
+  for (const [text, all] of groupBy(lines, (l) => l.text)) {
+    const group = meeting(all, (l) => l.unit, scopeOf);
+    if (group.length < 2 || isTrivial(text)) continue;
     problems.push({ type: 'duplication', description: `Repeated line: "${excerpt(text)}"`, locations: group.map((g) => g.at) });
   }
   return problems;
+}
+
+const isComment = (u: Unit): boolean => u.kind === 'html' && u.lines[0]!.trimStart().startsWith('<!--');
+
+/** Headings keyed by file, parent heading, level and text: equal keys are siblings with one title. */
+function siblingHeadings(units: Unit[]): { key: string; text: string; unit: Unit }[] {
+  const out: { key: string; text: string; unit: Unit }[] = [];
+  const parents = new Map<string, Unit[]>();
+  for (const u of units) {
+    if (u.kind !== 'heading') continue;
+    const stack = parents.get(u.path) ?? [];
+    while (stack.length > 0 && stack[stack.length - 1]!.level! >= u.level!) stack.pop();
+    const text = normalizeLine(u.lines[0]!.replace(/^\s*#+\s*/, '').replace(/\s+#+\s*$/, '')).toLowerCase();
+    if (text !== '') out.push({ key: `${u.path}|${stack[stack.length - 1]?.line ?? 0}|${u.level}|${text}`, text, unit: u });
+    stack.push(u);
+    parents.set(u.path, stack);
+  }
+  return out;
+}
+
+/** The members of a group of repeats that share a scope with another member. */
+function meeting<T>(group: T[], unitOf: (x: T) => Unit, scopeOf: (u: Unit) => Scope): T[] {
+  return group.filter((x, i) => group.some((y, j) => j !== i && (unitOf(x).path === unitOf(y).path || scopesOverlap(scopeOf(unitOf(x)), scopeOf(unitOf(y))))));
+}
+
+/**
+ * Too little to be a rule: short lines, lines without words (table rules), and labels that only
+ * introduce what follows ("**Example:**", "When reviewing pull requests:").
+ */
+function isTrivial(text: string): boolean {
+  if (text.length < MIN_REPEATED_LINE || !/\p{L}{2,}.*\s.*\p{L}{2,}/su.test(text)) return true;
+  // A table row of a few words is a header ("| Status | Option ID |").
+  if (text.startsWith('|') && text.replace(/[|:-]/g, ' ').trim().split(/\s+/).length <= MAX_LABEL_WORDS) return true;
+  const bare = stripMarker(text).replace(/[*_`]/g, '').trim();
+  const words = bare.split(/\s+/).length;
+  return !text.includes('\n') && words <= MAX_LABEL_WORDS && (bare.endsWith(':') || /^(\*\*|__)[^*_]+(\*\*|__)$/.test(stripMarker(text)));
 }
 
 export function findContradictions(units: Unit[], scopeOf?: (u: Unit) => Scope): Problem[] {

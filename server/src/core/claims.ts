@@ -1,7 +1,9 @@
 import type { Scope, Unit } from './model.js';
 import { pushTo } from './collections.js';
 import { languagesMeet, languagesOf, scopesOverlap } from './scope-overlap.js';
-import { CLAIM_TOPICS, GENERIC_VERSION, MODALS, NEGATION_BEFORE, NOT_A_PRODUCT, VERSIONED_LANGUAGES } from './topics.js';
+import { readOption } from './option-claims.js';
+import { CLAIM_TOPICS, MODALS } from './topics.js';
+import { compatibleVersions, versionClaims } from './versions.js';
 
 export interface Claim {
   topic: string;
@@ -10,6 +12,8 @@ export interface Claim {
   positive: boolean;
   path: string;
   line: number;
+  /** The unit (paragraph, list item with its nested lines) the claim is in: `path:line`. */
+  unit: string;
   text: string;
   scope: Scope;
   langs: Set<string>;
@@ -21,42 +25,47 @@ const REPO: Scope = { kind: 'repo' };
 export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () => REPO): Claim[] {
   const claims: Claim[] = [];
   for (const unit of units) {
-    if (unit.kind === 'code' || unit.kind === 'frontmatter') continue;
+    // Headings name a section; the rules are the lines under them.
+    if (unit.kind === 'code' || unit.kind === 'frontmatter' || unit.kind === 'heading') continue;
     const scope = scopeOf(unit);
-    unit.lines.forEach((text, offset) => {
-      const line = unit.line + offset;
-      const at = { path: unit.path, line, text, scope, langs: languagesOf(text, scope) };
+    for (const offset of proseLines(unit)) {
+      const text = unit.lines[offset]!;
+      const at = { path: unit.path, line: unit.line + offset, unit: `${unit.path}:${unit.line}`, text, scope, langs: languagesOf(text, scope) };
       for (const topic of CLAIM_TOPICS) {
         if (topic.context && !topic.context.test(text)) continue;
         for (const option of topic.options) {
+          if (option.context && !option.context.test(text)) continue;
           for (const match of text.matchAll(option.pattern)) {
-            const before = text.slice(0, match.index);
-            const positive = !topic.negatable || !NEGATION_BEFORE.test(before);
-            claims.push({ topic: topic.id, topicTitle: topic.title, value: option.value, positive, ...at });
+            const positive = readOption(topic, option, text, match.index, match[0].length);
+            if (positive !== null) claims.push({ topic: topic.id, topicTitle: topic.title, value: option.value, positive, ...at });
           }
         }
       }
-      for (const lang of VERSIONED_LANGUAGES) {
-        for (const match of text.matchAll(lang.pattern)) {
-          const before = text.slice(0, match.index);
-          if (NEGATION_BEFORE.test(before)) continue;
-          claims.push({ topic: `version:${lang.name}`, topicTitle: `${lang.name} version`, value: match[1]!, positive: true, ...at });
-        }
-      }
-      for (const match of text.matchAll(GENERIC_VERSION)) {
-        const name = match[1]!;
-        if (NOT_A_PRODUCT.has(name.toLowerCase())) continue;
-        claims.push({ topic: `version:${name.toLowerCase()}`, topicTitle: `${name} version`, value: match[2]!, positive: true, ...at });
+      for (const v of versionClaims(text)) {
+        claims.push({ topic: `version:${v.key}`, topicTitle: `${v.name} version`, value: v.value, positive: true, ...at });
       }
       for (const modal of MODALS) {
         for (const match of text.matchAll(modal.pattern)) {
-          const object = ruleObject(text.slice(match.index! + match[0].length));
+          const object = ruleObject(text.slice(match.index + match[0].length));
           if (object) claims.push({ topic: `rule:${object}`, topicTitle: `"${object}"`, value: object, positive: modal.positive, ...at });
         }
       }
-    });
+    }
   }
   return claims;
+}
+
+/** Indexes of a unit's lines outside the code blocks nested in it (an example under a list item). */
+export function proseLines(u: Unit): number[] {
+  const out: number[] = [];
+  let fence: string | null = null;
+  u.lines.forEach((l, i) => {
+    const marker = /^\s*(`{3,}|~{3,})/.exec(l)?.[1];
+    if (fence === null && marker) fence = marker;
+    else if (fence !== null && marker && l.trim() === marker && marker.length >= fence.length && marker[0] === fence[0]) fence = null;
+    else if (fence === null) out.push(i);
+  });
+  return out;
 }
 
 export interface Conflict {
@@ -65,40 +74,72 @@ export interface Conflict {
   summary: string;
 }
 
-/** Group claims by topic and report the topics where two claims that can meet cannot both hold. */
+/** Why two claims of one topic cannot both hold, or null when they can. */
+function clash(a: Claim, b: Claim): string | null {
+  // One line or one unit that names two options qualifies them ("pnpm, not npm"; "double quotes for
+  // user-visible strings" with "single quotes for internal ones" below it): it is one rule.
+  if (a.unit === b.unit || a.text.trim() === b.text.trim()) return null;
+  if (!scopesOverlap(a.scope, b.scope) || !languagesMeet(a.langs, b.langs)) return null;
+  if (a.positive && b.positive && a.value !== b.value) {
+    if (a.topic.startsWith('version:') && compatibleVersions(a.value, b.value)) return null;
+    return [a.value, b.value].sort().map((v) => `"${v}"`).join(' vs ');
+  }
+  if (a.positive !== b.positive && a.value === b.value) return `"${a.value}" both required and ruled out`;
+  return null;
+}
+
+/**
+ * The contradictions, each a set of lines that pairwise contradict each other, so that keeping one
+ * of them settles the others and drops nothing that agrees with it. A line that contradicts lines
+ * which agree among themselves is in one conflict with each of them.
+ */
 export function findConflicts(claims: Claim[]): Conflict[] {
   const byTopic = new Map<string, Claim[]>();
   for (const c of claims) pushTo(byTopic, c.topic, c);
   const conflicts: Conflict[] = [];
-  for (const [topic, list] of byTopic) {
-    const isVersion = topic.startsWith('version:');
-    const involved = new Set<Claim>();
-    const reasons = new Set<string>();
+  for (const list of byTopic.values()) {
+    const pairs: [Claim, Claim, string][] = [];
     for (let i = 0; i < list.length; i++) {
       for (let j = i + 1; j < list.length; j++) {
-        const a = list[i]!;
-        const b = list[j]!;
-        // A line that names one option positively and another negatively ("pnpm, not npm") is one rule.
-        if (lineKey(a) === lineKey(b) || a.text.trim() === b.text.trim() || !scopesOverlap(a.scope, b.scope) || !languagesMeet(a.langs, b.langs)) continue;
-        let reason: string | null = null;
-        if (a.positive && b.positive && a.value !== b.value && (!isVersion || !compatibleVersions(a.value, b.value))) {
-          reason = [a.value, b.value].sort().map((v) => `"${v}"`).join(' vs ');
-        } else if (a.positive !== b.positive && a.value === b.value) {
-          reason = `"${a.value}" both required and ruled out`;
-        }
-        if (!reason) continue;
-        involved.add(a).add(b);
-        reasons.add(reason);
+        const reason = clash(list[i]!, list[j]!);
+        if (reason) pairs.push([list[i]!, list[j]!, reason]);
       }
     }
-    if (involved.size === 0) continue;
-    const ordered = [...involved].sort((a, b) => a.path.localeCompare(b.path) || a.line - b.line);
-    conflicts.push({ topicTitle: list[0]!.topicTitle, claims: dedupeByLine(ordered), summary: [...reasons].join('; ') });
+    // Lines are what a person keeps or drops: one claim stands for each line.
+    const lines: Claim[] = [];
+    for (const c of pairs.flatMap(([a, b]) => [a, b]).sort(byPlace)) if (lines.length === 0 || lineKey(lines[lines.length - 1]!) !== lineKey(c)) lines.push(c);
+    const index = new Map(lines.map((c, i) => [lineKey(c), i]));
+    const reasons = new Map<string, Set<string>>();
+    for (const [a, b, reason] of pairs) {
+      const [i, j] = [index.get(lineKey(a))!, index.get(lineKey(b))!].sort((x, y) => x - y);
+      const key = `${i},${j}`;
+      reasons.set(key, (reasons.get(key) ?? new Set()).add(reason));
+    }
+    const edges = [...reasons.keys()].map((k) => k.split(',').map(Number) as [number, number]).sort((x, y) => x[0] - y[0] || x[1] - y[1]);
+    const meets = (i: number, j: number) => reasons.has(i < j ? `${i},${j}` : `${j},${i}`);
+    const covered = new Set<string>();
+    for (const [i, j] of edges) {
+      if (covered.has(`${i},${j}`)) continue;
+      const clique = [i, j];
+      lines.forEach((_, n) => {
+        if (!clique.includes(n) && clique.every((m) => meets(m, n))) clique.push(n);
+      });
+      clique.sort((x, y) => x - y);
+      const summary = new Set<string>();
+      clique.forEach((m, k) => clique.slice(k + 1).forEach((n) => {
+        covered.add(`${m},${n}`);
+        reasons.get(`${m},${n}`)!.forEach((r) => summary.add(r));
+      }));
+      conflicts.push({ topicTitle: list[0]!.topicTitle, claims: clique.map((n) => lines[n]!), summary: [...summary].join('; ') });
+    }
   }
   return conflicts;
 }
 
 const lineKey = (c: Claim): string => `${c.path}:${c.line}`;
+/** Plain code-unit order: the same on every machine, whatever its locale. */
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const byPlace = (a: Claim, b: Claim): number => byCodeUnit(a.path, b.path) || a.line - b.line;
 
 const FILLER = new Set(['the', 'a', 'an', 'to', 'any', 'your', 'our']);
 
@@ -112,15 +153,4 @@ function ruleObject(rest: string): string | null {
     .filter((w) => w !== '' && !FILLER.has(w))
     .slice(0, 4);
   return words.length >= 2 ? words.join(' ') : null;
-}
-
-
-function dedupeByLine(claims: Claim[]): Claim[] {
-  const seen = new Set<string>();
-  return claims.filter((c) => (seen.has(lineKey(c)) ? false : (seen.add(lineKey(c)), true)));
-}
-
-/** Versions agree when one is a prefix of the other ("3" and "3.11"; not "3.11" and "3.12", nor "2.1" and "2.17.4"). */
-function compatibleVersions(a: string, b: string): boolean {
-  return a === b || b.startsWith(`${a}.`) || a.startsWith(`${b}.`);
 }

@@ -1,6 +1,7 @@
 import type { Problem } from './analyze.js';
 import { pushTo } from './collections.js';
-import { normalizedText, type Unit } from './model.js';
+import { normalizedText, type Scope, type Unit } from './model.js';
+import { scopesOverlap } from './scope-overlap.js';
 
 /** Units shorter than this many words are too generic to call drifted copies. */
 const MIN_WORDS = 8;
@@ -19,9 +20,9 @@ const words = (u: Unit): string[] =>
 /**
  * Paragraphs and rules in different files that say nearly the same thing in slightly different
  * words: copies that drifted apart. Exact copies are reported elsewhere. Candidates come from shared rare words, so
- * the cost stays near linear in the number of units.
+ * the cost stays near linear in the number of units. Files whose scopes never meet each need their copy.
  */
-export function findNearDuplicates(units: Unit[]): Problem[] {
+export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
   const items = units
     .filter((u) => u.kind === 'paragraph' || u.kind === 'list-item')
     .map((u) => ({ u, text: normalizedText(u), set: new Set(words(u)) }))
@@ -43,7 +44,7 @@ export function findNearDuplicates(units: Unit[]): Problem[] {
     const a = items[i]!;
     const b = items[j]!;
     // Drifted copies live in different files; alike lines in one file are usually a list's pattern.
-    if (a.text === b.text || a.u.path === b.u.path) continue;
+    if (a.text === b.text || a.u.path === b.u.path || !scopesOverlap(scopeOf(a.u), scopeOf(b.u))) continue;
     let common = 0;
     a.set.forEach((w) => (common += b.set.has(w) ? 1 : 0));
     const union = a.set.size + b.set.size - common;
@@ -57,8 +58,11 @@ export function findNearDuplicates(units: Unit[]): Problem[] {
       ],
     });
   }
-  return problems.sort((x, y) => x.locations[0]!.path.localeCompare(y.locations[0]!.path) || x.locations[0]!.line - y.locations[0]!.line);
+  return problems.sort((x, y) => byCodeUnit(x.locations[0]!.path, y.locations[0]!.path) || x.locations[0]!.line - y.locations[0]!.line);
 }
+
+/** Plain code-unit order: the same on every machine, whatever its locale. */
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function excerpt(t: string): string {
   const one = t.replace(/\n/g, ' ');

@@ -29,6 +29,8 @@ export const SECTION_TOPICS: readonly SectionTopic[] = [
 export interface ClaimOption {
   value: string;
   pattern: RegExp;
+  /** When set, the line must also match this for the option to count ("tabs" only next to indentation words). */
+  context?: RegExp;
 }
 
 export interface ClaimTopic {
@@ -42,7 +44,16 @@ export interface ClaimTopic {
    * claim negative. Topics whose options are themselves polar (semicolons: always / never) set false.
    */
   negatable: boolean;
+  /**
+   * For options that lines mention far more often than they prescribe (tools run in commands, named
+   * as registries): the option is a claim only right after words that choose it (`positive`, or
+   * `positiveAfter` right after it) or rule it out (`negative`). See claims.ts.
+   */
+  choice?: { positive: RegExp; positiveAfter?: RegExp; negative: RegExp };
 }
+
+/** Right before an option, words that rule the tool itself out. */
+const RULED_OUT = /\b(?:never|don'?t|do not|must not|should not|shouldn'?t|avoid|no longer)(?:\s+(?:use|using|run|call|install with))?\s*$/i;
 
 export const CLAIM_TOPICS: readonly ClaimTopic[] = [
   {
@@ -55,6 +66,11 @@ export const CLAIM_TOPICS: readonly ClaimTopic[] = [
       { value: 'pnpm', pattern: /\bpnpm\b/gi },
       { value: 'bun', pattern: /\bbun\b/gi },
     ],
+    choice: {
+      positive: /(?:\b(?:use|uses|using|prefer|prefers|require|requires|run|runs|execute|only|stick (?:to|with)|switch(?:ed)? to)\s+(?:only\s+)?|\bpackage manager(?:\s+is)?:?\s*)$/i,
+      positiveAfter: /^\S*\s+(?:is|as)\s+(?:the|our|its)\s+(?:only\s+)?package manager/i,
+      negative: RULED_OUT,
+    },
   },
   {
     id: 'indentation',
@@ -64,7 +80,7 @@ export const CLAIM_TOPICS: readonly ClaimTopic[] = [
     options: [
       { value: '2 spaces', pattern: /\b(?:2|two)[- ]spaces?\b/gi },
       { value: '4 spaces', pattern: /\b(?:4|four)[- ]spaces?\b/gi },
-      { value: 'tabs', pattern: /\btabs\b/gi },
+      { value: 'tabs', pattern: /\btabs\b/gi, context: /\b(?:indent\w*|spaces|whitespace)\b/i },
     ],
   },
   {
@@ -98,6 +114,11 @@ export const CLAIM_TOPICS: readonly ClaimTopic[] = [
       { value: 'AVA', pattern: /\bava\b/g },
       { value: 'node:test', pattern: /\bnode:test\b|\bnode --test\b/gi },
     ],
+    choice: {
+      positive: /\b(?:use|uses|using|prefer|prefers|require|requires|with|under|written in)\s+(?:only\s+)?$/i,
+      positiveAfter: /^\S*\s+(?:is|as)\s+(?:the|our)\s+(?:only\s+)?test(?:ing)? (?:framework|runner)/i,
+      negative: RULED_OUT,
+    },
   },
 ];
 
@@ -114,12 +135,33 @@ export const VERSIONED_LANGUAGES: readonly { name: string; pattern: RegExp }[] =
 /** Words that turn the option right after them into a prohibition. */
 export const NEGATION_BEFORE = /\b(?:never|don'?t|do not|not|avoid|no|instead of|rather than|nor|without)\b[^.;,]{0,25}$/i;
 
+/** "pnpm, not npm", "pnpm instead of npm": rules the second out only when the clause chose another option. */
+export const CONTRAST_BEFORE = /\b(?:not|instead of|rather than|nor|over)(?:\s+(?:use|using))?\s*$/i;
+
 /**
  * Any capitalised name followed by a dotted version ("Remix 2.1", "Next.js 14.2") is a version
  * claim; two different versions of one name contradict. Words that number things are not names.
  */
 export const GENERIC_VERSION = /\b([A-Z][A-Za-z0-9+-]*(?:\.[a-z]+)?)\s+v?(\d+\.\d+(?:\.\d+)?)\b/g;
 export const NOT_A_PRODUCT = new Set(['section', 'step', 'version', 'chapter', 'figure', 'table', 'phase', 'part', 'item', 'rule', 'see', 'page', 'line', 'and', 'or', 'the', 'v', 'python', 'node', 'nodejs', 'node.js', 'typescript', 'java', 'go', 'golang', 'ruby']);
+
+/**
+ * Capitalised words that start a sentence rather than a product name: in "Use Python 3.11" the
+ * version is Python's, in "Pest PHP 3.8" it is Pest PHP's.
+ */
+export const NOT_A_NAME_PART = new Set([
+  'a', 'an', 'the', 'this', 'that', 'our', 'we', 'you', 'it', 'all', 'any', 'and', 'or', 'with', 'on', 'in', 'for', 'to', 'at', 'by', 'from', 'of', 'is', 'are',
+  'use', 'uses', 'using', 'target', 'targets', 'targeting', 'require', 'requires', 'required', 'run', 'runs', 'running', 'install', 'installs', 'upgrade',
+  'support', 'supports', 'supported', 'pin', 'pinned', 'build', 'built', 'always', 'must', 'only', 'prefer', 'needs', 'need', 'latest', 'minimum', 'min',
+  'see', 'note', 'version',
+]);
+
+/** Right after a version: a range or list of versions follows ("3.10 through 3.13", "18, 20 or 22"). */
+export const VERSION_LIST_AFTER = /^\s*(?:-|–|—|\.\.|,|\/|\bto\b|\bthrough\b|\bthru\b|\bor\b|\band\b)\s*(?:v|[A-Z][\w.]*\s+)?\d/i;
+/** Right after a version: it is a minimum ("3.10+", "3.10 or later"). */
+export const VERSION_MINIMUM_AFTER = /^(?:\+|\s+or\s+(?:later|newer|higher|above|up)\b|\s+and\s+(?:later|newer|higher|above|up)\b)/i;
+/** Right before the name of a version: it is a minimum ("at least Node 18", ">= 3.10"). */
+export const VERSION_MINIMUM_BEFORE = /(?:>=|≥|\bat least|\bminimum(?: of)?|\bmin\.?)\s*$/i;
 
 /** "Always X" against "Never X": modal words and their polarity. */
 export const MODALS: readonly { pattern: RegExp; positive: boolean }[] = [

@@ -1,0 +1,52 @@
+import { CONTRAST_BEFORE, NEGATION_BEFORE, type ClaimOption, type ClaimTopic } from './topics.js';
+
+const MARKUP = `[\`*_"']*`;
+const SEPARATOR = String.raw`\s*(?:,|/|&|\bor\b|\band\b|\bnor\b)\s*(?:(?:or|and|nor)\s+)?`;
+const lists = new Map<ClaimTopic, { one: Map<ClaimOption, RegExp>; before: RegExp; after: RegExp }>();
+
+/** Regular expressions for each of a topic's options anywhere, and for any of them in a list before or after. */
+function listPatterns(topic: ClaimTopic) {
+  let p = lists.get(topic);
+  if (!p) {
+    const any = topic.options.map((o) => o.pattern.source).join('|');
+    p = {
+      one: new Map(topic.options.map((o) => [o, new RegExp(o.pattern.source, 'i')])),
+      before: new RegExp(`(?:${any})${MARKUP}${SEPARATOR}${MARKUP}$`, 'i'),
+      after: new RegExp(`^${MARKUP}${SEPARATOR}${MARKUP}(?:${any})`, 'i'),
+    };
+    lists.set(topic, p);
+  }
+  return p;
+}
+
+/**
+ * Whether an option mentioned at `index` is required (true), ruled out (false) or not claimed at all
+ * (null). Options listed together ("npm, yarn or pnpm") are alternatives, not a choice, unless a
+ * negation rules the whole list out ("do not use npm/yarn/pnpm").
+ */
+export function readOption(topic: ClaimTopic, option: ClaimOption, text: string, index: number, length: number): boolean | null {
+  const before = text.slice(0, index);
+  const after = text.slice(index + length);
+  const p = listPatterns(topic);
+  let lead = before;
+  let listed = p.after.test(after);
+  for (let m = p.before.exec(lead); m; m = p.before.exec(lead)) {
+    lead = lead.slice(0, m.index);
+    listed = true;
+  }
+  lead = lead.replace(/[`*_"'([]+$/, '');
+  if (!topic.choice) {
+    const negative = topic.negatable && NEGATION_BEFORE.test(lead);
+    return listed && !negative ? null : !negative;
+  }
+  if (topic.choice.negative.test(lead)) {
+    // "never run `yarn lint` with file arguments" forbids one command, not the tool.
+    const command = before.endsWith('`') && /^ [^\s`]/.test(after);
+    return command ? null : false;
+  }
+  // "pnpm, not npm" rules npm out; "`bun run compile`, not `bun run build`" contrasts two commands of one tool.
+  const clause = lead.split(/[.;!?](?:\s|$)/).pop()!.replace(CONTRAST_BEFORE, '');
+  if (CONTRAST_BEFORE.test(lead) && [...p.one].some(([o, re]) => o !== option && re.test(clause))) return false;
+  if (listed) return null;
+  return topic.choice.positive.test(lead) || topic.choice.positiveAfter?.test(after) ? true : null;
+}

@@ -1,0 +1,67 @@
+import { GENERIC_VERSION, NEGATION_BEFORE, NOT_A_NAME_PART, NOT_A_PRODUCT, VERSIONED_LANGUAGES, VERSION_LIST_AFTER, VERSION_MINIMUM_AFTER, VERSION_MINIMUM_BEFORE } from './topics.js';
+
+/** One stated version of one product; `value` ends with `+` when it is a minimum ("3.10+"). */
+export interface VersionClaim {
+  key: string;
+  name: string;
+  value: string;
+}
+
+/** The versions a line states: one per product, ranges and lists of supported versions left out. */
+export function versionClaims(text: string): VersionClaim[] {
+  const out: VersionClaim[] = [];
+  for (const lang of VERSIONED_LANGUAGES) {
+    for (const m of text.matchAll(lang.pattern)) {
+      const before = text.slice(0, m.index);
+      if (NEGATION_BEFORE.test(before) || namePrefix(before) !== '') continue;
+      const value = reading(before, text.slice(m.index + m[0].length), m[1]!);
+      if (value) out.push({ key: lang.name, name: lang.name, value });
+    }
+  }
+  for (const m of text.matchAll(GENERIC_VERSION)) {
+    const before = text.slice(0, m.index);
+    const prefix = namePrefix(before);
+    if (prefix === '' && NOT_A_PRODUCT.has(m[1]!.toLowerCase())) continue;
+    const name = prefix === '' ? m[1]! : `${prefix} ${m[1]!}`;
+    const value = reading(before, text.slice(m.index + m[0].length), m[2]!);
+    if (value) out.push({ key: name.toLowerCase(), name, value });
+  }
+  return out;
+}
+
+/** Capitalised words right before a name that belong to it: "Pest" in "Pest PHP 3.8", none in "Use PHP 8.4". */
+function namePrefix(before: string): string {
+  const words = (/(?:[A-Z][\w+.-]*\s+)+$/.exec(before)?.[0] ?? '').trim().split(/\s+/).filter((w) => w !== '');
+  while (words.length > 0 && NOT_A_NAME_PART.has(words[0]!.toLowerCase())) words.shift();
+  return words.join(' ');
+}
+
+function reading(before: string, after: string, version: string): string | null {
+  if (VERSION_LIST_AFTER.test(after)) return null;
+  return VERSION_MINIMUM_AFTER.test(after) || VERSION_MINIMUM_BEFORE.test(before) ? `${version}+` : version;
+}
+
+/**
+ * Whether two stated versions can both hold: one is a prefix of the other ("3" and "3.11"; not
+ * "3.11" and "3.12", nor "2.1" and "2.17.4"), or an exact version meets a minimum ("3.12" and "3.10+").
+ */
+export function compatibleVersions(a: string, b: string): boolean {
+  const minA = a.endsWith('+');
+  const minB = b.endsWith('+');
+  const x = minA ? a.slice(0, -1) : a;
+  const y = minB ? b.slice(0, -1) : b;
+  if (x === y || y.startsWith(`${x}.`) || x.startsWith(`${y}.`)) return true;
+  if (minA === minB) return false;
+  const [min, exact] = minA ? [x, y] : [y, x];
+  return compareVersions(exact, min) >= 0;
+}
+
+function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
