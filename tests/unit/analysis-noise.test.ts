@@ -84,24 +84,30 @@ test('"tabs" in another sense is not an indentation claim', () => {
 
 // 2. Conflicts are the rules that really contradict each other
 
-test('each conflict lists only rules that contradict each other, so keeping one drops only its opposites', async (t) => {
+test('a conflict is the set of linked contradicting rules, in sides; keeping one side drops only the lines that contradict it', async (t) => {
   const { repo, scan, analysis } = await analyzed({
     '.cursor/rules/ts.mdc': '---\nglobs: "**/*.ts"\n---\n- Indent with 2 spaces in TypeScript.\n',
     '.cursor/rules/css.mdc': '---\nglobs: "**/*.css"\n---\n- Use 4 spaces in CSS.\n',
     'src/AGENTS.md': '- Indent with 2 spaces.\n',
     'AGENTS.md': '- Use 4 spaces for TypeScript.\n',
+    'docs/AGENTS.md': '- Use 4 spaces in Markdown examples.\n',
   });
   t.after(() => removeRepo(repo));
   const conflicts = analysis.problems.filter((p) => p.type === 'contradiction');
-  for (const c of conflicts) assert.match(c.description, /^Contradicting rules about indentation: /);
-  // "Indent with 2 spaces" in src/ meets both 4-space rules; the two 2-space rules agree, and CSS and TypeScript never meet.
-  const sets = conflicts.map((c) => c.locations.map((l) => l.path).sort().join(' + ')).sort();
-  assert.deepEqual(sets, ['.cursor/rules/css.mdc + src/AGENTS.md', '.cursor/rules/ts.mdc + AGENTS.md', 'AGENTS.md + src/AGENTS.md']);
+  // "Indent with 2 spaces" in src/ meets both 4-space rules; the 2-space rules agree; CSS and TypeScript never meet;
+  // docs/ meets none of them, so it is in no conflict.
+  assert.equal(conflicts.length, 1, JSON.stringify(conflicts));
+  const c = conflicts[0]!;
+  assert.match(c.description, /^Contradicting rules about indentation: /);
+  const side = (p: string) => c.sides![c.locations.findIndex((l) => l.path === p)];
+  assert.deepEqual(c.locations.map((l) => l.path).sort(), ['.cursor/rules/css.mdc', '.cursor/rules/ts.mdc', 'AGENTS.md', 'src/AGENTS.md']);
+  assert.equal(side('.cursor/rules/ts.mdc'), side('src/AGENTS.md'));
+  assert.equal(side('AGENTS.md'), side('.cursor/rules/css.mdc'));
+  assert.notEqual(side('AGENTS.md'), side('src/AGENTS.md'));
 
-  const i = conflicts.findIndex((c) => c.locations.some((l) => l.path === '.cursor/rules/ts.mdc'));
-  const kept = conflicts[i]!.locations.findIndex((l) => l.path === '.cursor/rules/ts.mdc');
-  const plan = buildPlan(scan, analysis, { legacy: {}, conflicts: { [`conflict_${i + 1}`]: `keep_${kept + 1}` } });
-  assert.deepEqual(plan.dropped.map((d) => `${d.path}:${d.line}`), ['AGENTS.md:1']);
+  const keep = (p: string) => buildPlan(scan, analysis, { legacy: {}, conflicts: { conflict_1: `keep_${c.locations.findIndex((l) => l.path === p) + 1}` } });
+  assert.deepEqual(keep('.cursor/rules/ts.mdc').dropped.map((d) => `${d.path}:${d.line}`).sort(), ['.cursor/rules/css.mdc:4', 'AGENTS.md:1']);
+  assert.deepEqual(keep('AGENTS.md').dropped.map((d) => `${d.path}:${d.line}`).sort(), ['.cursor/rules/ts.mdc:4', 'src/AGENTS.md:1']);
 });
 
 // 3. Trivial repeats are not duplicated rules, and duplicates alone are not "messy"

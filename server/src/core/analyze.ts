@@ -17,6 +17,8 @@ export interface Problem {
   type: 'duplication' | 'contradiction' | 'ambiguity';
   description: string;
   locations: Location[];
+  /** Contradictions: the side each location is on (see claims.ts). */
+  sides?: number[];
 }
 
 export interface Analysis {
@@ -174,6 +176,7 @@ export function findContradictions(units: Unit[], scopeOf?: (u: Unit) => Scope):
     type: 'contradiction' as const,
     description: `Contradicting rules about ${c.topicTitle}: ${c.summary}`,
     locations: c.claims.map((cl) => ({ path: cl.path, line: cl.line })),
+    sides: c.sides,
   }));
 }
 

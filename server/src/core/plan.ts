@@ -39,12 +39,13 @@ export interface LegacyOption {
 export interface ConflictOption {
   id: string;
   description: string;
-  locations: { path: string; line: number; text: string }[];
+  /** `side`: locations on one side agree; choosing one location keeps its whole side. */
+  locations: { path: string; line: number; text: string; side?: number }[];
 }
 
 export interface PlanChoices {
   legacy: Record<string, LegacyFate>;
-  /** Conflict id → 'keep_all', or 'keep_N' (1-based location that stands; the others' lines are dropped). */
+  /** Conflict id → 'keep_all', or 'keep_N' (1-based location whose side stands; the other sides' lines are dropped). */
   conflicts: Record<string, string>;
 }
 
@@ -273,7 +274,7 @@ function conflictOptions(analysis: Analysis, linesOf: (p: string) => string[]): 
     .map((p, i) => ({
       id: `conflict_${i + 1}`,
       description: p.description,
-      locations: p.locations.map((l) => ({ ...l, text: linesOf(l.path)[l.line - 1] ?? '' })),
+      locations: p.locations.map((l, j) => ({ ...l, text: linesOf(l.path)[l.line - 1] ?? '', side: p.sides?.[j] ?? j })),
     }));
 }
 
@@ -298,8 +299,9 @@ function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs
       }
       continue;
     }
-    c.locations.forEach((l, i) => {
-      if (i !== kept) dropped.set(`${l.path}:${l.line}`, l);
+    const sideOf = (j: number) => c.locations[j]!.side ?? j;
+    c.locations.forEach((l, j) => {
+      if (sideOf(j) !== sideOf(kept)) dropped.set(`${l.path}:${l.line}`, { path: l.path, line: l.line, text: l.text });
     });
   }
   const marks = new Map([...topics].map(([key, t]) => [key, MARK(t.join(' and '))]));

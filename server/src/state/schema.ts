@@ -14,6 +14,8 @@ export const Problem = z.object({
   type: z.enum(['duplication', 'contradiction', 'ambiguity']),
   description: z.string(),
   locations: z.array(Location),
+  /** Contradictions: the side each location is on; locations on one side agree with each other. */
+  sides: z.array(z.number().int().min(0)).optional(),
 });
 export const SourceInfo = z.object({
   path: z.string(),
@@ -56,7 +58,11 @@ export const PlanFile = z.object({
   provenance: z.array(z.object({ from: Span, to: Span })),
   legacy: z.array(z.object({ path: z.string(), kind: z.string(), target: z.string(), fates: z.array(LegacyFate), note: z.string() })),
   conflicts: z.array(
-    z.object({ id: z.string(), description: z.string(), locations: z.array(z.object({ path: z.string(), line: z.number().int(), text: z.string() })) }),
+    z.object({
+      id: z.string(),
+      description: z.string(),
+      locations: z.array(z.object({ path: z.string(), line: z.number().int(), text: z.string(), side: z.number().int().min(0).optional() })),
+    }),
   ),
   dropped: z.array(z.object({ path: z.string(), line: z.number().int(), text: z.string() })),
   notes: z.array(z.string()),
