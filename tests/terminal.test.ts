@@ -33,12 +33,13 @@ test('approve in a terminal: y approves, and the trace names the CLI', { skip },
   assert.equal(readTraces(repo, 'elicitation')[0]!.client.name, 'copilot-onboard-cli');
 });
 
-test('approve in a terminal: n declines with exit 3 and nothing changes', { skip }, async (t) => {
+test('approve in a terminal: n and no comment declines with exit 3 and nothing changes', { skip }, async (t) => {
   const repo = proposed();
   const before = hashTree(repo);
   const tm = TmuxSession.start('co-approve-no', `${node} ${CLI} approve --repo ${repo}`, repo);
   t.after(() => (tm.kill(), removeRepo(repo)));
   await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'n', 'Enter');
+  await tm.answer(/Comment \(optional\)/, 'Enter');
   assert.equal(await tm.exitCode(), 3);
   assert.equal(readTraces(repo, 'elicitation')[0]!.outcome, 'declined');
   assert.equal(readState(repo)!.approval, null);
@@ -62,11 +63,11 @@ test('the demo runs to the end in a terminal', { skip }, async (t) => {
   const tm = TmuxSession.start('co-demo', `${node} ${CLI} demo`, cwd);
   t.after(() => (tm.kill(), removeRepo(cwd)));
   await tm.waitFor(/1\. analyze/);
-  await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'y', 'Enter');
-  await tm.answer(/Comment \(optional\)/, 'Enter');
   await tm.answer(/\? AGENTS\.md: its rules go to/, 'Enter');
   await tm.answer(/\? \.cursor\/rules\/api\.mdc: its rules go to/, 'Enter');
   await tm.answer(/\? Which rule stands\?/, 'Enter');
+  await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'y', 'Enter');
+  await tm.answer(/Comment \(optional\)/, 'Enter');
   await tm.answer(/Apply the approved plan now.*\(y\/N\)/, 'y', 'Enter');
   await tm.answer(/I understand these files will change.*\(y\/N\)/, 'y', 'Enter');
   await tm.answer(/Restore the files from the backup.*\(y\/N\)/, 'y', 'Enter');

@@ -6,7 +6,8 @@ import type { RepoChoice } from '../mcp/repo.js';
 import type { FlowOptions } from '../steps/context.js';
 import { VERSION } from '../version.js';
 
-export type ElicitHandler = (params: ElicitRequest['params']) => Promise<ElicitResult>;
+/** Answers a form; `signal` aborts when the server stops waiting for the answer. */
+export type ElicitHandler = (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
 
 /**
  * The CLI runs the same server core as `serve`, with an MCP client in the same process. The
@@ -18,7 +19,17 @@ export async function callInProcess(repo: RepoChoice, tool: string, elicit: Elic
     { name: 'copilot-onboard-cli', version: VERSION },
     { capabilities: elicit ? { elicitation: { form: {} } } : {} },
   );
-  if (elicit) client.setRequestHandler(ElicitRequestSchema, (req) => elicit(req.params));
+  // A form still open when the result comes (the server timed out) is closed before the result is shown.
+  const done = new AbortController();
+  const open = new Set<Promise<unknown>>();
+  if (elicit) {
+    client.setRequestHandler(ElicitRequestSchema, (req, extra) => {
+      const answer = elicit(req.params, AbortSignal.any([extra.signal, done.signal]));
+      const settled = answer.catch(() => undefined).finally(() => open.delete(settled));
+      open.add(settled);
+      return answer;
+    });
+  }
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   await client.connect(clientSide);
@@ -33,6 +44,8 @@ export async function callInProcess(repo: RepoChoice, tool: string, elicit: Elic
       process.stderr.write(`\r${p.message ?? `${p.progress}/${p.total ?? '?'}`}\x1b[K`);
     };
     const result = (await client.callTool({ name: tool, arguments: {} }, undefined, { timeout: 24 * 3600 * 1000, onprogress })) as CallToolResult;
+    done.abort();
+    await Promise.all(open);
     if (shown) process.stderr.write('\r\x1b[K');
     return result;
   } finally {
