@@ -5,6 +5,7 @@ import { createServer } from '../mcp/server.js';
 import type { RepoChoice } from '../mcp/repo.js';
 import type { FlowOptions } from '../steps/context.js';
 import { VERSION } from '../version.js';
+import { progressLine } from './progress-line.js';
 
 /** Answers a form; `signal` aborts when the server stops waiting for the answer. */
 export type ElicitHandler = (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
@@ -22,10 +23,12 @@ export async function callInProcess(repo: RepoChoice, tool: string, elicit: Elic
   // A form still open when the result comes (the server timed out) is closed before the result is shown.
   const done = new AbortController();
   const open = new Set<Promise<unknown>>();
+  const line = progressLine();
   if (elicit) {
     client.setRequestHandler(ElicitRequestSchema, (req, extra) => {
+      line.pause();
       const answer = elicit(req.params, AbortSignal.any([extra.signal, done.signal]));
-      const settled = answer.catch(() => undefined).finally(() => open.delete(settled));
+      const settled = answer.catch(() => undefined).finally(() => (open.delete(settled), line.resume()));
       open.add(settled);
       return answer;
     });
@@ -35,20 +38,13 @@ export async function callInProcess(repo: RepoChoice, tool: string, elicit: Elic
   await client.connect(clientSide);
   try {
     // A person at a terminal may take long; the server applies its own elicitation timeout.
-    // Progress shows once a step has taken over a second (large monorepos).
-    const started = Date.now();
-    let shown = false;
-    const onprogress = (p: { progress: number; total?: number; message?: string }) => {
-      if (Date.now() - started < 1000 || !process.stderr.isTTY) return;
-      shown = true;
-      process.stderr.write(`\r${p.message ?? `${p.progress}/${p.total ?? '?'}`}\x1b[K`);
-    };
+    const onprogress = (p: { progress: number; total?: number; message?: string }) => line.update(p.message ?? `${p.progress} of ${p.total ?? '?'}`);
     const result = (await client.callTool({ name: tool, arguments: {} }, undefined, { timeout: 24 * 3600 * 1000, onprogress })) as CallToolResult;
     done.abort();
     await Promise.all(open);
-    if (shown) process.stderr.write('\r\x1b[K');
     return result;
   } finally {
+    await line.stop();
     await client.close();
     await server.close();
   }
