@@ -77,6 +77,14 @@ test('the demo runs to the end in a terminal', { skip }, async (t) => {
   assert.match(screen, /Migrated: update \.github\/copilot-instructions\.md/);
   assert.match(screen, /Rolled back migration/);
   assert.match(screen, /Demo finished\./);
+  // The diff shows once, in step 2; the approve form points back to it.
+  assert.equal(screen.split('+++ b/.github/copilot-instructions.md').length - 1, 1, 'the diff is shown once');
+  assert.match(screen, /The diff of every change is shown above/);
+  // Text for a person: commands, not tool names; nothing meant only for a model; a hint that runs as shown.
+  assert.doesNotMatch(screen, /onboarding_/);
+  assert.doesNotMatch(screen, /Do not ask again/);
+  assert.match(screen, /Next: node \S+cli\.js migrate/);
+  assert.ok(screen.includes(`node ${CLI} traces --repo`), 'the traces hint names this CLI');
   const sandbox = /a sandbox repository in (\S+)/.exec(screen)![1]!;
   t.after(() => fs.rmSync(sandbox, { recursive: true, force: true }));
   assert.ok(fs.existsSync(path.join(sandbox, '.copilot-state', 'elicitation-traces')));

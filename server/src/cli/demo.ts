@@ -6,6 +6,7 @@ import { styleText as style } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { callInProcess } from './in-process.js';
 import { colourDiff } from './diff-text.js';
+import { cliCommand, shellQuote } from './for-person.js';
 import { terminalForm } from './terminal-form.js';
 import { repoChoice } from '../mcp/repo.js';
 
@@ -75,10 +76,13 @@ export async function runDemo(): Promise<number> {
   for (const op of ops) say(`\n${styleText('bold', `${op.op} ${op.path}`)}\n${colourDiff(op.diff.trimEnd(), process.stdout.isTTY === true)}`);
 
   for (const [step, tool] of [
-    ['3. approve (you decide)', 'onboarding_approve'],
+    ['3. approve (you decide: yes, or no with a comment to ask for changes)', 'onboarding_approve'],
     ['4. migrate (you confirm; everything is backed up first)', 'onboarding_migrate'],
   ] as const) {
     heading(step);
+    if (tool === 'onboarding_approve' && person) {
+      say('The form asks the choices first, then for your approval. No, with a comment, records the changes you ask for; no without one declines.');
+    }
     const r = await callInProcess(repo, tool, person);
     say(textOf(r));
     const outcome = (r.structuredContent as { outcome: string }).outcome;
@@ -86,7 +90,7 @@ export async function runDemo(): Promise<number> {
       say(`\nThe demo stops here (${outcome}); nothing was changed. The sandbox stays in ${root}.`);
       // Without a terminal the walk has shown all it can: that is the demo working, not failing.
       if (outcome === 'elicitation_unsupported') {
-        say('Run copilot-onboard demo in a terminal to answer the questions yourself.');
+        say(`Run ${cliCommand()} demo in a terminal to answer the questions yourself.`);
         return 0;
       }
       return outcome === 'precondition_failed' ? 4 : 3;
@@ -103,7 +107,7 @@ export async function runDemo(): Promise<number> {
   const r = await callInProcess(repo, 'onboarding_rollback', person);
   say(textOf(r));
   heading('traces');
-  say(`Every question and answer is in ${path.join(root, '.copilot-state')}; list them with: copilot-onboard traces --repo ${root}`);
+  say(`Every question and answer is in ${path.join(root, '.copilot-state')}; list them with:\n  ${cliCommand()} traces --repo ${shellQuote(root)}`);
   say('Demo finished.');
   return 0;
 }

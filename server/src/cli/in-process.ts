@@ -5,6 +5,7 @@ import { createServer } from '../mcp/server.js';
 import type { RepoChoice } from '../mcp/repo.js';
 import type { FlowOptions } from '../steps/context.js';
 import { VERSION } from '../version.js';
+import { forPerson } from './for-person.js';
 import { progressLine } from './progress-line.js';
 
 /** Answers a form; `signal` aborts when the server stops waiting for the answer. */
@@ -12,7 +13,8 @@ export type ElicitHandler = (params: ElicitRequest['params'], signal: AbortSigna
 
 /**
  * The CLI runs the same server core as `serve`, with an MCP client in the same process. The
- * client declares elicitation only when a person can answer in this terminal.
+ * client declares elicitation only when a person can answer in this terminal. The text it returns
+ * is for the person: tool names read as commands (see for-person.ts).
  */
 export async function callInProcess(repo: RepoChoice, tool: string, elicit: ElicitHandler | null, options: FlowOptions = {}): Promise<CallToolResult> {
   const server = createServer(repo, options);
@@ -27,7 +29,7 @@ export async function callInProcess(repo: RepoChoice, tool: string, elicit: Elic
   if (elicit) {
     client.setRequestHandler(ElicitRequestSchema, (req, extra) => {
       line.pause();
-      const answer = elicit(req.params, AbortSignal.any([extra.signal, done.signal]));
+      const answer = elicit({ ...req.params, message: forPerson(req.params.message) }, AbortSignal.any([extra.signal, done.signal]));
       const settled = answer.catch(() => undefined).finally(() => (open.delete(settled), line.resume()));
       open.add(settled);
       return answer;
@@ -42,7 +44,7 @@ export async function callInProcess(repo: RepoChoice, tool: string, elicit: Elic
     const result = (await client.callTool({ name: tool, arguments: {} }, undefined, { timeout: 24 * 3600 * 1000, onprogress })) as CallToolResult;
     done.abort();
     await Promise.all(open);
-    return result;
+    return { ...result, content: result.content.map((c) => (c.type === 'text' ? { ...c, text: forPerson(c.text) } : c)) };
   } finally {
     await line.stop();
     await client.close();
