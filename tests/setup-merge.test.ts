@@ -59,9 +59,12 @@ test('a comment after the last entry stays with it, and a trailing comma is not 
   assert.deepEqual(Object.keys(parse(after).servers), ['github', 'copilot-onboard']);
 });
 
-test('tabs, no servers yet, and an empty file are handled', (t) => {
+test('tabs, CRLF, no servers yet, and no file are handled', (t) => {
   const tabs = planned(t, '{\n\t"servers": {\n\t\t"a": {"command": "x"}\n\t}\n}\n');
   assert.ok(tabs.startsWith('{\n\t"servers": {\n\t\t"a": {"command": "x"},\n\t\t"copilot-onboard": {'), tabs);
+  const crlf = planned(t, '{\r\n  "servers": {\r\n    "a": { "command": "x" }\r\n  }\r\n}\r\n');
+  assert.ok(crlf.startsWith('{\r\n  "servers": {\r\n    "a": { "command": "x" },\r\n    "copilot-onboard": {\r\n'), JSON.stringify(crlf));
+  assert.doesNotMatch(crlf, /[^\r]\n/, 'every line ends in CRLF');
   const inputsOnly = planned(t, '{\n  "inputs": [ { "id": "token", "type": "promptString" } ]\n}\n');
   assert.ok(inputsOnly.startsWith('{\n  "inputs": [ { "id": "token", "type": "promptString" } ],\n  "servers": {\n'), inputsOnly);
   assert.deepEqual(parse(inputsOnly).servers['copilot-onboard'].args, ['copilot-onboard', 'serve']);

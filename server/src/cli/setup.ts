@@ -18,7 +18,7 @@ export function installNote(): string {
   return [
     'copilot-onboard is not on the npm registry, so `npx copilot-onboard` works only where it is installed.',
     'From a checkout (after npm ci && npm run build): npm install -g /path/to/copilot-onboard,',
-    'or run npm pack there and npm install -g the .tgz it makes (globally, or as a dev dependency of the repository).',
+    'or run npm pack there and install the .tgz it makes (npm install -g, or npm install -D in the repository to onboard).',
     `Without installing, use node and this build instead of npx: "command": "node", "args": [${JSON.stringify(THIS_CLI)}, "serve"].`,
   ].join('\n');
 }
