@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI } from './helpers/mcp.js';
+import { CLI, connect, textOf } from './helpers/mcp.js';
 import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readTraces, removeRepo, STRUCTURED_INSTRUCTIONS } from './helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
@@ -121,4 +121,16 @@ test('traces list shows each exchange; --help and --version work', (t) => {
   assert.equal(JSON.parse(show.stdout).timestamp, json[0].timestamp);
   assert.equal(cli(['--help']).status, 0);
   assert.match(cli(['--version']).stdout, /^\d+\.\d+\.\d+/);
+});
+
+test('text for a person names commands, not tools; over MCP the text stays as the model needs it', async (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  const r = cli(['propose', '--repo', repo]);
+  assert.equal(r.status, 0, r.stderr);
+  assert.doesNotMatch(r.stdout, /onboarding_/);
+  assert.ok(r.stdout.includes(`Next: node ${CLI} approve`), r.stdout.slice(-300));
+  const s = await connect({ repo });
+  t.after(() => s.close());
+  assert.match(textOf(await s.call('onboarding_propose')), /Next: onboarding_approve/);
 });

@@ -49,7 +49,7 @@ test('progress notifications reach a client that sent a progress token, and logs
   await s.client.setLoggingLevel('warning');
   const progress: string[] = [];
   await s.client.callTool({ name: 'onboarding_analyze', arguments: {} }, undefined, { onprogress: (p) => void progress.push(`${p.progress}/${p.total}`) });
-  assert.ok(progress.includes('2/2'), progress.join());
+  assert.ok(progress.includes('4/4'), progress.join());
   await s.call('onboarding_migrate');
   await s.client.setLoggingLevel('info');
   await s.call('onboarding_status');

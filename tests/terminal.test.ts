@@ -33,12 +33,13 @@ test('approve in a terminal: y approves, and the trace names the CLI', { skip },
   assert.equal(readTraces(repo, 'elicitation')[0]!.client.name, 'copilot-onboard-cli');
 });
 
-test('approve in a terminal: n declines with exit 3 and nothing changes', { skip }, async (t) => {
+test('approve in a terminal: n and no comment declines with exit 3 and nothing changes', { skip }, async (t) => {
   const repo = proposed();
   const before = hashTree(repo);
   const tm = TmuxSession.start('co-approve-no', `${node} ${CLI} approve --repo ${repo}`, repo);
   t.after(() => (tm.kill(), removeRepo(repo)));
   await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'n', 'Enter');
+  await tm.answer(/Comment \(optional\)/, 'Enter');
   assert.equal(await tm.exitCode(), 3);
   assert.equal(readTraces(repo, 'elicitation')[0]!.outcome, 'declined');
   assert.equal(readState(repo)!.approval, null);
@@ -62,11 +63,11 @@ test('the demo runs to the end in a terminal', { skip }, async (t) => {
   const tm = TmuxSession.start('co-demo', `${node} ${CLI} demo`, cwd);
   t.after(() => (tm.kill(), removeRepo(cwd)));
   await tm.waitFor(/1\. analyze/);
-  await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'y', 'Enter');
-  await tm.answer(/Comment \(optional\)/, 'Enter');
   await tm.answer(/\? AGENTS\.md: its rules go to/, 'Enter');
   await tm.answer(/\? \.cursor\/rules\/api\.mdc: its rules go to/, 'Enter');
   await tm.answer(/\? Which rule stands\?/, 'Enter');
+  await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'y', 'Enter');
+  await tm.answer(/Comment \(optional\)/, 'Enter');
   await tm.answer(/Apply the approved plan now.*\(y\/N\)/, 'y', 'Enter');
   await tm.answer(/I understand these files will change.*\(y\/N\)/, 'y', 'Enter');
   await tm.answer(/Restore the files from the backup.*\(y\/N\)/, 'y', 'Enter');
@@ -76,6 +77,14 @@ test('the demo runs to the end in a terminal', { skip }, async (t) => {
   assert.match(screen, /Migrated: update \.github\/copilot-instructions\.md/);
   assert.match(screen, /Rolled back migration/);
   assert.match(screen, /Demo finished\./);
+  // The diff shows once, in step 2; the approve form points back to it.
+  assert.equal(screen.split('+++ b/.github/copilot-instructions.md').length - 1, 1, 'the diff is shown once');
+  assert.match(screen, /The diff of every change is shown above/);
+  // Text for a person: commands, not tool names; nothing meant only for a model; a hint that runs as shown.
+  assert.doesNotMatch(screen, /onboarding_/);
+  assert.doesNotMatch(screen, /Do not ask again/);
+  assert.match(screen, /Next: node \S+cli\.js migrate/);
+  assert.ok(screen.includes(`node ${CLI} traces --repo`), 'the traces hint names this CLI');
   const sandbox = /a sandbox repository in (\S+)/.exec(screen)![1]!;
   t.after(() => fs.rmSync(sandbox, { recursive: true, force: true }));
   assert.ok(fs.existsSync(path.join(sandbox, '.copilot-state', 'elicitation-traces')));

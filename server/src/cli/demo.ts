@@ -5,7 +5,9 @@ import path from 'node:path';
 import { styleText as style } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { callInProcess } from './in-process.js';
-import { askInTerminal } from './terminal-form.js';
+import { colourDiff } from './diff-text.js';
+import { cliCommand, shellQuote } from './for-person.js';
+import { terminalForm } from './terminal-form.js';
 import { repoChoice } from '../mcp/repo.js';
 
 /** A small, realistic repository: several formats, one duplicate, one contradiction. */
@@ -42,15 +44,6 @@ const styleText = (format: Parameters<typeof style>[0], text: string): string =>
 const say = (text: string) => process.stdout.write(`${text}\n`);
 const heading = (text: string) => say(`\n${styleText(['bold', 'cyan'], `── ${text} ${'─'.repeat(Math.max(0, 60 - text.length))}`)}`);
 
-function colourDiff(diff: string): string {
-  return diff
-    .split('\n')
-    .map((l) =>
-      l.startsWith('+++') || l.startsWith('---') ? styleText('bold', l) : l.startsWith('+') ? styleText('green', l) : l.startsWith('-') ? styleText('red', l) : l.startsWith('@@') ? styleText('cyan', l) : l,
-    )
-    .join('\n');
-}
-
 function textOf(r: CallToolResult): string {
   return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 }
@@ -70,7 +63,7 @@ export async function runDemo(): Promise<number> {
   git('add', '-A');
   git('commit', '-qm', 'Instructions before the demo');
   const repo = repoChoice(root);
-  const person = process.stdin.isTTY ? askInTerminal : null;
+  const person = process.stdin.isTTY ? terminalForm({ diffShown: true }) : null;
   say(styleText('bold', `copilot-onboard demo: a sandbox repository in ${root}`));
   say('It holds .github/copilot-instructions.md, AGENTS.md and a Cursor rule, with one repeated rule and one contradiction.');
 
@@ -80,13 +73,16 @@ export async function runDemo(): Promise<number> {
   heading('2. propose (read-only: the exact plan)');
   const proposed = await callInProcess(repo, 'onboarding_propose', null);
   const ops = ((proposed.structuredContent as { operations?: { op: string; path: string; diff: string }[] }).operations ?? []);
-  for (const op of ops) say(`\n${styleText('bold', `${op.op} ${op.path}`)}\n${colourDiff(op.diff.trimEnd())}`);
+  for (const op of ops) say(`\n${styleText('bold', `${op.op} ${op.path}`)}\n${colourDiff(op.diff.trimEnd(), process.stdout.isTTY === true)}`);
 
   for (const [step, tool] of [
-    ['3. approve (you decide)', 'onboarding_approve'],
+    ['3. approve (you decide: yes, or no with a comment to ask for changes)', 'onboarding_approve'],
     ['4. migrate (you confirm; everything is backed up first)', 'onboarding_migrate'],
   ] as const) {
     heading(step);
+    if (tool === 'onboarding_approve' && person) {
+      say('The form asks the choices first, then for your approval. No, with a comment, records the changes you ask for; no without one declines.');
+    }
     const r = await callInProcess(repo, tool, person);
     say(textOf(r));
     const outcome = (r.structuredContent as { outcome: string }).outcome;
@@ -94,7 +90,7 @@ export async function runDemo(): Promise<number> {
       say(`\nThe demo stops here (${outcome}); nothing was changed. The sandbox stays in ${root}.`);
       // Without a terminal the walk has shown all it can: that is the demo working, not failing.
       if (outcome === 'elicitation_unsupported') {
-        say('Run copilot-onboard demo in a terminal to answer the questions yourself.');
+        say(`Run ${cliCommand()} demo in a terminal to answer the questions yourself.`);
         return 0;
       }
       return outcome === 'precondition_failed' ? 4 : 3;
@@ -111,7 +107,7 @@ export async function runDemo(): Promise<number> {
   const r = await callInProcess(repo, 'onboarding_rollback', person);
   say(textOf(r));
   heading('traces');
-  say(`Every question and answer is in ${path.join(root, '.copilot-state')}; list them with: copilot-onboard traces --repo ${root}`);
+  say(`Every question and answer is in ${path.join(root, '.copilot-state')}; list them with:\n  ${cliCommand()} traces --repo ${shellQuote(root)}`);
   say('Demo finished.');
   return 0;
 }

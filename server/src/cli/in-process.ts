@@ -5,12 +5,16 @@ import { createServer } from '../mcp/server.js';
 import type { RepoChoice } from '../mcp/repo.js';
 import type { FlowOptions } from '../steps/context.js';
 import { VERSION } from '../version.js';
+import { forPerson } from './for-person.js';
+import { progressLine } from './progress-line.js';
 
-export type ElicitHandler = (params: ElicitRequest['params']) => Promise<ElicitResult>;
+/** Answers a form; `signal` aborts when the server stops waiting for the answer. */
+export type ElicitHandler = (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
 
 /**
  * The CLI runs the same server core as `serve`, with an MCP client in the same process. The
- * client declares elicitation only when a person can answer in this terminal.
+ * client declares elicitation only when a person can answer in this terminal. The text it returns
+ * is for the person: tool names read as commands (see for-person.ts).
  */
 export async function callInProcess(repo: RepoChoice, tool: string, elicit: ElicitHandler | null, options: FlowOptions = {}): Promise<CallToolResult> {
   const server = createServer(repo, options);
@@ -18,24 +22,31 @@ export async function callInProcess(repo: RepoChoice, tool: string, elicit: Elic
     { name: 'copilot-onboard-cli', version: VERSION },
     { capabilities: elicit ? { elicitation: { form: {} } } : {} },
   );
-  if (elicit) client.setRequestHandler(ElicitRequestSchema, (req) => elicit(req.params));
+  // A form still open when the result comes (the server timed out) is closed before the result is shown.
+  const done = new AbortController();
+  const open = new Set<Promise<unknown>>();
+  const line = progressLine();
+  if (elicit) {
+    client.setRequestHandler(ElicitRequestSchema, (req, extra) => {
+      line.pause();
+      const answer = elicit({ ...req.params, message: forPerson(req.params.message) }, AbortSignal.any([extra.signal, done.signal]));
+      const settled = answer.catch(() => undefined).finally(() => (open.delete(settled), line.resume()));
+      open.add(settled);
+      return answer;
+    });
+  }
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   await client.connect(clientSide);
   try {
     // A person at a terminal may take long; the server applies its own elicitation timeout.
-    // Progress shows once a step has taken over a second (large monorepos).
-    const started = Date.now();
-    let shown = false;
-    const onprogress = (p: { progress: number; total?: number; message?: string }) => {
-      if (Date.now() - started < 1000 || !process.stderr.isTTY) return;
-      shown = true;
-      process.stderr.write(`\r${p.message ?? `${p.progress}/${p.total ?? '?'}`}\x1b[K`);
-    };
+    const onprogress = (p: { progress: number; total?: number; message?: string }) => line.update(p.message ?? `${p.progress} of ${p.total ?? '?'}`);
     const result = (await client.callTool({ name: tool, arguments: {} }, undefined, { timeout: 24 * 3600 * 1000, onprogress })) as CallToolResult;
-    if (shown) process.stderr.write('\r\x1b[K');
-    return result;
+    done.abort();
+    await Promise.all(open);
+    return { ...result, content: result.content.map((c) => (c.type === 'text' ? { ...c, text: forPerson(c.text) } : c)) };
   } finally {
+    await line.stop();
     await client.close();
     await server.close();
   }

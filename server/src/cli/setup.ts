@@ -1,17 +1,34 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createTwoFilesPatch } from 'diff';
-import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
+import { parse, type ParseError } from 'jsonc-parser';
 import { BadInputError } from '../core/errors.js';
 import { writeAtomic } from '../state/atomic.js';
+import { insertProperty } from './jsonc-insert.js';
 
 export const SERVER_NAME = 'copilot-onboard';
 const VSCODE_ENTRY = { type: 'stdio', command: 'npx', args: ['copilot-onboard', 'serve'], cwd: '${workspaceFolder}' };
+
+/** This build's entry point: a command that works without installing the package. */
+const THIS_CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
+
+/** The package is not on the npm registry: `npx copilot-onboard` finds it only once it is installed. */
+export function installNote(): string {
+  return [
+    'copilot-onboard is not on the npm registry, so `npx copilot-onboard` works only where it is installed.',
+    'From a checkout (after npm ci && npm run build): npm install -g /path/to/copilot-onboard,',
+    'or run npm pack there and install the .tgz it makes (npm install -g, or npm install -D in the repository to onboard).',
+    `Without installing, use node and this build instead of npx: "command": "node", "args": [${JSON.stringify(THIS_CLI)}, "serve"].`,
+  ].join('\n');
+}
 
 /** The snippet for each client, as `setup print` shows it. */
 export function snippets(): string {
   const std = { command: 'npx', args: ['copilot-onboard', 'serve'] };
   return [
+    installNote(),
+    '',
     'VS Code (.vscode/mcp.json in the repository; or run: copilot-onboard setup vscode):',
     JSON.stringify({ servers: { [SERVER_NAME]: VSCODE_ENTRY } }, null, 2),
     '',
@@ -36,22 +53,25 @@ export interface VscodeChange {
 }
 
 /**
- * The new `.vscode/mcp.json`: the copilot-onboard entry set, every other server, input and comment
- * kept (jsonc-parser edits the text in place). Null when the file already has that entry.
+ * The new `.vscode/mcp.json`: the copilot-onboard entry added, and every other byte as it was
+ * (other servers keep their layout; inputs and comments stay). Null when the file already has a
+ * copilot-onboard entry, whatever it holds: a custom one (such as `node …/cli.js`) is left alone.
  */
 export function planVscodeSetup(repo: string): VscodeChange | null {
   const file = path.join(repo, '.vscode', 'mcp.json');
   const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
   const text = before ?? '{}\n';
   const errors: ParseError[] = [];
-  const current = parse(text, errors, { allowTrailingComma: true }) as { servers?: Record<string, unknown> } | undefined;
-  if (errors.length > 0 || (current !== undefined && (typeof current !== 'object' || current === null || Array.isArray(current)))) {
-    throw new BadInputError(`${file} is not valid JSON with comments; fix it first, nothing was written`);
+  const current = parse(text, errors, { allowTrailingComma: true }) as { servers?: unknown } | undefined;
+  if (errors.length > 0 || !isObject(current) || (current.servers !== undefined && !isObject(current.servers))) {
+    throw new BadInputError(`${file} is not valid JSON with comments, or its "servers" is not an object; fix it first, nothing was written`);
   }
-  if (JSON.stringify(current?.servers?.[SERVER_NAME]) === JSON.stringify(VSCODE_ENTRY)) return null;
-  const after = applyEdits(text, modify(text, ['servers', SERVER_NAME], VSCODE_ENTRY, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
+  if (isObject(current.servers) && Object.hasOwn(current.servers, SERVER_NAME)) return null;
+  const after = insertProperty(text, ['servers', SERVER_NAME], VSCODE_ENTRY);
   return { file, before, after, diff: createTwoFilesPatch(before === null ? '/dev/null' : 'a/.vscode/mcp.json', 'b/.vscode/mcp.json', before ?? '', after) };
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export async function applyVscodeSetup(change: VscodeChange): Promise<void> {
   await writeAtomic(change.file, change.after);

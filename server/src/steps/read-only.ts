@@ -10,13 +10,37 @@ import { withLock } from '../state/lock.js';
 import type { FlowContext } from './context.js';
 import { result, resultForError, type StepResult } from './result.js';
 
-/** Scan progress, forwarded to the client. */
-export const scanProgress = (ctx: FlowContext) => (done: number, total: number) => ctx.report?.progress(done, total, `Read ${done} of ${total} instruction files`);
+/**
+ * Progress for the client: the files read, then each later phase by name. A phase is reported
+ * before its work starts, and the step lets the event loop turn once so that the notification
+ * goes out before the analysis holds it (seconds on a large monorepo).
+ */
+export function stepProgress(ctx: FlowContext, phases: number) {
+  let total = phases;
+  let done = 0;
+  return {
+    read(n: number, of: number) {
+      total = of + phases;
+      done = n;
+      ctx.report?.progress(done, total, `Read ${n} of ${of} instruction files`);
+    },
+    async phase(message: string) {
+      done++;
+      total = Math.max(total, done);
+      ctx.report?.progress(done, total, message);
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+}
 
 export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
   try {
-    const a = analyze(await scanRepository(ctx.root, scanProgress(ctx)));
+    const progress = stepProgress(ctx, 2);
+    const scan = await scanRepository(ctx.root, progress.read);
+    await progress.phase(`Analyzing ${scan.sources.length} instruction files…`);
+    const a = analyze(scan);
     const facts = { pattern: a.pattern, sources: a.sources, problems: a.problems, skipped: a.skipped };
+    await progress.phase('Writing the report…');
     const told = await narrate(ctx, 'analyze', facts, analysisReport(a));
     return result('analyzed', told.text, { ...facts, narration: told.source });
   } catch (err) {
@@ -36,7 +60,12 @@ export async function proposeStep(ctx: FlowContext): Promise<StepResult> {
 async function propose(ctx: FlowContext): Promise<StepResult> {
   {
     const state = await readState(ctx.root);
-    const plan = buildPlan(await scanRepository(ctx.root, scanProgress(ctx)));
+    const progress = stepProgress(ctx, 3);
+    const scan = await scanRepository(ctx.root, progress.read);
+    await progress.phase(`Analyzing ${scan.sources.length} instruction files…`);
+    const analysis = analyze(scan);
+    await progress.phase('Building the plan…');
+    const plan = buildPlan(scan, analysis);
     const file: PlanFile = { version: 1, createdAt: new Date().toISOString(), ...plan };
     await writePlan(ctx.root, file);
     const approvalStillValid = state.approval && state.approval.planHash === plan.planHash && state.approval.usedAt === null;
@@ -60,6 +89,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     const narrationFacts = { ...facts, operations: plan.operations.map((o) => ({ op: o.op, path: o.path })) };
     const feedback = state.feedback ? answerFeedback(state.feedback, plan.planHash) : null;
     const report = [feedback?.text, planReport(file), describeGit(git).join('\n')].filter(Boolean).join('\n\n');
+    await progress.phase('Writing the report…');
     const told = await narrate(ctx, 'propose', { ...narrationFacts, feedback }, report);
     return result('proposed', told.text, { ...facts, git, feedback, narration: told.source });
   }

@@ -1,0 +1,74 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { progressLine, type LineStream } from '../server/src/cli/progress-line.js';
+import { connect } from './helpers/mcp.js';
+import { makeRepo, MESSY_INSTRUCTIONS, removeRepo } from './helpers/sandbox.js';
+
+/** A terminal stand-in: what the progress line writes lands in a file. */
+function fakeTerminal(t: { after(fn: () => void): void }): LineStream & { text(): string } {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'co-progress-')), 'tty');
+  const fd = fs.openSync(file, 'a+');
+  t.after(() => (fs.closeSync(fd), fs.rmSync(path.dirname(file), { recursive: true, force: true })));
+  return { isTTY: true, fd, write: (s: string) => fs.writeSync(fd, s), text: () => fs.readFileSync(file, 'utf8') };
+}
+
+const busy = (ms: number) => {
+  const end = Date.now() + ms;
+  while (Date.now() < end);
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+test('the progress line shows the latest message after the delay, even while the main thread is busy', async (t) => {
+  const tty = fakeTerminal(t);
+  const line = progressLine(200, tty);
+  line.update('Read 10 of 10 instruction files');
+  line.update('Analyzing 10 instruction files…');
+  // Like analyze on a large monorepo: the event loop of this thread does not turn.
+  busy(1500);
+  assert.equal(tty.text(), '\rAnalyzing 10 instruction files…\x1b[K');
+  await line.stop();
+  assert.equal(tty.text(), '\rAnalyzing 10 instruction files…\x1b[K\r\x1b[K', 'cleared at the end');
+});
+
+test('nothing shows before the delay, nor while paused, nor on a stream that is not a terminal', async (t) => {
+  const tty = fakeTerminal(t);
+  const line = progressLine(300, tty);
+  line.update('Read 1 of 1 instruction files');
+  await sleep(100);
+  assert.equal(tty.text(), '');
+  line.pause();
+  await sleep(400);
+  assert.equal(tty.text(), '', 'paused: a form is on screen');
+  line.resume();
+  line.update('Wrote AGENTS.md');
+  await sleep(100);
+  assert.equal(tty.text(), '\rWrote AGENTS.md\x1b[K');
+  await line.stop();
+
+  const pipe = { ...fakeTerminal(t), isTTY: false };
+  const silent = progressLine(0, pipe);
+  silent.update('x');
+  await sleep(100);
+  await silent.stop();
+  assert.equal(pipe.text(), '');
+});
+
+test('analyze and propose report each phase after the files read, in increasing progress', async (t) => {
+  const repo = makeRepo({ '.github/copilot-instructions.md': MESSY_INSTRUCTIONS, 'AGENTS.md': '- Keep commits small.\n' });
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo });
+  t.after(() => s.close());
+  for (const [tool, phases] of [
+    ['onboarding_analyze', ['Read 2 of 2 instruction files', 'Analyzing 2 instruction files…', 'Writing the report…']],
+    ['onboarding_propose', ['Read 2 of 2 instruction files', 'Analyzing 2 instruction files…', 'Building the plan…', 'Writing the report…']],
+  ] as const) {
+    const seen: { progress: number; total?: number; message?: string }[] = [];
+    await s.client.callTool({ name: tool, arguments: {} }, undefined, { onprogress: (p) => void seen.push(p) });
+    assert.deepEqual(seen.map((p) => p.message), phases, tool);
+    assert.ok(seen.every((p, i) => i === 0 || p.progress > seen[i - 1]!.progress), 'progress increases');
+    assert.equal(seen.at(-1)!.progress, seen.at(-1)!.total, 'the last phase completes the total');
+  }
+});

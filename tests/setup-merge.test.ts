@@ -1,0 +1,97 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parse } from 'jsonc-parser';
+import { planVscodeSetup } from '../server/src/cli/setup.js';
+import { CLI } from './helpers/mcp.js';
+import { makeRepo, removeRepo } from './helpers/sandbox.js';
+
+/** setup vscode touches only its own entry, and never replaces one that is there. */
+
+const OURS = `    "copilot-onboard": {
+      "type": "stdio",
+      "command": "npx",
+      "args": [
+        "copilot-onboard",
+        "serve"
+      ],
+      "cwd": "\${workspaceFolder}"
+    }`;
+
+function planned(t: { after(fn: () => void): void }, mcpJson: string): string {
+  const repo = makeRepo({ '.vscode/mcp.json': mcpJson });
+  t.after(() => removeRepo(repo));
+  return planVscodeSetup(repo)!.after;
+}
+
+test('a one-line entry of another server stays one line: only a comma is added after it', (t) => {
+  const before = `{
+  "servers": {
+    "local-db": { "type": "stdio", "command": "db-mcp" },
+    "github": { "type": "http", "url": "https://api.example.invalid/mcp" }
+  }
+}
+`;
+  assert.equal(
+    planned(t, before),
+    `{
+  "servers": {
+    "local-db": { "type": "stdio", "command": "db-mcp" },
+    "github": { "type": "http", "url": "https://api.example.invalid/mcp" },
+${OURS}
+  }
+}
+`,
+  );
+});
+
+test('a comment after the last entry stays with it, and a trailing comma is not doubled', (t) => {
+  const before = `{
+  "servers": {
+    "github": { "type": "http", "url": "https://api.example.invalid/mcp" }, // work account
+  }
+}
+`;
+  const after = planned(t, before);
+  assert.ok(after.includes('    "github": { "type": "http", "url": "https://api.example.invalid/mcp" }, // work account\n'), after);
+  assert.deepEqual(Object.keys(parse(after).servers), ['github', 'copilot-onboard']);
+});
+
+test('tabs, CRLF, no servers yet, and no file are handled', (t) => {
+  const tabs = planned(t, '{\n\t"servers": {\n\t\t"a": {"command": "x"}\n\t}\n}\n');
+  assert.ok(tabs.startsWith('{\n\t"servers": {\n\t\t"a": {"command": "x"},\n\t\t"copilot-onboard": {'), tabs);
+  const crlf = planned(t, '{\r\n  "servers": {\r\n    "a": { "command": "x" }\r\n  }\r\n}\r\n');
+  assert.ok(crlf.startsWith('{\r\n  "servers": {\r\n    "a": { "command": "x" },\r\n    "copilot-onboard": {\r\n'), JSON.stringify(crlf));
+  assert.doesNotMatch(crlf, /[^\r]\n/, 'every line ends in CRLF');
+  const inputsOnly = planned(t, '{\n  "inputs": [ { "id": "token", "type": "promptString" } ]\n}\n');
+  assert.ok(inputsOnly.startsWith('{\n  "inputs": [ { "id": "token", "type": "promptString" } ],\n  "servers": {\n'), inputsOnly);
+  assert.deepEqual(parse(inputsOnly).servers['copilot-onboard'].args, ['copilot-onboard', 'serve']);
+  const repo = makeRepo();
+  t.after(() => removeRepo(repo));
+  assert.deepEqual(parse(planVscodeSetup(repo)!.after).servers['copilot-onboard'].command, 'npx');
+});
+
+test('an existing copilot-onboard entry of its own is left as it is, and the command says so', (t) => {
+  const custom = `{
+  "servers": {
+    "copilot-onboard": { "type": "stdio", "command": "node", "args": ["/home/me/copilot-onboard/server/dist/cli.js", "serve"] }
+  }
+}
+`;
+  const repo = makeRepo({ '.vscode/mcp.json': custom });
+  t.after(() => removeRepo(repo));
+  assert.equal(planVscodeSetup(repo), null);
+  const r = spawnSync(process.execPath, [CLI, 'setup', 'vscode', '--repo', repo], { encoding: 'utf8', input: '' });
+  assert.equal(r.status, 0);
+  assert.match(r.stdout, /already registers copilot-onboard/);
+  assert.equal(fs.readFileSync(path.join(repo, '.vscode/mcp.json'), 'utf8'), custom);
+});
+
+test('setup print says how to install the package, which is not on the npm registry, and names this build', () => {
+  const text = spawnSync(process.execPath, [CLI, 'setup', 'print'], { encoding: 'utf8' }).stdout;
+  assert.match(text, /not on the npm registry/);
+  assert.match(text, /npm install -g/);
+  assert.ok(text.includes(`"command": "node", "args": [${JSON.stringify(CLI)}, "serve"]`), text.slice(0, 600));
+});
