@@ -210,3 +210,15 @@ test('the plan is the same bytes twice', async (t) => {
   t.after(() => (removeRepo(a.repo), removeRepo(b.repo)));
   assert.deepEqual(a.plans[0]!.operations, b.plans[0]!.operations);
 });
+
+test('a conflict mark from an earlier migration is not written again when its topics come in another order', async (t) => {
+  const { repo, plans, read } = await migrate({
+    [COPILOT]: ['# Project', '', '## Testing', '', '- Keep tests fast.', '', '## Tooling', '', '- Use pnpm for everything.', ''].join('\n'),
+    'AGENTS.md': ['- Write tests with jest.', '- Run vitest through npm run test.', ''].join('\n'),
+  });
+  t.after(() => removeRepo(repo));
+  assert.ok(plans[0]!.conflicts.length > 0, 'the fixture has contradictions');
+  assert.deepEqual(plans[1]?.operations ?? [], [], 'the second plan is a no-op');
+  const marks = lines(read(COPILOT)).filter((l) => l.startsWith('<!-- copilot-onboard: conflicting'));
+  assert.ok(marks.length > 0);
+});

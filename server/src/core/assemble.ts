@@ -280,14 +280,17 @@ export function bodyOf(fileLines: string[], bodyStart: number, units: Unit[], kn
   return out;
 }
 
-/** Insert a comment line before the first output line of each marked source unit. */
+/**
+ * Insert a comment line before the first output line of each marked source unit, unless a mark
+ * right above it (from an earlier migration) already names the same topics, in whatever order.
+ */
 export function insertMarks(r: Rendered, marks: Map<string, string>): Rendered {
   if (marks.size === 0) return r;
   const out: Rendered = { lines: [], refs: [] };
   r.lines.forEach((line, i) => {
     const ref = r.refs[i];
     const mark = ref ? marks.get(`${ref.path}:${ref.line}`) : undefined;
-    if (mark && out.lines[out.lines.length - 1] !== mark) {
+    if (mark && !markCovers(out.lines[out.lines.length - 1], mark)) {
       out.lines.push(mark);
       out.refs.push(null);
     }
@@ -295,4 +298,15 @@ export function insertMarks(r: Rendered, marks: Map<string, string>): Rendered {
     out.refs.push(ref ?? null);
   });
   return out;
+}
+
+const MARK_TOPICS = /^<!-- copilot-onboard: conflicting rules about (.*); decide which one stands -->$/;
+
+/** Whether the line above is a conflict mark naming every topic `mark` names. */
+function markCovers(above: string | undefined, mark: string): boolean {
+  if (above === undefined) return false;
+  if (above === mark) return true;
+  const have = MARK_TOPICS.exec(above.trim())?.[1]?.split(' and ');
+  const want = MARK_TOPICS.exec(mark)?.[1]?.split(' and ');
+  return have !== undefined && want !== undefined && want.every((t) => have.includes(t));
 }
