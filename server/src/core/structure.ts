@@ -28,8 +28,6 @@ export interface Restructured {
 interface Item {
   units: Unit[];
   blankBefore: boolean;
-  /** Starts with a paragraph that introduces the list after it. */
-  leadIn: boolean;
 }
 
 /** Later units identical, byte for byte, to an earlier one are merged into it. */
@@ -200,20 +198,29 @@ function lastUnit(item: Item): Unit {
  */
 function groupItems(units: Unit[]): Item[] {
   const items: Item[] = [];
+  let item: Item | null = null;
+  let onlyMarks = false;
   let headingLevel = Infinity;
+  let leadIn = false;
   units.forEach((u, index) => {
-    const current = items[items.length - 1];
-    const last = current ? lastUnit(current) : undefined;
-    const underHeading = current && current.units[0]!.kind === 'heading' && !(u.kind === 'heading' && u.level! <= headingLevel);
-    const codeUnderText = current && u.kind === 'code';
-    const listAfterLeadIn = current && u.kind === 'list-item' && (last!.kind === 'list-item' || last!.kind === 'paragraph') && current.leadIn;
-    const marked = current && current.units.every(isToolMark);
-    if (underHeading || codeUnderText || listAfterLeadIn || marked) {
-      current.units.push(u);
-      return;
+    const joins =
+      item !== null &&
+      (onlyMarks ||
+        u.kind === 'code' ||
+        (headingLevel < Infinity && !(u.kind === 'heading' && u.level! <= headingLevel)) ||
+        (leadIn && u.kind === 'list-item' && lastUnit(item).kind !== 'code'));
+    if (!joins) {
+      item = { units: [], blankBefore: u.blankBefore };
+      items.push(item);
+      onlyMarks = true;
     }
-    headingLevel = u.kind === 'heading' ? u.level! : Infinity;
-    items.push({ units: [u], blankBefore: u.blankBefore, leadIn: isLeadIn(units, index) });
+    item!.units.push(u);
+    if (onlyMarks && !isToolMark(u)) {
+      // The unit that decides what the item gathers: a heading, a lead-in, or anything else.
+      onlyMarks = false;
+      headingLevel = u.kind === 'heading' ? u.level! : Infinity;
+      leadIn = isLeadIn(units, index);
+    }
   });
   return items;
 }
