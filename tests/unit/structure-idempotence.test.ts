@@ -222,3 +222,25 @@ test('a conflict mark from an earlier migration is not written again when its to
   const marks = lines(read(COPILOT)).filter((l) => l.startsWith('<!-- copilot-onboard: conflicting'));
   assert.ok(marks.length > 0);
 });
+
+test('a legacy H1 whose rules are all already in Copilot\'s file makes no empty section', async (t) => {
+  const { repo, plans, read } = await migrate({
+    [COPILOT]: ['# Project', '', '## Rules', '', '- Never log access tokens.', ''].join('\n'),
+    'AGENTS.md': ['# Security', '', '- Never log access tokens.', '', '## Commands', '', '- Build with make.', ''].join('\n'),
+  });
+  t.after(() => removeRepo(repo));
+  assert.deepEqual(plans[1]?.operations ?? [], []);
+  const out = read(COPILOT);
+  assert.deepEqual(h2s(out), ['## Rules', '## Commands']);
+  assert.ok(section(out, '## Commands').includes('# Security'), out);
+  assert.equal(count(out, '- Never log access tokens.'), 1);
+  assert.deepEqual(plans[0]!.merged.map((m) => `${m.path}:${m.line}`), ['AGENTS.md:3']);
+});
+
+test('a mark the tool wrote stays with the rule it marks when a flat file is restructured', () => {
+  const mark = '<!-- copilot-onboard: conflicting rules about package manager; decide which one stands -->';
+  const input = ['# T', '', '- Keep functions short.', mark, '### Install', '', '- Use pnpm to install.', '', '- Write tests with vitest.'];
+  const out = restructure(COPILOT, splitUnits(COPILOT, input)).lines;
+  const at = out.indexOf(mark);
+  assert.deepEqual(out.slice(at, at + 4), [mark, '### Install', '', '- Use pnpm to install.'], out.join('\n'));
+});

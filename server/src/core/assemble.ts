@@ -59,7 +59,7 @@ export interface Addition {
  *
  * Copilot's file has one title, so a legacy `# ` heading is not written as a heading: what is under
  * it goes to a section of the same name, which starts with the heading line kept inside a comment
- * (`titleLines`). A `# ` heading with nothing under it goes, in its comment, to the section that
+ * (`titleLines`). A `# ` heading with nothing new under it goes, in its comment, to the section that
  * follows it. Code travels with what it follows, a lead-in ending with ':' with its list, and, outside
  * a `## ` section, everything under a sub-heading with that sub-heading.
  */
@@ -86,10 +86,8 @@ export function additionsFrom(units: Unit[], known: Map<string, Unit>, into: Map
         const hasContent = next !== undefined && !(next.kind === 'heading' && next.level! <= 2);
         const name = headingText(u);
         section = hasContent && name !== '' ? ensure(into, `## ${name}`, null) : null;
-        if (!dupOf) {
-          if (section) section.blocks.push([u]);
-          else pendingTitle = u;
-        }
+        // The heading is written with the first rule under it that is written at all.
+        if (!dupOf) pendingTitle = u;
         return;
       }
       const dupOf = known.get(unitKey(u));
@@ -120,6 +118,10 @@ export function additionsFrom(units: Unit[], known: Map<string, Unit>, into: Map
       return;
     }
     flush();
+    if (pendingTitle && section) {
+      section.blocks.push([pendingTitle]);
+      pendingTitle = null;
+    }
     open = [u];
     openLeadIn = isLeadIn(units, index);
   });
