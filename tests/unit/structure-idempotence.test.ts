@@ -244,3 +244,24 @@ test('a mark the tool wrote stays with the rule it marks when a flat file is res
   const at = out.indexOf(mark);
   assert.deepEqual(out.slice(at, at + 4), [mark, '### Install', '', '- Use pnpm to install.'], out.join('\n'));
 });
+
+test('code left open to the end of a legacy file is closed where it lands, so it swallows nothing after it', async (t) => {
+  const { repo, plans, read } = await migrate({
+    [COPILOT]: ['# Project', '', '## Testing', '', '- Run the tests.', '', '## Style', '', '- Keep lines short.', ''].join('\n'),
+    'AGENTS.md': ['## Testing', '', 'Example:', '', '```sh', 'npm test', ''].join('\n'),
+  });
+  t.after(() => removeRepo(repo));
+  assert.deepEqual(plans[1]?.operations ?? [], [], 'the second plan is a no-op');
+  const out = read(COPILOT);
+  assert.deepEqual(section(out, '## Testing'), ['- Run the tests.', 'Example:', '```sh', 'npm test', '```']);
+  assert.deepEqual(h2s(out), ['## Testing', '## Style']);
+});
+
+test('code left open in a flat Copilot file is closed when restructure moves it', () => {
+  const input = ['# T', '', '- Use pnpm to install.', '', '## Testing', '', '- Run tests.', '', '```sh', 'pnpm test'];
+  const out = restructure(COPILOT, splitUnits(COPILOT, input));
+  assert.deepEqual(out.lines.slice(-3), ['```sh', 'pnpm test', '```']);
+  const again = splitUnits(COPILOT, out.lines);
+  assert.ok(isStructured(doc(out.lines.join('\n'))));
+  assert.deepEqual(restructure(COPILOT, again).lines, out.lines);
+});

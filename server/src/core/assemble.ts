@@ -1,3 +1,4 @@
+import { unclosedFence } from './markdown-units.js';
 import type { Unit } from './model.js';
 import { isLeadIn, removeDuplicates, restructure, sameSection, sectionFor, type Merged } from './structure.js';
 import { isBlank } from './text.js';
@@ -21,6 +22,14 @@ export const unitKey = (u: Unit): string => u.lines.map((l) => l.trimEnd()).join
 
 function fromUnit(u: Unit): Rendered {
   return { lines: [...u.lines], refs: u.lines.map((_, i) => ({ path: u.path, line: u.line + i })) };
+}
+
+/** A unit as written among others: code left open to the end of its file gets a closing fence. */
+function placed(u: Unit): Rendered {
+  if (u.kind === 'heading' && u.level === 1) return titleOf(u);
+  const fence = unclosedFence(u);
+  const r = fromUnit(u);
+  return fence ? { lines: [...r.lines, fence], refs: [...r.refs, null] } : r;
 }
 
 /** A legacy `# ` heading in its comment: only the heading line comes from the source. */
@@ -107,7 +116,7 @@ export function additionsFrom(units: Unit[], known: Map<string, Unit>, into: Map
       pendingTitle = null;
       return;
     }
-    const dupOf = u.kind !== 'heading' || subheadingRepeated(units, index, known) ? known.get(unitKey(u)) : undefined;
+    const dupOf = u.kind !== 'heading' || subheadingRepeated(units, index, known) ? known.get(unitKey(u)) ?? known.get(placedKey(u)) : undefined;
     if (dupOf) {
       merged.push(mergedEntry(u, dupOf));
       return;
@@ -153,6 +162,9 @@ export function titleLines(u: Unit): string[] {
 
 /** The key under which a legacy `# ` heading, once written into Copilot's file, is found again. */
 const titleKey = (u: Unit): string => titleLines(u).map((l) => l.trimEnd()).join('\n');
+
+/** The key of a unit as `placed` writes it (an open code fence closed). */
+const placedKey = (u: Unit): string => placed(u).lines.map((l) => l.trimEnd()).join('\n');
 
 /** A sub-heading counts as a repeat only when everything under it is a repeat too. */
 function subheadingRepeated(units: Unit[], index: number, known: Map<string, Unit>): boolean {
@@ -220,7 +232,7 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
       if (!tight) blank();
       block.forEach((u, i) => {
         if (i > 0 && u.blankBefore) blank();
-        push(u.kind === 'heading' && u.level === 1 ? titleOf(u) : fromUnit(u));
+        push(placed(u));
       });
       prev = block;
     }

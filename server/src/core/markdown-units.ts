@@ -78,6 +78,19 @@ export function splitUnits(path: string, lines: string[]): Unit[] {
   return units;
 }
 
+/**
+ * The fence line that would close a code unit left open to the end of its file, or null when the
+ * unit is closed. Moved elsewhere, an open fence would turn everything after it into code.
+ */
+export function unclosedFence(u: Unit): string | null {
+  if (u.kind !== 'code') return null;
+  const marker = FENCE.exec(u.lines[0]!)?.[1];
+  if (!marker) return null;
+  const last = u.lines[u.lines.length - 1]!.trim();
+  const closed = u.lines.length > 1 && last.startsWith(marker) && last.split('').every((c) => c === marker[0]);
+  return closed ? null : marker;
+}
+
 /** Line holding the `-->` that closes a comment opened at `start`, or -1 when it is never closed. */
 function endOfComment(lines: string[], start: number): number {
   const first = lines[start]!;

@@ -1,5 +1,6 @@
 import { GENERAL_SECTION, SECTION_TOPICS, type SectionTopic } from './topics.js';
 import { pushTo } from './collections.js';
+import { unclosedFence } from './markdown-units.js';
 import type { Unit } from './model.js';
 import { isBlank } from './text.js';
 
@@ -148,6 +149,12 @@ export function restructure(path: string, units: Unit[]): Restructured {
       from: { path: u.path, startLine: u.line, endLine: u.line + u.lines.length - 1 },
       to: { path, startLine: start, endLine: out.length },
     });
+    // Code left open to the end of the file is closed, so it does not swallow what now follows it.
+    const fence = unclosedFence(u);
+    if (fence) {
+      out.push(fence);
+      added.push(fence);
+    }
   };
   const emitItems = (items: Item[], after: Unit | null) => {
     let prev = after;
