@@ -2,6 +2,7 @@ import { extractClaims, findConflicts, proseLines } from './claims.js';
 import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Unit } from './model.js';
 import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
 import { findNearDuplicates } from './near-duplicates.js';
+import { headLength } from './structure.js';
 import { groupBy } from './collections.js';
 import { scopesOverlap } from './scope-overlap.js';
 import type { SkippedSource } from './source-file.js';
@@ -85,12 +86,15 @@ export function isToolMark(u: Unit): boolean {
   return u.kind === 'html' && u.lines[0]!.startsWith('<!-- copilot-onboard:');
 }
 
-/** Organised: at least one `## ` section, and little besides a title before the first one. */
+/**
+ * Organised: at least one `## ` section, and before the first one only the head that `restructure`
+ * keeps on top (front matter, the title, the prose under it) and at most a few other lines.
+ */
 export function isStructured(doc: InstructionDoc): boolean {
   const firstSection = doc.units.findIndex((u) => u.kind === 'heading' && u.level === 2);
   if (firstSection < 0) return false;
   const preamble = doc.units
-    .slice(0, firstSection)
+    .slice(Math.min(headLength(doc.units), firstSection), firstSection)
     .filter((u) => u.kind !== 'frontmatter' && !(u.kind === 'heading' && u.level === 1));
   return preamble.reduce((n, u) => n + u.lines.filter((l) => l.trim() !== '').length, 0) <= MAX_PREAMBLE_LINES;
 }

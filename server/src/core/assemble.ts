@@ -1,5 +1,6 @@
+import { unclosedFence } from './markdown-units.js';
 import type { Unit } from './model.js';
-import { removeDuplicates, restructure, sectionFor, type Merged } from './structure.js';
+import { isLeadIn, removeDuplicates, restructure, sameSection, sectionFor, type Merged } from './structure.js';
 import { isBlank } from './text.js';
 
 /**
@@ -21,6 +22,21 @@ export const unitKey = (u: Unit): string => u.lines.map((l) => l.trimEnd()).join
 
 function fromUnit(u: Unit): Rendered {
   return { lines: [...u.lines], refs: u.lines.map((_, i) => ({ path: u.path, line: u.line + i })) };
+}
+
+/** A unit as written among others: code left open to the end of its file gets a closing fence. */
+function placed(u: Unit): Rendered {
+  if (u.kind === 'heading' && u.level === 1) return titleOf(u);
+  const fence = unclosedFence(u);
+  const r = fromUnit(u);
+  return fence ? { lines: [...r.lines, fence], refs: [...r.refs, null] } : r;
+}
+
+/** A legacy `# ` heading in its comment: only the heading line comes from the source. */
+function titleOf(u: Unit): Rendered {
+  const lines = titleLines(u);
+  if (lines.length === 1) return fromUnit(u);
+  return { lines, refs: [null, { path: u.path, line: u.line }, null] };
 }
 
 /** The existing Copilot file as the plan keeps it: structured files minus exact duplicates, flat files in sections. */
@@ -49,20 +65,41 @@ export interface Addition {
 /**
  * Sort a legacy document's units into sections: its own `## ` sections keep their heading; loose
  * rules go to the topic section they match. Units whose exact text is already present are merged.
+ *
+ * Copilot's file has one title, so a legacy `# ` heading is not written as a heading: what is under
+ * it goes to a section of the same name, which starts with the heading line kept inside a comment
+ * (`titleLines`). A `# ` heading with nothing new under it goes, in its comment, to the section that
+ * follows it. Code travels with what it follows, a lead-in ending with ':' with its list, and, outside
+ * a `## ` section, everything under a sub-heading with that sub-heading.
  */
 export function additionsFrom(units: Unit[], known: Map<string, Unit>, into: Map<string, Addition>, merged: Merged[]): void {
   let section: Addition | null = null;
-  let previous: Unit[] | null = null;
+  let open: Unit[] | null = null;
+  let openLeadIn = false;
+  let pendingTitle: Unit | null = null;
+  const flush = () => {
+    if (!open) return;
+    (section ?? ensure(into, topicHeading(open), null)).blocks.push(open);
+    open = null;
+  };
   units.forEach((u, index) => {
-    const dupOf = u.kind !== 'heading' || u.level! <= 2 || subheadingRepeated(units, index, known) ? known.get(unitKey(u)) : undefined;
     if (u.kind === 'heading' && u.level! <= 2) {
-      previous = null;
+      flush();
       if (u.level === 1) {
-        section = null;
+        if (pendingTitle) ensure(into, generalHeading(), null).blocks.push([pendingTitle]);
+        pendingTitle = null;
+        const dupOf = known.get(unitKey(u)) ?? known.get(titleKey(u));
         if (dupOf) merged.push(mergedEntry(u, dupOf));
-        else addBlock(into, generalHeading(), null, [u], known);
+        known.set(unitKey(u), dupOf ?? u);
+        const next = units[index + 1];
+        const hasContent = next !== undefined && !(next.kind === 'heading' && next.level! <= 2);
+        const name = headingText(u);
+        section = hasContent && name !== '' ? ensure(into, `## ${name}`, null) : null;
+        // The heading is written with the first rule under it that is written at all.
+        if (!dupOf) pendingTitle = u;
         return;
       }
+      const dupOf = known.get(unitKey(u));
       section = into.get(u.lines[0]!.trimEnd()) ?? null;
       if (section && !dupOf && section.headingUnit === null) {
         // The tool named this section; the source's own heading line takes its place.
@@ -75,27 +112,59 @@ export function additionsFrom(units: Unit[], known: Map<string, Unit>, into: Map
         section = ensure(into, u.lines[0]!.trimEnd(), u);
         known.set(unitKey(u), u);
       }
+      if (pendingTitle) section.blocks.push([pendingTitle]);
+      pendingTitle = null;
       return;
     }
+    const dupOf = u.kind !== 'heading' || subheadingRepeated(units, index, known) ? known.get(unitKey(u)) ?? known.get(placedKey(u)) : undefined;
     if (dupOf) {
       merged.push(mergedEntry(u, dupOf));
       return;
     }
     known.set(unitKey(u), u);
-    // Code and nested headings travel with what they follow.
-    if (previous && (u.kind === 'code' || (section === null && previous[0]!.kind === 'heading' && u.kind !== 'heading'))) {
-      previous.push(u);
+    if (open !== null && joins(open, openLeadIn, u, section === null)) {
+      open.push(u);
       return;
     }
-    if (section) {
-      previous = [u];
-      section.blocks.push(previous);
-    } else {
-      const heading = `## ${sectionFor(u.lines.join('\n')).title}`;
-      previous = addBlock(into, heading, null, [u], known);
+    flush();
+    if (pendingTitle && section) {
+      section.blocks.push([pendingTitle]);
+      pendingTitle = null;
     }
+    open = [u];
+    openLeadIn = isLeadIn(units, index);
   });
+  flush();
+  if (pendingTitle) ensure(into, generalHeading(), null).blocks.push([pendingTitle]);
 }
+
+/** Whether `u` travels with the block before it (`leadIn`: the block starts with a lead-in to a list). */
+function joins(block: Unit[], leadIn: boolean, u: Unit, loose: boolean): boolean {
+  if (u.kind === 'code') return true;
+  if (loose && block[0]!.kind === 'heading' && u.kind !== 'heading') return true;
+  return u.kind === 'list-item' && leadIn && block.slice(1).every((x) => x.kind === 'list-item');
+}
+
+const topicHeading = (block: Unit[]): string => `## ${sectionFor(block.map((u) => u.lines.join('\n')).join('\n')).title}`;
+
+/** The text of a heading line, without its `#` marks. */
+const headingText = (u: Unit): string => u.lines[0]!.trim().replace(/^#+\s*/, '').replace(/\s+#+$/, '').trim();
+
+const TITLE_NOTE = (path: string) => `<!-- copilot-onboard: top-level heading from ${path}, kept as a comment (one title per file):`;
+
+/**
+ * A legacy `# ` heading as it is written in Copilot's file: its line, byte for byte, inside a comment
+ * of the tool's. A heading that would close the comment early is written as it is.
+ */
+export function titleLines(u: Unit): string[] {
+  return u.lines[0]!.includes('-->') ? [...u.lines] : [TITLE_NOTE(u.path), u.lines[0]!, '-->'];
+}
+
+/** The key under which a legacy `# ` heading, once written into Copilot's file, is found again. */
+const titleKey = (u: Unit): string => titleLines(u).map((l) => l.trimEnd()).join('\n');
+
+/** The key of a unit as `placed` writes it (an open code fence closed). */
+const placedKey = (u: Unit): string => placed(u).lines.map((l) => l.trimEnd()).join('\n');
 
 /** A sub-heading counts as a repeat only when everything under it is a repeat too. */
 function subheadingRepeated(units: Unit[], index: number, known: Map<string, Unit>): boolean {
@@ -115,11 +184,6 @@ function ensure(into: Map<string, Addition>, heading: string, headingUnit: Unit 
     into.set(heading, a);
   }
   return a;
-}
-
-function addBlock(into: Map<string, Addition>, heading: string, headingUnit: Unit | null, block: Unit[], _known: Map<string, Unit>): Unit[] {
-  ensure(into, heading, headingUnit).blocks.push(block);
-  return block;
 }
 
 function mergedEntry(u: Unit, kept: Unit): Merged {
@@ -144,7 +208,9 @@ function sectionStarts(lines: string[]): number[] {
 /** Put each addition at the end of the base's section of the same heading, or in a new section at the end. */
 export function appendAdditions(base: Rendered, additions: Addition[], target: string, merged: Merged[]): Rendered {
   const starts = sectionStarts(base.lines);
-  const byHeading = new Map(additions.map((a) => [a.heading, a]));
+  // A section the tool named also joins an existing section whose heading differs only in case or spacing.
+  const additionFor = (line: string) =>
+    additions.find((a) => a.heading === line) ?? additions.find((a) => a.headingUnit === null && sameSection(line, a.heading));
   const out: Rendered = { lines: [], refs: [] };
   const push = (r: Rendered) => {
     out.lines.push(...r.lines);
@@ -166,7 +232,7 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
       if (!tight) blank();
       block.forEach((u, i) => {
         if (i > 0 && u.blankBefore) blank();
-        push(fromUnit(u));
+        push(placed(u));
       });
       prev = block;
     }
@@ -178,7 +244,7 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
     const from = bounds[s]!;
     const to = bounds[s + 1]!;
     push({ lines: base.lines.slice(from, to), refs: base.refs.slice(from, to) });
-    const a = byHeading.get(base.lines[from]!.trimEnd());
+    const a = additionFor(base.lines[from]!.trimEnd());
     if (a && !used.has(a.heading)) {
       used.add(a.heading);
       // A source heading that equals a heading already here is kept once, at that heading.
@@ -228,14 +294,17 @@ export function bodyOf(fileLines: string[], bodyStart: number, units: Unit[], kn
   return out;
 }
 
-/** Insert a comment line before the first output line of each marked source unit. */
+/**
+ * Insert a comment line before the first output line of each marked source unit, unless a mark
+ * right above it (from an earlier migration) already names the same topics, in whatever order.
+ */
 export function insertMarks(r: Rendered, marks: Map<string, string>): Rendered {
   if (marks.size === 0) return r;
   const out: Rendered = { lines: [], refs: [] };
   r.lines.forEach((line, i) => {
     const ref = r.refs[i];
     const mark = ref ? marks.get(`${ref.path}:${ref.line}`) : undefined;
-    if (mark && out.lines[out.lines.length - 1] !== mark) {
+    if (mark && !markCovers(out.lines[out.lines.length - 1], mark)) {
       out.lines.push(mark);
       out.refs.push(null);
     }
@@ -243,4 +312,15 @@ export function insertMarks(r: Rendered, marks: Map<string, string>): Rendered {
     out.refs.push(ref ?? null);
   });
   return out;
+}
+
+const MARK_TOPICS = /^<!-- copilot-onboard: conflicting rules about (.*); decide which one stands -->$/;
+
+/** Whether the line above is a conflict mark naming every topic `mark` names. */
+function markCovers(above: string | undefined, mark: string): boolean {
+  if (above === undefined) return false;
+  if (above === mark) return true;
+  const have = MARK_TOPICS.exec(above.trim())?.[1]?.split(' and ');
+  const want = MARK_TOPICS.exec(mark)?.[1]?.split(' and ');
+  return have !== undefined && want !== undefined && want.every((t) => have.includes(t));
 }

@@ -1,3 +1,4 @@
+import { readFrontMatter } from './frontmatter.js';
 import type { Unit } from './model.js';
 import { isBlank } from './text.js';
 
@@ -5,6 +6,7 @@ const HEADING = /^ {0,3}(#{1,6})(\s|$)/;
 const FENCE = /^\s*(`{3,}|~{3,})/;
 const LIST_ITEM = /^ {0,3}([-*+]|\d{1,9}[.)])\s+\S/;
 const HTML_BLOCK = /^ {0,3}<(!--|[a-zA-Z][\w-]*)/;
+const COMMENT_START = /^ {0,3}<!--/;
 
 /**
  * Split Markdown lines into units: front matter, headings, list items (with their continuation and
@@ -20,12 +22,11 @@ export function splitUnits(path: string, lines: string[]): Unit[] {
     blankBefore = false;
   };
 
-  if (lines[0] === '---') {
-    const close = lines.findIndex((l, idx) => idx > 0 && (l === '---' || l === '...'));
-    if (close > 0) {
-      push('frontmatter', 0, close + 1);
-      i = close + 1;
-    }
+  // The same block the front matter reader takes (so a format that reads it also leaves it out of the body).
+  const frontMatter = readFrontMatter(lines);
+  if (frontMatter) {
+    push('frontmatter', 0, frontMatter.lineCount);
+    i = frontMatter.lineCount;
   }
 
   while (i < lines.length) {
@@ -57,6 +58,13 @@ export function splitUnits(path: string, lines: string[]): Unit[] {
       push('list-item', start, i);
       continue;
     }
+    const commentEnd = COMMENT_START.test(line) ? endOfComment(lines, start) : -1;
+    if (commentEnd > start) {
+      // A comment over several lines is one block up to its `-->`, headings and blank lines included.
+      i = commentEnd + 1;
+      push('html', start, i);
+      continue;
+    }
     const kind = HTML_BLOCK.test(line) ? 'html' : 'paragraph';
     i++;
     if (kind === 'html' && /^\s*<!--.*-->\s*$/.test(line)) {
@@ -68,6 +76,27 @@ export function splitUnits(path: string, lines: string[]): Unit[] {
     push(kind, start, i);
   }
   return units;
+}
+
+/**
+ * The fence line that would close a code unit left open to the end of its file, or null when the
+ * unit is closed. Moved elsewhere, an open fence would turn everything after it into code.
+ */
+export function unclosedFence(u: Unit): string | null {
+  if (u.kind !== 'code') return null;
+  const marker = FENCE.exec(u.lines[0]!)?.[1];
+  if (!marker) return null;
+  const last = u.lines[u.lines.length - 1]!.trim();
+  const closed = u.lines.length > 1 && last.startsWith(marker) && last.split('').every((c) => c === marker[0]);
+  return closed ? null : marker;
+}
+
+/** Line holding the `-->` that closes a comment opened at `start`, or -1 when it is never closed. */
+function endOfComment(lines: string[], start: number): number {
+  const first = lines[start]!;
+  if (first.indexOf('-->', first.indexOf('<!--') + 4) >= 0) return start;
+  for (let j = start + 1; j < lines.length; j++) if (lines[j]!.includes('-->')) return j;
+  return -1;
 }
 
 function endOfFence(lines: string[], start: number, marker: string): number {

@@ -1,5 +1,6 @@
 import { GENERAL_SECTION, SECTION_TOPICS, type SectionTopic } from './topics.js';
 import { pushTo } from './collections.js';
+import { unclosedFence } from './markdown-units.js';
 import type { Unit } from './model.js';
 import { isBlank } from './text.js';
 
@@ -35,7 +36,7 @@ export function findExactDuplicates(units: Unit[]): Map<Unit, Unit> {
   const firstByText = new Map<string, Unit>();
   const dupes = new Map<Unit, Unit>();
   for (const u of units) {
-    if (u.kind === 'frontmatter' || u.kind === 'heading' || u.lines[0]!.startsWith('<!-- copilot-onboard:')) continue;
+    if (u.kind === 'frontmatter' || u.kind === 'heading' || isToolMark(u)) continue;
     const key = u.lines.map((l) => l.trimEnd()).join('\n');
     const first = firstByText.get(key);
     if (first) dupes.set(u, first);
@@ -58,9 +59,52 @@ export function sectionFor(text: string): SectionTopic {
   return best;
 }
 
+/** A comment line copilot-onboard itself wrote (a conflict mark, a kept heading). */
+export const isToolMark = (u: Unit): boolean => u.kind === 'html' && u.lines[0]!.startsWith('<!-- copilot-onboard:');
+
+/** A paragraph that ends with ':' right before a list introduces that list, and travels with it. */
+export function isLeadIn(units: Unit[], i: number): boolean {
+  const u = units[i];
+  return u !== undefined && u.kind === 'paragraph' && u.lines[u.lines.length - 1]!.trimEnd().endsWith(':') && units[i + 1]?.kind === 'list-item';
+}
+
 /**
- * Turn a flat file into `## ` sections grouped by topic. Order inside a section is the source order;
- * every source line lands exactly once, except exact duplicates, which are merged and listed.
+ * How many leading units stay on top when a file is put in sections: front matter, the title, and
+ * the prose right under the title (with any marks the tool put before it). A lead-in to a list is
+ * not part of it: it goes with its list. `isStructured` reads the same head, so what `restructure`
+ * writes counts as structured.
+ */
+export function headLength(units: Unit[]): number {
+  let i = 0;
+  while (units[i]?.kind === 'frontmatter') i++;
+  if (units[i]?.kind === 'heading' && units[i]!.level === 1) i++;
+  if (i === 0) return 0;
+  for (;;) {
+    let j = i;
+    while (units[j] && isToolMark(units[j]!)) j++;
+    if (units[j]?.kind !== 'paragraph' || isLeadIn(units, j)) return i;
+    i = j + 1;
+  }
+}
+
+/** A `## ` heading and the title of a topic name the same section when their words match, case aside. */
+export function sameSection(headingLine: string, title: string): boolean {
+  const words = (t: string) => t.replace(/^\s*#+\s*/, '').trim().replace(/\s+/g, ' ').toLowerCase();
+  return words(headingLine) === words(title);
+}
+
+/** An existing `## ` section of a flat file: its heading, what is under it, and loose rules that join it. */
+interface Section {
+  units: Unit[];
+  joined: Item[];
+}
+
+/**
+ * Put a flat file in `## ` sections. The head (front matter, title, the prose under the title) stays
+ * on top. Loose rules before the first `## ` section go to the section of their topic: an existing
+ * section of that name (at its end) or a new one; new sections come first, in topic order. Existing
+ * sections keep their heading, order and content. Order inside a section is the source order; every
+ * source line lands exactly once, except exact duplicates, which are merged and listed.
  */
 export function restructure(path: string, units: Unit[]): Restructured {
   const dupes = findExactDuplicates(units);
@@ -73,23 +117,31 @@ export function restructure(path: string, units: Unit[]): Restructured {
   }));
   const kept = units.filter((u) => !dupes.has(u));
 
-  const head: Unit[] = [];
-  let rest = kept;
-  while (rest[0] && rest[0].kind === 'frontmatter') head.push(rest.shift()!);
-  if (rest[0] && rest[0].kind === 'heading' && rest[0].level === 1) head.push(rest.shift()!);
-  // Prose right under the title introduces the whole file; it stays there.
-  while (rest[0] && rest[0].kind === 'paragraph' && head.length > 0) head.push(rest.shift()!);
+  const headEnd = headLength(kept);
+  const head = kept.slice(0, headEnd);
+  const rest = kept.slice(headEnd);
+  const firstSection = rest.findIndex((u) => u.kind === 'heading' && u.level === 2);
+  const loose = firstSection < 0 ? rest : rest.slice(0, firstSection);
+  const sections: Section[] = [];
+  for (const u of firstSection < 0 ? [] : rest.slice(firstSection)) {
+    if (u.kind === 'heading' && u.level === 2) sections.push({ units: [u], joined: [] });
+    else sections[sections.length - 1]!.units.push(u);
+  }
 
-  const items = groupItems(rest);
   const bySection = new Map<string, Item[]>();
-  for (const item of items) {
+  for (const item of groupItems(loose)) {
     const topic = sectionFor(item.units.flatMap((u) => u.lines).join('\n'));
-    pushTo(bySection, topic.id, item);
+    const existing = sections.find((s) => sameSection(s.units[0]!.lines[0]!, topic.title));
+    if (existing) existing.joined.push(item);
+    else pushTo(bySection, topic.id, item);
   }
 
   const out: string[] = [];
   const provenance: Provenance[] = [];
   const added: string[] = [];
+  const blank = () => {
+    if (out.length > 0 && !isBlank(out[out.length - 1]!)) out.push('');
+  };
   const emit = (u: Unit) => {
     const start = out.length + 1;
     out.push(...u.lines);
@@ -97,27 +149,47 @@ export function restructure(path: string, units: Unit[]): Restructured {
       from: { path: u.path, startLine: u.line, endLine: u.line + u.lines.length - 1 },
       to: { path, startLine: start, endLine: out.length },
     });
+    // Code left open to the end of the file is closed, so it does not swallow what now follows it.
+    const fence = unclosedFence(u);
+    if (fence) {
+      out.push(fence);
+      added.push(fence);
+    }
   };
-  for (const u of head) {
-    if (out.length > 0) out.push('');
+  const emitItems = (items: Item[], after: Unit | null) => {
+    let prev = after;
+    for (const item of items) {
+      const first = item.units[0]!;
+      const tight = prev !== null && first.kind === 'list-item' && prev.kind === 'list-item' && !item.blankBefore;
+      if (!tight) blank();
+      item.units.forEach((u, i) => {
+        if (i > 0 && u.blankBefore) blank();
+        emit(u);
+      });
+      prev = lastUnit(item);
+    }
+  };
+  head.forEach((u, i) => {
+    // A mark sits right on the line before what it marks.
+    if (i > 0 && !isToolMark(head[i - 1]!)) blank();
     emit(u);
-  }
+  });
   for (const topic of [GENERAL_SECTION, ...SECTION_TOPICS]) {
     const sectionItems = bySection.get(topic.id);
     if (!sectionItems) continue;
-    if (out.length > 0) out.push('');
+    blank();
     const heading = `## ${topic.title}`;
-    out.push(heading, '');
+    out.push(heading);
     added.push(heading);
-    sectionItems.forEach((item, idx) => {
-      const prev = sectionItems[idx - 1];
-      const tight = prev && item.units[0]!.kind === 'list-item' && lastUnit(prev).kind === 'list-item' && !item.blankBefore;
-      if (idx > 0 && !tight) out.push('');
-      item.units.forEach((u, i) => {
-        if (i > 0 && u.blankBefore) out.push('');
-        emit(u);
-      });
+    emitItems(sectionItems, null);
+  }
+  for (const s of sections) {
+    blank();
+    s.units.forEach((u, i) => {
+      if (i > 0 && u.blankBefore) blank();
+      emit(u);
     });
+    emitItems(s.joined, s.units.length > 1 ? s.units[s.units.length - 1]! : null);
   }
   while (out.length > 0 && isBlank(out[out.length - 1]!)) out.pop();
   return { lines: out, merged, provenance, added };
@@ -127,20 +199,36 @@ function lastUnit(item: Item): Unit {
   return item.units[item.units.length - 1]!;
 }
 
+/**
+ * Loose units into items that move together: a heading with what is under it, code with what it
+ * follows, a lead-in with its list, a mark with what it marks.
+ */
 function groupItems(units: Unit[]): Item[] {
   const items: Item[] = [];
+  let item: Item | null = null;
+  let onlyMarks = false;
   let headingLevel = Infinity;
-  for (const u of units) {
-    const current = items[items.length - 1];
-    const underHeading = current && current.units[0]!.kind === 'heading' && !(u.kind === 'heading' && u.level! <= headingLevel);
-    const codeUnderText = current && u.kind === 'code';
-    if (underHeading || codeUnderText) {
-      current.units.push(u);
-      continue;
+  let leadIn = false;
+  units.forEach((u, index) => {
+    const joins =
+      item !== null &&
+      (onlyMarks ||
+        u.kind === 'code' ||
+        (headingLevel < Infinity && !(u.kind === 'heading' && u.level! <= headingLevel)) ||
+        (leadIn && u.kind === 'list-item' && lastUnit(item).kind !== 'code'));
+    if (!joins) {
+      item = { units: [], blankBefore: u.blankBefore };
+      items.push(item);
+      onlyMarks = true;
     }
-    headingLevel = u.kind === 'heading' ? u.level! : Infinity;
-    items.push({ units: [u], blankBefore: u.blankBefore });
-  }
+    item!.units.push(u);
+    if (onlyMarks && !isToolMark(u)) {
+      // The unit that decides what the item gathers: a heading, a lead-in, or anything else.
+      onlyMarks = false;
+      headingLevel = u.kind === 'heading' ? u.level! : Infinity;
+      leadIn = isLeadIn(units, index);
+    }
+  });
   return items;
 }
 

@@ -1,0 +1,267 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { isStructured } from '../../server/src/core/analyze.js';
+import { readFrontMatter } from '../../server/src/core/frontmatter.js';
+import { splitUnits } from '../../server/src/core/markdown-units.js';
+import type { InstructionDoc } from '../../server/src/core/model.js';
+import { buildPlan, type Plan } from '../../server/src/core/plan.js';
+import { scanRepository } from '../../server/src/core/scan.js';
+import { restructure } from '../../server/src/core/structure.js';
+import { makeRepo, removeRepo, writeFile } from '../helpers/sandbox.js';
+
+const COPILOT = '.github/copilot-instructions.md';
+
+const INTRO = [
+  'This service takes orders and sends them to the warehouse.',
+  'It talks to a Postgres database and a message queue.',
+  'The code lives in src and is split by feature.',
+  'Each feature folder owns its routes and its models.',
+  'Shared helpers sit in src/lib and stay small.',
+  'Configuration is read from the environment once, at start.',
+  'Logs go to stdout as JSON lines.',
+];
+
+/** Plan, write every operation's content, and plan again, up to `rounds` times. */
+async function migrate(files: Record<string, string>, rounds = 3) {
+  const repo = makeRepo(files);
+  const plans: Plan[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const plan = buildPlan(await scanRepository(repo));
+    plans.push(plan);
+    if (plan.operations.length === 0) break;
+    for (const op of plan.operations) {
+      if (op.content === null) fs.rmSync(path.join(repo, op.path));
+      else writeFile(repo, op.path, op.content);
+    }
+  }
+  const read = (p: string) => fs.readFileSync(path.join(repo, p), 'utf8');
+  return { repo, plans, read };
+}
+
+const lines = (text: string) => text.replace(/\n$/, '').split('\n');
+const h2s = (text: string) => splitUnits('x.md', lines(text)).filter((u) => u.kind === 'heading' && u.level === 2).map((u) => u.lines[0]!);
+const h1s = (text: string) => splitUnits('x.md', lines(text)).filter((u) => u.kind === 'heading' && u.level === 1).map((u) => u.lines[0]!);
+const count = (text: string, line: string) => lines(text).filter((l) => l === line).length;
+/** Lines of the `## ` section with this heading, up to the next `## ` heading. */
+function section(text: string, heading: string): string[] {
+  const all = lines(text);
+  const start = all.indexOf(heading);
+  assert.ok(start >= 0, `no section ${heading} in:\n${text}`);
+  const end = all.findIndex((l, i) => i > start && /^## /.test(l));
+  return all.slice(start + 1, end < 0 ? all.length : end).filter((l) => l.trim() !== '');
+}
+
+function doc(text: string): InstructionDoc {
+  return { path: COPILOT, kind: 'copilot-instructions', scope: { kind: 'repo' }, units: splitUnits(COPILOT, lines(text)), role: 'copilot', description: null, excludeAgent: [], aliasOf: null, notRule: null };
+}
+
+test('repro A: a title, a long intro and loose rules are put in sections once; planning again changes nothing', async (t) => {
+  const source = ['# Project', '', ...INTRO, '', '- Write tests for every new route with vitest.', '- Install dependencies with pnpm only.', '- Use camelCase naming for variables.', ''].join('\n');
+  const { repo, plans, read } = await migrate({ [COPILOT]: source });
+  t.after(() => removeRepo(repo));
+  assert.equal(plans[0]!.operations.length, 1);
+  assert.deepEqual(plans[1]?.operations ?? [], [], 'the second plan is a no-op');
+  const out = read(COPILOT);
+  assert.deepEqual(h2s(out), ['## Testing', '## Build and dependencies', '## Code style']);
+  for (const l of lines(source).filter((x) => x.trim() !== '')) assert.equal(count(out, l), 1, l);
+  assert.equal(lines(out).slice(0, 9).join('\n'), ['# Project', '', ...INTRO].join('\n'), 'the intro stays under the title');
+});
+
+test('repro B: loose rules join the existing sections; existing sections keep their heading, order and content', async (t) => {
+  const source = [
+    '# Project', '',
+    '- Write unit tests with vitest.', '- Install dependencies with pnpm.', '- Use camelCase naming.', '- Keep functions short.',
+    '- Never commit secrets.', '- Update the README when behaviour changes.', '- Use strict TypeScript.', '',
+    '## Testing', '', '- Run the e2e tests before merging.', '',
+    '## Deployment', '', '- Deploy with the release script after a build.', '',
+  ].join('\n');
+  const { repo, plans, read } = await migrate({ [COPILOT]: source });
+  t.after(() => removeRepo(repo));
+  assert.deepEqual(plans[1]?.operations ?? [], [], 'the second plan is a no-op');
+  const out = read(COPILOT);
+  const headings = h2s(out);
+  assert.equal(headings.filter((h) => h === '## Testing').length, 1, out);
+  assert.ok(headings.indexOf('## Testing') < headings.indexOf('## Deployment'), 'existing sections keep their order');
+  assert.deepEqual(section(out, '## Testing'), ['- Run the e2e tests before merging.', '- Write unit tests with vitest.']);
+  assert.deepEqual(section(out, '## Deployment'), ['- Deploy with the release script after a build.']);
+  for (const l of lines(source).filter((x) => x.trim() !== '')) assert.equal(count(out, l), 1, l);
+});
+
+test('what restructure produces counts as structured, and restructuring it again gives the same lines', () => {
+  const inputs = [
+    ['# Project', '', ...INTRO, '', '- Write tests with vitest.', '- Use pnpm.'],
+    ['# Project', '', 'Short intro.', '', '- a rule', '- Write tests.', '', '## Testing', '', '- Run e2e.', '', '## Deployment', '', '- Ship it.'],
+    ['---', 'x: 1', '---', '# T', '', 'Intro.', '', 'Follow these rules:', '', '- one', '- two', '', '### Sub', '', 'Under sub.'],
+    ['Loose paragraph first.', '', '- Use pnpm.', '', '## Testing', '', '- Run tests.'],
+  ];
+  for (const input of inputs) {
+    const once = restructure(COPILOT, splitUnits(COPILOT, input)).lines;
+    assert.ok(isStructured(doc(once.join('\n'))), `structured:\n${once.join('\n')}`);
+    const twice = restructure(COPILOT, splitUnits(COPILOT, once)).lines;
+    assert.deepEqual(twice, once);
+  }
+});
+
+test('a title with a long intro and sections is structured', () => {
+  assert.ok(isStructured(doc(['# Project', '', ...INTRO, '', '## Testing', '', '- Run tests.'].join('\n'))));
+  assert.ok(!isStructured(doc(['# Project', '', ...INTRO, '', ...INTRO.map((l) => `- ${l}`), '', '## Testing', '', '- Run tests.'].join('\n'))));
+});
+
+test('legacy H1 titles: no H1 in the body, the title travels with its rules, nothing lost or doubled, no-op after', async (t) => {
+  const files = {
+    'AGENTS.md': ['# Security', '', '- Never log access tokens.', '- Rotate signing keys every quarter.', '', '## Testing', '', '- Run the whole suite before a release.', ''].join('\n'),
+    'CLAUDE.md': ['# House style', '', 'Always prefer small modules.', '', '## Details', '', '- Avoid global state.', ''].join('\n'),
+  };
+  const { repo, plans, read } = await migrate(files);
+  t.after(() => removeRepo(repo));
+  assert.deepEqual(plans[1]?.operations ?? [], [], 'the second plan is a no-op');
+  const out = read(COPILOT);
+  assert.equal(h1s(out).length, 1, `one H1 title:\n${out}`);
+  assert.match(lines(out)[0]!, /^# /);
+  assert.deepEqual(section(out, '## Security').filter((l) => l.startsWith('- ')), ['- Never log access tokens.', '- Rotate signing keys every quarter.']);
+  assert.ok(section(out, '## Security').includes('# Security'), 'the H1 line lands, with its rules');
+  assert.ok(section(out, '## House style').includes('Always prefer small modules.'));
+  for (const text of Object.values(files)) for (const l of lines(text).filter((x) => x.trim() !== '')) assert.equal(count(out, l), 1, l);
+});
+
+test('a legacy H1 with nothing under it lands with the section that follows it', async (t) => {
+  const files = { 'AGENTS.md': ['# AGENTS.md', '', '## Commands', '', '- Build with make.', ''].join('\n') };
+  const { repo, plans, read } = await migrate(files);
+  t.after(() => removeRepo(repo));
+  assert.deepEqual(plans[1]?.operations ?? [], []);
+  const out = read(COPILOT);
+  assert.equal(h1s(out).length, 1, out);
+  assert.ok(section(out, '## Commands').includes('# AGENTS.md'), out);
+  assert.equal(count(out, '# AGENTS.md'), 1);
+});
+
+test('a lead-in line ending with ":" stays right before its list, in every kind of source', async (t) => {
+  const rule = ['There are four major object types:', '', '- Tools', '- Resources', '- Resource templates', '- Prompts', '', 'Changes to one usually need testing on all the others.', ''];
+  const { repo, plans, read } = await migrate({
+    '.cursor/rules/objects.mdc': ['---', 'description:', 'globs:', 'alwaysApply: true', '---', ...rule].join('\n'),
+    'CLAUDE.md': ['# Guide', '', 'Before a release, check these:', '- The changelog has an entry', '- The version is bumped', ''].join('\n'),
+  });
+  t.after(() => removeRepo(repo));
+  assert.deepEqual(plans[1]?.operations ?? [], []);
+  const out = lines(read(COPILOT));
+  const at = out.indexOf('There are four major object types:');
+  assert.deepEqual(out.slice(at, at + 6), rule.slice(0, 6));
+  const at2 = out.indexOf('Before a release, check these:');
+  assert.deepEqual(out.slice(at2, at2 + 3), ['Before a release, check these:', '- The changelog has an entry', '- The version is bumped']);
+});
+
+test('a lead-in in a flat Copilot file stays with its list when restructured', () => {
+  const input = ['# T', '', 'Intro.', '', 'Run these before you push:', '', '- npm test', '- npm run lint', '', '- Use pnpm to install.'];
+  const out = restructure(COPILOT, splitUnits(COPILOT, input)).lines;
+  const at = out.indexOf('Run these before you push:');
+  assert.ok(at > 0 && out.slice(0, at).some((l) => l.startsWith('## ')), `the lead-in left the intro:\n${out.join('\n')}`);
+  assert.deepEqual(out.slice(at, at + 4), ['Run these before you push:', '', '- npm test', '- npm run lint']);
+});
+
+test('front matter is found exactly as frontmatter.ts finds it', () => {
+  const cases = [
+    ['---', 'a: 1', '---', 'body'],
+    ['--- ', 'a: 1', '---', 'body'],
+    ['---\t', 'a: 1', '---  ', 'body'],
+    ['  ---', 'a: 1', '...', 'body'],
+    ['---', 'a: 1', ' --- ', 'body'],
+    ['---', 'a: 1', 'body'],
+    ['x', '---', 'a: 1', '---'],
+    ['----', 'a: 1', '----'],
+    ['---', '---'],
+  ];
+  for (const c of cases) {
+    const fm = splitUnits('f.md', c).find((u) => u.kind === 'frontmatter');
+    assert.equal(fm?.lines.length ?? null, readFrontMatter(c)?.lineCount ?? null, JSON.stringify(c));
+  }
+});
+
+test('front matter opened with trailing spaces does not leak into the migrated body', async (t) => {
+  const { repo, plans, read } = await migrate({
+    '.cursor/rules/api.mdc': ['--- ', 'globs: src/api/**', 'alwaysApply: false', '---', '- Validate every request body.', ''].join('\n'),
+    '.github/instructions/web.instructions.md': ['---  ', 'applyTo: "web/**"', '---', '- Use semantic HTML.', ''].join('\n'),
+  });
+  t.after(() => removeRepo(repo));
+  assert.deepEqual(plans[1]?.operations ?? [], []);
+  const created = plans[0]!.operations.find((o) => o.path.endsWith('api.instructions.md'));
+  assert.ok(created, plans[0]!.operations.map((o) => o.path).join());
+  const body = read(created.path);
+  assert.equal(count(body, 'globs: src/api/**'), 0, body);
+  assert.equal(count(body, 'alwaysApply: false'), 0, body);
+  assert.equal(count(body, '- Validate every request body.'), 1);
+});
+
+test('HTML comments spanning lines are one unit, headings inside them are not headings', () => {
+  const units = splitUnits('f.md', ['<!--', '# Not a title', '', '- not a rule', '-->', '', '# Title']);
+  assert.deepEqual(units.map((u) => [u.kind, u.line, u.lines.length]), [['html', 1, 5], ['heading', 7, 1]]);
+  const open = splitUnits('f.md', ['<!-- never closed', '# Title', '', 'Text.']);
+  assert.deepEqual(open.map((u) => u.kind), ['html', 'heading', 'paragraph'], 'an unclosed comment does not swallow the file');
+});
+
+test('the plan is the same bytes twice', async (t) => {
+  const files = {
+    [COPILOT]: ['# Project', '', ...INTRO, '', '- Write tests with vitest.', '- Use pnpm.', ''].join('\n'),
+    'AGENTS.md': ['# Security', '', '- Never log access tokens.', ''].join('\n'),
+  };
+  const a = await migrate(files, 1);
+  const b = await migrate(files, 1);
+  t.after(() => (removeRepo(a.repo), removeRepo(b.repo)));
+  assert.deepEqual(a.plans[0]!.operations, b.plans[0]!.operations);
+});
+
+test('a conflict mark from an earlier migration is not written again when its topics come in another order', async (t) => {
+  const { repo, plans, read } = await migrate({
+    [COPILOT]: ['# Project', '', '## Testing', '', '- Keep tests fast.', '', '## Tooling', '', '- Use pnpm for everything.', ''].join('\n'),
+    'AGENTS.md': ['- Write tests with jest.', '- Run vitest through npm run test.', ''].join('\n'),
+  });
+  t.after(() => removeRepo(repo));
+  assert.ok(plans[0]!.conflicts.length > 0, 'the fixture has contradictions');
+  assert.deepEqual(plans[1]?.operations ?? [], [], 'the second plan is a no-op');
+  const marks = lines(read(COPILOT)).filter((l) => l.startsWith('<!-- copilot-onboard: conflicting'));
+  assert.ok(marks.length > 0);
+});
+
+test('a legacy H1 whose rules are all already in Copilot\'s file makes no empty section', async (t) => {
+  const { repo, plans, read } = await migrate({
+    [COPILOT]: ['# Project', '', '## Rules', '', '- Never log access tokens.', ''].join('\n'),
+    'AGENTS.md': ['# Security', '', '- Never log access tokens.', '', '## Commands', '', '- Build with make.', ''].join('\n'),
+  });
+  t.after(() => removeRepo(repo));
+  assert.deepEqual(plans[1]?.operations ?? [], []);
+  const out = read(COPILOT);
+  assert.deepEqual(h2s(out), ['## Rules', '## Commands']);
+  assert.ok(section(out, '## Commands').includes('# Security'), out);
+  assert.equal(count(out, '- Never log access tokens.'), 1);
+  assert.deepEqual(plans[0]!.merged.map((m) => `${m.path}:${m.line}`), ['AGENTS.md:3']);
+});
+
+test('a mark the tool wrote stays with the rule it marks when a flat file is restructured', () => {
+  const mark = '<!-- copilot-onboard: conflicting rules about package manager; decide which one stands -->';
+  const input = ['# T', '', '- Keep functions short.', mark, '### Install', '', '- Use pnpm to install.', '', '- Write tests with vitest.'];
+  const out = restructure(COPILOT, splitUnits(COPILOT, input)).lines;
+  const at = out.indexOf(mark);
+  assert.deepEqual(out.slice(at, at + 4), [mark, '### Install', '', '- Use pnpm to install.'], out.join('\n'));
+});
+
+test('code left open to the end of a legacy file is closed where it lands, so it swallows nothing after it', async (t) => {
+  const { repo, plans, read } = await migrate({
+    [COPILOT]: ['# Project', '', '## Testing', '', '- Run the tests.', '', '## Style', '', '- Keep lines short.', ''].join('\n'),
+    'AGENTS.md': ['## Testing', '', 'Example:', '', '```sh', 'npm test', ''].join('\n'),
+  });
+  t.after(() => removeRepo(repo));
+  assert.deepEqual(plans[1]?.operations ?? [], [], 'the second plan is a no-op');
+  const out = read(COPILOT);
+  assert.deepEqual(section(out, '## Testing'), ['- Run the tests.', 'Example:', '```sh', 'npm test', '```']);
+  assert.deepEqual(h2s(out), ['## Testing', '## Style']);
+});
+
+test('code left open in a flat Copilot file is closed when restructure moves it', () => {
+  const input = ['# T', '', '- Use pnpm to install.', '', '## Testing', '', '- Run tests.', '', '```sh', 'pnpm test'];
+  const out = restructure(COPILOT, splitUnits(COPILOT, input));
+  assert.deepEqual(out.lines.slice(-3), ['```sh', 'pnpm test', '```']);
+  const again = splitUnits(COPILOT, out.lines);
+  assert.ok(isStructured(doc(out.lines.join('\n'))));
+  assert.deepEqual(restructure(COPILOT, again).lines, out.lines);
+});
