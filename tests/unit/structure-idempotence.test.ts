@@ -213,8 +213,8 @@ test('the plan is the same bytes twice', async (t) => {
 
 test('a conflict mark from an earlier migration is not written again when its topics come in another order', async (t) => {
   const { repo, plans, read } = await migrate({
-    [COPILOT]: ['# Project', '', '## Testing', '', '- Keep tests fast.', '', '## Tooling', '', '- Use pnpm for everything.', ''].join('\n'),
-    'AGENTS.md': ['- Write tests with jest.', '- Run vitest through npm run test.', ''].join('\n'),
+    [COPILOT]: ['# Project', '', '## Testing', '', '- Use vitest for tests.', '', '## Tooling', '', '- Use pnpm for everything.', ''].join('\n'),
+    'AGENTS.md': ['- Use jest for tests, and use npm for packages.', ''].join('\n'),
   });
   t.after(() => removeRepo(repo));
   assert.ok(plans[0]!.conflicts.length > 0, 'the fixture has contradictions');
