@@ -52,7 +52,9 @@ if (!present) {
         if (src.aliasOf || src.notRule || src.sha256 === null) continue;
         const text = fs.readFileSync(path.join(CORPUS, name, src.path), 'utf8').replace(/^\uFEFF/, '');
         for (const line of bodyLines(text, src.kind)) {
-          assert.ok(copilotLines.has(line), `${src.path}: line lost in Copilot's files: ${JSON.stringify(line.slice(0, 120))}`);
+          // A legacy `# ` title over rules becomes their `## ` section heading in Copilot's file.
+          const landed = copilotLines.has(line) || (/^#\s/.test(line) && copilotLines.has(`#${line}`));
+          assert.ok(landed, `${src.path}: line lost in Copilot's files: ${JSON.stringify(line.slice(0, 120))}`);
         }
         const globs = mdcGlobs(text, src.kind);
         if (globs) assert.ok(applyToValues(repo).some((a) => a.includes(globs[0]!)), `${src.path}: globs ${globs[0]} mapped to applyTo`);

@@ -207,7 +207,8 @@ test('every non-blank source line lands exactly once, and duplicates across file
   assert.equal(count('- Use pnpm for all package management.'), 1);
   assert.equal(count('- Never commit secrets or API keys.'), 1);
   assert.equal(count('- Cover every bug fix with a regression test.'), 1);
-  assert.equal(count('# Agents'), 1);
+  assert.equal(count('## Agents'), 1, 'a legacy title over rules becomes their ## section');
+  assert.equal(count('# Agents'), 0);
   assert.deepEqual(
     plan.merged.map((m) => `${m.path}:${m.line}`).sort(),
     ['.cursorrules:1', 'AGENTS.md:3', 'AGENTS.md:6'],

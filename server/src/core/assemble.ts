@@ -88,14 +88,24 @@ export function additionsFrom(units: Unit[], known: Map<string, Unit>, into: Map
       if (u.level === 1) {
         if (pendingTitle) ensure(into, generalHeading(), null).blocks.push([pendingTitle]);
         pendingTitle = null;
-        const dupOf = known.get(unitKey(u)) ?? known.get(titleKey(u));
+        const name = headingText(u);
+        if (hasNewContent(units, index, known) && name !== '') {
+          // A title over rules becomes the `## ` heading of their section, one `#` added.
+          const heading = demoted(u);
+          const dupOf = known.get(unitKey(u)) ?? known.get(unitKey(heading));
+          section = into.get(heading.lines[0]!.trimEnd()) ?? null;
+          if (section && !dupOf && section.headingUnit === null) section.headingUnit = heading;
+          else if (dupOf || section) merged.push(mergedEntry(u, dupOf ?? section!.headingUnit!));
+          section ??= ensure(into, heading.lines[0]!.trimEnd(), dupOf ? null : heading);
+          known.set(unitKey(u), dupOf ?? u);
+          if (!dupOf) known.set(unitKey(heading), heading);
+          return;
+        }
+        const dupOf = known.get(unitKey(u)) ?? known.get(titleKey(u)) ?? known.get(unitKey(demoted(u)));
         if (dupOf) merged.push(mergedEntry(u, dupOf));
         known.set(unitKey(u), dupOf ?? u);
-        const next = units[index + 1];
-        const hasContent = next !== undefined && !(next.kind === 'heading' && next.level! <= 2);
-        const name = headingText(u);
-        section = hasContent && name !== '' ? ensure(into, `## ${name}`, null) : null;
-        // The heading is written with the first rule under it that is written at all.
+        section = null;
+        // A title with nothing under it is written, in a comment, with the next section.
         if (!dupOf) pendingTitle = u;
         return;
       }
@@ -147,6 +157,16 @@ function joins(block: Unit[], leadIn: boolean, u: Unit, loose: boolean): boolean
 
 const topicHeading = (block: Unit[]): string => `## ${sectionFor(block.map((u) => u.lines.join('\n')).join('\n')).title}`;
 
+/** A legacy `# ` heading one level down, as a `## ` heading of Copilot's file; its line is the source line with one `#` more. */
+function demoted(u: Unit): Unit {
+  return { ...u, lines: [`#${u.lines[0]!}`], level: 2 };
+}
+
+/** Whether an output line is a source line as the plan may write it: the same bytes, or a `# ` heading demoted to `## `. */
+export function sameOrDemoted(source: string, out: string): boolean {
+  return source === out || (/^#\s/.test(source) && out === `#${source}`);
+}
+
 /** The text of a heading line, without its `#` marks. */
 const headingText = (u: Unit): string => u.lines[0]!.trim().replace(/^#+\s*/, '').replace(/\s+#+$/, '').trim();
 
@@ -165,6 +185,16 @@ const titleKey = (u: Unit): string => titleLines(u).map((l) => l.trimEnd()).join
 
 /** The key of a unit as `placed` writes it (an open code fence closed). */
 const placedKey = (u: Unit): string => placed(u).lines.map((l) => l.trimEnd()).join('\n');
+
+/** Whether anything not already written stands under the heading at `index`, before the next `#` or `## ` heading. */
+function hasNewContent(units: Unit[], index: number, known: Map<string, Unit>): boolean {
+  for (let i = index + 1; i < units.length; i++) {
+    const u = units[i]!;
+    if (u.kind === 'heading' && u.level! <= 2) return false;
+    if (!known.has(unitKey(u)) && !known.has(placedKey(u))) return true;
+  }
+  return false;
+}
 
 /** A sub-heading counts as a repeat only when everything under it is a repeat too. */
 function subheadingRepeated(units: Unit[], index: number, known: Map<string, Unit>): boolean {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { byCodeUnit, pushTo } from './collections.js';
 import { createTwoFilesPatch } from 'diff';
 import { analyze, type Analysis, type Pattern, type Problem } from './analyze.js';
-import { additionsFrom, appendAdditions, bodyOf, insertMarks, renderBase, unitKey, type Addition, type LineRef, type Rendered } from './assemble.js';
+import { additionsFrom, appendAdditions, bodyOf, insertMarks, renderBase, sameOrDemoted, unitKey, type Addition, type LineRef, type Rendered } from './assemble.js';
 import { COPILOT_INSTRUCTIONS_PATH } from './formats/copilot-instructions.js';
 import { canonicalJson, sha256 } from './hash.js';
 import type { InstructionDoc, Scope, Unit } from './model.js';
@@ -339,7 +339,7 @@ function assertEveryLineOnce(linesOf: (p: string) => string[], contributors: Ins
     const key = `${ref.path}:${ref.line}`;
     seen.set(key, (seen.get(key) ?? 0) + 1);
     const source = linesOf(ref.path)[ref.line - 1];
-    if (source !== out.lines[i]) throw new Error(`internal check failed: ${key} would change`);
+    if (source === undefined || !sameOrDemoted(source, out.lines[i]!)) throw new Error(`internal check failed: ${key} would change`);
   });
   const mergedLines = new Set(merged.flatMap((m) => Array.from({ length: m.lines }, (_, i) => `${m.path}:${m.line + i}`)));
   for (const doc of contributors) {
