@@ -185,3 +185,22 @@ test('a rule dropped by the person leaves no double gap, and a kept legacy file 
   const removed = buildPlan(scan, analysis, { legacy: { 'AGENTS.md': 'remove' }, conflicts: { [conflict.id]: `keep_${pnpm}` } });
   assert.ok(!removed.notes.some((n) => n.includes('is dropped')));
 });
+
+test('a .cursorrules that starts with a --- block keeps it as content (the format has no front matter)', async (t) => {
+  const repo = makeRepo({ '.cursorrules': '---\nfoo: bar\n---\n- Cursor rule after a dashed block.\n' });
+  t.after(() => removeRepo(repo));
+  const { plan, content } = await planOf(repo);
+  const out = content('.github/copilot-instructions.md')!;
+  for (const l of ['foo: bar', '- Cursor rule after a dashed block.']) assert.ok(out.includes(l), out);
+  apply(repo, plan);
+  assert.deepEqual((await planOf(repo)).plan.operations, []);
+});
+
+test('a Cursor rule with neither globs nor description nor alwaysApply is planned once, not again on every run', async (t) => {
+  const repo = makeRepo({ '.cursor/rules/a.mdc': '---\nfoo: 1\n---\n- A rule attached by hand.\n' });
+  t.after(() => removeRepo(repo));
+  const first = await planOf(repo);
+  assert.deepEqual(first.plan.operations.map((o) => o.path), ['.github/instructions/a.instructions.md']);
+  apply(repo, first.plan);
+  assert.deepEqual((await planOf(repo)).plan.operations, []);
+});

@@ -2,7 +2,7 @@ import { extractClaims, findConflicts, proseLines } from './claims.js';
 import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Unit } from './model.js';
 import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
 import { findNearDuplicates } from './near-duplicates.js';
-import { headLength } from './structure.js';
+import { headLength, isToolMark } from './structure.js';
 import { groupBy } from './collections.js';
 import { scopesOverlap } from './scope-overlap.js';
 import type { SkippedSource } from './source-file.js';
@@ -79,11 +79,6 @@ function dedupeByLocations(problems: Problem[]): void {
     if (seen.has(key)) problems.splice(i--, 1);
     else seen.add(key);
   }
-}
-
-/** Lines copilot-onboard itself put in a file (conflict marks) are not rules. */
-export function isToolMark(u: Unit): boolean {
-  return u.kind === 'html' && u.lines[0]!.startsWith('<!-- copilot-onboard:');
 }
 
 /**

@@ -191,7 +191,8 @@ function renderTarget(linesOf: (p: string) => string[], target: Target, existing
       base = { lines: ['# Copilot instructions'], refs: [null] };
     }
     const additions = new Map<string, Addition>();
-    for (const doc of target.docs) additionsFrom(doc.units.filter((u) => u.kind !== 'frontmatter'), known, additions, merged);
+    // Front matter a format reads is not among its units; a `---` block left there is content (.cursorrules has none).
+    for (const doc of target.docs) additionsFrom(doc.units, known, additions, merged);
     return appendAdditions(base, [...additions.values()], target.path, merged);
   }
   const out: Rendered = existingDoc
@@ -304,7 +305,7 @@ function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs
       if (sideOf(j) !== sideOf(kept)) dropped.set(`${l.path}:${l.line}`, { path: l.path, line: l.line, text: l.text });
     });
   }
-  const marks = new Map([...topics].map(([key, t]) => [key, MARK(t.join(' and '))]));
+  const marks = new Map([...topics].map(([key, t]) => [key, MARK([...t].sort(byCodeUnit).join(' and '))]));
   return { marks, dropped };
 }
 

@@ -50,7 +50,10 @@ export function planTargets(legacy: InstructionDoc[], existing: Map<string, Scop
       repo.docs.push(doc);
       continue;
     }
-    const key = scopeKey(doc.scope);
+    // A rule applied on request is keyed by the description its file gets, so that the file the plan
+    // wrote is found again (with its scope) by the next plan.
+    const scope: Scope = doc.scope.kind === 'request' && doc.scope.description === null ? { kind: 'request', description: `Rules from ${doc.path}` } : doc.scope;
+    const key = scopeKey(scope);
     const same = scoped.get(key);
     if (same) {
       same.docs.push(doc);
@@ -62,7 +65,7 @@ export function planTargets(legacy: InstructionDoc[], existing: Map<string, Scop
     const busy = (p: string) => (taken.has(p) && taken.get(p) !== key) || (existing.has(p) && scopeKey(existing.get(p)!) !== key);
     for (let n = 2; busy(name); n++) name = `${INSTRUCTIONS_DIR}/${base}-${n}.instructions.md`;
     taken.set(name, key);
-    scoped.set(key, { path: name, scope: doc.scope, docs: [doc] });
+    scoped.set(key, { path: name, scope, docs: [doc] });
   }
   const targets = [...scoped.values()].sort((a, b) => byCodeUnit(a.path, b.path));
   return repo.docs.length > 0 ? [repo, ...targets] : targets;
@@ -72,7 +75,7 @@ export function planTargets(legacy: InstructionDoc[], existing: Map<string, Scop
 export function frontMatterFor(target: Target): string[] {
   const lines = ['---'];
   if (target.scope.kind === 'globs') lines.push(`applyTo: ${JSON.stringify(target.scope.globs.join(','))}`);
-  const description = target.docs.map((d) => d.description).find((d) => d) ?? (target.scope.kind === 'request' ? `Rules from ${target.docs[0]!.path}` : null);
+  const description = target.docs.map((d) => d.description).find((d) => d) ?? (target.scope.kind === 'request' ? target.scope.description : null);
   if (description) lines.push(`description: ${JSON.stringify(description)}`);
   lines.push('---');
   return lines;
