@@ -1,10 +1,10 @@
 #!/usr/bin/env node
-import yargs, { type Argv } from 'yargs';
-import { hideBin } from 'yargs/helpers';
+import type { Argv } from 'yargs';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from './core/errors.js';
 import { exitCodeFor, type Outcome } from './gate/outcomes.js';
 import { checkRepoDir, repoChoice, type RepoChoice } from './mcp/repo.js';
+import { quickServeArgs, runServe, SERVE_OPTIONS } from './cli/serve-command.js';
 
 /** Read from the result's _meta: bad input exits 2, not 1. Kept in step with mcp/server.ts. */
 const BAD_INPUT_META = 'copilot-onboard/bad-input';
@@ -14,10 +14,7 @@ import { VERSION } from './version.js';
 
 const withRepo = <T>(y: Argv<T>) => y.option('repo', { type: 'string', describe: 'repository folder (default: COPILOT_ONBOARD_REPO, else the working directory)' });
 const withJson = <T>(y: Argv<T>) => y.option('json', { type: 'boolean', default: false, describe: 'print JSON instead of text' });
-const withGit = <T>(y: Argv<T>) =>
-  y
-    .option('branch', { type: 'string', describe: 'migrate on a new git branch of this name' })
-    .option('commit', { type: 'boolean', default: false, describe: 'commit the migrated files, naming the trace in the message' });
+const withGit = <T>(y: Argv<T>) => y.options({ branch: SERVE_OPTIONS.branch, commit: SERVE_OPTIONS.commit });
 
 async function repoFrom(flag: string | undefined): Promise<RepoChoice> {
   const choice = repoChoice(flag);
@@ -49,6 +46,13 @@ async function gated(tool: string, argv: { repo?: string; json: boolean; branch?
 }
 
 async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const quick = args[0] === 'serve' ? quickServeArgs(args.slice(1)) : null;
+  if (quick) {
+    await runServe(quick);
+    return -1;
+  }
+  const [{ default: yargs }, { hideBin }] = await Promise.all([import('yargs'), import('yargs/helpers')]);
   let code = 0;
   const run = (fn: () => Promise<number>) => async () => {
     code = await fn();
@@ -59,26 +63,9 @@ async function main(): Promise<number> {
     .command(
       'serve',
       'MCP server on stdio, or on Streamable HTTP with --http',
-      (y) =>
-        withGit(withRepo(y))
-          .option('http', { type: 'boolean', default: false, describe: 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio' })
-          .option('port', { type: 'number', default: 3333, describe: 'port for --http (0 picks a free one)' })
-          .option('host', { type: 'string', default: '127.0.0.1', describe: 'address for --http; keep it on loopback' })
-          .option('allowed-host', { type: 'string', array: true, describe: 'extra Host header values to accept with --http' }),
+      (y) => y.options(SERVE_OPTIONS),
       async (argv) => {
-        const choice = repoChoice(argv.repo);
-        if (choice.explicit) await checkRepoDir(choice.explicit, '--repo or COPILOT_ONBOARD_REPO');
-        const flow = { ...(argv.branch ? { branch: argv.branch } : {}), ...(argv.commit ? { commit: true } : {}) };
-        if (argv.http) {
-          const { serveHttp } = await import('./mcp/http.js');
-          const server = await serveHttp(choice, { host: argv.host, port: argv.port, allowedHosts: argv['allowed-host'] ?? [] }, flow);
-          const address = server.address();
-          const port = typeof address === 'object' && address ? address.port : argv.port;
-          process.stderr.write(`copilot-onboard: serving MCP on http://${argv.host}:${port}/mcp\n`);
-        } else {
-          const { serveStdio } = await import('./mcp/stdio.js');
-          await serveStdio(choice, flow);
-        }
+        await runServe(argv);
         code = -1;
       },
     )

@@ -7,10 +7,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { readPlan } from '../state/store.js';
-import { statusStep } from '../steps/status.js';
-import { listTraces } from '../trace/reader.js';
-import { verifyTraces } from '../trace/verify.js';
+import type { PlanFile } from '../state/schema.js';
 import { resolveRepoForSession, type RepoChoice } from './repo.js';
 
 const ONBOARD_PROMPT = `Onboard this repository's AI instruction files to GitHub Copilot with the copilot-onboard tools.
@@ -44,9 +41,11 @@ export function registerPromptsAndResources(server: Server, repo: RepoChoice): v
     if (!resource) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`);
     const root = await resolveRepoForSession(repo, server);
     let text: string;
-    if (resource.name === 'status') text = (await statusStep({ root })).text;
-    else if (resource.name === 'plan') text = planMarkdown(await readPlan(root));
+    // Loaded on first read: a server starts faster without the flow's modules.
+    if (resource.name === 'status') text = (await (await import('../steps/status.js')).statusStep({ root })).text;
+    else if (resource.name === 'plan') text = planMarkdown(await (await import('../state/store.js')).readPlan(root));
     else {
+      const [{ listTraces }, { verifyTraces }] = await Promise.all([import('../trace/reader.js'), import('../trace/verify.js')]);
       const traces = (await listTraces(root)).map(({ data: _d, file: _f, ...t }) => t);
       text = JSON.stringify({ traces, verify: await verifyTraces(root) }, null, 2);
     }
@@ -54,7 +53,7 @@ export function registerPromptsAndResources(server: Server, repo: RepoChoice): v
   });
 }
 
-function planMarkdown(plan: Awaited<ReturnType<typeof readPlan>>): string {
+function planMarkdown(plan: PlanFile | null): string {
   if (!plan) return '# No plan yet\n\nCall onboarding_propose to build one.\n';
   const out = [`# Migration plan ${plan.planHash.slice(0, 12)}`, '', `Pattern: **${plan.pattern}**. Proposed ${plan.createdAt}.`, ''];
   if (plan.operations.length === 0) out.push('Nothing to do.', '');

@@ -10,15 +10,15 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { FlowContext, FlowOptions, FlowReport } from '../steps/context.js';
-import { approveStep, migrateStep, rollbackStep } from '../steps/gated.js';
-import { analyzeStep, proposeStep } from '../steps/read-only.js';
-import { resultForError, type StepResult } from '../steps/result.js';
-import { statusStep } from '../steps/status.js';
+import type { StepResult } from '../steps/result.js';
 import { OUTPUT_SCHEMAS, type ToolName } from './tool-schemas.js';
 import { resolveRepoForSession, type RepoChoice } from './repo.js';
 import { VERSION } from '../version.js';
-import { recoverAndTrace } from '../gate/recovery-trace.js';
 import { registerPromptsAndResources } from './prompts-resources.js';
+
+// The steps load on the first tool call: a client waits for `initialize` and `tools/list` only.
+const readOnly = () => import('../steps/read-only.js');
+const gated = () => import('../steps/gated.js');
 
 interface ToolSpec {
   title: string;
@@ -33,40 +33,40 @@ const TOOLS: Record<ToolName, ToolSpec> = {
     description:
       "Find and classify the repository's AI-assistant instruction files (pattern: clean, structured, unstructured or messy) and list duplicated and contradicting rules. Read-only.",
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: analyzeStep,
+    run: async (ctx) => (await readOnly()).analyzeStep(ctx),
   },
   onboarding_propose: {
     title: 'Propose a migration plan',
     description:
       'Build the exact migration plan into Copilot\'s layout: every file to create, change or remove, with content and unified diff. Writes only under .copilot-state/. Show the diff to the person before onboarding_approve.',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: proposeStep,
+    run: async (ctx) => (await readOnly()).proposeStep(ctx),
   },
   onboarding_approve: {
     title: 'Ask the person to approve the plan',
     description:
       'Asks the person, through an elicitation form, to approve the current plan. Takes no arguments: only the person can approve. If the person declines or cancels, do not retry unless they ask.',
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: approveStep,
+    run: async (ctx) => (await gated()).approveStep(ctx),
   },
   onboarding_migrate: {
     title: 'Apply the approved plan',
     description:
       'Asks the person for a final confirmation, backs up every file it touches under .copilot-state/backups/, and applies the approved plan. Takes no arguments.',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: migrateStep,
+    run: async (ctx) => (await gated()).migrateStep(ctx),
   },
   onboarding_rollback: {
     title: 'Roll back the last migration',
     description: 'Asks the person for confirmation, then restores every file from the backup byte for byte and removes the files the migration created. Takes no arguments.',
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: rollbackStep,
+    run: async (ctx) => (await gated()).rollbackStep(ctx),
   },
   onboarding_status: {
     title: 'Onboarding status',
     description: 'Where the onboarding stands: the plan, the approval, the migration that can be rolled back, and the next step. Read-only.',
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: statusStep,
+    run: async (ctx) => (await import('../steps/status.js')).statusStep(ctx),
   },
 };
 
@@ -122,7 +122,7 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
     let stepResult: StepResult;
     try {
       const root = await resolveRepoForSession(repo, server);
-      const recovered = await recoverAndTrace(root, server);
+      const recovered = await (await import('../gate/recovery-trace.js')).recoverAndTrace(root, server);
       stepResult = await tool.run({ root, server, signal: extra.signal, options, report: reporter(server, request.params._meta?.progressToken, extra.sendNotification) });
       reporter(server, undefined, extra.sendNotification).log(stepResult.isError ? 'warning' : 'info', `${name}: ${stepResult.outcome}`);
       if (recovered) {
@@ -130,7 +130,7 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
         stepResult.structured.recovered = recovered;
       }
     } catch (err) {
-      stepResult = resultForError(err);
+      stepResult = (await import('../steps/result.js')).resultForError(err);
     }
     return toCallToolResult(stepResult);
   });
