@@ -204,3 +204,17 @@ test('a Cursor rule with neither globs nor description nor alwaysApply is planne
   apply(repo, first.plan);
   assert.deepEqual((await planOf(repo)).plan.operations, []);
 });
+
+test('a label repeated before different content stays at every place; with its content it merges', async (t) => {
+  const repo = makeRepo({
+    '.github/copilot-instructions.md': '# UI\n\n## Form\n\n- Use ha-form for forms.\n\n**Gallery Documentation:**\n\n- `gallery/form.markdown`\n\n## Alert\n\n- Use ha-alert for alerts.\n\n**Gallery Documentation:**\n\n- `gallery/alert.markdown`\n\n```sh\nnpm run gallery\n```\n\n## Tooltip\n\n```sh\nnpm run gallery\n```\n',
+  });
+  t.after(() => removeRepo(repo));
+  assert.deepEqual((await planOf(repo)).plan.operations, [], 'labels and code examples repeat on purpose inside one file');
+  writeFile(repo, 'AGENTS.md', '**Gallery Documentation:**\n\n- `gallery/alert.markdown`\n\n**Gallery Documentation:**\n\n- `gallery/new.markdown`\n');
+  const { content } = await planOf(repo);
+  const out = content('.github/copilot-instructions.md')!;
+  assert.equal(out.split('**Gallery Documentation:**').length - 1, 3, out);
+  assert.equal(out.split('- `gallery/alert.markdown`').length - 1, 1, out);
+  assert.ok(out.includes('**Gallery Documentation:**\n\n- `gallery/new.markdown`'), out);
+});

@@ -3,6 +3,7 @@ import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Un
 import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
 import { findNearDuplicates } from './near-duplicates.js';
 import { headLength, isToolMark } from './structure.js';
+import { isTrivial, stripMarker } from './trivial.js';
 import { groupBy } from './collections.js';
 import { scopesOverlap } from './scope-overlap.js';
 import type { SkippedSource } from './source-file.js';
@@ -31,10 +32,6 @@ export interface Analysis {
   structured: Record<string, boolean>;
 }
 
-/** Lines shorter than this are too generic to call a repetition ("---", "Notes:"). */
-const MIN_REPEATED_LINE = 12;
-/** A line of at most this many words that ends with a colon, or is all bold, is a label. */
-const MAX_LABEL_WORDS = 6;
 /** Non-blank lines allowed before the first `## ` section in a structured file (besides the title). */
 const MAX_PREAMBLE_LINES = 6;
 
@@ -157,19 +154,6 @@ function meeting<T>(group: T[], unitOf: (x: T) => Unit, scopeOf: (u: Unit) => Sc
   return group.filter((x, i) => group.some((y, j) => j !== i && (unitOf(x).path === unitOf(y).path || scopesOverlap(scopeOf(unitOf(x)), scopeOf(unitOf(y))))));
 }
 
-/**
- * Too little to be a rule: short lines, lines without words (table rules), and labels that only
- * introduce what follows ("**Example:**", "When reviewing pull requests:").
- */
-function isTrivial(text: string): boolean {
-  if (text.length < MIN_REPEATED_LINE || !/\p{L}{2,}.*\s.*\p{L}{2,}/su.test(text)) return true;
-  // A table row of a few words is a header ("| Status | Option ID |").
-  if (text.startsWith('|') && text.replace(/[|:-]/g, ' ').trim().split(/\s+/).length <= MAX_LABEL_WORDS) return true;
-  const bare = stripMarker(text).replace(/[*_`]/g, '').trim();
-  const words = bare.split(/\s+/).length;
-  return !text.includes('\n') && words <= MAX_LABEL_WORDS && (bare.endsWith(':') || /^(\*\*|__)[^*_]+(\*\*|__)$/.test(stripMarker(text)));
-}
-
 export function findContradictions(units: Unit[], scopeOf?: (u: Unit) => Scope): Problem[] {
   return findConflicts(extractClaims(units, scopeOf)).map((c) => ({
     type: 'contradiction' as const,
@@ -180,7 +164,6 @@ export function findContradictions(units: Unit[], scopeOf?: (u: Unit) => Scope):
 }
 
 const loc = (u: Unit): Location => ({ path: u.path, line: u.line });
-const stripMarker = (l: string): string => l.replace(/^([-*+]|\d+[.)])\s+/, '');
 const excerpt = (t: string): string => {
   const one = t.replace(/\n/g, ' ');
   return one.length > 80 ? `${one.slice(0, 77)}...` : one;

@@ -2,6 +2,7 @@ import { unclosedFence } from './markdown-units.js';
 import type { Unit } from './model.js';
 import { isLeadIn, removeDuplicates, restructure, sameSection, sectionFor, type Merged } from './structure.js';
 import { isBlank } from './text.js';
+import { isLabelUnit } from './trivial.js';
 
 /**
  * Output text with, for every line, the source line it came from (null for lines the tool added:
@@ -126,7 +127,8 @@ export function additionsFrom(units: Unit[], known: Map<string, Unit>, into: Map
       pendingTitle = null;
       return;
     }
-    const dupOf = u.kind !== 'heading' || subheadingRepeated(units, index, known) ? known.get(unitKey(u)) ?? known.get(placedKey(u)) : undefined;
+    const mergeable = u.kind === 'heading' ? subheadingRepeated(units, index, known) : !isLabelUnit(u) || introducesKnown(units, index, known);
+    const dupOf = mergeable ? known.get(unitKey(u)) ?? known.get(placedKey(u)) : undefined;
     if (dupOf) {
       merged.push(mergedEntry(u, dupOf));
       return;
@@ -194,6 +196,12 @@ function hasNewContent(units: Unit[], index: number, known: Map<string, Unit>): 
     if (!known.has(unitKey(u)) && !known.has(placedKey(u))) return true;
   }
   return false;
+}
+
+/** A label ("**Example:**") is a repeat only when what it introduces, the unit after it, is one too. */
+function introducesKnown(units: Unit[], index: number, known: Map<string, Unit>): boolean {
+  const next = units[index + 1];
+  return next !== undefined && (known.has(unitKey(next)) || known.has(placedKey(next)));
 }
 
 /** A sub-heading counts as a repeat only when everything under it is a repeat too. */
@@ -300,7 +308,7 @@ export function bodyOf(fileLines: string[], bodyStart: number, units: Unit[], kn
   const drop = new Set<number>();
   for (const [index, u] of units.entries()) {
     const dupOf = known.get(unitKey(u));
-    if (dupOf && (u.kind !== 'heading' || subheadingRepeated(units, index, known))) {
+    if (dupOf && (u.kind === 'heading' ? subheadingRepeated(units, index, known) : !isLabelUnit(u) || introducesKnown(units, index, known))) {
       merged.push(mergedEntry(u, dupOf));
       const start = u.line - 1;
       const end = start + u.lines.length;

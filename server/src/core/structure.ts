@@ -3,6 +3,7 @@ import { pushTo } from './collections.js';
 import { unclosedFence } from './markdown-units.js';
 import type { Unit } from './model.js';
 import { isBlank } from './text.js';
+import { isLabelUnit } from './trivial.js';
 
 export interface Merged {
   path: string;
@@ -36,12 +37,17 @@ export function findExactDuplicates(units: Unit[]): Map<Unit, Unit> {
   const firstByText = new Map<string, Unit>();
   const dupes = new Map<Unit, Unit>();
   for (const u of units) {
-    if (u.kind === 'frontmatter' || u.kind === 'heading' || isToolMark(u)) continue;
+    // Code examples repeat on purpose inside one file: each copy stays.
+    if (u.kind === 'frontmatter' || u.kind === 'heading' || u.kind === 'code' || isToolMark(u)) continue;
     const key = u.lines.map((l) => l.trimEnd()).join('\n');
     const first = firstByText.get(key);
     if (first) dupes.set(u, first);
     else firstByText.set(key, u);
   }
+  // A label ("**Example:**") goes only with what it introduces: it stays where that stays.
+  units.forEach((u, i) => {
+    if (dupes.has(u) && isLabelUnit(u) && !(units[i + 1] && dupes.has(units[i + 1]!))) dupes.delete(u);
+  });
   return dupes;
 }
 
@@ -65,7 +71,9 @@ export const isToolMark = (u: Unit): boolean => u.kind === 'html' && u.lines[0]!
 /** A paragraph that ends with ':' right before a list introduces that list, and travels with it. */
 export function isLeadIn(units: Unit[], i: number): boolean {
   const u = units[i];
-  return u !== undefined && u.kind === 'paragraph' && u.lines[u.lines.length - 1]!.trimEnd().endsWith(':') && units[i + 1]?.kind === 'list-item';
+  // "Steps:" and "**Steps:**" alike.
+  const last = u?.lines[u.lines.length - 1]!.trimEnd().replace(/[*_]+$/, '');
+  return u !== undefined && u.kind === 'paragraph' && last!.endsWith(':') && units[i + 1]?.kind === 'list-item';
 }
 
 /**
