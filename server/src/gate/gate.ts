@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { statePaths } from '../state/paths.js';
-import { BadInputError, errorMessage, PreconditionError } from '../core/errors.js';
+import { BadInputError, errorMessage, PreconditionError, UnsafePathError } from '../core/errors.js';
 import type { ClientInfo, ElicitationTrace, GatedStep } from '../state/schema.js';
 import { repoRelative, writeElicitationTrace } from '../trace/writer.js';
 import { LockHeldError, withLock } from '../state/lock.js';
@@ -182,10 +182,12 @@ async function traceUnwritable(root: string): Promise<string | null> {
 }
 
 function refusedByError(err: unknown, finish: (o: RefusalOutcome, t: string, e?: Partial<GateResult>) => Promise<GateResult>) {
-  if (err instanceof PreconditionError) return finish('precondition_failed', `${err.message} Nothing was changed.`);
+  if (err instanceof PreconditionError || err instanceof UnsafePathError) return finish('precondition_failed', `${asSentence(err.message)} Nothing was changed.`);
   if (err instanceof BadInputError) return finish('error', err.message, { badInput: true });
   return finish('error', `Internal error: ${errorMessage(err)}.`);
 }
+
+const asSentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 const RawElicitResult = z.looseObject({});
 
