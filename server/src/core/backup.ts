@@ -7,7 +7,7 @@ import { writeAtomic, writeJsonAtomic } from '../state/atomic.js';
 import { statePaths, STATE_DIR } from '../state/paths.js';
 import { BackupManifest } from '../state/schema.js';
 import type { PlanOperation } from './plan.js';
-import { StateDamagedError } from '../state/store.js';
+import { PreconditionError } from './errors.js';
 
 export function backupDir(root: string, id: string): string {
   return path.join(statePaths(root).backups, id);
@@ -45,15 +45,21 @@ export async function createBackup(root: string, id: string, planHash: string, o
   return manifest;
 }
 
+/** A backup that cannot be trusted to give back the original bytes. Nothing is restored from it. */
+export class BackupDamagedError extends PreconditionError {
+  override name = 'BackupDamagedError';
+}
+
 export async function readManifest(root: string, id: string): Promise<BackupManifest> {
   const file = path.join(backupDir(root, id), 'manifest.json');
+  const rel = `${backupDirRel(id)}manifest.json`;
   let json: unknown;
   try {
     json = JSON.parse(await fs.readFile(file, 'utf8'));
   } catch (err) {
-    throw new StateDamagedError(`backups/${id}/manifest.json`, `it cannot be read (${(err as Error).message})`, 'Nothing was restored.');
+    throw new BackupDamagedError(`${rel} cannot be read (${(err as Error).message}).`);
   }
   const parsed = BackupManifest.safeParse(json);
-  if (!parsed.success) throw new StateDamagedError(`backups/${id}/manifest.json`, 'it does not match its schema', 'Nothing was restored.');
+  if (!parsed.success) throw new BackupDamagedError(`${rel} does not match its schema.`);
   return parsed.data;
 }

@@ -1,12 +1,10 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
-import { statePaths } from '../state/paths.js';
+import { unrecoveredOperation } from '../core/recovery.js';
 import { BadInputError, errorMessage, PreconditionError, UnsafePathError } from '../core/errors.js';
 import type { ClientInfo, ElicitationTrace, GatedStep } from '../state/schema.js';
-import { repoRelative, writeElicitationTrace } from '../trace/writer.js';
+import { repoRelative, traceWriteProblem, writeElicitationTrace } from '../trace/writer.js';
 import { LockHeldError, withLock } from '../state/lock.js';
 import { FORMS, type Form } from './forms.js';
 import type { RefusalOutcome } from './outcomes.js';
@@ -38,6 +36,8 @@ export interface Acted {
   outcome: 'approved' | 'migrated' | 'rolled_back';
   /** What was done, for the model and the trace. */
   detail: string;
+  /** Runs right after the trace is written: the operation's last file operation (clearing its journal). */
+  settle?: () => Promise<void>;
   /** Runs once the trace is written (a commit that names it); returns what to add to the result text. */
   afterTrace?: (trace: string | null) => Promise<string>;
 }
@@ -113,7 +113,7 @@ export async function runGated(
   };
 
   // No trace, no step: a reviewer must be able to see every exchange.
-  const unwritable = await traceUnwritable(ctx.root);
+  const unwritable = await traceWriteProblem(ctx.root, 'elicitation');
   if (unwritable) {
     return {
       outcome: 'error',
@@ -136,6 +136,9 @@ export async function runGated(
   }
 
   async function gatedStep(): Promise<GateResult> {
+    // Under the lock, a journal is not a running operation's: it is one the start could not recover.
+    const stuck = await unrecoveredOperation(ctx.root, { lockHeld: true });
+    if (stuck) return finish('precondition_failed', `The ${step} step cannot run. ${stuck.text} Nothing was changed.`);
     if (!supportsFormElicitation(ctx.server)) {
       // Nothing is sent; the trace still records what would have been asked, when that is known.
       await prepare().then((p) => ({ planHash, message, form = form } = p), () => undefined);
@@ -155,6 +158,13 @@ export async function runGated(
     try {
       const done = await act(answer.content);
       const result = await finish(done.outcome, done.detail, { content: answer.content });
+      if (done.settle) {
+        try {
+          await done.settle();
+        } catch (err) {
+          result.text += ` (Clearing its journal failed: ${errorMessage(err)}; the next command finds the journal and records the ${step} as done.)`;
+        }
+      }
       if (done.afterTrace) {
         try {
           result.text += ` ${await done.afterTrace(result.trace)}`;
@@ -166,18 +176,6 @@ export async function runGated(
     } catch (err) {
       return refusedByError(err, finish);
     }
-  }
-}
-
-async function traceUnwritable(root: string): Promise<string | null> {
-  const probe = path.join(statePaths(root).elicitationTraces, `.probe-${process.pid}-${Date.now()}`);
-  try {
-    await fs.mkdir(path.dirname(probe), { recursive: true });
-    await fs.writeFile(probe, 'probe');
-    await fs.rm(probe);
-    return null;
-  } catch (err) {
-    return errorMessage(err);
   }
 }
 

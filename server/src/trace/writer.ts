@@ -5,7 +5,8 @@ import { statePaths } from '../state/paths.js';
 import type { ElicitationTrace, SamplingTrace } from '../state/schema.js';
 import { sha256 } from '../core/hash.js';
 import { fsyncDir, writeJsonAtomic } from '../state/atomic.js';
-import { withLock } from '../state/lock.js';
+import { lockPath, ownerFile, withLock } from '../state/lock.js';
+import { errorMessage } from '../core/errors.js';
 
 /** `2026-11-22T08:30:45.123Z` → `2026-11-22T08-30-45-123Z`, as the contract names trace files. */
 export function fileStamp(iso: string): string {
@@ -121,4 +122,31 @@ export async function readChainHead(root: string): Promise<ChainHead> {
 /** Path of a trace relative to the repository, with `/`, for state and messages. */
 export function repoRelative(root: string, file: string): string {
   return path.relative(root, file).split(path.sep).join('/');
+}
+
+/**
+ * Why a trace of this kind could not be written now, or null: every file and folder the chained
+ * write touches is probed (the traces folder, the chain head, the traces lock and its owner file).
+ */
+export async function traceWriteProblem(root: string, kind: 'elicitation' | 'sampling'): Promise<string | null> {
+  const sp = statePaths(root);
+  try {
+    for (const dir of [sp.dir, kind === 'elicitation' ? sp.elicitationTraces : sp.samplingTraces]) {
+      await fs.ensureDir(dir);
+      const probe = path.join(dir, `.probe-${process.pid}-${randomBytes(4).toString('hex')}`);
+      await fs.writeFile(probe, 'probe');
+      await fs.remove(probe);
+    }
+    for (const [file, folder] of [
+      [chainHeadPath(root), false],
+      [ownerFile(root, 'traces'), false],
+      [lockPath(root, 'traces'), true],
+    ] as const) {
+      const stat = await fs.lstat(file).catch(() => null);
+      if (stat && stat.isDirectory() !== folder) return `${repoRelative(root, file)} is ${folder ? 'not a folder' : 'a folder'}`;
+    }
+    return null;
+  } catch (err) {
+    return errorMessage(err);
+  }
 }
