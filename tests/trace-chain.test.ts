@@ -1,11 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { connect, outcomeOf, textOf, yesToAll } from './helpers/mcp.js';
-import { hashTree, makeRepo, MESSY_INSTRUCTIONS, removeRepo } from './helpers/sandbox.js';
+import { CLI, connect, outcomeOf, textOf, yesToAll, type ElicitAnswer } from './helpers/mcp.js';
+import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readTraces, removeRepo } from './helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
+const verify = (repo: string) => spawnSync(process.execPath, [CLI, 'traces', 'verify', '--repo', repo], { encoding: 'utf8', input: '' });
 
 for (const [what, name] of [
   ['the chain head', 'trace-chain.json'],
@@ -33,3 +35,45 @@ for (const [what, name] of [
   });
 }
 
+test('an approve whose form stays open while an analyze is traced verifies, and names follow the chain', async (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  const slowYes: ElicitAnswer = async (req) => {
+    await new Promise((r) => setTimeout(r, 700));
+    return yesToAll(req);
+  };
+  const s = await connect({ repo, elicit: slowYes });
+  t.after(() => s.close());
+  await s.call('onboarding_propose');
+  const approve = s.call('onboarding_approve');
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(outcomeOf(await s.call('onboarding_analyze')), 'analyzed');
+  assert.equal(outcomeOf(await approve), 'approved');
+  const r = verify(repo);
+  assert.equal(r.status, 0, r.stderr);
+  const all = [...readTraces(repo, 'elicitation'), ...readTraces(repo, 'sampling')].sort((a, b) => a.seq - b.seq);
+  assert.deepEqual(all.map((x) => x.action ?? x.intent), ['propose', 'analyze', 'approve']);
+  assert.deepEqual(all.map((x) => x._file), [...all.map((x) => x._file)].sort(), 'file names sort in chain order');
+  const approveTrace = all[2]!;
+  assert.ok(Date.parse(approveTrace.timestamp) - approveTrace.duration_ms <= Date.parse(all[1]!.timestamp), 'duration_ms reaches back to the start of the exchange');
+});
+
+test('two trace files whose names were swapped are reported', async (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo, elicit: yesToAll });
+  await s.call('onboarding_propose');
+  await s.call('onboarding_approve');
+  await s.call('onboarding_migrate');
+  await s.close();
+  assert.equal(verify(repo).status, 0);
+  const dir = path.join(repo, '.copilot-state/elicitation-traces');
+  const [a, b] = readTraces(repo, 'elicitation').map((x) => path.join(dir, x._file));
+  fs.renameSync(a!, `${a}.tmp`);
+  fs.renameSync(b!, a!);
+  fs.renameSync(`${a}.tmp`, b!);
+  const r = verify(repo);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, new RegExp(`${path.basename(a!)}.*name`));
+  assert.match(r.stderr, new RegExp(`${path.basename(b!)}.*name`));
+});

@@ -84,15 +84,13 @@ export async function runGated(
 ): Promise<GateResult> {
   let form: Form = FORMS[step];
   const started = Date.now();
-  const timestamp = new Date(started).toISOString();
   const client = clientInfo(ctx.server);
   let planHash: string | null = null;
   let message = '';
   let response: ElicitationTrace['response'] = null;
 
   const finish = async (outcome: GateResult['outcome'], text: string, extra: Partial<GateResult> = {}): Promise<GateResult> => {
-    const trace: Omit<ElicitationTrace, 'seq' | 'prev'> = {
-      timestamp,
+    const trace: Omit<ElicitationTrace, 'seq' | 'prev' | 'timestamp'> = {
       action: step,
       message,
       schema: form.requestedSchema,

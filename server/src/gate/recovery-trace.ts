@@ -23,7 +23,6 @@ export async function recoverAndTrace(root: string, server: Server | null): Prom
       const recovery = await recoverInterrupted(root);
       if (!recovery) return null;
       await writeElicitationTrace(root, {
-        timestamp: new Date().toISOString(),
         action: recovery.operation,
         message: `Recovery at start-up: ${recovery.detail}`,
         schema: {},
