@@ -1,13 +1,10 @@
 import fs from 'fs-extra';
 import { backupDir, backupDirRel } from './backup.js';
-import { backupCopy, trustedManifest } from './backup-check.js';
-import { currentSha } from './apply.js';
+import { trustedManifest } from './backup-check.js';
 import { disarmCrashPoint } from './crash-point.js';
 import { errorMessage } from './errors.js';
 import { clearJournal, JOURNAL_REL, readJournal } from './journal.js';
-import { RepoPaths } from './repo-path.js';
-import { finishRollback, manifestOfRecorded } from './restore.js';
-import { writeAtomic } from '../state/atomic.js';
+import { finishRollback, manifestOfRecorded, restoreBackup } from './restore.js';
 import { lockHolder } from '../state/lock.js';
 import type { BackupManifest, Journal } from '../state/schema.js';
 import { readState, writeState } from '../state/store.js';
@@ -77,17 +74,9 @@ function manifestOfJournal(root: string, journal: Journal): Promise<BackupManife
   return trustedManifest(root, journal.migrationId, journal.files, JOURNAL_REL);
 }
 
+/** Put the backup back over whatever the interrupted migrate had written, and remove the folders it made. */
 async function undoPartialMigration(root: string, manifest: BackupManifest): Promise<void> {
-  const paths = new RepoPaths(root);
-  for (const f of manifest.files) {
-    const abs = await paths.safeAbs(f.path);
-    const bytes = await backupCopy(root, manifest, f);
-    if (bytes) {
-      if ((await currentSha(paths, f.path)) !== f.beforeSha256) await writeAtomic(abs, bytes);
-    } else if (await fs.pathExists(abs)) {
-      await fs.remove(abs);
-    }
-  }
+  await restoreBackup(root, manifest, []);
 }
 
 export interface Unrecovered {

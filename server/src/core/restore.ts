@@ -86,7 +86,10 @@ export async function restoreBackup(root: string, manifest: BackupManifest, edit
     const bytes = originals.get(f.path);
     if (bytes) {
       if ((await currentSha(paths, f.path)) !== f.beforeSha256) {
-        await writeAtomic(abs, bytes);
+        await writeAtomic(abs, bytes, f.mode);
+        fileOperationDone();
+      } else if (f.mode !== undefined && ((await fs.stat(abs)).mode & 0o7777) !== f.mode) {
+        await fs.chmod(abs, f.mode);
         fileOperationDone();
       }
       restored.push(f.path);
@@ -98,5 +101,17 @@ export async function restoreBackup(root: string, manifest: BackupManifest, edit
       removed.push(f.path);
     }
   }
+  await removeCreatedFolders(paths, manifest.createdDirs ?? []);
   return { restored, removed, savedEdits };
+}
+
+/** Remove the folders the migration created, deepest first, each only when nothing else is in it. */
+async function removeCreatedFolders(paths: RepoPaths, dirs: string[]): Promise<void> {
+  for (const dir of [...dirs].sort((a, b) => b.split('/').length - a.split('/').length)) {
+    const abs = await paths.safeAbs(dir);
+    const stat = await fs.lstat(abs).catch(() => null);
+    if (!stat?.isDirectory() || (await fs.readdir(abs)).length > 0) continue;
+    await fs.rmdir(abs);
+    fileOperationDone();
+  }
 }
