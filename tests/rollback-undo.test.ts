@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { connect, outcomeOf, yesToAll, type ElicitAnswer } from './helpers/mcp.js';
-import { hashTree, makeRepo, removeRepo } from './helpers/sandbox.js';
+import { connect, outcomeOf, textOf, yesToAll, type ElicitAnswer } from './helpers/mcp.js';
+import { hashTree, makeRepo, readTraces, removeRepo } from './helpers/sandbox.js';
 
 /** Rollback is a faithful undo: bytes, file modes, and no folder left behind that the migration made. */
 const FILES = {
@@ -84,4 +84,26 @@ test('a manifest written before modes and created folders were recorded still re
   const { BackupManifest } = await import('../server/src/state/schema.js');
   const older = { version: 1, id: 'x', planHash: 'a'.repeat(64), createdAt: '2026-01-01T00:00:00.000Z', files: [{ path: 'CLAUDE.md', existed: true, sha256: 'b'.repeat(64), beforeSha256: 'b'.repeat(64), afterSha256: null, backup: 'files/CLAUDE.md' }] };
   assert.ok(BackupManifest.safeParse(older).success);
+});
+
+test('a created file the person deleted after migrating is reported as deleted, not as saved', async (t) => {
+  const repo = repoWithModes(t);
+  const s = await connect({ repo, elicit: removeLegacy });
+  t.after(() => s.close());
+  await s.call('onboarding_propose');
+  await s.call('onboarding_approve');
+  const m = await s.call('onboarding_migrate');
+  const backup = (m.structuredContent as { backupDir: string }).backupDir;
+  const created = '.github/instructions/api.instructions.md';
+  fs.rmSync(path.join(repo, created));
+  const r = await s.call('onboarding_rollback');
+  assert.equal(outcomeOf(r), 'rolled_back');
+  const sc = r.structuredContent as { savedEdits: string[]; deletedAfterMigration: string[] };
+  assert.deepEqual(sc.savedEdits, []);
+  assert.deepEqual(sc.deletedAfterMigration, [created]);
+  assert.doesNotMatch(textOf(r), /edited-after-migration/);
+  assert.match(textOf(r), /deleted after the migration/);
+  assert.match(s.elicitations.at(-1)!.message, /deleted after the migration/);
+  assert.equal(fs.existsSync(path.join(repo, backup, 'edited-after-migration')), false, 'nothing was saved');
+  assert.match(readTraces(repo, 'elicitation').at(-1)!.detail, /deleted after the migration/);
 });

@@ -17,6 +17,8 @@ export interface Restored {
   restored: string[];
   removed: string[];
   savedEdits: string[];
+  /** Files the person deleted after the migration: nothing of theirs to save. */
+  deletedAfterMigration: string[];
 }
 
 /** Write the state as one file operation of a migrate or rollback (a crash point). */
@@ -69,15 +71,18 @@ export async function restoreBackup(root: string, manifest: BackupManifest, edit
     if (bytes) originals.set(f.path, bytes);
   }
   const savedEdits: string[] = [];
+  const deletedAfterMigration: string[] = [];
   for (const rel of edited) {
     const abs = await paths.safeAbs(rel);
     const saved = path.join(dir, 'edited-after-migration', ...rel.split('/'));
-    // On a resumed rollback the edits were saved already; the file may be restored by now.
-    if ((await fs.pathExists(abs)) && !(await fs.pathExists(saved))) {
+    // On a resumed rollback the edits were saved already, and the file may be restored by now.
+    if (await fs.pathExists(saved)) savedEdits.push(rel);
+    else if (!(await fs.pathExists(abs))) deletedAfterMigration.push(rel);
+    else if ((await currentSha(paths, rel)) !== manifest.files.find((f) => f.path === rel)?.beforeSha256) {
       await writeAtomic(saved, await fs.readFile(abs));
       fileOperationDone();
+      savedEdits.push(rel);
     }
-    savedEdits.push(rel);
   }
   const restored: string[] = [];
   const removed: string[] = [];
@@ -102,7 +107,7 @@ export async function restoreBackup(root: string, manifest: BackupManifest, edit
     }
   }
   await removeCreatedFolders(paths, manifest.createdDirs ?? []);
-  return { restored, removed, savedEdits };
+  return { restored, removed, savedEdits, deletedAfterMigration };
 }
 
 /** Remove the folders the migration created, deepest first, each only when nothing else is in it. */

@@ -6,6 +6,7 @@ import { buildPlan, hashPlan, type PlanOperation } from '../core/plan.js';
 import { scanRepository } from '../core/scan.js';
 import { approveForm, migrateForm } from '../gate/forms.js';
 import { commitFiles, createBranch, describeGit, gitInfo, type GitInfo } from '../core/git.js';
+import { RepoPaths } from '../core/repo-path.js';
 import { editedSinceMigration, manifestOfRecorded, type Restored } from '../core/restore.js';
 import { performMigration, performRollback, settleOperation } from '../core/migration.js';
 import { clientInfo, runGated, type GateResult } from '../gate/gate.js';
@@ -151,7 +152,9 @@ export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
       // Checked before the person is asked: a damaged backup or manifest is refused, naming it.
       const manifest = await manifestOfRecorded(ctx.root, migration.id, state);
       const edited = await editedSinceMigration(ctx.root, manifest);
-      return { planHash: migration.planHash, message: rollbackMessage(manifest, migration.backupDir, edited) };
+      const deleted = await missing(ctx.root, edited);
+      const message = rollbackMessage(manifest, migration.backupDir, edited.filter((p) => !deleted.includes(p)));
+      return { planHash: migration.planHash, message: deleted.length ? `${message}\n${deletedLine(deleted)}` : message };
     },
     async () => {
       const state = await readState(ctx.root);
@@ -162,10 +165,23 @@ export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
       if (done.restored.length) parts.push(`Restored: ${done.restored.join(', ')}.`);
       if (done.removed.length) parts.push(`Removed: ${done.removed.join(', ')}.`);
       if (done.savedEdits.length) parts.push(`Edits made after the migration were saved in ${migration!.backupDir}edited-after-migration/.`);
+      if (done.deletedAfterMigration.length) parts.push(deletedLine(done.deletedAfterMigration));
       return { outcome: 'rolled_back', detail: parts.join(' '), settle: () => settleOperation(ctx.root) };
     },
   );
   return fromGate(g, restored ? { migrationId: migration!.id, ...restored } : {});
+}
+
+function deletedLine(paths: string[]): string {
+  return `${paths.length > 1 ? 'These files were' : 'This file was'} deleted after the migration, so there is nothing of yours to save: ${paths.join(', ')}.`;
+}
+
+/** The repository files among `paths` that do not exist now. */
+async function missing(root: string, paths: string[]): Promise<string[]> {
+  const repo = new RepoPaths(root);
+  const gone: string[] = [];
+  for (const p of paths) if (!(await fs.pathExists(await repo.safeAbs(p)))) gone.push(p);
+  return gone;
 }
 
 /** Backup folder names are ISO timestamps like trace names; a clash moves on by a millisecond. */
