@@ -77,3 +77,28 @@ test('two trace files whose names were swapped are reported', async (t) => {
   assert.match(r.stderr, new RegExp(`${path.basename(a!)}.*name`));
   assert.match(r.stderr, new RegExp(`${path.basename(b!)}.*name`));
 });
+
+for (const action of ['list', 'verify'] as const) {
+  test(`traces ${action} first recovers an interrupted migrate, and traces the recovery`, async (t) => {
+    const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+    t.after(() => removeRepo(repo));
+    const before = hashTree(repo);
+    const s = await connect({ repo, elicit: yesToAll });
+    await s.call('onboarding_propose');
+    await s.call('onboarding_approve');
+    await s.close();
+    // journal, state, the backup, manifest, journal (apply), the first file: killed mid-migration.
+    const crashing = await connect({ repo, elicit: yesToAll, env: { COPILOT_ONBOARD_CRASH_AFTER: '6' } });
+    await assert.rejects(crashing.call('onboarding_migrate'));
+    await crashing.close().catch(() => {});
+    assert.ok(fs.existsSync(path.join(repo, '.copilot-state/journal.json')));
+    const r = spawnSync(process.execPath, [CLI, 'traces', action, '--repo', repo], { encoding: 'utf8', input: '' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /Recovered first/);
+    assert.equal(fs.existsSync(path.join(repo, '.copilot-state/journal.json')), false);
+    assert.deepEqual(hashTree(repo), before);
+    const recovery = readTraces(repo, 'elicitation').find((x) => x.recovery);
+    assert.ok(recovery, 'the recovery is traced');
+    if (action === 'list') assert.match(r.stdout, new RegExp(recovery._file.replace('.json', '')));
+  });
+}
