@@ -115,7 +115,7 @@ export async function runGated(
   if (unwritable) {
     return {
       outcome: 'error',
-      text: `The ${step} step was refused because its trace cannot be written (${unwritable}). Nothing was changed. Make .copilot-state/ writable and try again.`,
+      text: `The ${step} step was refused because its trace cannot be written (${unwritable}). Nothing was changed. Make .copilot-state/ writable, or move aside what is in the way, and try again.`,
       trace: null,
       planHash: null,
     };
