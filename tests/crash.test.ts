@@ -66,6 +66,12 @@ test('a migrate killed after any file operation is recovered to one side, and ro
         assert.equal(traces.length, status.lastRecovery ? 1 : 0, 'one recovery trace when something was recovered');
         assert.ok(status.lastRecovery || side === 'after', `status reports the recovery after crash ${n}`);
         assert.equal(fs.existsSync(path.join(repo, '.copilot-state/journal.json')), false);
+        const all = readTraces(repo, 'elicitation');
+        assert.ok(traces.length > 0 || all.some((x) => x.action === 'migrate' && x.outcome === 'migrated'), `crash after file operation ${n}: the migrate or its recovery is traced`);
+        if (side === 'before') {
+          assert.equal(status.step, 'proposed', `crash after file operation ${n}: the spent approval is not offered to migrate`);
+          assert.match(status.next, /run approve/);
+        }
         if (side === 'after') {
           assert.equal(outcomeOf(await again.call('onboarding_rollback')), 'rolled_back');
           assert.deepEqual(hashTree(repo), before, `rollback after crash ${n} restores bytes`);
@@ -100,6 +106,8 @@ test('a rollback killed after any file operation is finished at the next start',
       await again.close();
       assert.deepEqual(hashTree(repo), before, `crash after rollback file operation ${n}: the rollback is finished`);
       if (status.lastRecovery) assert.equal(status.lastRecovery.operation, 'rollback');
+      const all = readTraces(repo, 'elicitation');
+      assert.ok(all.some((x) => x.recovery) || all.some((x) => x.action === 'rollback' && x.outcome === 'rolled_back'), `crash after rollback file operation ${n}: traced`);
       assert.ok(readState(repo)!.migrations[0].rolledBackAt);
     } finally {
       removeRepo(repo);

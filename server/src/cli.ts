@@ -81,8 +81,13 @@ async function main(): Promise<number> {
       (y) => withJson(withRepo(y)).positional('action', { choices: ['list', 'show', 'verify'] as const, default: 'list' as const }).positional('id', { type: 'string' }),
       async (argv) => {
         const { tracesCommand } = await import('./cli/traces.js');
+        const { recoverAndTrace } = await import('./gate/recovery-trace.js');
         const choice = await repoFrom(argv.repo);
-        code = await tracesCommand(choice.explicit ?? choice.cwd, argv.action, argv.id, argv.json);
+        const root = choice.explicit ?? choice.cwd;
+        // Like every command, this one first brings an interrupted migrate or rollback to one side.
+        const recovered = await recoverAndTrace(root, null);
+        if (recovered) process.stderr.write(`Recovered first: ${recovered.detail}\n`);
+        code = await tracesCommand(root, argv.action, argv.id, argv.json);
       },
     )
     .command(

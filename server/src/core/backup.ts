@@ -2,12 +2,12 @@ import fs from 'fs-extra';
 import path from 'node:path';
 import { fileOperationDone } from './crash-point.js';
 import { sha256 } from './hash.js';
-import { RepoPaths } from './repo-path.js';
+import { normalizeRepoPath, RepoPaths } from './repo-path.js';
 import { writeAtomic, writeJsonAtomic } from '../state/atomic.js';
 import { statePaths, STATE_DIR } from '../state/paths.js';
 import { BackupManifest } from '../state/schema.js';
 import type { PlanOperation } from './plan.js';
-import { StateDamagedError } from '../state/store.js';
+import { PreconditionError } from './errors.js';
 
 export function backupDir(root: string, id: string): string {
   return path.join(statePaths(root).backups, id);
@@ -17,17 +17,20 @@ export function backupDirRel(id: string): string {
   return `${STATE_DIR}/backups/${id}/`;
 }
 
-/** Save the original bytes of every file the operations touch, then the manifest that lists them. */
+/** Save the original bytes (and mode) of every file the operations touch, then the manifest that lists them. */
 export async function createBackup(root: string, id: string, planHash: string, ops: PlanOperation[]): Promise<BackupManifest> {
   const paths = new RepoPaths(root);
   const dir = backupDir(root, id);
   if (await fs.pathExists(dir)) throw new Error(`backup folder ${backupDirRel(id)} already exists`);
+  const createdDirs = await foldersToCreate(paths, ops);
   const files: BackupManifest['files'] = [];
   for (const op of ops) {
     const abs = await paths.safeAbs(op.path);
     let bytes: Buffer | null = null;
+    let mode: number | undefined;
     try {
       bytes = await fs.readFile(abs);
+      mode = (await fs.stat(abs)).mode & 0o7777;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
@@ -37,23 +40,43 @@ export async function createBackup(root: string, id: string, planHash: string, o
       fileOperationDone();
     }
     const before = bytes ? sha256(bytes) : null;
-    files.push({ path: op.path, existed: bytes !== null, sha256: before, beforeSha256: before, afterSha256: op.afterSha256, backup });
+    files.push({ path: op.path, existed: bytes !== null, sha256: before, beforeSha256: before, afterSha256: op.afterSha256, backup, ...(mode !== undefined ? { mode } : {}) });
   }
-  const manifest: BackupManifest = { version: 1, id, planHash, createdAt: new Date().toISOString(), files };
+  const manifest: BackupManifest = { version: 1, id, planHash, createdAt: new Date().toISOString(), files, createdDirs };
   await writeJsonAtomic(path.join(dir, 'manifest.json'), manifest);
   fileOperationDone();
   return manifest;
 }
 
+/** The folders that writing the operations' files will create, shallowest first. */
+async function foldersToCreate(paths: RepoPaths, ops: PlanOperation[]): Promise<string[]> {
+  const missing = new Set<string>();
+  for (const op of ops) {
+    if (op.op === 'delete') continue;
+    const parts = normalizeRepoPath(op.path).split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      if (!missing.has(dir) && !(await fs.pathExists(paths.abs(dir)))) missing.add(dir);
+    }
+  }
+  return [...missing];
+}
+
+/** A backup that cannot be trusted to give back the original bytes. Nothing is restored from it. */
+export class BackupDamagedError extends PreconditionError {
+  override name = 'BackupDamagedError';
+}
+
 export async function readManifest(root: string, id: string): Promise<BackupManifest> {
   const file = path.join(backupDir(root, id), 'manifest.json');
+  const rel = `${backupDirRel(id)}manifest.json`;
   let json: unknown;
   try {
     json = JSON.parse(await fs.readFile(file, 'utf8'));
   } catch (err) {
-    throw new StateDamagedError(`backups/${id}/manifest.json`, `it cannot be read (${(err as Error).message})`, 'Nothing was restored.');
+    throw new BackupDamagedError(`${rel} cannot be read (${(err as Error).message}).`);
   }
   const parsed = BackupManifest.safeParse(json);
-  if (!parsed.success) throw new StateDamagedError(`backups/${id}/manifest.json`, 'it does not match its schema', 'Nothing was restored.');
+  if (!parsed.success) throw new BackupDamagedError(`${rel} does not match its schema.`);
   return parsed.data;
 }

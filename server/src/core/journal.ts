@@ -1,15 +1,18 @@
 import fs from 'fs-extra';
 import path from 'node:path';
 import { writeJsonAtomic } from '../state/atomic.js';
-import { statePaths } from '../state/paths.js';
+import { statePaths, STATE_DIR } from '../state/paths.js';
 import { fileOperationDone } from './crash-point.js';
 
 import { Journal } from '../state/schema.js';
+import { backupsAdvice, StateDamagedError } from '../state/store.js';
 
 /**
  * The write-ahead journal of a migrate or rollback (schema in state/schema.ts). It exists only
  * while one runs: finding it at start-up means the process died in the middle.
  */
+
+export const JOURNAL_REL = `${STATE_DIR}/journal.json`;
 
 export function journalPath(root: string): string {
   return path.join(statePaths(root).dir, 'journal.json');
@@ -34,5 +37,21 @@ export async function readJournal(root: string): Promise<Journal | null> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
-  return Journal.parse(JSON.parse(raw));
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (err) {
+    throw new StateDamagedError('journal.json', `it is not valid JSON (${(err as Error).message})`, await journalAdvice(root));
+  }
+  const parsed = Journal.safeParse(json);
+  if (!parsed.success) throw new StateDamagedError('journal.json', 'it does not match its schema', await journalAdvice(root));
+  return parsed.data;
+}
+
+async function journalAdvice(root: string): Promise<string> {
+  const backups = await backupsAdvice(root);
+  return (
+    'It was left as it is. A migrate or rollback was interrupted, and without its journal it cannot be finished or undone by itself. ' +
+    `Check the repository (git status).${backups ? ` ${backups}` : ''} When the files are as you want them, move journal.json aside to go on.`
+  );
 }

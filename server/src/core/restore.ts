@@ -1,12 +1,31 @@
 import fs from 'fs-extra';
 import path from 'node:path';
 import { backupDir } from './backup.js';
+import { backupCopy, trustedManifest } from './backup-check.js';
 import { currentSha } from './apply.js';
 import { fileOperationDone } from './crash-point.js';
-import { sha256 } from './hash.js';
+import { PreconditionError } from './errors.js';
 import { RepoPaths } from './repo-path.js';
 import { writeAtomic } from '../state/atomic.js';
-import type { BackupManifest } from '../state/schema.js';
+import { STATE_DIR } from '../state/paths.js';
+import type { BackupManifest, OnboardingState } from '../state/schema.js';
+import { readState, writeState } from '../state/store.js';
+
+export const STATE_FILE_REL = `${STATE_DIR}/onboarding.json`;
+
+export interface Restored {
+  restored: string[];
+  removed: string[];
+  savedEdits: string[];
+  /** Files the person deleted after the migration: nothing of theirs to save. */
+  deletedAfterMigration: string[];
+}
+
+/** Write the state as one file operation of a migrate or rollback (a crash point). */
+export async function saveState(root: string, state: OnboardingState): Promise<void> {
+  await writeState(root, state);
+  fileOperationDone();
+}
 
 /** Files whose bytes differ from what the migration wrote: a person edited them since. */
 export async function editedSinceMigration(root: string, manifest: BackupManifest): Promise<string[]> {
@@ -18,35 +37,52 @@ export async function editedSinceMigration(root: string, manifest: BackupManifes
   return edited;
 }
 
+/** The manifest of a recorded migration, checked against the state before anything is restored from it. */
+export async function manifestOfRecorded(root: string, id: string, state?: OnboardingState): Promise<BackupManifest> {
+  const migration = (state ?? (await readState(root))).migrations.find((m) => m.id === id);
+  if (!migration) throw new PreconditionError(`Migration ${id} is not recorded in ${STATE_FILE_REL}.`);
+  return trustedManifest(root, id, migration.files, STATE_FILE_REL);
+}
+
+/** Restore a recorded migration's backup and record the rollback; resuming an interrupted one is the same. */
+export async function finishRollback(root: string, id: string, edited: string[]): Promise<Restored> {
+  const result = await restoreBackup(root, await manifestOfRecorded(root, id), edited);
+  const state = await readState(root);
+  const now = new Date().toISOString();
+  await saveState(root, {
+    ...state,
+    step: 'rolled_back',
+    migrations: state.migrations.map((m) => (m.id === id && m.rolledBackAt === null ? { ...m, rolledBackAt: now } : m)),
+  });
+  return result;
+}
+
 /**
  * Put every file back as the backup holds it, byte for byte, and remove the files the migration
  * created. Current content of edited files is saved beside the backup first, so nothing is lost.
  */
-export async function restoreBackup(
-  root: string,
-  manifest: BackupManifest,
-  edited: string[],
-): Promise<{ restored: string[]; removed: string[]; savedEdits: string[] }> {
+export async function restoreBackup(root: string, manifest: BackupManifest, edited: string[]): Promise<Restored> {
   const paths = new RepoPaths(root);
   const dir = backupDir(root, manifest.id);
+  // Read and check every backup before writing anything.
+  const originals = new Map<string, Buffer>();
+  for (const f of manifest.files) {
+    const bytes = await backupCopy(root, manifest, f);
+    if (bytes) originals.set(f.path, bytes);
+  }
   const savedEdits: string[] = [];
+  const deletedAfterMigration: string[] = [];
   for (const rel of edited) {
     const abs = await paths.safeAbs(rel);
     const saved = path.join(dir, 'edited-after-migration', ...rel.split('/'));
-    // On a resumed rollback the edits were saved already; the file may be restored by now.
-    if ((await fs.pathExists(abs)) && !(await fs.pathExists(saved))) {
+    // On a resumed rollback the edits were saved already, and the file may be restored by now.
+    if (await fs.pathExists(saved)) savedEdits.push(rel);
+    else if (!(await fs.pathExists(abs))) deletedAfterMigration.push(rel);
+    else if ((await currentSha(paths, rel)) !== manifest.files.find((f) => f.path === rel)?.beforeSha256) {
       await writeAtomic(saved, await fs.readFile(abs));
       fileOperationDone();
+      savedEdits.push(rel);
     }
-    savedEdits.push(rel);
-  }
-  // Check every backup against its manifest before writing anything.
-  const originals = new Map<string, Buffer>();
-  for (const f of manifest.files) {
-    if (!f.existed || !f.backup) continue;
-    const bytes = await fs.readFile(path.join(dir, ...f.backup.split('/')));
-    if (sha256(bytes) !== f.beforeSha256) throw new Error(`the backup of ${f.path} does not match its manifest; nothing was restored`);
-    originals.set(f.path, bytes);
   }
   const restored: string[] = [];
   const removed: string[] = [];
@@ -55,7 +91,10 @@ export async function restoreBackup(
     const bytes = originals.get(f.path);
     if (bytes) {
       if ((await currentSha(paths, f.path)) !== f.beforeSha256) {
-        await writeAtomic(abs, bytes);
+        await writeAtomic(abs, bytes, f.mode);
+        fileOperationDone();
+      } else if (f.mode !== undefined && ((await fs.stat(abs)).mode & 0o7777) !== f.mode) {
+        await fs.chmod(abs, f.mode);
         fileOperationDone();
       }
       restored.push(f.path);
@@ -67,5 +106,17 @@ export async function restoreBackup(
       removed.push(f.path);
     }
   }
-  return { restored, removed, savedEdits };
+  await removeCreatedFolders(paths, manifest.createdDirs ?? []);
+  return { restored, removed, savedEdits, deletedAfterMigration };
+}
+
+/** Remove the folders the migration created, deepest first, each only when nothing else is in it. */
+async function removeCreatedFolders(paths: RepoPaths, dirs: string[]): Promise<void> {
+  for (const dir of [...dirs].sort((a, b) => b.split('/').length - a.split('/').length)) {
+    const abs = await paths.safeAbs(dir);
+    const stat = await fs.lstat(abs).catch(() => null);
+    if (!stat?.isDirectory() || (await fs.readdir(abs)).length > 0) continue;
+    await fs.rmdir(abs);
+    fileOperationDone();
+  }
 }

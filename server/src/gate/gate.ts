@@ -1,12 +1,10 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { z } from 'zod';
-import { statePaths } from '../state/paths.js';
-import { BadInputError, errorMessage, PreconditionError } from '../core/errors.js';
+import { unrecoveredOperation } from '../core/recovery.js';
+import { BadInputError, errorMessage, PreconditionError, UnsafePathError } from '../core/errors.js';
 import type { ClientInfo, ElicitationTrace, GatedStep } from '../state/schema.js';
-import { repoRelative, writeElicitationTrace } from '../trace/writer.js';
+import { repoRelative, traceWriteProblem, writeElicitationTrace } from '../trace/writer.js';
 import { LockHeldError, withLock } from '../state/lock.js';
 import { FORMS, type Form } from './forms.js';
 import type { RefusalOutcome } from './outcomes.js';
@@ -38,6 +36,8 @@ export interface Acted {
   outcome: 'approved' | 'migrated' | 'rolled_back';
   /** What was done, for the model and the trace. */
   detail: string;
+  /** Runs right after the trace is written: the operation's last file operation (clearing its journal). */
+  settle?: () => Promise<void>;
   /** Runs once the trace is written (a commit that names it); returns what to add to the result text. */
   afterTrace?: (trace: string | null) => Promise<string>;
 }
@@ -84,15 +84,13 @@ export async function runGated(
 ): Promise<GateResult> {
   let form: Form = FORMS[step];
   const started = Date.now();
-  const timestamp = new Date(started).toISOString();
   const client = clientInfo(ctx.server);
   let planHash: string | null = null;
   let message = '';
   let response: ElicitationTrace['response'] = null;
 
   const finish = async (outcome: GateResult['outcome'], text: string, extra: Partial<GateResult> = {}): Promise<GateResult> => {
-    const trace: Omit<ElicitationTrace, 'seq' | 'prev'> = {
-      timestamp,
+    const trace: Omit<ElicitationTrace, 'seq' | 'prev' | 'timestamp'> = {
       action: step,
       message,
       schema: form.requestedSchema,
@@ -113,11 +111,11 @@ export async function runGated(
   };
 
   // No trace, no step: a reviewer must be able to see every exchange.
-  const unwritable = await traceUnwritable(ctx.root);
+  const unwritable = await traceWriteProblem(ctx.root, 'elicitation');
   if (unwritable) {
     return {
       outcome: 'error',
-      text: `The ${step} step was refused because its trace cannot be written (${unwritable}). Nothing was changed. Make .copilot-state/ writable and try again.`,
+      text: `The ${step} step was refused because its trace cannot be written (${unwritable}). Nothing was changed. Make .copilot-state/ writable, or move aside what is in the way, and try again.`,
       trace: null,
       planHash: null,
     };
@@ -136,6 +134,9 @@ export async function runGated(
   }
 
   async function gatedStep(): Promise<GateResult> {
+    // Under the lock, a journal is not a running operation's: it is one the start could not recover.
+    const stuck = await unrecoveredOperation(ctx.root, { lockHeld: true });
+    if (stuck) return finish('precondition_failed', `The ${step} step cannot run. ${stuck.text} Nothing was changed.`);
     if (!supportsFormElicitation(ctx.server)) {
       // Nothing is sent; the trace still records what would have been asked, when that is known.
       await prepare().then((p) => ({ planHash, message, form = form } = p), () => undefined);
@@ -155,6 +156,13 @@ export async function runGated(
     try {
       const done = await act(answer.content);
       const result = await finish(done.outcome, done.detail, { content: answer.content });
+      if (done.settle) {
+        try {
+          await done.settle();
+        } catch (err) {
+          result.text += ` (Clearing its journal failed: ${errorMessage(err)}; the next command finds the journal and records the ${step} as done.)`;
+        }
+      }
       if (done.afterTrace) {
         try {
           result.text += ` ${await done.afterTrace(result.trace)}`;
@@ -169,23 +177,13 @@ export async function runGated(
   }
 }
 
-async function traceUnwritable(root: string): Promise<string | null> {
-  const probe = path.join(statePaths(root).elicitationTraces, `.probe-${process.pid}-${Date.now()}`);
-  try {
-    await fs.mkdir(path.dirname(probe), { recursive: true });
-    await fs.writeFile(probe, 'probe');
-    await fs.rm(probe);
-    return null;
-  } catch (err) {
-    return errorMessage(err);
-  }
-}
-
 function refusedByError(err: unknown, finish: (o: RefusalOutcome, t: string, e?: Partial<GateResult>) => Promise<GateResult>) {
-  if (err instanceof PreconditionError) return finish('precondition_failed', `${err.message} Nothing was changed.`);
+  if (err instanceof PreconditionError || err instanceof UnsafePathError) return finish('precondition_failed', `${asSentence(err.message)} Nothing was changed.`);
   if (err instanceof BadInputError) return finish('error', err.message, { badInput: true });
   return finish('error', `Internal error: ${errorMessage(err)}.`);
 }
+
+const asSentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 const RawElicitResult = z.looseObject({});
 

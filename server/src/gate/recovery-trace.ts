@@ -1,7 +1,8 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import fs from 'fs-extra';
-import { journalPath } from '../core/journal.js';
-import { recoverInterrupted, type Recovery } from '../core/migration.js';
+import { errorMessage } from '../core/errors.js';
+import { clearJournal, journalPath } from '../core/journal.js';
+import { recoverInterrupted, type Recovery } from '../core/recovery.js';
 import { LockHeldError, withLock } from '../state/lock.js';
 import { writeElicitationTrace } from '../trace/writer.js';
 import { clientInfo } from './gate.js';
@@ -10,30 +11,37 @@ import { clientInfo } from './gate.js';
  * Run at the start of every command: finish or undo an interrupted migrate or rollback, and leave
  * a trace saying so. No person is asked: recovery only returns the repository to a state the
  * person had already approved or that it had before.
+ *
+ * A recovery that cannot go through (a damaged journal or backup) never stops the command: the
+ * journal stays, status explains it, and the gated steps refuse until it is repaired.
  */
 export async function recoverAndTrace(root: string, server: Server | null): Promise<Recovery | null> {
   if (!(await fs.pathExists(journalPath(root)))) return null;
-  let recovery: Recovery | null;
   try {
     // A journal under a held lock belongs to an operation that is running now, not an interrupted one.
-    recovery = await withLock(root, 'operation', 'recovery', () => recoverInterrupted(root));
+    return await withLock(root, 'operation', 'recovery', async () => {
+      const recovery = await recoverInterrupted(root);
+      if (!recovery) return null;
+      await writeElicitationTrace(root, {
+        action: recovery.operation,
+        message: `Recovery at start-up: ${recovery.detail}`,
+        schema: {},
+        response: null,
+        outcome: recovery.result === 'after-migration' ? 'migrated' : recovery.operation === 'rollback' ? 'rolled_back' : 'error',
+        duration_ms: 0,
+        planHash: null,
+        client: server ? clientInfo(server) : null,
+        detail: recovery.detail,
+        recovery: { migrationId: recovery.migrationId, result: recovery.result },
+      });
+      // Only now: a start that dies before this finds the journal and does the same again.
+      await clearJournal(root);
+      return recovery;
+    });
   } catch (err) {
-    if (err instanceof LockHeldError) return null;
-    throw err;
+    if (!(err instanceof LockHeldError)) {
+      process.stderr.write(`copilot-onboard: an interrupted migrate or rollback could not be recovered: ${errorMessage(err)} Run status for the way back.\n`);
+    }
+    return null;
   }
-  if (!recovery) return null;
-  await writeElicitationTrace(root, {
-    timestamp: new Date().toISOString(),
-    action: recovery.operation,
-    message: `Recovery at start-up: ${recovery.detail}`,
-    schema: {},
-    response: null,
-    outcome: recovery.result === 'after-migration' ? 'migrated' : recovery.operation === 'rollback' ? 'rolled_back' : 'error',
-    duration_ms: 0,
-    planHash: null,
-    client: server ? clientInfo(server) : null,
-    detail: recovery.detail,
-    recovery: { migrationId: recovery.migrationId, result: recovery.result },
-  });
-  return recovery;
 }

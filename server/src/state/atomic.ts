@@ -6,10 +6,11 @@ import writeFileAtomic from 'write-file-atomic';
  * Write a file whole or not at all: write-file-atomic writes a temp file in the same folder, fsyncs
  * it and renames it into place; then the folder is fsynced so the rename itself survives a crash.
  */
-export async function writeAtomic(file: string, data: string | Buffer): Promise<void> {
+export async function writeAtomic(file: string, data: string | Buffer, mode?: number): Promise<void> {
   const dir = path.dirname(file);
   await fs.ensureDir(dir);
-  await writeFileAtomic(file, data, { fsync: true });
+  // Without a mode, write-file-atomic keeps the mode of the file it replaces.
+  await writeFileAtomic(file, data, { fsync: true, ...(mode !== undefined ? { mode } : {}) });
   await fsyncDir(dir);
 }
 

@@ -24,8 +24,8 @@ interface Owner {
   since: string;
 }
 
-const ownerFile = (root: string, name: LockName) => path.join(statePaths(root).dir, `${name}.lock-owner.json`);
-const lockPath = (root: string, name: LockName) => path.join(statePaths(root).dir, `${name}.lock`);
+export const ownerFile = (root: string, name: LockName) => path.join(statePaths(root).dir, `${name}.lock-owner.json`);
+export const lockPath = (root: string, name: LockName) => path.join(statePaths(root).dir, `${name}.lock`);
 
 function alive(pid: number): boolean {
   try {
@@ -67,6 +67,15 @@ async function ownerMatchesLock(root: string, name: LockName): Promise<boolean> 
   } catch {
     return false;
   }
+}
+
+/** Who holds a lock now, for a person to read, or null when it is free or its holder is gone from this machine. */
+export async function lockHolder(root: string, name: LockName): Promise<string | null> {
+  const lock = await fs.stat(lockPath(root, name)).catch(() => null);
+  if (!lock || Date.now() - lock.mtimeMs > STALE_MS) return null;
+  const owner = await readOwner(root, name);
+  if (owner && owner.host === os.hostname() && !alive(owner.pid)) return null;
+  return owner ? `process ${owner.pid} on ${owner.host}, ${owner.command}, since ${owner.since}` : 'another process';
 }
 
 export async function withLock<T>(root: string, name: LockName, command: string, fn: () => Promise<T>, wait = false): Promise<T> {

@@ -132,8 +132,12 @@ export const BackupManifest = z.object({
       sha256: Sha256.nullable(),
       /** Path of the saved original inside the backup folder, or null when the file did not exist. */
       backup: z.string().nullable(),
+      /** Permission bits of the original (0o644, 0o755, ...), put back by rollback. Absent in older manifests. */
+      mode: z.number().int().min(0).max(0o7777).optional(),
     }),
   ),
+  /** Folders the migration created, as repository paths; rollback removes each one left empty. Absent in older manifests. */
+  createdDirs: z.array(z.string()).optional(),
 });
 export type BackupManifest = z.infer<typeof BackupManifest>;
 

@@ -69,13 +69,18 @@ export async function writePlan(root: string, plan: PlanFile): Promise<void> {
 
 /** How to get back: the backup manifests are the source of truth when the state file is lost. */
 async function recoveryAdvice(root: string): Promise<string> {
+  const keep = 'It was left as it is. Move it aside (for example to onboarding.json.damaged) to start a new onboarding';
+  const backups = await backupsAdvice(root);
+  return backups ? `${keep}. ${backups}` : `${keep}; no migration backups exist, so no repository file depends on it.`;
+}
+
+/** Where the original bytes of earlier migrations are, or null when there are none. */
+export async function backupsAdvice(root: string): Promise<string | null> {
   const backups = statePaths(root).backups;
   const ids = (await fs.pathExists(backups)) ? (await fs.readdir(backups)).sort() : [];
-  const keep = 'It was left as it is. Move it aside (for example to onboarding.json.damaged) to start a new onboarding';
-  if (ids.length === 0) return `${keep}; no migration backups exist, so no repository file depends on it.`;
-  const latest = ids[ids.length - 1]!;
+  if (ids.length === 0) return null;
   return (
-    `${keep}. Backups of earlier migrations are in ${STATE_DIR}/backups/ (latest: ${latest}); each manifest.json lists ` +
+    `Backups of earlier migrations are in ${STATE_DIR}/backups/ (latest: ${ids[ids.length - 1]}); each manifest.json lists ` +
     `the original files, and the files/ folder beside it holds their exact bytes to copy back if you need to undo that migration by hand.`
   );
 }

@@ -1,13 +1,14 @@
 import fs from 'fs-extra';
 import { assertPlanCurrent } from '../core/apply.js';
-import { backupDir, backupDirRel, readManifest } from '../core/backup.js';
+import { backupDir, backupDirRel } from '../core/backup.js';
 import { PreconditionError } from '../core/errors.js';
 import { buildPlan, hashPlan, type PlanOperation } from '../core/plan.js';
 import { scanRepository } from '../core/scan.js';
 import { approveForm, migrateForm } from '../gate/forms.js';
 import { commitFiles, createBranch, describeGit, gitInfo, type GitInfo } from '../core/git.js';
-import { editedSinceMigration } from '../core/restore.js';
-import { performMigration, performRollback } from '../core/migration.js';
+import { RepoPaths } from '../core/repo-path.js';
+import { editedSinceMigration, manifestOfRecorded, type Restored } from '../core/restore.js';
+import { performMigration, performRollback, settleOperation } from '../core/migration.js';
 import { clientInfo, runGated, type GateResult } from '../gate/gate.js';
 import type { Migration, OnboardingState, PlanChoices, PlanFile } from '../state/schema.js';
 import { readPlan, readState, writeState } from '../state/store.js';
@@ -128,6 +129,7 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
       return {
         outcome: 'migrated',
         detail: `Migrated: ${files.join(', ')}. Backup in ${backupDirRel(id)}.${ctx.options?.branch && git ? ` On branch ${ctx.options.branch}.` : ''} Undo with onboarding_rollback.`,
+        settle: () => settleOperation(ctx.root),
         afterTrace: commit
           ? async (trace) => `Committed as ${await commitFiles(ctx.root, ops.map((o) => o.path), `copilot-onboard: migrate instructions to Copilot's layout\n\nPlan ${plan!.planHash}\nTrace ${trace ?? '(none)'}`)}.`
           : undefined,
@@ -139,7 +141,7 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
 
 export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
   let migration: Migration | undefined;
-  let restored: { restored: string[]; removed: string[]; savedEdits: string[] } | undefined;
+  let restored: Restored | undefined;
   const g = await runGated(
     ctx,
     'rollback',
@@ -147,24 +149,39 @@ export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
       const state = await readState(ctx.root);
       migration = [...state.migrations].reverse().find((m) => m.rolledBackAt === null);
       if (!migration) throw new PreconditionError('There is no migration to roll back.');
-      const manifest = await readManifest(ctx.root, migration.id);
+      // Checked before the person is asked: a damaged backup or manifest is refused, naming it.
+      const manifest = await manifestOfRecorded(ctx.root, migration.id, state);
       const edited = await editedSinceMigration(ctx.root, manifest);
-      return { planHash: migration.planHash, message: rollbackMessage(manifest, migration.backupDir, edited) };
+      const deleted = await missing(ctx.root, edited);
+      const message = rollbackMessage(manifest, migration.backupDir, edited.filter((p) => !deleted.includes(p)));
+      return { planHash: migration.planHash, message: deleted.length ? `${message}\n${deletedLine(deleted)}` : message };
     },
     async () => {
       const state = await readState(ctx.root);
       const still = state.migrations.find((m) => m.id === migration!.id && m.rolledBackAt === null);
       if (!still) throw new PreconditionError('That migration was already rolled back.');
-      const manifest = await readManifest(ctx.root, migration!.id);
-      restored = await performRollback(ctx.root, still, await editedSinceMigration(ctx.root, manifest));
+      const done = (restored = await performRollback(ctx.root, still));
       const parts = [`Rolled back migration ${migration!.id}.`];
-      if (restored.restored.length) parts.push(`Restored: ${restored.restored.join(', ')}.`);
-      if (restored.removed.length) parts.push(`Removed: ${restored.removed.join(', ')}.`);
-      if (restored.savedEdits.length) parts.push(`Edits made after the migration were saved in ${migration!.backupDir}edited-after-migration/.`);
-      return { outcome: 'rolled_back', detail: parts.join(' ') };
+      if (done.restored.length) parts.push(`Restored: ${done.restored.join(', ')}.`);
+      if (done.removed.length) parts.push(`Removed: ${done.removed.join(', ')}.`);
+      if (done.savedEdits.length) parts.push(`Edits made after the migration were saved in ${migration!.backupDir}edited-after-migration/.`);
+      if (done.deletedAfterMigration.length) parts.push(deletedLine(done.deletedAfterMigration));
+      return { outcome: 'rolled_back', detail: parts.join(' '), settle: () => settleOperation(ctx.root) };
     },
   );
   return fromGate(g, restored ? { migrationId: migration!.id, ...restored } : {});
+}
+
+function deletedLine(paths: string[]): string {
+  return `${paths.length > 1 ? 'These files were' : 'This file was'} deleted after the migration, so there is nothing of yours to save: ${paths.join(', ')}.`;
+}
+
+/** The repository files among `paths` that do not exist now. */
+async function missing(root: string, paths: string[]): Promise<string[]> {
+  const repo = new RepoPaths(root);
+  const gone: string[] = [];
+  for (const p of paths) if (!(await fs.pathExists(await repo.safeAbs(p)))) gone.push(p);
+  return gone;
 }
 
 /** Backup folder names are ISO timestamps like trace names; a clash moves on by a millisecond. */

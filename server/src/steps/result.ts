@@ -1,4 +1,4 @@
-import { BadInputError, errorMessage, PreconditionError } from '../core/errors.js';
+import { BadInputError, errorMessage, PreconditionError, UnsafePathError } from '../core/errors.js';
 import { isErrorOutcome, type Outcome } from '../gate/outcomes.js';
 
 /** What every step returns; the MCP face and the CLI face both render it. */
@@ -18,7 +18,8 @@ export function result(outcome: Outcome, text: string, fields: Record<string, un
 
 /** A read-only step that failed: a precondition, bad input, or an internal error. */
 export function resultForError(err: unknown): StepResult {
-  if (err instanceof PreconditionError) return result('precondition_failed', err.message, { message: err.message });
+  // The contract lists unsafe paths under precondition_failed, though they come from outside input.
+  if (err instanceof PreconditionError || err instanceof UnsafePathError) return result('precondition_failed', err.message, { message: err.message });
   if (err instanceof BadInputError) return result('error', err.message, { message: err.message }, true);
   const message = `Internal error: ${errorMessage(err)}`;
   return result('error', message, { message });

@@ -1,4 +1,6 @@
 import { errorMessage } from '../core/errors.js';
+import { unrecoveredOperation } from '../core/recovery.js';
+import type { OnboardingState } from '../state/schema.js';
 import { readState, StateDamagedError } from '../state/store.js';
 import type { FlowContext } from './context.js';
 import { result, resultForError, type StepResult } from './result.js';
@@ -13,27 +15,33 @@ const NEXT: Record<string, string> = {
 
 export async function statusStep(ctx: Pick<FlowContext, 'root'>): Promise<StepResult> {
   try {
+    // Read first: a start that could not recover an interrupted operation left its journal.
+    const interrupted = await unrecoveredOperation(ctx.root);
     const state = await readState(ctx.root);
     const active = [...state.migrations].reverse().find((m) => m.rolledBackAt === null) ?? null;
     const approvalOpen = state.approval !== null && state.approval.usedAt === null && state.approval.planHash === state.plan?.planHash;
+    const next = nextStep(state, approvalOpen);
     const lines = [
       `Repository: ${ctx.root}`,
       `Step: ${state.step}`,
       `Plan: ${state.plan ? `${state.plan.planHash.slice(0, 12)} (${state.plan.operations} operation${state.plan.operations === 1 ? '' : 's'})` : 'none'}`,
       `Approval: ${approvalOpen ? `open, from ${state.approval!.client?.name ?? 'unknown client'}` : state.approval?.usedAt ? 'used' : 'none'}`,
       `Migration to roll back: ${active ? `${active.id} (backup in ${active.backupDir})` : 'none'}`,
-      `Next: ${NEXT[state.step]}`,
+      `Next: ${next}`,
       ...(state.lastRecovery ? [`Last recovery (${state.lastRecovery.at}): ${state.lastRecovery.detail}`] : []),
     ];
+    const stuck = interrupted && !interrupted.running;
+    if (interrupted) lines.unshift(interrupted.text, '');
     return result('status', lines.join('\n'), {
-      damaged: false,
+      damaged: Boolean(stuck),
       step: state.step,
       planHash: state.plan?.planHash ?? null,
       approved: approvalOpen,
       activeMigration: active ? { id: active.id, backupDir: active.backupDir, files: active.files.map((f) => f.path) } : null,
       migrations: state.migrations.length,
-      next: NEXT[state.step],
+      next: stuck ? interrupted.text : next,
       lastRecovery: state.lastRecovery ?? null,
+      ...(interrupted ? { interrupted, ...(stuck ? { message: interrupted.text } : {}) } : {}),
     });
   } catch (err) {
     if (err instanceof StateDamagedError) {
@@ -41,4 +49,10 @@ export async function statusStep(ctx: Pick<FlowContext, 'root'>): Promise<StepRe
     }
     return resultForError(err);
   }
+}
+
+/** An approval spent on a migration that did not stand (undone at a restart) is no approval. */
+function nextStep(state: OnboardingState, approvalOpen: boolean): string {
+  if (state.step === 'approved' && !approvalOpen) return 'The approval was used. Run approve again, then migrate.';
+  return NEXT[state.step]!;
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { sha256 } from '../core/hash.js';
 import { statePaths } from '../state/paths.js';
 import { ElicitationTrace, SamplingTrace } from '../state/schema.js';
-import { chainHeadPath, repoRelative, type ChainHead } from './writer.js';
+import { chainHeadPath, fileStamp, repoRelative, type ChainHead } from './writer.js';
 
 export interface VerifyReport {
   ok: boolean;
@@ -20,9 +20,9 @@ interface Entry {
 }
 
 /**
- * Check the trace chain: every trace parses and matches its schema, seq runs 1..n with no gap or
- * repeat, each prev is the sha256 of the trace before, timestamps do not go back, and the chain
- * head names the last trace. Anything else means a trace was removed, edited, reordered or forged.
+ * Check the trace chain: every trace parses and matches its schema and carries its own file name,
+ * seq runs 1..n with no gap or repeat, each prev is the sha256 of the trace before, timestamps do
+ * not go back (they are taken when a trace is written), and the chain head names the last trace. Anything else means a trace was removed, edited, reordered or forged.
  */
 export async function verifyTraces(root: string): Promise<VerifyReport> {
   const sp = statePaths(root);
@@ -49,7 +49,9 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
       if (!parsed.success) {
         problems.push(`${file} does not match the trace schema (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}).`);
       }
-      const j = json as { seq?: unknown; prev?: unknown; timestamp?: unknown };
+      const j = json as { seq?: unknown; prev?: unknown; timestamp?: unknown; action?: unknown; intent?: unknown };
+      const own = typeof j.timestamp === 'string' ? `${fileStamp(j.timestamp)}-${String(j.action ?? j.intent)}.json` : null;
+      if (own !== name) problems.push(`${file} does not carry its own name${own ? ` (its timestamp and step make ${own})` : ''}: renamed or swapped.`);
       entries.push({
         file,
         bytes,

@@ -5,7 +5,8 @@ import { statePaths } from '../state/paths.js';
 import type { ElicitationTrace, SamplingTrace } from '../state/schema.js';
 import { sha256 } from '../core/hash.js';
 import { fsyncDir, writeJsonAtomic } from '../state/atomic.js';
-import { withLock } from '../state/lock.js';
+import { lockPath, ownerFile, withLock } from '../state/lock.js';
+import { errorMessage } from '../core/errors.js';
 
 /** `2026-11-22T08:30:45.123Z` → `2026-11-22T08-30-45-123Z`, as the contract names trace files. */
 export function fileStamp(iso: string): string {
@@ -17,7 +18,7 @@ export function fileStamp(iso: string): string {
  * fsynced, then hard-linked to its name, which fails if the name exists), and on a clash the
  * timestamp moves on by a millisecond.
  */
-async function writeUnique<T extends { timestamp: string }>(dir: string, suffix: string, trace: T): Promise<string> {
+async function writeUnique<T extends { timestamp: string }>(dir: string, suffix: string, trace: T): Promise<{ file: string; timestamp: string }> {
   await fs.ensureDir(dir);
   let at = Date.parse(trace.timestamp);
   for (let attempt = 0; attempt < 1000; attempt++, at++) {
@@ -35,7 +36,7 @@ async function writeUnique<T extends { timestamp: string }>(dir: string, suffix:
     try {
       await fs.link(temp, final);
       await fsyncDir(dir);
-      return final;
+      return { file: final, timestamp };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
     } finally {
@@ -53,13 +54,15 @@ export function writeSamplingTrace(root: string, trace: Unchained<SamplingTrace>
   return writeChained(root, statePaths(root).samplingTraces, trace.intent, trace);
 }
 
-type Unchained<T> = Omit<T, 'seq' | 'prev'>;
+/** What a caller gives: the writer adds the place in the chain and the time it is written. */
+type Unchained<T> = Omit<T, 'seq' | 'prev' | 'timestamp'>;
 
-/** The newest trace of the chain: its number and the sha256 of its bytes. */
+/** The newest trace of the chain: its number, the sha256 of its bytes, and its timestamp. */
 export interface ChainHead {
   seq: number;
   sha256: string | null;
   file: string | null;
+  timestamp?: string;
 }
 
 export const chainHeadPath = (root: string) => path.join(statePaths(root).dir, 'trace-chain.json');
@@ -70,8 +73,14 @@ const queues = new Map<string, Promise<unknown>>();
 /**
  * Every trace, of either kind, carries `seq` (1, 2, 3, ...) and `prev` (sha256 of the trace before
  * it), so that a missing, edited or reordered trace shows (`copilot-onboard traces verify`).
+ *
+ * The timestamp is taken here, under the lock, not when the exchange started: an approve whose
+ * form stays open while an analyze is traced would otherwise be dated before a trace that comes
+ * earlier in the chain. So timestamps, file names and seq all run in the same order (a clock set
+ * back is not followed: a trace is never dated before the one before it), and `duration_ms`
+ * tells when the exchange started.
  */
-function writeChained<T extends { timestamp: string }>(root: string, dir: string, suffix: string, trace: T): Promise<string> {
+function writeChained<T extends object>(root: string, dir: string, suffix: string, trace: T): Promise<string> {
   const run = async () =>
     withLock(
       root,
@@ -79,8 +88,13 @@ function writeChained<T extends { timestamp: string }>(root: string, dir: string
       'trace writer',
       async () => {
         const head = await readChainHead(root);
-        const file = await writeUnique(dir, suffix, { ...trace, seq: head.seq + 1, prev: head.sha256 });
-        const next: ChainHead = { seq: head.seq + 1, sha256: sha256(await fs.readFile(file)), file: repoRelative(root, file) };
+        const now = new Date().toISOString();
+        const timestamp = head.timestamp && head.timestamp > now ? head.timestamp : now;
+        // A caller's own timestamp (the start of its exchange) gives way to this one.
+        const { timestamp: _start, ...fields } = trace as T & { timestamp?: unknown };
+        const written = await writeUnique(dir, suffix, { seq: head.seq + 1, prev: head.sha256, timestamp, ...fields });
+        const file = written.file;
+        const next: ChainHead = { seq: head.seq + 1, sha256: sha256(await fs.readFile(file)), file: repoRelative(root, file), timestamp: written.timestamp };
         await writeJsonAtomic(chainHeadPath(root), next);
         return file;
       },
@@ -108,8 +122,11 @@ export async function readChainHead(root: string): Promise<ChainHead> {
       if (!name.endsWith('.json')) continue;
       const bytes = await fs.readFile(path.join(dir, name));
       try {
-        const seq = (JSON.parse(bytes.toString('utf8')) as { seq?: unknown }).seq;
-        if (typeof seq === 'number' && seq > best.seq) best = { seq, sha256: sha256(bytes), file: repoRelative(root, path.join(dir, name)) };
+        const json = JSON.parse(bytes.toString('utf8')) as { seq?: unknown; timestamp?: unknown };
+        const { seq } = json;
+        if (typeof seq === 'number' && seq > best.seq) {
+          best = { seq, sha256: sha256(bytes), file: repoRelative(root, path.join(dir, name)), ...(typeof json.timestamp === 'string' ? { timestamp: json.timestamp } : {}) };
+        }
       } catch {
         // an unreadable trace is reported by verify
       }
@@ -121,4 +138,31 @@ export async function readChainHead(root: string): Promise<ChainHead> {
 /** Path of a trace relative to the repository, with `/`, for state and messages. */
 export function repoRelative(root: string, file: string): string {
   return path.relative(root, file).split(path.sep).join('/');
+}
+
+/**
+ * Why a trace of this kind could not be written now, or null: every file and folder the chained
+ * write touches is probed (the traces folder, the chain head, the traces lock and its owner file).
+ */
+export async function traceWriteProblem(root: string, kind: 'elicitation' | 'sampling'): Promise<string | null> {
+  const sp = statePaths(root);
+  try {
+    for (const dir of [sp.dir, kind === 'elicitation' ? sp.elicitationTraces : sp.samplingTraces]) {
+      await fs.ensureDir(dir);
+      const probe = path.join(dir, `.probe-${process.pid}-${randomBytes(4).toString('hex')}`);
+      await fs.writeFile(probe, 'probe');
+      await fs.remove(probe);
+    }
+    for (const [file, folder] of [
+      [chainHeadPath(root), false],
+      [ownerFile(root, 'traces'), false],
+      [lockPath(root, 'traces'), true],
+    ] as const) {
+      const stat = await fs.lstat(file).catch(() => null);
+      if (stat && stat.isDirectory() !== folder) return `${repoRelative(root, file)} is ${folder ? 'not a folder' : 'a folder'}`;
+    }
+    return null;
+  } catch (err) {
+    return errorMessage(err);
+  }
 }
