@@ -85,6 +85,7 @@ test('chosen fates and a chosen rule are applied, traced, and rolled back byte f
   const migrated = await s.call('onboarding_migrate');
   assert.equal(outcomeOf(migrated), 'migrated', textOf(migrated));
   assert.match((s.elicitations[1] as any).message, /Remove AGENTS\.md/);
+  assert.match((s.elicitations[1] as any).message, /With your choices, the changes are:[\s\S]*-- a\/CLAUDE\.md/, 'the migrate form shows the diff the choices lead to');
   assert.equal(fs.existsSync(path.join(repo, 'AGENTS.md')), false);
   assert.equal(fs.readFileSync(path.join(repo, 'CLAUDE.md'), 'utf8'), '@.github/copilot-instructions.md\n');
   const out = fs.readFileSync(path.join(repo, '.github/copilot-instructions.md'), 'utf8');

@@ -218,3 +218,12 @@ test('a label repeated before different content stays at every place; with its c
   assert.equal(out.split('- `gallery/alert.markdown`').length - 1, 1, out);
   assert.ok(out.includes('**Gallery Documentation:**\n\n- `gallery/new.markdown`'), out);
 });
+
+test('removing a legacy file leaves no empty folder behind', async (t) => {
+  const { applyOperations } = await import('../server/src/core/apply.js');
+  const repo = makeRepo({ '.cursor/rules/a.mdc': '- rule\n', '.cursor/keep/b.txt': 'other\n' });
+  t.after(() => removeRepo(repo));
+  await applyOperations(repo, [{ op: 'delete', path: '.cursor/rules/a.mdc', content: null, beforeSha256: null, afterSha256: null, diff: '' }]);
+  assert.equal(fs.existsSync(path.join(repo, '.cursor/rules')), false);
+  assert.equal(fs.readFileSync(path.join(repo, '.cursor/keep/b.txt'), 'utf8'), 'other\n', 'a folder with other files stays');
+});

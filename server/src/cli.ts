@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import type { Argv } from 'yargs';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage } from './core/errors.js';
+import { errorMessage, UnsafePathError } from './core/errors.js';
 import { exitCodeFor, type Outcome } from './gate/outcomes.js';
 import { checkRepoDir, repoChoice, type RepoChoice } from './mcp/repo.js';
 import { quickServeArgs, runServe, SERVE_OPTIONS } from './cli/serve-command.js';
@@ -150,8 +150,9 @@ main().then(
     if (code >= 0) process.exitCode = code;
   },
   (err) => {
-    const bad = (err as Error)?.name === 'BadInputError' || (err as Error)?.name === 'UnsafePathError';
+    // An unsafe path is a failed precondition (the contract's exit 4), other bad input is exit 2.
+    const name = (err as Error)?.name;
     process.stderr.write(`copilot-onboard: ${errorMessage(err)}\n`);
-    process.exitCode = bad ? 2 : 1;
+    process.exitCode = err instanceof UnsafePathError ? 4 : name === 'BadInputError' ? 2 : 1;
   },
 );

@@ -1,4 +1,5 @@
 import fs from 'fs-extra';
+import path from 'node:path';
 import { fileOperationDone } from './crash-point.js';
 import { sha256 } from './hash.js';
 import { PreconditionError } from './errors.js';
@@ -40,9 +41,19 @@ export async function applyOperations(root: string, ops: PlanOperation[], onFile
   const paths = new RepoPaths(root);
   for (const [i, op] of ops.entries()) {
     const abs = await paths.safeWriteAbs(op.path);
-    if (op.op === 'delete') await fs.remove(abs);
-    else await writeAtomic(abs, op.content ?? '');
+    if (op.op === 'delete') {
+      await fs.remove(abs);
+      await removeEmptyFolders(path.dirname(abs), await paths.realRoot());
+    } else await writeAtomic(abs, op.content ?? '');
     fileOperationDone();
     onFile?.(i + 1, op.path);
+  }
+}
+
+/** A removed legacy file leaves no empty folder behind (`.cursor/rules/`); rollback makes it again. */
+async function removeEmptyFolders(dir: string, root: string): Promise<void> {
+  for (let d = dir; d !== root && d.startsWith(`${root}${path.sep}`); d = path.dirname(d)) {
+    if ((await fs.readdir(d)).length > 0) return;
+    await fs.rmdir(d);
   }
 }

@@ -96,7 +96,7 @@ const FATE_TITLES: Record<'keep' | 'remove' | 'pointer', (path: string, target: 
 
 export interface ApproveFormInput {
   legacy: { path: string; target: string; fates: ('keep' | 'remove' | 'pointer')[] }[];
-  conflicts: { id: string; description: string; locations: { path: string; line: number; text: string }[] }[];
+  conflicts: { id: string; description: string; locations: { path: string; line: number; text: string; side?: number }[] }[];
 }
 
 /**
@@ -132,16 +132,17 @@ export function approveForm(plan: ApproveFormInput): Form & { choicesFrom(conten
     shape.legacy_all = z.enum(['keep', 'remove']).optional();
   }
   plan.conflicts.slice(0, MAX_FILE_FIELDS).forEach((c) => {
+    const sides = sidesOf(c.locations);
     properties[c.id] = {
       type: 'string',
       title: `Which rule stands? ${c.description}`,
       oneOf: [
         { const: 'keep_all', title: 'Keep all of them and mark the conflict in the file' },
-        ...c.locations.map((l, j) => ({ const: `keep_${j + 1}`, title: `Only ${l.path}:${l.line} "${cut(l.text.trim())}" (drop the others)` })),
+        ...sides.map((side) => ({ const: `keep_${side.first + 1}`, title: sideTitle(side.at, c.locations.length - side.at.length) })),
       ],
       default: 'keep_all',
     };
-    shape[c.id] = z.enum(['keep_all', ...c.locations.map((_, j) => `keep_${j + 1}`)] as [string, ...string[]]).optional();
+    shape[c.id] = z.enum(['keep_all', ...sides.map((side) => `keep_${side.first + 1}`)] as [string, ...string[]]).optional();
   });
   return {
     requestedSchema: { type: 'object', properties, required: ['approved'] },
@@ -158,6 +159,24 @@ export function approveForm(plan: ApproveFormInput): Form & { choicesFrom(conten
       return { legacy, conflicts };
     },
   };
+}
+
+/** The sides of a conflict (locations that agree), each named by its first location's index. */
+function sidesOf(locations: { path: string; line: number; text: string; side?: number }[]) {
+  const sides = new Map<number, { first: number; at: { path: string; line: number; text: string }[] }>();
+  locations.forEach((l, j) => {
+    const key = l.side ?? j;
+    const side = sides.get(key);
+    if (side) side.at.push(l);
+    else sides.set(key, { first: j, at: [l] });
+  });
+  return [...sides.values()];
+}
+
+/** "Only pnpm: "- Use pnpm." (AGENTS.md:3, CLAUDE.md:5); drop the 1 other" */
+function sideTitle(at: { path: string; line: number; text: string }[], others: number): string {
+  const where = at.map((l) => `${l.path}:${l.line}`).join(', ');
+  return `Only "${cut(at[0]!.text.trim())}" (${where}); drop the ${others === 1 ? 'other line' : `${others} other lines`}`;
 }
 
 function cut(t: string): string {

@@ -80,12 +80,16 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
 
 /** The operations to apply: the approved plan rebuilt with the person's choices from the files as they are now. */
 async function approvedOperations(root: string, plan: PlanFile, choices: PlanChoices): Promise<PlanOperation[]> {
+  return (await approvedPlan(root, plan, choices)).operations;
+}
+
+async function approvedPlan(root: string, plan: PlanFile, choices: PlanChoices) {
   await assertPlanCurrent(root, plan.sources, plan.operations);
   const fresh = buildPlan(await scanRepository(root), undefined, choices);
   if (fresh.planHash !== plan.planHash) {
     throw new PreconditionError('The plan is stale: the instruction files changed since it was proposed. Run propose again and approve the new plan.');
   }
-  return fresh.operations;
+  return fresh;
 }
 
 export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
@@ -103,12 +107,13 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
       const approval = state.approval;
       if (!approval || approval.planHash !== plan.planHash) throw new PreconditionError('This plan has not been approved. Run approve first.');
       if (approval.usedAt !== null) throw new PreconditionError('The approval of this plan was already used by a migration. Run approve again.');
-      ops = await approvedOperations(ctx.root, plan, approval.choices);
+      const chosen = await approvedPlan(ctx.root, plan, approval.choices);
+      ops = chosen.operations;
       if (ops.length === 0) throw new PreconditionError('With the choices made, the plan changes no file.');
       id = await freshMigrationId(ctx.root);
       git = await gitInfo(ctx.root, ops.map((o) => o.path));
       const extra = [...describeGit(git), ...(ctx.options?.branch ? [`The migration goes on a new branch: ${ctx.options.branch}.`] : []), ...(ctx.options?.commit ? ['The migrated files are committed, with a message that names this trace.'] : [])];
-      return { planHash: plan.planHash, message: `${migrateMessage(plan, ops, backupDirRel(id))}\n${extra.join('\n')}`, form: migrateForm(git?.modified ?? []) };
+      return { planHash: plan.planHash, message: `${migrateMessage(plan, chosen, backupDirRel(id))}\n${extra.join('\n')}`, form: migrateForm(git?.modified ?? []) };
     },
     async (content) => {
       if ((git?.modified.length ?? 0) > 0 && content.allow_uncommitted !== true) {

@@ -32,17 +32,26 @@ export function approveMessage(plan: PlanFile, backupHint: string): string {
     lines.push('', 'Contradictions (the form asks which rule stands; the default keeps all and marks them in the file):');
     for (const c of plan.conflicts) lines.push(`- ${c.id}: ${c.description} at ${c.locations.map((l) => `${l.path}:${l.line}`).join(', ')}`);
   }
-  lines.push('', ...diffs(plan));
+  lines.push('', ...diffs(plan.operations));
   return lines.join('\n');
 }
 
-export function migrateMessage(plan: PlanFile, operations: PlanFile['operations'], backupRel: string): string {
-  return [
+/**
+ * `chosen`: the approved plan rebuilt with the person's choices. When the choices changed what is
+ * written, its diff is shown again, with what the choices leave behind (a dropped rule still in a kept file).
+ */
+export function migrateMessage(plan: PlanFile, chosen: Pick<PlanFile, 'operations' | 'notes'>, backupRel: string): string {
+  const lines = [
     `copilot-onboard will now apply the plan ${plan.planHash.slice(0, 12)} you approved, with your choices:`,
-    ...describeOperations(operations),
+    ...describeOperations(chosen.operations),
     `Backup first: the original bytes of each file go to ${backupRel} with a manifest.`,
     'Undo at any time with rollback.',
-  ].join('\n');
+  ];
+  const newNotes = chosen.notes.filter((n) => !plan.notes.includes(n));
+  if (newNotes.length > 0) lines.push('', ...newNotes.map((n) => `Note: ${n}`));
+  const same = chosen.operations.length === plan.operations.length && chosen.operations.every((o, i) => o.path === plan.operations[i]!.path && o.content === plan.operations[i]!.content);
+  if (!same) lines.push('', 'With your choices, the changes are:', ...diffs(chosen.operations));
+  return lines.join('\n');
 }
 
 export function rollbackMessage(manifest: BackupManifest, backupRel: string, edited: string[]): string {
@@ -59,8 +68,8 @@ export function rollbackMessage(manifest: BackupManifest, backupRel: string, edi
   return lines.join('\n');
 }
 
-function diffs(plan: PlanFile): string[] {
-  const all = plan.operations.map((o) => o.diff.trimEnd()).join('\n');
+function diffs(operations: PlanFile['operations']): string[] {
+  const all = operations.map((o) => o.diff.trimEnd()).join('\n');
   if (all.length <= MAX_DIFF_CHARS) return [all];
   return [`${all.slice(0, MAX_DIFF_CHARS)}`, `… (diff cut at ${MAX_DIFF_CHARS} characters; the whole plan is in .copilot-state/plan.json)`];
 }
