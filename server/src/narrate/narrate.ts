@@ -74,8 +74,8 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
     }
   }
 
-  const trace: Omit<SamplingTrace, 'seq' | 'prev'> = {
-    timestamp: new Date(started).toISOString(),
+  // Dated by the writer, when it joins the chain; duration_ms gives the start.
+  const trace: Omit<SamplingTrace, 'seq' | 'prev' | 'timestamp'> = {
     intent,
     request,
     response,
