@@ -1,10 +1,2 @@
-import { readFileSync } from 'node:fs';
-
-/** The package version, read once from package.json beside the build output. */
-export const VERSION: string = (() => {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
-  } catch {
-    return '0.0.0';
-  }
-})();
+/** The package version, read once from this package's package.json. */
+export { VERSION } from './package-root.js';

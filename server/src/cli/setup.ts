@@ -1,17 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createTwoFilesPatch } from 'diff';
 import { parse, type ParseError } from 'jsonc-parser';
 import { BadInputError } from '../core/errors.js';
 import { writeAtomic } from '../state/atomic.js';
 import { insertProperty } from './jsonc-insert.js';
+import { CLI_PATH } from '../package-root.js';
 
 export const SERVER_NAME = 'copilot-onboard';
 const VSCODE_ENTRY = { type: 'stdio', command: 'npx', args: ['copilot-onboard', 'serve'], cwd: '${workspaceFolder}' };
 
 /** This build's entry point: a command that works without installing the package. */
-const THIS_CLI = fileURLToPath(new URL('../cli.js', import.meta.url));
+const THIS_CLI = CLI_PATH ?? '/path/to/copilot-onboard/server/dist/cli.js';
 
 /** The package is not on the npm registry: `npx copilot-onboard` finds it only once it is installed. */
 export function installNote(): string {

@@ -22,7 +22,21 @@ function globFamilies(glob: string): Set<string> | null {
   return fams;
 }
 
+// Analysis asks about the same few globs over and over (every repeated line against every other).
+const overlapCache = new Map<string, boolean>();
+
 function globsOverlap(a: string, b: string): boolean {
+  const key = a < b ? `${a}\0${b}` : `${b}\0${a}`;
+  let known = overlapCache.get(key);
+  if (known === undefined) {
+    known = computeGlobsOverlap(a, b);
+    if (overlapCache.size > 100_000) overlapCache.clear();
+    overlapCache.set(key, known);
+  }
+  return known;
+}
+
+function computeGlobsOverlap(a: string, b: string): boolean {
   const pa = literalPrefix(a);
   const pb = literalPrefix(b);
   const prefixesMeet = pa === '' || pb === '' || pa === pb || pa.startsWith(`${pb}/`) || pb.startsWith(`${pa}/`);
