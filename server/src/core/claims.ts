@@ -1,5 +1,5 @@
 import type { Scope, Unit } from './model.js';
-import { pushTo } from './collections.js';
+import { byCodeUnit, pushTo } from './collections.js';
 import { languagesMeet, languagesOf, scopesOverlap } from './scope-overlap.js';
 import { readOption } from './option-claims.js';
 import { CLAIM_TOPICS, MODALS } from './topics.js';
@@ -135,8 +135,6 @@ export function findConflicts(claims: Claim[]): Conflict[] {
 }
 
 const lineKey = (c: Claim): string => `${c.path}:${c.line}`;
-/** Plain code-unit order: the same on every machine, whatever its locale. */
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 const byPlace = (a: Claim, b: Claim): number => byCodeUnit(a.path, b.path) || a.line - b.line;
 
 const FILLER = new Set(['the', 'a', 'an', 'to', 'any', 'your', 'our']);

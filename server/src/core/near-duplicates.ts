@@ -1,5 +1,5 @@
 import type { Problem } from './analyze.js';
-import { pushTo } from './collections.js';
+import { byCodeUnit, pushTo } from './collections.js';
 import { normalizedText, type Scope, type Unit } from './model.js';
 import { scopesOverlap } from './scope-overlap.js';
 
@@ -61,8 +61,6 @@ export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = 
   return problems.sort((x, y) => byCodeUnit(x.locations[0]!.path, y.locations[0]!.path) || x.locations[0]!.line - y.locations[0]!.line);
 }
 
-/** Plain code-unit order: the same on every machine, whatever its locale. */
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function excerpt(t: string): string {
   const one = t.replace(/\n/g, ' ');

@@ -1,3 +1,4 @@
+import { byCodeUnit } from '../core/collections.js';
 import fs from 'fs-extra';
 import path from 'node:path';
 import { statePaths } from '../state/paths.js';
@@ -43,5 +44,5 @@ export async function listTraces(root: string): Promise<TraceEntry[]> {
       });
     }
   }
-  return entries.sort((a, b) => a.id.localeCompare(b.id) || a.kind.localeCompare(b.kind));
+  return entries.sort((a, b) => byCodeUnit(a.id, b.id) || byCodeUnit(a.kind, b.kind));
 }
