@@ -5,6 +5,7 @@ import { errorMessage, UnsafePathError } from './core/errors.js';
 import { exitCodeFor, type Outcome } from './gate/outcomes.js';
 import { checkRepoDir, repoChoice, type RepoChoice } from './mcp/repo.js';
 import { quickServeArgs, runServe, SERVE_OPTIONS } from './cli/serve-command.js';
+import { quickArgs, type OptionSpec } from './cli/quick-args.js';
 
 /** Read from the result's _meta: bad input exits 2, not 1. Kept in step with mcp/server.ts. */
 const BAD_INPUT_META = 'copilot-onboard/bad-input';
@@ -12,8 +13,14 @@ import { VERSION } from './version.js';
 
 /** The command-line face: parses, calls the same core as the MCP server, prints. */
 
-const withRepo = <T>(y: Argv<T>) => y.option('repo', { type: 'string', describe: 'repository folder (default: COPILOT_ONBOARD_REPO, else the working directory)' });
-const withJson = <T>(y: Argv<T>) => y.option('json', { type: 'boolean', default: false, describe: 'print JSON instead of text' });
+const COMMON_OPTIONS = {
+  repo: { type: 'string', describe: 'repository folder (default: COPILOT_ONBOARD_REPO, else the working directory)' },
+  json: { type: 'boolean', default: false, describe: 'print JSON instead of text' },
+} as const satisfies Record<string, OptionSpec>;
+const READ_ONLY_TOOLS: Record<string, string> = { analyze: 'onboarding_analyze', propose: 'onboarding_propose', status: 'onboarding_status' };
+
+const withRepo = <T>(y: Argv<T>) => y.options({ repo: COMMON_OPTIONS.repo });
+const withJson = <T>(y: Argv<T>) => y.options({ json: COMMON_OPTIONS.json });
 const withGit = <T>(y: Argv<T>) => y.options({ branch: SERVE_OPTIONS.branch, commit: SERVE_OPTIONS.commit });
 
 async function repoFrom(flag: string | undefined): Promise<RepoChoice> {
@@ -46,12 +53,16 @@ async function gated(tool: string, argv: { repo?: string; json: boolean; branch?
 }
 
 async function main(): Promise<number> {
+  // The commands a client or a script runs most start without yargs when their arguments are plain.
   const args = process.argv.slice(2);
   const quick = args[0] === 'serve' ? quickServeArgs(args.slice(1)) : null;
   if (quick) {
     await runServe(quick);
     return -1;
   }
+  const tool = args[0] !== undefined && Object.hasOwn(READ_ONLY_TOOLS, args[0]) ? READ_ONLY_TOOLS[args[0]]! : null;
+  const plain = tool ? quickArgs<{ repo?: string; json: boolean }>(args.slice(1), COMMON_OPTIONS) : null;
+  if (tool && plain) return readOnly(tool, plain);
   const [{ default: yargs }, { hideBin }] = await Promise.all([import('yargs'), import('yargs/helpers')]);
   let code = 0;
   const run = (fn: () => Promise<number>) => async () => {

@@ -1,4 +1,4 @@
-import { parseArgs } from 'node:util';
+import { quickArgs, type OptionSpec } from './quick-args.js';
 import { checkRepoDir, repoChoice } from '../mcp/repo.js';
 
 /**
@@ -13,7 +13,7 @@ export const SERVE_OPTIONS = {
   port: { type: 'number', default: 3333, describe: 'port for --http (0 picks a free one)' },
   host: { type: 'string', default: '127.0.0.1', describe: 'address for --http; keep it on loopback' },
   'allowed-host': { type: 'string', array: true, describe: 'extra Host header values to accept with --http' },
-} as const;
+} as const satisfies Record<string, OptionSpec>;
 
 export interface ServeArgs {
   repo?: string;
@@ -27,35 +27,8 @@ export interface ServeArgs {
 
 /** The arguments after `serve` when they are plainly valid; null sends them to yargs (help, errors, odd forms). */
 export function quickServeArgs(args: string[]): ServeArgs | null {
-  try {
-    const { values, positionals } = parseArgs({
-      args,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        repo: { type: 'string' },
-        branch: { type: 'string' },
-        commit: { type: 'boolean' },
-        http: { type: 'boolean' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'allowed-host': { type: 'string', multiple: true },
-      },
-    });
-    const port = values.port === undefined ? SERVE_OPTIONS.port.default : Number(values.port);
-    if (positionals.length > 0 || !Number.isInteger(port)) return null;
-    return {
-      repo: values.repo,
-      branch: values.branch,
-      commit: values.commit ?? false,
-      http: values.http ?? false,
-      port,
-      host: values.host ?? SERVE_OPTIONS.host.default,
-      'allowed-host': values['allowed-host'],
-    };
-  } catch {
-    return null;
-  }
+  const parsed = quickArgs<ServeArgs>(args, SERVE_OPTIONS);
+  return parsed && Number.isInteger(parsed.port) ? parsed : null;
 }
 
 /** Serve until the client goes away (stdio) or forever (HTTP). */
