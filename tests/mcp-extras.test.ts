@@ -59,6 +59,25 @@ test('progress notifications reach a client that sent a progress token, and logs
   assert.ok(!logs.some((l) => l.startsWith('info:onboarding_analyze')), 'info was filtered while the level was warning');
 });
 
+test('migrate and rollback send progress for each file to a client that sent a progress token', async (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS, 'AGENTS.md': '- Keep commits small.\n' });
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo, elicit: yesToAll });
+  t.after(() => s.close());
+  await s.call('onboarding_propose');
+  await s.call('onboarding_approve');
+  const seen = (name: string) => {
+    const messages: string[] = [];
+    return s.client
+      .callTool({ name, arguments: {} }, undefined, { timeout: 120_000, onprogress: (p) => void messages.push(`${p.progress}/${p.total} ${p.message}`) })
+      .then(() => messages);
+  };
+  const migrated = await seen('onboarding_migrate');
+  assert.ok(migrated.some((m) => /^\d+\/\d+ Wrote \.github\/copilot-instructions\.md$/.test(m)), migrated.join());
+  const rolledBack = await seen('onboarding_rollback');
+  assert.ok(rolledBack.some((m) => /^\d+\/\d+ Restoring \.github\/copilot-instructions\.md$/.test(m)), rolledBack.join());
+});
+
 test('"request changes": approve answered no with a comment is recorded, and the next propose answers it', async (t) => {
   const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
   t.after(() => removeRepo(repo));

@@ -4,7 +4,7 @@ import { armCrashPoint, disarmCrashPoint, resumeCrashPoint } from './crash-point
 import { clearJournal, writeJournal } from './journal.js';
 import type { PlanOperation } from './plan.js';
 import { recoverAfterFailure } from './recovery.js';
-import { editedSinceMigration, finishRollback, manifestOfRecorded, saveState, type Restored } from './restore.js';
+import { editedSinceMigration, finishRollback, manifestOfRecorded, saveState, type RestoreProgress, type Restored } from './restore.js';
 import type { Journal, Migration, OnboardingState } from '../state/schema.js';
 
 /**
@@ -63,7 +63,7 @@ export async function performMigration(
 }
 
 /** Roll back a recorded migration. Its backup is checked before the journal is written: a damaged one changes nothing. */
-export async function performRollback(root: string, migration: Migration): Promise<Restored> {
+export async function performRollback(root: string, migration: Migration, onFile?: RestoreProgress): Promise<Restored> {
   const manifest = await manifestOfRecorded(root, migration.id);
   const edited = await editedSinceMigration(root, manifest);
   armCrashPoint();
@@ -79,7 +79,7 @@ export async function performRollback(root: string, migration: Migration): Promi
       files: migration.files.map((f) => ({ path: f.path, beforeSha256: f.beforeSha256, afterSha256: f.afterSha256 })),
       edited,
     });
-    return await finishRollback(root, migration.id, edited);
+    return await finishRollback(root, migration.id, edited, onFile);
   } catch (err) {
     throw await recoverAfterFailure(root, err);
   } finally {

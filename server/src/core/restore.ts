@@ -45,8 +45,11 @@ export async function manifestOfRecorded(root: string, id: string, state?: Onboa
 }
 
 /** Restore a recorded migration's backup and record the rollback; resuming an interrupted one is the same. */
-export async function finishRollback(root: string, id: string, edited: string[]): Promise<Restored> {
-  const result = await restoreBackup(root, await manifestOfRecorded(root, id), edited);
+/** Called after each file a rollback puts back or removes: how many of how many, and which. */
+export type RestoreProgress = (done: number, total: number, path: string) => void;
+
+export async function finishRollback(root: string, id: string, edited: string[], onFile?: RestoreProgress): Promise<Restored> {
+  const result = await restoreBackup(root, await manifestOfRecorded(root, id), edited, onFile);
   const state = await readState(root);
   const now = new Date().toISOString();
   await saveState(root, {
@@ -61,7 +64,7 @@ export async function finishRollback(root: string, id: string, edited: string[])
  * Put every file back as the backup holds it, byte for byte, and remove the files the migration
  * created. Current content of edited files is saved beside the backup first, so nothing is lost.
  */
-export async function restoreBackup(root: string, manifest: BackupManifest, edited: string[]): Promise<Restored> {
+export async function restoreBackup(root: string, manifest: BackupManifest, edited: string[], onFile?: RestoreProgress): Promise<Restored> {
   const paths = new RepoPaths(root);
   const dir = backupDir(root, manifest.id);
   // Read and check every backup before writing anything.
@@ -86,7 +89,8 @@ export async function restoreBackup(root: string, manifest: BackupManifest, edit
   }
   const restored: string[] = [];
   const removed: string[] = [];
-  for (const f of manifest.files) {
+  for (const [i, f] of manifest.files.entries()) {
+    onFile?.(i, manifest.files.length, f.path);
     const abs = await paths.safeAbs(f.path);
     const bytes = originals.get(f.path);
     if (bytes) {

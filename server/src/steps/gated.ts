@@ -165,7 +165,7 @@ export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
       const state = await readState(ctx.root);
       const still = state.migrations.find((m) => m.id === migration!.id && m.rolledBackAt === null);
       if (!still) throw new PreconditionError('That migration was already rolled back.');
-      const done = (restored = await performRollback(ctx.root, still));
+      const done = (restored = await performRollback(ctx.root, still, (n, total, p) => ctx.report?.progress(n, total, `Restoring ${p}`)));
       const parts = [`Rolled back migration ${migration!.id}.`];
       if (done.restored.length) parts.push(`Restored: ${done.restored.join(', ')}.`);
       if (done.removed.length) parts.push(`Removed: ${done.removed.join(', ')}.`);
