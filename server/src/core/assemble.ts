@@ -1,6 +1,6 @@
 import { unclosedFence } from './markdown-units.js';
 import type { Unit } from './model.js';
-import { isLeadIn, removeDuplicates, restructure, sameSection, sectionFor, type Merged } from './structure.js';
+import { demoted, isLeadIn, removeDuplicates, restructure, sameSection, sectionFor, type Merged } from './structure.js';
 import { isBlank } from './text.js';
 import { isLabelUnit } from './trivial.js';
 
@@ -158,11 +158,6 @@ function joins(block: Unit[], leadIn: boolean, u: Unit, loose: boolean): boolean
 }
 
 const topicHeading = (block: Unit[]): string => `## ${sectionFor(block.map((u) => u.lines.join('\n')).join('\n')).title}`;
-
-/** A legacy `# ` heading one level down, as a `## ` heading of Copilot's file; its line is the source line with one `#` more. */
-function demoted(u: Unit): Unit {
-  return { ...u, lines: [`#${u.lines[0]!}`], level: 2 };
-}
 
 /** Whether an output line is a source line as the plan may write it: the same bytes, or a `# ` heading demoted to `## `. */
 export function sameOrDemoted(source: string, out: string): boolean {

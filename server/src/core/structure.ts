@@ -95,6 +95,11 @@ export function headLength(units: Unit[]): number {
   }
 }
 
+/** A `# ` heading one level down, as a `## ` section heading; its line is the source line with one `#` more. */
+export function demoted(u: Unit): Unit {
+  return { ...u, lines: [`#${u.lines[0]!}`], level: 2 };
+}
+
 /** A `## ` heading and the title of a topic name the same section when their words match, case aside. */
 export function sameSection(headingLine: string, title: string): boolean {
   const words = (t: string) => t.replace(/^\s*#+\s*/, '').trim().replace(/\s+/g, ' ').toLowerCase();
@@ -128,11 +133,13 @@ export function restructure(path: string, units: Unit[]): Restructured {
   const headEnd = headLength(kept);
   const head = kept.slice(0, headEnd);
   const rest = kept.slice(headEnd);
-  const firstSection = rest.findIndex((u) => u.kind === 'heading' && u.level === 2);
+  // Below the title, a `# ` heading starts a section as `## ` does, one level down: one title per file.
+  const startsSection = (u: Unit) => u.kind === 'heading' && u.level! <= 2;
+  const firstSection = rest.findIndex(startsSection);
   const loose = firstSection < 0 ? rest : rest.slice(0, firstSection);
   const sections: Section[] = [];
   for (const u of firstSection < 0 ? [] : rest.slice(firstSection)) {
-    if (u.kind === 'heading' && u.level === 2) sections.push({ units: [u], joined: [] });
+    if (startsSection(u)) sections.push({ units: [u.level === 1 ? demoted(u) : u], joined: [] });
     else sections[sections.length - 1]!.units.push(u);
   }
 
