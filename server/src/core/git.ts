@@ -1,3 +1,5 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { errorMessage, PreconditionError } from './errors.js';
 
 /**
@@ -19,7 +21,17 @@ async function open(root: string) {
   return simpleGit({ baseDir: root, maxConcurrentProcesses: 2 });
 }
 
+/** Whether a `.git` stands in the folder or above it: without one, no git process is started at all. */
+async function mayBeInWorkTree(root: string): Promise<boolean> {
+  if (process.env.GIT_DIR) return true;
+  for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
+    if (await fs.stat(path.join(dir, '.git')).then(() => true, () => false)) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
+}
+
 export async function gitInfo(root: string, paths: string[]): Promise<GitInfo | null> {
+  if (!(await mayBeInWorkTree(root))) return null;
   try {
     const git = await open(root);
     // One git process answers both "is this a work tree" (it fails outside one) and where we are in it.
