@@ -5,7 +5,7 @@ import { statePaths, STATE_DIR } from '../state/paths.js';
 import { fileOperationDone } from './crash-point.js';
 
 import { Journal } from '../state/schema.js';
-import { backupsAdvice, StateDamagedError } from '../state/store.js';
+import { backupsAdvice, readStateFile } from '../state/store.js';
 
 /**
  * The write-ahead journal of a migrate or rollback (schema in state/schema.ts). It exists only
@@ -30,22 +30,7 @@ export async function clearJournal(root: string): Promise<void> {
 
 /** The journal of an interrupted operation, or null. A journal that cannot be read is an error, not ignored. */
 export async function readJournal(root: string): Promise<Journal | null> {
-  let raw: string;
-  try {
-    raw = await fs.readFile(journalPath(root), 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (err) {
-    throw new StateDamagedError('journal.json', `it is not valid JSON (${(err as Error).message})`, await journalAdvice(root));
-  }
-  const parsed = Journal.safeParse(json);
-  if (!parsed.success) throw new StateDamagedError('journal.json', 'it does not match its schema', await journalAdvice(root));
-  return parsed.data;
+  return readStateFile(journalPath(root), 'journal.json', Journal, () => journalAdvice(root));
 }
 
 async function journalAdvice(root: string): Promise<string> {

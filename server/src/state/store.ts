@@ -1,4 +1,5 @@
 import fs from 'fs-extra';
+import type { z } from 'zod';
 import { BadInputError } from '../core/errors.js';
 import { writeJsonAtomic } from './atomic.js';
 import { statePaths, STATE_DIR } from './paths.js';
@@ -15,40 +16,11 @@ export function freshState(now: string): OnboardingState {
   return { version: 1, step: 'new', updatedAt: now, plan: null, approval: null, migrations: [] };
 }
 
-/** Read the onboarding state; a missing file is a fresh start, a damaged one is an error, never a reset. */
-export async function readState(root: string): Promise<OnboardingState> {
-  const file = statePaths(root).onboarding;
-  let raw: string;
-  try {
-    raw = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return freshState(new Date().toISOString());
-    throw err;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (err) {
-    throw new StateDamagedError('onboarding.json', `it is not valid JSON (${(err as Error).message})`, await recoveryAdvice(root));
-  }
-  const parsed = OnboardingState.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new StateDamagedError(
-      'onboarding.json',
-      `it does not match its schema (${issue.path.join('.') || '(root)'}: ${issue.message})`,
-      await recoveryAdvice(root),
-    );
-  }
-  return parsed.data;
-}
-
-export async function writeState(root: string, state: OnboardingState): Promise<void> {
-  await writeJsonAtomic(statePaths(root).onboarding, { ...state, updatedAt: new Date().toISOString() });
-}
-
-export async function readPlan(root: string): Promise<PlanFile | null> {
-  const file = statePaths(root).plan;
+/**
+ * A state file's content, checked against its schema: null when the file does not exist; a file
+ * that is not JSON or does not fit is damaged, reported with `advice` (the way back), never reset.
+ */
+export async function readStateFile<T>(file: string, name: string, schema: z.ZodType<T>, advice: () => Promise<string>): Promise<T | null> {
   let raw: string;
   try {
     raw = await fs.readFile(file, 'utf8');
@@ -56,11 +28,32 @@ export async function readPlan(root: string): Promise<PlanFile | null> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw err;
   }
+  let json: unknown;
   try {
-    return PlanFile.parse(JSON.parse(raw));
-  } catch {
-    throw new StateDamagedError('plan.json', 'it cannot be read as a plan', 'Run propose again to build a fresh plan.');
+    json = JSON.parse(raw);
+  } catch (err) {
+    throw new StateDamagedError(name, `it is not valid JSON (${(err as Error).message})`, await advice());
   }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new StateDamagedError(name, `it does not match its schema (${issue.path.join('.') || '(root)'}: ${issue.message})`, await advice());
+  }
+  return parsed.data;
+}
+
+/** Read the onboarding state; a missing file is a fresh start, a damaged one is an error, never a reset. */
+export async function readState(root: string): Promise<OnboardingState> {
+  const state = await readStateFile(statePaths(root).onboarding, 'onboarding.json', OnboardingState, () => recoveryAdvice(root));
+  return state ?? freshState(new Date().toISOString());
+}
+
+export async function writeState(root: string, state: OnboardingState): Promise<void> {
+  await writeJsonAtomic(statePaths(root).onboarding, { ...state, updatedAt: new Date().toISOString() });
+}
+
+export async function readPlan(root: string): Promise<PlanFile | null> {
+  return readStateFile(statePaths(root).plan, 'plan.json', PlanFile, async () => 'Run propose again to build a fresh plan.');
 }
 
 export async function writePlan(root: string, plan: PlanFile): Promise<void> {
