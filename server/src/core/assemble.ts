@@ -67,10 +67,9 @@ export interface Addition {
  * Sort a legacy document's units into sections: its own `## ` sections keep their heading; loose
  * rules go to the topic section they match. Units whose exact text is already present are merged.
  *
- * Copilot's file has one title, so a legacy `# ` heading is not written as a heading: what is under
- * it goes to a section of the same name, which starts with the heading line kept inside a comment
- * (`titleLines`). A `# ` heading with nothing new under it goes, in its comment, to the section that
- * follows it. Code travels with what it follows, a lead-in ending with ':' with its list, and, outside
+ * Copilot's file has one title, so a legacy `# ` heading over new rules becomes the `## ` heading of
+ * their section, one level down (`demoted`). A `# ` heading with nothing new under it goes, inside a
+ * comment of the tool's (`titleLines`), to the section that follows it. Code travels with what it follows, a lead-in ending with ':' with its list, and, outside
  * a `## ` section, everything under a sub-heading with that sub-heading.
  */
 export function additionsFrom(units: Unit[], known: Map<string, Unit>, into: Map<string, Addition>, merged: Merged[]): void {
@@ -127,8 +126,7 @@ export function additionsFrom(units: Unit[], known: Map<string, Unit>, into: Map
       pendingTitle = null;
       return;
     }
-    const mergeable = u.kind === 'heading' ? subheadingRepeated(units, index, known) : !isLabelUnit(u) || introducesKnown(units, index, known);
-    const dupOf = mergeable ? known.get(unitKey(u)) ?? known.get(placedKey(u)) : undefined;
+    const dupOf = mayMerge(units, index, known) ? known.get(unitKey(u)) ?? known.get(placedKey(u)) : undefined;
     if (dupOf) {
       merged.push(mergedEntry(u, dupOf));
       return;
@@ -159,11 +157,6 @@ function joins(block: Unit[], leadIn: boolean, u: Unit, loose: boolean): boolean
 
 const topicHeading = (block: Unit[]): string => `## ${sectionFor(block.map((u) => u.lines.join('\n')).join('\n')).title}`;
 
-/** Whether an output line is a source line as the plan may write it: the same bytes, or a `# ` heading demoted to `## `. */
-export function sameOrDemoted(source: string, out: string): boolean {
-  return source === out || (/^#\s/.test(source) && out === `#${source}`);
-}
-
 /** The text of a heading line, without its `#` marks. */
 const headingText = (u: Unit): string => u.lines[0]!.trim().replace(/^#+\s*/, '').replace(/\s+#+$/, '').trim();
 
@@ -191,6 +184,16 @@ function hasNewContent(units: Unit[], index: number, known: Map<string, Unit>): 
     if (!known.has(unitKey(u)) && !known.has(placedKey(u))) return true;
   }
   return false;
+}
+
+/**
+ * Whether the unit at `index` may be merged into a copy already written: a sub-heading only with
+ * everything under it, a label only with what it introduces, anything else always.
+ */
+function mayMerge(units: Unit[], index: number, known: Map<string, Unit>): boolean {
+  const u = units[index]!;
+  if (u.kind === 'heading') return subheadingRepeated(units, index, known);
+  return !isLabelUnit(u) || introducesKnown(units, index, known);
 }
 
 /** A label ("**Example:**") is a repeat only when what it introduces, the unit after it, is one too. */
@@ -303,7 +306,7 @@ export function bodyOf(fileLines: string[], bodyStart: number, units: Unit[], kn
   const drop = new Set<number>();
   for (const [index, u] of units.entries()) {
     const dupOf = known.get(unitKey(u));
-    if (dupOf && (u.kind === 'heading' ? subheadingRepeated(units, index, known) : !isLabelUnit(u) || introducesKnown(units, index, known))) {
+    if (dupOf && mayMerge(units, index, known)) {
       merged.push(mergedEntry(u, dupOf));
       const start = u.line - 1;
       const end = start + u.lines.length;

@@ -2,13 +2,13 @@ import path from 'node:path';
 import { byCodeUnit, pushTo } from './collections.js';
 import { createTwoFilesPatch } from 'diff';
 import { analyze, type Analysis, type Pattern, type Problem } from './analyze.js';
-import { additionsFrom, appendAdditions, bodyOf, insertMarks, renderBase, sameOrDemoted, unitKey, type Addition, type LineRef, type Rendered } from './assemble.js';
+import { additionsFrom, appendAdditions, bodyOf, insertMarks, renderBase, unitKey, type Addition, type LineRef, type Rendered } from './assemble.js';
 import { COPILOT_INSTRUCTIONS_PATH } from './formats/copilot-instructions.js';
 import { canonicalJson, sha256 } from './hash.js';
 import type { InstructionDoc, Scope, Unit } from './model.js';
 import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
-import type { Merged, Provenance } from './structure.js';
-import { frontMatterFor, planTargets, type Target } from './targets.js';
+import { sameOrDemoted, type Merged, type Provenance } from './structure.js';
+import { frontMatterFor, planTargets, targetDescription, type Target } from './targets.js';
 import { joinText, splitText, type TextLines } from './text.js';
 
 export interface PlanOperation {
@@ -233,9 +233,9 @@ const SCOPE_KEYS = new Set(['globs', 'alwaysApply', 'applyTo', 'trigger', 'paths
 function frontMatterNotes(targets: Target[], blocked: Set<string>): string[] {
   const notes: string[] = [];
   for (const target of targets.filter((t) => !blocked.has(t.path))) {
-    const written = target.path === COPILOT_INSTRUCTIONS_PATH ? null : frontMatterFor(target).find((l) => l.startsWith('description: ')) ?? null;
+    const carried = target.path === COPILOT_INSTRUCTIONS_PATH ? null : targetDescription(target);
     for (const doc of target.docs) {
-      const lost = (doc.frontMatterKeys ?? []).filter((k) => !SCOPE_KEYS.has(k) && !(k === 'description' && written === `description: ${JSON.stringify(doc.description)}`));
+      const lost = (doc.frontMatterKeys ?? []).filter((k) => !SCOPE_KEYS.has(k) && !(k === 'description' && carried !== null && carried === doc.description));
       if (lost.length > 0) notes.push(`${doc.path}: its front matter ${lost.map((k) => `"${k}"`).join(', ')} is not carried into ${target.path}, which has no place for it; the file keeps it while you keep the file.`);
     }
   }

@@ -100,6 +100,11 @@ export function demoted(u: Unit): Unit {
   return { ...u, lines: [`#${u.lines[0]!}`], level: 2 };
 }
 
+/** Whether an output line is a source line as the plan may write it: the same bytes, or a `# ` heading demoted to `## `. */
+export function sameOrDemoted(source: string, out: string): boolean {
+  return source === out || (/^#\s/.test(source) && out === `#${source}`);
+}
+
 /** A `## ` heading and the title of a topic name the same section when their words match, case aside. */
 export function sameSection(headingLine: string, title: string): boolean {
   const words = (t: string) => t.replace(/^\s*#+\s*/, '').trim().replace(/\s+/g, ' ').toLowerCase();

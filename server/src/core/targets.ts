@@ -75,8 +75,13 @@ export function planTargets(legacy: InstructionDoc[], existing: Map<string, Scop
 export function frontMatterFor(target: Target): string[] {
   const lines = ['---'];
   if (target.scope.kind === 'globs') lines.push(`applyTo: ${JSON.stringify(target.scope.globs.join(','))}`);
-  const description = target.docs.map((d) => d.description).find((d) => d) ?? (target.scope.kind === 'request' ? target.scope.description : null);
+  const description = targetDescription(target);
   if (description) lines.push(`description: ${JSON.stringify(description)}`);
   lines.push('---');
   return lines;
+}
+
+/** The description a scoped file gets: the first of its sources', or the one its scope was keyed by. */
+export function targetDescription(target: Target): string | null {
+  return target.docs.map((d) => d.description).find((d) => d) ?? (target.scope.kind === 'request' ? target.scope.description : null);
 }
