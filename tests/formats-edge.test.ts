@@ -78,18 +78,22 @@ test('the plan does not depend on the system locale', async (t) => {
   assert.equal(run('da_DK.UTF-8'), run('C'));
 });
 
-test('a Copilot file that is a symlink is never written through: its target stays as it is', async (t) => {
+test('a Copilot file that is a symlink is never written through: its target stays, and other repo-wide rules go to a scoped file for every path', async (t) => {
   const repo = makeRepo({ 'AGENTS.md': '# Agents\n\n- Use pnpm for packages.\n', '.cursorrules': '- Prefer small functions.\n' });
   t.after(() => removeRepo(repo));
   fs.mkdirSync(path.join(repo, '.github'));
   fs.symlinkSync('../AGENTS.md', path.join(repo, '.github/copilot-instructions.md'));
-  const { plan } = await planOf(repo);
-  assert.deepEqual(plan.operations.map((o) => o.path), []);
-  assert.ok(plan.notes.some((n) => n.startsWith('.github/copilot-instructions.md is a symlink to AGENTS.md')), plan.notes.join('\n'));
-  for (const l of plan.legacy) assert.deepEqual(l.fates, ['keep'], `${l.path}: its rules did not move, so it cannot go`);
+  const { plan, content } = await planOf(repo);
+  assert.deepEqual(plan.operations.map((o) => `${o.op} ${o.path}`), ['create .github/instructions/repo-wide.instructions.md']);
+  assert.equal(content('.github/instructions/repo-wide.instructions.md'), '---\napplyTo: "**"\n---\n\n- Prefer small functions.\n');
+  assert.ok(plan.notes.some((n) => n.startsWith('.github/copilot-instructions.md is a symlink to ../AGENTS.md')), plan.notes.join('\n'));
+  // AGENTS.md is what the link shows: it stays; .cursorrules's rules moved, so it may go.
+  assert.deepEqual(plan.legacy.find((l) => l.path === 'AGENTS.md')!.fates, ['keep']);
+  assert.deepEqual(plan.legacy.find((l) => l.path === '.cursorrules')!.fates, ['keep', 'remove']);
   const scan = await scanRepository(repo);
   const chosen = buildPlan(scan, analyze(scan), { legacy: { '.cursorrules': 'remove', 'AGENTS.md': 'remove' }, conflicts: {} });
-  assert.deepEqual(chosen.operations, []);
+  assert.deepEqual(chosen.operations.map((o) => `${o.op} ${o.path}`), ['delete .cursorrules', 'create .github/instructions/repo-wide.instructions.md']);
+  assert.ok(fs.lstatSync(path.join(repo, '.github/copilot-instructions.md')).isSymbolicLink());
 });
 
 test('a legacy file that is a symlink can be kept, never removed or replaced (that would change its target)', async (t) => {
@@ -105,13 +109,14 @@ test('a legacy file that is a symlink can be kept, never removed or replaced (th
   }
 });
 
-test('an existing Copilot file that is not UTF-8 is not planned over', async (t) => {
+test('an existing Copilot file that is not UTF-8 is not planned over: repo-wide rules go to a scoped file for every path', async (t) => {
   const repo = makeRepo({ 'AGENTS.md': '- Use pnpm for packages.\n', '.github/copilot-instructions.md': Buffer.from([0x2d, 0x20, 0xff, 0xfe, 0x0a]) });
   t.after(() => removeRepo(repo));
-  const { plan } = await planOf(repo);
-  assert.deepEqual(plan.operations, []);
+  const { plan, content } = await planOf(repo);
+  assert.deepEqual(plan.operations.map((o) => `${o.op} ${o.path}`), ['create .github/instructions/repo-wide.instructions.md']);
+  assert.equal(content('.github/instructions/repo-wide.instructions.md'), '---\napplyTo: "**"\n---\n\n- Use pnpm for packages.\n');
   assert.ok(plan.notes.some((n) => n.startsWith('.github/copilot-instructions.md could not be read (not utf8)')), plan.notes.join('\n'));
-  assert.deepEqual(plan.legacy.find((l) => l.path === 'AGENTS.md')!.fates, ['keep']);
+  assert.ok(!plan.legacy.some((l) => l.fates.includes('replace')), 'only a link can be replaced');
 });
 
 test('applying an operation refuses to write or remove through a symlink', async (t) => {

@@ -29,17 +29,31 @@ export async function assertPlanCurrent(root: string, sources: SourceInfo[], ops
     if ((await currentSha(paths, s.path)) !== s.sha256) changed.push(s.path);
   }
   for (const op of ops) {
-    if (!changed.includes(op.path) && (await currentSha(paths, op.path)) !== op.beforeSha256) changed.push(op.path);
+    if (changed.includes(op.path)) continue;
+    const linkNow = op.replacesLink === undefined ? undefined : await currentLink(paths, op.path);
+    if ((await currentSha(paths, op.path)) !== op.beforeSha256 || linkNow !== op.replacesLink) changed.push(op.path);
   }
   if (changed.length > 0) {
     throw new PreconditionError(`The plan is stale: ${changed.join(', ')} changed since it was proposed. Run propose again and approve the new plan.`);
   }
 }
 
+/** The target of a symlink at `rel`, as written, or null when `rel` is not a symlink. */
+export async function currentLink(paths: RepoPaths, rel: string): Promise<string | null> {
+  const abs = await paths.safeEntryAbs(rel);
+  const st = await fs.lstat(abs).catch(() => null);
+  return st?.isSymbolicLink() ? fs.readlink(abs) : null;
+}
+
 /** Apply the operations; each file is replaced atomically. */
 export async function applyOperations(root: string, ops: PlanOperation[], onFile?: (done: number, path: string) => void): Promise<void> {
   const paths = new RepoPaths(root);
   for (const [i, op] of ops.entries()) {
+    if (op.replacesLink !== undefined) {
+      await replaceLink(paths, op);
+      onFile?.(i + 1, op.path);
+      continue;
+    }
     const abs = await paths.safeWriteAbs(op.path);
     if (op.op === 'delete') {
       await fs.remove(abs);
@@ -48,6 +62,18 @@ export async function applyOperations(root: string, ops: PlanOperation[], onFile
     fileOperationDone();
     onFile?.(i + 1, op.path);
   }
+}
+
+/** Replace the symlink itself (never what it points at) by a regular file with the operation's content. */
+async function replaceLink(paths: RepoPaths, op: PlanOperation): Promise<void> {
+  if ((await currentLink(paths, op.path)) !== op.replacesLink) {
+    throw new PreconditionError(`${op.path} is no longer a symlink to ${op.replacesLink}; nothing was written to it. Run propose again.`);
+  }
+  const abs = await paths.safeEntryAbs(op.path);
+  await fs.unlink(abs);
+  fileOperationDone();
+  await writeAtomic(abs, op.content ?? '');
+  fileOperationDone();
 }
 
 /** A removed legacy file leaves no empty folder behind (`.cursor/rules/`); rollback makes it again. */

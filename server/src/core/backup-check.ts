@@ -10,6 +10,7 @@ export interface RecordedFile {
   beforeSha256: string | null;
   afterSha256: string | null;
   existed?: boolean;
+  linkTarget?: string;
 }
 
 /**
@@ -30,6 +31,7 @@ export async function trustedManifest(root: string, id: string, recorded: Record
     if (f.beforeSha256 !== r.beforeSha256 || f.afterSha256 !== r.afterSha256 || (r.existed !== undefined && r.existed !== f.existed)) {
       throw differs(`${f.path}: other sha256 or existence`);
     }
+    if ((f.linkTarget ?? null) !== (r.linkTarget ?? null)) throw differs(`${f.path}: another symlink target`);
   });
   for (const f of manifest.files) await backupCopy(root, manifest, f);
   return manifest;

@@ -34,18 +34,26 @@ export async function createBackup(root: string, id: string, planHash: string, o
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
+    // A link the operation replaces is recorded as a link; its content (what it showed) is saved too.
+    const linkTarget = op.replacesLink !== undefined ? await linkAt(paths, op.path) : null;
+    if (linkTarget !== null) mode = undefined;
     const backup = bytes ? `files/${op.path}` : null;
     if (bytes) {
       await writeAtomic(path.join(dir, ...backup!.split('/')), bytes);
       fileOperationDone();
     }
     const before = bytes ? sha256(bytes) : null;
-    files.push({ path: op.path, existed: bytes !== null, sha256: before, beforeSha256: before, afterSha256: op.afterSha256, backup, ...(mode !== undefined ? { mode } : {}) });
+    files.push({ path: op.path, existed: bytes !== null, sha256: before, beforeSha256: before, afterSha256: op.afterSha256, backup, ...(mode !== undefined ? { mode } : {}), ...(linkTarget !== null ? { linkTarget } : {}) });
   }
   const manifest: BackupManifest = { version: 1, id, planHash, createdAt: new Date().toISOString(), files, createdDirs };
   await writeJsonAtomic(path.join(dir, 'manifest.json'), manifest);
   fileOperationDone();
   return manifest;
+}
+
+async function linkAt(paths: RepoPaths, rel: string): Promise<string | null> {
+  const abs = await paths.safeEntryAbs(rel);
+  return (await fs.lstat(abs)).isSymbolicLink() ? fs.readlink(abs) : null;
 }
 
 /** The folders that writing the operations' files will create, shallowest first. */

@@ -37,7 +37,7 @@ export async function performMigration(
       startedAt: now,
       phase: 'backup',
       pid: process.pid,
-      files: ops.map((o) => ({ path: o.path, beforeSha256: o.beforeSha256, afterSha256: o.afterSha256 })),
+      files: ops.map((o) => ({ path: o.path, beforeSha256: o.beforeSha256, afterSha256: o.afterSha256, ...(o.replacesLink !== undefined ? { linkTarget: o.replacesLink } : {}) })),
       edited: [],
     };
     await writeJournal(root, journal);
@@ -50,7 +50,7 @@ export async function performMigration(
       planHash,
       migratedAt: now,
       backupDir: backupDirRel(id),
-      files: manifest.files.map(({ path, existed, beforeSha256, afterSha256 }) => ({ path, existed, beforeSha256, afterSha256 })),
+      files: manifest.files.map(({ path, existed, beforeSha256, afterSha256, linkTarget }) => ({ path, existed, beforeSha256, afterSha256, ...(linkTarget !== undefined ? { linkTarget } : {}) })),
       rolledBackAt: null,
     };
     await saveState(root, { ...usedState, step: 'migrated', migrations: [...usedState.migrations, migration] });
@@ -76,7 +76,7 @@ export async function performRollback(root: string, migration: Migration, onFile
       startedAt: new Date().toISOString(),
       phase: 'restore',
       pid: process.pid,
-      files: migration.files.map((f) => ({ path: f.path, beforeSha256: f.beforeSha256, afterSha256: f.afterSha256 })),
+      files: migration.files.map((f) => ({ path: f.path, beforeSha256: f.beforeSha256, afterSha256: f.afterSha256, ...(f.linkTarget !== undefined ? { linkTarget: f.linkTarget } : {}) })),
       edited,
     });
     return await finishRollback(root, migration.id, edited, onFile);

@@ -20,9 +20,11 @@ export interface PlanOperation {
   beforeSha256: string | null;
   afterSha256: string | null;
   diff: string;
+  /** Set when the operation replaces a symlink (with this target, as written) by a regular file. */
+  replacesLink?: string;
 }
 
-export type LegacyFate = 'keep' | 'remove' | 'pointer';
+export type LegacyFate = 'keep' | 'remove' | 'pointer' | 'replace';
 
 /** A legacy file the person decides about in the approve form. */
 export interface LegacyOption {
@@ -33,6 +35,8 @@ export interface LegacyOption {
   fates: LegacyFate[];
   /** What keeping it means for Copilot. */
   note: string;
+  /** For a linked Copilot file: the link's target, as written. */
+  linkTarget?: string;
 }
 
 /** A contradiction the person may settle in the approve form; the default keeps all rules and marks them. */
@@ -101,11 +105,15 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
   const linesOf = lineCache(scan);
   const docs = contentDocs(scan);
   const byPath = new Map(docs.map((d) => [d.path, d]));
+  const link = copilotLink(scan, byPath);
+  const replaceLink = link !== null && choices.legacy[COPILOT_INSTRUCTIONS_PATH] === 'replace';
+  const copilotBlocked = !replaceLink && unwritable(scan, COPILOT_INSTRUCTIONS_PATH) !== null;
   const copilot = docs.filter((d) => d.role === 'copilot');
-  const legacyDocs = docs.filter((d) => d.role === 'legacy');
+  // The file a linked Copilot file shows is what Copilot reads already: its rules are not copied again.
+  const legacyDocs = docs.filter((d) => d.role === 'legacy' && d !== link?.shown);
   const existing = new Map<string, Scope>(copilot.map((d) => [d.path, d.scope]));
-  const targets = planTargets(legacyDocs, existing);
-  if (!targets.some((t) => t.path === COPILOT_INSTRUCTIONS_PATH) && byPath.has(COPILOT_INSTRUCTIONS_PATH)) {
+  const targets = planTargets(legacyDocs, existing, copilotBlocked ? 'scoped' : 'copilot');
+  if (!copilotBlocked && !targets.some((t) => t.path === COPILOT_INSTRUCTIONS_PATH) && (byPath.has(COPILOT_INSTRUCTIONS_PATH) || replaceLink)) {
     targets.unshift({ path: COPILOT_INSTRUCTIONS_PATH, scope: { kind: 'repo' }, docs: [] });
   }
 
@@ -117,15 +125,17 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
   const provenance: Provenance[] = [];
   const notes: string[] = [];
   const blocked = new Set<string>();
+  if (copilotBlocked) notes.push(blockedCopilotNote(scan, link, targets));
   for (const target of targets) {
-    const why = unwritable(scan, target.path);
+    const replacing = replaceLink && target.path === COPILOT_INSTRUCTIONS_PATH;
+    const why = replacing ? null : unwritable(scan, target.path);
     if (why) {
       blocked.add(target.path);
       const from = target.docs.map((d) => d.path);
       notes.push(`${target.path} ${why}, and copilot-onboard does not write through links or over files it cannot read. ${from.length ? `The rules of ${from.join(', ')} are not migrated: make it a regular text file and propose again.` : 'It is left as it is.'}`);
       continue;
     }
-    const existingDoc = byPath.get(target.path);
+    const existingDoc = replacing ? link!.shown : byPath.get(target.path);
     const rendered = renderTarget(linesOf, target, existingDoc, analysis, merged);
     const marked = dropLines(insertMarks(rendered, marks), dropped);
     assertEveryLineOnce(linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, dropped);
@@ -136,14 +146,19 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     const content = joinText({ ...style, lines: marked.lines, finalNewline: finalNewline && marked.lines.length > 0 });
     provenance.push(...spans(target.path, marked.refs));
     const before = scan.files.get(target.path);
-    if (before && content === before.text) {
+    if (before && content === before.text && !replacing) {
       if (target.docs.length === 0) notes.push(`${target.path} is already organised in sections; nothing to change.`);
       continue;
     }
-    operations.push(operation(target.path, before?.text ?? null, before?.sha256 ?? null, content));
+    const op = operation(target.path, before?.text ?? null, before?.sha256 ?? null, content);
+    if (replacing) {
+      op.replacesLink = link!.link;
+      notes.push(`${target.path} is a symlink to ${link!.link}; as you chose, the link itself is replaced by a regular file with the rules (the backup keeps the link, and rollback puts it back). ${link!.shown.path} is not changed.`);
+    }
+    operations.push(op);
   }
 
-  const legacy = legacyOptions(legacyDocs, targets, scan, blocked);
+  const legacy = [...linkOptions(link, replaceLink), ...legacyOptions(legacyDocs, targets, scan, blocked)];
   for (const option of legacy) {
     const fate = choices.legacy[option.path] ?? 'keep';
     const file = scan.files.get(option.path)!;
@@ -235,7 +250,8 @@ function frontMatterNotes(targets: Target[], blocked: Set<string>): string[] {
   for (const target of targets.filter((t) => !blocked.has(t.path))) {
     const carried = target.path === COPILOT_INSTRUCTIONS_PATH ? null : targetDescription(target);
     for (const doc of target.docs) {
-      const lost = (doc.frontMatterKeys ?? []).filter((k) => !SCOPE_KEYS.has(k) && !(k === 'description' && carried !== null && carried === doc.description));
+      // An empty description says nothing, so nothing of it is lost.
+      const lost = (doc.frontMatterKeys ?? []).filter((k) => !SCOPE_KEYS.has(k) && !(k === 'description' && (doc.description === null || carried === doc.description)));
       if (lost.length > 0) notes.push(`${doc.path}: its front matter ${lost.map((k) => `"${k}"`).join(', ')} is not carried into ${target.path}, which has no place for it; the file keeps it while you keep the file.`);
     }
   }
@@ -251,6 +267,61 @@ function unwritable(scan: ScanResult, p: string): string | null {
   if (link) return `is a symlink to ${link}`;
   const skipped = scan.skipped.find((s) => s.path === p);
   return skipped ? `could not be read (${skipped.reason.replace(/_/g, ' ')})` : null;
+}
+
+/** A `.github/copilot-instructions.md` that is a symlink inside the repository, and the document whose text it shows. */
+interface CopilotLink {
+  /** The link's target as written (`../AGENTS.md`). */
+  link: string;
+  /** The document Copilot reads through the link: the instruction file at its end, or the linked file itself. */
+  shown: InstructionDoc;
+}
+
+function copilotLink(scan: ScanResult, byPath: Map<string, InstructionDoc>): CopilotLink | null {
+  const file = scan.files.get(COPILOT_INSTRUCTIONS_PATH);
+  if (!file?.link) return null;
+  const doc = scan.docs.find((d) => d.path === COPILOT_INSTRUCTIONS_PATH);
+  const shown = doc?.aliasOf ? byPath.get(doc.aliasOf) : byPath.get(COPILOT_INSTRUCTIONS_PATH);
+  return shown ? { link: file.link, shown } : null;
+}
+
+/** Why Copilot's own file is left as it is, and where the repo-wide rules go instead. */
+function blockedCopilotNote(scan: ScanResult, link: CopilotLink | null, targets: Target[]): string {
+  const fallback = targets.find((t) => t.docs.some((d) => d.scope.kind === 'repo'));
+  const moved = fallback ? fallback.docs.filter((d) => d.scope.kind === 'repo').map((d) => d.path) : [];
+  const where = moved.length > 0 ? ` The repo-wide rules of ${moved.join(', ')} go to ${fallback!.path} (applyTo "**"), which Copilot reads for every file.` : '';
+  if (link) {
+    const through = link.shown.path === COPILOT_INSTRUCTIONS_PATH ? '' : ` Copilot reads ${link.shown.path} through it, so those rules are already Copilot's and stay where they are.`;
+    return `${COPILOT_INSTRUCTIONS_PATH} is a symlink to ${link.link}: copilot-onboard does not write through links, so it is left as it is.${through}${where} The approve form can instead replace the link with a regular file holding all of them.`;
+  }
+  return `${COPILOT_INSTRUCTIONS_PATH} ${unwritable(scan, COPILOT_INSTRUCTIONS_PATH)}: copilot-onboard does not write through links or over files it cannot read, so it is left as it is.${where}`;
+}
+
+/** The choice to replace a linked Copilot file by a regular one, and the file the link shows (kept: others may link to it). */
+function linkOptions(link: CopilotLink | null, replaced: boolean): LegacyOption[] {
+  if (!link) return [];
+  const options: LegacyOption[] = [
+    {
+      path: COPILOT_INSTRUCTIONS_PATH,
+      kind: 'copilot-instructions',
+      target: COPILOT_INSTRUCTIONS_PATH,
+      fates: ['keep', 'replace'],
+      note: `${COPILOT_INSTRUCTIONS_PATH} is a symlink to ${link.link}; keeping it leaves repo-wide rules of other files in their own Copilot file.`,
+      linkTarget: link.link,
+    },
+  ];
+  if (link.shown.role === 'legacy') {
+    options.push({
+      path: link.shown.path,
+      kind: link.shown.kind,
+      target: COPILOT_INSTRUCTIONS_PATH,
+      fates: ['keep'],
+      note: replaced
+        ? `${link.shown.path} is kept as it is: its rules are copied into ${COPILOT_INSTRUCTIONS_PATH}, which stops being a link to it.`
+        : `${link.shown.path} is kept as it is: ${COPILOT_INSTRUCTIONS_PATH} links to it, so Copilot reads its rules through the link.`,
+    });
+  }
+  return options;
 }
 
 function legacyOptions(legacy: InstructionDoc[], targets: Target[], scan: ScanResult, blocked: Set<string>): LegacyOption[] {
@@ -376,7 +447,7 @@ export function hashPlan(sources: SourceInfo[], operations: PlanOperation[], leg
     canonicalJson({
       sources: sources.map((s) => ({ path: s.path, sha256: s.sha256 })),
       operations: operations.map((o) => ({ op: o.op, path: o.path, content: o.content, beforeSha256: o.beforeSha256 })),
-      legacy: legacy.map((l) => ({ path: l.path, target: l.target, fates: l.fates })),
+      legacy: legacy.map((l) => ({ path: l.path, target: l.target, fates: l.fates, ...(l.linkTarget !== undefined ? { linkTarget: l.linkTarget } : {}) })),
       conflicts: conflicts.map((c) => ({ id: c.id, locations: c.locations })),
     }),
   );

@@ -51,6 +51,17 @@ export class RepoPaths {
   }
 
   /**
+   * Absolute path of the entry itself, not of what it links to: its folder is safe as for reading
+   * (inside the repository through any link), and a symlink at the end is not followed.
+   */
+  async safeEntryAbs(rel: string): Promise<string> {
+    const parts = normalizeRepoPath(rel).split('/');
+    const name = parts.pop()!;
+    const folder = parts.length === 0 ? await this.realRoot() : await this.safeAbs(parts.join('/'));
+    return path.join(folder, name);
+  }
+
+  /**
    * Absolute path that is safe to read or write: every existing component, resolved through
    * symlinks, stays inside the repository.
    */

@@ -5,7 +5,7 @@ import { backupCopy, trustedManifest } from './backup-check.js';
 import { currentSha } from './apply.js';
 import { fileOperationDone } from './crash-point.js';
 import { PreconditionError } from './errors.js';
-import { RepoPaths } from './repo-path.js';
+import { isInside, RepoPaths } from './repo-path.js';
 import { writeAtomic } from '../state/atomic.js';
 import { STATE_DIR } from '../state/paths.js';
 import type { BackupManifest, OnboardingState } from '../state/schema.js';
@@ -91,6 +91,11 @@ export async function restoreBackup(root: string, manifest: BackupManifest, edit
   const removed: string[] = [];
   for (const [i, f] of manifest.files.entries()) {
     onFile?.(i, manifest.files.length, f.path);
+    if (f.linkTarget !== undefined) {
+      await restoreLink(paths, f.path, f.linkTarget);
+      restored.push(f.path);
+      continue;
+    }
     const abs = await paths.safeAbs(f.path);
     const bytes = originals.get(f.path);
     if (bytes) {
@@ -112,6 +117,23 @@ export async function restoreBackup(root: string, manifest: BackupManifest, edit
   }
   await removeCreatedFolders(paths, manifest.createdDirs ?? []);
   return { restored, removed, savedEdits, deletedAfterMigration };
+}
+
+/** Make `rel` the symlink to `target` it was before the migration, whatever regular file stands there now. */
+async function restoreLink(paths: RepoPaths, rel: string, target: string): Promise<void> {
+  const abs = await paths.safeEntryAbs(rel);
+  if (!isInside(await paths.realRoot(), path.resolve(path.dirname(abs), target))) {
+    throw new PreconditionError(`The backup says ${rel} was a symlink to ${target}, which leaves the repository; it is not made again.`);
+  }
+  const st = await fs.lstat(abs).catch(() => null);
+  if (st?.isSymbolicLink() && (await fs.readlink(abs)) === target) return;
+  if (st?.isDirectory()) throw new PreconditionError(`${rel} is a folder now; move it aside and run rollback again to put the symlink back.`);
+  if (st) {
+    await fs.unlink(abs);
+    fileOperationDone();
+  }
+  await fs.symlink(target, abs);
+  fileOperationDone();
 }
 
 /** Remove the folders the migration created, deepest first, each only when nothing else is in it. */

@@ -15,6 +15,8 @@ export interface ReadableSource {
   sha256: string;
   /** Set when the path is a symlink (inside the repository) to this repository path. */
   linkTarget: string | null;
+  /** Set when the path itself is a symlink: its target as written (`../AGENTS.md`). */
+  link: string | null;
 }
 
 export interface SkippedSource {
@@ -35,12 +37,16 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 export async function readSource(paths: RepoPaths, rel: string): Promise<SourceRead> {
   const abs = paths.abs(rel);
   const realRoot = await paths.realRoot();
+  // A path that is not there at all (listed by git, removed from the work tree) throws ENOENT here.
+  const own = await fs.lstat(abs);
+  const link = own.isSymbolicLink() ? await fs.readlink(abs) : null;
   // Resolve the whole path: a symlinked folder on the way can lead out as well as a symlinked file.
   let target: string;
   try {
     target = await fs.realpath(abs);
-  } catch {
-    return skipped(rel, 'not_a_file', 'is a broken symlink', 0, null);
+  } catch (err) {
+    if (link === null) throw err;
+    return skipped(rel, 'not_a_file', `is a broken symlink (its target ${link} does not exist)`, 0, null);
   }
   if (!isInside(realRoot, target)) {
     const how = (await fs.lstat(abs)).isSymbolicLink() ? `a symlink that leaves the repository (${await fs.readlink(abs)})` : 'inside a symlinked folder that leaves the repository';
@@ -62,7 +68,7 @@ export async function readSource(paths: RepoPaths, rel: string): Promise<SourceR
   } catch {
     return skipped(rel, 'not_utf8', 'is not valid UTF-8', bytes.length, hash);
   }
-  return { status: 'ok', path: rel, bytes, text, sha256: hash, linkTarget };
+  return { status: 'ok', path: rel, bytes, text, sha256: hash, linkTarget, link };
 }
 
 function skipped(p: string, reason: SkipReason, detail: string, size: number, hash: string | null): SkippedSource {

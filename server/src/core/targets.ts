@@ -36,30 +36,36 @@ function baseName(doc: InstructionDoc): string {
   return slug(owner ? `${owner}-${stem}` : stem);
 }
 
+/** Where repo-wide rules go when `.github/copilot-instructions.md` cannot be written (a link, an unreadable file). */
+export const REPO_WIDE_FALLBACK_NAME = 'repo-wide';
+const EVERYWHERE: Scope = { kind: 'globs', globs: ['**'] };
+
 /**
  * Group legacy documents by where they go: repo-wide ones into copilot-instructions.md, scoped ones
  * into one `.instructions.md` per scope, named after the rule or folder. Deterministic: the same
- * documents always give the same targets.
+ * documents always give the same targets. With `repoWide: 'scoped'` (Copilot's own file cannot be
+ * written) repo-wide rules go to `.github/instructions/repo-wide.instructions.md` with `applyTo: "**"`.
  */
-export function planTargets(legacy: InstructionDoc[], existing: Map<string, Scope>): Target[] {
+export function planTargets(legacy: InstructionDoc[], existing: Map<string, Scope>, repoWide: 'copilot' | 'scoped' = 'copilot'): Target[] {
   const repo: Target = { path: COPILOT_INSTRUCTIONS_PATH, scope: { kind: 'repo' }, docs: [] };
   const scoped = new Map<string, Target>();
   const taken = new Map<string, string>(); // path -> scope key
   for (const doc of legacy) {
-    if (doc.scope.kind === 'repo') {
+    if (doc.scope.kind === 'repo' && repoWide === 'copilot') {
       repo.docs.push(doc);
       continue;
     }
     // A rule applied on request is keyed by the description its file gets, so that the file the plan
     // wrote is found again (with its scope) by the next plan.
-    const scope: Scope = doc.scope.kind === 'request' && doc.scope.description === null ? { kind: 'request', description: `Rules from ${doc.path}` } : doc.scope;
+    const scope: Scope =
+      doc.scope.kind === 'repo' ? EVERYWHERE : doc.scope.kind === 'request' && doc.scope.description === null ? { kind: 'request', description: `Rules from ${doc.path}` } : doc.scope;
     const key = scopeKey(scope);
     const same = scoped.get(key);
     if (same) {
       same.docs.push(doc);
       continue;
     }
-    const base = baseName(doc);
+    const base = doc.scope.kind === 'repo' ? REPO_WIDE_FALLBACK_NAME : baseName(doc);
     let name = `${INSTRUCTIONS_DIR}/${base}.instructions.md`;
     // A name is free unless another scope took it, or an existing Copilot file there has another scope.
     const busy = (p: string) => (taken.has(p) && taken.get(p) !== key) || (existing.has(p) && scopeKey(existing.get(p)!) !== key);

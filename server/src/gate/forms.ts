@@ -88,14 +88,22 @@ export const FORMS: Record<GatedStep, Form> = {
 /** More legacy files than this are decided together, in one field. */
 const MAX_FILE_FIELDS = 20;
 
-const FATE_TITLES: Record<'keep' | 'remove' | 'pointer', (path: string, target: string) => string> = {
+type Fate = 'keep' | 'remove' | 'pointer' | 'replace';
+
+const FATE_TITLES: Record<Fate, (path: string, target: string) => string> = {
   keep: (p) => `Keep ${p} as it is`,
   remove: (p) => `Remove ${p} (it is backed up first)`,
   pointer: (p, t) => `Replace ${p} with a pointer to ${t}`,
+  replace: (p) => `Replace the link ${p} with a regular file holding all repo-wide rules (the backup keeps the link)`,
 };
 
+/** The question a file's field asks: where its rules go, or, for a linked Copilot file, what becomes of the link. */
+function fileTitle(l: { path: string; target: string; linkTarget?: string }): string {
+  return l.linkTarget !== undefined ? `${l.path} is a symlink to ${l.linkTarget}` : `${l.path}: its rules go to ${l.target}`;
+}
+
 export interface ApproveFormInput {
-  legacy: { path: string; target: string; fates: ('keep' | 'remove' | 'pointer')[] }[];
+  legacy: { path: string; target: string; fates: Fate[]; linkTarget?: string }[];
   conflicts: { id: string; description: string; locations: { path: string; line: number; text: string; side?: number }[] }[];
 }
 
@@ -103,7 +111,7 @@ export interface ApproveFormInput {
  * The approve form for one plan: the contract's fields, plus optional choices with safe defaults
  * (keep legacy files; keep all contradicting rules and mark them).
  */
-export function approveForm(plan: ApproveFormInput): Form & { choicesFrom(content: Record<string, unknown>): { legacy: Record<string, 'keep' | 'remove' | 'pointer'>; conflicts: Record<string, string> } } {
+export function approveForm(plan: ApproveFormInput): Form & { choicesFrom(content: Record<string, unknown>): { legacy: Record<string, Fate>; conflicts: Record<string, string> } } {
   const base = FORMS.approve;
   const properties: Record<string, Record<string, unknown>> = { ...base.requestedSchema.properties };
   const shape: Record<string, z.ZodType> = { approved: z.boolean(), comment: z.string().max(MAX_TEXT).optional() };
@@ -113,7 +121,7 @@ export function approveForm(plan: ApproveFormInput): Form & { choicesFrom(conten
     choosable.forEach((l, i) => {
       properties[`legacy_${i + 1}`] = {
         type: 'string',
-        title: `${l.path}: its rules go to ${l.target}`,
+        title: fileTitle(l),
         oneOf: l.fates.map((f) => ({ const: f, title: FATE_TITLES[f](l.path, l.target) })),
         default: 'keep',
       };
@@ -149,10 +157,10 @@ export function approveForm(plan: ApproveFormInput): Form & { choicesFrom(conten
     content: z.object(shape) as unknown as z.ZodType<Record<string, unknown>>,
     confirmations: ['approved'],
     choicesFrom(content) {
-      const legacy: Record<string, 'keep' | 'remove' | 'pointer'> = {};
+      const legacy: Record<string, Fate> = {};
       choosable.forEach((l, i) => {
         const v = perFile ? content[`legacy_${i + 1}`] : content.legacy_all;
-        if (typeof v === 'string' && (l.fates as string[]).includes(v)) legacy[l.path] = v as 'keep' | 'remove' | 'pointer';
+        if (typeof v === 'string' && (l.fates as string[]).includes(v)) legacy[l.path] = v as Fate;
       });
       const conflicts: Record<string, string> = {};
       for (const c of plan.conflicts) if (typeof content[c.id] === 'string') conflicts[c.id] = content[c.id] as string;

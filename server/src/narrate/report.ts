@@ -41,7 +41,7 @@ export function planReport(plan: PlanFile): string {
     const choosable = plan.legacy.filter((l) => l.fates.length > 1);
     if (choosable.length > 0) {
       out.push('Legacy files (approve lets the person keep, remove or point each one; the default keeps it):');
-      for (const l of choosable) out.push(`- ${l.path} -> ${l.target} (choices: ${l.fates.join(', ')})`);
+      for (const l of choosable) out.push(`- ${l.path} ${l.linkTarget !== undefined ? `is a symlink to ${l.linkTarget}` : `-> ${l.target}`} (choices: ${l.fates.join(', ')})`);
     }
     if (plan.conflicts.length > 0) {
       out.push('Contradictions (approve asks which rule stands; the default keeps all and marks them):');

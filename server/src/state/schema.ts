@@ -25,7 +25,8 @@ export const SourceInfo = z.object({
   aliasOf: z.string().nullable().optional(),
   notRule: z.string().nullable().optional(),
 });
-export const LegacyFate = z.enum(['keep', 'remove', 'pointer']);
+/** What happens to a file the person decides about; `replace` turns a linked Copilot file into a regular one. */
+export const LegacyFate = z.enum(['keep', 'remove', 'pointer', 'replace']);
 export const PlanChoices = z.object({
   legacy: z.record(z.string(), LegacyFate),
   conflicts: z.record(z.string(), z.string()),
@@ -40,6 +41,8 @@ export const PlanOperation = z.object({
   beforeSha256: Sha256.nullable(),
   afterSha256: Sha256.nullable(),
   diff: z.string(),
+  /** Set when the operation replaces a symlink (with this target) by a regular file; beforeSha256 is what the link showed. */
+  replacesLink: z.string().optional(),
 });
 
 const Span = z.object({ path: z.string(), startLine: z.number().int(), endLine: z.number().int() });
@@ -56,7 +59,9 @@ export const PlanFile = z.object({
     z.object({ path: z.string(), line: z.number().int(), lines: z.number().int(), keptAt: Location, text: z.string() }),
   ),
   provenance: z.array(z.object({ from: Span, to: Span })),
-  legacy: z.array(z.object({ path: z.string(), kind: z.string(), target: z.string(), fates: z.array(LegacyFate), note: z.string() })),
+  legacy: z.array(
+    z.object({ path: z.string(), kind: z.string(), target: z.string(), fates: z.array(LegacyFate), note: z.string(), linkTarget: z.string().optional() }),
+  ),
   conflicts: z.array(
     z.object({
       id: z.string(),
@@ -87,6 +92,8 @@ export const MigratedFile = z.object({
   existed: z.boolean(),
   beforeSha256: Sha256.nullable(),
   afterSha256: Sha256.nullable(),
+  /** The file was a symlink with this target (its content, seen through the link, is beforeSha256); rollback makes the link again. */
+  linkTarget: z.string().optional(),
 });
 
 export const Migration = z.object({
@@ -209,7 +216,7 @@ export const Journal = z.object({
   /** migrate: 'backup' while originals are saved (no repository file touched yet), then 'apply'. */
   phase: z.enum(['backup', 'apply', 'restore']),
   pid: z.number().int(),
-  files: z.array(z.object({ path: z.string(), beforeSha256: z.string().nullable(), afterSha256: z.string().nullable() })),
+  files: z.array(z.object({ path: z.string(), beforeSha256: z.string().nullable(), afterSha256: z.string().nullable(), linkTarget: z.string().optional() })),
   /** rollback: files edited after the migration, whose current bytes were saved before restoring. */
   edited: z.array(z.string()),
 });

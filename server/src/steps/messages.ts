@@ -25,6 +25,10 @@ export function approveMessage(plan: PlanFile, backupHint: string): string {
   if (choosable.length > 0) {
     lines.push('', 'Legacy files (the form lets you choose; the default keeps each one):');
     for (const l of choosable) {
+      if (l.linkTarget !== undefined) {
+        lines.push(`- ${l.path} is a symlink to ${l.linkTarget}. Keep: the link stays, and the plan above is what happens. Replace: the link itself becomes a regular file with all repo-wide rules (the file it points at is not changed; rollback puts the link back).`);
+        continue;
+      }
       lines.push(`- ${l.path}: its rules go to ${l.target}. Keep: ${l.note}${l.fates.includes('remove') ? ' Remove: deleted after backup.' : ''}${l.fates.includes('pointer') ? ` Pointer: replaced by a line importing ${l.target}.` : ''}`);
     }
   }
