@@ -58,8 +58,8 @@ if (!present) {
         }
         const globs = mdcGlobs(text, src.kind);
         if (globs) assert.ok(applyToValues(repo).some((a) => a.includes(globs[0]!)), `${src.path}: globs ${globs[0]} mapped to applyTo`);
-        const nested = /^(.+)\/(AGENTS|CLAUDE|GEMINI)\.md$/.exec(src.path);
-        if (nested && !nested[1]!.endsWith('.claude')) {
+        const nested = /^(.+)\/(?:(?:AGENTS|CLAUDE|GEMINI|CONVENTIONS)\.md|\.roorules)$/.exec(src.path);
+        if (nested && src.kind !== 'claude-rules' && !nested[1]!.endsWith('.claude')) {
           assert.ok(applyToValues(repo).some((a) => a.includes(`${nested[1]}/**`)), `${src.path}: applyTo "${nested[1]}/**"`);
         }
       }
@@ -91,7 +91,7 @@ function copilotFiles(repo: string): string[] {
 /** Non-blank lines of a file's body: without the front matter block where the format has one. */
 function bodyLines(text: string, kind: string): string[] {
   let lines = text.split(/\r?\n/);
-  if (kind !== 'copilot-instructions' && kind !== 'cursorrules' && kind !== 'windsurfrules' && lines[0]?.trim() === '---') {
+  if (kind !== 'copilot-instructions' && kind !== 'cursorrules' && kind !== 'windsurfrules' && kind !== 'roorules' && lines[0]?.trim() === '---') {
     const close = lines.findIndex((l, i) => i > 0 && (l.trim() === '---' || l.trim() === '...'));
     if (close > 0) lines = lines.slice(close + 1);
   }

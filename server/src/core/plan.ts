@@ -71,7 +71,8 @@ export interface Plan {
 
 const MARK = (topic: string) => `<!-- copilot-onboard: conflicting rules about ${topic}; decide which one stands -->`;
 const POINTER_KINDS = new Set(['claude-md', 'gemini-md']);
-const ALSO_READ_BY_COPILOT = new Set(['agents-md', 'claude-md', 'gemini-md']);
+/** Kinds some Copilot client reads as well (VS Code reads `.claude/rules/*.md`); the others only their own tool reads. */
+const ALSO_READ_BY_COPILOT = new Set(['agents-md', 'claude-md', 'gemini-md', 'claude-rules']);
 
 /**
  * Build the exact migration plan. Same sources and choices give the same plan, byte for byte. The

@@ -23,16 +23,22 @@ function scopeKey(scope: Scope): string {
   return `request:${scope.description ?? ''}`;
 }
 
+/**
+ * Kinds whose one file holds the rules of the folder it sits in (and `.clinerules` as a file): a
+ * nested one is named after its folder. Rule files in a tool's rules folder are named after themselves.
+ */
+const FOLDER_FILE_KINDS = new Set(['agents-md', 'claude-md', 'gemini-md', 'conventions-md', 'cursorrules', 'windsurfrules', 'roorules']);
+
 /** A name for the scoped file: the rule file's own name, or the folder a nested file applies to. */
 function baseName(doc: InstructionDoc): string {
   const file = doc.path.slice(doc.path.lastIndexOf('/') + 1);
   const stem = file.replace(/\.(mdc|md|txt)$/i, '');
-  const isFolderFile = /^(AGENTS|CLAUDE|GEMINI)$/.test(stem) || file === '.cursorrules' || file === '.windsurfrules' || file === '.clinerules';
+  const isFolderFile = FOLDER_FILE_KINDS.has(doc.kind) || (doc.kind === 'clinerules' && file === '.clinerules');
   if (isFolderFile && doc.scope.kind === 'globs') {
     const folder = doc.scope.globs[0]!.replace(/\/\*\*$/, '');
     return slug(folder);
   }
-  const owner = doc.path.match(/^(.*?)\/?\.(cursor|windsurf|clinerules)\b/)?.[1] ?? '';
+  const owner = doc.path.match(/^(.*?)\/?\.(cursor|windsurf|clinerules|claude)\b/)?.[1] ?? '';
   return slug(owner ? `${owner}-${stem}` : stem);
 }
 

@@ -1,10 +1,12 @@
 import type { Format } from './types.js';
 import { copilotInstructions } from './copilot-instructions.js';
 import { copilotPathInstructions } from './copilot-path-instructions.js';
-import { agentsMd, claudeMd, geminiMd } from './agent-md.js';
+import { agentsMd, claudeMd, conventionsMd, geminiMd } from './agent-md.js';
+import { claudeRules } from './claude-rules.js';
 import { cursorMdc, cursorrules } from './cursor.js';
 import { windsurfRules, windsurfrules } from './windsurf.js';
 import { clinerules } from './cline.js';
+import { roorules } from './roo.js';
 
 /** Every known format, in the order their files are reported and merged. */
 export const FORMATS: readonly Format[] = [
@@ -12,12 +14,16 @@ export const FORMATS: readonly Format[] = [
   copilotPathInstructions,
   agentsMd,
   claudeMd,
+  claudeRules,
   geminiMd,
   cursorrules,
   cursorMdc,
   windsurfrules,
   windsurfRules,
   clinerules,
+  roorules,
+  // After every tool's rules folder, so that `.cursor/rules/CONVENTIONS.md` stays a Cursor rule.
+  conventionsMd,
 ];
 
 export function formatFor(relPath: string): Format | undefined {

@@ -1,0 +1,26 @@
+import { globList, globsUnder, folderScope, markdownFormat, stringField } from './markdown-format.js';
+
+const CLAUDE_RULES = /(^|\/)\.claude\/rules\//;
+
+/** Whether a path is a Markdown file inside a `.claude/rules/` folder: a rule, whatever its name. */
+export const isClaudeRule = (rel: string): boolean => CLAUDE_RULES.test(rel) && rel.endsWith('.md');
+
+/**
+ * `.claude/rules/**\/*.md` (Claude Code; VS Code reads them too): front matter `paths` (a list, or a
+ * comma-separated string, of globs relative to the folder that holds `.claude/`) scopes a rule;
+ * without it the rule always applies to that folder. `description` is kept.
+ */
+export const claudeRules = markdownFormat({
+  id: 'claude-rules',
+  title: 'Claude Code rules (.claude/rules)',
+  role: 'legacy',
+  frontMatter: true,
+  detect: isClaudeRule,
+  meta: (rel, fm) => {
+    const owner = rel.slice(0, CLAUDE_RULES.exec(rel)!.index);
+    const description = stringField(fm, 'description');
+    const paths = globList(fm?.data.paths);
+    if (paths.length > 0) return { scope: { kind: 'globs', globs: globsUnder(owner, paths) }, description };
+    return { scope: folderScope(owner), description };
+  },
+});
