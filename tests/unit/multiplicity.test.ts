@@ -132,3 +132,11 @@ test('a title kept in a comment is found again by every file that had it, and a 
   assert.deepEqual(b.first.merged.map((m) => `${m.path}:${m.line}`), ['.windsurfrules:1']);
   assert.deepEqual(ops(b.second), []);
 });
+
+test('a label last in its file introduces nothing: a second plan finds it and writes it no more', async (t) => {
+  const { repo, first, second, read } = await migrate({ '.cursor/rules/b.mdc': '---\nglobs: docs/**\nalwaysApply: false\n---\nSteps:\n' });
+  t.after(() => removeRepo(repo));
+  const target = first.operations[0]!.path;
+  assert.equal(count(read(target), 'Steps:'), 1);
+  assert.deepEqual(ops(second), []);
+});

@@ -283,10 +283,10 @@ function mayMerge(units: Unit[], index: number, written: WrittenUnits): boolean 
   return !isLabelUnit(u) || introducesKnown(units, index, written);
 }
 
-/** A label ("**Example:**") is a repeat only when what it introduces, the unit after it, is one too. */
+/** A label ("**Example:**") is a repeat only when what it introduces, the unit after it, is one too; a label last in its file introduces nothing. */
 function introducesKnown(units: Unit[], index: number, written: WrittenUnits): boolean {
   const next = units[index + 1];
-  return next !== undefined && written.covers([next], keysOf);
+  return next === undefined || written.covers([next], keysOf);
 }
 
 /** A sub-heading counts as a repeat only when everything under it is a repeat too. */
