@@ -28,7 +28,7 @@ test('accepted path: propose, approve, migrate create sections without losing a 
   assert.match(after, /^## /m);
   const nonBlank = (t: string) => t.split('\n').filter((l) => l.trim() !== '');
   for (const line of new Set(nonBlank(MESSY_INSTRUCTIONS))) assert.ok(after.includes(line), `line kept: ${line}`);
-  assert.equal(after.split('- Indent with 2 spaces.').length - 1, 1, 'the exact duplicate is merged once');
+  assert.equal(after.split('- Indent with 2 spaces.').length - 1, 2, 'a repeat inside one file is kept, not merged');
   const state = readState(repo)!;
   const migration = state.migrations[0];
   const manifest = JSON.parse(fs.readFileSync(path.join(repo, '.copilot-state/backups', migration.id, 'manifest.json'), 'utf8'));

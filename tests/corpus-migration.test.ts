@@ -47,14 +47,16 @@ if (!present) {
       const migrated = await s.call('onboarding_migrate');
       assert.equal(outcomeOf(migrated), 'migrated', JSON.stringify(migrated.structuredContent));
 
-      const copilotLines = new Set(copilotFiles(repo).flatMap((f) => fs.readFileSync(path.join(repo, f), 'utf8').split(/\r?\n/)));
+      const copilotLines = countLines(copilotFiles(repo).flatMap((f) => fs.readFileSync(path.join(repo, f), 'utf8').split(/\r?\n/)));
+      // A legacy `# ` title over rules becomes their `## ` section heading in Copilot's file.
+      const landed = (line: string) => (copilotLines.get(line) ?? 0) + (/^#\s/.test(line) ? copilotLines.get(`#${line}`) ?? 0 : 0);
       for (const src of analyzed.sources) {
         if (src.aliasOf || src.notRule || src.sha256 === null) continue;
         const text = fs.readFileSync(path.join(CORPUS, name, src.path), 'utf8').replace(/^\uFEFF/, '');
-        for (const line of bodyLines(text, src.kind)) {
-          // A legacy `# ` title over rules becomes their `## ` section heading in Copilot's file.
-          const landed = copilotLines.has(line) || (/^#\s/.test(line) && copilotLines.has(`#${line}`));
-          assert.ok(landed, `${src.path}: line lost in Copilot's files: ${JSON.stringify(line.slice(0, 120))}`);
+        // Each line as often as this one source writes it: a repeat inside one file is never merged away.
+        for (const [line, n] of countLines(bodyLines(text, src.kind))) {
+          const found = landed(line);
+          assert.ok(found >= n, `${src.path}: line ${found === 0 ? 'lost' : `written ${found} times of ${n}`} in Copilot's files: ${JSON.stringify(line.slice(0, 120))}`);
         }
         const globs = mdcGlobs(text, src.kind);
         if (globs) assert.ok(applyToValues(repo).some((a) => a.includes(globs[0]!)), `${src.path}: globs ${globs[0]} mapped to applyTo`);
@@ -71,6 +73,13 @@ if (!present) {
       assert.deepEqual(hashTree(repo), before, 'rollback restores every file byte for byte');
     });
   }
+}
+
+/** How many times each line occurs. */
+function countLines(lines: string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const l of lines) counts.set(l, (counts.get(l) ?? 0) + 1);
+  return counts;
 }
 
 function copilotFiles(repo: string): string[] {

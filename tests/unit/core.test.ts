@@ -6,7 +6,8 @@ import { findContradictions, findDuplicates } from '../../server/src/core/analyz
 import { splitUnits } from '../../server/src/core/markdown-units.js';
 import { isInside, normalizeRepoPath, RepoPaths } from '../../server/src/core/repo-path.js';
 import { readSource } from '../../server/src/core/source-file.js';
-import { removeDuplicates, restructure, sectionFor } from '../../server/src/core/structure.js';
+import { renderBase } from '../../server/src/core/assemble.js';
+import { restructure, sectionFor } from '../../server/src/core/structure.js';
 import { joinText, splitText } from '../../server/src/core/text.js';
 import { makeRepo, removeRepo, writeFile } from '../helpers/sandbox.js';
 
@@ -35,20 +36,19 @@ test('a rule that matches two topics goes to the one with more matching words, t
   assert.equal(sectionFor('Be kind').title, 'General');
 });
 
-test('restructure keeps the title and intro on top, groups by topic, keeps order, merges exact duplicates', () => {
+test('restructure keeps the title and intro on top, groups by topic, keeps order, keeps a repeat inside the file', () => {
   const lines = ['# T', '', 'Intro.', '', '- Use pnpm to install.', '- Write tests with vitest.', '- Use pnpm to install.', '- Build with tsc.'];
   const r = restructure('f.md', splitUnits('f.md', lines));
-  assert.deepEqual(r.lines, ['# T', '', 'Intro.', '', '## Testing', '', '- Write tests with vitest.', '', '## Build and dependencies', '', '- Use pnpm to install.', '- Build with tsc.']);
-  assert.deepEqual(r.merged.map((m) => [m.line, m.keptAt.line]), [[7, 5]]);
+  assert.deepEqual(r.lines, ['# T', '', 'Intro.', '', '## Testing', '', '- Write tests with vitest.', '', '## Build and dependencies', '', '- Use pnpm to install.', '- Use pnpm to install.', '- Build with tsc.']);
   const nonBlank = (xs: string[]) => xs.filter((l) => l.trim() !== '').sort();
-  const expected = nonBlank([...lines.filter((_, i) => i !== 6), ...r.added]);
-  assert.deepEqual(nonBlank(r.lines), expected, 'every line once, plus the section headings, minus the merged duplicate');
+  const expected = nonBlank([...lines, ...r.added]);
+  assert.deepEqual(nonBlank(r.lines), expected, 'every line once, repeats too, plus the section headings');
 });
 
-test('removeDuplicates leaves a structured file byte-identical but for the duplicate and its blank line', () => {
+test('renderBase leaves a structured file byte-identical, a paragraph repeated in two sections too', () => {
   const lines = ['# T', '', '## A', '', 'Same paragraph here.', '', '## B', '', 'Same paragraph here.', '', 'Other.'];
-  const r = removeDuplicates(lines, splitUnits('f.md', lines));
-  assert.deepEqual(r.lines, ['# T', '', '## A', '', 'Same paragraph here.', '', '## B', '', 'Other.']);
+  const r = renderBase('f.md', lines, splitUnits('f.md', lines), true);
+  assert.deepEqual(r.lines, lines);
 });
 
 test('the topic table: each topic finds its contradiction, and consistent rules pass', () => {

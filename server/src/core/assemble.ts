@@ -1,6 +1,6 @@
 import { unclosedFence } from './markdown-units.js';
 import type { Unit } from './model.js';
-import { demoted, isLeadIn, removeDuplicates, restructure, sameSection, sectionFor, type Merged } from './structure.js';
+import { demoted, isLeadIn, restructure, sameSection, sectionFor, type Merged } from './structure.js';
 import { isBlank } from './text.js';
 import { isLabelUnit } from './trivial.js';
 
@@ -21,6 +21,60 @@ export interface Rendered {
 
 export const unitKey = (u: Unit): string => u.lines.map((l) => l.trimEnd()).join('\n');
 
+/** One unit written into a target, and the files whose equal unit was merged into it. */
+interface Copy {
+  unit: Unit;
+  takenBy: Set<string>;
+}
+
+/**
+ * The units written into one target so far, each copy once. A unit is merged away only into an
+ * equal copy another file wrote, and each merge takes one copy for the merging file: a file that
+ * says X three times finds three copies or writes the rest, while a copy is shared by every other
+ * file that merges into it. A repeat inside one file is never removed.
+ */
+export class WrittenUnits {
+  private readonly copies = new Map<string, Copy[]>();
+
+  /** Record `u` as written; `keys` are the texts it is found again under (by default its own, `foundAs`). */
+  add(u: Unit, keys: string[] = foundAs(u)): void {
+    const copy: Copy = { unit: u, takenBy: new Set() };
+    for (const k of new Set(keys)) {
+      const list = this.copies.get(k);
+      if (list) list.push(copy);
+      else this.copies.set(k, [copy]);
+    }
+  }
+
+  /**
+   * Merge `u` into a copy from another file, under one of `keys`, that `u`'s file has not merged
+   * into yet; its file cannot take that copy again. Undefined when there is none: `u` is written.
+   */
+  take(u: Unit, keys: string[] = [unitKey(u)]): Unit | undefined {
+    const copy = this.free(u.path, keys);
+    copy?.takenBy.add(u.path);
+    return copy?.unit;
+  }
+
+  /** Whether every unit of `units` (all of one file) would find its own copy, without taking any. */
+  covers(units: Unit[], keysOf: (u: Unit) => string[]): boolean {
+    const reserved = new Set<Copy>();
+    return units.every((u) => {
+      const copy = this.free(u.path, keysOf(u), reserved);
+      if (copy) reserved.add(copy);
+      return copy !== undefined;
+    });
+  }
+
+  private free(path: string, keys: string[], reserved?: Set<Copy>): Copy | undefined {
+    for (const k of keys) {
+      const copy = this.copies.get(k)?.find((c) => c.unit.path !== path && !c.takenBy.has(path) && !reserved?.has(c));
+      if (copy) return copy;
+    }
+    return undefined;
+  }
+}
+
 function fromUnit(u: Unit): Rendered {
   return { lines: [...u.lines], refs: u.lines.map((_, i) => ({ path: u.path, line: u.line + i })) };
 }
@@ -40,19 +94,15 @@ function titleOf(u: Unit): Rendered {
   return { lines, refs: [null, { path: u.path, line: u.line }, null] };
 }
 
-/** The existing Copilot file as the plan keeps it: structured files minus exact duplicates, flat files in sections. */
-export function renderBase(path: string, fileLines: string[], units: Unit[], structured: boolean): Rendered & { merged: Merged[] } {
-  if (structured) {
-    const { lines, merged, kept } = removeDuplicates(fileLines, units);
-    const refs = kept.map((i) => (isBlank(fileLines[i]!) ? null : { path, line: i + 1 }));
-    return { lines, refs, merged };
-  }
+/** The existing Copilot file as the plan keeps it: structured files as they are, flat files in sections. */
+export function renderBase(path: string, fileLines: string[], units: Unit[], structured: boolean): Rendered {
+  if (structured) return { lines: [...fileLines], refs: fileLines.map((l, i) => (isBlank(l) ? null : { path, line: i + 1 })) };
   const r = restructure(path, units);
   const refs: (LineRef | null)[] = r.lines.map(() => null);
   for (const p of r.provenance) {
     for (let i = 0; i <= p.to.endLine - p.to.startLine; i++) refs[p.to.startLine - 1 + i] = { path: p.from.path, line: p.from.startLine + i };
   }
-  return { lines: r.lines, refs, merged: r.merged };
+  return { lines: r.lines, refs };
 }
 
 /** Units to add to a target, grouped under the `## ` heading they belong to. */
@@ -61,26 +111,60 @@ export interface Addition {
   /** The source heading unit when the section comes verbatim from a source, null when the tool names it. */
   headingUnit: Unit | null;
   blocks: Unit[][];
+  /** A heading its document had already: a section of its own, which never joins one of that name. */
+  apart?: boolean;
 }
 
 /**
  * Sort a legacy document's units into sections: its own `## ` sections keep their heading; loose
- * rules go to the topic section they match. Units whose exact text is already present are merged.
+ * rules go to the topic section they match. A unit equal to one another file already wrote into the
+ * target is merged into that copy (`WrittenUnits`); a repeat inside the document is written again.
  *
  * Copilot's file has one title, so a legacy `# ` heading over new rules becomes the `## ` heading of
  * their section, one level down (`demoted`). A `# ` heading with nothing new under it goes, inside a
  * comment of the tool's (`titleLines`), to the section that follows it. Code travels with what it follows, a lead-in ending with ':' with its list, and, outside
- * a `## ` section, everything under a sub-heading with that sub-heading.
+ * a `## ` section, everything under a sub-heading with that sub-heading. Sections join by name,
+ * except that a heading line the document already had opens a section of its own (`apart`).
  */
-export function additionsFrom(units: Unit[], known: Map<string, Unit>, into: Map<string, Addition>, merged: Merged[]): void {
+export function additionsFrom(units: Unit[], written: WrittenUnits, into: Map<string, Addition>, merged: Merged[]): void {
   let section: Addition | null = null;
   let open: Unit[] | null = null;
   let openLeadIn = false;
   let pendingTitle: Unit | null = null;
+  /** Heading lines this document already wrote or merged into a copy: the same line again opens a section `apart`. */
+  const named = new Set<string>();
   const flush = () => {
     if (!open) return;
     (section ?? ensure(into, topicHeading(open), null)).blocks.push(open);
     open = null;
+  };
+  /**
+   * The section a source heading (`u`, as the `## ` line `heading` writes) opens: a copy of it from
+   * another file takes it in; otherwise the section of that name, unless this document already had
+   * this very heading line (then a section of its own, of the same name).
+   */
+  const sectionOf = (u: Unit, heading: Unit, keys: string[]): Addition => {
+    const line = heading.lines[0]!.trimEnd();
+    const dupOf = written.take(u, keys);
+    let found = into.get(line) ?? null;
+    if (!dupOf && named.has(unitKey(u))) {
+      // The document repeats its own heading: a section of its own, never merged into the first.
+      found = ensure(into, repeatKey(into, line), heading, line);
+      found.apart = true;
+      written.add(u, keys);
+    } else if (found && !dupOf && found.headingUnit === null) {
+      // The tool named this section; the source's own heading line takes its place.
+      found.headingUnit = heading;
+      written.add(u, keys);
+    } else if (dupOf || found) {
+      merged.push(mergedEntry(u, dupOf ?? found!.headingUnit!));
+      found ??= ensure(into, line, null);
+    } else {
+      found = ensure(into, line, heading);
+      written.add(u, keys);
+    }
+    named.add(unitKey(u));
+    return found;
   };
   units.forEach((u, index) => {
     if (u.kind === 'heading' && u.level! <= 2) {
@@ -88,50 +172,33 @@ export function additionsFrom(units: Unit[], known: Map<string, Unit>, into: Map
       if (u.level === 1) {
         if (pendingTitle) ensure(into, generalHeading(), null).blocks.push([pendingTitle]);
         pendingTitle = null;
-        const name = headingText(u);
-        if (hasNewContent(units, index, known) && name !== '') {
+        if (hasNewContent(units, index, written) && headingText(u) !== '') {
           // A title over rules becomes the `## ` heading of their section, one `#` added.
           const heading = demoted(u);
-          const dupOf = known.get(unitKey(u)) ?? known.get(unitKey(heading));
-          section = into.get(heading.lines[0]!.trimEnd()) ?? null;
-          if (section && !dupOf && section.headingUnit === null) section.headingUnit = heading;
-          else if (dupOf || section) merged.push(mergedEntry(u, dupOf ?? section!.headingUnit!));
-          section ??= ensure(into, heading.lines[0]!.trimEnd(), dupOf ? null : heading);
-          known.set(unitKey(u), dupOf ?? u);
-          if (!dupOf) known.set(unitKey(heading), heading);
+          section = sectionOf(u, heading, [unitKey(u), unitKey(heading)]);
           return;
         }
-        const dupOf = known.get(unitKey(u)) ?? known.get(titleKey(u)) ?? known.get(unitKey(demoted(u)));
-        if (dupOf) merged.push(mergedEntry(u, dupOf));
-        known.set(unitKey(u), dupOf ?? u);
+        const dupOf = written.take(u, keysOf(u));
+        if (dupOf) {
+          merged.push(mergedEntry(u, dupOf));
+          named.add(unitKey(u));
+        } else written.add(u, [unitKey(u), titleKey(u)]);
         section = null;
         // A title with nothing under it is written, in a comment, with the next section.
         if (!dupOf) pendingTitle = u;
         return;
       }
-      const dupOf = known.get(unitKey(u));
-      section = into.get(u.lines[0]!.trimEnd()) ?? null;
-      if (section && !dupOf && section.headingUnit === null) {
-        // The tool named this section; the source's own heading line takes its place.
-        section.headingUnit = u;
-        known.set(unitKey(u), u);
-      } else if (dupOf || section) {
-        merged.push(mergedEntry(u, dupOf ?? section!.headingUnit!));
-        section ??= ensure(into, u.lines[0]!.trimEnd(), null);
-      } else {
-        section = ensure(into, u.lines[0]!.trimEnd(), u);
-        known.set(unitKey(u), u);
-      }
+      section = sectionOf(u, u, [unitKey(u)]);
       if (pendingTitle) section.blocks.push([pendingTitle]);
       pendingTitle = null;
       return;
     }
-    const dupOf = mayMerge(units, index, known) ? known.get(unitKey(u)) ?? known.get(placedKey(u)) : undefined;
+    const dupOf = mayMerge(units, index, written) ? written.take(u, keysOf(u)) : undefined;
     if (dupOf) {
       merged.push(mergedEntry(u, dupOf));
       return;
     }
-    known.set(unitKey(u), u);
+    written.add(u);
     if (open !== null && joins(open, openLeadIn, u, section === null)) {
       open.push(u);
       return;
@@ -146,6 +213,13 @@ export function additionsFrom(units: Unit[], known: Map<string, Unit>, into: Map
   });
   flush();
   if (pendingTitle) ensure(into, generalHeading(), null).blocks.push([pendingTitle]);
+}
+
+/** The key of a section `apart`: a heading line its document repeats. */
+function repeatKey(into: Map<string, Addition>, line: string): string {
+  let n = 2;
+  while (into.has(`${line}\u0000${n}`)) n++;
+  return `${line}\u0000${n}`;
 }
 
 /** Whether `u` travels with the block before it (`leadIn`: the block starts with a lead-in to a list). */
@@ -170,54 +244,66 @@ export function titleLines(u: Unit): string[] {
   return u.lines[0]!.includes('-->') ? [...u.lines] : [TITLE_NOTE(u.path), u.lines[0]!, '-->'];
 }
 
+/**
+ * The keys a unit of Copilot's file is found under: its text, and for a `# ` heading the tool kept in
+ * a comment, that heading line too, whichever file's name the comment gives.
+ */
+function foundAs(u: Unit): string[] {
+  const [note, line, close] = u.lines;
+  const kept = u.kind === 'html' && u.lines.length === 3 && close!.trim() === '-->' && TITLE_NOTE_LINE.test(note!.trimEnd());
+  return kept ? [unitKey(u), line!.trimEnd()] : [unitKey(u)];
+}
+
+const TITLE_NOTE_LINE = /^<!-- copilot-onboard: top-level heading from .*, kept as a comment \(one title per file\):$/;
+
 /** The key under which a legacy `# ` heading, once written into Copilot's file, is found again. */
 const titleKey = (u: Unit): string => titleLines(u).map((l) => l.trimEnd()).join('\n');
 
 /** The key of a unit as `placed` writes it (an open code fence closed). */
 const placedKey = (u: Unit): string => placed(u).lines.map((l) => l.trimEnd()).join('\n');
 
-/** Whether anything not already written stands under the heading at `index`, before the next `#` or `## ` heading. */
-function hasNewContent(units: Unit[], index: number, known: Map<string, Unit>): boolean {
-  for (let i = index + 1; i < units.length; i++) {
-    const u = units[i]!;
-    if (u.kind === 'heading' && u.level! <= 2) return false;
-    if (!known.has(unitKey(u)) && !known.has(placedKey(u))) return true;
-  }
-  return false;
+/** The keys a unit's copy may be found under: its text, as `placed` writes it, and for a `# ` heading its `## ` form too. */
+const keysOf = (u: Unit): string[] =>
+  u.kind === 'heading' && u.level === 1 ? [unitKey(u), titleKey(u), unitKey(demoted(u))] : [unitKey(u), placedKey(u)];
+
+/** Whether anything that would not find its own copy stands under the heading at `index`, before the next `#` or `## ` heading. */
+function hasNewContent(units: Unit[], index: number, written: WrittenUnits): boolean {
+  let end = index + 1;
+  while (end < units.length && !(units[end]!.kind === 'heading' && units[end]!.level! <= 2)) end++;
+  return !written.covers(units.slice(index + 1, end), keysOf);
 }
 
 /**
  * Whether the unit at `index` may be merged into a copy already written: a sub-heading only with
  * everything under it, a label only with what it introduces, anything else always.
  */
-function mayMerge(units: Unit[], index: number, known: Map<string, Unit>): boolean {
+function mayMerge(units: Unit[], index: number, written: WrittenUnits): boolean {
   const u = units[index]!;
-  if (u.kind === 'heading') return subheadingRepeated(units, index, known);
-  return !isLabelUnit(u) || introducesKnown(units, index, known);
+  if (u.kind === 'heading') return subheadingRepeated(units, index, written);
+  return !isLabelUnit(u) || introducesKnown(units, index, written);
 }
 
-/** A label ("**Example:**") is a repeat only when what it introduces, the unit after it, is one too. */
-function introducesKnown(units: Unit[], index: number, known: Map<string, Unit>): boolean {
+/** A label ("**Example:**") is a repeat only when what it introduces, the unit after it, is one too; a label last in its file introduces nothing. */
+function introducesKnown(units: Unit[], index: number, written: WrittenUnits): boolean {
   const next = units[index + 1];
-  return next !== undefined && (known.has(unitKey(next)) || known.has(placedKey(next)));
+  return next === undefined || written.covers([next], keysOf);
 }
 
 /** A sub-heading counts as a repeat only when everything under it is a repeat too. */
-function subheadingRepeated(units: Unit[], index: number, known: Map<string, Unit>): boolean {
-  if (!known.has(unitKey(units[index]!))) return false;
-  for (let i = index + 1; i < units.length && units[i]!.kind !== 'heading'; i++) {
-    if (!known.has(unitKey(units[i]!))) return false;
-  }
-  return true;
+function subheadingRepeated(units: Unit[], index: number, written: WrittenUnits): boolean {
+  let end = index + 1;
+  while (end < units.length && units[end]!.kind !== 'heading') end++;
+  return written.covers(units.slice(index, end), keysOf);
 }
 
 const generalHeading = () => `## ${sectionFor('').title}`;
 
-function ensure(into: Map<string, Addition>, heading: string, headingUnit: Unit | null): Addition {
-  let a = into.get(heading);
+/** The addition under `key` (its heading line, or a `repeatKey`), made when missing. */
+function ensure(into: Map<string, Addition>, key: string, headingUnit: Unit | null, heading = key): Addition {
+  let a = into.get(key);
   if (!a) {
     a = { heading, headingUnit, blocks: [] };
-    into.set(heading, a);
+    into.set(key, a);
   }
   return a;
 }
@@ -246,7 +332,7 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
   const starts = sectionStarts(base.lines);
   // A section the tool named also joins an existing section whose heading differs only in case or spacing.
   const additionFor = (line: string) =>
-    additions.find((a) => a.heading === line) ?? additions.find((a) => a.headingUnit === null && sameSection(line, a.heading));
+    additions.find((a) => !a.apart && a.heading === line) ?? additions.find((a) => a.headingUnit === null && sameSection(line, a.heading));
   const out: Rendered = { lines: [], refs: [] };
   const push = (r: Rendered) => {
     out.lines.push(...r.lines);
@@ -273,7 +359,7 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
       prev = block;
     }
   };
-  const used = new Set<string>();
+  const used = new Set<Addition>();
   const bounds = [...starts, base.lines.length];
   push({ lines: base.lines.slice(0, bounds[0]), refs: base.refs.slice(0, bounds[0]) });
   for (let s = 0; s < starts.length; s++) {
@@ -281,8 +367,8 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
     const to = bounds[s + 1]!;
     push({ lines: base.lines.slice(from, to), refs: base.refs.slice(from, to) });
     const a = additionFor(base.lines[from]!.trimEnd());
-    if (a && !used.has(a.heading)) {
-      used.add(a.heading);
+    if (a && !used.has(a)) {
+      used.add(a);
       // A source heading that equals a heading already here is kept once, at that heading.
       if (a.headingUnit) merged.push(mergedEntry(a.headingUnit, { path: target, line: from + 1 } as Unit));
       trim();
@@ -291,7 +377,7 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
     }
   }
   for (const a of additions) {
-    if (used.has(a.heading) || (a.blocks.length === 0 && a.headingUnit === null)) continue;
+    if (used.has(a) || (a.blocks.length === 0 && a.headingUnit === null)) continue;
     trim();
     blank();
     push(a.headingUnit ? fromUnit(a.headingUnit) : { lines: [a.heading], refs: [null] });
@@ -301,19 +387,19 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
   return out;
 }
 
-/** A legacy body kept as it is, minus units already present, for a scoped file. */
-export function bodyOf(fileLines: string[], bodyStart: number, units: Unit[], known: Map<string, Unit>, merged: Merged[], path: string): Rendered {
+/** A legacy body kept as it is, minus units another file already wrote into the target, for a scoped file. */
+export function bodyOf(fileLines: string[], bodyStart: number, units: Unit[], written: WrittenUnits, merged: Merged[], path: string): Rendered {
   const drop = new Set<number>();
   for (const [index, u] of units.entries()) {
-    const dupOf = known.get(unitKey(u));
-    if (dupOf && mayMerge(units, index, known)) {
+    const dupOf = mayMerge(units, index, written) ? written.take(u) : undefined;
+    if (dupOf) {
       merged.push(mergedEntry(u, dupOf));
       const start = u.line - 1;
       const end = start + u.lines.length;
       for (let i = start; i < end; i++) drop.add(i);
       // Take the blank line after a removed unit too, so no double gap is left behind.
       if ((start <= bodyStart || isBlank(fileLines[start - 1] ?? '')) && isBlank(fileLines[end] ?? 'x')) drop.add(end);
-    } else known.set(unitKey(u), u);
+    } else written.add(u);
   }
   const out: Rendered = { lines: [], refs: [] };
   for (let i = bodyStart; i < fileLines.length; i++) {

@@ -2,10 +2,10 @@ import path from 'node:path';
 import { byCodeUnit, pushTo } from './collections.js';
 import { createTwoFilesPatch } from 'diff';
 import { analyze, type Analysis, type Pattern, type Problem } from './analyze.js';
-import { additionsFrom, appendAdditions, bodyOf, insertMarks, renderBase, unitKey, type Addition, type LineRef, type Rendered } from './assemble.js';
+import { additionsFrom, appendAdditions, bodyOf, insertMarks, renderBase, WrittenUnits, type Addition, type LineRef, type Rendered } from './assemble.js';
 import { COPILOT_INSTRUCTIONS_PATH } from './formats/copilot-instructions.js';
 import { canonicalJson, sha256 } from './hash.js';
-import type { InstructionDoc, Scope, Unit } from './model.js';
+import type { InstructionDoc, Scope } from './model.js';
 import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
 import { sameOrDemoted, type Merged, type Provenance } from './structure.js';
 import { frontMatterFor, planTargets, targetDescription, type Target } from './targets.js';
@@ -194,30 +194,28 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
 }
 
 function renderTarget(linesOf: (p: string) => string[], target: Target, existingDoc: InstructionDoc | undefined, analysis: Analysis, merged: Merged[]): Rendered {
-  const known = new Map<string, Unit>();
+  // Every unit of the existing file, repeats too: legacy files merge into these copies, one each.
+  const written = new WrittenUnits();
+  if (existingDoc) for (const u of existingDoc.units) written.add(u);
   const lines = (d: InstructionDoc) => linesOf(d.path);
   if (target.path === COPILOT_INSTRUCTIONS_PATH) {
     let base: Rendered;
     if (existingDoc) {
-      const r = renderBase(existingDoc.path, lines(existingDoc), existingDoc.units, analysis.structured[existingDoc.path] ?? false);
-      merged.push(...r.merged);
-      for (const u of existingDoc.units) if (!known.has(unitKey(u))) known.set(unitKey(u), u);
-      base = r;
+      base = renderBase(existingDoc.path, lines(existingDoc), existingDoc.units, analysis.structured[existingDoc.path] ?? false);
     } else {
       base = { lines: ['# Copilot instructions'], refs: [null] };
     }
     const additions = new Map<string, Addition>();
     // Front matter a format reads is not among its units; a `---` block left there is content (.cursorrules has none).
-    for (const doc of target.docs) additionsFrom(doc.units, known, additions, merged);
+    for (const doc of target.docs) additionsFrom(doc.units, written, additions, merged);
     return appendAdditions(base, [...additions.values()], target.path, merged);
   }
   const out: Rendered = existingDoc
     ? { lines: lines(existingDoc), refs: lines(existingDoc).map((l, i) => (l.trim() === '' ? null : { path: existingDoc.path, line: i + 1 })) }
     : { lines: frontMatterFor(target), refs: frontMatterFor(target).map(() => null) };
-  if (existingDoc) for (const u of existingDoc.units) known.set(unitKey(u), u);
   for (const doc of target.docs) {
     if (doc.units.length === 0) continue; // front matter only: nothing to carry over
-    const body = bodyOf(lines(doc), doc.units[0]!.line - 1, doc.units, known, merged, doc.path);
+    const body = bodyOf(lines(doc), doc.units[0]!.line - 1, doc.units, written, merged, doc.path);
     if (body.lines.length === 0) continue;
     while (out.lines.length > 0 && out.lines[out.lines.length - 1]!.trim() === '') (out.lines.pop(), out.refs.pop());
     out.lines.push('', ...body.lines);
@@ -402,8 +400,8 @@ function dropLines(r: Rendered, dropped: Map<string, unknown>): Rendered {
 
 /**
  * Safety net: every non-blank body line of every contributing document is in the output exactly
- * once, unless listed as merged or dropped by the person's choice, and every line that claims to
- * come from a source is byte-identical to it.
+ * once, unless listed as merged (into a copy from another file: a repeat inside one file is kept) or
+ * dropped by the person's choice, and every line that claims to come from a source is byte-identical to it.
  */
 function assertEveryLineOnce(linesOf: (p: string) => string[], contributors: InstructionDoc[], out: Rendered, merged: Merged[], dropped: Map<string, unknown>): void {
   const seen = new Map<string, number>();
@@ -414,6 +412,11 @@ function assertEveryLineOnce(linesOf: (p: string) => string[], contributors: Ins
     const source = linesOf(ref.path)[ref.line - 1];
     if (source === undefined || !sameOrDemoted(source, out.lines[i]!)) throw new Error(`internal check failed: ${key} would change`);
   });
+  // A repeat inside one file is written again, never merged into its own file's copy.
+  for (const m of merged) {
+    const own = m.keptAt.path === m.path && linesOf(m.path)[m.keptAt.line - 1] === linesOf(m.path)[m.line - 1];
+    if (own) throw new Error(`internal check failed: ${m.path}:${m.line} repeats line ${m.keptAt.line} of its own file and would be merged`);
+  }
   const mergedLines = new Set(merged.flatMap((m) => Array.from({ length: m.lines }, (_, i) => `${m.path}:${m.line + i}`)));
   for (const doc of contributors) {
     for (const u of doc.units) {

@@ -3,7 +3,6 @@ import { pushTo } from './collections.js';
 import { unclosedFence } from './markdown-units.js';
 import type { Unit } from './model.js';
 import { isBlank } from './text.js';
-import { isLabelUnit } from './trivial.js';
 
 export interface Merged {
   path: string;
@@ -20,7 +19,6 @@ export interface Provenance {
 
 export interface Restructured {
   lines: string[];
-  merged: Merged[];
   provenance: Provenance[];
   /** Lines the tool added (section headings); every other output line comes from the source. */
   added: string[];
@@ -30,25 +28,6 @@ export interface Restructured {
 interface Item {
   units: Unit[];
   blankBefore: boolean;
-}
-
-/** Later units identical, byte for byte, to an earlier one are merged into it. */
-export function findExactDuplicates(units: Unit[]): Map<Unit, Unit> {
-  const firstByText = new Map<string, Unit>();
-  const dupes = new Map<Unit, Unit>();
-  for (const u of units) {
-    // Code examples repeat on purpose inside one file: each copy stays.
-    if (u.kind === 'frontmatter' || u.kind === 'heading' || u.kind === 'code' || isToolMark(u)) continue;
-    const key = u.lines.map((l) => l.trimEnd()).join('\n');
-    const first = firstByText.get(key);
-    if (first) dupes.set(u, first);
-    else firstByText.set(key, u);
-  }
-  // A label ("**Example:**") goes only with what it introduces: it stays where that stays.
-  units.forEach((u, i) => {
-    if (dupes.has(u) && isLabelUnit(u) && !(units[i + 1] && dupes.has(units[i + 1]!))) dupes.delete(u);
-  });
-  return dupes;
 }
 
 /** Section a piece of text belongs to: the topic with the most matching words; ties go to the first listed. */
@@ -122,22 +101,12 @@ interface Section {
  * on top. Loose rules before the first `## ` section go to the section of their topic: an existing
  * section of that name (at its end) or a new one; new sections come first, in topic order. Existing
  * sections keep their heading, order and content. Order inside a section is the source order; every
- * source line lands exactly once, except exact duplicates, which are merged and listed.
+ * source line lands exactly once, repeats too.
  */
 export function restructure(path: string, units: Unit[]): Restructured {
-  const dupes = findExactDuplicates(units);
-  const merged: Merged[] = [...dupes].map(([u, kept]) => ({
-    path: u.path,
-    line: u.line,
-    lines: u.lines.length,
-    keptAt: { path: kept.path, line: kept.line },
-    text: u.lines.join('\n'),
-  }));
-  const kept = units.filter((u) => !dupes.has(u));
-
-  const headEnd = headLength(kept);
-  const head = kept.slice(0, headEnd);
-  const rest = kept.slice(headEnd);
+  const headEnd = headLength(units);
+  const head = units.slice(0, headEnd);
+  const rest = units.slice(headEnd);
   // Below the title, a `# ` heading starts a section as `## ` does, one level down: one title per file.
   const startsSection = (u: Unit) => u.kind === 'heading' && u.level! <= 2;
   const firstSection = rest.findIndex(startsSection);
@@ -212,7 +181,7 @@ export function restructure(path: string, units: Unit[]): Restructured {
     emitItems(s.joined, s.units.length > 1 ? s.units[s.units.length - 1]! : null);
   }
   while (out.length > 0 && isBlank(out[out.length - 1]!)) out.pop();
-  return { lines: out, merged, provenance, added };
+  return { lines: out, provenance, added };
 }
 
 function lastUnit(item: Item): Unit {
@@ -250,21 +219,4 @@ function groupItems(units: Unit[]): Item[] {
     }
   });
   return items;
-}
-
-/** Remove merged duplicates from an otherwise untouched file, and the blank line each leaves behind. */
-export function removeDuplicates(allLines: string[], units: Unit[]): { lines: string[]; merged: Merged[]; kept: number[] } {
-  const dupes = findExactDuplicates(units);
-  const keep = allLines.map(() => true);
-  const merged: Merged[] = [];
-  for (const [u, kept] of dupes) {
-    const start = u.line - 1;
-    const end = start + u.lines.length;
-    for (let i = start; i < end; i++) keep[i] = false;
-    const blankAbove = start === 0 || isBlank(allLines[start - 1] ?? '');
-    if (blankAbove && end < allLines.length && isBlank(allLines[end]!)) keep[end] = false;
-    merged.push({ path: u.path, line: u.line, lines: u.lines.length, keptAt: { path: kept.path, line: kept.line }, text: u.lines.join('\n') });
-  }
-  const kept = allLines.map((_, i) => i).filter((i) => keep[i]);
-  return { lines: kept.map((i) => allLines[i]!), merged, kept };
 }

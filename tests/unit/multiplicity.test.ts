@@ -1,0 +1,173 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import { buildPlan, type Plan } from '../../server/src/core/plan.js';
+import { scanRepository } from '../../server/src/core/scan.js';
+import { makeRepo, removeRepo, writeFile } from '../helpers/sandbox.js';
+
+/**
+ * A unit is merged away only into an equal unit another file wrote into the same target, one copy
+ * per merging file; a repeat inside one file is never removed.
+ */
+const COPILOT = '.github/copilot-instructions.md';
+
+/** Plan, write every operation's content, and plan again (the second plan must be a no-op). */
+async function migrate(files: Record<string, string>) {
+  const repo = makeRepo(files);
+  const first = buildPlan(await scanRepository(repo));
+  for (const op of first.operations) {
+    if (op.content === null) fs.rmSync(path.join(repo, op.path));
+    else writeFile(repo, op.path, op.content);
+  }
+  const second = buildPlan(await scanRepository(repo));
+  const read = (p: string) => fs.readFileSync(path.join(repo, p), 'utf8');
+  return { repo, first, second, read };
+}
+
+const count = (text: string, line: string) => text.split('\n').filter((l) => l === line).length;
+const ops = (p: Plan) => p.operations.map((o) => `${o.op} ${o.path}`);
+
+test('a closing tag repeated inside one scoped rule is written as often as the rule has it', async (t) => {
+  const tab = (tool: string) => [`<Tab title="${tool}">`, '', `Run ${tool} test.`, '', '</Tab>', ''];
+  const tabs = ['<Tabs>', '', ...tab('npm'), ...tab('pnpm'), ...tab('yarn'), '</Tabs>'];
+  const { repo, first, second, read } = await migrate({ '.cursor/rules/docs.mdc': ['---', 'globs: docs/**', 'alwaysApply: false', '---', ...tabs, ''].join('\n') });
+  t.after(() => removeRepo(repo));
+  const target = first.operations.find((o) => o.path.endsWith('.instructions.md'))!.path;
+  assert.equal(count(read(target), '</Tab>'), 3, read(target));
+  assert.deepEqual(first.merged, []);
+  assert.deepEqual(ops(second), [], 'the second plan is a no-op');
+});
+
+test('a bullet repeated inside one AGENTS.md is written twice', async (t) => {
+  const { repo, first, second, read } = await migrate({ 'AGENTS.md': '# Agents\n\n- Run the tests.\n- Keep commits small.\n- Run the tests.\n' });
+  t.after(() => removeRepo(repo));
+  assert.equal(count(read(COPILOT), '- Run the tests.'), 2, read(COPILOT));
+  assert.deepEqual(first.merged, []);
+  assert.deepEqual(ops(second), []);
+});
+
+test('the same bullet once in AGENTS.md and once in CLAUDE.md lands once', async (t) => {
+  const { repo, first, second, read } = await migrate({ 'AGENTS.md': '- Run the tests.\n- Keep commits small.\n', 'CLAUDE.md': '- Run the tests.\n' });
+  t.after(() => removeRepo(repo));
+  assert.equal(count(read(COPILOT), '- Run the tests.'), 1, read(COPILOT));
+  assert.deepEqual(first.merged.map((m) => `${m.path}:${m.line} -> ${m.keptAt.path}:${m.keptAt.line}`), ['CLAUDE.md:1 -> AGENTS.md:1']);
+  assert.deepEqual(ops(second), []);
+});
+
+test('one file with X twice and another with X once give X twice, in either order', async (t) => {
+  for (const [agents, claude] of [
+    ['- X rule.\n- Other rule.\n', '- X rule.\n- Y rule.\n- X rule.\n'],
+    ['- X rule.\n- Y rule.\n- X rule.\n', '- X rule.\n- Other rule.\n'],
+  ] as const) {
+    const { repo, first, second, read } = await migrate({ 'AGENTS.md': agents, 'CLAUDE.md': claude });
+    t.after(() => removeRepo(repo));
+    assert.equal(count(read(COPILOT), '- X rule.'), 2, read(COPILOT));
+    assert.equal(first.merged.length, 1, JSON.stringify(first.merged));
+    assert.notEqual(first.merged[0]!.path, first.merged[0]!.keptAt.path, 'merged into another file\'s copy');
+    assert.deepEqual(ops(second), []);
+  }
+});
+
+test('a copy written from other files is shared by every file that merges into it', async (t) => {
+  const { repo, first, second, read } = await migrate({ 'AGENTS.md': '- X rule.\n', 'CLAUDE.md': '- X rule.\n', 'GEMINI.md': '- X rule.\n' });
+  t.after(() => removeRepo(repo));
+  assert.equal(count(read(COPILOT), '- X rule.'), 1, read(COPILOT));
+  assert.deepEqual(first.merged.map((m) => `${m.path} -> ${m.keptAt.path}`).sort(), ['CLAUDE.md -> AGENTS.md', 'GEMINI.md -> AGENTS.md']);
+  assert.deepEqual(ops(second), []);
+});
+
+test('an existing structured copilot-instructions.md with a repeated bullet is left byte for byte', async (t) => {
+  const text = '# Project\n\n## Testing\n\n- Run the tests.\n\n## Style\n\n- Run the tests.\n- Keep lines short.\n';
+  const { repo, first, second, read } = await migrate({ [COPILOT]: text });
+  t.after(() => removeRepo(repo));
+  assert.deepEqual(ops(first), []);
+  assert.deepEqual(first.merged, []);
+  assert.equal(read(COPILOT), text);
+  assert.deepEqual(ops(second), []);
+});
+
+test('a flat copilot-instructions.md put in sections keeps its repeated bullet', async (t) => {
+  const text = '# Project\n\n- Use pnpm to install.\n- Write tests with vitest.\n- Use pnpm to install.\n';
+  const { repo, first, second, read } = await migrate({ [COPILOT]: text });
+  t.after(() => removeRepo(repo));
+  assert.equal(count(read(COPILOT), '- Use pnpm to install.'), 2, read(COPILOT));
+  assert.deepEqual(first.merged, []);
+  assert.deepEqual(ops(second), []);
+});
+
+test('a legacy file repeating a bullet of Copilot\'s file merges one copy and writes the other', async (t) => {
+  const { repo, first, second, read } = await migrate({
+    [COPILOT]: '# Project\n\n## Testing\n\n- Run the tests.\n',
+    'AGENTS.md': '## Testing\n\n- Run the tests.\n- Add a test per fix.\n- Run the tests.\n',
+  });
+  t.after(() => removeRepo(repo));
+  assert.equal(count(read(COPILOT), '- Run the tests.'), 2, read(COPILOT));
+  assert.deepEqual(first.merged.map((m) => `${m.path}:${m.line}`), ['AGENTS.md:1', 'AGENTS.md:3']);
+  assert.deepEqual(ops(second), []);
+});
+
+test('a section heading repeated inside one legacy file is written twice', async (t) => {
+  const { repo, first, second, read } = await migrate({
+    'AGENTS.md': '# Laravel\n\n## Database\n\n- Use migrations.\n\n# Laravel 12\n\n## Database\n\n- Casts go in a casts() method.\n',
+  });
+  t.after(() => removeRepo(repo));
+  const out = read(COPILOT);
+  assert.equal(count(out, '## Database'), 2, out);
+  assert.ok(out.indexOf('- Use migrations.') < out.lastIndexOf('## Database'), 'the second section keeps what was under it');
+  assert.ok(out.lastIndexOf('## Database') < out.indexOf('- Casts go in a casts() method.'), out);
+  assert.deepEqual(first.merged, []);
+  assert.deepEqual(ops(second), []);
+});
+
+test('a title kept in a comment is found again by every file that had it, and a file\'s second copy of a title is its own', async (t) => {
+  const a = await migrate({ 'AGENTS.md': '# Title\n', '.windsurfrules': '# Title\n' });
+  t.after(() => removeRepo(a.repo));
+  assert.equal(count(a.read(COPILOT), '# Title'), 1, a.read(COPILOT));
+  assert.deepEqual(ops(a.second), []);
+  const b = await migrate({ [COPILOT]: '- X rule.\n\n# Title\n', '.windsurfrules': '# Title\n\n# Title\n\n- Y rule.\n' });
+  t.after(() => removeRepo(b.repo));
+  const out = b.read(COPILOT);
+  assert.equal(count(out, '## Title'), 2, out);
+  assert.deepEqual(b.first.merged.map((m) => `${m.path}:${m.line}`), ['.windsurfrules:1']);
+  assert.deepEqual(ops(b.second), []);
+});
+
+test('a label last in its file introduces nothing: a second plan finds it and writes it no more', async (t) => {
+  const { repo, first, second, read } = await migrate({ '.cursor/rules/b.mdc': '---\nglobs: docs/**\nalwaysApply: false\n---\nSteps:\n' });
+  t.after(() => removeRepo(repo));
+  const target = first.operations[0]!.path;
+  assert.equal(count(read(target), 'Steps:'), 1);
+  assert.deepEqual(ops(second), []);
+});
+
+test('property: every file\'s lines land as often as it has them, and a second plan is a no-op', async () => {
+  const pieces = ['## General', '# Copilot instructions', '- Use pnpm to install.', '## Build and dependencies', '- X rule.', '- Y rule.', '---', '</Tab>', '| a | b |', '## Database', '# Title', '### Example', '**Example:**', '```sh\nnpm test\n```', 'Steps:', 'Plain paragraph.', '- Run the tests with vitest.'];
+  const body = (extra: string[] = []) => fc.array(fc.constantFrom(...pieces, ...extra), { maxLength: 8 }).filter((xs) => xs[0] !== '---').map((xs) => `${xs.join('\n\n')}\n`);
+  const mdc = body().map((b) => `---\nglobs: docs/**\nalwaysApply: false\n---\n${b}`);
+  // Left out, being known apart from this rule: code left open in a scoped rule or in Copilot's own
+  // file (what follows lands in the code), and a `---` block opening a file without front matter.
+  const files = fc.record({ 'AGENTS.md': fc.option(body(['```sh\nopen'])), 'CLAUDE.md': fc.option(body()), [COPILOT]: fc.option(body()), '.cursor/rules/a.mdc': fc.option(mdc), '.cursor/rules/b.mdc': fc.option(mdc) });
+  await fc.assert(
+    fc.asyncProperty(files, async (f) => {
+      const input = Object.fromEntries(Object.entries(f).filter((e): e is [string, string] => e[1] !== null));
+      const { repo, second, read } = await migrate(input);
+      try {
+        const scoped = fs.existsSync(path.join(repo, '.github/instructions')) ? fs.readdirSync(path.join(repo, '.github/instructions')).map((n) => `.github/instructions/${n}`) : [];
+        const out = [COPILOT, ...scoped].filter((p) => fs.existsSync(path.join(repo, p))).flatMap((p) => read(p).split('\n'));
+        for (const [p, text] of Object.entries(input)) {
+          const lines = (p.endsWith('.mdc') ? text.split('\n').slice(4) : text.split('\n')).filter((l) => l.trim() !== '');
+          for (const line of new Set(lines)) {
+            const found = out.filter((l) => l === line || (/^#\s/.test(line) && l === `#${line}`)).length;
+            assert.ok(found >= lines.filter((l) => l === line).length, `${p}: ${line}`);
+          }
+        }
+        assert.deepEqual(ops(second), []);
+      } finally {
+        removeRepo(repo);
+      }
+    }),
+    { numRuns: Number(process.env.FUZZ_RUNS ?? 60) },
+  );
+});
