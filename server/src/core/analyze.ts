@@ -59,7 +59,7 @@ export function analyze(scan: ScanResult): Analysis {
 /**
  * clean: no instructions at all. messy: rules contradict each other. structured: everything is
  * already in Copilot's layout and organised. unstructured: there is organising or migrating to do.
- * Repeats alone do not make a repository messy: the plan merges them.
+ * Repeats alone do not make a repository messy: the plan merges those across files and keeps a file's own.
  */
 function classify(docs: InstructionDoc[], problems: Problem[], structured: Record<string, boolean>): Pattern {
   const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));

@@ -35,7 +35,7 @@ export function planReport(plan: PlanFile): string {
     out.push('', `Plan ${plan.planHash.slice(0, 12)} (${plan.operations.length} file operation${plan.operations.length > 1 ? 's' : ''}):`);
     for (const op of plan.operations) out.push(`- ${op.op} ${op.path}`);
     if (plan.merged.length > 0) {
-      out.push(`Exact duplicates merged (${plan.merged.length}):`);
+      out.push(`Exact duplicates from other files merged (${plan.merged.length}):`);
       for (const m of plan.merged) out.push(`- ${m.path}:${m.line} (kept at line ${m.keptAt.line})`);
     }
     const choosable = plan.legacy.filter((l) => l.fates.length > 1);

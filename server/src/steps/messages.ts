@@ -20,7 +20,7 @@ export function approveMessage(plan: PlanFile, backupHint: string): string {
     ...describeOperations(plan.operations),
     `Every file is backed up first under ${backupHint}, and rollback restores it byte for byte.`,
   ];
-  if (plan.merged.length > 0) lines.push(`Exact duplicates merged: ${plan.merged.map((m) => `${m.path}:${m.line}`).join(', ')}.`);
+  if (plan.merged.length > 0) lines.push(`Exact duplicates from other files merged: ${plan.merged.map((m) => `${m.path}:${m.line}`).join(', ')}.`);
   const choosable = plan.legacy.filter((l) => l.fates.length > 1);
   if (choosable.length > 0) {
     lines.push('', 'Legacy files (the form lets you choose; the default keeps each one):');
