@@ -54,7 +54,6 @@ test('property: shown text holds no control character but newline and tab, and k
     fc.property(nastyText, (s) => {
       const out = showText(s);
       for (const c of out) assert.ok(c === '\n' || c === '\t' || !isControl(c), `${JSON.stringify(c)} left in ${JSON.stringify(out)}`);
-      assert.ok(out.isWellFormed());
       assert.ok(inOrder([...s].filter((c) => !isControl(c)), out), `printable characters of ${JSON.stringify(s)} kept in order`);
       assert.equal(showText(out), out, 'showing again changes nothing');
     }),
