@@ -105,7 +105,7 @@ async function main(): Promise<number> {
         const root = choice.explicit ?? choice.cwd;
         // Like every command, this one first brings an interrupted migrate or rollback to one side.
         const recovered = await recoverAndTrace(root, null);
-        if (recovered) process.stderr.write(`Recovered first: ${recovered.detail}\n`);
+        if (recovered) process.stderr.write(`Recovered first: ${showLine(recovered.detail)}\n`);
         code = await tracesCommand(root, argv.action, argv.id, argv.json);
       },
     )

@@ -2,7 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../core/errors.js';
 import { clientInfo } from '../gate/gate.js';
-import { showExcerpt, showText } from '../show/untrusted.js';
+import { showExcerpt, showLine, showText } from '../show/untrusted.js';
 import type { SamplingTrace } from '../state/schema.js';
 import { repoRelative, writeSamplingTrace } from '../trace/writer.js';
 
@@ -94,7 +94,7 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
   try {
     tracePath = repoRelative(ctx.root, await writeSamplingTrace(ctx.root, trace));
   } catch (err) {
-    process.stderr.write(`copilot-onboard: could not write sampling trace: ${errorMessage(err)}\n`);
+    process.stderr.write(`copilot-onboard: could not write sampling trace: ${showLine(errorMessage(err))}\n`);
   }
   if (narration === null) return { text: report, source: 'builtin', trace: tracePath };
   return { text: `${report}\n\n---\n${narrationBlock(narration, model)}`, source: 'sampling', trace: tracePath };
