@@ -6,6 +6,9 @@ import { makeRepo, MESSY_INSTRUCTIONS, readTraces, removeRepo } from './helpers/
 
 const FILE = '.github/copilot-instructions.md';
 const narrator = (text: string): SampleAnswer => () => ({ model: 'test-model', role: 'assistant', content: { type: 'text', text }, stopReason: 'endTurn' });
+const LABEL = "Narration from the client's model (test-model), not checked by copilot-onboard:";
+/** The narration as the result shows it: after the tool's report, under its label, each line quoted. */
+const narrationOf = (text: string) => text.slice(text.indexOf(`\n\n---\n${LABEL}\n`) + `\n\n---\n${LABEL}\n`.length);
 
 async function analyzeWith(sample: SampleAnswer | null, env: Record<string, string> = {}) {
   const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
@@ -22,8 +25,8 @@ test('a client that narrates: the narration reaches the model and the trace says
   const { r, repo, samplings, traces } = await analyzeWith(narrator('Two rules disagree about the package manager.'));
   t.after(() => removeRepo(repo));
   assert.equal(outcomeOf(r), 'analyzed');
-  assert.match(textOf(r), /^Two rules disagree about the package manager\./);
-  assert.match(textOf(r), /Pattern: messy/, 'the built-in facts still follow the narration');
+  assert.match(textOf(r), /^Pattern: messy/, 'the built-in facts come first');
+  assert.ok(textOf(r).includes(`\n\n---\n${LABEL}\n> Two rules disagree about the package manager.`), 'the narration follows, labelled');
   assert.equal(samplings.length, 1);
   assert.ok(samplings[0]!.systemPrompt && samplings[0]!.systemPrompt.length > 20);
   const sent = JSON.stringify(samplings[0]!.messages);
@@ -95,8 +98,9 @@ test('a model that never answers times out into the built-in report', async (t) 
 test('a very long narration is cut to a sane length', async (t) => {
   const { r, repo } = await analyzeWith(narrator('word '.repeat(5000)));
   t.after(() => removeRepo(repo));
-  const narration = textOf(r).split('\n\n---\n')[0]!;
+  const narration = narrationOf(textOf(r)).replace(/^> /gm, '');
   assert.ok(narration.length <= 4000, `narration is ${narration.length} chars`);
+  assert.ok(narration.length > 3000);
 });
 
 test('propose narrates too, with one sampling trace per exchange', async (t) => {
@@ -106,6 +110,7 @@ test('propose narrates too, with one sampling trace per exchange', async (t) => 
   t.after(() => s.close());
   await s.call('onboarding_analyze');
   const r = await s.call('onboarding_propose');
-  assert.match(textOf(r), /^The plan groups the rules into sections\./);
+  assert.match(textOf(r), /^Pattern: messy/);
+  assert.equal(narrationOf(textOf(r)), '> The plan groups the rules into sections.');
   assert.deepEqual(readTraces(repo, 'sampling').map((t) => t.intent), ['analyze', 'propose']);
 });

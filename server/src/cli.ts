@@ -6,6 +6,7 @@ import { exitCodeFor, type Outcome } from './gate/outcomes.js';
 import { checkRepoDir, repoChoice, type RepoChoice } from './mcp/repo.js';
 import { quickServeArgs, runServe, SERVE_OPTIONS } from './cli/serve-command.js';
 import { quickArgs, type OptionSpec } from './cli/quick-args.js';
+import { showJson, showLine, showText } from './show/untrusted.js';
 
 /** Read from the result's _meta: bad input exits 2, not 1. Kept in step with mcp/server.ts. */
 const BAD_INPUT_META = 'copilot-onboard/bad-input';
@@ -29,12 +30,19 @@ async function repoFrom(flag: string | undefined): Promise<RepoChoice> {
   return choice;
 }
 
-function print(result: CallToolResult, json: boolean): number {
+/**
+ * The result as the server showed it (see show/untrusted.ts; shown again here, which changes
+ * nothing in text already shown), its diffs coloured by position for a terminal. JSON is the same
+ * value, with hidden characters written as escapes.
+ */
+async function print(result: CallToolResult, json: boolean): Promise<number> {
   const structured = (result.structuredContent ?? {}) as { outcome?: Outcome };
-  if (json) process.stdout.write(`${JSON.stringify(structured, null, 2)}\n`);
+  if (json) process.stdout.write(`${showJson(structured)}\n`);
   else {
-    const text = result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');
-    (result.isError ? process.stderr : process.stdout).write(`${text}\n`);
+    const { colourDiffsIn, colourFor } = await import('./cli/diff-text.js');
+    const stream = result.isError ? process.stderr : process.stdout;
+    const text = showText(result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'));
+    stream.write(`${colourDiffsIn(text, colourFor(stream))}\n`);
   }
   return exitCodeFor(structured.outcome ?? 'error', result._meta?.[BAD_INPUT_META] === true);
 }
@@ -97,7 +105,7 @@ async function main(): Promise<number> {
         const root = choice.explicit ?? choice.cwd;
         // Like every command, this one first brings an interrupted migrate or rollback to one side.
         const recovered = await recoverAndTrace(root, null);
-        if (recovered) process.stderr.write(`Recovered first: ${recovered.detail}\n`);
+        if (recovered) process.stderr.write(`Recovered first: ${showLine(recovered.detail)}\n`);
         code = await tracesCommand(root, argv.action, argv.id, argv.json);
       },
     )
@@ -117,7 +125,7 @@ async function main(): Promise<number> {
           process.stdout.write('.vscode/mcp.json already registers copilot-onboard; nothing to do.\n');
           return;
         }
-        process.stdout.write(`${change.diff}\n`);
+        process.stdout.write(`${showText(change.diff)}\n`);
         if (!process.stdin.isTTY) {
           process.stderr.write('No terminal to ask in: nothing was written. Run this in a terminal, or copy the snippet above.\n');
           code = 3;
@@ -163,7 +171,7 @@ main().then(
   (err) => {
     // An unsafe path is a failed precondition (the contract's exit 4), other bad input is exit 2.
     const name = (err as Error)?.name;
-    process.stderr.write(`copilot-onboard: ${errorMessage(err)}\n`);
+    process.stderr.write(`copilot-onboard: ${showLine(errorMessage(err))}\n`);
     process.exitCode = err instanceof UnsafePathError ? 4 : name === 'BadInputError' ? 2 : 1;
   },
 );

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTwoFilesPatch } from 'diff';
 import { diffParts, withoutDiffs } from '../../server/src/cli/diff-text.js';
-import { cliCommand, forPerson } from '../../server/src/cli/for-person.js';
+import { cliCommand } from '../../server/src/cli/for-person.js';
+import { commandName, forModel, stepName } from '../../server/src/steps/words.js';
 
 const a = createTwoFilesPatch('a/x.md', 'b/x.md', '- one\n- two\n', '## Build\n\n- one\n- two\n').trimEnd();
 const b = createTwoFilesPatch('/dev/null', 'b/y.md', '', '--- front\n+++ matter\n- rule\n').trimEnd();
@@ -25,14 +26,14 @@ test('withoutDiffs handles a diff cut short with its note', () => {
   assert.equal(withoutDiffs(cut, '(diff above)'), 'Intro\n\n(diff above)\n\nGit: x');
 });
 
-test('forPerson turns tool names into commands and leaves out what is meant for a model', () => {
-  const text = 'The person declined. Nothing was changed. Do not ask again unless the person asks for it.\nNext: onboarding_migrate applies it. Undo with onboarding_rollback.';
-  assert.equal(
-    forPerson(text, 'copilot-onboard'),
-    'The person declined. Nothing was changed.\nNext: copilot-onboard migrate applies it. Undo with copilot-onboard rollback.',
-  );
-  assert.equal(forPerson('or the terminal: copilot-onboard approve.', 'node /x/cli.js'), 'or the terminal: node /x/cli.js approve.');
-  assert.equal(forPerson('npx copilot-onboard serve and my-onboarding_status', 'node /x/cli.js'), 'npx copilot-onboard serve and my-onboarding_status');
+test('the tool\'s own sentences name tools for a model and commands for a person at the CLI; nothing else is rewritten', () => {
+  const cli = { cliCommand: 'node /x/cli.js' };
+  assert.equal(stepName(undefined, 'migrate'), 'onboarding_migrate');
+  assert.equal(stepName(cli, 'migrate'), 'node /x/cli.js migrate');
+  assert.equal(commandName(undefined, 'approve'), 'copilot-onboard approve');
+  assert.equal(commandName(cli, 'approve'), 'node /x/cli.js approve');
+  assert.equal(forModel(undefined, ' Do not ask again unless the person asks for it.'), ' Do not ask again unless the person asks for it.');
+  assert.equal(forModel(cli, ' Do not ask again unless the person asks for it.'), '');
 });
 
 test('cliCommand is the command as the person can type it again', () => {

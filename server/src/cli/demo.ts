@@ -5,7 +5,8 @@ import path from 'node:path';
 import { styleText as style } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { callInProcess } from './in-process.js';
-import { colourDiff } from './diff-text.js';
+import { colourDiff, colourFor } from './diff-text.js';
+import { showPath, showText } from '../show/untrusted.js';
 import { cliCommand, shellQuote } from './for-person.js';
 import { terminalForm } from './terminal-form.js';
 import { repoChoice } from '../mcp/repo.js';
@@ -73,7 +74,7 @@ export async function runDemo(): Promise<number> {
   heading('2. propose (read-only: the exact plan)');
   const proposed = await callInProcess(repo, 'onboarding_propose', null);
   const ops = ((proposed.structuredContent as { operations?: { op: string; path: string; diff: string }[] }).operations ?? []);
-  for (const op of ops) say(`\n${styleText('bold', `${op.op} ${op.path}`)}\n${colourDiff(op.diff.trimEnd(), process.stdout.isTTY === true)}`);
+  for (const op of ops) say(`\n${styleText('bold', `${op.op} ${showPath(op.path)}`)}\n${colourDiff(showText(op.diff.trimEnd()), colourFor(process.stdout))}`);
 
   for (const [step, tool] of [
     ['3. approve (you decide: yes, or no with a comment to ask for changes)', 'onboarding_approve'],
@@ -100,7 +101,7 @@ export async function runDemo(): Promise<number> {
   heading('5. the result');
   for (const rel of listFiles(root, '.github')) {
     say(styleText('bold', rel));
-    say(fs.readFileSync(path.join(root, rel), 'utf8'));
+    say(showText(fs.readFileSync(path.join(root, rel), 'utf8')));
   }
 
   heading('6. rollback (optional: restores every file byte for byte)');

@@ -1,4 +1,4 @@
-import { styleText } from 'node:util';
+import { diffEnd, diffLineKinds, type DiffLineKind } from '../show/diff-lines.js';
 
 /** Unified diffs inside a form message: found, coloured for a terminal, or left out. */
 
@@ -6,9 +6,6 @@ export interface Part {
   text: string;
   diff: boolean;
 }
-
-const SEPARATOR = /^={10,}$/;
-const HUNK = /^@@ -\d+(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
 
 /** Splits text into runs of prose and runs of unified diff (file headers and hunks, by their line counts). */
 export function diffParts(text: string): Part[] {
@@ -29,27 +26,6 @@ export function diffParts(text: string): Part[] {
   return parts;
 }
 
-/** Where a diff that starts at line `i` ends (exclusive); `i` when none starts there. */
-function diffEnd(lines: string[], start: number): number {
-  let i = start;
-  if (SEPARATOR.test(lines[i] ?? '') && lines[i + 1]?.startsWith('--- ')) i++;
-  if (!(lines[i]?.startsWith('--- ') && lines[i + 1]?.startsWith('+++ '))) return start;
-  i += 2;
-  for (let m = HUNK.exec(lines[i] ?? ''); m; m = HUNK.exec(lines[i] ?? '')) {
-    let before = m[1] === undefined ? 1 : Number(m[1]);
-    let after = m[2] === undefined ? 1 : Number(m[2]);
-    for (i++; (before > 0 || after > 0) && i < lines.length; i++) {
-      const c = lines[i]![0];
-      if (c === ' ') (before--, after--);
-      else if (c === '-') before--;
-      else if (c === '+') after--;
-      else if (c !== '\\') break;
-    }
-    while (lines[i]?.startsWith('\\')) i++;
-  }
-  return i;
-}
-
 /** The text with every diff replaced by one line (the first) or dropped (the rest), and a cut-off note dropped. */
 export function withoutDiffs(text: string, placeholder: string): string {
   let replaced = false;
@@ -61,14 +37,22 @@ export function withoutDiffs(text: string, placeholder: string): string {
   return out.join('\n').replace(/\n{3,}/g, '\n\n');
 }
 
-/** Colours every line of a diff: additions green, removals red, hunks cyan, file names bold. */
+/** SGR codes, set and reset, by what a line is in its diff. */
+const PAINT: Partial<Record<DiffLineKind, [number, number]>> = { file: [1, 22], hunk: [36, 39], added: [32, 39], removed: [31, 39] };
+
+/**
+ * Colours every line of a diff by its position in its hunk: additions green, removals red, hunk
+ * headers cyan, file headers bold. Lines outside a diff stay as they are.
+ */
 export function colourDiff(diff: string, colour: boolean): string {
   if (!colour) return diff;
-  return diff
-    .split('\n')
-    .map((l) =>
-      l.startsWith('+++') || l.startsWith('---') ? styleText('bold', l) : l.startsWith('+') ? styleText('green', l) : l.startsWith('-') ? styleText('red', l) : l.startsWith('@@') ? styleText('cyan', l) : l,
-    )
+  const lines = diff.split('\n');
+  const kinds = diffLineKinds(lines);
+  return lines
+    .map((l, i) => {
+      const paint = PAINT[kinds[i]!];
+      return paint ? `\x1b[${paint[0]}m${l}\x1b[${paint[1]}m` : l;
+    })
     .join('\n');
 }
 
@@ -78,4 +62,16 @@ export function colourDiffsIn(text: string, colour: boolean): string {
   return diffParts(text)
     .map((p) => (p.diff ? colourDiff(p.text, true) : p.text))
     .join('\n');
+}
+
+/**
+ * Whether to colour what goes to `stream`, as Node decides for its own colours: FORCE_COLOR forces
+ * colour on (or off, when 0 or false), a NO_COLOR that is set and not empty prevents it, else a
+ * terminal has it.
+ */
+export function colourFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+  const force = env.FORCE_COLOR;
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return stream.isTTY === true;
 }

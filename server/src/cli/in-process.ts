@@ -5,7 +5,8 @@ import { createServer } from '../mcp/server.js';
 import type { RepoChoice } from '../mcp/repo.js';
 import type { FlowOptions } from '../steps/context.js';
 import { VERSION } from '../version.js';
-import { forPerson } from './for-person.js';
+import { cliCommand } from './for-person.js';
+import { showLine } from '../show/untrusted.js';
 import { progressLine } from './progress-line.js';
 
 /** Answers a form; `signal` aborts when the server stops waiting for the answer. */
@@ -13,11 +14,12 @@ export type ElicitHandler = (params: ElicitRequest['params'], signal: AbortSigna
 
 /**
  * The CLI runs the same server core as `serve`, with an MCP client in the same process. The
- * client declares elicitation only when a person can answer in this terminal. The text it returns
- * is for the person: tool names read as commands (see for-person.ts).
+ * client declares elicitation only when a person can answer in this terminal. The server writes
+ * its own sentences for the person (tool names read as commands, see steps/words.ts); nothing it
+ * returns is rewritten here, so file text and diffs reach the terminal as the server showed them.
  */
 export async function callInProcess(repo: RepoChoice, tool: string, elicit: ElicitHandler | null, options: FlowOptions = {}): Promise<CallToolResult> {
-  const server = createServer(repo, options);
+  const server = createServer(repo, { ...options, cliCommand: options.cliCommand ?? cliCommand() });
   const client = new Client(
     { name: 'copilot-onboard-cli', version: VERSION },
     { capabilities: elicit ? { elicitation: { form: {} } } : {} },
@@ -29,7 +31,7 @@ export async function callInProcess(repo: RepoChoice, tool: string, elicit: Elic
   if (elicit) {
     client.setRequestHandler(ElicitRequestSchema, (req, extra) => {
       line.pause();
-      const answer = elicit({ ...req.params, message: forPerson(req.params.message) }, AbortSignal.any([extra.signal, done.signal]));
+      const answer = elicit(req.params, AbortSignal.any([extra.signal, done.signal]));
       const settled = answer.catch(() => undefined).finally(() => (open.delete(settled), line.resume()));
       open.add(settled);
       return answer;
@@ -40,11 +42,11 @@ export async function callInProcess(repo: RepoChoice, tool: string, elicit: Elic
   await client.connect(clientSide);
   try {
     // A person at a terminal may take long; the server applies its own elicitation timeout.
-    const onprogress = (p: { progress: number; total?: number; message?: string }) => line.update(p.message ?? `${p.progress} of ${p.total ?? '?'}`);
+    const onprogress = (p: { progress: number; total?: number; message?: string }) => line.update(showLine(p.message ?? `${p.progress} of ${p.total ?? '?'}`));
     const result = (await client.callTool({ name: tool, arguments: {} }, undefined, { timeout: 24 * 3600 * 1000, onprogress })) as CallToolResult;
     done.abort();
     await Promise.all(open);
-    return { ...result, content: result.content.map((c) => (c.type === 'text' ? { ...c, text: forPerson(c.text) } : c)) };
+    return result;
   } finally {
     await line.stop();
     await client.close();

@@ -1,6 +1,7 @@
 import { emitKeypressEvents } from 'node:readline';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { colourDiffsIn, withoutDiffs } from './diff-text.js';
+import { colourDiffsIn, colourFor, withoutDiffs } from './diff-text.js';
+import { showLine, showText } from '../show/untrusted.js';
 
 /** Answers an elicitation; `signal` aborts when the server stops waiting (timeout, cancelled call). */
 export type TerminalForm = (params: ElicitRequest['params'], signal?: AbortSignal) => Promise<ElicitResult>;
@@ -25,7 +26,9 @@ export function terminalForm(options: { diffShown?: boolean } = {}): TerminalFor
     if (!('requestedSchema' in params) || !params.requestedSchema) return { action: 'decline' };
     const { confirm, input, select } = await import('@inquirer/prompts');
     const schema = params.requestedSchema;
-    const message = options.diffShown ? withoutDiffs(params.message, DIFF_SHOWN) : colourDiffsIn(params.message, process.stderr.isTTY === true);
+    // The server shows untrusted text escaped already; shown again here, which changes nothing in such text.
+    const shown = showText(params.message);
+    const message = options.diffShown ? withoutDiffs(shown, DIFF_SHOWN) : colourDiffsIn(shown, colourFor(process.stderr));
     process.stderr.write(`\n${message}\n\n`);
 
     const escape = new AbortController();
@@ -43,10 +46,11 @@ export function terminalForm(options: { diffShown?: boolean } = {}): TerminalFor
     const confirmations = fields.filter(isConfirmation);
     const texts = fields.filter(isText);
 
-    const ask = async (name: string, p: Property, title = p.title ?? name): Promise<string | boolean> => {
-      if (p.type === 'boolean') return confirm({ message: p.description ? `${title} (${p.description})` : title, default: p.default === true }, context);
+    const ask = async (name: string, p: Property, raw = p.title ?? name): Promise<string | boolean> => {
+      const title = showLine(raw);
+      if (p.type === 'boolean') return confirm({ message: p.description ? `${title} (${showLine(p.description)})` : title, default: p.default === true }, context);
       if (p.oneOf || p.enum) {
-        const options = p.oneOf ? p.oneOf.map((o) => ({ value: o.const, name: o.title })) : p.enum!.map((v) => ({ value: v, name: v }));
+        const options = p.oneOf ? p.oneOf.map((o) => ({ value: o.const, name: showLine(o.title) })) : p.enum!.map((v) => ({ value: v, name: showLine(v) }));
         return select({ message: title, choices: options, default: typeof p.default === 'string' ? p.default : undefined }, context);
       }
       return input({ message: title, default: typeof p.default === 'string' && p.default !== '' ? p.default : undefined }, context);

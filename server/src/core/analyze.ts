@@ -7,6 +7,7 @@ import { isTrivial, stripMarker } from './trivial.js';
 import { groupBy } from './collections.js';
 import { scopesOverlap } from './scope-overlap.js';
 import type { SkippedSource } from './source-file.js';
+import { charName, hiddenIn, showExcerpt } from '../show/untrusted.js';
 
 export type Pattern = 'clean' | 'structured' | 'unstructured' | 'messy';
 
@@ -44,6 +45,7 @@ export function analyze(scan: ScanResult): Analysis {
     ...findDuplicates(units, scopeOf),
     ...findNearDuplicates(units, scopeOf),
     ...findContradictions(units, scopeOf),
+    ...findHiddenCharacters(docs.flatMap((d) => d.units)),
   ];
   const structured = Object.fromEntries(docs.map((d) => [d.path, d.kind !== 'copilot-instructions' || isStructured(d)]));
   dedupeByLocations(problems);
@@ -161,6 +163,27 @@ export function findContradictions(units: Unit[], scopeOf?: (u: Unit) => Scope):
     locations: c.claims.map((cl) => ({ path: cl.path, line: cl.line })),
     sides: c.sides,
   }));
+}
+
+/**
+ * Characters a person cannot see or that a terminal acts on (controls, ESC, a lone CR, bidi
+ * controls, zero-width characters; see show/untrusted.ts), in any line of an instruction file: one
+ * problem per line, naming each character. `Use p\u200bnpm` is not `Use pnpm`, whatever it looks like.
+ */
+export function findHiddenCharacters(units: Unit[]): Problem[] {
+  const problems: Problem[] = [];
+  for (const u of units) {
+    u.lines.forEach((line, i) => {
+      const hidden = hiddenIn(line);
+      if (hidden.length === 0) return;
+      problems.push({
+        type: 'ambiguity',
+        description: `Hidden character${hidden.length > 1 ? 's' : ''} ${hidden.map(charName).join(', ')} in "${showExcerpt(line.replace(/^[ \t]+|[ \t]+$/g, ''), 80)}": the text is not what it looks like`,
+        locations: [{ path: u.path, line: u.line + i }],
+      });
+    });
+  }
+  return problems;
 }
 
 const loc = (u: Unit): Location => ({ path: u.path, line: u.line });

@@ -1,6 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage, PreconditionError } from './errors.js';
+import { showLine, showPaths } from '../show/untrusted.js';
 
 /**
  * What git says about the repository, through simple-git (loaded only when a step needs it).
@@ -58,9 +59,10 @@ export async function gitInfo(root: string, paths: string[]): Promise<GitInfo | 
 
 export function describeGit(info: GitInfo | null): string[] {
   if (!info) return ['Git: not a git work tree; the backup is the only way back.'];
-  const lines = [`Git: ${info.branch ? `branch ${info.branch}, ` : ''}HEAD ${info.head ?? '(no commits yet)'}.`];
-  if (info.modified.length > 0) lines.push(`Uncommitted changes in files the plan touches: ${info.modified.join(', ')}.`);
-  if (info.untracked.length > 0) lines.push(`Not tracked by git (the backup still keeps them): ${info.untracked.join(', ')}.`);
+  // A commit subject and file names come from the repository: shown escaped, on one line.
+  const lines = [`Git: ${info.branch ? `branch ${showLine(info.branch)}, ` : ''}HEAD ${info.head ? showLine(info.head) : '(no commits yet)'}.`];
+  if (info.modified.length > 0) lines.push(`Uncommitted changes in files the plan touches: ${showPaths(info.modified)}.`);
+  if (info.untracked.length > 0) lines.push(`Not tracked by git (the backup still keeps them): ${showPaths(info.untracked)}.`);
   return lines;
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { showExcerpt, showLine, showPath, showPaths } from '../show/untrusted.js';
 import type { GatedStep } from '../state/schema.js';
 
 /**
@@ -88,18 +89,22 @@ export const FORMS: Record<GatedStep, Form> = {
 /** More legacy files than this are decided together, in one field. */
 const MAX_FILE_FIELDS = 20;
 
+/** At most this many contradictions are asked about; the approve message names the others, which keep every side, marked. */
+export const MAX_CONFLICT_FIELDS = 20;
+
 type Fate = 'keep' | 'remove' | 'pointer' | 'replace';
 
+/** Titles and descriptions show paths and rule text through show/untrusted.ts: quoted, escaped, one line. */
 const FATE_TITLES: Record<Fate, (path: string, target: string) => string> = {
-  keep: (p) => `Keep ${p} as it is`,
-  remove: (p) => `Remove ${p} (it is backed up first)`,
-  pointer: (p, t) => `Replace ${p} with a pointer to ${t}`,
-  replace: (p) => `Replace the link ${p} with a regular file holding all repo-wide rules (the backup keeps the link)`,
+  keep: (p) => `Keep ${showPath(p)} as it is`,
+  remove: (p) => `Remove ${showPath(p)} (it is backed up first)`,
+  pointer: (p, t) => `Replace ${showPath(p)} with a pointer to ${showPath(t)}`,
+  replace: (p) => `Replace the link ${showPath(p)} with a regular file holding all repo-wide rules (the backup keeps the link)`,
 };
 
 /** The question a file's field asks: where its rules go, or, for a linked Copilot file, what becomes of the link. */
 function fileTitle(l: { path: string; target: string; linkTarget?: string }): string {
-  return l.linkTarget !== undefined ? `${l.path} is a symlink to ${l.linkTarget}` : `${l.path}: its rules go to ${l.target}`;
+  return l.linkTarget !== undefined ? `${showPath(l.path)} is a symlink to ${showPath(l.linkTarget)}` : `${showPath(l.path)}: its rules go to ${showPath(l.target)}`;
 }
 
 export interface ApproveFormInput {
@@ -139,14 +144,14 @@ export function approveForm(plan: ApproveFormInput): Form & { choicesFrom(conten
     };
     shape.legacy_all = z.enum(['keep', 'remove']).optional();
   }
-  plan.conflicts.slice(0, MAX_FILE_FIELDS).forEach((c) => {
+  plan.conflicts.slice(0, MAX_CONFLICT_FIELDS).forEach((c) => {
     const sides = sidesOf(c.locations);
     properties[c.id] = {
       type: 'string',
-      title: `Which rule stands? ${c.description}`,
+      title: `Which rule stands? ${showLine(c.description)}`,
       oneOf: [
         { const: 'keep_all', title: 'Keep all of them and mark the conflict in the file' },
-        ...sides.map((side) => ({ const: `keep_${side.first + 1}`, title: sideTitle(side.at, c.locations.length - side.at.length) })),
+        ...sides.map((side) => ({ const: `keep_${side.first + 1}`, title: sideTitle(side.at, c.locations.filter((l) => !side.at.includes(l))) })),
       ],
       default: 'keep_all',
     };
@@ -170,8 +175,8 @@ export function approveForm(plan: ApproveFormInput): Form & { choicesFrom(conten
 }
 
 /** The sides of a conflict (locations that agree), each named by its first location's index. */
-function sidesOf(locations: { path: string; line: number; text: string; side?: number }[]) {
-  const sides = new Map<number, { first: number; at: { path: string; line: number; text: string }[] }>();
+function sidesOf<L extends Located & { side?: number }>(locations: L[]) {
+  const sides = new Map<number, { first: number; at: L[] }>();
   locations.forEach((l, j) => {
     const key = l.side ?? j;
     const side = sides.get(key);
@@ -181,15 +186,18 @@ function sidesOf(locations: { path: string; line: number; text: string; side?: n
   return [...sides.values()];
 }
 
-/** "Only pnpm: "- Use pnpm." (AGENTS.md:3, CLAUDE.md:5); drop the 1 other" */
-function sideTitle(at: { path: string; line: number; text: string }[], others: number): string {
-  const where = at.map((l) => `${l.path}:${l.line}`).join(', ');
-  return `Only "${cut(at[0]!.text.trim())}" (${where}); drop the ${others === 1 ? 'other line' : `${others} other lines`}`;
+/**
+ * What choosing a side does, as core/plan.ts (conflictEffects) does it: the side's lines stay, every
+ * other side's lines are dropped. `Keep only "- Use pnpm." (CLAUDE.md:5); drop AGENTS.md:3`
+ */
+function sideTitle(at: Located[], dropped: Located[]): string {
+  const where = (ls: Located[]) => ls.map((l) => `${showPath(l.path)}:${l.line}`);
+  const drop = where(dropped);
+  const named = drop.length > 3 ? `${drop.slice(0, 3).join(', ')} and ${drop.length - 3} more` : drop.join(', ');
+  return `Keep only "${showExcerpt(at[0]!.text.trim(), 60)}" (${where(at).join(', ')}); drop ${dropped.length === 1 ? 'the line at' : `the ${dropped.length} lines at`} ${named}`;
 }
 
-function cut(t: string): string {
-  return t.length > 60 ? `${t.slice(0, 57)}...` : t;
-}
+type Located = { path: string; line: number; text: string };
 
 /** The migrate form; when files the plan touches have uncommitted changes, it asks whether to overwrite them (default no). */
 export function migrateForm(uncommitted: string[]): Form {
@@ -202,7 +210,7 @@ export function migrateForm(uncommitted: string[]): Form {
         ...base.requestedSchema.properties,
         allow_uncommitted: {
           type: 'boolean',
-          title: `Overwrite uncommitted changes in ${uncommitted.join(', ')}`,
+          title: `Overwrite uncommitted changes in ${showPaths(uncommitted)}`,
           description: 'They are backed up first, but git cannot give them back. Leave this off to commit or stash them first.',
           default: false,
         },

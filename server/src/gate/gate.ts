@@ -3,7 +3,10 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { unrecoveredOperation } from '../core/recovery.js';
 import { BadInputError, errorMessage, PreconditionError, UnsafePathError } from '../core/errors.js';
+import { showLine, showText } from '../show/untrusted.js';
 import type { ClientInfo, ElicitationTrace, GatedStep } from '../state/schema.js';
+import type { FlowOptions } from '../steps/context.js';
+import { commandName, forModel } from '../steps/words.js';
 import { repoRelative, traceWriteProblem, writeElicitationTrace } from '../trace/writer.js';
 import { LockHeldError, withLock } from '../state/lock.js';
 import { FORMS, type Form } from './forms.js';
@@ -22,11 +25,13 @@ export interface GateContext {
   server: Server;
   /** Aborted when the client cancels the tool call. */
   signal?: AbortSignal;
+  /** Who reads the texts (see steps/words.ts). */
+  options?: FlowOptions;
 }
 
 export interface Prepared {
   planHash: string | null;
-  /** Exactly what will happen, shown to the person. */
+  /** Exactly what will happen, shown to the person (escaped for display here, see showPrepared). */
   message: string;
   /** A form with this plan's optional choices; the step's contract form when absent. */
   form?: Form;
@@ -125,9 +130,9 @@ export async function runGated(
   }
   busy.add(ctx.root);
   try {
-    return await withLock(ctx.root, 'operation', `${step} (${client?.name ?? 'unknown client'})`, () => gatedStep());
+    return await withLock(ctx.root, 'operation', `${step} (${client ? showLine(client.name) : 'unknown client'})`, () => gatedStep());
   } catch (err) {
-    if (err instanceof LockHeldError) return finish('precondition_failed', `${err.message} Nothing was changed.`);
+    if (err instanceof LockHeldError) return finish('precondition_failed', `${showLine(err.message)} Nothing was changed.`);
     throw err;
   } finally {
     busy.delete(ctx.root);
@@ -136,17 +141,17 @@ export async function runGated(
   async function gatedStep(): Promise<GateResult> {
     // Under the lock, a journal is not a running operation's: it is one the start could not recover.
     const stuck = await unrecoveredOperation(ctx.root, { lockHeld: true });
-    if (stuck) return finish('precondition_failed', `The ${step} step cannot run. ${stuck.text} Nothing was changed.`);
+    if (stuck) return finish('precondition_failed', `The ${step} step cannot run. ${showLine(stuck.text)} Nothing was changed.`);
     if (!supportsFormElicitation(ctx.server)) {
       // Nothing is sent; the trace still records what would have been asked, when that is known.
-      await prepare().then((p) => ({ planHash, message, form = form } = p), () => undefined);
+      await prepare().then((p) => ({ planHash, message, form = form } = showPrepared(p)), () => undefined);
       return finish(
         'elicitation_unsupported',
-        `The ${step} step needs a person's answer, and this client cannot show a form (it did not declare MCP elicitation). Nothing was changed. Use a client with elicitation, or the terminal: copilot-onboard ${step}.`,
+        `The ${step} step needs a person's answer, and this client cannot show a form (it did not declare MCP elicitation). Nothing was changed. Use a client with elicitation, or the terminal: ${commandName(ctx.options, step)}.`,
       );
     }
     try {
-      ({ planHash, message, form = form } = await prepare());
+      ({ planHash, message, form = form } = showPrepared(await prepare()));
     } catch (err) {
       return refusedByError(err, finish);
     }
@@ -177,10 +182,36 @@ export async function runGated(
   }
 }
 
+/**
+ * What is sent to the person: the message with every hidden character escaped (newlines kept),
+ * and every title and description of the form as one escaped line. The forms and messages quote
+ * paths themselves; this is the net under them. The values a form accepts are not touched.
+ */
+function showPrepared(p: Prepared): Prepared {
+  return { ...p, message: showText(p.message), ...(p.form ? { form: { ...p.form, requestedSchema: showSchema(p.form.requestedSchema) } } : {}) };
+}
+
+function showSchema(schema: Form['requestedSchema']): Form['requestedSchema'] {
+  const texts = (o: Record<string, unknown>) => {
+    const out = { ...o };
+    for (const key of ['title', 'description'] as const) if (typeof out[key] === 'string') out[key] = showLine(out[key]);
+    return out;
+  };
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).map(([name, p]) => {
+      const shown = texts(p);
+      if (Array.isArray(p.oneOf)) shown.oneOf = (p.oneOf as Record<string, unknown>[]).map(texts);
+      return [name, shown];
+    }),
+  );
+  return { ...schema, properties };
+}
+
+/** Error messages name paths and other outside text: shown as one line. */
 function refusedByError(err: unknown, finish: (o: RefusalOutcome, t: string, e?: Partial<GateResult>) => Promise<GateResult>) {
-  if (err instanceof PreconditionError || err instanceof UnsafePathError) return finish('precondition_failed', `${asSentence(err.message)} Nothing was changed.`);
-  if (err instanceof BadInputError) return finish('error', err.message, { badInput: true });
-  return finish('error', `Internal error: ${errorMessage(err)}.`);
+  if (err instanceof PreconditionError || err instanceof UnsafePathError) return finish('precondition_failed', `${asSentence(showLine(err.message))} Nothing was changed.`);
+  if (err instanceof BadInputError) return finish('error', showLine(err.message), { badInput: true });
+  return finish('error', `Internal error: ${showLine(errorMessage(err))}.`);
 }
 
 const asSentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
@@ -207,10 +238,10 @@ async function ask(
   const action = raw.action;
   const response = { action: typeof action === 'string' ? action : JSON.stringify(action ?? null), ...('content' in raw ? { content: raw.content } : {}) };
   if (action === 'decline') {
-    return { kind: 'refused', response, outcome: 'declined', reason: 'The person declined. Nothing was changed. Do not ask again unless the person asks for it.' };
+    return { kind: 'refused', response, outcome: 'declined', reason: `The person declined. Nothing was changed.${forModel(ctx.options, ' Do not ask again unless the person asks for it.')}` };
   }
   if (action === 'cancel') {
-    return { kind: 'refused', response, outcome: 'cancelled', reason: 'The person dismissed the request. Nothing was changed. Do not ask again unless the person asks for it.' };
+    return { kind: 'refused', response, outcome: 'cancelled', reason: `The person dismissed the request. Nothing was changed.${forModel(ctx.options, ' Do not ask again unless the person asks for it.')}` };
   }
   if (action !== 'accept') {
     return { kind: 'refused', response, outcome: 'invalid_response', reason: `The client answered with an unknown action (${response.action}). Nothing was changed.` };
@@ -250,7 +281,7 @@ function refusalForError(err: unknown, signal: AbortSignal | undefined): { outco
   }
   const malformed = err instanceof Error && Array.isArray((err as { issues?: unknown }).issues);
   if (malformed || (err instanceof McpError && err.code === ErrorCode.InvalidParams)) {
-    return { outcome: 'invalid_response', reason: `The answer does not match the form: ${err.message}. Nothing was changed.` };
+    return { outcome: 'invalid_response', reason: `The answer does not match the form: ${showLine(err.message)}. Nothing was changed.` };
   }
-  return { outcome: 'error', reason: `Asking the person failed: ${errorMessage(err)}. Nothing was changed.` };
+  return { outcome: 'error', reason: `Asking the person failed: ${showLine(errorMessage(err))}. Nothing was changed.` };
 }

@@ -1,5 +1,6 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import fs from 'fs-extra';
+import { showLine } from '../show/untrusted.js';
 import { errorMessage } from '../core/errors.js';
 import { clearJournal, journalPath } from '../core/journal.js';
 import { recoverInterrupted, type Recovery } from '../core/recovery.js';
@@ -40,7 +41,7 @@ export async function recoverAndTrace(root: string, server: Server | null): Prom
     });
   } catch (err) {
     if (!(err instanceof LockHeldError)) {
-      process.stderr.write(`copilot-onboard: an interrupted migrate or rollback could not be recovered: ${errorMessage(err)} Run status for the way back.\n`);
+      process.stderr.write(`copilot-onboard: an interrupted migrate or rollback could not be recovered: ${showLine(errorMessage(err))} Run status for the way back.\n`);
     }
     return null;
   }

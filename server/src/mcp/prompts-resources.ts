@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { PlanFile } from '../state/schema.js';
 import { resolveRepoForSession, type RepoChoice } from './repo.js';
+import { showJson, showLine, showPath, showText } from '../show/untrusted.js';
 
 const ONBOARD_PROMPT = `Onboard this repository's AI instruction files to GitHub Copilot with the copilot-onboard tools.
 
@@ -47,9 +48,10 @@ export function registerPromptsAndResources(server: Server, repo: RepoChoice): v
     else {
       const [{ listTraces }, { verifyTraces }] = await Promise.all([import('../trace/reader.js'), import('../trace/verify.js')]);
       const traces = (await listTraces(root)).map(({ data: _d, file: _f, ...t }) => t);
-      text = JSON.stringify({ traces, verify: await verifyTraces(root) }, null, 2);
+      text = showJson({ traces, verify: await verifyTraces(root) });
     }
-    return { contents: [{ uri, mimeType: resource.mimeType, text }] };
+    // Shown to a client like every tool result: hidden characters escaped (JSON stays the same value).
+    return { contents: [{ uri, mimeType: resource.mimeType, text: showText(text) }] };
   });
 }
 
@@ -57,12 +59,22 @@ function planMarkdown(plan: PlanFile | null): string {
   if (!plan) return '# No plan yet\n\nCall onboarding_propose to build one.\n';
   const out = [`# Migration plan ${plan.planHash.slice(0, 12)}`, '', `Pattern: **${plan.pattern}**. Proposed ${plan.createdAt}.`, ''];
   if (plan.operations.length === 0) out.push('Nothing to do.', '');
-  for (const op of plan.operations) out.push(`## ${op.op} \`${op.path}\``, '', '```diff', op.diff.trimEnd(), '```', '');
+  for (const op of plan.operations) {
+    // A fence longer than any run of backticks in the diff: a rule cannot close it.
+    const fence = '`'.repeat(Math.max(3, ...[...op.diff.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+    out.push(`## ${op.op} ${codeSpan(showPath(op.path))}`, '', `${fence}diff`, op.diff.trimEnd(), fence, '');
+  }
   if (plan.problems.length > 0) {
     out.push('## Problems', '');
-    for (const p of plan.problems) out.push(`- **${p.type}**: ${p.description} (${p.locations.map((l) => `${l.path}:${l.line}`).join(', ')})`);
+    for (const p of plan.problems) out.push(`- **${p.type}**: ${showLine(p.description)} (${p.locations.map((l) => `${showPath(l.path)}:${l.line}`).join(', ')})`);
     out.push('');
   }
-  if (plan.notes.length > 0) out.push('## Notes', '', ...plan.notes.map((n) => `- ${n}`), '');
+  if (plan.notes.length > 0) out.push('## Notes', '', ...plan.notes.map((n) => `- ${showLine(n)}`), '');
   return out.join('\n');
+}
+
+/** Inline code that holds any run of backticks. */
+function codeSpan(text: string): string {
+  const ticks = '`'.repeat(Math.max(1, ...[...text.matchAll(/`+/g)].map((m) => m[0].length + 1)));
+  return ticks.length > 1 ? `${ticks} ${text} ${ticks}` : `${ticks}${text}${ticks}`;
 }

@@ -15,6 +15,7 @@ import { OUTPUT_SCHEMAS, type ToolName } from './tool-schemas.js';
 import { resolveRepoForSession, type RepoChoice } from './repo.js';
 import { VERSION } from '../version.js';
 import { registerPromptsAndResources } from './prompts-resources.js';
+import { showLine, showText } from '../show/untrusted.js';
 
 // The steps load on the first tool call: a client waits for `initialize` and `tools/list` only.
 const readOnly = () => import('../steps/read-only.js');
@@ -126,7 +127,7 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
       stepResult = await tool.run({ root, server, signal: extra.signal, options, report: reporter(server, request.params._meta?.progressToken, extra.sendNotification) });
       reporter(server, undefined, extra.sendNotification).log(stepResult.isError ? 'warning' : 'info', `${name}: ${stepResult.outcome}`);
       if (recovered) {
-        stepResult.text = `Recovered first: ${recovered.detail}\n\n${stepResult.text}`;
+        stepResult.text = `Recovered first: ${showLine(recovered.detail)}\n\n${stepResult.text}`;
         stepResult.structured.recovered = recovered;
       }
     } catch (err) {
@@ -142,16 +143,21 @@ function reporter(server: Server, token: string | number | undefined, send: (n: 
   return {
     progress(done, total, message) {
       if (token === undefined) return;
-      void send({ method: 'notifications/progress', params: { progressToken: token, progress: done, total, message } }).catch(() => {});
+      void send({ method: 'notifications/progress', params: { progressToken: token, progress: done, total, message: showLine(message) } }).catch(() => {});
     },
     log(level, message) {
-      void server.sendLoggingMessage({ level, logger: 'copilot-onboard', data: message }).catch(() => {});
+      void server.sendLoggingMessage({ level, logger: 'copilot-onboard', data: showLine(message) }).catch(() => {});
     },
   };
 }
 
+/**
+ * The text a client shows passes the display function: every hidden character escaped, newlines
+ * kept (the steps quote paths and put outside text on one line themselves). structuredContent is
+ * data, exactly as it is: the content there is what would be written.
+ */
 function toCallToolResult(r: StepResult): CallToolResult {
-  const result: CallToolResult = { content: [{ type: 'text', text: r.text }], structuredContent: r.structured, isError: r.isError };
+  const result: CallToolResult = { content: [{ type: 'text', text: showText(r.text) }], structuredContent: r.structured, isError: r.isError };
   // Lets the CLI tell bad input (exit 2) from an internal error (exit 1).
   if (r.badInput) result._meta = { [BAD_INPUT_META]: true };
   return result;

@@ -2,12 +2,15 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../core/errors.js';
 import { clientInfo } from '../gate/gate.js';
+import { showExcerpt, showLine, showText } from '../show/untrusted.js';
 import type { SamplingTrace } from '../state/schema.js';
 import { repoRelative, writeSamplingTrace } from '../trace/writer.js';
 
 /**
  * The only code that sends sampling requests. A model may explain the analysis or plan to the
- * person; it never decides anything, and the structured result never comes from it.
+ * person; it never decides anything, and the structured result never comes from it. Its words
+ * come after the tool's own report, labelled as the client model's, each line quoted: a narration
+ * that imitates the report cannot pass for it.
  */
 
 export const DEFAULT_SAMPLING_TIMEOUT_MS = 60_000;
@@ -49,6 +52,7 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
   let outcome: SamplingTrace['outcome'];
   let response: SamplingTrace['response'] = null;
   let narration: string | null = null;
+  let model = '';
   let error: string | undefined;
 
   if (!ctx.server.getClientCapabilities()?.sampling) {
@@ -64,6 +68,7 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
       if (content && content.type === 'text' && content.text.trim() !== '') {
         outcome = 'ok';
         narration = cut(content.text.trim());
+        model = typeof result.model === 'string' ? result.model : '';
       } else {
         outcome = 'error';
         error = 'the reply held no text';
@@ -89,10 +94,20 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
   try {
     tracePath = repoRelative(ctx.root, await writeSamplingTrace(ctx.root, trace));
   } catch (err) {
-    process.stderr.write(`copilot-onboard: could not write sampling trace: ${errorMessage(err)}\n`);
+    process.stderr.write(`copilot-onboard: could not write sampling trace: ${showLine(errorMessage(err))}\n`);
   }
   if (narration === null) return { text: report, source: 'builtin', trace: tracePath };
-  return { text: `${narration}\n\n---\n${report}`, source: 'sampling', trace: tracePath };
+  return { text: `${report}\n\n---\n${narrationBlock(narration, model)}`, source: 'sampling', trace: tracePath };
+}
+
+/** The model's words as a quotation: a label that names the model, then each line after "> ", escaped. */
+export function narrationBlock(narration: string, model: string): string {
+  const name = model.trim() === '' ? 'unnamed' : showExcerpt(model.trim(), 80);
+  const quoted = showText(narration)
+    .split('\n')
+    .map((l) => (l === '' ? '>' : `> ${l}`))
+    .join('\n');
+  return `Narration from the client's model (${name}), not checked by copilot-onboard:\n${quoted}`;
 }
 
 function samplingOutcome(err: unknown): SamplingTrace['outcome'] {

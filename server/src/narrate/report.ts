@@ -1,7 +1,15 @@
 import type { Analysis } from '../core/analyze.js';
+import { MAX_CONFLICT_FIELDS } from '../gate/forms.js';
+import { showLine, showPath } from '../show/untrusted.js';
 import type { PlanFile } from '../state/schema.js';
+import type { FlowOptions } from '../steps/context.js';
+import { stepName } from '../steps/words.js';
 
-/** The built-in report: what a person reads when no model narrates. Plain, complete, deterministic. */
+/**
+ * The built-in report: what a person reads when no model narrates. Plain, complete, deterministic.
+ * Paths are quoted when they hold anything but plain printable characters; descriptions and notes,
+ * which quote rules and name files, are shown as one line each (show/untrusted.ts).
+ */
 
 const PATTERN_WORDS: Record<Analysis['pattern'], string> = {
   clean: 'clean: there are no instructions to migrate',
@@ -10,46 +18,51 @@ const PATTERN_WORDS: Record<Analysis['pattern'], string> = {
   messy: 'messy: the instructions repeat or contradict each other',
 };
 
+const at = (locations: { path: string; line: number }[]) => locations.map((l) => `${showPath(l.path)}:${l.line}`).join(', ');
+
 export function analysisReport(a: Pick<Analysis, 'pattern' | 'sources' | 'problems' | 'skipped'>): string {
   const out: string[] = [`Pattern: ${PATTERN_WORDS[a.pattern]}.`];
   if (a.sources.length === 0) out.push('No instruction files were found.');
   else {
     out.push(`Instruction files (${a.sources.length}):`);
-    for (const s of a.sources) out.push(`- ${s.path} (${s.kind}, ${s.bytes} bytes)`);
+    for (const s of a.sources) out.push(`- ${showPath(s.path)} (${s.kind}, ${s.bytes} bytes)`);
   }
-  for (const s of a.skipped) out.push(`Not read: ${s.detail}.`);
+  for (const s of a.skipped) out.push(`Not read: ${showLine(s.detail)}.`);
   if (a.problems.length === 0) out.push('No problems found.');
   else {
     out.push(`Problems (${a.problems.length}):`);
-    for (const p of a.problems) {
-      out.push(`- ${p.type}: ${p.description} at ${p.locations.map((l) => `${l.path}:${l.line}`).join(', ')}`);
-    }
+    for (const p of a.problems) out.push(`- ${p.type}: ${showLine(p.description)} at ${at(p.locations)}`);
   }
   return out.join('\n');
 }
 
-export function planReport(plan: PlanFile): string {
+export function planReport(plan: PlanFile, options?: FlowOptions): string {
   const out: string[] = [analysisReport({ ...plan, skipped: [] })];
   if (plan.operations.length === 0) out.push('', 'Plan: nothing to do.');
   else {
     out.push('', `Plan ${plan.planHash.slice(0, 12)} (${plan.operations.length} file operation${plan.operations.length > 1 ? 's' : ''}):`);
-    for (const op of plan.operations) out.push(`- ${op.op} ${op.path}`);
+    for (const op of plan.operations) out.push(`- ${op.op} ${showPath(op.path)}`);
     if (plan.merged.length > 0) {
       out.push(`Exact duplicates from other files merged (${plan.merged.length}):`);
-      for (const m of plan.merged) out.push(`- ${m.path}:${m.line} (kept at line ${m.keptAt.line})`);
+      for (const m of plan.merged) out.push(`- ${showPath(m.path)}:${m.line} (kept at line ${m.keptAt.line})`);
     }
     const choosable = plan.legacy.filter((l) => l.fates.length > 1);
     if (choosable.length > 0) {
       out.push('Legacy files (approve lets the person keep, remove or point each one; the default keeps it):');
-      for (const l of choosable) out.push(`- ${l.path} ${l.linkTarget !== undefined ? `is a symlink to ${l.linkTarget}` : `-> ${l.target}`} (choices: ${l.fates.join(', ')})`);
+      for (const l of choosable) out.push(`- ${showPath(l.path)} ${l.linkTarget !== undefined ? `is a symlink to ${showPath(l.linkTarget)}` : `-> ${showPath(l.target)}`} (choices: ${l.fates.join(', ')})`);
     }
     if (plan.conflicts.length > 0) {
-      out.push('Contradictions (approve asks which rule stands; the default keeps all and marks them):');
-      for (const c of plan.conflicts) out.push(`- ${c.id}: ${c.description}`);
+      const notAsked = plan.conflicts.slice(MAX_CONFLICT_FIELDS).map((c) => c.id);
+      out.push(
+        notAsked.length === 0
+          ? 'Contradictions (approve asks which rule stands; the default keeps all and marks them):'
+          : `Contradictions (approve asks which rule stands for the first ${MAX_CONFLICT_FIELDS}; the default keeps all and marks them; ${notAsked.join(', ')} are not asked and keep all their rules, marked):`,
+      );
+      for (const c of plan.conflicts) out.push(`- ${c.id}: ${showLine(c.description)}`);
     }
     for (const op of plan.operations) out.push('', op.diff.trimEnd());
   }
-  for (const n of plan.notes) out.push(`Note: ${n}`);
-  if (plan.operations.length > 0) out.push('', 'Next: onboarding_approve asks the person to approve this exact plan.');
+  for (const n of plan.notes) out.push(`Note: ${showLine(n)}`);
+  if (plan.operations.length > 0) out.push('', `Next: ${stepName(options, 'approve')} asks the person to approve this exact plan.`);
   return out.join('\n');
 }

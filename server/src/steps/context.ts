@@ -21,4 +21,9 @@ export interface FlowOptions {
   branch?: string;
   /** Commit the migrated files, with a message that names the trace. */
   commit?: boolean;
+  /**
+   * Set by the CLI, whose person reads the results in a terminal: how to run it again. The tool's
+   * own sentences then name commands instead of MCP tools (see words.ts).
+   */
+  cliCommand?: string;
 }

@@ -15,6 +15,8 @@ import { readPlan, readState, writeState } from '../state/store.js';
 import { fileStamp } from '../trace/writer.js';
 import type { FlowContext } from './context.js';
 import { approveMessage, migrateMessage, rollbackMessage } from './messages.js';
+import { showLine, showPath, showPaths } from '../show/untrusted.js';
+import { stepName } from './words.js';
 import { result, type StepResult } from './result.js';
 
 function fromGate(g: GateResult, fields: Record<string, unknown> = {}): StepResult {
@@ -60,12 +62,12 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
         approval: { planHash: plan!.planHash, approvedAt: new Date().toISOString(), client: clientInfo(ctx.server), comment, choices, usedAt: null },
       });
       const chosen = [
-        ...Object.entries(choices.legacy).map(([p, f]) => `${p}: ${f}`),
+        ...Object.entries(choices.legacy).map(([p, f]) => `${showPath(p)}: ${f}`),
         ...Object.entries(choices.conflicts).map(([id, c]) => `${id}: ${c}`),
       ];
       return {
         outcome: 'approved',
-        detail: `Plan ${plan!.planHash.slice(0, 12)} is approved${chosen.length ? ` with these choices: ${chosen.join(', ')}` : ''}. Next: onboarding_migrate applies it after a final confirmation.`,
+        detail: `Plan ${plan!.planHash.slice(0, 12)} is approved${chosen.length ? ` with these choices: ${chosen.join(', ')}` : ''}. Next: ${stepName(ctx.options, 'migrate')} applies it after a final confirmation.`,
       };
     },
   );
@@ -73,7 +75,7 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
   if (g.outcome === 'not_confirmed' && g.answered?.approved === false && typeof comment === 'string' && comment.trim() !== '') {
     const state = await readState(ctx.root);
     await writeState(ctx.root, { ...state, feedback: { planHash: g.planHash!, comment: comment.trim(), at: new Date().toISOString(), client: clientInfo(ctx.server) } });
-    return fromGate({ ...g, text: `${g.text} The comment is recorded as requested changes: "${comment.trim()}". The next propose shows it.` }, { requestedChanges: comment.trim() });
+    return fromGate({ ...g, text: `${g.text} The comment is recorded as requested changes: "${showLine(comment.trim())}". The next propose shows it.` }, { requestedChanges: comment.trim() });
   }
   return fromGate(g);
 }
@@ -117,7 +119,7 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
     },
     async (content) => {
       if ((git?.modified.length ?? 0) > 0 && content.allow_uncommitted !== true) {
-        throw new PreconditionError(`The plan would overwrite uncommitted changes in ${git!.modified.join(', ')}. Commit or stash them, or allow it in the migrate form.`);
+        throw new PreconditionError(`The plan would overwrite uncommitted changes in ${showPaths(git!.modified)}. Commit or stash them, or allow it in the migrate form.`);
       }
       // The person may have edited a file while the form was open: check again right before writing.
       const state = await readState(ctx.root);
@@ -130,10 +132,11 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
       if (ctx.options?.branch && git) await createBranch(ctx.root, ctx.options.branch);
       await performMigration(ctx.root, id, plan!.planHash, ops, state, (done, p) => ctx.report?.progress(done, ops.length, `Wrote ${p}`));
       files = ops.map((o) => `${o.op} ${o.path}`);
+      const shownFiles = ops.map((o) => `${o.op} ${showPath(o.path)}`);
       const commit = ctx.options?.commit && git;
       return {
         outcome: 'migrated',
-        detail: `Migrated: ${files.join(', ')}. Backup in ${backupDirRel(id)}.${ctx.options?.branch && git ? ` On branch ${ctx.options.branch}.` : ''} Undo with onboarding_rollback.`,
+        detail: `Migrated: ${shownFiles.join(', ')}. Backup in ${backupDirRel(id)}.${ctx.options?.branch && git ? ` On branch ${ctx.options.branch}.` : ''} Undo with ${stepName(ctx.options, 'rollback')}.`,
         settle: () => settleOperation(ctx.root),
         afterTrace: commit
           ? async (trace) => `Committed as ${await commitFiles(ctx.root, ops.map((o) => o.path), `copilot-onboard: migrate instructions to Copilot's layout\n\nPlan ${plan!.planHash}\nTrace ${trace ?? '(none)'}`)}.`
@@ -167,8 +170,8 @@ export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
       if (!still) throw new PreconditionError('That migration was already rolled back.');
       const done = (restored = await performRollback(ctx.root, still, (n, total, p) => ctx.report?.progress(n, total, `Restoring ${p}`)));
       const parts = [`Rolled back migration ${migration!.id}.`];
-      if (done.restored.length) parts.push(`Restored: ${done.restored.join(', ')}.`);
-      if (done.removed.length) parts.push(`Removed: ${done.removed.join(', ')}.`);
+      if (done.restored.length) parts.push(`Restored: ${showPaths(done.restored)}.`);
+      if (done.removed.length) parts.push(`Removed: ${showPaths(done.removed)}.`);
       if (done.savedEdits.length) parts.push(`Edits made after the migration were saved in ${migration!.backupDir}edited-after-migration/.`);
       if (done.deletedAfterMigration.length) parts.push(deletedLine(done.deletedAfterMigration));
       return { outcome: 'rolled_back', detail: parts.join(' '), settle: () => settleOperation(ctx.root) };
@@ -178,7 +181,7 @@ export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
 }
 
 function deletedLine(paths: string[]): string {
-  return `${paths.length > 1 ? 'These files were' : 'This file was'} deleted after the migration, so there is nothing of yours to save: ${paths.join(', ')}.`;
+  return `${paths.length > 1 ? 'These files were' : 'This file was'} deleted after the migration, so there is nothing of yours to save: ${showPaths(paths)}.`;
 }
 
 /** The repository files among `paths` that do not exist now. */

@@ -1,6 +1,13 @@
+import { MAX_CONFLICT_FIELDS } from '../gate/forms.js';
+import { diffStat } from '../show/diff-lines.js';
+import { showLine, showPath, showPaths } from '../show/untrusted.js';
 import type { BackupManifest, PlanFile } from '../state/schema.js';
 
-/** The text each elicitation shows: exactly what the step will do. */
+/**
+ * The text each elicitation shows: exactly what the step will do. Paths are shown quoted when they
+ * hold anything but plain printable characters, other text from files as one line each (see
+ * show/untrusted.ts), so nothing from the repository can start a line of its own.
+ */
 
 const MAX_DIFF_CHARS = 6000;
 
@@ -8,7 +15,7 @@ export function describeOperations(operations: PlanFile['operations']): string[]
   const verbs = { create: 'Create', update: 'Change', delete: 'Remove' } as const;
   return operations.map((o) => {
     const { added, removed } = diffStat(o.diff);
-    return `- ${verbs[o.op]} ${o.path} (+${added} -${removed} lines)`;
+    return `- ${verbs[o.op]} ${showPath(o.path)} (+${added} -${removed} lines)`;
   });
 }
 
@@ -20,24 +27,41 @@ export function approveMessage(plan: PlanFile, backupHint: string): string {
     ...describeOperations(plan.operations),
     `Every file is backed up first under ${backupHint}, and rollback restores it byte for byte.`,
   ];
-  if (plan.merged.length > 0) lines.push(`Exact duplicates from other files merged: ${plan.merged.map((m) => `${m.path}:${m.line}`).join(', ')}.`);
+  if (plan.merged.length > 0) lines.push(`Exact duplicates from other files merged: ${plan.merged.map((m) => `${showPath(m.path)}:${m.line}`).join(', ')}.`);
   const choosable = plan.legacy.filter((l) => l.fates.length > 1);
   if (choosable.length > 0) {
     lines.push('', 'Legacy files (the form lets you choose; the default keeps each one):');
     for (const l of choosable) {
       if (l.linkTarget !== undefined) {
-        lines.push(`- ${l.path} is a symlink to ${l.linkTarget}. Keep: the link stays, and the plan above is what happens. Replace: the link itself becomes a regular file with all repo-wide rules (the file it points at is not changed; rollback puts the link back).`);
+        lines.push(`- ${showPath(l.path)} is a symlink to ${showPath(l.linkTarget)}. Keep: the link stays, and the plan above is what happens. Replace: the link itself becomes a regular file with all repo-wide rules (the file it points at is not changed; rollback puts the link back).`);
         continue;
       }
-      lines.push(`- ${l.path}: its rules go to ${l.target}. Keep: ${l.note}${l.fates.includes('remove') ? ' Remove: deleted after backup.' : ''}${l.fates.includes('pointer') ? ` Pointer: replaced by a line importing ${l.target}.` : ''}`);
+      lines.push(`- ${showPath(l.path)}: its rules go to ${showPath(l.target)}. Keep: ${showLine(l.note)}${l.fates.includes('remove') ? ' Remove: deleted after backup.' : ''}${l.fates.includes('pointer') ? ` Pointer: replaced by a line importing ${showPath(l.target)}.` : ''}`);
     }
   }
-  if (plan.conflicts.length > 0) {
-    lines.push('', 'Contradictions (the form asks which rule stands; the default keeps all and marks them in the file):');
-    for (const c of plan.conflicts) lines.push(`- ${c.id}: ${c.description} at ${c.locations.map((l) => `${l.path}:${l.line}`).join(', ')}`);
-  }
+  if (plan.conflicts.length > 0) lines.push('', ...contradictionLines(plan.conflicts));
   lines.push('', ...diffs(plan.operations));
   return lines.join('\n');
+}
+
+/**
+ * The contradictions, and which of them the form asks about. The form holds at most
+ * MAX_CONFLICT_FIELDS of these questions; the rest are named here, and keep every side, marked.
+ */
+function contradictionLines(conflicts: PlanFile['conflicts']): string[] {
+  const asked = conflicts.slice(0, MAX_CONFLICT_FIELDS);
+  const notAsked = conflicts.slice(MAX_CONFLICT_FIELDS);
+  const where = (c: PlanFile['conflicts'][number]) => c.locations.map((l) => `${showPath(l.path)}:${l.line}`).join(', ');
+  const lines =
+    notAsked.length === 0
+      ? ['Contradictions (the form asks which rule stands for each; the default keeps all and marks them in the file):']
+      : [
+          `Contradictions (${conflicts.length}): the form asks which rule stands for the first ${asked.length} (${asked[0]!.id} to ${asked.at(-1)!.id}); the default keeps all and marks them in the file.`,
+          `Not asked: ${notAsked.map((c) => c.id).join(', ')}. A form holds at most ${MAX_CONFLICT_FIELDS} of these questions, so ${notAsked.length === 1 ? 'this one keeps' : `these ${notAsked.length} keep`} the rules of every side, each marked in the file. To choose for ${notAsked.length === 1 ? 'it' : 'them'}, settle some contradictions in the files and propose again.`,
+        ];
+  for (const c of asked) lines.push(`- ${c.id}: ${showLine(c.description)} at ${where(c)}`);
+  for (const c of notAsked) lines.push(`- ${c.id} (not asked: all kept, marked): ${showLine(c.description)} at ${where(c)}`);
+  return lines;
 }
 
 /**
@@ -52,7 +76,7 @@ export function migrateMessage(plan: PlanFile, chosen: Pick<PlanFile, 'operation
     'Undo at any time with rollback.',
   ];
   const newNotes = chosen.notes.filter((n) => !plan.notes.includes(n));
-  if (newNotes.length > 0) lines.push('', ...newNotes.map((n) => `Note: ${n}`));
+  if (newNotes.length > 0) lines.push('', ...newNotes.map((n) => `Note: ${showLine(n)}`));
   const same = chosen.operations.length === plan.operations.length && chosen.operations.every((o, i) => o.path === plan.operations[i]!.path && o.content === plan.operations[i]!.content);
   if (!same) lines.push('', 'With your choices, the changes are:', ...diffs(chosen.operations));
   return lines.join('\n');
@@ -61,11 +85,11 @@ export function migrateMessage(plan: PlanFile, chosen: Pick<PlanFile, 'operation
 export function rollbackMessage(manifest: BackupManifest, backupRel: string, edited: string[]): string {
   const lines = [`copilot-onboard will undo migration ${manifest.id} from the backup in ${backupRel}:`];
   for (const f of manifest.files) {
-    lines.push(f.existed ? `- Restore ${f.path} to its original bytes` : `- Remove ${f.path} (the migration created it)`);
+    lines.push(f.existed ? `- Restore ${showPath(f.path)} to its original bytes` : `- Remove ${showPath(f.path)} (the migration created it)`);
   }
   if (edited.length > 0) {
     lines.push(
-      `These files were edited after the migration: ${edited.join(', ')}.`,
+      `These files were edited after the migration: ${showPaths(edited)}.`,
       `Their current content is saved to ${backupRel}edited-after-migration/ before restoring, so your edits are not lost.`,
     );
   }
@@ -76,14 +100,4 @@ function diffs(operations: PlanFile['operations']): string[] {
   const all = operations.map((o) => o.diff.trimEnd()).join('\n');
   if (all.length <= MAX_DIFF_CHARS) return [all];
   return [`${all.slice(0, MAX_DIFF_CHARS)}`, `… (diff cut at ${MAX_DIFF_CHARS} characters; the whole plan is in .copilot-state/plan.json)`];
-}
-
-function diffStat(diff: string): { added: number; removed: number } {
-  let added = 0;
-  let removed = 0;
-  for (const line of diff.split('\n')) {
-    if (line.startsWith('+') && !line.startsWith('+++')) added++;
-    else if (line.startsWith('-') && !line.startsWith('---')) removed++;
-  }
-  return { added, removed };
 }

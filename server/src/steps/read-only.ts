@@ -3,6 +3,7 @@ import { describeGit, gitInfo } from '../core/git.js';
 import { buildPlan } from '../core/plan.js';
 import { scanRepository } from '../core/scan.js';
 import { narrate } from '../narrate/narrate.js';
+import { showLine } from '../show/untrusted.js';
 import { analysisReport, planReport } from '../narrate/report.js';
 import type { PlanFile } from '../state/schema.js';
 import { readState, writePlan, writeState } from '../state/store.js';
@@ -88,7 +89,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     const git = await gitInfo(ctx.root, plan.operations.map((o) => o.path));
     const narrationFacts = { ...facts, operations: plan.operations.map((o) => ({ op: o.op, path: o.path })) };
     const feedback = state.feedback ? answerFeedback(state.feedback, plan.planHash) : null;
-    const report = [feedback?.text, planReport(file), describeGit(git).join('\n')].filter(Boolean).join('\n\n');
+    const report = [feedback?.text, planReport(file, ctx.options), describeGit(git).join('\n')].filter(Boolean).join('\n\n');
     await progress.phase('Writing the report…');
     const told = await narrate(ctx, 'propose', { ...narrationFacts, feedback }, report);
     return result('proposed', told.text, { ...facts, git, feedback, narration: told.source });
@@ -101,5 +102,5 @@ function answerFeedback(feedback: { planHash: string; comment: string; at: strin
   const answer = same
     ? 'This plan is the same as the one you commented on: the instruction files have not changed. Edit them, or make your choices in the approve form (legacy files, which rule stands), and propose again.'
     : 'This plan differs from the one you commented on: the instruction files changed since. Check the diff below against your comment.';
-  return { comment: feedback.comment, on: feedback.planHash, samePlan: same, text: `Requested changes (${feedback.at}): "${feedback.comment}"\n${answer}` };
+  return { comment: feedback.comment, on: feedback.planHash, samePlan: same, text: `Requested changes (${feedback.at}): "${showLine(feedback.comment)}"\n${answer}` };
 }

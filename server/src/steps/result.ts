@@ -1,5 +1,6 @@
 import { BadInputError, errorMessage, PreconditionError, UnsafePathError } from '../core/errors.js';
 import { isErrorOutcome, type Outcome } from '../gate/outcomes.js';
+import { showLine } from '../show/untrusted.js';
 
 /** What every step returns; the MCP face and the CLI face both render it. */
 export interface StepResult {
@@ -16,11 +17,11 @@ export function result(outcome: Outcome, text: string, fields: Record<string, un
   return { outcome, text, structured: { outcome, ...fields }, isError: isErrorOutcome(outcome), badInput };
 }
 
-/** A read-only step that failed: a precondition, bad input, or an internal error. */
+/** A read-only step that failed: a precondition, bad input, or an internal error. Messages name paths: shown as one line. */
 export function resultForError(err: unknown): StepResult {
   // The contract lists unsafe paths under precondition_failed, though they come from outside input.
-  if (err instanceof PreconditionError || err instanceof UnsafePathError) return result('precondition_failed', err.message, { message: err.message });
-  if (err instanceof BadInputError) return result('error', err.message, { message: err.message }, true);
+  if (err instanceof PreconditionError || err instanceof UnsafePathError) return result('precondition_failed', showLine(err.message), { message: err.message });
+  if (err instanceof BadInputError) return result('error', showLine(err.message), { message: err.message }, true);
   const message = `Internal error: ${errorMessage(err)}`;
-  return result('error', message, { message });
+  return result('error', showLine(message), { message });
 }

@@ -2,6 +2,7 @@ import { errorMessage } from '../core/errors.js';
 import { unrecoveredOperation } from '../core/recovery.js';
 import type { OnboardingState } from '../state/schema.js';
 import { readState, StateDamagedError } from '../state/store.js';
+import { showLine, showPath } from '../show/untrusted.js';
 import type { FlowContext } from './context.js';
 import { result, resultForError, type StepResult } from './result.js';
 
@@ -22,16 +23,16 @@ export async function statusStep(ctx: Pick<FlowContext, 'root'>): Promise<StepRe
     const approvalOpen = state.approval !== null && state.approval.usedAt === null && state.approval.planHash === state.plan?.planHash;
     const next = nextStep(state, approvalOpen);
     const lines = [
-      `Repository: ${ctx.root}`,
+      `Repository: ${showPath(ctx.root)}`,
       `Step: ${state.step}`,
       `Plan: ${state.plan ? `${state.plan.planHash.slice(0, 12)} (${state.plan.operations} operation${state.plan.operations === 1 ? '' : 's'})` : 'none'}`,
-      `Approval: ${approvalOpen ? `open, from ${state.approval!.client?.name ?? 'unknown client'}` : state.approval?.usedAt ? 'used' : 'none'}`,
+      `Approval: ${approvalOpen ? `open, from ${state.approval!.client ? showLine(state.approval!.client.name) : 'unknown client'}` : state.approval?.usedAt ? 'used' : 'none'}`,
       `Migration to roll back: ${active ? `${active.id} (backup in ${active.backupDir})` : 'none'}`,
       `Next: ${next}`,
-      ...(state.lastRecovery ? [`Last recovery (${state.lastRecovery.at}): ${state.lastRecovery.detail}`] : []),
+      ...(state.lastRecovery ? [`Last recovery (${showLine(state.lastRecovery.at)}): ${showLine(state.lastRecovery.detail)}`] : []),
     ];
     const stuck = interrupted && !interrupted.running;
-    if (interrupted) lines.unshift(interrupted.text, '');
+    if (interrupted) lines.unshift(showLine(interrupted.text), '');
     return result('status', lines.join('\n'), {
       damaged: Boolean(stuck),
       step: state.step,
@@ -45,7 +46,7 @@ export async function statusStep(ctx: Pick<FlowContext, 'root'>): Promise<StepRe
     });
   } catch (err) {
     if (err instanceof StateDamagedError) {
-      return result('status', `The onboarding state cannot be read. ${errorMessage(err)}`, { damaged: true, step: null, message: errorMessage(err) });
+      return result('status', `The onboarding state cannot be read. ${showLine(errorMessage(err))}`, { damaged: true, step: null, message: errorMessage(err) });
     }
     return resultForError(err);
   }

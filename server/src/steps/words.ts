@@ -1,0 +1,25 @@
+import type { FlowOptions } from './context.js';
+
+/**
+ * How the tool's own sentences name its steps, for whoever reads them: a model over MCP reads tool
+ * names (`onboarding_migrate`), a person at the CLI reads the command that does the same
+ * (`node /abs/cli.js migrate`). Only these sentences change: text from files, paths and diffs is
+ * never rewritten for a reader.
+ */
+
+export type StepName = 'analyze' | 'propose' | 'approve' | 'migrate' | 'rollback' | 'status';
+
+/** A step as the reader calls it: the MCP tool, or the command at the CLI. */
+export function stepName(options: FlowOptions | undefined, step: StepName): string {
+  return options?.cliCommand ? `${options.cliCommand} ${step}` : `onboarding_${step}`;
+}
+
+/** A step as a command to type in a terminal. */
+export function commandName(options: FlowOptions | undefined, step: StepName): string {
+  return `${options?.cliCommand ?? 'copilot-onboard'} ${step}`;
+}
+
+/** A sentence meant only for a model (such as not asking again): left out for a person at the CLI. */
+export function forModel(options: FlowOptions | undefined, sentence: string): string {
+  return options?.cliCommand ? '' : sentence;
+}
