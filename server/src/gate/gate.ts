@@ -22,6 +22,8 @@ export interface GateContext {
   server: Server;
   /** Aborted when the client cancels the tool call. */
   signal?: AbortSignal;
+  /** The tool call the form belongs to (see FlowContext). */
+  requestId?: string | number;
 }
 
 export interface Prepared {
@@ -199,7 +201,7 @@ async function ask(
     raw = await ctx.server.request(
       { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } },
       RawElicitResult,
-      { timeout: elicitationTimeoutMs(), signal: ctx.signal },
+      { timeout: elicitationTimeoutMs(), signal: ctx.signal, relatedRequestId: ctx.requestId },
     );
   } catch (err) {
     return { kind: 'refused', response: null, ...refusalForError(err, ctx.signal) };
