@@ -1,7 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { CLI } from './helpers/mcp.js';
 import { httpClient, INITIALIZE, rawRequest, startHttp, type HttpServer } from './helpers/http.js';
 import { makeRepo, MESSY_INSTRUCTIONS, readState, removeRepo } from './helpers/sandbox.js';
@@ -298,4 +300,25 @@ test('a stdio message over the SDK\'s 10 MiB limit is named on stderr before the
   assert.match(err, /10 MiB/);
   assert.match(err, /stdin|stdio/);
   assert.notEqual(code, 0, 'it stopped on an error');
+});
+
+test('setup print and setup vscode show the HTTP form: the token comes from a VS Code password prompt, never from the file', (t) => {
+  const printed = runCli(['setup', 'print']);
+  assert.equal(printed.status, 0);
+  const repo = makeRepo();
+  t.after(() => removeRepo(repo));
+  const vscode = runCli(['setup', 'vscode', '--repo', repo]);
+  assert.equal(vscode.status, 3, 'no terminal: nothing written');
+  for (const out of [printed.stdout, vscode.stdout]) {
+    // The stdio form stays the default (first); the HTTP form follows.
+    assert.ok(out.indexOf('"type": "stdio"') >= 0 && out.indexOf('"type": "stdio"') < out.indexOf('"type": "http"'), out);
+    const start = out.indexOf('{', out.indexOf('serve --http'));
+    const json = JSON.parse(out.slice(start, out.indexOf('\n}', start) + 2));
+    const input = json.inputs.find((i: { id: string }) => json.servers['copilot-onboard'].headers.Authorization === `Bearer \${input:${i.id}}`);
+    assert.ok(input, JSON.stringify(json));
+    assert.deepEqual({ type: input.type, password: input.password }, { type: 'promptString', password: true });
+    assert.match(json.servers['copilot-onboard'].url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    assert.match(out, /COPILOT_ONBOARD_HTTP_TOKEN/);
+  }
+  assert.equal(fs.existsSync(path.join(repo, '.vscode/mcp.json')), false);
 });
