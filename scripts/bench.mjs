@@ -1,6 +1,9 @@
 // npm run bench: prints speed and memory figures of the CLI on generated repositories.
 // Each figure is the median of several whole-process runs (spawn to exit), with peak RSS from /usr/bin/time.
-import { execFileSync, spawnSync } from 'node:child_process';
+// `node scripts/bench.mjs --http-only` runs only the HTTP rows: server memory before and after 2,000
+// initializes (authenticated, loopback), and 64 concurrent sessions approving.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -65,13 +68,129 @@ const NODE22 = (() => {
 const RULESYNC = path.resolve(new URL('..', import.meta.url).pathname, 'node_modules/rulesync/dist/cli/index.js');
 const FILESYSTEM = path.resolve(new URL('..', import.meta.url).pathname, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
-const rows = [];
-const row = (figure, r, goal) => rows.push({ figure, seconds: r.secs.toFixed(3), peakMB: r.mb.toFixed(1), goal });
-
 const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
 const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
 const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
 const { ElicitRequestSchema, ListRootsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+
+/** `serve --http --port 0` on loopback with a token of this run's choosing; resolves with its URL. */
+async function startHttpServer(token) {
+  const server = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', '--host', '127.0.0.1'], {
+    env: { ...process.env, COPILOT_ONBOARD_HTTP_TOKEN: token },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let err = '';
+      const timer = setTimeout(() => reject(new Error(`no URL on stderr: ${err}`)), 20_000);
+      server.stderr.on('data', (d) => {
+        err += String(d);
+        const m = /serving MCP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
+        if (m) (clearTimeout(timer), resolve(m[1]));
+      });
+      server.on('exit', () => reject(new Error(`server exited: ${err}`)));
+    });
+    return { server, url };
+  } catch (e) {
+    server.kill();
+    throw e;
+  }
+}
+
+/**
+ * `serve --http` on loopback, flooded with 2,000 authenticated initializes (20 at a time, each
+ * bounded to 10 s, the whole run to 120 s): the server's RSS (from /proc) before and after, and the
+ * answers it gave. `close` sends DELETE for each session it got, as a well-behaved client does.
+ */
+async function httpFlood({ close }) {
+  const TOTAL = 2000;
+  const token = randomBytes(16).toString('hex');
+  const { server, url } = await startHttpServer(token);
+  try {
+    const rssMB = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024;
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const init = (i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: `flood-${i}`, version: '1' } } });
+    const one = async (i) => {
+      const res = await fetch(url, { method: 'POST', headers, body: init(i), signal: AbortSignal.timeout(10_000) });
+      await res.text();
+      const id = res.headers.get('mcp-session-id');
+      if (close && id) await (await fetch(url, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': id }, signal: AbortSignal.timeout(10_000) })).text();
+      return res.status;
+    };
+    await one(-1); // the first initialize loads the server's modules: not part of the flood
+    const before = rssMB();
+    const statuses = {};
+    const deadline = Date.now() + 120_000;
+    let next = 0;
+    await Promise.all(Array.from({ length: 20 }, async () => {
+      while (next < TOTAL && Date.now() < deadline) {
+        const i = next++;
+        const status = await one(i).catch((e) => e.name);
+        statuses[status] = (statuses[status] ?? 0) + 1;
+      }
+    }));
+    const after = rssMB();
+    return { before, after, statuses };
+  } finally {
+    server.kill();
+  }
+}
+
+const floodRow = (label, r) => ({
+  figure: label,
+  seconds: '',
+  peakMB: `${r.before.toFixed(1)} → ${r.after.toFixed(1)}`,
+  goal: `flat; answers: ${Object.entries(r.statuses).map(([s, n]) => `${n}× ${s}`).join(', ')}`,
+});
+
+/**
+ * 64 concurrent Streamable HTTP sessions (the server's cap), each approving in its own repository
+ * with its own answer.
+ */
+async function concurrentSessions() {
+  const N = 64;
+  const token = randomBytes(16).toString('hex');
+  const { server, url } = await startHttpServer(token);
+  try {
+    const sessions = await Promise.all(Array.from({ length: N }, async (_, i) => {
+      const repo = mdcRepo(1);
+      const client = new Client({ name: `session-${i}`, version: '1' }, { capabilities: { elicitation: { form: {} }, roots: {} } });
+      client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: `file://${repo}` }] }));
+      client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { approved: true, comment: `answer of session ${i}` } }));
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+      await client.callTool({ name: 'onboarding_propose', arguments: {} });
+      return { i, repo, client };
+    }));
+    const t0 = performance.now();
+    const results = await Promise.all(sessions.map((s) => s.client.callTool({ name: 'onboarding_approve', arguments: {} })));
+    const secs = (performance.now() - t0) / 1000;
+    let right = 0;
+    for (const s of sessions) {
+      const state = JSON.parse(fs.readFileSync(path.join(s.repo, '.copilot-state/onboarding.json'), 'utf8'));
+      if (state.approval?.comment === `answer of session ${s.i}` && results[s.i].structuredContent.outcome === 'approved') right++;
+      await s.client.close();
+      fs.rmSync(s.repo, { recursive: true, force: true });
+    }
+    return { figure: `${N} concurrent HTTP sessions approving (the session cap)`, seconds: secs.toFixed(3), peakMB: '', goal: `${right}/${N} answers reached their own session` };
+  } finally {
+    server.kill();
+  }
+}
+
+const httpRows = async () => [
+  floodRow('HTTP: 2,000 initializes, sessions left open: server RSS', await httpFlood({ close: false })),
+  floodRow('HTTP: 2,000 initializes, each closed (DELETE): server RSS', await httpFlood({ close: true })),
+];
+
+if (process.argv.includes('--http-only')) {
+  console.log(`copilot-onboard bench, HTTP rows only, ${os.cpus().length} cores, Node ${process.version}`);
+  console.table([...(await httpRows()), await concurrentSessions()]);
+  process.exit(0);
+}
+
+const rows = [];
+const row = (figure, r, goal) => rows.push({ figure, seconds: r.secs.toFixed(3), peakMB: r.mb.toFixed(1), goal });
+
 
 /** Spawn, initialize and tools/list: the cold start a client waits for. */
 async function coldStart(command, args) {
@@ -143,33 +262,7 @@ for (const withGit of [true, false]) {
   fs.rmSync(repo, { recursive: true, force: true });
 }
 
-// 100 concurrent Streamable HTTP sessions, each approving in its own repository with its own answer.
-{
-  const { spawn } = await import('node:child_process');
-  const server = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const url = await new Promise((resolve) => server.stderr.on('data', (d) => { const m = /(http:\/\/\S+)/.exec(String(d)); if (m) resolve(m[1]); }));
-  const sessions = await Promise.all(Array.from({ length: 100 }, async (_, i) => {
-    const repo = mdcRepo(1);
-    const client = new Client({ name: `session-${i}`, version: '1' }, { capabilities: { elicitation: { form: {} }, roots: {} } });
-    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: `file://${repo}` }] }));
-    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { approved: true, comment: `answer of session ${i}` } }));
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-    await client.callTool({ name: 'onboarding_propose', arguments: {} });
-    return { i, repo, client };
-  }));
-  const t0 = performance.now();
-  const results = await Promise.all(sessions.map((s) => s.client.callTool({ name: 'onboarding_approve', arguments: {} })));
-  const secs = (performance.now() - t0) / 1000;
-  let right = 0;
-  for (const s of sessions) {
-    const state = JSON.parse(fs.readFileSync(path.join(s.repo, '.copilot-state/onboarding.json'), 'utf8'));
-    if (state.approval?.comment === `answer of session ${s.i}` && results[s.i].structuredContent.outcome === 'approved') right++;
-    await s.client.close();
-    fs.rmSync(s.repo, { recursive: true, force: true });
-  }
-  server.kill();
-  rows.push({ figure: '100 concurrent HTTP sessions approving', seconds: secs.toFixed(3), peakMB: '', goal: `${right}/100 answers reached their own session` });
-}
+rows.push(await concurrentSessions(), ...(await httpRows()));
 
 // rulesync 17 on the same inputs, where it does the same job (convert to Copilot, dry run). It needs Node 22.
 if (NODE22 && fs.existsSync(NODE22)) {

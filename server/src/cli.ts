@@ -125,7 +125,7 @@ async function main(): Promise<number> {
           process.stdout.write('.vscode/mcp.json already registers copilot-onboard; nothing to do.\n');
           return;
         }
-        process.stdout.write(`${showText(change.diff)}\n`);
+        process.stdout.write(`${showText(change.diff)}\n${setup.vscodeHttpSnippet()}\n\n`);
         if (!process.stdin.isTTY) {
           process.stderr.write('No terminal to ask in: nothing was written. Run this in a terminal, or copy the snippet above.\n');
           code = 3;

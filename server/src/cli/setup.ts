@@ -23,6 +23,29 @@ export function installNote(): string {
   ].join('\n');
 }
 
+/** The password prompt VS Code shows for the HTTP token; its answer is kept by VS Code, not in mcp.json. */
+const TOKEN_INPUT = {
+  type: 'promptString',
+  id: 'copilot-onboard-token',
+  description: 'copilot-onboard HTTP token (COPILOT_ONBOARD_HTTP_TOKEN, or the one serve --http printed)',
+  password: true,
+};
+
+/**
+ * The VS Code form for `serve --http`, shown beside the stdio one (which stays the default): the
+ * Authorization header is filled from a password prompt, so no token is ever written to the file.
+ */
+export function vscodeHttpSnippet(): string {
+  const entry = { type: 'http', url: 'http://127.0.0.1:3333/mcp', headers: { Authorization: `Bearer \${input:${TOKEN_INPUT.id}}` } };
+  return [
+    'VS Code over HTTP instead: start `copilot-onboard serve --http` yourself (it prints its URL and a token), and use',
+    'this entry and input; VS Code asks for the token once and keeps it, so start the server with',
+    'COPILOT_ONBOARD_HTTP_TOKEN set to a secret of your own (never in a committed file) for a token that',
+    'stays the same across restarts:',
+    JSON.stringify({ inputs: [TOKEN_INPUT], servers: { [SERVER_NAME]: entry } }, null, 2),
+  ].join('\n');
+}
+
 /** The snippet for each client, as `setup print` shows it. */
 export function snippets(): string {
   const std = { command: 'npx', args: ['copilot-onboard', 'serve'] };
@@ -31,6 +54,8 @@ export function snippets(): string {
     '',
     'VS Code (.vscode/mcp.json in the repository; or run: copilot-onboard setup vscode):',
     JSON.stringify({ servers: { [SERVER_NAME]: VSCODE_ENTRY } }, null, 2),
+    '',
+    vscodeHttpSnippet(),
     '',
     'Claude Code (run in the repository):',
     `claude mcp add ${SERVER_NAME} -- npx copilot-onboard serve`,

@@ -27,6 +27,8 @@ export interface GateContext {
   signal?: AbortSignal;
   /** Who reads the texts (see steps/words.ts). */
   options?: FlowOptions;
+  /** The tool call the form belongs to (see FlowContext). */
+  requestId?: string | number;
 }
 
 export interface Prepared {
@@ -230,7 +232,7 @@ async function ask(
     raw = await ctx.server.request(
       { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } },
       RawElicitResult,
-      { timeout: elicitationTimeoutMs(), signal: ctx.signal },
+      { timeout: elicitationTimeoutMs(), signal: ctx.signal, relatedRequestId: ctx.requestId },
     );
   } catch (err) {
     return { kind: 'refused', response: null, ...refusalForError(err, ctx.signal) };

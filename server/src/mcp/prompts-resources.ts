@@ -36,11 +36,11 @@ export function registerPromptsAndResources(server: Server, repo: RepoChoice): v
     return { description: 'Onboard to Copilot instructions', messages: [{ role: 'user', content: { type: 'text', text: ONBOARD_PROMPT } }] };
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (req) => {
+  server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
     const uri = req.params.uri;
     const resource = RESOURCES.find((r) => r.uri === uri);
     if (!resource) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`);
-    const root = await resolveRepoForSession(repo, server);
+    const root = await resolveRepoForSession(repo, server, extra.requestId);
     let text: string;
     // Loaded on first read: a server starts faster without the flow's modules.
     if (resource.name === 'status') text = (await (await import('../steps/status.js')).statusStep({ root })).text;

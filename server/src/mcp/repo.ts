@@ -30,10 +30,11 @@ export async function checkRepoDir(dir: string, from: string): Promise<string> {
   return dir;
 }
 
-export async function resolveRepoForSession(choice: RepoChoice, server: Server): Promise<string> {
+/** `requestId`: the client's request this belongs to, so that roots/list travels on its response stream. */
+export async function resolveRepoForSession(choice: RepoChoice, server: Server, requestId?: string | number): Promise<string> {
   if (choice.explicit) return checkRepoDir(choice.explicit, '--repo or COPILOT_ONBOARD_REPO');
   if (server.getClientCapabilities()?.roots) {
-    const { roots } = await server.listRoots(undefined, { timeout: 10_000 });
+    const { roots } = await server.listRoots(undefined, { timeout: 10_000, relatedRequestId: requestId });
     const first = roots[0];
     if (first) {
       if (!first.uri.startsWith('file://')) throw new BadInputError(`The client's first root is not a local folder: ${first.uri}`);

@@ -122,9 +122,9 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
     }
     let stepResult: StepResult;
     try {
-      const root = await resolveRepoForSession(repo, server);
+      const root = await resolveRepoForSession(repo, server, extra.requestId);
       const recovered = await (await import('../gate/recovery-trace.js')).recoverAndTrace(root, server);
-      stepResult = await tool.run({ root, server, signal: extra.signal, options, report: reporter(server, request.params._meta?.progressToken, extra.sendNotification) });
+      stepResult = await tool.run({ root, server, signal: extra.signal, requestId: extra.requestId, options, report: reporter(server, request.params._meta?.progressToken, extra.sendNotification) });
       reporter(server, undefined, extra.sendNotification).log(stepResult.isError ? 'warning' : 'info', `${name}: ${stepResult.outcome}`);
       if (recovered) {
         stepResult.text = `Recovered first: ${showLine(recovered.detail)}\n\n${stepResult.text}`;

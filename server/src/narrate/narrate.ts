@@ -28,6 +28,8 @@ export interface NarrateContext {
   root: string;
   server: Server;
   signal?: AbortSignal;
+  /** The tool call the narration belongs to (see FlowContext). */
+  requestId?: string | number;
 }
 
 export interface Narration {
@@ -61,7 +63,7 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
     try {
       const result = await ctx.server.createMessage(
         { messages: request.messages as never, maxTokens: request.maxTokens, systemPrompt: request.systemPrompt },
-        { timeout: samplingTimeoutMs(), signal: ctx.signal },
+        { timeout: samplingTimeoutMs(), signal: ctx.signal, relatedRequestId: ctx.requestId },
       );
       response = { model: result.model, stopReason: result.stopReason ?? null, content: result.content };
       const content = Array.isArray(result.content) ? result.content[0] : result.content;

@@ -5,6 +5,11 @@ export interface FlowContext {
   root: string;
   server: Server;
   signal?: AbortSignal;
+  /**
+   * The tool call this work belongs to. The server's own requests (roots, forms, sampling) name it,
+   * so over HTTP they travel on that call's response stream, not on the optional GET stream.
+   */
+  requestId?: string | number;
   options?: FlowOptions;
   /** Progress and log messages for the client, when it asked for them. */
   report?: FlowReport;
