@@ -178,7 +178,8 @@ export async function runGated(
 }
 
 function refusedByError(err: unknown, finish: (o: RefusalOutcome, t: string, e?: Partial<GateResult>) => Promise<GateResult>) {
-  if (err instanceof PreconditionError || err instanceof UnsafePathError) return finish('precondition_failed', `${asSentence(err.message)} Nothing was changed.`);
+  if (err instanceof UnsafePathError) return finish('precondition_failed', `${asSentence(err.message)} Nothing was changed.`, { badInput: true });
+  if (err instanceof PreconditionError) return finish('precondition_failed', `${asSentence(err.message)} Nothing was changed.`);
   if (err instanceof BadInputError) return finish('error', err.message, { badInput: true });
   return finish('error', `Internal error: ${errorMessage(err)}.`);
 }
