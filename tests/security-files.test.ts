@@ -704,6 +704,6 @@ test('property: links to outside files and folders under .copilot-state and at s
         }
       },
     ),
-    { numRuns: 15 },
+    { numRuns: 20 },
   );
 });
