@@ -81,6 +81,24 @@ function repoWithRules(t: { after(fn: () => void): void }): string {
   return repo;
 }
 
+/**
+ * Put a symlink at `rel` when every folder on the way is a real folder of the repository (missing
+ * ones are made); false, touching nothing, when one is a link or a file: the test itself must never
+ * write through a link it placed earlier.
+ */
+function placeLink(repo: string, rel: string, target: string): boolean {
+  const parts = rel.split('/');
+  let dir = repo;
+  for (const part of parts.slice(0, -1)) {
+    dir = path.join(dir, part);
+    const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (!st) fs.mkdirSync(dir);
+    else if (st.isSymbolicLink() || !st.isDirectory()) return false;
+  }
+  linkAt(repo, rel, target);
+  return true;
+}
+
 /** Put a symlink at `rel` in the repository (whatever was there is removed first). */
 function linkAt(repo: string, rel: string, target: string): void {
   const abs = path.join(repo, rel);
@@ -691,7 +709,7 @@ test('property: links to outside files and folders under .copilot-state and at s
           const s = await connect({ repo, elicit: yesToAll });
           try {
             for (const [i, step] of STEPS.entries()) {
-              for (const l of links.filter((x) => x.before === i)) linkAt(repo, l.place, path.join(outside, l.target));
+              for (const l of links.filter((x) => x.before === i)) placeLink(repo, l.place, path.join(outside, l.target));
               await s.call(step);
             }
           } finally {
