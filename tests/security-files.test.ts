@@ -581,13 +581,14 @@ test('paths in a trace are made relative to the repository in every field', asyn
     duration_ms: 1,
     planHash: null,
     client: null,
-    detail: `ENOENT: no such file or directory, open '${repo}/.copilot-state/backups/x'`,
+    detail: `ENOENT: no such file or directory, open '${repo}/.copilot-state/backups/x'. The repository is ${real}. Not ${repo}-2 nor ${repo}.git.`,
   });
   const text = fs.readFileSync(file, 'utf8');
-  assert.ok(!text.includes(repo) && !text.includes(real), text);
   const trace = JSON.parse(text);
+  const rest = JSON.stringify({ ...trace, detail: '' });
+  assert.ok(!rest.includes(repo) && !rest.includes(real), text);
   assert.equal(trace.message, 'Write .github/copilot-instructions.md');
-  assert.equal(trace.detail, "ENOENT: no such file or directory, open '.copilot-state/backups/x'");
+  assert.equal(trace.detail, `ENOENT: no such file or directory, open '.copilot-state/backups/x'. The repository is .. Not ${repo}-2 nor ${repo}.git.`);
   assert.equal(trace.response.content.where, '.');
 });
 

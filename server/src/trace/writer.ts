@@ -231,7 +231,8 @@ export function relativeToRepo(value: unknown, paths: Array<[string, string]>): 
   if (typeof value === 'string') {
     let s = value;
     for (const [abs, stands] of paths) {
-      s = s.replace(new RegExp(`${escapeRegExp(abs)}(/|(?![\\w.@+-]))`, 'g'), (_m, slash: string) => (slash === '/' ? (stands === '.' ? '' : `${stands}/`) : stands));
+      // Not when the path goes on (`/home/me/repo-2`, `/home/me/repo.git`); a full stop after it ends a sentence.
+      s = s.replace(new RegExp(`${escapeRegExp(abs)}(/|(?![\\w@+-]|\\.[\\w-]))`, 'g'), (_m, slash: string) => (slash === '/' ? (stands === '.' ? '' : `${stands}/`) : stands));
     }
     return s;
   }
