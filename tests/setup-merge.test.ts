@@ -20,13 +20,13 @@ const OURS = `    "copilot-onboard": {
       "cwd": "\${workspaceFolder}"
     }`;
 
-function planned(t: { after(fn: () => void): void }, mcpJson: string): string {
+async function planned(t: { after(fn: () => void): void }, mcpJson: string): Promise<string> {
   const repo = makeRepo({ '.vscode/mcp.json': mcpJson });
   t.after(() => removeRepo(repo));
-  return planVscodeSetup(repo)!.after;
+  return (await planVscodeSetup(repo))!.after;
 }
 
-test('a one-line entry of another server stays one line: only a comma is added after it', (t) => {
+test('a one-line entry of another server stays one line: only a comma is added after it', async (t) => {
   const before = `{
   "servers": {
     "local-db": { "type": "stdio", "command": "db-mcp" },
@@ -35,7 +35,7 @@ test('a one-line entry of another server stays one line: only a comma is added a
 }
 `;
   assert.equal(
-    planned(t, before),
+    await planned(t, before),
     `{
   "servers": {
     "local-db": { "type": "stdio", "command": "db-mcp" },
@@ -47,33 +47,33 @@ ${OURS}
   );
 });
 
-test('a comment after the last entry stays with it, and a trailing comma is not doubled', (t) => {
+test('a comment after the last entry stays with it, and a trailing comma is not doubled', async (t) => {
   const before = `{
   "servers": {
     "github": { "type": "http", "url": "https://api.example.invalid/mcp" }, // work account
   }
 }
 `;
-  const after = planned(t, before);
+  const after = await planned(t, before);
   assert.ok(after.includes('    "github": { "type": "http", "url": "https://api.example.invalid/mcp" }, // work account\n'), after);
   assert.deepEqual(Object.keys(parse(after).servers), ['github', 'copilot-onboard']);
 });
 
-test('tabs, CRLF, no servers yet, and no file are handled', (t) => {
-  const tabs = planned(t, '{\n\t"servers": {\n\t\t"a": {"command": "x"}\n\t}\n}\n');
+test('tabs, CRLF, no servers yet, and no file are handled', async (t) => {
+  const tabs = await planned(t, '{\n\t"servers": {\n\t\t"a": {"command": "x"}\n\t}\n}\n');
   assert.ok(tabs.startsWith('{\n\t"servers": {\n\t\t"a": {"command": "x"},\n\t\t"copilot-onboard": {'), tabs);
-  const crlf = planned(t, '{\r\n  "servers": {\r\n    "a": { "command": "x" }\r\n  }\r\n}\r\n');
+  const crlf = await planned(t, '{\r\n  "servers": {\r\n    "a": { "command": "x" }\r\n  }\r\n}\r\n');
   assert.ok(crlf.startsWith('{\r\n  "servers": {\r\n    "a": { "command": "x" },\r\n    "copilot-onboard": {\r\n'), JSON.stringify(crlf));
   assert.doesNotMatch(crlf, /[^\r]\n/, 'every line ends in CRLF');
-  const inputsOnly = planned(t, '{\n  "inputs": [ { "id": "token", "type": "promptString" } ]\n}\n');
+  const inputsOnly = await planned(t, '{\n  "inputs": [ { "id": "token", "type": "promptString" } ]\n}\n');
   assert.ok(inputsOnly.startsWith('{\n  "inputs": [ { "id": "token", "type": "promptString" } ],\n  "servers": {\n'), inputsOnly);
   assert.deepEqual(parse(inputsOnly).servers['copilot-onboard'].args, ['copilot-onboard', 'serve']);
   const repo = makeRepo();
   t.after(() => removeRepo(repo));
-  assert.deepEqual(parse(planVscodeSetup(repo)!.after).servers['copilot-onboard'].command, 'npx');
+  assert.deepEqual(parse((await planVscodeSetup(repo))!.after).servers['copilot-onboard'].command, 'npx');
 });
 
-test('an existing copilot-onboard entry of its own is left as it is, and the command says so', (t) => {
+test('an existing copilot-onboard entry of its own is left as it is, and the command says so', async (t) => {
   const custom = `{
   "servers": {
     "copilot-onboard": { "type": "stdio", "command": "node", "args": ["/home/me/copilot-onboard/server/dist/cli.js", "serve"] }
@@ -82,7 +82,7 @@ test('an existing copilot-onboard entry of its own is left as it is, and the com
 `;
   const repo = makeRepo({ '.vscode/mcp.json': custom });
   t.after(() => removeRepo(repo));
-  assert.equal(planVscodeSetup(repo), null);
+  assert.equal(await planVscodeSetup(repo), null);
   const r = spawnSync(process.execPath, [CLI, 'setup', 'vscode', '--repo', repo], { encoding: 'utf8', input: '' });
   assert.equal(r.status, 0);
   assert.match(r.stdout, /already registers copilot-onboard/);

@@ -18,7 +18,7 @@ async function repoWithEscapingGithub(t: { after(fn: () => void): void }) {
   return { repo, outside };
 }
 
-test('an unsafe path is precondition_failed (exit 4) at approve, and nothing is written outside', async (t) => {
+test('an unsafe path is precondition_failed (CLI exit 2) at approve, and nothing is written outside', async (t) => {
   const { repo, outside } = await repoWithEscapingGithub(t);
   const before = hashTree(repo);
   const s = await connect({ repo, elicit: yesToAll });
@@ -31,11 +31,11 @@ test('an unsafe path is precondition_failed (exit 4) at approve, and nothing is 
   assert.deepEqual(hashTree(repo), before);
 });
 
-test('a read-only step that meets an unsafe path reports precondition_failed (CLI exit 4)', async () => {
+test('a read-only step that meets an unsafe path reports precondition_failed (CLI exit 2, as the contract\'s Security section says)', async () => {
   const { resultForError } = await import('../server/src/steps/result.js');
   const { UnsafePathError } = await import('../server/src/core/errors.js');
   const { exitCodeFor } = await import('../server/src/gate/outcomes.js');
   const r = resultForError(new UnsafePathError('.github/x.md', 'resolves outside the repository through a symlink'));
   assert.equal(r.outcome, 'precondition_failed');
-  assert.equal(exitCodeFor(r.outcome, r.badInput), 4);
+  assert.equal(exitCodeFor(r.outcome, r.badInput), 2);
 });

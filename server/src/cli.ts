@@ -96,17 +96,24 @@ async function main(): Promise<number> {
     .command('rollback', 'restore the files from the backup (asks in the terminal)', (y) => withJson(withRepo(y)), (argv) => run(() => gated('onboarding_rollback', argv))())
     .command(
       'traces [action] [id]',
-      'review the trace files: list, show ID, verify',
-      (y) => withJson(withRepo(y)).positional('action', { choices: ['list', 'show', 'verify'] as const, default: 'list' as const }).positional('id', { type: 'string' }),
+      'review the trace files: list, show ID, verify, acknowledge --reason TEXT (a break in the chain you know about)',
+      (y) =>
+        withJson(withRepo(y))
+          .positional('action', { choices: ['list', 'show', 'verify', 'acknowledge'] as const, default: 'list' as const })
+          .positional('id', { type: 'string' })
+          .option('reason', { type: 'string', describe: 'acknowledge: why the trace chain broke (goes into the acknowledge trace)' }),
       async (argv) => {
         const { tracesCommand } = await import('./cli/traces.js');
         const { recoverAndTrace } = await import('./gate/recovery-trace.js');
+        const { assertStateTreeReal } = await import('./state/safe-fs.js');
         const choice = await repoFrom(argv.repo);
         const root = choice.explicit ?? choice.cwd;
+        // A link in .copilot-state is refused before anything is read or written.
+        await assertStateTreeReal(root);
         // Like every command, this one first brings an interrupted migrate or rollback to one side.
         const recovered = await recoverAndTrace(root, null);
         if (recovered) process.stderr.write(`Recovered first: ${showLine(recovered.detail)}\n`);
-        code = await tracesCommand(root, argv.action, argv.id, argv.json);
+        code = await tracesCommand(root, argv.action, argv.id, argv.json, argv.reason);
       },
     )
     .command(
@@ -120,7 +127,7 @@ async function main(): Promise<number> {
           return;
         }
         const choice = await repoFrom(argv.repo);
-        const change = setup.planVscodeSetup(choice.explicit ?? choice.cwd);
+        const change = await setup.planVscodeSetup(choice.explicit ?? choice.cwd);
         if (!change) {
           process.stdout.write('.vscode/mcp.json already registers copilot-onboard; nothing to do.\n');
           return;
@@ -169,9 +176,9 @@ main().then(
     if (code >= 0) process.exitCode = code;
   },
   (err) => {
-    // An unsafe path is a failed precondition (the contract's exit 4), other bad input is exit 2.
+    // An unsafe path (a link on the way, a path that climbs out) is bad input from the repository: exit 2.
     const name = (err as Error)?.name;
     process.stderr.write(`copilot-onboard: ${showLine(errorMessage(err))}\n`);
-    process.exitCode = err instanceof UnsafePathError ? 4 : name === 'BadInputError' ? 2 : 1;
+    process.exitCode = err instanceof UnsafePathError || name === 'BadInputError' ? 2 : 1;
   },
 );

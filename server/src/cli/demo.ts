@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { styleText as style } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -10,6 +9,7 @@ import { showPath, showText } from '../show/untrusted.js';
 import { cliCommand, shellQuote } from './for-person.js';
 import { terminalForm } from './terminal-form.js';
 import { repoChoice } from '../mcp/repo.js';
+import { makeTempFolder, writeFile } from '../state/safe-fs.js';
 
 /** A small, realistic repository: several formats, one duplicate, one contradiction. */
 const EXAMPLE: Record<string, string> = {
@@ -54,11 +54,8 @@ function textOf(r: CallToolResult): string {
  * Every change still waits for your answer; without a terminal the gated steps are refused.
  */
 export async function runDemo(): Promise<number> {
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'copilot-onboard-demo-'));
-  for (const [rel, text] of Object.entries(EXAMPLE)) {
-    fs.mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
-    fs.writeFileSync(path.join(root, rel), text);
-  }
+  const root = makeTempFolder('copilot-onboard-demo-');
+  for (const [rel, text] of Object.entries(EXAMPLE)) await writeFile(root, rel, text);
   const git = (...args: string[]) => execFileSync('git', ['-C', root, '-c', 'user.name=demo', '-c', 'user.email=demo@localhost', ...args], { stdio: 'ignore' });
   git('init', '-q');
   git('add', '-A');

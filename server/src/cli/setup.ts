@@ -1,13 +1,13 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { parse, type ParseError } from 'jsonc-parser';
 import { BadInputError } from '../core/errors.js';
-import { writeAtomic } from '../state/atomic.js';
+import { readFile, writeFile } from '../state/safe-fs.js';
 import { insertProperty } from './jsonc-insert.js';
 import { CLI_PATH } from '../package-root.js';
 
 export const SERVER_NAME = 'copilot-onboard';
+const VSCODE_REL = '.vscode/mcp.json';
 const VSCODE_ENTRY = { type: 'stdio', command: 'npx', args: ['copilot-onboard', 'serve'], cwd: '${workspaceFolder}' };
 
 /** This build's entry point: a command that works without installing the package. */
@@ -71,6 +71,10 @@ export function snippets(): string {
 }
 
 export interface VscodeChange {
+  /** The repository, and the file as a repository path (what is written, through no link). */
+  root: string;
+  rel: string;
+  /** The file's absolute path, for messages. */
   file: string;
   before: string | null;
   after: string;
@@ -82,9 +86,10 @@ export interface VscodeChange {
  * (other servers keep their layout; inputs and comments stay). Null when the file already has a
  * copilot-onboard entry, whatever it holds: a custom one (such as `node …/cli.js`) is left alone.
  */
-export function planVscodeSetup(repo: string): VscodeChange | null {
+export async function planVscodeSetup(repo: string): Promise<VscodeChange | null> {
   const file = path.join(repo, '.vscode', 'mcp.json');
-  const before = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : null;
+  // Read through no link: a .vscode that leads out of the repository is refused, never shown.
+  const before = (await readFile(repo, VSCODE_REL))?.toString('utf8') ?? null;
   const text = before ?? '{}\n';
   const errors: ParseError[] = [];
   const current = parse(text, errors, { allowTrailingComma: true }) as { servers?: unknown } | undefined;
@@ -93,11 +98,11 @@ export function planVscodeSetup(repo: string): VscodeChange | null {
   }
   if (isObject(current.servers) && Object.hasOwn(current.servers, SERVER_NAME)) return null;
   const after = insertProperty(text, ['servers', SERVER_NAME], VSCODE_ENTRY);
-  return { file, before, after, diff: createTwoFilesPatch(before === null ? '/dev/null' : 'a/.vscode/mcp.json', 'b/.vscode/mcp.json', before ?? '', after) };
+  return { root: repo, rel: VSCODE_REL, file, before, after, diff: createTwoFilesPatch(before === null ? '/dev/null' : 'a/.vscode/mcp.json', 'b/.vscode/mcp.json', before ?? '', after) };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export async function applyVscodeSetup(change: VscodeChange): Promise<void> {
-  await writeAtomic(change.file, change.after);
+  await writeFile(change.root, change.rel, change.after);
 }

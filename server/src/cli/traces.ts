@@ -1,16 +1,39 @@
+import { BadInputError } from '../core/errors.js';
 import { showJson, showLine } from '../show/untrusted.js';
 import { listTraces } from '../trace/reader.js';
-import { verifyTraces } from '../trace/verify.js';
+import { acknowledgeTraces, verifyTraces } from '../trace/verify.js';
 
 /** Traces hold what clients and files sent (a client's name, messages): every cell and line is shown escaped. */
+export type TracesAction = 'list' | 'show' | 'verify' | 'acknowledge';
 
-export async function tracesCommand(root: string, action: 'list' | 'show' | 'verify', id: string | undefined, json: boolean): Promise<number> {
+export async function tracesCommand(root: string, action: TracesAction, id: string | undefined, json: boolean, reason?: string): Promise<number> {
   if (action === 'verify') {
     const report = await verifyTraces(root);
     if (json) process.stdout.write(`${showJson(report)}\n`);
-    else if (report.ok) process.stdout.write(`${report.traces} traces verified: none is missing, edited or out of order.\n`);
-    else process.stderr.write(`The traces do not verify (${report.problems.length} problem${report.problems.length > 1 ? 's' : ''}):\n${report.problems.map((p) => `- ${showLine(p)}`).join('\n')}\n`);
+    else if (report.ok) {
+      const acknowledged = report.acknowledged.length;
+      process.stdout.write(
+        acknowledged === 0
+          ? `${report.traces} traces verified: none is missing, edited or out of order.\n`
+          : `${report.traces} traces verified, with ${acknowledged} problem${acknowledged > 1 ? 's' : ''} a person acknowledged (traces list shows the acknowledge trace):\n${report.acknowledged.map((p) => `- ${showLine(p)}`).join('\n')}\n`,
+      );
+    } else {
+      process.stderr.write(
+        `The traces do not verify (${report.problems.length} problem${report.problems.length > 1 ? 's' : ''}):\n${report.problems.map((p) => `- ${showLine(p)}`).join('\n')}\n` +
+          'When you know why (you removed or edited traces yourself), record it: copilot-onboard traces acknowledge --reason "..." writes a trace saying so.\n',
+      );
+    }
     return report.ok ? 0 : 2;
+  }
+  if (action === 'acknowledge') {
+    if (reason === undefined || reason.trim() === '') {
+      throw new BadInputError('traces acknowledge needs --reason "why the chain broke": the reason goes into the acknowledge trace. Nothing was written.');
+    }
+    const done = await acknowledgeTraces(root, reason.trim());
+    if (json) process.stdout.write(`${showJson(done ?? { trace: null, problems: [] })}\n`);
+    else if (!done) process.stdout.write('The traces verify: there is nothing to acknowledge, and nothing was written.\n');
+    else process.stdout.write(`Acknowledged ${done.problems.length} problem${done.problems.length > 1 ? 's' : ''} in ${done.trace}:\n${done.problems.map((p) => `- ${showLine(p)}`).join('\n')}\n`);
+    return 0;
   }
   const traces = await listTraces(root);
   if (action === 'show') {

@@ -1,6 +1,5 @@
-import fs from 'fs-extra';
-import path from 'node:path';
-import { BackupDamagedError, backupDir, backupDirRel, readManifest } from './backup.js';
+import { BackupDamagedError, backupDirRel, backupRel, readManifest } from './backup.js';
+import { LinkRefusedError, readFile } from '../state/safe-fs.js';
 import { sha256 } from './hash.js';
 import type { BackupManifest } from '../state/schema.js';
 
@@ -43,8 +42,11 @@ export async function backupCopy(root: string, manifest: BackupManifest, f: Back
   const rel = `${backupDirRel(manifest.id)}${f.backup}`;
   let bytes: Buffer;
   try {
-    bytes = await fs.readFile(path.join(backupDir(root, manifest.id), ...f.backup.split('/')));
+    const read = await readFile(root, `${backupRel(manifest.id)}/${f.backup}`);
+    if (read === null) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
+    bytes = read;
   } catch (err) {
+    if (err instanceof LinkRefusedError) throw err;
     throw new BackupDamagedError(`${rel}, the saved original of ${f.path}, cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`);
   }
   if (sha256(bytes) !== f.beforeSha256) {

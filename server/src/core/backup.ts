@@ -1,10 +1,10 @@
-import fs from 'fs-extra';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileOperationDone } from './crash-point.js';
 import { sha256 } from './hash.js';
 import { normalizeRepoPath, RepoPaths } from './repo-path.js';
-import { writeAtomic, writeJsonAtomic } from '../state/atomic.js';
 import { statePaths, STATE_DIR } from '../state/paths.js';
+import { entryStat, LinkRefusedError, readFile, readResolvedFile, writeFile, writeJson } from '../state/safe-fs.js';
 import { BackupManifest } from '../state/schema.js';
 import type { PlanOperation } from './plan.js';
 import { PreconditionError } from './errors.js';
@@ -17,11 +17,16 @@ export function backupDirRel(id: string): string {
   return `${STATE_DIR}/backups/${id}/`;
 }
 
+/** The backup folder of a migration as a repository path (no trailing slash), for the safe reader and writer. */
+export function backupRel(id: string): string {
+  return `${STATE_DIR}/backups/${id}`;
+}
+
 /** Save the original bytes (and mode) of every file the operations touch, then the manifest that lists them. */
 export async function createBackup(root: string, id: string, planHash: string, ops: PlanOperation[]): Promise<BackupManifest> {
   const paths = new RepoPaths(root);
-  const dir = backupDir(root, id);
-  if (await fs.pathExists(dir)) throw new Error(`backup folder ${backupDirRel(id)} already exists`);
+  const dir = backupRel(id);
+  if (await entryStat(root, dir)) throw new Error(`backup folder ${backupDirRel(id)} already exists`);
   const createdDirs = await foldersToCreate(paths, ops);
   const files: BackupManifest['files'] = [];
   for (const op of ops) {
@@ -29,7 +34,7 @@ export async function createBackup(root: string, id: string, planHash: string, o
     let bytes: Buffer | null = null;
     let mode: number | undefined;
     try {
-      bytes = await fs.readFile(abs);
+      bytes = await readResolvedFile(abs, op.path);
       mode = (await fs.stat(abs)).mode & 0o7777;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
@@ -39,14 +44,14 @@ export async function createBackup(root: string, id: string, planHash: string, o
     if (linkTarget !== null) mode = undefined;
     const backup = bytes ? `files/${op.path}` : null;
     if (bytes) {
-      await writeAtomic(path.join(dir, ...backup!.split('/')), bytes);
+      await writeFile(root, `${dir}/${backup}`, bytes);
       fileOperationDone();
     }
     const before = bytes ? sha256(bytes) : null;
     files.push({ path: op.path, existed: bytes !== null, sha256: before, beforeSha256: before, afterSha256: op.afterSha256, backup, ...(mode !== undefined ? { mode } : {}), ...(linkTarget !== null ? { linkTarget } : {}) });
   }
   const manifest: BackupManifest = { version: 1, id, planHash, createdAt: new Date().toISOString(), files, createdDirs };
-  await writeJsonAtomic(path.join(dir, 'manifest.json'), manifest);
+  await writeJson(root, `${dir}/manifest.json`, manifest);
   fileOperationDone();
   return manifest;
 }
@@ -64,7 +69,7 @@ async function foldersToCreate(paths: RepoPaths, ops: PlanOperation[]): Promise<
     const parts = normalizeRepoPath(op.path).split('/');
     for (let i = 1; i < parts.length; i++) {
       const dir = parts.slice(0, i).join('/');
-      if (!missing.has(dir) && !(await fs.pathExists(paths.abs(dir)))) missing.add(dir);
+      if (!missing.has(dir) && !(await fs.lstat(paths.abs(dir)).then(() => true, () => false))) missing.add(dir);
     }
   }
   return [...missing];
@@ -76,12 +81,14 @@ export class BackupDamagedError extends PreconditionError {
 }
 
 export async function readManifest(root: string, id: string): Promise<BackupManifest> {
-  const file = path.join(backupDir(root, id), 'manifest.json');
   const rel = `${backupDirRel(id)}manifest.json`;
   let json: unknown;
   try {
-    json = JSON.parse(await fs.readFile(file, 'utf8'));
+    const bytes = await readFile(root, rel);
+    if (bytes === null) throw new Error('it does not exist');
+    json = JSON.parse(bytes.toString('utf8'));
   } catch (err) {
+    if (err instanceof LinkRefusedError) throw err;
     throw new BackupDamagedError(`${rel} cannot be read (${(err as Error).message}).`);
   }
   const parsed = BackupManifest.safeParse(json);

@@ -1,7 +1,5 @@
-import fs from 'fs-extra';
-import path from 'node:path';
-import { writeJsonAtomic } from '../state/atomic.js';
-import { statePaths, STATE_DIR } from '../state/paths.js';
+import { STATE } from '../state/paths.js';
+import { removeFile, writeJson } from '../state/safe-fs.js';
 import { fileOperationDone } from './crash-point.js';
 
 import { Journal } from '../state/schema.js';
@@ -12,25 +10,21 @@ import { backupsAdvice, readStateFile } from '../state/store.js';
  * while one runs: finding it at start-up means the process died in the middle.
  */
 
-export const JOURNAL_REL = `${STATE_DIR}/journal.json`;
-
-export function journalPath(root: string): string {
-  return path.join(statePaths(root).dir, 'journal.json');
-}
+export const JOURNAL_REL = STATE.journal;
 
 export async function writeJournal(root: string, journal: Journal): Promise<void> {
-  await writeJsonAtomic(journalPath(root), journal);
+  await writeJson(root, JOURNAL_REL, journal);
   fileOperationDone();
 }
 
 export async function clearJournal(root: string): Promise<void> {
-  await fs.remove(journalPath(root));
+  await removeFile(root, JOURNAL_REL);
   fileOperationDone();
 }
 
 /** The journal of an interrupted operation, or null. A journal that cannot be read is an error, not ignored. */
 export async function readJournal(root: string): Promise<Journal | null> {
-  return readStateFile(journalPath(root), 'journal.json', Journal, () => journalAdvice(root));
+  return readStateFile(root, JOURNAL_REL, 'journal.json', Journal, () => journalAdvice(root));
 }
 
 async function journalAdvice(root: string): Promise<string> {

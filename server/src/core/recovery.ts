@@ -1,11 +1,11 @@
-import fs from 'fs-extra';
-import { backupDir, backupDirRel } from './backup.js';
+import { backupDirRel, backupRel } from './backup.js';
 import { trustedManifest } from './backup-check.js';
 import { disarmCrashPoint } from './crash-point.js';
 import { errorMessage } from './errors.js';
 import { clearJournal, JOURNAL_REL, readJournal } from './journal.js';
 import { finishRollback, manifestOfRecorded, restoreBackup } from './restore.js';
 import { lockHolder } from '../state/lock.js';
+import { removeTree } from '../state/safe-fs.js';
 import type { BackupManifest, Journal } from '../state/schema.js';
 import { readState, writeState } from '../state/store.js';
 import { traceWriteProblem } from '../trace/writer.js';
@@ -35,7 +35,7 @@ export async function recoverInterrupted(root: string): Promise<Recovery | null>
     if (recorded) {
       recovery = { operation: 'migrate', migrationId: id, result: 'after-migration', detail: `Migration ${id} had written every file before it was interrupted; it stands.` };
     } else if (journal.phase === 'backup') {
-      await fs.remove(backupDir(root, id));
+      await removeTree(root, backupRel(id));
       recovery = { operation: 'migrate', migrationId: id, result: 'before-migration', detail: `Migration ${id} was interrupted while saving backups, before any repository file changed; its partial backup was removed.` };
     } else {
       await undoPartialMigration(root, await manifestOfJournal(root, journal));
@@ -63,6 +63,11 @@ export async function recoverAfterFailure(root: string, err: unknown): Promise<u
     const recovery = await recoverInterrupted(root);
     if (!recovery) return err;
     await clearJournal(root);
+    // The error keeps its kind (a link refused stays a refusal): the repository is back on one side.
+    if (err instanceof Error) {
+      err.message = `${errorMessage(err)}. ${recovery.detail}`;
+      return err;
+    }
     return new Error(`${errorMessage(err)}. ${recovery.detail}`);
   } catch (again) {
     return new Error(`${errorMessage(err)}. Recovery failed too (${errorMessage(again)}); the journal in .copilot-state/ is kept, and the next command tries again.`);

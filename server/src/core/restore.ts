@@ -1,12 +1,12 @@
-import fs from 'fs-extra';
+import fs from 'node:fs/promises';
 import path from 'node:path';
-import { backupDir } from './backup.js';
+import { backupRel } from './backup.js';
 import { backupCopy, trustedManifest } from './backup-check.js';
 import { currentSha } from './apply.js';
 import { fileOperationDone } from './crash-point.js';
 import { PreconditionError } from './errors.js';
 import { isInside, RepoPaths } from './repo-path.js';
-import { writeAtomic } from '../state/atomic.js';
+import { createSymlink, entryStat, readResolvedFile, removeEmptyFolder, removeFile, removeLinkOrFile, setMode, writeFile } from '../state/safe-fs.js';
 import { STATE_DIR } from '../state/paths.js';
 import type { BackupManifest, OnboardingState } from '../state/schema.js';
 import { readState, writeState } from '../state/store.js';
@@ -66,7 +66,7 @@ export async function finishRollback(root: string, id: string, edited: string[],
  */
 export async function restoreBackup(root: string, manifest: BackupManifest, edited: string[], onFile?: RestoreProgress): Promise<Restored> {
   const paths = new RepoPaths(root);
-  const dir = backupDir(root, manifest.id);
+  const dir = backupRel(manifest.id);
   // Read and check every backup before writing anything.
   const originals = new Map<string, Buffer>();
   for (const f of manifest.files) {
@@ -77,12 +77,12 @@ export async function restoreBackup(root: string, manifest: BackupManifest, edit
   const deletedAfterMigration: string[] = [];
   for (const rel of edited) {
     const abs = await paths.safeAbs(rel);
-    const saved = path.join(dir, 'edited-after-migration', ...rel.split('/'));
+    const saved = `${dir}/edited-after-migration/${rel}`;
     // On a resumed rollback the edits were saved already, and the file may be restored by now.
-    if (await fs.pathExists(saved)) savedEdits.push(rel);
-    else if (!(await fs.pathExists(abs))) deletedAfterMigration.push(rel);
+    if (await entryStat(root, saved)) savedEdits.push(rel);
+    else if (!(await exists(abs))) deletedAfterMigration.push(rel);
     else if ((await currentSha(paths, rel)) !== manifest.files.find((f) => f.path === rel)?.beforeSha256) {
-      await writeAtomic(saved, await fs.readFile(abs));
+      await writeFile(root, saved, await readResolvedFile(abs, rel));
       fileOperationDone();
       savedEdits.push(rel);
     }
@@ -100,22 +100,19 @@ export async function restoreBackup(root: string, manifest: BackupManifest, edit
     const bytes = originals.get(f.path);
     if (bytes) {
       if ((await currentSha(paths, f.path)) !== f.beforeSha256) {
-        await writeAtomic(abs, bytes, f.mode);
+        await writeFile(root, f.path, bytes, f.mode !== undefined ? { mode: f.mode } : {});
         fileOperationDone();
       } else if (f.mode !== undefined && ((await fs.stat(abs)).mode & 0o7777) !== f.mode) {
-        await fs.chmod(abs, f.mode);
+        await setMode(root, f.path, f.mode);
         fileOperationDone();
       }
       restored.push(f.path);
     } else {
-      if (await fs.pathExists(abs)) {
-        await fs.remove(abs);
-        fileOperationDone();
-      }
+      if (await removeFile(root, f.path)) fileOperationDone();
       removed.push(f.path);
     }
   }
-  await removeCreatedFolders(paths, manifest.createdDirs ?? []);
+  await removeCreatedFolders(root, manifest.createdDirs ?? []);
   return { restored, removed, savedEdits, deletedAfterMigration };
 }
 
@@ -128,21 +125,24 @@ async function restoreLink(paths: RepoPaths, rel: string, target: string): Promi
   const st = await fs.lstat(abs).catch(() => null);
   if (st?.isSymbolicLink() && (await fs.readlink(abs)) === target) return;
   if (st?.isDirectory()) throw new PreconditionError(`${rel} is a folder now; move it aside and run rollback again to put the symlink back.`);
-  if (st) {
-    await fs.unlink(abs);
-    fileOperationDone();
-  }
-  await fs.symlink(target, abs);
+  // The link itself is removed and made again, never followed (safe-fs.ts).
+  if (st && (await removeLinkOrFile(paths.root, rel))) fileOperationDone();
+  await createSymlink(paths.root, rel, target);
   fileOperationDone();
 }
 
-/** Remove the folders the migration created, deepest first, each only when nothing else is in it. */
-async function removeCreatedFolders(paths: RepoPaths, dirs: string[]): Promise<void> {
+async function exists(abs: string): Promise<boolean> {
+  return fs.lstat(abs).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** Remove the folders the migration created, deepest first, each only when nothing else is in it (a link there is left alone). */
+async function removeCreatedFolders(root: string, dirs: string[]): Promise<void> {
   for (const dir of [...dirs].sort((a, b) => b.split('/').length - a.split('/').length)) {
-    const abs = await paths.safeAbs(dir);
-    const stat = await fs.lstat(abs).catch(() => null);
-    if (!stat?.isDirectory() || (await fs.readdir(abs)).length > 0) continue;
-    await fs.rmdir(abs);
-    fileOperationDone();
+    const stat = await entryStat(root, dir).catch(() => null);
+    if (!stat?.isDirectory()) continue;
+    if (await removeEmptyFolder(root, dir)) fileOperationDone();
   }
 }

@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { sha256 } from './hash.js';
 import { isInside, RepoPaths } from './repo-path.js';
+import { NotAFileError, readResolvedFile } from '../state/safe-fs.js';
 
 export const MAX_SOURCE_BYTES = 1024 * 1024;
 
@@ -59,7 +60,14 @@ export async function readSource(paths: RepoPaths, rel: string): Promise<SourceR
   if (st.size > MAX_SOURCE_BYTES) {
     return skipped(rel, 'too_large', `is ${st.size} bytes, over the ${MAX_SOURCE_BYTES}-byte limit`, st.size, null);
   }
-  const bytes = await fs.readFile(target);
+  // Opened no-follow and non-blocking, and only as a regular file: a FIFO swapped in since the stat does not block.
+  let bytes: Buffer;
+  try {
+    bytes = await readResolvedFile(target, rel);
+  } catch (err) {
+    if (err instanceof NotAFileError) return skipped(rel, 'not_a_file', 'is not a regular file', 0, null);
+    throw err;
+  }
   const hash = sha256(bytes);
   if (bytes.subarray(0, 8192).includes(0)) return skipped(rel, 'binary', 'looks binary (NUL bytes)', bytes.length, hash);
   let text: string;

@@ -211,7 +211,8 @@ function showSchema(schema: Form['requestedSchema']): Form['requestedSchema'] {
 
 /** Error messages name paths and other outside text: shown as one line. */
 function refusedByError(err: unknown, finish: (o: RefusalOutcome, t: string, e?: Partial<GateResult>) => Promise<GateResult>) {
-  if (err instanceof PreconditionError || err instanceof UnsafePathError) return finish('precondition_failed', `${asSentence(showLine(err.message))} Nothing was changed.`);
+  if (err instanceof UnsafePathError) return finish('precondition_failed', `${asSentence(showLine(err.message))} Nothing was changed.`, { badInput: true });
+  if (err instanceof PreconditionError) return finish('precondition_failed', `${asSentence(showLine(err.message))} Nothing was changed.`);
   if (err instanceof BadInputError) return finish('error', showLine(err.message), { badInput: true });
   return finish('error', `Internal error: ${showLine(errorMessage(err))}.`);
 }

@@ -29,7 +29,8 @@ export function exitCodeFor(outcome: Outcome, badInput = false): number {
     case 'status':
       return 0;
     case 'precondition_failed':
-      return 4;
+      // An unsafe path (a link where the tool reads or writes) is bad input: the contract's exit 2.
+      return badInput ? 2 : 4;
     case 'error':
       return badInput ? 2 : 1;
     default:

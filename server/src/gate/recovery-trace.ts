@@ -1,10 +1,10 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import fs from 'fs-extra';
 import { showLine } from '../show/untrusted.js';
 import { errorMessage } from '../core/errors.js';
-import { clearJournal, journalPath } from '../core/journal.js';
+import { clearJournal, JOURNAL_REL } from '../core/journal.js';
 import { recoverInterrupted, type Recovery } from '../core/recovery.js';
 import { LockHeldError, withLock } from '../state/lock.js';
+import { entryStat } from '../state/safe-fs.js';
 import { writeElicitationTrace } from '../trace/writer.js';
 import { clientInfo } from './gate.js';
 
@@ -17,7 +17,7 @@ import { clientInfo } from './gate.js';
  * journal stays, status explains it, and the gated steps refuse until it is repaired.
  */
 export async function recoverAndTrace(root: string, server: Server | null): Promise<Recovery | null> {
-  if (!(await fs.pathExists(journalPath(root)))) return null;
+  if (!(await entryStat(root, JOURNAL_REL).catch(() => null))) return null;
   try {
     // A journal under a held lock belongs to an operation that is running now, not an interrupted one.
     return await withLock(root, 'operation', 'recovery', async () => {

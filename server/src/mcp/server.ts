@@ -73,6 +73,10 @@ const TOOLS: Record<ToolName, ToolSpec> = {
 
 export const BAD_INPUT_META = 'copilot-onboard/bad-input';
 
+/** Said once, by the run that created `.copilot-state/`. */
+export const STATE_FOLDER_NOTICE =
+  'Created .copilot-state/ with its own .gitignore (.copilot-state/.gitignore): backups, the plan, the state, the journal and locks stay out of git, so git add -A offers only the traces, which are meant to be reviewed and may be committed.';
+
 const EMPTY_INPUT = { type: 'object' as const, properties: {}, additionalProperties: false };
 
 /**
@@ -121,8 +125,12 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
       throw new McpError(ErrorCode.InvalidParams, `${name} takes no arguments (got: ${names}). Only the person can answer its questions, through the form it shows.`);
     }
     let stepResult: StepResult;
+    let root: string | null = null;
     try {
-      const root = await resolveRepoForSession(repo, server, extra.requestId);
+      root = await resolveRepoForSession(repo, server, extra.requestId);
+      const safe = await import('../state/safe-fs.js');
+      // A link in .copilot-state is refused before anything is read or written, read-only steps included.
+      await safe.assertStateTreeReal(root);
       const recovered = await (await import('../gate/recovery-trace.js')).recoverAndTrace(root, server);
       stepResult = await tool.run({ root, server, signal: extra.signal, requestId: extra.requestId, options, report: reporter(server, request.params._meta?.progressToken, extra.sendNotification) });
       reporter(server, undefined, extra.sendNotification).log(stepResult.isError ? 'warning' : 'info', `${name}: ${stepResult.outcome}`);
@@ -132,6 +140,11 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
       }
     } catch (err) {
       stepResult = (await import('../steps/result.js')).resultForError(err);
+    }
+    // The run that created .copilot-state/ (and its .gitignore) says so, once.
+    if (root !== null && (await import('../state/safe-fs.js')).takeStateFolderCreated(root)) {
+      stepResult.text = `${stepResult.text}\n\n${STATE_FOLDER_NOTICE}`;
+      stepResult.structured.notice = STATE_FOLDER_NOTICE;
     }
     return toCallToolResult(stepResult);
   });

@@ -1,15 +1,14 @@
-import fs from 'fs-extra';
 import os from 'node:os';
-import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import { PreconditionError } from '../core/errors.js';
-import { statePaths } from './paths.js';
+import { STATE_DIR } from './paths.js';
+import { ensureFolder, entryStat, lockFolder, readFile, removeFile, removeTree, writeFile } from './safe-fs.js';
 
 /**
  * Locks under `.copilot-state/`, from proper-lockfile (an mkdir lock whose mtime the holder keeps
- * fresh). `operation` keeps two processes (two VS Code windows, a server and the CLI) from running
- * gated steps at once; `traces` orders trace writes into one chain. A lock whose holder died is
- * taken over: at once when its process is gone from this machine, else once it is stale.
+ * fresh), through the safe writer (safe-fs.ts lockFolder). `operation` keeps two processes (two VS
+ * Code windows, a server and the CLI) from running gated steps at once; `traces` orders trace
+ * writes into one chain. A lock whose holder died is taken over: at once when its process is gone
+ * from this machine, else once it is stale.
  */
 export type LockName = 'operation' | 'traces';
 
@@ -24,8 +23,9 @@ interface Owner {
   since: string;
 }
 
-export const ownerFile = (root: string, name: LockName) => path.join(statePaths(root).dir, `${name}.lock-owner.json`);
-export const lockPath = (root: string, name: LockName) => path.join(statePaths(root).dir, `${name}.lock`);
+/** Repository-relative paths of a lock (a folder) and of its owner file. */
+export const ownerRel = (name: LockName) => `${STATE_DIR}/${name}.lock-owner.json`;
+export const lockRel = (name: LockName) => `${STATE_DIR}/${name}.lock`;
 
 function alive(pid: number): boolean {
   try {
@@ -38,17 +38,15 @@ function alive(pid: number): boolean {
 
 async function readOwner(root: string, name: LockName): Promise<Owner | null> {
   try {
-    return JSON.parse(await fs.readFile(ownerFile(root, name), 'utf8')) as Owner;
+    const bytes = await readFile(root, ownerRel(name));
+    return bytes ? (JSON.parse(bytes.toString('utf8')) as Owner) : null;
   } catch {
     return null;
   }
 }
 
-async function tryLock(root: string, name: LockName, wait: boolean): Promise<() => Promise<void>> {
-  // proper-lockfile keeps one registry entry per locked path: each lock gets a path of its own.
-  return lockfile.lock(path.join(statePaths(root).dir, name), {
-    lockfilePath: lockPath(root, name),
-    realpath: false,
+function tryLock(root: string, name: LockName, wait: boolean): Promise<() => Promise<void>> {
+  return lockFolder(root, lockRel(name), {
     stale: STALE_MS,
     retries: wait ? { retries: 200, minTimeout: 5, maxTimeout: 50 } : 0,
     onCompromised: () => {
@@ -62,8 +60,8 @@ async function tryLock(root: string, name: LockName, wait: boolean): Promise<() 
 /** The owner file was written for the lock that exists now, not left over from an older one. */
 async function ownerMatchesLock(root: string, name: LockName): Promise<boolean> {
   try {
-    const [lock, owner] = await Promise.all([fs.stat(lockPath(root, name)), fs.stat(ownerFile(root, name))]);
-    return owner.mtimeMs >= lock.birthtimeMs - 1;
+    const [lock, owner] = await Promise.all([entryStat(root, lockRel(name)), entryStat(root, ownerRel(name))]);
+    return lock !== null && owner !== null && owner.mtimeMs >= lock.birthtimeMs - 1;
   } catch {
     return false;
   }
@@ -71,7 +69,7 @@ async function ownerMatchesLock(root: string, name: LockName): Promise<boolean> 
 
 /** Who holds a lock now, for a person to read, or null when it is free or its holder is gone from this machine. */
 export async function lockHolder(root: string, name: LockName): Promise<string | null> {
-  const lock = await fs.stat(lockPath(root, name)).catch(() => null);
+  const lock = await entryStat(root, lockRel(name)).catch(() => null);
   if (!lock || Date.now() - lock.mtimeMs > STALE_MS) return null;
   const owner = await readOwner(root, name);
   if (owner && owner.host === os.hostname() && !alive(owner.pid)) return null;
@@ -79,7 +77,7 @@ export async function lockHolder(root: string, name: LockName): Promise<string |
 }
 
 export async function withLock<T>(root: string, name: LockName, command: string, fn: () => Promise<T>, wait = false): Promise<T> {
-  await fs.ensureDir(statePaths(root).dir);
+  await ensureFolder(root, STATE_DIR);
   let release: () => Promise<void>;
   try {
     release = await tryLock(root, name, wait);
@@ -87,7 +85,7 @@ export async function withLock<T>(root: string, name: LockName, command: string,
     if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
     const owner = await readOwner(root, name);
     if (owner && owner.host === os.hostname() && !alive(owner.pid) && (await ownerMatchesLock(root, name))) {
-      await fs.remove(lockPath(root, name));
+      await removeTree(root, lockRel(name));
       release = await tryLock(root, name, wait);
     } else {
       const who = owner ? `process ${owner.pid} on ${owner.host} (${owner.command}) since ${owner.since}` : 'another process';
@@ -95,11 +93,11 @@ export async function withLock<T>(root: string, name: LockName, command: string,
     }
   }
   const owner: Owner = { pid: process.pid, host: os.hostname(), command, since: new Date().toISOString() };
-  await fs.writeFile(ownerFile(root, name), `${JSON.stringify(owner)}\n`);
   try {
+    await writeFile(root, ownerRel(name), `${JSON.stringify(owner)}\n`);
     return await fn();
   } finally {
-    await fs.remove(ownerFile(root, name)).catch(() => {});
+    await removeFile(root, ownerRel(name)).catch(() => {});
     await release().catch(() => {});
   }
 }

@@ -2,7 +2,43 @@ import path from 'node:path';
 
 export const STATE_DIR = '.copilot-state';
 
-/** Where each state file lives inside a repository. */
+/** Each state file and folder as a repository-relative path: what the safe reader and writer (safe-fs.ts) take. */
+export const STATE = {
+  dir: STATE_DIR,
+  onboarding: `${STATE_DIR}/onboarding.json`,
+  plan: `${STATE_DIR}/plan.json`,
+  journal: `${STATE_DIR}/journal.json`,
+  chain: `${STATE_DIR}/trace-chain.json`,
+  backups: `${STATE_DIR}/backups`,
+  elicitationTraces: `${STATE_DIR}/elicitation-traces`,
+  samplingTraces: `${STATE_DIR}/sampling-traces`,
+  gitignore: `${STATE_DIR}/.gitignore`,
+} as const;
+
+export const STATE_GITIGNORE = STATE.gitignore;
+
+/**
+ * The `.gitignore` the first run writes into the `.copilot-state/` it creates: a habitual
+ * `git add -A` then offers only the traces (and this file). onboarding.json is ignored as well:
+ * it is the way back to the backups, which are ignored, and is of no use without them.
+ */
+export function stateGitignoreText(): string {
+  return `# Written by copilot-onboard when it created this folder. The traces (elicitation-traces/,
+# sampling-traces/ and trace-chain.json) are meant to be reviewed and may be committed; the rest is
+# this machine's working state: full copies of your files (backups/), the plan, the state that
+# points at those backups, the journal and the locks.
+backups/
+plan.json
+onboarding.json
+journal.json
+*.lock
+*.lock-owner.json
+*.damaged
+.copilot-tmp-*
+`;
+}
+
+/** Where each state file lives inside a repository, as absolute paths (for messages and tests). */
 export function statePaths(root: string) {
   const dir = path.join(root, STATE_DIR);
   return {

@@ -152,6 +152,7 @@ export const GatedStep = z.enum(['approve', 'migrate', 'rollback']);
 export type GatedStep = z.infer<typeof GatedStep>;
 
 export const ElicitationOutcome = z.enum([
+  'acknowledged',
   'approved',
   'migrated',
   'rolled_back',
@@ -165,16 +166,25 @@ export const ElicitationOutcome = z.enum([
   'error',
 ]);
 
-/** Chain fields: the trace's place in the sequence of all traces, and the sha256 of the one before. */
+/**
+ * Chain fields: the trace's place in the sequence of all traces, and the sha256 of the one before.
+ * `chainBreak` is set on a trace written when the chain was found broken (its head missing, or the
+ * newest trace it names missing or edited): the chain goes on, and the break stays reported by
+ * `traces verify` until a person acknowledges it.
+ */
 const Chain = {
   seq: z.number().int().min(1),
   prev: Sha256.nullable(),
+  chainBreak: z.object({ problems: z.array(z.string()).min(1) }).optional(),
 };
+
+/** What a trace does: a gated step, or `acknowledge` (a person acknowledging a break in the chain, from the command line). */
+export const TraceAction = z.enum(['approve', 'migrate', 'rollback', 'acknowledge']);
 
 export const ElicitationTrace = z.object({
   ...Chain,
   timestamp: z.string(),
-  action: GatedStep,
+  action: TraceAction,
   message: z.string(),
   schema: z.record(z.string(), z.unknown()),
   response: z.object({ action: z.string(), content: z.unknown().optional() }).nullable(),
@@ -186,6 +196,8 @@ export const ElicitationTrace = z.object({
   detail: z.string().optional(),
   /** Set on the trace a start writes when it finished or undid an interrupted migrate or rollback. */
   recovery: z.object({ migrationId: z.string(), result: z.enum(['before-migration', 'after-migration']) }).optional(),
+  /** Only on an `acknowledge` trace: the person's reason, and the problems `traces verify` reported, which it acknowledges. */
+  acknowledged: z.object({ reason: z.string().min(1), problems: z.array(z.string()) }).optional(),
 });
 export type ElicitationTrace = z.infer<typeof ElicitationTrace>;
 
@@ -222,6 +234,19 @@ export const Journal = z.object({
 });
 export type Journal = z.infer<typeof Journal>;
 
+/**
+ * `trace-chain.json`, the chain head: the newest trace's seq, the sha256 of its bytes, its path and
+ * timestamp, and the seq of every trace written after a break in the chain.
+ */
+export const ChainHead = z.object({
+  seq: z.number().int().min(0),
+  sha256: Sha256.nullable(),
+  file: z.string().nullable(),
+  timestamp: z.string().optional(),
+  breaks: z.array(z.number().int().min(1)).optional(),
+});
+export type ChainHead = z.infer<typeof ChainHead>;
+
 /** The schemas published as JSON Schema files, by file name. */
 export const PUBLISHED_SCHEMAS = {
   'onboarding.schema.json': OnboardingState,
@@ -230,4 +255,5 @@ export const PUBLISHED_SCHEMAS = {
   'elicitation-trace.schema.json': ElicitationTrace,
   'sampling-trace.schema.json': SamplingTrace,
   'journal.schema.json': Journal,
+  'trace-chain.schema.json': ChainHead,
 } as const;

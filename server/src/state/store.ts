@@ -1,8 +1,7 @@
-import fs from 'fs-extra';
 import type { z } from 'zod';
 import { BadInputError } from '../core/errors.js';
-import { writeJsonAtomic } from './atomic.js';
-import { statePaths, STATE_DIR } from './paths.js';
+import { STATE, STATE_DIR } from './paths.js';
+import { listFolder, readFile, writeJson } from './safe-fs.js';
 import { OnboardingState, PlanFile } from './schema.js';
 
 export class StateDamagedError extends BadInputError {
@@ -19,15 +18,12 @@ export function freshState(now: string): OnboardingState {
 /**
  * A state file's content, checked against its schema: null when the file does not exist; a file
  * that is not JSON or does not fit is damaged, reported with `advice` (the way back), never reset.
+ * `rel` is repository-relative: it is read through no link (safe-fs.ts).
  */
-export async function readStateFile<T>(file: string, name: string, schema: z.ZodType<T>, advice: () => Promise<string>): Promise<T | null> {
-  let raw: string;
-  try {
-    raw = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
+export async function readStateFile<T>(root: string, rel: string, name: string, schema: z.ZodType<T>, advice: () => Promise<string>): Promise<T | null> {
+  const bytes = await readFile(root, rel);
+  if (bytes === null) return null;
+  const raw = bytes.toString('utf8');
   let json: unknown;
   try {
     json = JSON.parse(raw);
@@ -44,20 +40,20 @@ export async function readStateFile<T>(file: string, name: string, schema: z.Zod
 
 /** Read the onboarding state; a missing file is a fresh start, a damaged one is an error, never a reset. */
 export async function readState(root: string): Promise<OnboardingState> {
-  const state = await readStateFile(statePaths(root).onboarding, 'onboarding.json', OnboardingState, () => recoveryAdvice(root));
+  const state = await readStateFile(root, STATE.onboarding, 'onboarding.json', OnboardingState, () => recoveryAdvice(root));
   return state ?? freshState(new Date().toISOString());
 }
 
 export async function writeState(root: string, state: OnboardingState): Promise<void> {
-  await writeJsonAtomic(statePaths(root).onboarding, { ...state, updatedAt: new Date().toISOString() });
+  await writeJson(root, STATE.onboarding, { ...state, updatedAt: new Date().toISOString() });
 }
 
 export async function readPlan(root: string): Promise<PlanFile | null> {
-  return readStateFile(statePaths(root).plan, 'plan.json', PlanFile, async () => 'Run propose again to build a fresh plan.');
+  return readStateFile(root, STATE.plan, 'plan.json', PlanFile, async () => 'Run propose again to build a fresh plan.');
 }
 
 export async function writePlan(root: string, plan: PlanFile): Promise<void> {
-  await writeJsonAtomic(statePaths(root).plan, plan);
+  await writeJson(root, STATE.plan, plan);
 }
 
 /** How to get back: the backup manifests are the source of truth when the state file is lost. */
@@ -69,8 +65,7 @@ async function recoveryAdvice(root: string): Promise<string> {
 
 /** Where the original bytes of earlier migrations are, or null when there are none. */
 export async function backupsAdvice(root: string): Promise<string | null> {
-  const backups = statePaths(root).backups;
-  const ids = (await fs.pathExists(backups)) ? (await fs.readdir(backups)).sort() : [];
+  const ids = ((await listFolder(root, STATE.backups)) ?? []).map((e) => e.name).sort();
   if (ids.length === 0) return null;
   return (
     `Backups of earlier migrations are in ${STATE_DIR}/backups/ (latest: ${ids[ids.length - 1]}); each manifest.json lists ` +

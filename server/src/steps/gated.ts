@@ -1,6 +1,6 @@
 import fs from 'fs-extra';
 import { assertPlanCurrent } from '../core/apply.js';
-import { backupDir, backupDirRel } from '../core/backup.js';
+import { backupDirRel, backupRel } from '../core/backup.js';
 import { PreconditionError } from '../core/errors.js';
 import { buildPlan, hashPlan, type PlanOperation } from '../core/plan.js';
 import { scanRepository } from '../core/scan.js';
@@ -12,6 +12,7 @@ import { performMigration, performRollback, settleOperation } from '../core/migr
 import { clientInfo, runGated, type GateResult } from '../gate/gate.js';
 import type { Migration, OnboardingState, PlanChoices, PlanFile } from '../state/schema.js';
 import { readPlan, readState, writeState } from '../state/store.js';
+import { entryStat } from '../state/safe-fs.js';
 import { fileStamp } from '../trace/writer.js';
 import type { FlowContext } from './context.js';
 import { approveMessage, migrateMessage, rollbackMessage } from './messages.js';
@@ -197,7 +198,7 @@ async function freshMigrationId(root: string): Promise<string> {
   let at = Date.now();
   for (;;) {
     const id = fileStamp(new Date(at).toISOString());
-    if (!(await fs.pathExists(backupDir(root, id)))) return id;
+    if (!(await entryStat(root, backupRel(id)))) return id;
     at++;
   }
 }

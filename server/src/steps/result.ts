@@ -19,8 +19,9 @@ export function result(outcome: Outcome, text: string, fields: Record<string, un
 
 /** A read-only step that failed: a precondition, bad input, or an internal error. Messages name paths: shown as one line. */
 export function resultForError(err: unknown): StepResult {
-  // The contract lists unsafe paths under precondition_failed, though they come from outside input.
-  if (err instanceof PreconditionError || err instanceof UnsafePathError) return result('precondition_failed', showLine(err.message), { message: err.message });
+  // The contract lists unsafe paths under precondition_failed; they are bad input too (CLI exit 2).
+  if (err instanceof UnsafePathError) return result('precondition_failed', showLine(err.message), { message: err.message }, true);
+  if (err instanceof PreconditionError) return result('precondition_failed', showLine(err.message), { message: err.message });
   if (err instanceof BadInputError) return result('error', showLine(err.message), { message: err.message }, true);
   const message = `Internal error: ${errorMessage(err)}`;
   return result('error', showLine(message), { message });
