@@ -16,6 +16,7 @@ import { resolveRepoForSession, type RepoChoice } from './repo.js';
 import { VERSION } from '../version.js';
 import { registerPromptsAndResources } from './prompts-resources.js';
 import { showLine, showText } from '../show/untrusted.js';
+import { NARRATION_LABEL } from '../narrate/label.js';
 
 // The steps load on the first tool call: a client waits for `initialize` and `tools/list` only.
 const readOnly = () => import('../steps/read-only.js');
@@ -143,12 +144,18 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
     }
     // The run that created .copilot-state/ (and its .gitignore) says so, once.
     if (root !== null && (await import('../state/safe-fs.js')).takeStateFolderCreated(root)) {
-      stepResult.text = `${stepResult.text}\n\n${STATE_FOLDER_NOTICE}`;
+      stepResult.text = withFact(stepResult.text, STATE_FOLDER_NOTICE);
       stepResult.structured.notice = STATE_FOLDER_NOTICE;
     }
     return toCallToolResult(stepResult);
   });
   return server;
+}
+
+/** A fact of the tool's own goes with the facts: before the client model's narration, which always comes last. */
+function withFact(text: string, fact: string): string {
+  const narration = text.lastIndexOf(`\n\n---\n${NARRATION_LABEL}`);
+  return narration < 0 ? `${text}\n\n${fact}` : `${text.slice(0, narration)}\n\n${fact}${text.slice(narration)}`;
 }
 
 /** Progress goes to the request that asked for it (it sent a progress token); logs honour the level the client set. */

@@ -3,6 +3,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../core/errors.js';
 import { clientInfo } from '../gate/gate.js';
 import { showExcerpt, showLine, showText } from '../show/untrusted.js';
+import { NARRATION_LABEL } from './label.js';
 import type { SamplingTrace } from '../state/schema.js';
 import { repoRelative, writeSamplingTrace } from '../trace/writer.js';
 
@@ -109,7 +110,7 @@ export function narrationBlock(narration: string, model: string): string {
     .split('\n')
     .map((l) => (l === '' ? '>' : `> ${l}`))
     .join('\n');
-  return `Narration from the client's model (${name}), not checked by copilot-onboard:\n${quoted}`;
+  return `${NARRATION_LABEL} (${name}), not checked by copilot-onboard:\n${quoted}`;
 }
 
 function samplingOutcome(err: unknown): SamplingTrace['outcome'] {
