@@ -298,17 +298,25 @@ export async function createSymlink(root: string, rel: string, target: string): 
  * be a link; links inside are removed as links, never followed.
  */
 export async function removeTree(root: string, rel: string): Promise<boolean> {
-  const p = await placeOf(root, rel);
-  const at = await realFolders(p, p.parts.length - 1, false, true);
-  if (at === null) return false;
-  const abs = path.join(at, p.name);
-  const st = await lstatOrNull(abs);
-  if (!st) return false;
-  if (st.isSymbolicLink()) throw new LinkRefusedError(p.rel, await readlinkOrNull(abs));
+  const entry = await existingEntry(root, rel);
+  if (!entry) return false;
+  const { at, abs, st } = entry;
   if (!st.isDirectory()) await fs.unlink(abs);
   else await removeInside(abs);
   await fsyncFolder(at);
   return true;
+}
+
+/** The entry at `rel` in its real folder, or null when it (or a folder on the way) is not there; a link at `rel` is refused. */
+async function existingEntry(root: string, rel: string): Promise<{ at: string; abs: string; st: Stats } | null> {
+  const p = await placeOf(root, rel);
+  const at = await realFolders(p, p.parts.length - 1, false, true);
+  if (at === null) return null;
+  const abs = path.join(at, p.name);
+  const st = await lstatOrNull(abs);
+  if (!st) return null;
+  if (st.isSymbolicLink()) throw new LinkRefusedError(p.rel, await readlinkOrNull(abs));
+  return { at, abs, st };
 }
 
 async function removeInside(dir: string): Promise<void> {
@@ -323,13 +331,9 @@ async function removeInside(dir: string): Promise<void> {
 
 /** Remove the folder `rel` when it is empty; false when it is not there, not a folder, or not empty. */
 export async function removeEmptyFolder(root: string, rel: string): Promise<boolean> {
-  const p = await placeOf(root, rel);
-  const at = await realFolders(p, p.parts.length - 1, false, true);
-  if (at === null) return false;
-  const abs = path.join(at, p.name);
-  const st = await lstatOrNull(abs);
-  if (!st) return false;
-  if (st.isSymbolicLink()) throw new LinkRefusedError(p.rel, await readlinkOrNull(abs));
+  const entry = await existingEntry(root, rel);
+  if (!entry) return false;
+  const { at, abs, st } = entry;
   if (!st.isDirectory()) return false;
   try {
     await fs.rmdir(abs);
