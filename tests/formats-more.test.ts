@@ -146,7 +146,7 @@ test('legacy notes: VS Code reads .claude/rules too, .roorules and CONVENTIONS.m
   const scan = await scanRepository(repo);
   const plan = buildPlan(scan, analyze(scan));
   const note = (p: string) => plan.legacy.find((l) => l.path === p)!.note;
-  assert.match(note('.claude/rules/api.md'), /Copilot's agent also reads it/);
+  assert.match(note('.claude/rules/api.md'), /read today by VS Code chat; the cloud agent, code review on GitHub.com and the Copilot CLI will see its rules only after the migration/);
   assert.match(note('.roorules'), /kept for its own tool/);
   assert.match(note('CONVENTIONS.md'), /kept for its own tool/);
   for (const l of plan.legacy) assert.deepEqual(l.fates, ['keep', 'remove'], l.path);

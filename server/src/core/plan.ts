@@ -10,6 +10,7 @@ import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
 import { sameOrDemoted, type Merged, type Provenance } from './structure.js';
 import { frontMatterFor, planTargets, targetDescription, type Target } from './targets.js';
 import { joinText, splitText, type TextLines } from './text.js';
+import { newReaders, readersOf, surfaceList } from './surfaces.js';
 
 export interface PlanOperation {
   op: 'create' | 'update' | 'delete';
@@ -72,7 +73,8 @@ export interface Plan {
 const MARK = (topic: string) => `<!-- copilot-onboard: conflicting rules about ${topic}; decide which one stands -->`;
 const POINTER_KINDS = new Set(['claude-md', 'gemini-md']);
 /** Kinds some Copilot client reads as well (VS Code reads `.claude/rules/*.md`); the others only their own tool reads. */
-const ALSO_READ_BY_COPILOT = new Set(['agents-md', 'claude-md', 'gemini-md', 'claude-rules']);
+/** Whether some Copilot surface reads this file as it is (core/surfaces.ts). */
+const readByCopilot = (kind: string, path: string): boolean => readersOf(kind, path).length > 0;
 
 /**
  * Build the exact migration plan. Same sources and choices give the same plan, byte for byte. The
@@ -168,14 +170,14 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
       const rel = path.posix.relative(path.posix.dirname(option.path), option.target);
       operations.push(operation(option.path, file.text, file.sha256, `@${rel}\n`));
     }
-    if (fate === 'keep' && ALSO_READ_BY_COPILOT.has(option.kind)) notes.push(option.note);
+    if (fate === 'keep' && readByCopilot(option.kind, option.path)) notes.push(option.note);
   }
 
   notes.push(...frontMatterNotes(targets, blocked));
   for (const d of dropped.values()) {
     const option = legacy.find((l) => l.path === d.path);
     if (option && (choices.legacy[d.path] ?? 'keep') === 'keep') {
-      notes.push(`${d.path}:${d.line} is dropped from Copilot's files, but ${d.path} is kept and still says "${d.text.trim()}"${ALSO_READ_BY_COPILOT.has(option.kind) ? ", and Copilot's agent reads it too" : ''}: remove the file, or edit that line, to settle the contradiction everywhere.`);
+      notes.push(`${d.path}:${d.line} is dropped from Copilot's files, but ${d.path} is kept and still says "${d.text.trim()}"${readByCopilot(option.kind, option.path) ? `, and ${surfaceList(readersOf(option.kind, option.path))} read${readersOf(option.kind, option.path).length > 1 ? '' : 's'} it too` : ''}: remove the file, or edit that line, to settle the contradiction everywhere.`);
     }
   }
   for (const d of scan.docs.filter((x) => x.notRule !== null)) notes.push(`${d.path} is ${d.notRule}; it is reported, not migrated.`);
@@ -332,11 +334,17 @@ function legacyOptions(legacy: InstructionDoc[], targets: Target[], scan: ScanRe
     const movable = !aliased.has(doc.path) && !blocked.has(target) && !scan.files.get(doc.path)?.linkTarget;
     if (movable) fates.push('remove');
     if (POINTER_KINDS.has(doc.kind) && movable) fates.push('pointer');
-    const note = ALSO_READ_BY_COPILOT.has(doc.kind)
-      ? `${doc.path} is kept: Copilot's agent also reads it, so its rules will load twice (from it and from ${target}).`
-      : `${doc.path} is kept for its own tool; Copilot reads its rules from ${target}.`;
-    return { path: doc.path, kind: doc.kind, target, fates, note };
+    return { path: doc.path, kind: doc.kind, target, fates, note: legacyNote(doc, target) };
   });
+}
+
+/** What keeping a legacy file means, surface by surface (core/surfaces.ts): who reads it today, who sees its rules only after the migration. */
+export function legacyNote(doc: Pick<InstructionDoc, 'path' | 'kind'>, target: string): string {
+  const now = readersOf(doc.kind, doc.path);
+  const later = newReaders(doc.kind, doc.path, target);
+  const after = later.length > 0 ? `; ${surfaceList(later)} will see its rules only after the migration, from ${target}` : '';
+  if (now.length === 0) return `${doc.path} is kept for its own tool: no Copilot surface reads it today${after}.`;
+  return `${doc.path} is read today by ${surfaceList(now)}${after}. If you keep it, its rules load twice there (from it and from ${target}).`;
 }
 
 function conflictOptions(analysis: Analysis, linesOf: (p: string) => string[]): ConflictOption[] {

@@ -1,5 +1,6 @@
 import type { Analysis } from '../core/analyze.js';
 import { MAX_CONFLICT_FIELDS } from '../gate/forms.js';
+import { newReaders, readersOf, surfaceList } from '../core/surfaces.js';
 import { showLine, showPath } from '../show/untrusted.js';
 import type { PlanFile } from '../state/schema.js';
 import type { FlowOptions } from '../steps/context.js';
@@ -20,12 +21,26 @@ const PATTERN_WORDS: Record<Analysis['pattern'], string> = {
 
 const at = (locations: { path: string; line: number }[]) => locations.map((l) => `${showPath(l.path)}:${l.line}`).join(', ');
 
+/**
+ * Which Copilot surfaces read this file today (core/surfaces.ts) and, for a file that is not
+ * Copilot's own, which see its rules only once they are in Copilot's files (every Copilot file is
+ * read by the surfaces that read `.github/instructions/`; code review in VS Code reads only the
+ * repo-wide file, so it is not promised here).
+ */
+function whoReads(kind: string, path: string): string {
+  const now = readersOf(kind, path);
+  const today = now.length === 0 ? 'no Copilot surface reads it today' : `read today by ${surfaceList(now)}`;
+  if (kind === 'copilot-instructions' || kind === 'copilot-path-instructions') return `${today}.`;
+  const later = newReaders(kind, path, '.github/instructions/x.instructions.md');
+  return later.length === 0 ? `${today}.` : `${today}; ${surfaceList(later)} will see its rules only after the migration.`;
+}
+
 export function analysisReport(a: Pick<Analysis, 'pattern' | 'sources' | 'problems' | 'skipped'>): string {
   const out: string[] = [`Pattern: ${PATTERN_WORDS[a.pattern]}.`];
   if (a.sources.length === 0) out.push('No instruction files were found.');
   else {
     out.push(`Instruction files (${a.sources.length}):`);
-    for (const s of a.sources) out.push(`- ${showPath(s.path)} (${s.kind}, ${s.bytes} bytes)`);
+    for (const s of a.sources) out.push(`- ${showPath(s.path)} (${s.kind}, ${s.bytes} bytes): ${whoReads(s.kind, s.path)}`);
   }
   for (const s of a.skipped) out.push(`Not read: ${showLine(s.detail)}.`);
   if (a.problems.length === 0) out.push('No problems found.');
