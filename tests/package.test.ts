@@ -26,6 +26,11 @@ test('the packed tarball installs in an empty folder, and its CLI and server wor
   assert.equal(help.status, 0, help.stderr);
   assert.match(help.stdout, /serve/);
 
+  // Installed as a package: setup vscode writes npx --no-install, which never fetches from the registry.
+  const setup = spawnSync(path.join(app, 'node_modules/.bin/copilot-onboard'), ['setup', 'vscode', '--repo', app], { cwd: app, encoding: 'utf8', input: '' });
+  assert.equal(setup.status, 3, setup.stderr);
+  assert.match(setup.stdout, /"command": "npx",\s*\n\+?\s*"args": \[\s*\n\+?\s*"--no-install",\s*\n\+?\s*"copilot-onboard",\s*\n\+?\s*"serve"/);
+
   const client = new Client({ name: 'pack-test', version: '1.0.0' });
   await client.connect(new StdioClientTransport({ command: path.join(app, 'node_modules/.bin/copilot-onboard'), args: ['serve', '--repo', app], stderr: 'ignore' }));
   t.after(() => client.close());

@@ -4,17 +4,20 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'jsonc-parser';
-import { planVscodeSetup } from '../server/src/cli/setup.js';
+import { planVscodeSetup, serveCommand } from '../server/src/cli/setup.js';
 import { CLI } from './helpers/mcp.js';
 import { makeRepo, removeRepo } from './helpers/sandbox.js';
 
 /** setup vscode touches only its own entry, and never replaces one that is there. */
 
+/** Tests run from this checkout, which is not installed: the entry runs this build with node. */
+const THIS_CLI = path.resolve(import.meta.dirname, '..', 'server', 'dist', 'cli.js');
+
 const OURS = `    "copilot-onboard": {
       "type": "stdio",
-      "command": "npx",
+      "command": "node",
       "args": [
-        "copilot-onboard",
+        ${JSON.stringify(THIS_CLI)},
         "serve"
       ],
       "cwd": "\${workspaceFolder}"
@@ -67,10 +70,19 @@ test('tabs, CRLF, no servers yet, and no file are handled', async (t) => {
   assert.doesNotMatch(crlf, /[^\r]\n/, 'every line ends in CRLF');
   const inputsOnly = await planned(t, '{\n  "inputs": [ { "id": "token", "type": "promptString" } ]\n}\n');
   assert.ok(inputsOnly.startsWith('{\n  "inputs": [ { "id": "token", "type": "promptString" } ],\n  "servers": {\n'), inputsOnly);
-  assert.deepEqual(parse(inputsOnly).servers['copilot-onboard'].args, ['copilot-onboard', 'serve']);
+  assert.deepEqual(parse(inputsOnly).servers['copilot-onboard'].args, [THIS_CLI, 'serve']);
   const repo = makeRepo();
   t.after(() => removeRepo(repo));
-  assert.deepEqual(parse((await planVscodeSetup(repo))!.after).servers['copilot-onboard'].command, 'npx');
+  assert.deepEqual(parse((await planVscodeSetup(repo))!.after).servers['copilot-onboard'].command, 'node');
+});
+
+test('the serve command: npx --no-install where the package is installed, node and the build from a checkout, never a bare npx name', () => {
+  assert.deepEqual(serveCommand('/home/me/app/node_modules/copilot-onboard/server/dist/cli.js'), { command: 'npx', args: ['--no-install', 'copilot-onboard', 'serve'] });
+  assert.deepEqual(serveCommand('/usr/lib/node_modules/copilot-onboard/server/dist/cli.js'), { command: 'npx', args: ['--no-install', 'copilot-onboard', 'serve'] });
+  assert.deepEqual(serveCommand('C:\\Users\\me\\app\\node_modules\\copilot-onboard\\server\\dist\\cli.js').args[0], '--no-install');
+  assert.deepEqual(serveCommand('/src/copilot-onboard/server/dist/cli.js'), { command: 'node', args: ['/src/copilot-onboard/server/dist/cli.js', 'serve'] });
+  assert.deepEqual(serveCommand('/src/my_node_modules_notes/copilot-onboard/server/dist/cli.js').command, 'node');
+  assert.equal(serveCommand(null).command, 'node');
 });
 
 test('an existing copilot-onboard entry of its own is left as it is, and the command says so', async (t) => {

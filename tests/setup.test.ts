@@ -27,6 +27,28 @@ test('setup print shows the snippet for VS Code, Claude Code, Cursor and the Cop
   assert.match(r.stdout, /"copilot-onboard serve"|"serve"/);
 });
 
+const CLI_FILE = path.resolve(import.meta.dirname, '..', 'server', 'dist', 'cli.js');
+
+test('setup vscode from a checkout that is not installed writes node and this build, not npx copilot-onboard', (t) => {
+  const repo = makeRepo();
+  t.after(() => removeRepo(repo));
+  const r = run(['setup', 'vscode', '--repo', repo]);
+  assert.equal(r.status, 3);
+  assert.match(r.stdout, /"command": "node"/);
+  assert.ok(r.stdout.includes(JSON.stringify(CLI_FILE)), r.stdout);
+  assert.doesNotMatch(r.stdout, /"command": "npx"/);
+});
+
+test('setup print never shows a bare npx copilot-onboard that npm may fetch', () => {
+  const r = run(['setup', 'print']);
+  assert.equal(r.status, 0);
+  for (const line of r.stdout.split('\n')) {
+    if (/npx(?!\s+--no-install)\s+copilot-onboard/.test(line)) assert.match(line, /would fetch whatever/, line);
+  }
+  assert.doesNotMatch(r.stdout, /"args": \[\s*"copilot-onboard"/);
+  assert.ok(r.stdout.includes(JSON.stringify(CLI_FILE)), 'the node form of this checkout');
+});
+
 test('setup vscode without a terminal shows the change, writes nothing and exits 3', (t) => {
   const repo = makeRepo({ '.vscode/mcp.json': EXISTING });
   t.after(() => removeRepo(repo));
@@ -48,7 +70,8 @@ test('setup vscode merges into an existing mcp.json after a yes, losing no entry
   assert.deepEqual(Object.keys(json.servers).sort(), ['copilot-onboard', 'github', 'local-db']);
   assert.deepEqual(json.servers['local-db'], { type: 'stdio', command: 'db-mcp', env: { TOKEN: '${input:token}' } });
   assert.equal(json.inputs[0].id, 'token');
-  assert.deepEqual(json.servers['copilot-onboard'].args, ['copilot-onboard', 'serve']);
+  // From this checkout (not installed): node and this build, never a name npx may fetch.
+  assert.deepEqual(json.servers['copilot-onboard'], { type: 'stdio', command: 'node', args: [CLI_FILE, 'serve'], cwd: '${workspaceFolder}' });
   const again = run(['setup', 'vscode', '--repo', repo]);
   assert.equal(again.status, 0);
   assert.match(again.stdout, /nothing to do/);

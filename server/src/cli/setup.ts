@@ -8,15 +8,33 @@ import { CLI_PATH } from '../package-root.js';
 
 export const SERVER_NAME = 'copilot-onboard';
 const VSCODE_REL = '.vscode/mcp.json';
-const VSCODE_ENTRY = { type: 'stdio', command: 'npx', args: ['copilot-onboard', 'serve'], cwd: '${workspaceFolder}' };
 
 /** This build's entry point: a command that works without installing the package. */
 const THIS_CLI = CLI_PATH ?? '/path/to/copilot-onboard/server/dist/cli.js';
 
-/** The package is not on the npm registry: `npx copilot-onboard` finds it only once it is installed. */
+/**
+ * The command that starts the server, as the snippets write it. copilot-onboard is not on the npm
+ * registry, so a bare `npx copilot-onboard` would fetch whatever someone publishes under that name
+ * (or fail with a 404): never write it. Installed as a package (this build sits in a node_modules
+ * folder), `npx --no-install copilot-onboard` runs the installed one and never fetches; from a
+ * checkout, node runs this build by its path.
+ */
+export function serveCommand(cliPath: string | null = CLI_PATH): { command: string; args: string[] } {
+  if (cliPath !== null && cliPath.split(/[\\/]/).includes('node_modules')) return { command: 'npx', args: ['--no-install', 'copilot-onboard', 'serve'] };
+  return { command: 'node', args: [cliPath ?? THIS_CLI, 'serve'] };
+}
+
+const vscodeEntry = () => ({ type: 'stdio', ...serveCommand(), cwd: '${workspaceFolder}' });
+
+/** The command line form of serveCommand, for `claude mcp add`. */
+const commandLine = ({ command, args }: { command: string; args: string[] }) =>
+  [command, ...args].map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+
+/** The package is not on the npm registry: `npx --no-install copilot-onboard` finds it only once it is installed. */
 export function installNote(): string {
   return [
-    'copilot-onboard is not on the npm registry, so `npx copilot-onboard` works only where it is installed.',
+    'copilot-onboard is not on the npm registry, so `npx --no-install copilot-onboard` works only where it is installed',
+    '(a bare `npx copilot-onboard` would fetch whatever someone publishes under that name).',
     'From a checkout (after npm ci && npm run build): npm install -g /path/to/copilot-onboard,',
     'or run npm pack there and install the .tgz it makes (npm install -g, or npm install -D in the repository to onboard).',
     `Without installing, use node and this build instead of npx: "command": "node", "args": [${JSON.stringify(THIS_CLI)}, "serve"].`,
@@ -48,17 +66,17 @@ export function vscodeHttpSnippet(): string {
 
 /** The snippet for each client, as `setup print` shows it. */
 export function snippets(): string {
-  const std = { command: 'npx', args: ['copilot-onboard', 'serve'] };
+  const std = serveCommand();
   return [
     installNote(),
     '',
     'VS Code (.vscode/mcp.json in the repository; or run: copilot-onboard setup vscode):',
-    JSON.stringify({ servers: { [SERVER_NAME]: VSCODE_ENTRY } }, null, 2),
+    JSON.stringify({ servers: { [SERVER_NAME]: vscodeEntry() } }, null, 2),
     '',
     vscodeHttpSnippet(),
     '',
     'Claude Code (run in the repository):',
-    `claude mcp add ${SERVER_NAME} -- npx copilot-onboard serve`,
+    `claude mcp add ${SERVER_NAME} -- ${commandLine(std)}`,
     '',
     'Cursor (.cursor/mcp.json in the repository):',
     JSON.stringify({ mcpServers: { [SERVER_NAME]: std } }, null, 2),
@@ -97,7 +115,7 @@ export async function planVscodeSetup(repo: string): Promise<VscodeChange | null
     throw new BadInputError(`${file} is not valid JSON with comments, or its "servers" is not an object; fix it first, nothing was written`);
   }
   if (isObject(current.servers) && Object.hasOwn(current.servers, SERVER_NAME)) return null;
-  const after = insertProperty(text, ['servers', SERVER_NAME], VSCODE_ENTRY);
+  const after = insertProperty(text, ['servers', SERVER_NAME], vscodeEntry());
   return { root: repo, rel: VSCODE_REL, file, before, after, diff: createTwoFilesPatch(before === null ? '/dev/null' : 'a/.vscode/mcp.json', 'b/.vscode/mcp.json', before ?? '', after) };
 }
 
