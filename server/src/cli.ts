@@ -47,16 +47,21 @@ async function print(result: CallToolResult, json: boolean): Promise<number> {
   return exitCodeFor(structured.outcome ?? 'error', result._meta?.[BAD_INPUT_META] === true);
 }
 
+/** The commands in the texts pass `--repo` as the person typed it: it works pasted in the same shell. */
+function repoArgFrom(flag: string | undefined): { repoArg?: string } {
+  return flag === undefined ? {} : { repoArg: flag };
+}
+
 // Modules are loaded by the command that needs them: `--help` and `serve` start faster.
 async function readOnly(tool: string, argv: { repo?: string; json: boolean }): Promise<number> {
   const { callInProcess } = await import('./cli/in-process.js');
-  return print(await callInProcess(await repoFrom(argv.repo), tool, null), argv.json);
+  return print(await callInProcess(await repoFrom(argv.repo), tool, null, repoArgFrom(argv.repo)), argv.json);
 }
 
 async function gated(tool: string, argv: { repo?: string; json: boolean; branch?: string; commit?: boolean }): Promise<number> {
   const { callInProcess } = await import('./cli/in-process.js');
   const person = process.stdin.isTTY ? (await import('./cli/terminal-form.js')).askInTerminal : null;
-  const options = { ...(argv.branch ? { branch: argv.branch } : {}), ...(argv.commit ? { commit: true } : {}) };
+  const options = { ...repoArgFrom(argv.repo), ...(argv.branch ? { branch: argv.branch } : {}), ...(argv.commit ? { commit: true } : {}) };
   return print(await callInProcess(await repoFrom(argv.repo), tool, person, options), argv.json);
 }
 

@@ -1,0 +1,79 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CLI, connect, textOf } from './helpers/mcp.js';
+import { makeRepo, MESSY_INSTRUCTIONS, removeRepo, writeFile } from './helpers/sandbox.js';
+
+/** The texts a person reads at the CLI, and the tool's words over MCP (issue 14, defects 1, 3, 6, 7, 8). */
+
+const FILE = '.github/copilot-instructions.md';
+
+function cli(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) {
+  const env: Record<string, string | undefined> = { ...process.env, ...(opts.env ?? {}) };
+  delete env.COPILOT_ONBOARD_REPO;
+  if (!opts.env?.NO_COLOR) delete env.NO_COLOR;
+  if (!opts.env?.FORCE_COLOR) delete env.FORCE_COLOR;
+  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input: '', cwd: opts.cwd, env });
+}
+
+/** Run a command line as a person would paste it into the same shell (same working directory). */
+function paste(command: string, cwd: string) {
+  const env = { ...process.env };
+  delete env.COPILOT_ONBOARD_REPO;
+  return spawnSync('/bin/sh', ['-c', command], { encoding: 'utf8', input: '', cwd, env });
+}
+
+/** A repository in a folder whose name has a space and a quote, inside a fresh parent folder. */
+function awkwardRepo(files: Record<string, string>): { parent: string; name: string; repo: string } {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'co-words-'));
+  const name = "my repo's copy";
+  const repo = path.join(parent, name);
+  fs.mkdirSync(repo);
+  execFileSync('git', ['init', '-q', repo]);
+  for (const [rel, content] of Object.entries(files)) writeFile(repo, rel, content);
+  return { parent, name, repo };
+}
+
+test('the Next hint after propose names --repo as typed, and the printed command works when pasted', (t) => {
+  const { parent, name } = awkwardRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(parent));
+  const r = cli(['propose', '--repo', name], { cwd: parent });
+  assert.equal(r.status, 0, r.stderr);
+  const hint = /Next: (.+ approve .+?) asks the person/.exec(r.stdout);
+  assert.ok(hint, r.stdout);
+  assert.match(hint[1]!, / approve --repo 'my repo'\\''s copy'$/);
+  // Pasted in the same shell: it finds the plan (no terminal here, so it stops at the form: exit 3, not 4).
+  const run = paste(hint[1]!, parent);
+  assert.equal(run.status, 3, run.stdout + run.stderr);
+  assert.doesNotMatch(run.stderr, /There is no plan/);
+  // The refusal names the terminal command with the same --repo.
+  assert.match(run.stderr, /approve --repo 'my repo'\\''s copy'/);
+  // status names the same command.
+  const status = cli(['status', '--repo', name], { cwd: parent });
+  const next = /Next: Review the plan, then run (.+)\.$/m.exec(status.stdout);
+  assert.ok(next, status.stdout);
+  assert.equal(next[1], hint[1]);
+});
+
+test('without --repo the hint names no repository, and works from the repository folder', (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  const r = cli(['propose'], { cwd: repo });
+  const hint = /Next: (.+ approve) asks the person/.exec(r.stdout);
+  assert.ok(hint, r.stdout);
+  assert.doesNotMatch(hint[1]!, /--repo/);
+  assert.equal(paste(hint[1]!, repo).status, 3);
+});
+
+test('over MCP the hints name the tools, and the terminal command in a refusal names the repository', async (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo });
+  t.after(() => s.close());
+  assert.match(textOf(await s.call('onboarding_propose')), /Next: onboarding_approve asks/);
+  const refused = textOf(await s.call('onboarding_approve'));
+  assert.ok(refused.includes(`copilot-onboard approve --repo ${repo}`), refused);
+});
