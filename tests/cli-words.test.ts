@@ -77,3 +77,29 @@ test('over MCP the hints name the tools, and the terminal command in a refusal n
   const refused = textOf(await s.call('onboarding_approve'));
   assert.ok(refused.includes(`copilot-onboard approve --repo ${repo}`), refused);
 });
+
+test('a contradiction pairs each value with its own locations, and each location says that value', (t) => {
+  const repo = makeRepo({
+    [FILE]: '# Guide\n\n## Tools\n\n- Use pnpm for all package management.\n',
+    'AGENTS.md': '# Agents\n\n- Use npm to install dependencies.\n\n## More\n\n- Always use npm.\n',
+    'CLAUDE.md': '# Claude\n\n- Use pnpm, not npm.\n',
+  });
+  t.after(() => removeRepo(repo));
+  const json = JSON.parse(cli(['analyze', '--repo', repo, '--json']).stdout);
+  const contradictions = json.problems.filter((p: { type: string }) => p.type === 'contradiction');
+  assert.equal(contradictions.length, 1, JSON.stringify(json.problems));
+  const description: string = contradictions[0].description;
+  assert.match(description, /^Contradicting rules about package manager: "pnpm" \(\.github\/copilot-instructions\.md:5\) vs "npm" \(AGENTS\.md:3, AGENTS\.md:7\) vs not "npm" \(CLAUDE\.md:3\)$/);
+  const sides = [...description.matchAll(/"(\w+)" \(([^)]+)\)/g)];
+  assert.equal(sides.length, 3);
+  for (const [, value, locations] of sides) {
+    for (const location of locations!.split(', ')) {
+      const [file, line] = location.split(':');
+      const text = fs.readFileSync(path.join(repo, file!), 'utf8').split('\n')[Number(line) - 1]!;
+      assert.ok(new RegExp(`\\b${value}\\b`).test(text), `${location} says ${value}: ${text}`);
+    }
+  }
+  // The plan's conflict says the same.
+  const plan = JSON.parse(cli(['propose', '--repo', repo, '--json']).stdout);
+  assert.equal(plan.conflicts[0].description, description);
+});
