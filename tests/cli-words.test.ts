@@ -6,6 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { CLI, connect, textOf } from './helpers/mcp.js';
 import { makeRepo, MESSY_INSTRUCTIONS, removeRepo, writeFile } from './helpers/sandbox.js';
+import { hasTmux, TmuxSession } from './helpers/tmux.js';
+import { colourFor, styled } from '../server/src/cli/diff-text.js';
 
 /** The texts a person reads at the CLI, and the tool's words over MCP (issue 14, defects 1, 3, 6, 7, 8). */
 
@@ -102,4 +104,51 @@ test('a contradiction pairs each value with its own locations, and each location
   // The plan's conflict says the same.
   const plan = JSON.parse(cli(['propose', '--repo', repo, '--json']).stdout);
   assert.equal(plan.conflicts[0].description, description);
+});
+
+const noTmux = !hasTmux && process.env.COPILOT_ONBOARD_REQUIRE_CORPUS !== '1' ? 'tmux is not installed: terminal tests skipped' : false;
+const ESC = '\x1b';
+
+/** What `propose` writes to a real terminal (tmux), escapes kept; `env` runs before it (`-u NAME`, `NAME=value`). */
+async function proposeOnTerminal(name: string, env: string, repo: string): Promise<string> {
+  const tm = TmuxSession.start(name, `env ${env} ${JSON.stringify(process.execPath)} ${CLI} propose --repo ${repo}`, repo);
+  try {
+    assert.equal(await tm.exitCode(), 0);
+    return execFileSync('tmux', ['capture-pane', '-p', '-e', '-J', '-S', '-3000', '-t', name], { encoding: 'utf8' });
+  } finally {
+    tm.kill();
+  }
+}
+
+test('propose on a terminal colours its diff; NO_COLOR=1 leaves no escape at all', { skip: noTmux }, async (t) => {
+  const repo = makeRepo({ 'AGENTS.md': '# Agents\n\n- Use npm to install dependencies.\n' });
+  t.after(() => removeRepo(repo));
+  const coloured = await proposeOnTerminal('co-words-colour', '-u NO_COLOR -u FORCE_COLOR', repo);
+  assert.match(coloured, /\x1b\[32m[^\x1b]*\+- Use npm to install dependencies\./, 'an added line is green');
+  const plain = await proposeOnTerminal('co-words-nocolour', '-u FORCE_COLOR NO_COLOR=1', repo);
+  assert.ok(plain.includes('+- Use npm to install dependencies.'), plain);
+  assert.ok(!plain.includes(ESC), 'no escape with NO_COLOR');
+});
+
+test('FORCE_COLOR=1 colours the diff without a terminal; NO_COLOR=1 output has no ESC', (t) => {
+  const repo = makeRepo({ 'AGENTS.md': '# Agents\n\n- Use npm to install dependencies.\n' });
+  t.after(() => removeRepo(repo));
+  const forced = cli(['propose', '--repo', repo], { env: { FORCE_COLOR: '1' } });
+  assert.match(forced.stdout, /\x1b\[32m\+- Use npm/);
+  assert.match(forced.stdout, /\x1b\[36m@@ -0,0 \+1,5 @@/);
+  for (const command of ['analyze', 'propose', 'status', 'approve']) {
+    const r = cli([command, '--repo', repo], { env: { NO_COLOR: '1' } });
+    assert.ok(!(r.stdout + r.stderr).includes(ESC), `${command}: no escape with NO_COLOR`);
+  }
+});
+
+test('one rule for every colour: styled() follows NO_COLOR and FORCE_COLOR as the diffs do', () => {
+  const tty = { isTTY: true };
+  const pipe = { isTTY: false };
+  assert.equal(styled(['bold', 'cyan'], 'Heading', tty, {}), '\x1b[1m\x1b[36mHeading\x1b[39m\x1b[22m');
+  assert.equal(styled(['bold', 'cyan'], 'Heading', tty, { NO_COLOR: '1' }), 'Heading');
+  assert.equal(styled('bold', 'Heading', pipe, {}), 'Heading');
+  assert.equal(styled('bold', 'Heading', pipe, { FORCE_COLOR: '1' }), '\x1b[1mHeading\x1b[22m');
+  assert.equal(styled('bold', 'Heading', tty, { FORCE_COLOR: '0' }), 'Heading');
+  assert.equal(colourFor(tty, { NO_COLOR: '' }), true, 'an empty NO_COLOR is not set');
 });
