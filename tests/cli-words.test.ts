@@ -4,7 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CLI, connect, textOf } from './helpers/mcp.js';
+import { CLI, connect, textOf, yesToAll } from './helpers/mcp.js';
 import { makeRepo, MESSY_INSTRUCTIONS, removeRepo, writeFile } from './helpers/sandbox.js';
 import { hasTmux, TmuxSession } from './helpers/tmux.js';
 import { colourFor, styled } from '../server/src/cli/diff-text.js';
@@ -151,4 +151,40 @@ test('one rule for every colour: styled() follows NO_COLOR and FORCE_COLOR as th
   assert.equal(styled('bold', 'Heading', pipe, { FORCE_COLOR: '1' }), '\x1b[1mHeading\x1b[22m');
   assert.equal(styled('bold', 'Heading', tty, { FORCE_COLOR: '0' }), 'Heading');
   assert.equal(colourFor(tty, { NO_COLOR: '' }), true, 'an empty NO_COLOR is not set');
+});
+
+test('propose again: an approval of the same plan stands (status says approved), one of a different plan no longer applies', async (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo, elicit: yesToAll });
+  t.after(() => s.close());
+  await s.call('onboarding_propose');
+  assert.equal((await s.call('onboarding_approve')).structuredContent?.outcome, 'approved');
+  const again = await s.call('onboarding_propose');
+  assert.match(textOf(again), /that approval still stands, so onboarding_migrate applies it/);
+  assert.deepEqual((again.structuredContent as any).approval.stillApplies, true);
+  let status = cli(['status', '--repo', repo]).stdout;
+  assert.match(status, /^Step: approved$/m);
+  assert.match(status, /^Approval: open, from /m);
+  assert.match(status, /^Next: Run node \S+ migrate --repo \S+ to apply the approved plan\.$/m);
+  // The files change: the new plan replaces the approved one.
+  fs.appendFileSync(path.join(repo, FILE), '- Keep functions short.\n');
+  const changed = await s.call('onboarding_propose');
+  assert.match(textOf(changed), /The approval of the earlier plan [0-9a-f]{12} no longer applies/);
+  status = cli(['status', '--repo', repo]).stdout;
+  assert.match(status, /^Step: proposed$/m);
+  assert.match(status, /^Approval: none$/m);
+  // And the step the person is told to take works: migrate refuses for want of an approval.
+  assert.match(textOf(await s.call('onboarding_migrate')), /has not been approved/);
+});
+
+test('the pattern is described as found: an AGENTS.md with headings is not "one flat list"', (t) => {
+  const repo = makeRepo({ 'AGENTS.md': '# Agents\n\n## Build\n\n- Use npm to install dependencies.\n\n## Tests\n\n- Run the tests before every commit.\n' });
+  t.after(() => removeRepo(repo));
+  const json = JSON.parse(cli(['analyze', '--repo', repo, '--json']).stdout);
+  assert.equal(json.pattern, 'unstructured');
+  assert.equal(json.patternDetail, "the rules in AGENTS.md are not in Copilot's files yet");
+  const flat = makeRepo({ [FILE]: '# Rules\n\n- Use npm.\n- Run the tests.\n' });
+  t.after(() => removeRepo(flat));
+  assert.equal(JSON.parse(cli(['analyze', '--repo', flat, '--json']).stdout).patternDetail, `${FILE} is one flat list that can be grouped into sections`);
 });
