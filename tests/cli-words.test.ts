@@ -188,3 +188,42 @@ test('the pattern is described as found: an AGENTS.md with headings is not "one 
   t.after(() => removeRepo(flat));
   assert.equal(JSON.parse(cli(['analyze', '--repo', flat, '--json']).stdout).patternDetail, `${FILE} is one flat list that can be grouped into sections`);
 });
+
+test('a refused step speaks to the person at the CLI; --json and the trace keep the outcome code', (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  assert.equal(cli(['propose', '--repo', repo]).status, 0);
+  const r = cli(['approve', '--repo', repo]);
+  assert.equal(r.status, 3);
+  const said = r.stdout + r.stderr;
+  for (const word of ['not_confirmed', 'keep_all', 'elicitation', 'ms)', ' ms;', 'The person']) assert.ok(!said.includes(word), `"${word}" in: ${said}`);
+  assert.match(said, /The approve step needs your answer, and it cannot show a form here: there is no terminal to ask you in\. Nothing was changed\. Run it in a terminal: node \S+ approve --repo /);
+  const json = JSON.parse(cli(['approve', '--repo', repo, '--json']).stdout);
+  assert.equal(json.outcome, 'elicitation_unsupported');
+});
+
+test('the gate\'s sentences in the person\'s words', async () => {
+  const { toPerson } = await import('../server/src/cli/for-person.js');
+  const { durationForPerson } = await import('../server/src/gate/outcomes.js');
+  assert.equal(toPerson('The person dismissed the request. Nothing was changed.', 'cancelled'), 'You closed the form. Nothing was changed.');
+  assert.equal(toPerson('The person declined. Nothing was changed.', 'declined'), 'You answered No. Nothing was changed.');
+  assert.equal(
+    toPerson('The form was sent, but "approved" was not confirmed. Nothing was changed. The comment is recorded as requested changes: "x". The next propose shows it.', 'not_confirmed'),
+    'You answered No. Nothing was changed. The comment is recorded as requested changes: "x". The next propose shows it.',
+  );
+  assert.equal(
+    toPerson('No answer came within 180000 ms; that counts as cancelled, never as approval. Nothing was changed.', 'timeout'),
+    'No answer came within 3 minutes; that counts as cancelled, never as approval. Nothing was changed.',
+  );
+  assert.equal(durationForPerson(1500), '2 seconds');
+  assert.equal(durationForPerson(3_600_000), '1 hour');
+  const conflicts = new Map([['conflict_1', { topic: 'package manager', locations: ['.github/copilot-instructions.md:5', 'AGENTS.md:3'] }]]);
+  assert.equal(
+    toPerson('Plan 0123456789ab is approved with these choices: AGENTS.md: keep, conflict_1: keep_all, conflict_2: keep_2. Next: x migrate applies it.', 'approved', conflicts),
+    'Plan 0123456789ab is approved with these choices: AGENTS.md: keep, the conflict about package manager: keep all its rules, conflict 2: keep the rule at its location 2. Next: x migrate applies it.',
+  );
+  assert.match(toPerson('Plan 0123456789ab is approved with these choices: conflict_1: keep_2. Next: x', 'approved', conflicts), /the conflict about package manager: keep the rule at AGENTS\.md:3\./);
+  // Text that is not the gate's own sentence, or another outcome, is left as it is.
+  assert.equal(toPerson('A rule: The person dismissed the request.', 'cancelled'), 'A rule: The person dismissed the request.');
+  assert.equal(toPerson('The person dismissed the request.', 'proposed'), 'The person dismissed the request.');
+});
