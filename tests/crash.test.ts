@@ -70,7 +70,7 @@ test('a migrate killed after any file operation is recovered to one side, and ro
         assert.ok(traces.length > 0 || all.some((x) => x.action === 'migrate' && x.outcome === 'migrated'), `crash after file operation ${n}: the migrate or its recovery is traced`);
         if (side === 'before') {
           assert.equal(status.step, 'proposed', `crash after file operation ${n}: the spent approval is not offered to migrate`);
-          assert.match(status.next, /run approve/);
+          assert.match(status.next, /run onboarding_approve/);
         }
         if (side === 'after') {
           assert.equal(outcomeOf(await again.call('onboarding_rollback')), 'rolled_back');

@@ -165,7 +165,7 @@ test('the CLI shows rules verbatim: tool names and model-only sentences inside a
   const r = cli(['propose', '--repo', repo]);
   assert.equal(r.status, 0, r.stderr);
   assert.ok(r.stdout.includes(`+${rule}`), r.stdout);
-  assert.ok(r.stdout.includes(`Next: node ${CLI} approve asks the person`), 'the tool\'s own sentence still names the command');
+  assert.ok(r.stdout.includes(`Next: node ${CLI} approve --repo ${repo} asks the person`), 'the tool\'s own sentence still names the command');
   const written = JSON.parse(cli(['propose', '--repo', repo, '--json']).stdout).operations[0].content as string;
   assert.ok(written.includes(rule));
 });

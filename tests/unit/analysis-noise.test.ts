@@ -61,8 +61,8 @@ test('forbidding one command or describing a setup does not rule the tool out', 
 test('prescriptive package-manager rules still contradict, and "X, not Y" still rules Y out', () => {
   const pm = (files: Record<string, string>) => contradictions(files).map((p) => p.description).filter((d) => /package manager/.test(d));
   assert.equal(pm({ 'AGENTS.md': '- Use npm.\n', 'CLAUDE.md': '- Always use pnpm.\n' }).length, 1);
-  assert.match(pm({ 'AGENTS.md': '- Use pnpm, not npm.\n', 'CLAUDE.md': '- Run `npm install` first.\n' }).join(), /"npm" both required and ruled out/);
-  assert.match(pm({ 'AGENTS.md': '- Do not use npm/yarn/pnpm.\n', 'CLAUDE.md': '- Use yarn to install dependencies.\n' }).join(), /"yarn" both required and ruled out/);
+  assert.match(pm({ 'AGENTS.md': '- Use pnpm, not npm.\n', 'CLAUDE.md': '- Run `npm install` first.\n' }).join(), /"npm" both required \(CLAUDE.md:1\) and ruled out \(AGENTS.md:1\)/);
+  assert.match(pm({ 'AGENTS.md': '- Do not use npm/yarn/pnpm.\n', 'CLAUDE.md': '- Use yarn to install dependencies.\n' }).join(), /"yarn" both required \(CLAUDE.md:1\) and ruled out \(AGENTS.md:1\)/);
   assert.deepEqual(pm({ 'AGENTS.md': '- Use npm or yarn, whichever you like.\n', 'CLAUDE.md': '- Use yarn.\n' }), []);
 });
 

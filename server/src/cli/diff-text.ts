@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { diffEnd, diffLineKinds, type DiffLineKind } from '../show/diff-lines.js';
 
 /** Unified diffs inside a form message: found, coloured for a terminal, or left out. */
@@ -74,4 +75,20 @@ export function colourFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = 
   if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
   return stream.isTTY === true;
+}
+
+/** A style Node knows by name (`bold`, `cyan`, …; see util.inspect.colors). */
+export type StyleName = 'bold' | 'dim' | 'italic' | 'underline' | 'red' | 'green' | 'yellow' | 'blue' | 'magenta' | 'cyan' | 'gray';
+
+/**
+ * The one place the CLI decides on colour for anything besides diffs (headings, names): `text` in
+ * the styles when `stream` gets colour by the rule of colourFor (FORCE_COLOR, NO_COLOR, a terminal),
+ * else as it is. Node's own styleText does not look at NO_COLOR before Node 22.13.
+ */
+export function styled(styles: StyleName | StyleName[], text: string, stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): string {
+  if (!colourFor(stream, env)) return text;
+  return ([] as StyleName[]).concat(styles).reduceRight((t: string, name) => {
+    const codes = inspect.colors[name];
+    return codes ? `\x1b[${codes[0]}m${t}\x1b[${codes[1]}m` : t;
+  }, text);
 }

@@ -19,7 +19,8 @@ export type ElicitHandler = (params: ElicitRequest['params'], signal: AbortSigna
  * returns is rewritten here, so file text and diffs reach the terminal as the server showed them.
  */
 export async function callInProcess(repo: RepoChoice, tool: string, elicit: ElicitHandler | null, options: FlowOptions = {}): Promise<CallToolResult> {
-  const server = createServer(repo, { ...options, cliCommand: options.cliCommand ?? cliCommand() });
+  // Commands in the server's sentences name the repository this call was given (see steps/words.ts).
+  const server = createServer(repo, { ...options, cliCommand: options.cliCommand ?? cliCommand(), repoArg: options.repoArg ?? repo.explicit ?? '' });
   const client = new Client(
     { name: 'copilot-onboard-cli', version: VERSION },
     { capabilities: elicit ? { elicitation: { form: {} } } : {} },

@@ -31,6 +31,11 @@ export interface Analysis {
   skipped: { path: string; reason: string; detail: string }[];
   /** Per readable document: whether it is already organised in `## ` sections. */
   structured: Record<string, boolean>;
+  /**
+   * What was found, in words that fit it: the pattern alone says "unstructured" both for a flat
+   * copilot-instructions.md and for an AGENTS.md with headings whose rules still have to move.
+   */
+  patternDetail: string;
 }
 
 /** Non-blank lines allowed before the first `## ` section in a structured file (besides the title). */
@@ -49,8 +54,10 @@ export function analyze(scan: ScanResult): Analysis {
   ];
   const structured = Object.fromEntries(docs.map((d) => [d.path, d.kind !== 'copilot-instructions' || isStructured(d)]));
   dedupeByLocations(problems);
+  const pattern = classify(docs, problems, structured);
   return {
-    pattern: classify(docs, problems, structured),
+    pattern,
+    patternDetail: describePattern(pattern, docs, structured),
     sources: scan.sources,
     problems,
     skipped: scan.skipped.map((s: SkippedSource) => ({ path: s.path, reason: s.reason, detail: s.detail })),
@@ -68,6 +75,21 @@ function classify(docs: InstructionDoc[], problems: Problem[], structured: Recor
   if (withContent.length === 0) return 'clean';
   if (problems.some((p) => p.type === 'contradiction')) return 'messy';
   return withContent.every((d) => d.role === 'copilot' && structured[d.path]) ? 'structured' : 'unstructured';
+}
+
+function describePattern(pattern: Pattern, docs: InstructionDoc[], structured: Record<string, boolean>): string {
+  if (pattern === 'clean') return 'there are no instructions to migrate';
+  if (pattern === 'messy') return 'some rules contradict each other';
+  if (pattern === 'structured') return "the instructions are already in Copilot's files, organised in sections";
+  const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));
+  const names = (list: InstructionDoc[]) => list.map((d) => d.path).join(', ');
+  const legacy = withContent.filter((d) => d.role !== 'copilot');
+  const flat = withContent.filter((d) => d.role === 'copilot' && !structured[d.path]);
+  const parts = [
+    ...(legacy.length ? [`the rules in ${names(legacy)} are not in Copilot's files yet`] : []),
+    ...(flat.length ? [`${names(flat)} ${flat.length === 1 ? 'is one flat list' : 'are flat lists'} that can be grouped into sections`] : []),
+  ];
+  return parts.length ? parts.join('; ') : 'the instructions can be organised in sections';
 }
 
 /** Two findings about exactly the same lines say one thing: keep the first. */

@@ -120,18 +120,34 @@ export function findConflicts(claims: Claim[]): Conflict[] {
     const components = new Map<number, number[]>();
     lines.forEach((_, i) => pushTo(components, find(i), i));
     for (const members of components.values()) {
-      const inside = new Set(members.map((m) => lineKey(lines[m]!)));
-      const summary = new Set(pairs.filter(([a]) => inside.has(lineKey(a))).map(([, , r]) => r));
       const sideOf = new Map<string, number>();
       const sides = members.map((m) => {
         const key = `${lines[m]!.positive}:${lines[m]!.value}`;
         if (!sideOf.has(key)) sideOf.set(key, sideOf.size);
         return sideOf.get(key)!;
       });
-      conflicts.push({ topicTitle: list[0]!.topicTitle, claims: members.map((m) => lines[m]!), sides, summary: [...summary].join('; ') });
+      const claims = members.map((m) => lines[m]!);
+      conflicts.push({ topicTitle: list[0]!.topicTitle, claims, sides, summary: sideSummary(claims, sides) });
     }
   }
   return conflicts;
+}
+
+/**
+ * Each side's value with its own locations, sides in place order: `"pnpm" (a.md:5) vs "npm" (b.md:3)`;
+ * one value required and ruled out: `"npm" both required (a.md:1) and ruled out (b.md:4)`.
+ */
+function sideSummary(claims: Claim[], sides: number[]): string {
+  const groups: Claim[][] = [];
+  claims.forEach((c, i) => (groups[sides[i]!] ??= []).push(c));
+  const at = (g: Claim[]) => `(${g.map(lineKey).join(', ')})`;
+  const values = new Set(groups.map((g) => g[0]!.value));
+  if (values.size === 1) {
+    const required = groups.filter((g) => g[0]!.positive).flat();
+    const ruledOut = groups.filter((g) => !g[0]!.positive).flat();
+    return `"${claims[0]!.value}" both required ${at(required)} and ruled out ${at(ruledOut)}`;
+  }
+  return groups.map((g) => `${g[0]!.positive ? '' : 'not '}"${g[0]!.value}" ${at(g)}`).join(' vs ');
 }
 
 const lineKey = (c: Claim): string => `${c.path}:${c.line}`;

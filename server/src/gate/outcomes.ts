@@ -37,3 +37,29 @@ export function exitCodeFor(outcome: Outcome, badInput = false): number {
       return 3;
   }
 }
+
+/** What an outcome means, said to the person at the CLI; the codes stay in `--json` and the traces. */
+export const OUTCOME_FOR_PERSON: Record<Outcome, string> = {
+  analyzed: 'analyzed',
+  proposed: 'the plan is ready',
+  approved: 'approved',
+  migrated: 'migrated',
+  rolled_back: 'rolled back',
+  status: 'status',
+  elicitation_unsupported: 'there is no terminal to ask you in',
+  declined: 'you declined',
+  cancelled: 'you closed the form',
+  timeout: 'no answer came in time',
+  not_confirmed: 'you answered No',
+  invalid_response: 'the answer did not fit the form',
+  precondition_failed: 'the step cannot run now',
+  error: 'something went wrong',
+};
+
+/** A duration as a person says it: "3 minutes", "90 seconds", "1 hour". */
+export function durationForPerson(ms: number): string {
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return unit(ms / 3_600_000, 'hour');
+  if (ms >= 60_000 && ms % 60_000 === 0) return unit(ms / 60_000, 'minute');
+  return unit(Math.round(ms / 1000), 'second');
+}

@@ -133,7 +133,7 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
       // A link in .copilot-state is refused before anything is read or written, read-only steps included.
       await safe.assertStateTreeReal(root);
       const recovered = await (await import('../gate/recovery-trace.js')).recoverAndTrace(root, server);
-      stepResult = await tool.run({ root, server, signal: extra.signal, requestId: extra.requestId, options, report: reporter(server, request.params._meta?.progressToken, extra.sendNotification) });
+      stepResult = await tool.run({ root, server, signal: extra.signal, requestId: extra.requestId, options: { ...options, repoArg: options.repoArg ?? root }, report: reporter(server, request.params._meta?.progressToken, extra.sendNotification) });
       reporter(server, undefined, extra.sendNotification).log(stepResult.isError ? 'warning' : 'info', `${name}: ${stepResult.outcome}`);
       if (recovered) {
         stepResult.text = `Recovered first: ${showLine(recovered.detail)}\n\n${stepResult.text}`;

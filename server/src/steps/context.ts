@@ -31,4 +31,10 @@ export interface FlowOptions {
    * own sentences then name commands instead of MCP tools (see words.ts).
    */
   cliCommand?: string;
+  /**
+   * The repository as commands in the tool's sentences pass it to `--repo`: as the person typed it
+   * at the CLI, an absolute path otherwise; empty when the command runs in the repository (the
+   * working directory). Unset, the server uses the session's repository.
+   */
+  repoArg?: string;
 }

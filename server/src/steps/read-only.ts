@@ -9,6 +9,7 @@ import type { PlanFile } from '../state/schema.js';
 import { readState, writePlan, writeState } from '../state/store.js';
 import { withLock } from '../state/lock.js';
 import type { FlowContext } from './context.js';
+import { stepName } from './words.js';
 import { result, resultForError, type StepResult } from './result.js';
 
 /**
@@ -40,7 +41,7 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
     const scan = await scanRepository(ctx.root, progress.read);
     await progress.phase(`Analyzing ${scan.sources.length} instruction files…`);
     const a = analyze(scan);
-    const facts = { pattern: a.pattern, sources: a.sources, problems: a.problems, skipped: a.skipped };
+    const facts = { pattern: a.pattern, patternDetail: a.patternDetail, sources: a.sources, problems: a.problems, skipped: a.skipped };
     await progress.phase('Writing the report…');
     const told = await narrate(ctx, 'analyze', facts, analysisReport(a));
     return result('analyzed', told.text, { ...facts, narration: told.source });
@@ -69,13 +70,21 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     const plan = buildPlan(scan, analysis);
     const file: PlanFile = { version: 1, createdAt: new Date().toISOString(), ...plan };
     await writePlan(ctx.root, file);
-    const approvalStillValid = state.approval && state.approval.planHash === plan.planHash && state.approval.usedAt === null;
+    // An open approval of this very plan stands (the files and the choices offered are the same); one
+    // of an earlier, different plan no longer applies. Step and approval say the same in status.
+    const openApproval = state.approval && state.approval.usedAt === null && state.plan?.planHash === state.approval.planHash ? state.approval : null;
+    const approvalStillValid = openApproval !== null && openApproval.planHash === plan.planHash;
     await writeState(ctx.root, {
       ...state,
-      step: 'proposed',
+      step: approvalStillValid ? 'approved' : 'proposed',
       plan: { planHash: plan.planHash, createdAt: file.createdAt, operations: plan.operations.length },
       approval: approvalStillValid ? state.approval : null,
     });
+    const approvalText = !openApproval
+      ? null
+      : approvalStillValid
+        ? `This plan is the one approved at ${showLine(openApproval.approvedAt)}: that approval still stands, so ${stepName(ctx.options, 'migrate')} applies it. Approve again only to change the choices.`
+        : `The approval of the earlier plan ${openApproval.planHash.slice(0, 12)} no longer applies: this plan replaces it and needs its own approval.`;
     const facts = {
       planHash: plan.planHash,
       pattern: plan.pattern,
@@ -89,10 +98,10 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     const git = await gitInfo(ctx.root, plan.operations.map((o) => o.path));
     const narrationFacts = { ...facts, operations: plan.operations.map((o) => ({ op: o.op, path: o.path })) };
     const feedback = state.feedback ? answerFeedback(state.feedback, plan.planHash) : null;
-    const report = [feedback?.text, planReport(file, ctx.options), describeGit(git).join('\n')].filter(Boolean).join('\n\n');
+    const report = [feedback?.text, planReport(file, ctx.options), approvalText, describeGit(git).join('\n')].filter(Boolean).join('\n\n');
     await progress.phase('Writing the report…');
     const told = await narrate(ctx, 'propose', { ...narrationFacts, feedback }, report);
-    return result('proposed', told.text, { ...facts, git, feedback, narration: told.source });
+    return result('proposed', told.text, { ...facts, git, feedback, approval: openApproval ? { stillApplies: approvalStillValid, planHash: openApproval.planHash } : null, narration: told.source });
   }
 }
 

@@ -3,25 +3,26 @@ import { unrecoveredOperation } from '../core/recovery.js';
 import type { OnboardingState } from '../state/schema.js';
 import { readState, StateDamagedError } from '../state/store.js';
 import { showLine, showPath } from '../show/untrusted.js';
-import type { FlowContext } from './context.js';
+import type { FlowContext, FlowOptions } from './context.js';
+import { stepName } from './words.js';
 import { result, resultForError, type StepResult } from './result.js';
 
-const NEXT: Record<string, string> = {
-  new: 'Run analyze to see the instruction files, then propose to build a plan.',
-  proposed: 'Review the plan, then run approve.',
-  approved: 'Run migrate to apply the approved plan.',
-  migrated: 'The migration is applied. Run rollback to undo it.',
-  rolled_back: 'The migration was rolled back. Run propose to start again.',
+const NEXT: Record<string, (o: FlowOptions | undefined) => string> = {
+  new: (o) => `Run ${stepName(o, 'analyze')} to see the instruction files, then ${stepName(o, 'propose')} to build a plan.`,
+  proposed: (o) => `Review the plan, then run ${stepName(o, 'approve')}.`,
+  approved: (o) => `Run ${stepName(o, 'migrate')} to apply the approved plan.`,
+  migrated: (o) => `The migration is applied. Run ${stepName(o, 'rollback')} to undo it.`,
+  rolled_back: (o) => `The migration was rolled back. Run ${stepName(o, 'propose')} to start again.`,
 };
 
-export async function statusStep(ctx: Pick<FlowContext, 'root'>): Promise<StepResult> {
+export async function statusStep(ctx: Pick<FlowContext, 'root' | 'options'>): Promise<StepResult> {
   try {
     // Read first: a start that could not recover an interrupted operation left its journal.
     const interrupted = await unrecoveredOperation(ctx.root);
     const state = await readState(ctx.root);
     const active = [...state.migrations].reverse().find((m) => m.rolledBackAt === null) ?? null;
     const approvalOpen = state.approval !== null && state.approval.usedAt === null && state.approval.planHash === state.plan?.planHash;
-    const next = nextStep(state, approvalOpen);
+    const next = nextStep(state, approvalOpen, ctx.options);
     const lines = [
       `Repository: ${showPath(ctx.root)}`,
       `Step: ${state.step}`,
@@ -53,7 +54,7 @@ export async function statusStep(ctx: Pick<FlowContext, 'root'>): Promise<StepRe
 }
 
 /** An approval spent on a migration that did not stand (undone at a restart) is no approval. */
-function nextStep(state: OnboardingState, approvalOpen: boolean): string {
-  if (state.step === 'approved' && !approvalOpen) return 'The approval was used. Run approve again, then migrate.';
-  return NEXT[state.step]!;
+function nextStep(state: OnboardingState, approvalOpen: boolean, o: FlowOptions | undefined): string {
+  if (state.step === 'approved' && !approvalOpen) return `The approval was used. Run ${stepName(o, 'approve')} again, then ${stepName(o, 'migrate')}.`;
+  return NEXT[state.step]!(o);
 }
