@@ -41,6 +41,7 @@ test('accepted path: propose, approve, migrate create sections without losing a 
   assert.equal(fs.readFileSync(path.join(repo, FILE), 'utf8'), MESSY_INSTRUCTIONS);
 
   const traces = readTraces(repo, 'elicitation');
-  assert.deepEqual(traces.map((t) => t.outcome), ['approved', 'migrated', 'rolled_back']);
+  // The plan offers a choice (a contradiction): approve asks it in a round of its own first.
+  assert.deepEqual(traces.map((t) => t.outcome), ['chosen', 'approved', 'migrated', 'rolled_back']);
   assert.deepEqual(traces[0]!.client, { name: 'test-client', version: '1.2.3' });
 });

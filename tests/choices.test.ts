@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { connect, outcomeOf, textOf, type ElicitAnswer } from './helpers/mcp.js';
+import { connect, isChoicesRound, outcomeOf, textOf, type ElicitAnswer } from './helpers/mcp.js';
 import { hashTree, makeRepo, readState, readTraces, removeRepo } from './helpers/sandbox.js';
 
 const FILES = {
@@ -12,11 +12,12 @@ const FILES = {
   '.cursor/rules/api.mdc': '---\nglobs: src/api/**\n---\n- Validate request bodies.\n',
 };
 
-/** Answers approve with the given extra fields, and yes to migrate and rollback. */
+/** Answers approve's first round with the given choices, its second with yes, and yes to migrate and rollback. */
 function person(approveFields: (props: Record<string, any>) => Record<string, unknown>): ElicitAnswer {
   return (req: any) => {
     const props = req.requestedSchema.properties;
-    if ('approved' in props) return { action: 'accept', content: { approved: true, ...approveFields(props) } };
+    if (isChoicesRound(req)) return { action: 'accept', content: approveFields(props) };
+    if ('approved' in props) return { action: 'accept', content: { approved: true } };
     if ('understood_risks' in props) return { action: 'accept', content: { confirmed: true, understood_risks: true } };
     return { action: 'accept', content: { confirmed: true } };
   };
@@ -40,7 +41,8 @@ test('the approve form offers keep, remove or pointer per legacy file and which 
   assert.deepEqual(claude.oneOf.map((o: any) => o.const), ['keep', 'remove', 'pointer']);
   const conflict = props[fieldFor(props, 'Which rule stands?')];
   assert.equal(conflict.default, 'keep_all');
-  assert.deepEqual(form.requestedSchema.required, ['approved']);
+  assert.deepEqual(form.requestedSchema.required, [], 'the first round asks only the choices');
+  assert.deepEqual((s.elicitations[1] as any).requestedSchema.required, ['approved'], 'the second round asks for the approval');
   assert.match(form.message, /AGENTS\.md: its rules go to \.github\/copilot-instructions\.md/);
   assert.match(form.message, /load twice/);
 });
@@ -51,8 +53,10 @@ test('default choices keep every legacy file and mark the contradiction in the f
   const s = await connect({ repo, elicit: person(() => ({})) });
   t.after(() => s.close());
   await s.call('onboarding_propose');
-  assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
-  assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
+  const a = await s.call('onboarding_approve');
+  assert.equal(outcomeOf(a), 'approved', textOf(a));
+  const m = await s.call('onboarding_migrate');
+  assert.equal(outcomeOf(m), 'migrated', textOf(m));
   for (const p of ['AGENTS.md', 'CLAUDE.md', '.cursor/rules/api.mdc']) {
     assert.equal(fs.readFileSync(path.join(repo, p), 'utf8'), FILES[p as keyof typeof FILES], `${p} kept`);
   }
@@ -84,8 +88,9 @@ test('chosen fates and a chosen rule are applied, traced, and rolled back byte f
 
   const migrated = await s.call('onboarding_migrate');
   assert.equal(outcomeOf(migrated), 'migrated', textOf(migrated));
-  assert.match((s.elicitations[1] as any).message, /Remove AGENTS\.md/);
-  assert.match((s.elicitations[1] as any).message, /With your choices, the changes are:[\s\S]*-- a\/CLAUDE\.md/, 'the migrate form shows the diff the choices lead to');
+  assert.match((s.elicitations[1] as any).message, /Remove AGENTS\.md/, 'the approval round shows the removal');
+  assert.match((s.elicitations[2] as any).message, /Remove AGENTS\.md/);
+  assert.match((s.elicitations[2] as any).message, /With your choices, the changes are:[\s\S]*-- a\/CLAUDE\.md/, 'the migrate form shows the diff the choices lead to');
   assert.equal(fs.existsSync(path.join(repo, 'AGENTS.md')), false);
   assert.equal(fs.readFileSync(path.join(repo, 'CLAUDE.md'), 'utf8'), '@.github/copilot-instructions.md\n');
   const out = fs.readFileSync(path.join(repo, '.github/copilot-instructions.md'), 'utf8');

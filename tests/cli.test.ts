@@ -51,17 +51,20 @@ test('the working directory is the repository by default', (t) => {
 });
 
 for (const step of ['approve', 'migrate', 'rollback']) {
-  test(`${step} without a terminal is refused with exit 3 and an elicitation_unsupported trace`, (t) => {
+  // Before its precondition holds (migrate before an approval, rollback before a migration), the
+  // step says what to do first (exit 4): asking a person could not help. See docs/flow.md.
+  const early = step !== 'approve';
+  test(`${step} without a terminal is refused with exit ${early ? '4 (precondition_failed)' : '3 and an elicitation_unsupported trace'}`, (t) => {
     const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
     t.after(() => removeRepo(repo));
     assert.equal(cli(['propose', '--repo', repo]).status, 0);
     const before = hashTree(repo);
     const r = cli([step, '--repo', repo]);
-    assert.equal(r.status, 3, r.stdout + r.stderr);
-    assert.match(r.stderr, /cannot show a form/);
+    assert.equal(r.status, early ? 4 : 3, r.stdout + r.stderr);
+    assert.match(r.stderr, early ? (step === 'migrate' ? /Run approve first/ : /no migration to roll back/) : /cannot show a form/);
     const traces = readTraces(repo, 'elicitation');
     assert.equal(traces.length, 1);
-    assert.equal(traces[0]!.outcome, 'elicitation_unsupported');
+    assert.equal(traces[0]!.outcome, early ? 'precondition_failed' : 'elicitation_unsupported');
     assert.equal(traces[0]!.action, step);
     assert.equal(traces[0]!.client.name, 'copilot-onboard-cli');
     assert.deepEqual(hashTree(repo), before);
@@ -114,7 +117,8 @@ test('traces list shows each exchange; --help and --version work', (t) => {
   const list = cli(['traces', 'list', '--repo', repo]);
   assert.equal(list.status, 0);
   assert.match(list.stdout, /sampling\s+analyze\s+unsupported/);
-  assert.match(list.stdout, /elicitation\s+approve\s+elicitation_unsupported/);
+  // No plan yet: approve says to propose first, even where no form could be shown.
+  assert.match(list.stdout, /elicitation\s+approve\s+precondition_failed/);
   const json = JSON.parse(cli(['traces', '--repo', repo, '--json']).stdout);
   assert.equal(json.length, 2);
   const show = cli(['traces', 'show', json[0].id, '--repo', repo]);

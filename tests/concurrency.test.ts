@@ -15,6 +15,7 @@ test('100 approve calls at once in one session: one asks the person, the rest ar
     elicit: async () => {
       await gate;
       return { action: 'accept', content: { approved: true } };
+      // (approve's first round takes the default choices: `approved` is not one of its fields)
     },
   });
   t.after(() => s.close());
@@ -26,8 +27,9 @@ test('100 approve calls at once in one session: one asks the person, the rest ar
   const outcomes = results.map(outcomeOf);
   assert.equal(outcomes.filter((o) => o === 'approved').length, 1);
   assert.equal(outcomes.filter((o) => o === 'precondition_failed').length, 99);
-  assert.equal(s.elicitations.length, 1, 'the person is asked once');
-  assert.equal(readTraces(repo, 'elicitation').length, 100, 'every call leaves its trace');
+  // One step asks the person: its two rounds (the choices, then the approval), each traced.
+  assert.equal(s.elicitations.length, 2, 'the person is asked once, in two rounds');
+  assert.equal(readTraces(repo, 'elicitation').length, 101, 'every call leaves its trace, and each round');
   assert.ok(results.filter((r) => outcomeOf(r) === 'precondition_failed').every((r) => /in progress/.test(textOf(r))));
 });
 

@@ -36,7 +36,8 @@ test('propose and the forms show HEAD and uncommitted changes in the files the p
   assert.match(textOf(proposed), /Uncommitted changes in files the plan touches: \.github\/copilot-instructions\.md/);
   assert.deepEqual((proposed.structuredContent as any).git.modified, [FILE]);
   await s.call('onboarding_approve');
-  assert.match((s.elicitations[0] as any).message, /initial instructions/);
+  // The approval round (after the round of choices) shows the git facts with the plan.
+  assert.match((s.elicitations.find((e: any) => 'approved' in e.requestedSchema.properties) as any).message, /initial instructions/);
 });
 
 test('migrate refuses to overwrite uncommitted changes unless the person allows it in the form', async (t) => {
@@ -51,7 +52,7 @@ test('migrate refuses to overwrite uncommitted changes unless the person allows 
   const refused = await s.call('onboarding_migrate');
   assert.equal(outcomeOf(refused), 'precondition_failed');
   assert.match(textOf(refused), /uncommitted changes/);
-  const field = (s.elicitations[1] as any).requestedSchema.properties.allow_uncommitted;
+  const field = (s.elicitations.at(-1) as any).requestedSchema.properties.allow_uncommitted;
   assert.equal(field.type, 'boolean');
   assert.equal(field.default, false);
   assert.deepEqual(hashTree(repo), before);

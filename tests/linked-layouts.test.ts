@@ -5,7 +5,7 @@ import path from 'node:path';
 import { analyze } from '../server/src/core/analyze.js';
 import { buildPlan } from '../server/src/core/plan.js';
 import { scanRepository } from '../server/src/core/scan.js';
-import { connect, outcomeOf, yesToAll, type ElicitAnswer } from './helpers/mcp.js';
+import { connect, isChoicesRound, outcomeOf, yesToAll, type ElicitAnswer } from './helpers/mcp.js';
 import { hashTree, makeRepo, removeRepo } from './helpers/sandbox.js';
 
 /**
@@ -59,8 +59,8 @@ const link = (repo: string, rel: string) => (fs.lstatSync(path.join(repo, rel)).
 function yesChoosing(value: string): ElicitAnswer {
   return (req) => {
     const props = (req as { requestedSchema?: { properties?: Record<string, { oneOf?: { const: string }[] }> } }).requestedSchema?.properties ?? {};
-    if (!('approved' in props)) return yesToAll(req);
-    const content: Record<string, unknown> = { approved: true };
+    if (!isChoicesRound(req)) return yesToAll(req);
+    const content: Record<string, unknown> = {};
     for (const [name, p] of Object.entries(props)) if (p.oneOf?.some((o) => o.const === value)) content[name] = value;
     return { action: 'accept', content };
   };

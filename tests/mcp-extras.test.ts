@@ -36,7 +36,7 @@ test('resources give the status, the plan as Markdown with diffs, and the traces
   assert.match(await read('copilot-onboard://status'), /Step: approved/);
   const traces = JSON.parse(await read('copilot-onboard://traces'));
   assert.equal(traces.verify.ok, true);
-  assert.deepEqual(traces.traces.map((x: { step: string }) => x.step), ['propose', 'approve']);
+  assert.deepEqual(traces.traces.map((x: { step: string }) => x.step), ['propose', 'approve', 'approve'], 'approve asks its two rounds (the plan has a choice)');
 });
 
 test('progress notifications reach a client that sent a progress token, and logs follow the level it set', async (t) => {

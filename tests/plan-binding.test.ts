@@ -157,7 +157,8 @@ test('the messages say exactly what will happen: the file to change and where th
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   const migrated = await s.call('onboarding_migrate');
-  const [approveForm, migrateForm] = s.elicitations as any[];
+  // The plan offers a choice (a contradiction): round one asks it, round two the approval.
+  const [, approveForm, migrateForm] = s.elicitations as any[];
   assert.match(approveForm.message, /Change \.github\/copilot-instructions\.md/);
   assert.match(approveForm.message, /\.copilot-state\/backups\//);
   assert.match(approveForm.message, /^\+## /m, 'the diff is shown');
@@ -165,5 +166,5 @@ test('the messages say exactly what will happen: the file to change and where th
   assert.ok(migrateForm.message.includes(backupDir), 'the migrate message names the exact backup folder');
   assert.ok(fs.existsSync(path.join(repo, backupDir, 'manifest.json')));
   await s.call('onboarding_rollback');
-  assert.match((s.elicitations[2] as any).message, /Restore \.github\/copilot-instructions\.md/);
+  assert.match((s.elicitations[3] as any).message, /Restore \.github\/copilot-instructions\.md/);
 });

@@ -21,7 +21,7 @@ test('rollback after a person edited the migrated file lists it and saves the ed
 
   const r = await s.call('onboarding_rollback');
   assert.equal(outcomeOf(r), 'rolled_back');
-  const message = (s.elicitations[2] as { message: string }).message;
+  const message = (s.elicitations.at(-1) as { message: string }).message;
   assert.match(message, /edited after the migration: \.github\/copilot-instructions\.md/);
   assert.match(textOf(r), /edited-after-migration/);
   assert.equal(fs.readFileSync(path.join(repo, backupDir, 'edited-after-migration', FILE), 'utf8'), edited, 'the edit is kept');

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { connect, outcomeOf, textOf, yesToAll, type ElicitAnswer } from './helpers/mcp.js';
+import { connect, isChoicesRound, outcomeOf, textOf, yesToAll, type ElicitAnswer } from './helpers/mcp.js';
 import { hashTree, makeRepo, readTraces, removeRepo } from './helpers/sandbox.js';
 
 /** Rollback is a faithful undo: bytes, file modes, and no folder left behind that the migration made. */
@@ -14,7 +14,8 @@ const MODES = { 'CLAUDE.md': 0o600, '.cursor/rules/api.mdc': 0o755 };
 
 const removeLegacy: ElicitAnswer = (req) => {
   const props = Object.keys((req as { requestedSchema: { properties: object } }).requestedSchema.properties);
-  if (props.includes('approved')) return { action: 'accept', content: Object.fromEntries([['approved', true], ...props.filter((p) => p.startsWith('legacy_')).map((p) => [p, 'remove'])]) };
+  // Approve's first round asks the choices: every legacy file removed.
+  if (isChoicesRound(req)) return { action: 'accept', content: Object.fromEntries(props.filter((p) => p.startsWith('legacy_')).map((p) => [p, 'remove'])) };
   return yesToAll(req);
 };
 

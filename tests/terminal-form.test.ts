@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
 import { CLI } from './helpers/mcp.js';
 import { hasTmux, TmuxSession } from './helpers/tmux.js';
 import { hashTree, makeRepo, readState, readTraces, removeRepo } from './helpers/sandbox.js';
@@ -75,13 +77,58 @@ test('the approve form asks the choices that change the plan first, and the appr
   await tm.answer(/\? AGENTS\.md: its rules go to/, 'Enter');
   await tm.answer(/\? Which rule stands\?/, 'Enter');
   await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'y', 'Enter');
-  await tm.answer(/Comment \(optional\)/, 'Enter');
   assert.equal(await tm.exitCode(), 0);
   const screen = tm.screen();
+  assert.doesNotMatch(screen, /Comment \(optional\)/, 'no comment is asked after yes');
+  const traces = readTraces(repo, 'elicitation').sort((a, b) => a.seq - b.seq);
+  assert.deepEqual(traces.map((x) => x.outcome), ['chosen', 'approved'], 'two rounds, each traced');
   // An answered prompt keeps its line, with a tick where the question mark was.
   const at = (question: string) => screen.search(new RegExp(`[?✔] ${question}`));
   assert.ok(at('AGENTS\\.md: its rules go to') >= 0);
   assert.ok(at('AGENTS\\.md: its rules go to') < at('Which rule stands'));
   assert.ok(at('Which rule stands') < at('Approve this migration plan'));
   assert.equal(readState(repo)!.step, 'approved');
+});
+
+test("two rounds in the terminal: the rebuilt plan's diff shows before the yes/no; no, then back, asks the choices again", { skip }, async (t) => {
+  const repo = proposed(WITH_CHOICES);
+  const tm = TmuxSession.start('co-form-rounds', `${node} ${CLI} approve --repo ${repo}`, repo);
+  t.after(() => (tm.kill(), removeRepo(repo)));
+  await tm.answer(/\? AGENTS\.md: its rules go to/, 'Down', 'Enter');
+  await tm.answer(/\? Which rule stands\?/, 'Enter');
+  const second = await tm.waitFor(/Approve this migration plan.*\(y\/N\)/);
+  assert.match(second, /Remove AGENTS\.md/, 'round two shows the plan with the removal');
+  assert.match(second, /\+\+\+ \/dev\/null|--- a\/AGENTS\.md/, "and the removal's diff");
+  await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'n', 'Enter');
+  await tm.answer(/Go back and change your choices/, 'y', 'Enter');
+  await tm.answer(/\? AGENTS\.md: its rules go to/, 'Enter');
+  await tm.answer(/\? Which rule stands\?/, 'Enter');
+  await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'n', 'Enter');
+  await tm.answer(/Go back and change your choices/, 'Enter');
+  await tm.answer(/Comment \(optional\)/, 'Enter');
+  assert.equal(await tm.exitCode(), 3);
+  const traces = readTraces(repo, 'elicitation').sort((a, b) => a.seq - b.seq);
+  assert.deepEqual(traces.map((x) => x.outcome), ['chosen', 'choose_again', 'chosen', 'declined']);
+  assert.equal(readState(repo)!.approval, null);
+});
+
+test('after a refusing answer nothing more is asked: No to overwriting uncommitted changes ends migrate at once', { skip }, async (t) => {
+  const repo = makeRepo(FLAT);
+  const git = (...args: string[]) => spawnSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' });
+  git('add', '-A');
+  git('commit', '-qm', 'initial');
+  fs.appendFileSync(path.join(repo, '.github/copilot-instructions.md'), '- Keep functions short.\n');
+  assert.equal(spawnSync(process.execPath, [CLI, 'propose', '--repo', repo], { encoding: 'utf8', input: '' }).status, 0);
+  const approve = TmuxSession.start('co-form-uncommitted-approve', `${node} ${CLI} approve --repo ${repo}`, repo);
+  t.after(() => (approve.kill(), removeRepo(repo)));
+  await approve.answer(/Approve this migration plan.*\(y\/N\)/, 'y', 'Enter');
+  assert.equal(await approve.exitCode(), 0);
+  const before = hashTree(repo);
+  const tm = TmuxSession.start('co-form-uncommitted', `${node} ${CLI} migrate --repo ${repo}`, repo);
+  t.after(() => tm.kill());
+  await tm.answer(/Overwrite uncommitted changes.*\(y\/N\)/, 'n', 'Enter');
+  assert.equal(await tm.exitCode(), 3);
+  assert.doesNotMatch(tm.screen(), /Apply the approved plan now/, 'the confirmations are not asked after the refusing no');
+  assert.equal(readTraces(repo, 'elicitation').sort((a, b) => a.seq - b.seq).at(-1)!.outcome, 'declined');
+  assert.deepEqual(hashTree(repo), before);
 });

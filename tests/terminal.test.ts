@@ -25,11 +25,12 @@ test('approve in a terminal: y approves, and the trace names the CLI', { skip },
   const tm = TmuxSession.start('co-approve-yes', `${node} ${CLI} approve --repo ${repo}`, repo);
   t.after(() => (tm.kill(), removeRepo(repo)));
   await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'y', 'Enter');
-  await tm.answer(/Comment \(optional\)/, 'looks good', 'Enter');
   assert.equal(await tm.exitCode(), 0);
   assert.match(tm.screen(), /is approved/);
+  // The comment is for requested changes: it is asked only after a no.
+  assert.doesNotMatch(tm.screen(), /Comment \(optional\)/);
   const state = readState(repo)!;
-  assert.equal(state.approval.comment, 'looks good');
+  assert.equal(state.approval.comment, null);
   assert.equal(readTraces(repo, 'elicitation')[0]!.client.name, 'copilot-onboard-cli');
 });
 
@@ -67,7 +68,6 @@ test('the demo runs to the end in a terminal', { skip }, async (t) => {
   await tm.answer(/\? \.cursor\/rules\/api\.mdc: its rules go to/, 'Enter');
   await tm.answer(/\? Which rule stands\?/, 'Enter');
   await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'y', 'Enter');
-  await tm.answer(/Comment \(optional\)/, 'Enter');
   await tm.answer(/Apply the approved plan now.*\(y\/N\)/, 'y', 'Enter');
   await tm.answer(/I understand these files will change.*\(y\/N\)/, 'y', 'Enter');
   await tm.answer(/Restore the files from the backup.*\(y\/N\)/, 'y', 'Enter');

@@ -81,12 +81,19 @@ export const approveYes = accept({ approved: true });
 export const migrateYes = accept({ confirmed: true, understood_risks: true });
 export const rollbackYes = accept({ confirmed: true });
 
-/** Answers each gated step's form with a yes. */
+/** Answers each gated step's form with a yes; approve's first round (the choices) with the defaults. */
 export const yesToAll: ElicitAnswer = (req) => {
   const props = Object.keys((req as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {});
   if (props.includes('approved')) return { action: 'accept', content: { approved: true } };
   if (props.includes('understood_risks')) return { action: 'accept', content: { confirmed: true, understood_risks: true } };
-  return { action: 'accept', content: { confirmed: true } };
+  if (props.includes('confirmed')) return { action: 'accept', content: { confirmed: true } };
+  return { action: 'accept', content: {} };
+};
+
+/** Approve's first round (the choices): its form asks neither `approved` nor `confirmed`. */
+export const isChoicesRound = (req: unknown): boolean => {
+  const props = Object.keys((req as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {});
+  return !props.includes('approved') && !props.includes('confirmed');
 };
 
 export function textOf(r: CallToolResult): string {

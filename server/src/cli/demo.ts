@@ -61,7 +61,8 @@ export async function runDemo(): Promise<number> {
   git('add', '-A');
   git('commit', '-qm', 'Instructions before the demo');
   const repo = repoChoice(root);
-  const person = process.stdin.isTTY ? terminalForm({ diffShown: true }) : null;
+  let shownPlan: string | null = null;
+  const person = process.stdin.isTTY ? terminalForm({ diffShown: () => shownPlan }) : null;
   say(styleText('bold', `copilot-onboard demo: a sandbox repository in ${root}`));
   say('It holds .github/copilot-instructions.md, AGENTS.md and a Cursor rule, with one repeated rule and one contradiction.');
 
@@ -71,6 +72,7 @@ export async function runDemo(): Promise<number> {
   heading('2. propose (read-only: the exact plan)');
   const proposed = await callInProcess(repo, 'onboarding_propose', null);
   const ops = ((proposed.structuredContent as { operations?: { op: string; path: string; diff: string }[] }).operations ?? []);
+  shownPlan = (proposed.structuredContent as { planHash?: string }).planHash ?? null;
   for (const op of ops) say(`\n${styleText('bold', `${op.op} ${showPath(op.path)}`)}\n${colourDiff(showText(op.diff.trimEnd()), colourFor(process.stdout))}`);
 
   for (const [step, tool] of [
@@ -79,7 +81,7 @@ export async function runDemo(): Promise<number> {
   ] as const) {
     heading(step);
     if (tool === 'onboarding_approve' && person) {
-      say('The form asks the choices first, then for your approval. No, with a comment, records the changes you ask for; no without one declines.');
+      say('First you choose (what happens to each legacy file, which rule stands); then you see the exact plan those choices give, with its diff, and approve it or not. No lets you go back to the choices, or record a comment with the changes you ask for; no without one declines.');
     }
     const r = await callInProcess(repo, tool, person);
     say(textOf(r));

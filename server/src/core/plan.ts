@@ -58,6 +58,11 @@ export const DEFAULT_CHOICES: PlanChoices = { legacy: {}, conflicts: {} };
 
 export interface Plan {
   planHash: string;
+  /**
+   * The hash of this plan as built with the person's choices: what approve's second round shows and
+   * binds. Equal to planHash under the default choices.
+   */
+  chosenHash: string;
   pattern: Pattern;
   sources: SourceInfo[];
   operations: PlanOperation[];
@@ -84,7 +89,8 @@ const readByCopilot = (kind: string, path: string): boolean => readersOf(kind, p
 export function buildPlan(scan: ScanResult, analysis: Analysis = analyze(scan), choices: PlanChoices = DEFAULT_CHOICES): Plan {
   const base = planWith(scan, analysis, DEFAULT_CHOICES);
   const chosen = isDefault(choices) ? base : planWith(scan, analysis, choices);
-  return { ...chosen, planHash: hashPlan(analysis.sources, base.operations, base.legacy, base.conflicts) };
+  const planHash = hashPlan(analysis.sources, base.operations, base.legacy, base.conflicts);
+  return { ...chosen, planHash, chosenHash: chosen === base ? planHash : hashPlan(analysis.sources, chosen.operations, base.legacy, base.conflicts) };
 }
 
 function isDefault(c: PlanChoices): boolean {
@@ -104,7 +110,7 @@ function lineCache(scan: ScanResult): (path: string) => string[] {
   };
 }
 
-function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): Omit<Plan, 'planHash'> {
+function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): Omit<Plan, 'planHash' | 'chosenHash'> {
   const linesOf = lineCache(scan);
   const docs = contentDocs(scan);
   const byPath = new Map(docs.map((d) => [d.path, d]));

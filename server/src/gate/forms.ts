@@ -32,7 +32,7 @@ export const FORMS: Record<GatedStep, Form> = {
         comment: {
           type: 'string',
           title: 'Comment (optional)',
-          description: 'Anything you want recorded with your answer, such as changes you would like.',
+          description: 'Recorded with your answer. With no, it is read as the changes you would like: the next propose shows it.',
           maxLength: MAX_TEXT,
           default: '',
         },
@@ -112,14 +112,43 @@ export interface ApproveFormInput {
   conflicts: { id: string; description: string; locations: { path: string; line: number; text: string; side?: number }[] }[];
 }
 
+/** The plan offers choices: approve asks them in a first round of their own. */
+export function hasChoices(plan: ApproveFormInput): boolean {
+  return plan.legacy.some((l) => l.fates.length > 1) || plan.conflicts.length > 0;
+}
+
 /**
- * The approve form for one plan: the contract's fields, plus optional choices with safe defaults
- * (keep legacy files; keep all contradicting rules and mark them).
+ * Approve's second round: the contract's approve form, and, when a first round asked the choices,
+ * an optional field to go back and choose again.
  */
-export function approveForm(plan: ApproveFormInput): Form & { choicesFrom(content: Record<string, unknown>): { legacy: Record<string, Fate>; conflicts: Record<string, string> } } {
+export function approveForm(withChoices: boolean): Form {
+  if (!withChoices) return FORMS.approve;
   const base = FORMS.approve;
-  const properties: Record<string, Record<string, unknown>> = { ...base.requestedSchema.properties };
-  const shape: Record<string, z.ZodType> = { approved: z.boolean(), comment: z.string().max(MAX_TEXT).optional() };
+  return {
+    requestedSchema: {
+      ...base.requestedSchema,
+      properties: {
+        ...base.requestedSchema.properties,
+        choose_again: {
+          type: 'boolean',
+          title: 'Go back and change my choices',
+          description: 'Yes asks the choices again instead of answering here; nothing is approved.',
+          default: false,
+        },
+      },
+    },
+    content: z.object({ approved: z.boolean(), comment: z.string().max(MAX_TEXT).optional(), choose_again: z.boolean().optional() }),
+    confirmations: base.confirmations,
+  };
+}
+
+/**
+ * Approve's first round, when the plan offers choices: only the choices, each optional with a safe
+ * default (keep legacy files; keep all contradicting rules and mark them).
+ */
+export function choicesForm(plan: ApproveFormInput): Form & { choicesFrom(content: Record<string, unknown>): { legacy: Record<string, Fate>; conflicts: Record<string, string> } } {
+  const properties: Record<string, Record<string, unknown>> = {};
+  const shape: Record<string, z.ZodType> = {};
   const choosable = plan.legacy.filter((l) => l.fates.length > 1);
   const perFile = choosable.length <= MAX_FILE_FIELDS;
   if (perFile) {
@@ -158,9 +187,9 @@ export function approveForm(plan: ApproveFormInput): Form & { choicesFrom(conten
     shape[c.id] = z.enum(['keep_all', ...sides.map((side) => `keep_${side.first + 1}`)] as [string, ...string[]]).optional();
   });
   return {
-    requestedSchema: { type: 'object', properties, required: ['approved'] },
+    requestedSchema: { type: 'object', properties, required: [] },
     content: z.object(shape) as unknown as z.ZodType<Record<string, unknown>>,
-    confirmations: ['approved'],
+    confirmations: [],
     choicesFrom(content) {
       const legacy: Record<string, Fate> = {};
       choosable.forEach((l, i) => {

@@ -37,7 +37,17 @@ export interface Prepared {
   message: string;
   /** A form with this plan's optional choices; the step's contract form when absent. */
   form?: Form;
+  /**
+   * This exchange is a first round (approve's choices): its accepted answer builds the round that
+   * follows, which is asked next. Each round is traced on its own.
+   */
+  next?: (content: Record<string, unknown>) => Promise<Prepared>;
+  /** An accepted answer of this round that asks to go back to the first round (not a refusal, not an approval). */
+  goBack?: (content: Record<string, unknown>) => boolean;
 }
+
+/** How many times the first round may be asked in one step before the step is refused. */
+export const MAX_ROUNDS = 5;
 
 export interface Acted {
   outcome: 'approved' | 'migrated' | 'rolled_back';
@@ -62,6 +72,7 @@ export interface GateResult {
 
 type Answer =
   | { kind: 'accepted'; content: Record<string, unknown>; response: ElicitationTrace['response'] }
+  | { kind: 'back'; content: Record<string, unknown>; response: ElicitationTrace['response'] }
   | { kind: 'refused'; outcome: RefusalOutcome; reason: string; response: ElicitationTrace['response'] };
 
 const busy = new Set<string>();
@@ -90,13 +101,20 @@ export async function runGated(
   act: (content: Record<string, unknown>) => Promise<Acted>,
 ): Promise<GateResult> {
   let form: Form = FORMS[step];
-  const started = Date.now();
+  let started = Date.now();
   const client = clientInfo(ctx.server);
   let planHash: string | null = null;
   let message = '';
   let response: ElicitationTrace['response'] = null;
 
   const finish = async (outcome: GateResult['outcome'], text: string, extra: Partial<GateResult> = {}): Promise<GateResult> => {
+    const written = await traceExchange(outcome, text);
+    if (written.problem) text += ` (The trace could not be written: ${written.problem}.)`;
+    return { outcome, text, trace: written.path, planHash, ...extra };
+  };
+
+  /** One trace for the exchange just ended (a round that led on to the next one included). */
+  const traceExchange = async (outcome: ElicitationTrace['outcome'], text: string): Promise<{ path: string | null; problem?: string }> => {
     const trace: Omit<ElicitationTrace, 'seq' | 'prev' | 'timestamp'> = {
       action: step,
       message,
@@ -108,13 +126,11 @@ export async function runGated(
       client,
       detail: text,
     };
-    let tracePath: string | null = null;
     try {
-      tracePath = repoRelative(ctx.root, await writeElicitationTrace(ctx.root, trace));
+      return { path: repoRelative(ctx.root, await writeElicitationTrace(ctx.root, trace)) };
     } catch (err) {
-      text += ` (The trace could not be written: ${errorMessage(err)}.)`;
+      return { path: null, problem: errorMessage(err) };
     }
-    return { outcome, text, trace: tracePath, planHash, ...extra };
   };
 
   // No trace, no step: a reviewer must be able to see every exchange.
@@ -146,20 +162,53 @@ export async function runGated(
     if (stuck) return finish('precondition_failed', `The ${step} step cannot run. ${showLine(stuck.text)} Nothing was changed.`);
     if (!supportsFormElicitation(ctx.server)) {
       // Nothing is sent; the trace still records what would have been asked, when that is known.
-      await prepare().then((p) => ({ planHash, message, form = form } = showPrepared(p)), () => undefined);
+      // A step that could not go ahead even with an answer (no plan, no approval yet) says so:
+      // asking could not help, so that is the more useful refusal.
+      let failed: unknown = null;
+      await prepare().then((p) => ({ planHash, message, form = form } = showPrepared(p)), (err) => (failed = err));
+      if (failed instanceof PreconditionError || failed instanceof UnsafePathError) return refusedByError(failed, finish);
       return finish(
         'elicitation_unsupported',
         `The ${step} step needs a person's answer, and this client cannot show a form (it did not declare MCP elicitation). Nothing was changed. Use a client with elicitation, or the terminal: ${commandName(ctx.options, step)}.`,
       );
     }
+    let current: Prepared;
     try {
-      ({ planHash, message, form = form } = showPrepared(await prepare()));
+      current = showPrepared(await prepare());
     } catch (err) {
       return refusedByError(err, finish);
     }
-    const answer = await ask(ctx, message, form.requestedSchema, form.content, form.confirmations);
-    response = answer.response;
-    if (answer.kind === 'refused') return finish(answer.outcome, answer.reason, { answered: answer.response?.content as Record<string, unknown> | undefined });
+    const first = current;
+    let firstRounds = 1;
+    let answer: Answer;
+    for (;;) {
+      ({ planHash, message, form = FORMS[step] } = current);
+      started = Date.now();
+      response = null;
+      answer = await ask(ctx, message, form.requestedSchema, form.content, form.confirmations, current.goBack);
+      response = answer.response;
+      if (answer.kind === 'refused') return finish(answer.outcome, answer.reason, { answered: answer.response?.content as Record<string, unknown> | undefined });
+      if (answer.kind === 'back') {
+        if (firstRounds >= MAX_ROUNDS) {
+          return finish('not_confirmed', `You asked to choose again ${MAX_ROUNDS} times, so this ${step} step ends here without an approval. Nothing was changed. Run it again when you are ready.`);
+        }
+        const written = await traceExchange('choose_again', 'The person asked to go back and choose again; nothing was approved in this round.');
+        if (written.problem) return { outcome: 'error', text: `The trace could not be written (${written.problem}), so the ${step} step stops here. Nothing was changed.`, trace: null, planHash };
+        firstRounds++;
+        current = first;
+        continue;
+      }
+      if (!current.next) break;
+      let next: Prepared;
+      try {
+        next = showPrepared(await current.next(answer.content));
+      } catch (err) {
+        return refusedByError(err, finish);
+      }
+      const written = await traceExchange('chosen', `The choices are made; the plan rebuilt with them (${next.planHash?.slice(0, 12) ?? 'no hash'}) is shown next for approval.`);
+      if (written.problem) return { outcome: 'error', text: `The trace could not be written (${written.problem}), so the ${step} step stops here. Nothing was changed.`, trace: null, planHash };
+      current = next;
+    }
     try {
       const done = await act(answer.content);
       const result = await finish(done.outcome, done.detail, { content: answer.content });
@@ -227,6 +276,7 @@ async function ask(
   requestedSchema: Record<string, unknown>,
   content: z.ZodType<Record<string, unknown>>,
   confirmations: string[],
+  goBack?: (content: Record<string, unknown>) => boolean,
 ): Promise<Answer> {
   let raw: Record<string, unknown>;
   try {
@@ -260,6 +310,7 @@ async function ask(
       reason: `The answer does not match the form (${where}: ${issue?.message ?? 'missing'}). Nothing was changed.`,
     };
   }
+  if (goBack?.(parsed.data)) return { kind: 'back', response, content: parsed.data };
   const unconfirmed = confirmations.filter((name) => parsed.data[name] !== true);
   if (unconfirmed.length > 0) {
     return {

@@ -84,6 +84,8 @@ export const Approval = z.object({
   comment: z.string().nullable(),
   /** What the person chose in the approve form for legacy files and contradictions. */
   choices: PlanChoices.default({ legacy: {}, conflicts: {} }),
+  /** The hash of the plan rebuilt with those choices, as the approve form's second round showed it (planHash when no choice changed anything). */
+  approvedHash: Sha256.optional(),
   usedAt: z.string().nullable(),
 });
 
@@ -153,6 +155,10 @@ export type GatedStep = z.infer<typeof GatedStep>;
 
 export const ElicitationOutcome = z.enum([
   'acknowledged',
+  /** Approve's first round was answered: the choices are made, and the second round shows the plan they give. */
+  'chosen',
+  /** In approve's second round the person asked to go back and choose again. */
+  'choose_again',
   'approved',
   'migrated',
   'rolled_back',

@@ -2,20 +2,20 @@ import fs from 'fs-extra';
 import { assertPlanCurrent } from '../core/apply.js';
 import { backupDirRel, backupRel } from '../core/backup.js';
 import { PreconditionError } from '../core/errors.js';
-import { buildPlan, hashPlan, type PlanOperation } from '../core/plan.js';
+import { buildPlan, hashPlan, type Plan, type PlanOperation } from '../core/plan.js';
 import { scanRepository } from '../core/scan.js';
-import { approveForm, migrateForm } from '../gate/forms.js';
+import { approveForm, choicesForm, hasChoices, migrateForm } from '../gate/forms.js';
 import { commitFiles, createBranch, describeGit, gitInfo, type GitInfo } from '../core/git.js';
 import { RepoPaths } from '../core/repo-path.js';
 import { editedSinceMigration, manifestOfRecorded, type Restored } from '../core/restore.js';
 import { performMigration, performRollback, settleOperation } from '../core/migration.js';
-import { clientInfo, runGated, type GateResult } from '../gate/gate.js';
+import { clientInfo, runGated, type GateResult, type Prepared } from '../gate/gate.js';
 import type { Migration, OnboardingState, PlanChoices, PlanFile } from '../state/schema.js';
 import { readPlan, readState, writeState } from '../state/store.js';
 import { entryStat } from '../state/safe-fs.js';
 import { fileStamp } from '../trace/writer.js';
 import type { FlowContext } from './context.js';
-import { approveMessage, migrateMessage, rollbackMessage } from './messages.js';
+import { approveMessage, choicesMessage, migrateMessage, rollbackMessage } from './messages.js';
 import { showLine, showPath, showPaths } from '../show/untrusted.js';
 import { stepName } from './words.js';
 import { result, type StepResult } from './result.js';
@@ -36,49 +36,70 @@ async function currentPlan(root: string, state: OnboardingState): Promise<PlanFi
 
 export async function approveStep(ctx: FlowContext): Promise<StepResult> {
   let plan: PlanFile | undefined;
-  let form: ReturnType<typeof approveForm> | undefined;
+  let chosen: Plan | undefined;
+  let choices: PlanChoices = { legacy: {}, conflicts: {} };
+  const backupHint = '.copilot-state/backups/<migration id>/';
+
+  /** Round two: the plan rebuilt with the choices, its exact diff; the approval binds to its hash. */
+  const secondRound = async (picked: PlanChoices, withChoices: boolean): Promise<Prepared> => {
+    const built = await approvedPlan(ctx.root, plan!, picked);
+    if (built.operations.length === 0) {
+      throw new PreconditionError(withChoices ? 'With these choices the plan changes no file, so there is nothing to approve' : 'The plan has nothing to do, so there is nothing to approve');
+    }
+    chosen = built;
+    choices = picked;
+    const git = describeGit(await gitInfo(ctx.root, built.operations.map((o) => o.path)));
+    return {
+      planHash: built.chosenHash,
+      message: `${approveMessage(plan!, built, withChoices ? choiceLines(picked) : [], backupHint)}\n\n${git.join('\n')}`,
+      form: approveForm(withChoices),
+      ...(withChoices ? { goBack: (content: Record<string, unknown>) => content.choose_again === true } : {}),
+    };
+  };
+
   const g = await runGated(
     ctx,
     'approve',
     async () => {
       const state = await readState(ctx.root);
       plan = await currentPlan(ctx.root, state);
-      if (plan.operations.length === 0 && plan.legacy.every((l) => l.fates.length <= 1)) {
-        throw new PreconditionError('The plan has nothing to do, so there is nothing to approve.');
-      }
+      if (!hasChoices(plan)) return secondRound({ legacy: {}, conflicts: {} }, false);
       await assertPlanCurrent(ctx.root, plan.sources, plan.operations);
-      form = approveForm(plan);
-      const git = describeGit(await gitInfo(ctx.root, plan.operations.map((o) => o.path)));
-      return { planHash: plan.planHash, message: `${approveMessage(plan, '.copilot-state/backups/<migration id>/')}\n\n${git.join('\n')}`, form };
+      const form = choicesForm(plan);
+      return { planHash: plan.planHash, message: choicesMessage(plan), form, next: (content) => secondRound(form.choicesFrom(content), true) };
     },
     async (content) => {
       const state = await readState(ctx.root);
       await currentPlan(ctx.root, state);
       const comment = typeof content.comment === 'string' && content.comment !== '' ? content.comment : null;
-      const choices = form!.choicesFrom(content);
       await writeState(ctx.root, {
         ...state,
         step: 'approved',
         feedback: null,
-        approval: { planHash: plan!.planHash, approvedAt: new Date().toISOString(), client: clientInfo(ctx.server), comment, choices, usedAt: null },
+        approval: { planHash: plan!.planHash, approvedAt: new Date().toISOString(), client: clientInfo(ctx.server), comment, choices, approvedHash: chosen!.chosenHash, usedAt: null },
       });
-      const chosen = [
-        ...Object.entries(choices.legacy).map(([p, f]) => `${showPath(p)}: ${f}`),
-        ...Object.entries(choices.conflicts).map(([id, c]) => `${id}: ${c}`),
-      ];
+      const picked = choiceLines(choices);
       return {
         outcome: 'approved',
-        detail: `Plan ${plan!.planHash.slice(0, 12)} is approved${chosen.length ? ` with these choices: ${chosen.join(', ')}` : ''}. Next: ${stepName(ctx.options, 'migrate')} applies it after a final confirmation.`,
+        detail: `Plan ${chosen!.chosenHash.slice(0, 12)} is approved${picked.length ? ` with these choices: ${picked.join(', ')}` : ''}. Next: ${stepName(ctx.options, 'migrate')} applies it after a final confirmation.`,
       };
     },
   );
   const comment = g.answered?.comment;
   if (g.outcome === 'not_confirmed' && g.answered?.approved === false && typeof comment === 'string' && comment.trim() !== '') {
     const state = await readState(ctx.root);
-    await writeState(ctx.root, { ...state, feedback: { planHash: g.planHash!, comment: comment.trim(), at: new Date().toISOString(), client: clientInfo(ctx.server) } });
+    await writeState(ctx.root, { ...state, feedback: { planHash: plan!.planHash, comment: comment.trim(), at: new Date().toISOString(), client: clientInfo(ctx.server) } });
     return fromGate({ ...g, text: `${g.text} The comment is recorded as requested changes: "${showLine(comment.trim())}". The next propose shows it.` }, { requestedChanges: comment.trim() });
   }
   return fromGate(g);
+}
+
+/** The choices that differ from the defaults, one line each. */
+function choiceLines(picked: PlanChoices): string[] {
+  return [
+    ...Object.entries(picked.legacy).filter(([, f]) => f !== 'keep').map(([p, f]) => `${showPath(p)}: ${f}`),
+    ...Object.entries(picked.conflicts).filter(([, c]) => c !== 'keep_all').map(([id, c]) => `${id}: ${c}`),
+  ];
 }
 
 /** The operations to apply: the approved plan rebuilt with the person's choices from the files as they are now. */
@@ -111,12 +132,16 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
       if (!approval || approval.planHash !== plan.planHash) throw new PreconditionError('This plan has not been approved. Run approve first.');
       if (approval.usedAt !== null) throw new PreconditionError('The approval of this plan was already used by a migration. Run approve again.');
       const chosen = await approvedPlan(ctx.root, plan, approval.choices);
+      // The approval binds to the plan its second round showed: rebuilt with the same choices, it must be the same plan.
+      if (chosen.chosenHash !== (approval.approvedHash ?? plan.planHash)) {
+        throw new PreconditionError('The plan built with the approved choices is not the plan that was approved. Run approve again.');
+      }
       ops = chosen.operations;
       if (ops.length === 0) throw new PreconditionError('With the choices made, the plan changes no file.');
       id = await freshMigrationId(ctx.root);
       git = await gitInfo(ctx.root, ops.map((o) => o.path));
       const extra = [...describeGit(git), ...(ctx.options?.branch ? [`The migration goes on a new branch: ${ctx.options.branch}.`] : []), ...(ctx.options?.commit ? ['The migrated files are committed, with a message that names this trace.'] : [])];
-      return { planHash: plan.planHash, message: `${migrateMessage(plan, chosen, backupDirRel(id))}\n${extra.join('\n')}`, form: migrateForm(git?.modified ?? []) };
+      return { planHash: chosen.chosenHash, message: `${migrateMessage(plan, chosen, backupDirRel(id))}\n${extra.join('\n')}`, form: migrateForm(git?.modified ?? []) };
     },
     async (content) => {
       if ((git?.modified.length ?? 0) > 0 && content.allow_uncommitted !== true) {

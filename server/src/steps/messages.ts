@@ -19,18 +19,39 @@ export function describeOperations(operations: PlanFile['operations']): string[]
   });
 }
 
-export function approveMessage(plan: PlanFile, backupHint: string): string {
+/**
+ * Approve's second round: the plan as it will be applied (rebuilt with the person's choices, when
+ * a first round asked them), its hash, every operation and its exact diff.
+ */
+export function approveMessage(plan: Pick<PlanFile, 'merged'>, chosen: { chosenHash: string; operations: PlanFile['operations'] }, chosenLines: string[], backupHint: string): string {
   const lines = [
-    `copilot-onboard asks you to approve migration plan ${plan.planHash.slice(0, 12)} for this repository.`,
+    `copilot-onboard asks you to approve migration plan ${chosen.chosenHash.slice(0, 12)} for this repository.`,
+    ...(chosenLines.length > 0 ? ['', 'Your choices (the plan below is built with them):', ...chosenLines.map((l) => `- ${l}`)] : []),
     '',
     'If you approve, the migrate step (which asks you once more) will:',
-    ...describeOperations(plan.operations),
+    ...describeOperations(chosen.operations),
     `Every file is backed up first under ${backupHint}, and rollback restores it byte for byte.`,
   ];
   if (plan.merged.length > 0) lines.push(`Exact duplicates from other files merged: ${plan.merged.map((m) => `${showPath(m.path)}:${m.line}`).join(', ')}.`);
+  lines.push('', 'The changes:', ...diffs(chosen.operations));
+  return lines.join('\n');
+}
+
+/**
+ * Approve's first round: the choices the plan offers, what each does and which way the default
+ * goes. The next form shows the plan those choices give, with its diff, for approval.
+ */
+export function choicesMessage(plan: PlanFile): string {
+  const lines = [
+    `copilot-onboard asks for your choices for migration plan ${plan.planHash.slice(0, 12)} (step 1 of 2).`,
+    'Nothing is approved here: the next form shows the exact changes your choices lead to, and asks for your approval.',
+    '',
+    'With the default choices, the migrate step would:',
+    ...(plan.operations.length > 0 ? describeOperations(plan.operations) : ['- change no file']),
+  ];
   const choosable = plan.legacy.filter((l) => l.fates.length > 1);
   if (choosable.length > 0) {
-    lines.push('', 'Legacy files (the form lets you choose; the default keeps each one):');
+    lines.push('', 'Legacy files (the default keeps each one):');
     for (const l of choosable) {
       if (l.linkTarget !== undefined) {
         lines.push(`- ${showPath(l.path)} is a symlink to ${showPath(l.linkTarget)}. Keep: the link stays, and the plan above is what happens. Replace: the link itself becomes a regular file with all repo-wide rules (the file it points at is not changed; rollback puts the link back).`);
@@ -40,7 +61,6 @@ export function approveMessage(plan: PlanFile, backupHint: string): string {
     }
   }
   if (plan.conflicts.length > 0) lines.push('', ...contradictionLines(plan.conflicts));
-  lines.push('', ...diffs(plan.operations));
   return lines.join('\n');
 }
 
