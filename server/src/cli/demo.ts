@@ -1,10 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { styleText as style } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { callInProcess } from './in-process.js';
-import { colourDiff, colourFor } from './diff-text.js';
+import { colourDiff, colourFor, styled, type StyleName } from './diff-text.js';
 import { showPath, showText } from '../show/untrusted.js';
 import { cliCommand, shellQuote } from './for-person.js';
 import { terminalForm } from './terminal-form.js';
@@ -41,7 +40,8 @@ alwaysApply: false
 };
 
 /** Colour only for a terminal. */
-const styleText = (format: Parameters<typeof style>[0], text: string): string => (process.stdout.isTTY ? style(format, text) : text);
+// Headings and names follow the CLI's one colour rule (FORCE_COLOR, NO_COLOR, a terminal).
+const styleText = (format: StyleName | StyleName[], text: string): string => styled(format, text);
 const say = (text: string) => process.stdout.write(`${text}\n`);
 const heading = (text: string) => say(`\n${styleText(['bold', 'cyan'], `── ${text} ${'─'.repeat(Math.max(0, 60 - text.length))}`)}`);
 

@@ -35,8 +35,10 @@ function whoReads(kind: string, path: string): string {
   return later.length === 0 ? `${today}.` : `${today}; ${surfaceList(later)} will see its rules only after the migration.`;
 }
 
-export function analysisReport(a: Pick<Analysis, 'pattern' | 'sources' | 'problems' | 'skipped'>): string {
-  const out: string[] = [`Pattern: ${PATTERN_WORDS[a.pattern]}.`];
+export function analysisReport(a: Pick<Analysis, 'pattern' | 'sources' | 'problems' | 'skipped'> & { patternDetail?: string }): string {
+  // analyze says what it found in words that fit (an AGENTS.md with headings is not "one flat list").
+  const pattern = a.patternDetail ? `${a.pattern}: ${showLine(a.patternDetail)}` : PATTERN_WORDS[a.pattern];
+  const out: string[] = [`Pattern: ${pattern}.`];
   if (a.sources.length === 0) out.push('No instruction files were found.');
   else {
     out.push(`Instruction files (${a.sources.length}):`);
