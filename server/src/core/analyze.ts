@@ -2,6 +2,7 @@ import { extractClaims, findConflicts, proseLines } from './claims.js';
 import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Unit } from './model.js';
 import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
 import { findNearDuplicates } from './near-duplicates.js';
+import type { Location, Problem } from './problem.js';
 import { headLength, isToolMark } from './structure.js';
 import { isTrivial, stripMarker } from './trivial.js';
 import { groupBy } from './collections.js';
@@ -11,18 +12,7 @@ import { charName, hiddenIn, showExcerpt } from '../show/untrusted.js';
 
 export type Pattern = 'clean' | 'structured' | 'unstructured' | 'messy';
 
-export interface Location {
-  path: string;
-  line: number;
-}
-
-export interface Problem {
-  type: 'duplication' | 'contradiction' | 'ambiguity';
-  description: string;
-  locations: Location[];
-  /** Contradictions: the side each location is on (see claims.ts). */
-  sides?: number[];
-}
+export type { Location, Problem } from './problem.js';
 
 export interface Analysis {
   pattern: Pattern;

@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { currentLink } from './apply.js';
 import { fileOperationDone } from './crash-point.js';
 import { sha256 } from './hash.js';
 import { normalizeRepoPath, RepoPaths } from './repo-path.js';
@@ -40,7 +41,7 @@ export async function createBackup(root: string, id: string, planHash: string, o
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
     // A link the operation replaces is recorded as a link; its content (what it showed) is saved too.
-    const linkTarget = op.replacesLink !== undefined ? await linkAt(paths, op.path) : null;
+    const linkTarget = op.replacesLink !== undefined ? await currentLink(paths, op.path) : null;
     if (linkTarget !== null) mode = undefined;
     const backup = bytes ? `files/${op.path}` : null;
     if (bytes) {
@@ -54,11 +55,6 @@ export async function createBackup(root: string, id: string, planHash: string, o
   await writeJson(root, `${dir}/manifest.json`, manifest);
   fileOperationDone();
   return manifest;
-}
-
-async function linkAt(paths: RepoPaths, rel: string): Promise<string | null> {
-  const abs = await paths.safeEntryAbs(rel);
-  return (await fs.lstat(abs)).isSymbolicLink() ? fs.readlink(abs) : null;
 }
 
 /** The folders that writing the operations' files will create, shallowest first. */

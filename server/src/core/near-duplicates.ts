@@ -1,4 +1,4 @@
-import type { Problem } from './analyze.js';
+import type { Problem } from './problem.js';
 import { byCodeUnit, pushTo } from './collections.js';
 import { normalizedText, type Scope, type Unit } from './model.js';
 import { scopesOverlap } from './scope-overlap.js';

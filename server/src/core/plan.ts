@@ -77,7 +77,6 @@ export interface Plan {
 
 const MARK = (topic: string) => `<!-- copilot-onboard: conflicting rules about ${topic}; decide which one stands -->`;
 const POINTER_KINDS = new Set(['claude-md', 'gemini-md']);
-/** Kinds some Copilot client reads as well (VS Code reads `.claude/rules/*.md`); the others only their own tool reads. */
 /** Whether some Copilot surface reads this file as it is (core/surfaces.ts). */
 const readByCopilot = (kind: string, path: string): boolean => readersOf(kind, path).length > 0;
 
@@ -183,7 +182,9 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
   for (const d of dropped.values()) {
     const option = legacy.find((l) => l.path === d.path);
     if (option && (choices.legacy[d.path] ?? 'keep') === 'keep') {
-      notes.push(`${d.path}:${d.line} is dropped from Copilot's files, but ${d.path} is kept and still says "${d.text.trim()}"${readByCopilot(option.kind, option.path) ? `, and ${surfaceList(readersOf(option.kind, option.path))} read${readersOf(option.kind, option.path).length > 1 ? '' : 's'} it too` : ''}: remove the file, or edit that line, to settle the contradiction everywhere.`);
+      const readers = readersOf(option.kind, option.path);
+      const alsoRead = readers.length > 0 ? `, and ${surfaceList(readers)} read${readers.length > 1 ? '' : 's'} it too` : '';
+      notes.push(`${d.path}:${d.line} is dropped from Copilot's files, but ${d.path} is kept and still says "${d.text.trim()}"${alsoRead}: remove the file, or edit that line, to settle the contradiction everywhere.`);
     }
   }
   for (const d of scan.docs.filter((x) => x.notRule !== null)) notes.push(`${d.path} is ${d.notRule}; it is reported, not migrated.`);

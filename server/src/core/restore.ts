@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { backupRel } from './backup.js';
 import { backupCopy, trustedManifest } from './backup-check.js';
-import { currentSha } from './apply.js';
+import { currentLink, currentSha } from './apply.js';
 import { fileOperationDone } from './crash-point.js';
 import { PreconditionError } from './errors.js';
 import { isInside, RepoPaths } from './repo-path.js';
@@ -122,8 +122,8 @@ async function restoreLink(paths: RepoPaths, rel: string, target: string): Promi
   if (!isInside(await paths.realRoot(), path.resolve(path.dirname(abs), target))) {
     throw new PreconditionError(`The backup says ${rel} was a symlink to ${target}, which leaves the repository; it is not made again.`);
   }
+  if ((await currentLink(paths, rel)) === target) return;
   const st = await fs.lstat(abs).catch(() => null);
-  if (st?.isSymbolicLink() && (await fs.readlink(abs)) === target) return;
   if (st?.isDirectory()) throw new PreconditionError(`${rel} is a folder now; move it aside and run rollback again to put the symlink back.`);
   // The link itself is removed and made again, never followed (safe-fs.ts).
   if (st && (await removeLinkOrFile(paths.root, rel))) fileOperationDone();

@@ -273,13 +273,10 @@ export async function removeFile(root: string, rel: string): Promise<boolean> {
  * a linked Copilot file the person chose to replace, and how rollback makes the link again.
  */
 export async function removeLinkOrFile(root: string, rel: string): Promise<boolean> {
-  const p = await placeOf(root, rel);
-  const at = await realFolders(p, p.parts.length - 1, false, true);
-  if (at === null) return false;
-  const abs = path.join(at, p.name);
-  const st = await lstatOrNull(abs);
-  if (!st) return false;
-  if (!st.isSymbolicLink() && !st.isFile()) throw new NotAFileError(p.rel, kindOf(st));
+  const entry = await existingEntry(root, rel, { link: 'allow' });
+  if (!entry) return false;
+  const { at, abs, st } = entry;
+  if (!st.isSymbolicLink() && !st.isFile()) throw new NotAFileError(normalizeRepoPath(rel), kindOf(st));
   await fs.unlink(abs);
   await fsyncFolder(at);
   return true;
@@ -307,15 +304,18 @@ export async function removeTree(root: string, rel: string): Promise<boolean> {
   return true;
 }
 
-/** The entry at `rel` in its real folder, or null when it (or a folder on the way) is not there; a link at `rel` is refused. */
-async function existingEntry(root: string, rel: string): Promise<{ at: string; abs: string; st: Stats } | null> {
+/**
+ * The entry at `rel` in its real folder, or null when it (or a folder on the way) is not there; a
+ * link at `rel` is refused unless `link: 'allow'` (then it is the link itself, never followed).
+ */
+async function existingEntry(root: string, rel: string, opts: { link: 'refuse' | 'allow' } = { link: 'refuse' }): Promise<{ at: string; abs: string; st: Stats } | null> {
   const p = await placeOf(root, rel);
   const at = await realFolders(p, p.parts.length - 1, false, true);
   if (at === null) return null;
   const abs = path.join(at, p.name);
   const st = await lstatOrNull(abs);
   if (!st) return null;
-  if (st.isSymbolicLink()) throw new LinkRefusedError(p.rel, await readlinkOrNull(abs));
+  if (st.isSymbolicLink() && opts.link === 'refuse') throw new LinkRefusedError(p.rel, await readlinkOrNull(abs));
   return { at, abs, st };
 }
 
