@@ -203,8 +203,8 @@ test('a refused step speaks to the person at the CLI; --json and the trace keep 
 });
 
 test('the gate\'s sentences in the person\'s words', async () => {
-  const { toPerson } = await import('../server/src/cli/for-person.js');
-  const { durationForPerson } = await import('../server/src/gate/outcomes.js');
+  const { toPerson } = await import('../server/src/call/for-person.js');
+  const { durationForPerson } = await import('../server/src/common/outcomes.js');
   assert.equal(toPerson('The person dismissed the request. Nothing was changed.', 'cancelled'), 'You closed the form. Nothing was changed.');
   assert.equal(toPerson('The person declined. Nothing was changed.', 'declined'), 'You answered No. Nothing was changed.');
   assert.equal(

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { analyze } from '../server/src/core/analyze.js';
-import { buildPlan } from '../server/src/core/plan.js';
-import { scanRepository } from '../server/src/core/scan.js';
-import { globList } from '../server/src/core/frontmatter.js';
+import { analyze } from '../server/src/analysis/analyze.js';
+import { buildPlan } from '../server/src/planning/plan.js';
+import { scanRepository } from '../server/src/analysis/scan.js';
+import { globList } from '../server/src/model/frontmatter.js';
 import { makeRepo, removeRepo, writeFile } from './helpers/sandbox.js';
 
 async function planOf(repo: string) {
@@ -71,7 +71,7 @@ test('the plan does not depend on the system locale', async (t) => {
   });
   t.after(() => removeRepo(repo));
   const run = (lang: string) =>
-    execFileSync(process.execPath, ['--import', 'tsx', '-e', `import('./server/src/core/scan.ts').then(async (s) => { const { buildPlan } = await import('./server/src/core/plan.ts'); const p = buildPlan(await s.scanRepository(${JSON.stringify(repo)})); process.stdout.write(p.planHash + p.operations.map((o) => o.path).join()); })`], {
+    execFileSync(process.execPath, ['--import', 'tsx', '-e', `import('./server/src/analysis/scan.ts').then(async (s) => { const { buildPlan } = await import('./server/src/planning/plan.ts'); const p = buildPlan(await s.scanRepository(${JSON.stringify(repo)})); process.stdout.write(p.planHash + p.operations.map((o) => o.path).join()); })`], {
       env: { ...process.env, LANG: lang, LC_ALL: lang },
       encoding: 'utf8',
     });
@@ -120,7 +120,7 @@ test('an existing Copilot file that is not UTF-8 is not planned over: repo-wide 
 });
 
 test('applying an operation refuses to write or remove through a symlink', async (t) => {
-  const { applyOperations } = await import('../server/src/core/apply.js');
+  const { applyOperations } = await import('../server/src/engine/apply.js');
   const repo = makeRepo({ 'docs/ai.md': 'original\n' });
   t.after(() => removeRepo(repo));
   fs.symlinkSync('docs/ai.md', path.join(repo, 'CLAUDE.md'));
@@ -225,7 +225,7 @@ test('a label repeated before different content stays at every place; with its c
 });
 
 test('removing a legacy file leaves no empty folder behind', async (t) => {
-  const { applyOperations } = await import('../server/src/core/apply.js');
+  const { applyOperations } = await import('../server/src/engine/apply.js');
   const repo = makeRepo({ '.cursor/rules/a.mdc': '- rule\n', '.cursor/keep/b.txt': 'other\n' });
   t.after(() => removeRepo(repo));
   await applyOperations(repo, [{ op: 'delete', path: '.cursor/rules/a.mdc', content: null, beforeSha256: null, afterSha256: null, diff: '' }]);

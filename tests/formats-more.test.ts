@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { analyze } from '../server/src/core/analyze.js';
-import { buildPlan } from '../server/src/core/plan.js';
-import { scanRepository } from '../server/src/core/scan.js';
+import { analyze } from '../server/src/analysis/analyze.js';
+import { buildPlan } from '../server/src/planning/plan.js';
+import { scanRepository } from '../server/src/analysis/scan.js';
 import { connect, outcomeOf, yesToAll } from './helpers/mcp.js';
 import { hashTree, makeRepo, removeRepo } from './helpers/sandbox.js';
 

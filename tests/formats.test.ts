@@ -4,9 +4,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
-import { analyze } from '../server/src/core/analyze.js';
-import { buildPlan } from '../server/src/core/plan.js';
-import { scanRepository } from '../server/src/core/scan.js';
+import { analyze } from '../server/src/analysis/analyze.js';
+import { buildPlan } from '../server/src/planning/plan.js';
+import { scanRepository } from '../server/src/analysis/scan.js';
 import { makeRepo, removeRepo, writeFile } from './helpers/sandbox.js';
 
 async function planFor(files: Record<string, string | Buffer>, opts: { git?: boolean } = {}) {

@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { readFrontMatter } from '../server/src/core/frontmatter.js';
-import { analyze } from '../server/src/core/analyze.js';
-import { buildPlan } from '../server/src/core/plan.js';
-import { scanRepository } from '../server/src/core/scan.js';
+import { readFrontMatter } from '../server/src/model/frontmatter.js';
+import { analyze } from '../server/src/analysis/analyze.js';
+import { buildPlan } from '../server/src/planning/plan.js';
+import { scanRepository } from '../server/src/analysis/scan.js';
 import { connect, outcomeOf } from './helpers/mcp.js';
 import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readState, removeRepo, writeFile } from './helpers/sandbox.js';
 

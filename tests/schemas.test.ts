@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ElicitationTrace, SamplingTrace } from '../server/src/state/schema.js';
-import { verifyTraces } from '../server/src/trace/verify.js';
+import { verifyTraces } from '../server/src/state/traces/verify.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const examples = path.join(root, '.copilot-state/examples');

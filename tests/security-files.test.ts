@@ -281,8 +281,8 @@ for (const [what, place, target] of [
 
 test('a link on the way refused by a gated step is exit 2 from the command line', async () => {
   const { resultForError } = await import('../server/src/steps/result.js');
-  const { UnsafePathError } = await import('../server/src/core/errors.js');
-  const { exitCodeFor } = await import('../server/src/gate/outcomes.js');
+  const { UnsafePathError } = await import('../server/src/common/errors.js');
+  const { exitCodeFor } = await import('../server/src/common/outcomes.js');
   const r = resultForError(new UnsafePathError('.copilot-state', 'is a symlink'));
   assert.equal(r.outcome, 'precondition_failed');
   assert.equal(exitCodeFor(r.outcome, r.badInput), 2);
@@ -569,7 +569,7 @@ test('no absolute path of the machine appears in any trace after an error', asyn
 });
 
 test('paths in a trace are made relative to the repository in every field', async (t) => {
-  const { writeElicitationTrace } = await import('../server/src/trace/writer.js');
+  const { writeElicitationTrace } = await import('../server/src/state/traces/writer.js');
   const repo = repoWithRules(t);
   const real = fs.realpathSync(repo);
   const file = await writeElicitationTrace(repo, {

@@ -33,8 +33,8 @@ test('an unsafe path is precondition_failed (CLI exit 2) at approve, and nothing
 
 test('a read-only step that meets an unsafe path reports precondition_failed (CLI exit 2, as the contract\'s Security section says)', async () => {
   const { resultForError } = await import('../server/src/steps/result.js');
-  const { UnsafePathError } = await import('../server/src/core/errors.js');
-  const { exitCodeFor } = await import('../server/src/gate/outcomes.js');
+  const { UnsafePathError } = await import('../server/src/common/errors.js');
+  const { exitCodeFor } = await import('../server/src/common/outcomes.js');
   const r = resultForError(new UnsafePathError('.github/x.md', 'resolves outside the repository through a symlink'));
   assert.equal(r.outcome, 'precondition_failed');
   assert.equal(exitCodeFor(r.outcome, r.badInput), 2);

@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import type { Argv } from 'yargs';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage, UnsafePathError } from './core/errors.js';
-import { exitCodeFor, type Outcome } from './gate/outcomes.js';
+import { errorMessage, UnsafePathError } from './common/errors.js';
+import { exitCodeFor, type Outcome } from './common/outcomes.js';
 import { checkRepoDir, repoChoice, type RepoChoice } from './mcp/repo.js';
 import { quickServeArgs, runServe, SERVE_OPTIONS } from './cli/serve-command.js';
 import { quickArgs, type OptionSpec } from './cli/quick-args.js';
@@ -40,7 +40,7 @@ async function print(result: CallToolResult, json: boolean, root?: string): Prom
   if (json) process.stdout.write(`${showJson(structured)}\n`);
   else {
     const { colourDiffsIn, colourFor } = await import('./cli/diff-text.js');
-    const { toPerson } = await import('./cli/for-person.js');
+    const { toPerson } = await import('./call/for-person.js');
     const stream = result.isError ? process.stderr : process.stdout;
     // The gate's sentences in the person's words (codes stay in --json and the traces).
     const said = toPerson(result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'), structured.outcome ?? 'error', root ? await conflictWords(root) : undefined);
@@ -130,7 +130,7 @@ async function main(): Promise<number> {
       async (argv) => {
         const { tracesCommand } = await import('./cli/traces.js');
         const { recoverAndTrace } = await import('./gate/recovery-trace.js');
-        const { assertStateTreeReal } = await import('./state/safe-fs.js');
+        const { assertStateTreeReal } = await import('./repo/safe-fs.js');
         const choice = await repoFrom(argv.repo);
         const root = choice.explicit ?? choice.cwd;
         // A link in .copilot-state is refused before anything is read or written.

@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, findContradictions, type Analysis } from '../../server/src/core/analyze.js';
-import { splitUnits } from '../../server/src/core/markdown-units.js';
-import { findNearDuplicates } from '../../server/src/core/near-duplicates.js';
-import { buildPlan } from '../../server/src/core/plan.js';
-import { scanRepository } from '../../server/src/core/scan.js';
+import { analyze, findContradictions, type Analysis } from '../../server/src/analysis/analyze.js';
+import { splitUnits } from '../../server/src/model/markdown-units.js';
+import { findNearDuplicates } from '../../server/src/analysis/near-duplicates.js';
+import { buildPlan } from '../../server/src/planning/plan.js';
+import { scanRepository } from '../../server/src/analysis/scan.js';
 import { makeRepo, removeRepo } from '../helpers/sandbox.js';
 
 /** Contradictions among repository-wide files, given as path → text. */

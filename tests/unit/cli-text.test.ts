@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTwoFilesPatch } from 'diff';
 import { diffParts, withoutDiffs } from '../../server/src/cli/diff-text.js';
-import { cliCommand } from '../../server/src/cli/for-person.js';
-import { commandName, forModel, stepName } from '../../server/src/steps/words.js';
+import { cliCommand } from '../../server/src/call/for-person.js';
+import { commandName, forModel, stepName } from '../../server/src/call/words.js';
 
 const a = createTwoFilesPatch('a/x.md', 'b/x.md', '- one\n- two\n', '## Build\n\n- one\n- two\n').trimEnd();
 const b = createTwoFilesPatch('/dev/null', 'b/y.md', '', '--- front\n+++ matter\n- rule\n').trimEnd();

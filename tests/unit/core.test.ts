@@ -2,13 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { findContradictions, findDuplicates } from '../../server/src/core/analyze.js';
-import { splitUnits } from '../../server/src/core/markdown-units.js';
-import { isInside, normalizeRepoPath, RepoPaths } from '../../server/src/core/repo-path.js';
-import { readSource } from '../../server/src/core/source-file.js';
-import { renderBase } from '../../server/src/core/assemble.js';
-import { restructure, sectionFor } from '../../server/src/core/structure.js';
-import { joinText, splitText } from '../../server/src/core/text.js';
+import { findContradictions, findDuplicates } from '../../server/src/analysis/analyze.js';
+import { splitUnits } from '../../server/src/model/markdown-units.js';
+import { isInside, normalizeRepoPath, RepoPaths } from '../../server/src/repo/repo-path.js';
+import { readSource } from '../../server/src/repo/source-file.js';
+import { renderBase } from '../../server/src/planning/assemble.js';
+import { restructure, sectionFor } from '../../server/src/planning/structure.js';
+import { joinText, splitText } from '../../server/src/common/text.js';
 import { makeRepo, removeRepo, writeFile } from '../helpers/sandbox.js';
 
 test('text round trip is byte-exact for LF, CRLF, BOM, no final newline, empty', () => {

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { buildPlan, type Plan } from '../../server/src/core/plan.js';
-import { scanRepository } from '../../server/src/core/scan.js';
+import { buildPlan, type Plan } from '../../server/src/planning/plan.js';
+import { scanRepository } from '../../server/src/analysis/scan.js';
 import { makeRepo, removeRepo, writeFile } from '../helpers/sandbox.js';
 
 /**

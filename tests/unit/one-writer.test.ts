@@ -4,13 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * Every write copilot-onboard makes goes through server/src/state/safe-fs.ts, which checks that no
+ * Every write copilot-onboard makes goes through server/src/repo/safe-fs.ts, which checks that no
  * link is on the way. This scan fails when any other source file under server/src/ calls a writing
  * fs API, imports a writing library, or opens a file with write flags. Reads are fine elsewhere.
  */
 
 const SRC = path.resolve(import.meta.dirname, '../../server/src');
-const ALLOWED = new Set(['state/safe-fs.ts']);
+const ALLOWED = new Set(['repo/safe-fs.ts']);
 /** Findings that are not file writes, each with why: file → the exact findings allowed there. */
 const NOT_FILE_WRITES: Record<string, string[]> = {
   // The progress line's worker writes to the terminal's stderr descriptor (writeSync(fd)), never to a file.
@@ -125,7 +125,7 @@ test('the scan finds writing fs calls in a source text', () => {
   for (const text of fine) assert.deepEqual(writingCalls(text), [], text);
 });
 
-test('no source file under server/src/ but state/safe-fs.ts calls a writing fs API', () => {
+test('no source file under server/src/ but repo/safe-fs.ts calls a writing fs API', () => {
   const offenders: string[] = [];
   for (const file of sources(SRC)) {
     const rel = path.relative(SRC, file).split(path.sep).join('/');
@@ -134,9 +134,9 @@ test('no source file under server/src/ but state/safe-fs.ts calls a writing fs A
       if (!NOT_FILE_WRITES[rel]?.includes(f.what)) offenders.push(`server/src/${rel}:${f.line}: ${f.what}`);
     }
   }
-  assert.deepEqual(offenders, [], `Write through server/src/state/safe-fs.ts instead:\n${offenders.join('\n')}`);
+  assert.deepEqual(offenders, [], `Write through server/src/repo/safe-fs.ts instead:\n${offenders.join('\n')}`);
 });
 
 test('the safe writer itself is where the writing calls are', () => {
-  assert.ok(writingCalls(fs.readFileSync(path.join(SRC, 'state/safe-fs.ts'), 'utf8')).length > 5);
+  assert.ok(writingCalls(fs.readFileSync(path.join(SRC, 'repo/safe-fs.ts'), 'utf8')).length > 5);
 });

@@ -22,7 +22,7 @@ import {
   setMode,
   takeStateFolderCreated,
   writeFile,
-} from '../../server/src/state/safe-fs.js';
+} from '../../server/src/repo/safe-fs.js';
 
 function sandbox(t: { after(fn: () => void): void }) {
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'co-safe-'));

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newReaders, READS, readersOf, readersSentence, readFileOf, SURFACES, surfaceList } from '../../server/src/core/surfaces.js';
-import { legacyNote } from '../../server/src/core/plan.js';
+import { newReaders, READS, readersOf, readersSentence, readFileOf, SURFACES, surfaceList } from '../../server/src/analysis/surfaces.js';
+import { legacyNote } from '../../server/src/planning/plan.js';
 import { analysisReport } from '../../server/src/narrate/report.js';
 
 test('the table: every surface reads copilot-instructions.md; only code review in VS Code skips .github/instructions/', () => {

@@ -5,10 +5,10 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { callInProcess } from './in-process.js';
 import { colourDiff, colourFor, styled, type StyleName } from './diff-text.js';
 import { showPath, showText } from '../show/untrusted.js';
-import { cliCommand, shellQuote } from './for-person.js';
+import { cliCommand, shellQuote } from '../call/for-person.js';
 import { terminalForm } from './terminal-form.js';
 import { repoChoice } from '../mcp/repo.js';
-import { makeTempFolder, writeFile } from '../state/safe-fs.js';
+import { makeTempFolder, writeFile } from '../repo/safe-fs.js';
 
 /** A small, realistic repository: several formats, one duplicate, one contradiction. */
 const EXAMPLE: Record<string, string> = {

@@ -3,9 +3,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { createServer } from '../mcp/server.js';
 import type { RepoChoice } from '../mcp/repo.js';
-import type { FlowOptions } from '../steps/context.js';
+import type { FlowOptions } from '../call/context.js';
 import { VERSION } from '../version.js';
-import { cliCommand } from './for-person.js';
+import { cliCommand } from '../call/for-person.js';
 import { showLine } from '../show/untrusted.js';
 import { progressLine } from './progress-line.js';
 

@@ -1,5 +1,5 @@
 import { quickArgs, type OptionSpec } from './quick-args.js';
-import { BadInputError } from '../core/errors.js';
+import { BadInputError } from '../common/errors.js';
 import { checkRepoDir, repoChoice } from '../mcp/repo.js';
 
 /**

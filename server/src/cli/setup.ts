@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { parse, type ParseError } from 'jsonc-parser';
-import { BadInputError } from '../core/errors.js';
-import { readFile, writeFile } from '../state/safe-fs.js';
+import { BadInputError } from '../common/errors.js';
+import { readFile, writeFile } from '../repo/safe-fs.js';
 import { insertProperty } from './jsonc-insert.js';
 import { CLI_PATH } from '../package-root.js';
 

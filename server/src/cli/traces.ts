@@ -1,7 +1,7 @@
-import { BadInputError } from '../core/errors.js';
+import { BadInputError } from '../common/errors.js';
 import { showJson, showLine } from '../show/untrusted.js';
-import { listTraces } from '../trace/reader.js';
-import { acknowledgeTraces, verifyTraces } from '../trace/verify.js';
+import { listTraces } from '../state/traces/reader.js';
+import { acknowledgeTraces, verifyTraces } from '../state/traces/verify.js';
 
 /** Traces hold what clients and files sent (a client's name, messages): every cell and line is shown escaped. */
 export type TracesAction = 'list' | 'show' | 'verify' | 'acknowledge';

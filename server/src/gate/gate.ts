@@ -1,16 +1,16 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { unrecoveredOperation } from '../core/recovery.js';
-import { BadInputError, errorMessage, PreconditionError, UnsafePathError } from '../core/errors.js';
+import { unrecoveredOperation } from '../engine/recovery.js';
+import { BadInputError, errorMessage, PreconditionError, UnsafePathError } from '../common/errors.js';
 import { showLine, showText } from '../show/untrusted.js';
 import type { ClientInfo, ElicitationTrace, GatedStep } from '../state/schema.js';
-import type { FlowOptions } from '../steps/context.js';
-import { commandName, forModel } from '../steps/words.js';
-import { repoRelative, traceWriteProblem, writeElicitationTrace } from '../trace/writer.js';
+import type { FlowOptions } from '../call/context.js';
+import { commandName, forModel } from '../call/words.js';
+import { repoRelative, traceWriteProblem, writeElicitationTrace } from '../state/traces/writer.js';
 import { LockHeldError, withLock } from '../state/lock.js';
 import { FORMS, type Form } from './forms.js';
-import type { RefusalOutcome } from './outcomes.js';
+import type { RefusalOutcome } from '../common/outcomes.js';
 
 /**
  * The gate: the only code that asks a person anything. Every gated step goes through runGated,

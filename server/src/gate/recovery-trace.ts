@@ -1,11 +1,11 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { showLine } from '../show/untrusted.js';
-import { errorMessage } from '../core/errors.js';
-import { clearJournal, JOURNAL_REL } from '../core/journal.js';
-import { recoverInterrupted, type Recovery } from '../core/recovery.js';
+import { errorMessage } from '../common/errors.js';
+import { clearJournal, JOURNAL_REL } from '../engine/journal.js';
+import { recoverInterrupted, type Recovery } from '../engine/recovery.js';
 import { LockHeldError, withLock } from '../state/lock.js';
-import { entryStat } from '../state/safe-fs.js';
-import { writeElicitationTrace } from '../trace/writer.js';
+import { entryStat } from '../repo/safe-fs.js';
+import { writeElicitationTrace } from '../state/traces/writer.js';
 import { clientInfo } from './gate.js';
 
 /**

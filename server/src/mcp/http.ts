@@ -4,8 +4,8 @@ import net from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { BadInputError } from '../core/errors.js';
-import type { FlowOptions } from '../steps/context.js';
+import { BadInputError } from '../common/errors.js';
+import type { FlowOptions } from '../call/context.js';
 import type { RepoChoice } from './repo.js';
 import { createServer } from './server.js';
 

@@ -46,7 +46,7 @@ export function registerPromptsAndResources(server: Server, repo: RepoChoice): v
     if (resource.name === 'status') text = (await (await import('../steps/status.js')).statusStep({ root })).text;
     else if (resource.name === 'plan') text = planMarkdown(await (await import('../state/store.js')).readPlan(root));
     else {
-      const [{ listTraces }, { verifyTraces }] = await Promise.all([import('../trace/reader.js'), import('../trace/verify.js')]);
+      const [{ listTraces }, { verifyTraces }] = await Promise.all([import('../state/traces/reader.js'), import('../state/traces/verify.js')]);
       const traces = (await listTraces(root)).map(({ data: _d, file: _f, ...t }) => t);
       text = showJson({ traces, verify: await verifyTraces(root) });
     }

@@ -2,7 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BadInputError } from '../core/errors.js';
+import { BadInputError } from '../common/errors.js';
 
 /**
  * Which repository a session works on: `--repo`, else COPILOT_ONBOARD_REPO, else the client's first

@@ -9,7 +9,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { FlowContext, FlowOptions, FlowReport } from '../steps/context.js';
+import type { FlowContext, FlowOptions, FlowReport } from '../call/context.js';
 import type { StepResult } from '../steps/result.js';
 import { OUTPUT_SCHEMAS, type ToolName } from './tool-schemas.js';
 import { resolveRepoForSession, type RepoChoice } from './repo.js';
@@ -129,7 +129,7 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
     let root: string | null = null;
     try {
       root = await resolveRepoForSession(repo, server, extra.requestId);
-      const safe = await import('../state/safe-fs.js');
+      const safe = await import('../repo/safe-fs.js');
       // A link in .copilot-state is refused before anything is read or written, read-only steps included.
       await safe.assertStateTreeReal(root);
       const recovered = await (await import('../gate/recovery-trace.js')).recoverAndTrace(root, server);
@@ -143,7 +143,7 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
       stepResult = (await import('../steps/result.js')).resultForError(err);
     }
     // The run that created .copilot-state/ (and its .gitignore) says so, once.
-    if (root !== null && (await import('../state/safe-fs.js')).takeStateFolderCreated(root)) {
+    if (root !== null && (await import('../repo/safe-fs.js')).takeStateFolderCreated(root)) {
       stepResult.text = withFact(stepResult.text, STATE_FOLDER_NOTICE);
       stepResult.structured.notice = STATE_FOLDER_NOTICE;
     }

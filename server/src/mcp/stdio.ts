@@ -2,7 +2,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
 import { createServer } from './server.js';
 import type { RepoChoice } from './repo.js';
-import type { FlowOptions } from '../steps/context.js';
+import type { FlowOptions } from '../call/context.js';
 
 /** Serve MCP on stdio. stdout is the protocol: everything else goes to stderr. */
 export async function serveStdio(repo: RepoChoice, options: FlowOptions = {}): Promise<void> {

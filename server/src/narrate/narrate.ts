@@ -1,11 +1,11 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage } from '../core/errors.js';
+import { errorMessage } from '../common/errors.js';
 import { clientInfo } from '../gate/gate.js';
 import { showExcerpt, showLine, showText } from '../show/untrusted.js';
 import { NARRATION_LABEL } from './label.js';
 import type { SamplingTrace } from '../state/schema.js';
-import { repoRelative, writeSamplingTrace } from '../trace/writer.js';
+import { repoRelative, writeSamplingTrace } from '../state/traces/writer.js';
 
 /**
  * The only code that sends sampling requests. A model may explain the analysis or plan to the

@@ -1,10 +1,10 @@
-import type { Analysis } from '../core/analyze.js';
+import type { Analysis } from '../analysis/analyze.js';
 import { MAX_CONFLICT_FIELDS } from '../gate/forms.js';
-import { newReaders, readersOf, surfaceList } from '../core/surfaces.js';
+import { newReaders, readersOf, surfaceList } from '../analysis/surfaces.js';
 import { showLine, showPath } from '../show/untrusted.js';
 import type { PlanFile } from '../state/schema.js';
-import type { FlowOptions } from '../steps/context.js';
-import { stepName } from '../steps/words.js';
+import type { FlowOptions } from '../call/context.js';
+import { stepName } from '../call/words.js';
 
 /**
  * The built-in report: what a person reads when no model narrates. Plain, complete, deterministic.

@@ -1,7 +1,7 @@
 import os from 'node:os';
-import { PreconditionError } from '../core/errors.js';
-import { STATE_DIR } from './paths.js';
-import { ensureFolder, entryStat, lockFolder, readFile, removeFile, removeTree, writeFile } from './safe-fs.js';
+import { PreconditionError } from '../common/errors.js';
+import { STATE_DIR } from '../repo/state-paths.js';
+import { ensureFolder, entryStat, lockFolder, readFile, removeFile, removeTree, writeFile } from '../repo/safe-fs.js';
 
 /**
  * Locks under `.copilot-state/`, from proper-lockfile (an mkdir lock whose mtime the holder keeps

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { BadInputError } from '../core/errors.js';
-import { STATE, STATE_DIR } from './paths.js';
-import { listFolder, readFile, writeJson } from './safe-fs.js';
+import { BadInputError } from '../common/errors.js';
+import { STATE, STATE_DIR } from '../repo/state-paths.js';
+import { listFolder, readFile, writeJson } from '../repo/safe-fs.js';
 import { OnboardingState, PlanFile } from './schema.js';
 
 export class StateDamagedError extends BadInputError {

@@ -1,23 +1,23 @@
 import fs from 'fs-extra';
-import { assertPlanCurrent } from '../core/apply.js';
-import { backupDirRel, backupRel } from '../core/backup.js';
-import { PreconditionError } from '../core/errors.js';
-import { buildPlan, hashPlan, type Plan, type PlanOperation } from '../core/plan.js';
-import { scanRepository } from '../core/scan.js';
+import { assertPlanCurrent } from '../engine/apply.js';
+import { backupDirRel, backupRel } from '../engine/backup.js';
+import { PreconditionError } from '../common/errors.js';
+import { buildPlan, hashPlan, type Plan, type PlanOperation } from '../planning/plan.js';
+import { scanRepository } from '../analysis/scan.js';
 import { approveForm, choicesForm, hasChoices, migrateForm } from '../gate/forms.js';
-import { commitFiles, createBranch, describeGit, gitInfo, type GitInfo } from '../core/git.js';
-import { RepoPaths } from '../core/repo-path.js';
-import { editedSinceMigration, manifestOfRecorded, type Restored } from '../core/restore.js';
-import { performMigration, performRollback, settleOperation } from '../core/migration.js';
+import { commitFiles, createBranch, describeGit, gitInfo, type GitInfo } from '../repo/git.js';
+import { RepoPaths } from '../repo/repo-path.js';
+import { editedSinceMigration, manifestOfRecorded, type Restored } from '../engine/restore.js';
+import { performMigration, performRollback, settleOperation } from '../engine/migration.js';
 import { clientInfo, runGated, type GateResult, type Prepared } from '../gate/gate.js';
 import type { Migration, OnboardingState, PlanChoices, PlanFile } from '../state/schema.js';
 import { readPlan, readState, writeState } from '../state/store.js';
-import { entryStat } from '../state/safe-fs.js';
-import { fileStamp } from '../trace/writer.js';
-import type { FlowContext } from './context.js';
+import { entryStat } from '../repo/safe-fs.js';
+import { fileStamp } from '../state/traces/writer.js';
+import type { FlowContext } from '../call/context.js';
 import { approveMessage, choicesMessage, migrateMessage, rollbackMessage } from './messages.js';
 import { showLine, showPath, showPaths } from '../show/untrusted.js';
-import { stepName } from './words.js';
+import { stepName } from '../call/words.js';
 import { result, type StepResult } from './result.js';
 
 function fromGate(g: GateResult, fields: Record<string, unknown> = {}): StepResult {

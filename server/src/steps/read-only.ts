@@ -1,15 +1,15 @@
-import { analyze } from '../core/analyze.js';
-import { describeGit, gitInfo } from '../core/git.js';
-import { buildPlan } from '../core/plan.js';
-import { scanRepository } from '../core/scan.js';
+import { analyze } from '../analysis/analyze.js';
+import { describeGit, gitInfo } from '../repo/git.js';
+import { buildPlan } from '../planning/plan.js';
+import { scanRepository } from '../analysis/scan.js';
 import { narrate } from '../narrate/narrate.js';
 import { showLine } from '../show/untrusted.js';
 import { analysisReport, planReport } from '../narrate/report.js';
 import type { PlanFile } from '../state/schema.js';
 import { readState, writePlan, writeState } from '../state/store.js';
 import { withLock } from '../state/lock.js';
-import type { FlowContext } from './context.js';
-import { stepName } from './words.js';
+import type { FlowContext } from '../call/context.js';
+import { stepName } from '../call/words.js';
 import { result, resultForError, type StepResult } from './result.js';
 
 /**

@@ -1,5 +1,5 @@
-import { BadInputError, errorMessage, PreconditionError, UnsafePathError } from '../core/errors.js';
-import { isErrorOutcome, type Outcome } from '../gate/outcomes.js';
+import { BadInputError, errorMessage, PreconditionError, UnsafePathError } from '../common/errors.js';
+import { isErrorOutcome, type Outcome } from '../common/outcomes.js';
 import { showLine } from '../show/untrusted.js';
 
 /** What every step returns; the MCP face and the CLI face both render it. */

@@ -1,10 +1,10 @@
-import { errorMessage } from '../core/errors.js';
-import { unrecoveredOperation } from '../core/recovery.js';
+import { errorMessage } from '../common/errors.js';
+import { unrecoveredOperation } from '../engine/recovery.js';
 import type { OnboardingState } from '../state/schema.js';
 import { readState, StateDamagedError } from '../state/store.js';
 import { showLine, showPath } from '../show/untrusted.js';
-import type { FlowContext, FlowOptions } from './context.js';
-import { stepName } from './words.js';
+import type { FlowContext, FlowOptions } from '../call/context.js';
+import { stepName } from '../call/words.js';
 import { result, resultForError, type StepResult } from './result.js';
 
 const NEXT: Record<string, (o: FlowOptions | undefined) => string> = {

@@ -1,0 +1,205 @@
+import { extractClaims, findConflicts, proseLines } from './claims.js';
+import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
+import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
+import { findNearDuplicates } from './near-duplicates.js';
+import type { Location, Problem } from '../model/problem.js';
+import { headLength, isToolMark } from '../model/unit-shape.js';
+import { isTrivial, stripMarker } from './trivial.js';
+import { groupBy } from '../common/collections.js';
+import { scopesOverlap } from './scope-overlap.js';
+import type { SkippedSource } from '../repo/source-file.js';
+import { charName, hiddenIn, showExcerpt } from '../show/untrusted.js';
+
+export type Pattern = 'clean' | 'structured' | 'unstructured' | 'messy';
+
+export type { Location, Problem } from '../model/problem.js';
+
+export interface Analysis {
+  pattern: Pattern;
+  sources: SourceInfo[];
+  problems: Problem[];
+  skipped: { path: string; reason: string; detail: string }[];
+  /** Per readable document: whether it is already organised in `## ` sections. */
+  structured: Record<string, boolean>;
+  /**
+   * What was found, in words that fit it: the pattern alone says "unstructured" both for a flat
+   * copilot-instructions.md and for an AGENTS.md with headings whose rules still have to move.
+   */
+  patternDetail: string;
+}
+
+/** Non-blank lines allowed before the first `## ` section in a structured file (besides the title). */
+const MAX_PREAMBLE_LINES = 6;
+
+export function analyze(scan: ScanResult): Analysis {
+  const docs = contentDocs(scan);
+  const units = docs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
+  const scopes = new Map(docs.map((d) => [d.path, d.scope]));
+  const scopeOf = (u: Unit): Scope => scopes.get(u.path) ?? { kind: 'repo' };
+  const problems = [
+    ...findDuplicates(units, scopeOf),
+    ...findNearDuplicates(units, scopeOf),
+    ...findContradictions(units, scopeOf),
+    ...findHiddenCharacters(docs.flatMap((d) => d.units)),
+  ];
+  const structured = Object.fromEntries(docs.map((d) => [d.path, d.kind !== 'copilot-instructions' || isStructured(d)]));
+  dedupeByLocations(problems);
+  const pattern = classify(docs, problems, structured);
+  return {
+    pattern,
+    patternDetail: describePattern(pattern, docs, structured),
+    sources: scan.sources,
+    problems,
+    skipped: scan.skipped.map((s: SkippedSource) => ({ path: s.path, reason: s.reason, detail: s.detail })),
+    structured,
+  };
+}
+
+/**
+ * clean: no instructions at all. messy: rules contradict each other. structured: everything is
+ * already in Copilot's layout and organised. unstructured: there is organising or migrating to do.
+ * Repeats alone do not make a repository messy: the plan merges those across files and keeps a file's own.
+ */
+function classify(docs: InstructionDoc[], problems: Problem[], structured: Record<string, boolean>): Pattern {
+  const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));
+  if (withContent.length === 0) return 'clean';
+  if (problems.some((p) => p.type === 'contradiction')) return 'messy';
+  return withContent.every((d) => d.role === 'copilot' && structured[d.path]) ? 'structured' : 'unstructured';
+}
+
+function describePattern(pattern: Pattern, docs: InstructionDoc[], structured: Record<string, boolean>): string {
+  if (pattern === 'clean') return 'there are no instructions to migrate';
+  if (pattern === 'messy') return 'some rules contradict each other';
+  if (pattern === 'structured') return "the instructions are already in Copilot's files, organised in sections";
+  const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));
+  const names = (list: InstructionDoc[]) => list.map((d) => d.path).join(', ');
+  const legacy = withContent.filter((d) => d.role !== 'copilot');
+  const flat = withContent.filter((d) => d.role === 'copilot' && !structured[d.path]);
+  const parts = [
+    ...(legacy.length ? [`the rules in ${names(legacy)} are not in Copilot's files yet`] : []),
+    ...(flat.length ? [`${names(flat)} ${flat.length === 1 ? 'is one flat list' : 'are flat lists'} that can be grouped into sections`] : []),
+  ];
+  return parts.length ? parts.join('; ') : 'the instructions can be organised in sections';
+}
+
+/** Two findings about exactly the same lines say one thing: keep the first. */
+function dedupeByLocations(problems: Problem[]): void {
+  const seen = new Set<string>();
+  for (let i = 0; i < problems.length; i++) {
+    const key = `${problems[i]!.type}|${problems[i]!.locations.map((l) => `${l.path}:${l.line}`).join(',')}`;
+    if (seen.has(key)) problems.splice(i--, 1);
+    else seen.add(key);
+  }
+}
+
+/**
+ * Organised: at least one `## ` section, and before the first one only the head that `restructure`
+ * keeps on top (front matter, the title, the prose under it) and at most a few other lines.
+ */
+export function isStructured(doc: InstructionDoc): boolean {
+  const firstSection = doc.units.findIndex((u) => u.kind === 'heading' && u.level === 2);
+  if (firstSection < 0) return false;
+  const preamble = doc.units
+    .slice(Math.min(headLength(doc.units), firstSection), firstSection)
+    .filter((u) => u.kind !== 'frontmatter' && !(u.kind === 'heading' && u.level === 1));
+  return preamble.reduce((n, u) => n + u.lines.filter((l) => l.trim() !== '').length, 0) <= MAX_PREAMBLE_LINES;
+}
+
+/**
+ * Exact repeats of rules: paragraphs and list items, then single lines. Headings count only when a
+ * file repeats one among siblings (a section split in two); across files, or under different parents
+ * ("### Examples" under each rule), they are structure. Labels ("**Example:**"), code examples and
+ * repeats in files whose scopes never meet (each needs its own copy) are not reported.
+ */
+export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
+  const problems: Problem[] = [];
+  const coveredLines = new Set<string>();
+
+  for (const group of groupBy(siblingHeadings(units), (h) => h.key).values()) {
+    if (group.length < 2) continue;
+    problems.push({ type: 'duplication', description: `Repeated heading "${group[0]!.text}"`, locations: group.map((h) => loc(h.unit)) });
+  }
+
+  const rules = units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isComment(u));
+  const blocks = groupBy(rules, normalizedText);
+  for (const [text, all] of blocks) {
+    const group = meeting(all, (u) => u, scopeOf);
+    if (group.length < 2 || isTrivial(text)) continue;
+    const what = group[0]!.lines.length > 1 ? 'paragraph' : group[0]!.kind === 'list-item' ? 'rule' : 'line';
+    problems.push({ type: 'duplication', description: `Repeated ${what}: "${excerpt(text)}"`, locations: group.map(loc) });
+    for (const u of group) u.lines.forEach((_, i) => coveredLines.add(`${u.path}:${u.line + i}`));
+  }
+
+  const lines: { text: string; at: Location; unit: Unit }[] = [];
+  for (const u of rules) {
+    proseLines(u).forEach((i) => {
+      const at = { path: u.path, line: u.line + i };
+      if (!coveredLines.has(`${at.path}:${at.line}`)) lines.push({ text: stripMarker(normalizeLine(u.lines[i]!)), at, unit: u });
+    });
+  }
+  for (const [text, all] of groupBy(lines, (l) => l.text)) {
+    const group = meeting(all, (l) => l.unit, scopeOf);
+    if (group.length < 2 || isTrivial(text)) continue;
+    problems.push({ type: 'duplication', description: `Repeated line: "${excerpt(text)}"`, locations: group.map((g) => g.at) });
+  }
+  return problems;
+}
+
+const isComment = (u: Unit): boolean => u.kind === 'html' && u.lines[0]!.trimStart().startsWith('<!--');
+
+/** Headings keyed by file, parent heading, level and text: equal keys are siblings with one title. */
+function siblingHeadings(units: Unit[]): { key: string; text: string; unit: Unit }[] {
+  const out: { key: string; text: string; unit: Unit }[] = [];
+  const parents = new Map<string, Unit[]>();
+  for (const u of units) {
+    if (u.kind !== 'heading') continue;
+    const stack = parents.get(u.path) ?? [];
+    while (stack.length > 0 && stack[stack.length - 1]!.level! >= u.level!) stack.pop();
+    const text = normalizeLine(u.lines[0]!.replace(/^\s*#+\s*/, '').replace(/\s+#+\s*$/, '')).toLowerCase();
+    if (text !== '') out.push({ key: `${u.path}|${stack[stack.length - 1]?.line ?? 0}|${u.level}|${text}`, text, unit: u });
+    stack.push(u);
+    parents.set(u.path, stack);
+  }
+  return out;
+}
+
+/** The members of a group of repeats that share a scope with another member. */
+function meeting<T>(group: T[], unitOf: (x: T) => Unit, scopeOf: (u: Unit) => Scope): T[] {
+  return group.filter((x, i) => group.some((y, j) => j !== i && (unitOf(x).path === unitOf(y).path || scopesOverlap(scopeOf(unitOf(x)), scopeOf(unitOf(y))))));
+}
+
+export function findContradictions(units: Unit[], scopeOf?: (u: Unit) => Scope): Problem[] {
+  return findConflicts(extractClaims(units, scopeOf)).map((c) => ({
+    type: 'contradiction' as const,
+    description: `Contradicting rules about ${c.topicTitle}: ${c.summary}`,
+    locations: c.claims.map((cl) => ({ path: cl.path, line: cl.line })),
+    sides: c.sides,
+  }));
+}
+
+/**
+ * Characters a person cannot see or that a terminal acts on (controls, ESC, a lone CR, bidi
+ * controls, zero-width characters; see show/untrusted.ts), in any line of an instruction file: one
+ * problem per line, naming each character. `Use p\u200bnpm` is not `Use pnpm`, whatever it looks like.
+ */
+export function findHiddenCharacters(units: Unit[]): Problem[] {
+  const problems: Problem[] = [];
+  for (const u of units) {
+    u.lines.forEach((line, i) => {
+      const hidden = hiddenIn(line);
+      if (hidden.length === 0) return;
+      problems.push({
+        type: 'ambiguity',
+        description: `Hidden character${hidden.length > 1 ? 's' : ''} ${hidden.map(charName).join(', ')} in "${showExcerpt(line.replace(/^[ \t]+|[ \t]+$/g, ''), 80)}": the text is not what it looks like`,
+        locations: [{ path: u.path, line: u.line + i }],
+      });
+    });
+  }
+  return problems;
+}
+
+const loc = (u: Unit): Location => ({ path: u.path, line: u.line });
+const excerpt = (t: string): string => {
+  const one = t.replace(/\n/g, ' ');
+  return one.length > 80 ? `${one.slice(0, 77)}...` : one;
+};

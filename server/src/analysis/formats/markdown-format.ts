@@ -1,0 +1,98 @@
+import type { Format } from './types.js';
+import { globList, readFrontMatter, type FrontMatter } from '../../model/frontmatter.js';
+import { splitUnits } from '../../model/markdown-units.js';
+import type { InstructionDoc, Scope } from '../../model/model.js';
+import type { ReadableSource } from '../../repo/source-file.js';
+import { splitText } from '../../common/text.js';
+
+/** What a format module says about one of its files, beyond the Markdown body. */
+export interface FileMeta {
+  scope: Scope;
+  description?: string | null;
+  excludeAgent?: string[];
+  notRule?: string | null;
+}
+
+export interface MarkdownFormatSpec {
+  id: string;
+  title: string;
+  role: 'copilot' | 'legacy';
+  detect(relPath: string): boolean;
+  /** Scope and metadata from the path and front matter (null when the file has none). */
+  meta(relPath: string, fm: FrontMatter | null): FileMeta;
+  /** Whether a leading `---` block is front matter in this format. */
+  frontMatter: boolean;
+}
+
+/** Build a format whose files are Markdown, optionally with front matter. */
+export function markdownFormat(spec: MarkdownFormatSpec): Format {
+  return {
+    id: spec.id,
+    title: spec.title,
+    detect: spec.detect,
+    parse(file: ReadableSource): InstructionDoc {
+      const { lines } = splitText(file.text);
+      const fm = spec.frontMatter ? readFrontMatter(lines) : null;
+      const units = splitUnits(file.path, lines).filter((u) => !(fm && u.kind === 'frontmatter' && u.line === 1));
+      const meta = spec.meta(file.path, fm);
+      return {
+        path: file.path,
+        kind: spec.id,
+        scope: meta.scope,
+        units,
+        role: spec.role,
+        description: meta.description ?? null,
+        frontMatterKeys: fm ? Object.keys(fm.data) : [],
+        excludeAgent: meta.excludeAgent ?? [],
+        aliasOf: file.linkTarget,
+        importOnly: importOnlyTarget(units.map((u) => u.lines).flat()),
+        notRule: meta.notRule ?? null,
+      };
+    },
+  };
+}
+
+/** The folder a file sits in, '' for the repository root. */
+export function folderOf(relPath: string): string {
+  const i = relPath.lastIndexOf('/');
+  return i < 0 ? '' : relPath.slice(0, i);
+}
+
+export const basename = (relPath: string): string => relPath.slice(relPath.lastIndexOf('/') + 1);
+
+/** The folder that holds a tool's dot-folder (`.cursor`, `.windsurf`, `.clinerules`): its rules apply below it. */
+export function ownerOf(relPath: string, dotDir: string): string {
+  const i = relPath.indexOf(`${dotDir}/`);
+  return i <= 0 ? '' : relPath.slice(0, i - 1);
+}
+
+/** Rules of a file in `folder` apply below it: the root is repository-wide. */
+export function folderScope(folder: string): Scope {
+  return folder === '' ? { kind: 'repo' } : { kind: 'globs', globs: [`${folder}/**`] };
+}
+
+/** Prefix globs written relative to a nested folder with that folder. */
+export function globsUnder(folder: string, globs: string[]): string[] {
+  if (folder === '') return globs;
+  return globs.map((g) => `${folder}/${g.replace(/^\.?\//, '')}`);
+}
+
+export function stringField(fm: FrontMatter | null, key: string): string | null {
+  const v = fm?.data[key];
+  return typeof v === 'string' && v.trim() !== '' ? v.trim() : null;
+}
+
+export function truthy(fm: FrontMatter | null, key: string): boolean {
+  const v = fm?.data[key];
+  return v === true || v === 'true';
+}
+
+export { globList };
+
+/** A file whose every non-blank line is an `@path` import only points at that file (CLAUDE.md, GEMINI.md). */
+function importOnlyTarget(lines: string[]): string | null {
+  const content = lines.filter((l) => l.trim() !== '');
+  if (content.length !== 1) return null;
+  const m = /^@(\S+)$/.exec(content[0]!.trim());
+  return m ? m[1]! : null;
+}

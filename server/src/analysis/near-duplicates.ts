@@ -1,0 +1,68 @@
+import type { Problem } from '../model/problem.js';
+import { byCodeUnit, pushTo } from '../common/collections.js';
+import { normalizedText, type Scope, type Unit } from '../model/model.js';
+import { scopesOverlap } from './scope-overlap.js';
+
+/** Units shorter than this many words are too generic to call drifted copies. */
+const MIN_WORDS = 8;
+/** Word-set similarity from which two different units are near-identical. */
+const THRESHOLD = 0.75;
+/** Words in more units than this say nothing about which units are alike. */
+const MAX_POSTINGS = 60;
+
+const words = (u: Unit): string[] =>
+  normalizedText(u)
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]+/gu, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length > 2);
+
+/**
+ * Paragraphs and rules in different files that say nearly the same thing in slightly different
+ * words: copies that drifted apart. Exact copies are reported elsewhere. Candidates come from shared rare words, so
+ * the cost stays near linear in the number of units. Files whose scopes never meet each need their copy.
+ */
+export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
+  const items = units
+    .filter((u) => u.kind === 'paragraph' || u.kind === 'list-item')
+    .map((u) => ({ u, text: normalizedText(u), set: new Set(words(u)) }))
+    .filter((x) => x.set.size >= MIN_WORDS);
+  const postings = new Map<string, number[]>();
+  items.forEach((x, i) => x.set.forEach((w) => pushTo(postings, w, i)));
+  const shared = new Map<string, number>();
+  for (const ids of postings.values()) {
+    if (ids.length < 2 || ids.length > MAX_POSTINGS) continue;
+    for (let a = 0; a < ids.length; a++) for (let b = a + 1; b < ids.length; b++) {
+      const key = `${ids[a]},${ids[b]}`;
+      shared.set(key, (shared.get(key) ?? 0) + 1);
+    }
+  }
+  const problems: Problem[] = [];
+  for (const [key, rare] of shared) {
+    if (rare < 2) continue;
+    const [i, j] = key.split(',').map(Number) as [number, number];
+    const a = items[i]!;
+    const b = items[j]!;
+    // Drifted copies live in different files; alike lines in one file are usually a list's pattern.
+    if (a.text === b.text || a.u.path === b.u.path || !scopesOverlap(scopeOf(a.u), scopeOf(b.u))) continue;
+    let common = 0;
+    a.set.forEach((w) => (common += b.set.has(w) ? 1 : 0));
+    const union = a.set.size + b.set.size - common;
+    if (common / union < THRESHOLD) continue;
+    problems.push({
+      type: 'duplication',
+      description: `Near-identical rules (drifted copies, ${Math.round((100 * common) / union)}% the same words): "${excerpt(a.text)}"`,
+      locations: [
+        { path: a.u.path, line: a.u.line },
+        { path: b.u.path, line: b.u.line },
+      ],
+    });
+  }
+  return problems.sort((x, y) => byCodeUnit(x.locations[0]!.path, y.locations[0]!.path) || x.locations[0]!.line - y.locations[0]!.line);
+}
+
+
+function excerpt(t: string): string {
+  const one = t.replace(/\n/g, ' ');
+  return one.length > 80 ? `${one.slice(0, 77)}...` : one;
+}

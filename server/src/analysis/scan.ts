@@ -1,0 +1,119 @@
+import path from 'node:path';
+import { byCodeUnit } from '../common/collections.js';
+import type { InstructionDoc } from '../model/model.js';
+import { discoverInstructionFiles } from './discover.js';
+import { formatFor, formatRank } from './formats/registry.js';
+import { RepoPaths } from '../repo/repo-path.js';
+import { readSource, type ReadableSource, type SkippedSource } from '../repo/source-file.js';
+
+export interface SourceInfo {
+  path: string;
+  kind: string;
+  bytes: number;
+  sha256: string | null;
+  /** The instruction file this one only points at (a symlink or an `@path` import), read once. */
+  aliasOf?: string | null;
+  /** Why a file among the rules is not one (and is not migrated). */
+  notRule?: string | null;
+}
+
+export interface ScanResult {
+  root: string;
+  sources: SourceInfo[];
+  /** Readable documents, including aliases and non-rules (check aliasOf and notRule). */
+  docs: InstructionDoc[];
+  /** Readable files by path, with their exact bytes. */
+  files: Map<string, ReadableSource>;
+  skipped: SkippedSource[];
+}
+
+/** Documents whose rules count: not an alias of another source, and a rule at all. */
+export function contentDocs(scan: ScanResult): InstructionDoc[] {
+  return scan.docs.filter((d) => d.aliasOf === null && d.notRule === null);
+}
+
+/** Find the instruction files of a repository and parse the readable ones. */
+/** Called as files are read: how many of how many. */
+export type ScanProgress = (done: number, total: number) => void;
+
+export async function scanRepository(root: string, onProgress?: ScanProgress): Promise<ScanResult> {
+  const paths = new RepoPaths(root);
+  const result: ScanResult = { root, sources: [], docs: [], files: new Map(), skipped: [] };
+  const found = (await discoverInstructionFiles(root))
+    .map((rel) => ({ rel, format: formatFor(rel)! }))
+    .sort((a, b) => formatRank(a.format.id) - formatRank(b.format.id) || byCodeUnit(a.rel, b.rel));
+  let done = 0;
+  const reads = await mapLimit(found, 32, async ({ rel }) => {
+    try {
+      return await readSource(paths, rel);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null; // listed by git, deleted from the work tree
+      throw err;
+    } finally {
+      done++;
+      if (onProgress && (done % 25 === 0 || done === found.length)) onProgress(done, found.length);
+    }
+  });
+  found.forEach(({ rel, format }, i) => {
+    const read = reads[i];
+    if (!read) return;
+    if (read.status === 'skipped') {
+      result.skipped.push(read);
+      result.sources.push({ path: rel, kind: format.id, bytes: read.size, sha256: read.sha256 });
+      return;
+    }
+    result.files.set(rel, read);
+    result.docs.push(format.parse(read));
+  });
+  // An alias counts only when it points at another instruction file; otherwise its content is its own.
+  const known = new Set(result.docs.map((d) => d.path));
+  for (const doc of result.docs) {
+    doc.aliasOf ??= importTarget(doc.path, doc.importOnly ?? null, known) ?? symlinkStoredAsText(doc.path, result.files.get(doc.path)!.text, known);
+    if (doc.aliasOf !== null && !known.has(doc.aliasOf)) doc.aliasOf = null;
+    const file = result.files.get(doc.path)!;
+    result.sources.push({ path: doc.path, kind: doc.kind, bytes: file.bytes.length, sha256: file.sha256, aliasOf: doc.aliasOf, notRule: doc.notRule });
+  }
+  const order = new Map(found.map((f, i) => [f.rel, i]));
+  result.sources.sort((a, b) => order.get(a.path)! - order.get(b.path)!);
+  return result;
+}
+
+/**
+ * The instruction file an `@path` import names. Claude Code resolves it against the importing
+ * file's folder; files in `.claude/` are also tried against the folder that holds `.claude/`, and
+ * the repository root last, since people write both.
+ */
+function importTarget(rel: string, raw: string | null, known: Set<string>): string | null {
+  if (raw === null || raw.startsWith('~') || raw.startsWith('/')) return null;
+  const folder = path.posix.dirname(rel);
+  const bases = [folder, folder.replace(/(^|\/)\.claude$/, '') || '.', '.'];
+  for (const base of bases) {
+    const target = path.posix.normalize(path.posix.join(base, raw));
+    if (target !== rel && !target.startsWith('../') && known.has(target)) return target;
+  }
+  return null;
+}
+
+/**
+ * A checkout without symlink support (git's core.symlinks=false) stores a link as a tiny file that
+ * holds only the target path. Such a file naming another instruction file is that file's alias.
+ */
+function symlinkStoredAsText(rel: string, text: string, known: Set<string>): string | null {
+  if (text.length > 512 || /\s/.test(text.trim()) || text.includes('\n')) return null;
+  const target = path.posix.normalize(path.posix.join(path.posix.dirname(rel), text.trim()));
+  return target !== rel && known.has(target) ? target : null;
+}
+
+/** Map with at most `limit` calls in flight; results keep the input order. */
+async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

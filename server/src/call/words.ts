@@ -1,0 +1,34 @@
+import { shellQuote } from './for-person.js';
+import type { FlowOptions } from './context.js';
+
+/**
+ * How the tool's own sentences name its steps, for whoever reads them: a model over MCP reads tool
+ * names (`onboarding_migrate`), a person at the CLI reads the command that does the same
+ * (`node /abs/cli.js migrate --repo my-repo`), with the repository it was given, so that the
+ * command works when pasted in the same shell. Only these sentences change: text from files, paths
+ * and diffs is never rewritten for a reader.
+ */
+
+export type StepName = 'analyze' | 'propose' | 'approve' | 'migrate' | 'rollback' | 'status';
+
+/** ` --repo DIR`, shell-quoted, or nothing when the command runs in the repository itself. */
+function repoArg(options: FlowOptions | undefined): string {
+  const repo = options?.repoArg;
+  // A folder named like an option (`-x`) would be read as one.
+  return repo ? ` --repo ${shellQuote(repo.startsWith('-') ? `./${repo}` : repo)}` : '';
+}
+
+/** A step as the reader calls it: the MCP tool, or the command at the CLI. */
+export function stepName(options: FlowOptions | undefined, step: StepName): string {
+  return options?.cliCommand ? `${options.cliCommand} ${step}${repoArg(options)}` : `onboarding_${step}`;
+}
+
+/** A step as a command to type in a terminal. */
+export function commandName(options: FlowOptions | undefined, step: StepName): string {
+  return `${options?.cliCommand ?? 'copilot-onboard'} ${step}${repoArg(options)}`;
+}
+
+/** A sentence meant only for a model (such as not asking again): left out for a person at the CLI. */
+export function forModel(options: FlowOptions | undefined, sentence: string): string {
+  return options?.cliCommand ? '' : sentence;
+}

@@ -1,0 +1,43 @@
+import type { Unit } from './model.js';
+
+/** Shapes of units that both analysis and planning read: tool marks, lead-ins, a file's head. */
+
+/** A comment line copilot-onboard itself wrote (a conflict mark, a kept heading). */
+export const isToolMark = (u: Unit): boolean => u.kind === 'html' && u.lines[0]!.startsWith('<!-- copilot-onboard:');
+
+/** A paragraph that ends with ':' right before a list introduces that list, and travels with it. */
+export function isLeadIn(units: Unit[], i: number): boolean {
+  const u = units[i];
+  // "Steps:" and "**Steps:**" alike.
+  const last = u?.lines[u.lines.length - 1]!.trimEnd().replace(/[*_]+$/, '');
+  return u !== undefined && u.kind === 'paragraph' && last!.endsWith(':') && units[i + 1]?.kind === 'list-item';
+}
+
+/**
+ * How many leading units stay on top when a file is put in sections: front matter, the title, and
+ * the prose right under the title (with any marks the tool put before it). A lead-in to a list is
+ * not part of it: it goes with its list. `isStructured` reads the same head, so what `restructure`
+ * writes counts as structured.
+ */
+export function headLength(units: Unit[]): number {
+  let i = 0;
+  while (units[i]?.kind === 'frontmatter') i++;
+  if (units[i]?.kind === 'heading' && units[i]!.level === 1) i++;
+  if (i === 0) return 0;
+  for (;;) {
+    let j = i;
+    while (units[j] && isToolMark(units[j]!)) j++;
+    if (units[j]?.kind !== 'paragraph' || isLeadIn(units, j)) return i;
+    i = j + 1;
+  }
+}
+
+/** A `# ` heading one level down, as a `## ` section heading; its line is the source line with one `#` more. */
+export function demoted(u: Unit): Unit {
+  return { ...u, lines: [`#${u.lines[0]!}`], level: 2 };
+}
+
+/** Whether an output line is a source line as the plan may write it: the same bytes, or a `# ` heading demoted to `## `. */
+export function sameOrDemoted(source: string, out: string): boolean {
+  return source === out || (/^#\s/.test(source) && out === `#${source}`);
+}

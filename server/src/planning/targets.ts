@@ -1,0 +1,99 @@
+import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
+import { byCodeUnit } from '../common/collections.js';
+import { INSTRUCTIONS_DIR } from '../analysis/formats/copilot-path-instructions.js';
+import type { InstructionDoc, Scope } from '../model/model.js';
+
+/** Where a legacy document's rules go in Copilot's layout, and the front matter that scopes them there. */
+export interface Target {
+  path: string;
+  scope: Scope;
+  /** Legacy documents that feed it, in source order. */
+  docs: InstructionDoc[];
+}
+
+export const slug = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '') || 'rules';
+
+function scopeKey(scope: Scope): string {
+  if (scope.kind === 'repo') return 'repo';
+  if (scope.kind === 'globs') return `globs:${scope.globs.join(',')}`;
+  return `request:${scope.description ?? ''}`;
+}
+
+/**
+ * Kinds whose one file holds the rules of the folder it sits in (and `.clinerules` as a file): a
+ * nested one is named after its folder. Rule files in a tool's rules folder are named after themselves.
+ */
+const FOLDER_FILE_KINDS = new Set(['agents-md', 'claude-md', 'gemini-md', 'conventions-md', 'cursorrules', 'windsurfrules', 'roorules']);
+
+/** A name for the scoped file: the rule file's own name, or the folder a nested file applies to. */
+function baseName(doc: InstructionDoc): string {
+  const file = doc.path.slice(doc.path.lastIndexOf('/') + 1);
+  const stem = file.replace(/\.(mdc|md|txt)$/i, '');
+  const isFolderFile = FOLDER_FILE_KINDS.has(doc.kind) || (doc.kind === 'clinerules' && file === '.clinerules');
+  if (isFolderFile && doc.scope.kind === 'globs') {
+    const folder = doc.scope.globs[0]!.replace(/\/\*\*$/, '');
+    return slug(folder);
+  }
+  const owner = doc.path.match(/^(.*?)\/?\.(cursor|windsurf|clinerules|claude)\b/)?.[1] ?? '';
+  return slug(owner ? `${owner}-${stem}` : stem);
+}
+
+/** Where repo-wide rules go when `.github/copilot-instructions.md` cannot be written (a link, an unreadable file). */
+export const REPO_WIDE_FALLBACK_NAME = 'repo-wide';
+const EVERYWHERE: Scope = { kind: 'globs', globs: ['**'] };
+
+/**
+ * Group legacy documents by where they go: repo-wide ones into copilot-instructions.md, scoped ones
+ * into one `.instructions.md` per scope, named after the rule or folder. Deterministic: the same
+ * documents always give the same targets. With `repoWide: 'scoped'` (Copilot's own file cannot be
+ * written) repo-wide rules go to `.github/instructions/repo-wide.instructions.md` with `applyTo: "**"`.
+ */
+export function planTargets(legacy: InstructionDoc[], existing: Map<string, Scope>, repoWide: 'copilot' | 'scoped' = 'copilot'): Target[] {
+  const repo: Target = { path: COPILOT_INSTRUCTIONS_PATH, scope: { kind: 'repo' }, docs: [] };
+  const scoped = new Map<string, Target>();
+  const taken = new Map<string, string>(); // path -> scope key
+  for (const doc of legacy) {
+    if (doc.scope.kind === 'repo' && repoWide === 'copilot') {
+      repo.docs.push(doc);
+      continue;
+    }
+    // A rule applied on request is keyed by the description its file gets, so that the file the plan
+    // wrote is found again (with its scope) by the next plan.
+    const scope: Scope =
+      doc.scope.kind === 'repo' ? EVERYWHERE : doc.scope.kind === 'request' && doc.scope.description === null ? { kind: 'request', description: `Rules from ${doc.path}` } : doc.scope;
+    const key = scopeKey(scope);
+    const same = scoped.get(key);
+    if (same) {
+      same.docs.push(doc);
+      continue;
+    }
+    const base = doc.scope.kind === 'repo' ? REPO_WIDE_FALLBACK_NAME : baseName(doc);
+    let name = `${INSTRUCTIONS_DIR}/${base}.instructions.md`;
+    // A name is free unless another scope took it, or an existing Copilot file there has another scope.
+    const busy = (p: string) => (taken.has(p) && taken.get(p) !== key) || (existing.has(p) && scopeKey(existing.get(p)!) !== key);
+    for (let n = 2; busy(name); n++) name = `${INSTRUCTIONS_DIR}/${base}-${n}.instructions.md`;
+    taken.set(name, key);
+    scoped.set(key, { path: name, scope, docs: [doc] });
+  }
+  const targets = [...scoped.values()].sort((a, b) => byCodeUnit(a.path, b.path));
+  return repo.docs.length > 0 ? [repo, ...targets] : targets;
+}
+
+/** Front matter for a new scoped file: `applyTo` from globs, `description` kept. */
+export function frontMatterFor(target: Target): string[] {
+  const lines = ['---'];
+  if (target.scope.kind === 'globs') lines.push(`applyTo: ${JSON.stringify(target.scope.globs.join(','))}`);
+  const description = targetDescription(target);
+  if (description) lines.push(`description: ${JSON.stringify(description)}`);
+  lines.push('---');
+  return lines;
+}
+
+/** The description a scoped file gets: the first of its sources', or the one its scope was keyed by. */
+export function targetDescription(target: Target): string | null {
+  return target.docs.map((d) => d.description).find((d) => d) ?? (target.scope.kind === 'request' ? target.scope.description : null);
+}

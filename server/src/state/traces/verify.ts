@@ -1,0 +1,141 @@
+import { sha256 } from '../../common/hash.js';
+import { ElicitationTrace, SamplingTrace } from '../schema.js';
+import { traceFiles } from './reader.js';
+import { fileStamp, machinePaths, readChainHead, relativeToRepo, repoRelative, writeElicitationTrace } from './writer.js';
+
+export interface VerifyReport {
+  ok: boolean;
+  traces: number;
+  /** What is wrong and not acknowledged: each fails verify. */
+  problems: string[];
+  /** Problems a person acknowledged (`traces acknowledge`), with the acknowledging trace: they no longer fail verify. */
+  acknowledged: string[];
+}
+
+interface Entry {
+  file: string;
+  bytes: Buffer;
+  seq: number | null;
+  prev: string | null;
+  timestamp: string;
+  chainBreak: string[];
+  /** On an acknowledge trace: the problems it acknowledges. */
+  acknowledges: string[] | null;
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/**
+ * Check the trace chain: every trace parses and matches its schema and carries its own file name,
+ * seq runs 1..n with no gap or repeat, each prev is the sha256 of the trace before, timestamps do
+ * not go back (they are taken when a trace is written), and the chain head names the last trace.
+ * Anything else means a trace was removed, edited, reordered or forged. A trace written after a
+ * break in the chain (`chainBreak`) keeps the break reported, as does anything odd in the trace
+ * folders (a folder, FIFO or link named `*.json`), until an acknowledge trace lists it.
+ */
+export async function verifyTraces(root: string): Promise<VerifyReport> {
+  const problems: string[] = [];
+  const entries: Entry[] = [];
+  for (const t of await traceFiles(root)) {
+    if (!t.bytes) {
+      problems.push(`${t.problem}.`);
+      continue;
+    }
+    const { file, bytes, name } = t;
+    let json: unknown;
+    try {
+      json = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      problems.push(`${file} is not valid JSON (edited or truncated).`);
+      continue;
+    }
+    if (!json || typeof json !== 'object' || Array.isArray(json)) {
+      problems.push(`${file} is not a trace (not a JSON object).`);
+      continue;
+    }
+    const parsed = (t.kind === 'elicitation' ? ElicitationTrace : SamplingTrace).safeParse(json);
+    if (!parsed.success) {
+      problems.push(`${file} does not match the trace schema (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}).`);
+    }
+    const j = json as { seq?: unknown; prev?: unknown; timestamp?: unknown; action?: unknown; intent?: unknown; chainBreak?: { problems?: unknown }; acknowledged?: { problems?: unknown } };
+    const own = typeof j.timestamp === 'string' ? `${fileStamp(j.timestamp)}-${String(j.action ?? j.intent)}.json` : null;
+    if (own !== name) problems.push(`${file} does not carry its own name${own ? ` (its timestamp and step make ${own})` : ''}: renamed or swapped.`);
+    entries.push({
+      file,
+      bytes,
+      seq: typeof j.seq === 'number' ? j.seq : null,
+      prev: typeof j.prev === 'string' ? j.prev : null,
+      timestamp: typeof j.timestamp === 'string' ? j.timestamp : '',
+      chainBreak: strings(j.chainBreak?.problems),
+      acknowledges: j.action === 'acknowledge' ? strings(j.acknowledged?.problems) : null,
+    });
+  }
+  for (const e of entries.filter((x) => x.seq === null)) problems.push(`${e.file} has no place in the chain (no seq).`);
+  const chained = entries.filter((e) => e.seq !== null).sort((a, b) => a.seq! - b.seq!);
+  let expected = 1;
+  for (let i = 0; i < chained.length; i++) {
+    const e = chained[i]!;
+    const before = chained[i - 1];
+    if (before && before.seq === e.seq) {
+      problems.push(`${before.file} and ${e.file} both claim seq ${e.seq}.`);
+      continue;
+    }
+    if (e.seq! > expected) problems.push(`trace${e.seq! - expected > 1 ? 's' : ''} ${expected}${e.seq! - expected > 1 ? `..${e.seq! - 1}` : ''} missing before ${e.file}.`);
+    expected = e.seq! + 1;
+    const prevEntry = before && before.seq === e.seq! - 1 ? before : undefined;
+    if (e.seq === 1 && e.prev !== null) problems.push(`${e.file} is first but names a previous trace.`);
+    if (prevEntry && e.prev !== sha256(prevEntry.bytes)) problems.push(`${prevEntry.file} was edited or replaced after ${e.file} was written (its sha256 no longer matches).`);
+    if (before && e.timestamp < before.timestamp) problems.push(`${e.file} is dated before ${before.file}, which comes earlier in the chain (reordered).`);
+  }
+  // A break found when a trace was written stays reported: a new trace never re-roots the chain quietly.
+  const breakProblem = (e: Entry) => `${e.file} was written after a break in the trace chain: ${e.chainBreak.join('; ')}.`;
+  for (const e of entries.filter((x) => x.chainBreak.length > 0)) problems.push(breakProblem(e));
+  const last = chained[chained.length - 1];
+  const { head, problem } = await readChainHead(root);
+  if (!head && chained.length > 0) problems.push(`the chain head (.copilot-state/trace-chain.json) is ${problem}.`);
+  if (head && last) {
+    if (head.seq > last.seq!) problems.push(`trace${head.seq - last.seq! > 1 ? 's' : ''} ${last.seq! + 1}..${head.seq} missing at the end of the chain.`);
+    else if (head.seq === last.seq && head.sha256 !== sha256(last.bytes)) problems.push(`${last.file}, the newest trace, was edited after it was written.`);
+    for (const seq of head.breaks ?? []) {
+      const e = chained.find((x) => x.seq === seq);
+      if (e && e.chainBreak.length === 0) problems.push(`${e.file} no longer carries the break in the chain that the chain head records for it (edited).`);
+    }
+  } else if (head && head.seq > 0 && !last) {
+    problems.push(`all ${head.seq} traces are missing.`);
+  }
+  // What a person acknowledged (an acknowledge trace lists it, or is itself the trace after the break) no longer fails.
+  const paths = await machinePaths(root);
+  const found = [...new Set(problems.map((p) => relativeToRepo(p, paths) as string))];
+  const acknowledged = new Set<string>();
+  for (const e of entries) {
+    if (e.acknowledges === null) continue;
+    for (const p of e.acknowledges) acknowledged.add(p);
+    if (e.chainBreak.length > 0) acknowledged.add(breakProblem(e));
+  }
+  const open = found.filter((p) => !acknowledged.has(p));
+  return { ok: open.length === 0, traces: entries.length, problems: open, acknowledged: found.filter((p) => acknowledged.has(p)) };
+}
+
+/**
+ * A person acknowledges what `traces verify` reports now (they removed traces themselves, or know
+ * why the chain broke): an `acknowledge` trace records their reason and every problem it covers,
+ * and verify passes again until something new is found. Null when there is nothing to acknowledge.
+ */
+export async function acknowledgeTraces(root: string, reason: string): Promise<{ trace: string; problems: string[] } | null> {
+  const report = await verifyTraces(root);
+  if (report.ok) return null;
+  const n = report.problems.length;
+  const file = await writeElicitationTrace(root, {
+    action: 'acknowledge',
+    message: `Acknowledge ${n} problem${n === 1 ? '' : 's'} that traces verify reported:\n${report.problems.map((p) => `- ${p}`).join('\n')}`,
+    schema: {},
+    response: null,
+    outcome: 'acknowledged',
+    duration_ms: 0,
+    planHash: null,
+    client: null,
+    detail: `Acknowledged on the command line (copilot-onboard traces acknowledge), with this reason: ${reason}`,
+    acknowledged: { reason, problems: report.problems },
+  });
+  return { trace: repoRelative(root, file), problems: report.problems };
+}
