@@ -1,4 +1,4 @@
-import { GENERAL_SECTION, SECTION_TOPICS, type SectionTopic } from '../analysis/topics.js';
+import { GENERAL_SECTION, SECTION_TOPICS, type SectionTopic } from './section-topics.js';
 import { pushTo } from '../common/collections.js';
 import { unclosedFence } from '../model/markdown-units.js';
 import type { Unit } from '../model/model.js';
