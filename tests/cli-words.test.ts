@@ -202,28 +202,54 @@ test('a refused step speaks to the person at the CLI; --json and the trace keep 
   assert.equal(json.outcome, 'elicitation_unsupported');
 });
 
-test('the gate\'s sentences in the person\'s words', async () => {
-  const { toPerson } = await import('../server/src/call/for-person.js');
-  const { durationForPerson } = await import('../server/src/common/outcomes.js');
-  assert.equal(toPerson('The person dismissed the request. Nothing was changed.', 'cancelled'), 'You closed the form. Nothing was changed.');
-  assert.equal(toPerson('The person declined. Nothing was changed.', 'declined'), 'You answered No. Nothing was changed.');
-  assert.equal(
-    toPerson('The form was sent, but "approved" was not confirmed. Nothing was changed. The comment is recorded as requested changes: "x". The next propose shows it.', 'not_confirmed'),
-    'You answered No. Nothing was changed. The comment is recorded as requested changes: "x". The next propose shows it.',
-  );
-  assert.equal(
-    toPerson('No answer came within 180000 ms; that counts as cancelled, never as approval. Nothing was changed.', 'timeout'),
-    'No answer came within 3 minutes; that counts as cancelled, never as approval. Nothing was changed.',
-  );
-  assert.equal(durationForPerson(1500), '2 seconds');
-  assert.equal(durationForPerson(3_600_000), '1 hour');
-  const conflicts = new Map([['conflict_1', { topic: 'package manager', locations: ['.github/copilot-instructions.md:5', 'AGENTS.md:3'] }]]);
-  assert.equal(
-    toPerson('Plan 0123456789ab is approved with these choices: AGENTS.md: keep, conflict_1: keep_all, conflict_2: keep_2. Next: x migrate applies it.', 'approved', conflicts),
-    'Plan 0123456789ab is approved with these choices: AGENTS.md: keep, the conflict about package manager: keep all its rules, conflict 2: keep the rule at its location 2. Next: x migrate applies it.',
-  );
-  assert.match(toPerson('Plan 0123456789ab is approved with these choices: conflict_1: keep_2. Next: x', 'approved', conflicts), /the conflict about package manager: keep the rule at AGENTS\.md:3\./);
-  // Text that is not the gate's own sentence, or another outcome, is left as it is.
-  assert.equal(toPerson('A rule: The person dismissed the request.', 'cancelled'), 'A rule: The person dismissed the request.');
-  assert.equal(toPerson('The person dismissed the request.', 'proposed'), 'The person dismissed the request.');
+/** The approve step through the CLI's in-process client, answered by `answer` (null: no terminal). */
+async function approveAtCli(repo: string, answer: ((params: any) => any) | null) {
+  const { callInProcess } = await import('../server/src/cli/in-process.js');
+  const choice = { explicit: repo, cwd: repo } as any;
+  await callInProcess(choice, 'onboarding_propose', null, { cliCommand: 'copilot-onboard', repoArg: repo });
+  return callInProcess(choice, 'onboarding_approve', answer ? async (p) => answer(p) : null, { cliCommand: 'copilot-onboard', repoArg: repo });
+}
+
+test('the server writes its refusals in the person\'s words when the call comes from the CLI; over MCP a model reads its own', async (t) => {
+  const files = {
+    'AGENTS.md': '# Agents\n\n- Use npm to install dependencies.\n',
+    'CLAUDE.md': '# Claude\n\n- Use pnpm to install dependencies.\n',
+  };
+  const repo = makeRepo(files);
+  t.after(() => removeRepo(repo));
+  const cases: Array<{ answer: ((p: any) => any) | null; outcome: string; person: RegExp; model: RegExp }> = [
+    { answer: () => ({ action: 'cancel' }), outcome: 'cancelled', person: /^You closed the form\. Nothing was changed\.$/, model: /^The person dismissed the request\. Nothing was changed\. Do not ask again/ },
+    { answer: () => ({ action: 'decline' }), outcome: 'declined', person: /^You answered No\. Nothing was changed\.$/, model: /^The person declined\. Nothing was changed\./ },
+    {
+      answer: (p) => ({ action: 'accept', content: 'approved' in p.requestedSchema.properties ? { approved: false } : {} }),
+      outcome: 'not_confirmed',
+      person: /^You answered No\. Nothing was changed\.$/,
+      model: /^The form was sent, but "approved" was not confirmed\./,
+    },
+    { answer: null, outcome: 'elicitation_unsupported', person: /^The approve step needs your answer, and it cannot show a form here/, model: /did not declare MCP elicitation/ },
+  ];
+  for (const c of cases) {
+    const r = await approveAtCli(repo, c.answer);
+    assert.equal((r.structuredContent as any).outcome, c.outcome, 'the code stays in structuredContent');
+    assert.match(textOf(r), c.person, c.outcome);
+    const s = await connect({ repo, ...(c.answer ? { elicit: c.answer } : {}) });
+    try {
+      assert.match(textOf(await s.call('onboarding_approve')), c.model, `over MCP: ${c.outcome}`);
+    } finally {
+      await s.close();
+    }
+  }
+  // The trace keeps the outcome code.
+  const traces = fs.readdirSync(path.join(repo, '.copilot-state', 'elicitation-traces')).map((f) => JSON.parse(fs.readFileSync(path.join(repo, '.copilot-state', 'elicitation-traces', f), 'utf8')).outcome);
+  for (const c of cases) assert.ok(traces.includes(c.outcome), c.outcome);
+  // An approval with a chosen side names the conflict and the kept rule's place.
+  const r = await approveAtCli(repo, (p) => {
+    const props = p.requestedSchema.properties;
+    if ('approved' in props) return { action: 'accept', content: { approved: true } };
+    const id = Object.keys(props).find((k) => k.startsWith('conflict_'))!;
+    return { action: 'accept', content: { [id]: 'keep_2' } };
+  });
+  assert.equal((r.structuredContent as any).outcome, 'approved');
+  assert.match(textOf(r), /approved with these choices: the conflict about package manager: keep the rule at CLAUDE\.md:3\./);
+  assert.doesNotMatch(textOf(r), /conflict_\d|keep_\d/);
 });

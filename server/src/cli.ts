@@ -35,16 +35,14 @@ async function repoFrom(flag: string | undefined): Promise<RepoChoice> {
  * nothing in text already shown), its diffs coloured by position for a terminal. JSON is the same
  * value, with hidden characters written as escapes.
  */
-async function print(result: CallToolResult, json: boolean, root?: string): Promise<number> {
+async function print(result: CallToolResult, json: boolean): Promise<number> {
   const structured = (result.structuredContent ?? {}) as { outcome?: Outcome };
   if (json) process.stdout.write(`${showJson(structured)}\n`);
   else {
     const { colourDiffsIn, colourFor } = await import('./cli/diff-text.js');
-    const { toPerson } = await import('./call/for-person.js');
     const stream = result.isError ? process.stderr : process.stdout;
-    // The gate's sentences in the person's words (codes stay in --json and the traces).
-    const said = toPerson(result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'), structured.outcome ?? 'error', root ? await conflictWords(root) : undefined);
-    const text = showText(said);
+    // The server already wrote its sentences for a person at the CLI (see call/words.ts).
+    const text = showText(result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'));
     stream.write(`${colourDiffsIn(text, colourFor(stream))}\n`);
   }
   return exitCodeFor(structured.outcome ?? 'error', result._meta?.[BAD_INPUT_META] === true);
@@ -53,22 +51,6 @@ async function print(result: CallToolResult, json: boolean, root?: string): Prom
 /** The commands in the texts pass `--repo` as the person typed it: it works pasted in the same shell. */
 function repoArgFrom(flag: string | undefined): { repoArg?: string } {
   return flag === undefined ? {} : { repoArg: flag };
-}
-
-/** The plan's contradictions by id, for naming the person's choices (see cli/for-person.ts). */
-async function conflictWords(root: string) {
-  try {
-    const { readPlan } = await import('./state/store.js');
-    const plan = await readPlan(root);
-    return new Map(
-      (plan?.conflicts ?? []).map((c) => [
-        c.id,
-        { topic: c.description.replace(/^Contradicting rules about ([^:]+):.*$/s, '$1'), locations: c.locations.map((l) => `${l.path}:${l.line}`) },
-      ]),
-    );
-  } catch {
-    return undefined;
-  }
 }
 
 // Modules are loaded by the command that needs them: `--help` and `serve` start faster.
@@ -82,7 +64,7 @@ async function gated(tool: string, argv: { repo?: string; json: boolean; branch?
   const person = process.stdin.isTTY ? (await import('./cli/terminal-form.js')).askInTerminal : null;
   const options = { ...repoArgFrom(argv.repo), ...(argv.branch ? { branch: argv.branch } : {}), ...(argv.commit ? { commit: true } : {}) };
   const repo = await repoFrom(argv.repo);
-  return print(await callInProcess(repo, tool, person, options), argv.json, repo.explicit ?? repo.cwd);
+  return print(await callInProcess(repo, tool, person, options), argv.json);
 }
 
 async function main(): Promise<number> {

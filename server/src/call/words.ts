@@ -32,3 +32,16 @@ export function commandName(options: FlowOptions | undefined, step: StepName): s
 export function forModel(options: FlowOptions | undefined, sentence: string): string {
   return options?.cliCommand ? '' : sentence;
 }
+
+/** The reader is a person at the CLI (the tool's sentences speak to "you"), not a model over MCP. */
+export function forPerson(options: FlowOptions | undefined): boolean {
+  return options?.cliCommand !== undefined && options.cliCommand !== '';
+}
+
+/**
+ * One sentence in two wordings: for a model over MCP (who reads "the person" and the contract's
+ * names), or for the person at the CLI. Outcome codes stay in structuredContent and the traces.
+ */
+export function said(options: FlowOptions | undefined, words: { model: string; person: string }): string {
+  return forPerson(options) ? words.person : words.model;
+}

@@ -6,11 +6,11 @@ import { BadInputError, errorMessage, PreconditionError, UnsafePathError } from 
 import { showLine, showText } from '../show/untrusted.js';
 import type { ClientInfo, ElicitationTrace, GatedStep } from '../state/schema.js';
 import type { FlowOptions } from '../call/context.js';
-import { commandName, forModel } from '../call/words.js';
+import { commandName, forModel, said } from '../call/words.js';
 import { repoRelative, traceWriteProblem, writeElicitationTrace } from '../state/traces/writer.js';
 import { LockHeldError, withLock } from '../state/lock.js';
 import { FORMS, type Form } from './forms.js';
-import type { RefusalOutcome } from '../common/outcomes.js';
+import { durationForPerson, type RefusalOutcome } from '../common/outcomes.js';
 
 /**
  * The gate: the only code that asks a person anything. Every gated step goes through runGated,
@@ -169,7 +169,10 @@ export async function runGated(
       if (failed instanceof PreconditionError || failed instanceof UnsafePathError) return refusedByError(failed, finish);
       return finish(
         'elicitation_unsupported',
-        `The ${step} step needs a person's answer, and this client cannot show a form (it did not declare MCP elicitation). Nothing was changed. Use a client with elicitation, or the terminal: ${commandName(ctx.options, step)}.`,
+        said(ctx.options, {
+          model: `The ${step} step needs a person's answer, and this client cannot show a form (it did not declare MCP elicitation). Nothing was changed. Use a client with elicitation, or the terminal: ${commandName(ctx.options, step)}.`,
+          person: `The ${step} step needs your answer, and it cannot show a form here: there is no terminal to ask you in. Nothing was changed. Run it in a terminal: ${commandName(ctx.options, step)}.`,
+        }),
       );
     }
     let current: Prepared;
@@ -286,15 +289,15 @@ async function ask(
       { timeout: elicitationTimeoutMs(), signal: ctx.signal, relatedRequestId: ctx.requestId },
     );
   } catch (err) {
-    return { kind: 'refused', response: null, ...refusalForError(err, ctx.signal) };
+    return { kind: 'refused', response: null, ...refusalForError(err, ctx) };
   }
   const action = raw.action;
   const response = { action: typeof action === 'string' ? action : JSON.stringify(action ?? null), ...('content' in raw ? { content: raw.content } : {}) };
   if (action === 'decline') {
-    return { kind: 'refused', response, outcome: 'declined', reason: `The person declined. Nothing was changed.${forModel(ctx.options, ' Do not ask again unless the person asks for it.')}` };
+    return { kind: 'refused', response, outcome: 'declined', reason: `${said(ctx.options, { model: 'The person declined.', person: 'You answered No.' })} Nothing was changed.${forModel(ctx.options, ' Do not ask again unless the person asks for it.')}` };
   }
   if (action === 'cancel') {
-    return { kind: 'refused', response, outcome: 'cancelled', reason: `The person dismissed the request. Nothing was changed.${forModel(ctx.options, ' Do not ask again unless the person asks for it.')}` };
+    return { kind: 'refused', response, outcome: 'cancelled', reason: `${said(ctx.options, { model: 'The person dismissed the request.', person: 'You closed the form.' })} Nothing was changed.${forModel(ctx.options, ' Do not ask again unless the person asks for it.')}` };
   }
   if (action !== 'accept') {
     return { kind: 'refused', response, outcome: 'invalid_response', reason: `The client answered with an unknown action (${response.action}). Nothing was changed.` };
@@ -317,20 +320,27 @@ async function ask(
       kind: 'refused',
       response,
       outcome: 'not_confirmed',
-      reason: `The form was sent, but ${unconfirmed.map((n) => `"${n}"`).join(' and ')} ${unconfirmed.length > 1 ? 'were' : 'was'} not confirmed. Nothing was changed.`,
+      reason: `${said(ctx.options, {
+        model: `The form was sent, but ${unconfirmed.map((n) => `"${n}"`).join(' and ')} ${unconfirmed.length > 1 ? 'were' : 'was'} not confirmed.`,
+        person: 'You answered No.',
+      })} Nothing was changed.`,
     };
   }
   return { kind: 'accepted', response, content: parsed.data };
 }
 
-function refusalForError(err: unknown, signal: AbortSignal | undefined): { outcome: RefusalOutcome; reason: string } {
-  if (signal?.aborted) {
-    return { outcome: 'cancelled', reason: 'The tool call was cancelled while waiting for the person. Nothing was changed.' };
+function refusalForError(err: unknown, ctx: GateContext): { outcome: RefusalOutcome; reason: string } {
+  if (ctx.signal?.aborted) {
+    return {
+      outcome: 'cancelled',
+      reason: `${said(ctx.options, { model: 'The tool call was cancelled while waiting for the person.', person: 'The command was stopped while waiting for your answer.' })} Nothing was changed.`,
+    };
   }
   if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+    const ms = elicitationTimeoutMs();
     return {
       outcome: 'timeout',
-      reason: `No answer came within ${elicitationTimeoutMs()} ms; that counts as cancelled, never as approval. Nothing was changed.`,
+      reason: `No answer came within ${said(ctx.options, { model: `${ms} ms`, person: durationForPerson(ms) })}; that counts as cancelled, never as approval. Nothing was changed.`,
     };
   }
   const malformed = err instanceof Error && Array.isArray((err as { issues?: unknown }).issues);

@@ -17,7 +17,7 @@ import { fileStamp } from '../state/traces/writer.js';
 import type { FlowContext } from '../call/context.js';
 import { approveMessage, choicesMessage, migrateMessage, rollbackMessage } from './messages.js';
 import { showLine, showPath, showPaths } from '../show/untrusted.js';
-import { stepName } from '../call/words.js';
+import { forPerson, stepName } from '../call/words.js';
 import { result, type StepResult } from './result.js';
 
 function fromGate(g: GateResult, fields: Record<string, unknown> = {}): StepResult {
@@ -51,7 +51,7 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
     const git = describeGit(await gitInfo(ctx.root, built.operations.map((o) => o.path)));
     return {
       planHash: built.chosenHash,
-      message: `${approveMessage(plan!, built, withChoices ? choiceLines(picked) : [], backupHint)}\n\n${git.join('\n')}`,
+      message: `${approveMessage(plan!, built, withChoices ? choiceLines(picked, plan!, forPerson(ctx.options)) : [], backupHint)}\n\n${git.join('\n')}`,
       form: approveForm(withChoices),
       ...(withChoices ? { goBack: (content: Record<string, unknown>) => content.choose_again === true } : {}),
     };
@@ -78,7 +78,7 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
         feedback: null,
         approval: { planHash: plan!.planHash, approvedAt: new Date().toISOString(), client: clientInfo(ctx.server), comment, choices, approvedHash: chosen!.chosenHash, usedAt: null },
       });
-      const picked = choiceLines(choices);
+      const picked = choiceLines(choices, plan!, forPerson(ctx.options));
       return {
         outcome: 'approved',
         detail: `Plan ${chosen!.chosenHash.slice(0, 12)} is approved${picked.length ? ` with these choices: ${picked.join(', ')}` : ''}. Next: ${stepName(ctx.options, 'migrate')} applies it after a final confirmation.`,
@@ -94,11 +94,25 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
   return fromGate(g);
 }
 
-/** The choices that differ from the defaults, one line each. */
-function choiceLines(picked: PlanChoices): string[] {
+/**
+ * The choices that differ from the defaults, one line each: in the form's own names for a model
+ * (`conflict_1: keep_2`), in words for a person at the CLI (`the conflict about package manager:
+ * keep the rule at AGENTS.md:3`).
+ */
+function choiceLines(picked: PlanChoices, plan: Pick<PlanFile, 'conflicts'>, person: boolean): string[] {
+  const conflict = (id: string, choice: string): string => {
+    if (!person) return `${id}: ${choice}`;
+    const c = plan.conflicts.find((x) => x.id === id);
+    const topic = c?.description.replace(/^Contradicting rules about ([^:]+):.*$/s, '$1');
+    const name = c && topic !== c.description ? `the conflict about ${showLine(topic!)}` : `the conflict ${id.replace(/^conflict_/, '')}`;
+    const keep = /^keep_(\d+)$/.exec(choice);
+    if (!keep) return `${name}: keep all its rules`;
+    const at = c?.locations[Number(keep[1]) - 1];
+    return `${name}: keep the rule at ${at ? `${showPath(at.path)}:${at.line}` : `its location ${keep[1]}`}`;
+  };
   return [
     ...Object.entries(picked.legacy).filter(([, f]) => f !== 'keep').map(([p, f]) => `${showPath(p)}: ${f}`),
-    ...Object.entries(picked.conflicts).filter(([, c]) => c !== 'keep_all').map(([id, c]) => `${id}: ${c}`),
+    ...Object.entries(picked.conflicts).filter(([, c]) => c !== 'keep_all').map(([id, c]) => conflict(id, c)),
   ];
 }
 
