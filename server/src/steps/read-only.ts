@@ -11,6 +11,7 @@ import { withLock } from '../state/lock.js';
 import type { FlowContext } from '../call/context.js';
 import { stepName } from '../call/words.js';
 import { result, resultForError, type StepResult } from './result.js';
+import { annotated, supersededLines, supersededNow } from './superseded.js';
 
 /**
  * Progress for the client: the files read, then each later phase by name. A phase is reported
@@ -40,10 +41,12 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
     const progress = stepProgress(ctx, 2);
     const scan = await scanRepository(ctx.root, progress.read);
     await progress.phase(`Analyzing ${scan.sources.length} instruction files…`);
-    const a = analyze(scan);
-    const facts = { pattern: a.pattern, patternDetail: a.patternDetail, sources: a.sources, problems: a.problems, skipped: a.skipped };
+    // Legacy files kept after a migration: one note each, not the copies the migration made.
+    const superseded = await supersededNow(ctx.root, scan);
+    const a = annotated(analyze(scan), superseded, legacyCount(scan));
+    const facts = { pattern: a.pattern, patternDetail: a.patternDetail, sources: a.sources, problems: a.problems, skipped: a.skipped, superseded };
     await progress.phase('Writing the report…');
-    const told = await narrate(ctx, 'analyze', facts, analysisReport(a));
+    const told = await narrate(ctx, 'analyze', facts, [analysisReport(a), ...supersededLines(superseded, ctx.options)].join('\n'));
     return result('analyzed', told.text, { ...facts, narration: told.source });
   } catch (err) {
     return resultForError(err);
@@ -67,7 +70,8 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     await progress.phase(`Analyzing ${scan.sources.length} instruction files…`);
     const analysis = analyze(scan);
     await progress.phase('Building the plan…');
-    const plan = buildPlan(scan, analysis);
+    const superseded = await supersededNow(ctx.root, scan);
+    const plan = annotated(buildPlan(scan, analysis), superseded, legacyCount(scan));
     const file: PlanFile = { version: 1, createdAt: new Date().toISOString(), ...plan };
     await writePlan(ctx.root, file);
     // An open approval of this very plan stands (the files and the choices offered are the same); one
@@ -94,11 +98,12 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
       legacy: plan.legacy,
       conflicts: plan.conflicts.map((c) => ({ id: c.id, description: c.description, locations: c.locations.map(({ path, line }) => ({ path, line })) })),
       notes: plan.notes,
+      superseded,
     };
     const git = await gitInfo(ctx.root, plan.operations.map((o) => o.path));
     const narrationFacts = { ...facts, operations: plan.operations.map((o) => ({ op: o.op, path: o.path })) };
     const feedback = state.feedback ? answerFeedback(state.feedback, plan.planHash) : null;
-    const report = [feedback?.text, planReport(file, ctx.options), approvalText, describeGit(git).join('\n')].filter(Boolean).join('\n\n');
+    const report = [feedback?.text, planReport(file, ctx.options), supersededLines(superseded, ctx.options).join('\n'), approvalText, describeGit(git).join('\n')].filter(Boolean).join('\n\n');
     await progress.phase('Writing the report…');
     const told = await narrate(ctx, 'propose', { ...narrationFacts, feedback }, report);
     return result('proposed', told.text, { ...facts, git, feedback, approval: openApproval ? { stillApplies: approvalStillValid, planHash: openApproval.planHash } : null, narration: told.source });
@@ -112,4 +117,8 @@ function answerFeedback(feedback: { planHash: string; comment: string; at: strin
     ? 'This plan is the same as the one you commented on: the instruction files have not changed. Edit them, or make your choices in the approve form (legacy files, which rule stands), and propose again.'
     : 'This plan differs from the one you commented on: the instruction files changed since. Check the diff below against your comment.';
   return { comment: feedback.comment, on: feedback.planHash, samePlan: same, text: `Requested changes (${feedback.at}): "${showLine(feedback.comment)}"\n${answer}` };
+}
+
+function legacyCount(scan: { docs: { role: string; aliasOf: string | null; notRule: string | null }[] }): number {
+  return scan.docs.filter((d) => d.role === 'legacy' && d.aliasOf === null && d.notRule === null).length;
 }

@@ -1,4 +1,5 @@
 import { errorMessage } from '../common/errors.js';
+import { scanRepository } from '../analysis/scan.js';
 import { unrecoveredOperation } from '../engine/recovery.js';
 import type { OnboardingState } from '../state/schema.js';
 import { readState, StateDamagedError } from '../state/store.js';
@@ -6,6 +7,7 @@ import { showLine, showPath } from '../show/untrusted.js';
 import type { FlowContext, FlowOptions } from '../call/context.js';
 import { stepName } from '../call/words.js';
 import { result, resultForError, type StepResult } from './result.js';
+import { nextForSuperseded, supersededFiles, type SupersededFile } from './superseded.js';
 
 const NEXT: Record<string, (o: FlowOptions | undefined) => string> = {
   new: (o) => `Run ${stepName(o, 'analyze')} to see the instruction files, then ${stepName(o, 'propose')} to build a plan.`,
@@ -23,6 +25,8 @@ export async function statusStep(ctx: Pick<FlowContext, 'root' | 'options'>): Pr
     const active = [...state.migrations].reverse().find((m) => m.rolledBackAt === null) ?? null;
     const approvalOpen = state.approval !== null && state.approval.usedAt === null && state.approval.planHash === state.plan?.planHash;
     const next = nextStep(state, approvalOpen, ctx.options);
+    // After a migration that kept legacy files: which ones, and the commands that point or remove them.
+    const kept = active && state.step === 'migrated' ? await keptLegacy(ctx.root, state) : [];
     const lines = [
       `Repository: ${showPath(ctx.root)}`,
       `Step: ${state.step}`,
@@ -30,6 +34,9 @@ export async function statusStep(ctx: Pick<FlowContext, 'root' | 'options'>): Pr
       `Approval: ${approvalOpen ? `open, from ${state.approval!.client ? showLine(state.approval!.client.name) : 'unknown client'}` : state.approval?.usedAt ? 'used' : 'none'}`,
       `Migration to roll back: ${active ? `${active.id} (backup in ${active.backupDir})` : 'none'}`,
       `Next: ${next}`,
+      ...(kept.length > 0
+        ? [`Kept legacy files: ${kept.map((k) => `${showPath(k.path)} (superseded by ${k.by.map(showPath).join(', ')})`).join(', ')}. ${nextForSuperseded(kept, ctx.options)}`]
+        : []),
       ...(state.lastRecovery ? [`Last recovery (${showLine(state.lastRecovery.at)}): ${showLine(state.lastRecovery.detail)}`] : []),
     ];
     const stuck = interrupted && !interrupted.running;
@@ -42,6 +49,7 @@ export async function statusStep(ctx: Pick<FlowContext, 'root' | 'options'>): Pr
       activeMigration: active ? { id: active.id, backupDir: active.backupDir, files: active.files.map((f) => f.path) } : null,
       migrations: state.migrations.length,
       next: stuck ? interrupted.text : next,
+      superseded: kept.map(({ path, by, fates }) => ({ path, by, fates })),
       lastRecovery: state.lastRecovery ?? null,
       ...(interrupted ? { interrupted, ...(stuck ? { message: interrupted.text } : {}) } : {}),
     });
@@ -57,4 +65,13 @@ export async function statusStep(ctx: Pick<FlowContext, 'root' | 'options'>): Pr
 function nextStep(state: OnboardingState, approvalOpen: boolean, o: FlowOptions | undefined): string {
   if (state.step === 'approved' && !approvalOpen) return `The approval was used. Run ${stepName(o, 'approve')} again, then ${stepName(o, 'migrate')}.`;
   return NEXT[state.step]!(o);
+}
+
+/** The legacy files the active migration kept whose rules are all in its Copilot files (see superseded.ts). */
+async function keptLegacy(root: string, state: OnboardingState): Promise<SupersededFile[]> {
+  try {
+    return supersededFiles(await scanRepository(root), state);
+  } catch {
+    return [];
+  }
 }
