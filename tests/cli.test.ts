@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { CLI, connect, textOf } from './helpers/mcp.js';
 import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readTraces, removeRepo, STRUCTURED_INSTRUCTIONS } from './helpers/sandbox.js';
@@ -137,4 +138,25 @@ test('text for a person names commands, not tools; over MCP the text stays as th
   const s = await connect({ repo });
   t.after(() => s.close());
   assert.match(textOf(await s.call('onboarding_propose')), /Next: onboarding_approve/);
+});
+
+test('--repo -x and --repo=-x both name the folder -x', (t) => {
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'co-dash-'));
+  t.after(() => fs.rmSync(parent, { recursive: true, force: true }));
+  const repo = path.join(parent, '-lea');
+  fs.mkdirSync(repo);
+  execFileSync('git', ['init', '-q', repo]);
+  fs.writeFileSync(path.join(repo, 'AGENTS.md'), '# Agents\n\n- Use npm.\n');
+  for (const args of [['--repo', '-lea'], ['--repo=-lea']]) {
+    const r = spawnSync(process.execPath, [CLI, 'status', ...args, '--json'], { cwd: parent, encoding: 'utf8', input: '' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).outcome, 'status');
+    assert.ok(JSON.parse(r.stdout).next, 'it read the folder -lea');
+    const p = spawnSync(process.execPath, [CLI, 'propose', ...args], { cwd: parent, encoding: 'utf8', input: '' });
+    assert.equal(p.status, 0, p.stderr);
+    assert.match(p.stdout, /approve --repo \.\/-lea/, 'the hint names the folder so that it is not read as an option');
+  }
+  // An option of the command line after --repo is still an option: the folder is missing.
+  const missing = spawnSync(process.execPath, [CLI, 'status', '--repo', '--json'], { cwd: parent, encoding: 'utf8', input: '' });
+  assert.equal(missing.status, 2);
 });

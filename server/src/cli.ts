@@ -5,7 +5,7 @@ import { errorMessage, UnsafePathError } from './common/errors.js';
 import { exitCodeFor, type Outcome } from './common/outcomes.js';
 import { checkRepoDir, repoChoice, type RepoChoice } from './mcp/repo.js';
 import { quickServeArgs, runServe, SERVE_OPTIONS } from './cli/serve-command.js';
-import { quickArgs, type OptionSpec } from './cli/quick-args.js';
+import { joinDashValues, quickArgs, type OptionSpec } from './cli/quick-args.js';
 import { showJson, showLine, showText } from './show/untrusted.js';
 
 /** Read from the result's _meta: bad input exits 2, not 1. Kept in step with mcp/server.ts. */
@@ -69,7 +69,8 @@ async function gated(tool: string, argv: { repo?: string; json: boolean; branch?
 
 async function main(): Promise<number> {
   // The commands a client or a script runs most start without yargs when their arguments are plain.
-  const args = process.argv.slice(2);
+  // `--repo -x` reads as `--repo=-x`: a folder named like an option is still the folder.
+  const args = joinDashValues(process.argv.slice(2), ['repo', 'branch', 'reason'], [...Object.keys(SERVE_OPTIONS), ...Object.keys(COMMON_OPTIONS), 'reason']);
   const quick = args[0] === 'serve' ? quickServeArgs(args.slice(1)) : null;
   if (quick) {
     await runServe(quick);
@@ -78,12 +79,12 @@ async function main(): Promise<number> {
   const tool = args[0] !== undefined && Object.hasOwn(READ_ONLY_TOOLS, args[0]) ? READ_ONLY_TOOLS[args[0]]! : null;
   const plain = tool ? quickArgs<{ repo?: string; json: boolean }>(args.slice(1), COMMON_OPTIONS) : null;
   if (tool && plain) return readOnly(tool, plain);
-  const [{ default: yargs }, { hideBin }] = await Promise.all([import('yargs'), import('yargs/helpers')]);
+  const { default: yargs } = await import('yargs');
   let code = 0;
   const run = (fn: () => Promise<number>) => async () => {
     code = await fn();
   };
-  await yargs(hideBin(process.argv))
+  await yargs(args)
     .scriptName('copilot-onboard')
     .usage('$0 <command> [options]\n\nMove AI-assistant instruction files into GitHub Copilot\'s layout; every change needs a person\'s yes.')
     .command(

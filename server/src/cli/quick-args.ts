@@ -39,3 +39,27 @@ export function quickArgs<T>(args: string[], spec: Record<string, OptionSpec>): 
   }
   return out as T;
 }
+
+/**
+ * `--repo -x` as `--repo=-x`: a folder whose name starts with `-` is the value of the option before
+ * it, as it is when written with `=`, unless it is one of the command line's own options (`--repo
+ * --json` still reads as a missing folder). Without this the parser reads `-x` as flags, and `--repo
+ * -lea` failed with "Unknown arguments: l, e, a".
+ */
+export function joinDashValues(args: string[], valued: readonly string[], known: readonly string[]): string[] {
+  const out: string[] = [];
+  const isKnown = (a: string) => {
+    if (a === '--' || a === '-h') return true;
+    const name = /^--(?:no-)?([^=]+)/.exec(a)?.[1];
+    return name !== undefined && (known.includes(name) || name === 'help' || name === 'version');
+  };
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    const next = args[i + 1];
+    if (a.startsWith('--') && valued.includes(a.slice(2)) && next !== undefined && next.startsWith('-') && !isKnown(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
+}

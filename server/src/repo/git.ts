@@ -15,6 +15,10 @@ export interface GitInfo {
   modified: string[];
   /** Files among those asked about that git does not track. */
   untracked: string[];
+  /** HEAD names a commit, not a branch: a commit made now belongs to no branch. */
+  detached?: boolean;
+  /** Files among those asked about that git ignores (untracked ones only: git never ignores a tracked file). */
+  ignored?: string[];
 }
 
 async function open(root: string) {
@@ -51,16 +55,34 @@ export async function gitInfo(root: string, paths: string[]): Promise<GitInfo | 
       .map((f) => toRepo(f.path))
       .filter((p) => wanted.has(p));
     const untracked = status.not_added.map(toRepo).filter((p) => wanted.has(p));
-    return { head, branch: status.current ?? null, modified: [...new Set(modified)].sort(), untracked: [...new Set(untracked)].sort() };
+    const tracked = new Set((await git.raw(['ls-files', '--', ...paths]).catch(() => '')).split('\n').filter(Boolean));
+    const ignored = await ignoredAmong(git, paths.filter((p) => !tracked.has(p)));
+    return {
+      head,
+      branch: status.detached ? null : (status.current ?? null),
+      modified: [...new Set(modified)].sort(),
+      untracked: [...new Set(untracked)].sort(),
+      detached: status.detached && head !== null,
+      ignored,
+    };
   } catch {
     return null;
+  }
+}
+
+async function ignoredAmong(git: Awaited<ReturnType<typeof open>>, paths: string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  try {
+    return [...new Set(await git.checkIgnore(paths))].sort();
+  } catch {
+    return [];
   }
 }
 
 export function describeGit(info: GitInfo | null): string[] {
   if (!info) return ['Git: not a git work tree; the backup is the only way back.'];
   // A commit subject and file names come from the repository: shown escaped, on one line.
-  const lines = [`Git: ${info.branch ? `branch ${showLine(info.branch)}, ` : ''}HEAD ${info.head ? showLine(info.head) : '(no commits yet)'}.`];
+  const lines = [`Git: ${info.detached ? 'detached HEAD (no branch), ' : info.branch ? `branch ${showLine(info.branch)}, ` : ''}HEAD ${info.head ? showLine(info.head) : '(no commits yet)'}.`];
   if (info.modified.length > 0) lines.push(`Uncommitted changes in files the plan touches: ${showPaths(info.modified)}.`);
   if (info.untracked.length > 0) lines.push(`Not tracked by git (the backup still keeps them): ${showPaths(info.untracked)}.`);
   return lines;
@@ -78,7 +100,68 @@ export async function createBranch(root: string, name: string): Promise<void> {
   }
 }
 
-/** Commit exactly the migrated files. Returns the new commit's short hash. */
+/** The reviewable part of `.copilot-state/` (see state-paths.ts): what `--commit` commits with the migrated files. */
+export const TRACE_PATHS = ['.copilot-state/.gitignore', '.copilot-state/elicitation-traces', '.copilot-state/sampling-traces', '.copilot-state/trace-chain.json'];
+
+/**
+ * What `--commit` will and will not commit, known before anything is written: a removed file git
+ * does not track, and a file git ignores, are no change a commit can hold; on a detached HEAD the
+ * commit would belong to no branch. The traces go in unless git ignores them.
+ */
+export interface CommitPlan {
+  files: string[];
+  /** Files the migration changes that the commit cannot hold, with the reason in words. */
+  left: { path: string; why: string }[];
+}
+
+export function planCommit(info: GitInfo, operations: { op: 'create' | 'update' | 'delete'; path: string }[]): CommitPlan {
+  const untracked = new Set(info.untracked);
+  const ignored = new Set(info.ignored ?? []);
+  const files: string[] = [];
+  const left: CommitPlan['left'] = [];
+  for (const o of operations) {
+    if (ignored.has(o.path)) left.push({ path: o.path, why: 'git ignores it' });
+    else if (o.op === 'delete' && untracked.has(o.path)) left.push({ path: o.path, why: 'git does not track it, so its removal is no change a commit can hold (the backup keeps it)' });
+    else files.push(o.path);
+  }
+  return { files, left };
+}
+
+export function describeCommit(info: GitInfo, plan: CommitPlan, branch: string | undefined): string[] {
+  const files = plan.files.length === 0 ? 'no migrated file (none is a change git can hold), only' : 'the migrated files and';
+  const where = branch ? ` on the new branch ${showLine(branch)}` : info.branch ? ` on branch ${showLine(info.branch)}` : '';
+  const lines = [`With --commit: ${files} the traces under .copilot-state/ (this migrate's trace included) are committed${where}, with a message that names the trace.`];
+  for (const l of plan.left) lines.push(`Not in the commit: ${showPaths([l.path])}: ${l.why}.`);
+  return lines;
+}
+
+/** The commits `--commit` made for a migration (their message names its id), newest first, with the branches that hold them. */
+export async function commitsOfMigration(root: string, migrationId: string): Promise<{ commit: string; branches: string[] }[]> {
+  if (!(await mayBeInWorkTree(root))) return [];
+  try {
+    const git = await open(root);
+    const hashes = (await git.raw(['log', '--all', '--fixed-strings', `--grep=Migration ${migrationId}`, '--format=%h'])).split('\n').filter(Boolean);
+    const out: { commit: string; branches: string[] }[] = [];
+    for (const commit of hashes) {
+      const branches = (await git.raw(['branch', '--contains', commit, '--format=%(refname:short)'])).split('\n').filter(Boolean);
+      out.push({ commit, branches });
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}
+
+/** The traces among TRACE_PATHS that exist and that git does not ignore. */
+export async function committableTraces(root: string): Promise<string[]> {
+  const git = await open(root);
+  const present: string[] = [];
+  for (const p of TRACE_PATHS) if (await fs.stat(path.join(root, p)).then(() => true, () => false)) present.push(p);
+  const ignored = new Set(await ignoredAmong(git, present));
+  return present.filter((p) => !ignored.has(p));
+}
+
+/** Commit exactly the migrated files (and the traces given with them). Returns the new commit's short hash. */
 export async function commitFiles(root: string, files: string[], message: string): Promise<string> {
   const git = await open(root);
   await git.raw(['add', '--all', '--', ...files]);

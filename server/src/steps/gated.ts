@@ -5,7 +5,7 @@ import { PreconditionError } from '../common/errors.js';
 import { buildPlan, hashPlan, type Plan, type PlanOperation } from '../planning/plan.js';
 import { scanRepository } from '../analysis/scan.js';
 import { approveForm, choicesForm, hasChoices, migrateForm } from '../gate/forms.js';
-import { commitFiles, createBranch, describeGit, gitInfo, type GitInfo } from '../repo/git.js';
+import { commitFiles, commitsOfMigration, committableTraces, createBranch, describeCommit, describeGit, gitInfo, planCommit, type CommitPlan, type GitInfo } from '../repo/git.js';
 import { RepoPaths } from '../repo/repo-path.js';
 import { editedSinceMigration, manifestOfRecorded, type Restored } from '../engine/restore.js';
 import { performMigration, performRollback, settleOperation } from '../engine/migration.js';
@@ -136,6 +136,7 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
   let ops: PlanOperation[] = [];
   let id = '';
   let files: string[] = [];
+  let commitPlan: CommitPlan | null = null;
   const g = await runGated(
     ctx,
     'migrate',
@@ -154,7 +155,20 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
       if (ops.length === 0) throw new PreconditionError('With the choices made, the plan changes no file.');
       id = await freshMigrationId(ctx.root);
       git = await gitInfo(ctx.root, ops.map((o) => o.path));
-      const extra = [...describeGit(git), ...(ctx.options?.branch ? [`The migration goes on a new branch: ${ctx.options.branch}.`] : []), ...(ctx.options?.commit ? ['The migrated files are committed, with a message that names this trace.'] : [])];
+      const extra = [...describeGit(git), ...(ctx.options?.branch && git ? [`The migration goes on a new branch: ${showLine(ctx.options.branch)}.`] : [])];
+      // What --commit will do is said here, before anything is written; a commit on no branch is refused.
+      if (ctx.options?.commit) {
+        if (!git) extra.push('With --commit: this is not a git work tree, so nothing is committed.');
+        else {
+          if (git.detached && !ctx.options.branch) {
+            throw new PreconditionError(
+              `--commit on a detached HEAD (${showLine(git.head ?? '')}) would make a commit that belongs to no branch and is easily lost. Check out a branch first, or add --branch NAME to commit on a new one`,
+            );
+          }
+          commitPlan = planCommit(git, ops);
+          extra.push(...describeCommit(git, commitPlan, ctx.options.branch));
+        }
+      }
       return { planHash: chosen.chosenHash, message: `${migrateMessage(plan, chosen, backupDirRel(id))}\n${extra.join('\n')}`, form: migrateForm(git?.modified ?? []) };
     },
     async (content) => {
@@ -173,23 +187,45 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
       await performMigration(ctx.root, id, plan!.planHash, ops, state, (done, p) => ctx.report?.progress(done, ops.length, `Wrote ${p}`));
       files = ops.map((o) => `${o.op} ${o.path}`);
       const shownFiles = ops.map((o) => `${o.op} ${showPath(o.path)}`);
-      const commit = ctx.options?.commit && git;
+      const commit = ctx.options?.commit && git && commitPlan;
       return {
         outcome: 'migrated',
         detail: `Migrated: ${shownFiles.join(', ')}. Backup in ${backupDirRel(id)}.${ctx.options?.branch && git ? ` On branch ${ctx.options.branch}.` : ''} Undo with ${stepName(ctx.options, 'rollback')}.`,
         settle: () => settleOperation(ctx.root),
-        afterTrace: commit
-          ? async (trace) => `Committed as ${await commitFiles(ctx.root, ops.map((o) => o.path), `copilot-onboard: migrate instructions to Copilot's layout\n\nPlan ${plan!.planHash}\nTrace ${trace ?? '(none)'}`)}.`
-          : undefined,
+        afterTrace: commit ? (trace) => commitMigration(ctx.root, commitPlan!, plan!.planHash, id, trace) : undefined,
       };
     },
   );
   return fromGate(g, g.outcome === 'migrated' ? { migrationId: id, backupDir: backupDirRel(id), files } : {});
 }
 
+/**
+ * The commit of `--commit`: the files the plan said it would hold and the traces, this migrate's
+ * included. The message names the trace only when the commit holds it (git may ignore .copilot-state/).
+ */
+async function commitMigration(root: string, planned: CommitPlan, planHash: string, id: string, trace: string | null): Promise<string> {
+  const traces = await committableTraces(root);
+  const holdsTrace = trace !== null && traces.some((t) => trace === t || trace.startsWith(`${t}/`));
+  const files = [...planned.files, ...traces];
+  if (files.length === 0) return 'Nothing was committed: git can hold none of these changes, and it ignores the traces.';
+  const message = `copilot-onboard: migrate instructions to Copilot's layout\n\nPlan ${planHash}\nMigration ${id}${holdsTrace ? `\nTrace ${trace}` : ''}`;
+  const hash = await commitFiles(root, files, message);
+  return `Committed as ${hash}${holdsTrace ? `, with its trace ${showPath(trace!)}` : ' (git ignores the traces, so the commit holds none)'}.`;
+}
+
+/** What rollback does not undo: the commits `--commit` made for the migration. History is never rewritten. */
+function commitLines(commits: { commit: string; branches: string[] }[]): string[] {
+  if (commits.length === 0) return [];
+  const named = commits.map((c) => `${c.commit}${c.branches.length ? ` (on ${c.branches.map(showLine).join(', ')})` : ''}`).join(', ');
+  return [
+    `The migration was committed by --commit as ${named}. Rollback restores the files in the work tree only: it does not rewrite git history, so the commit and its branch stay, and the restored files show as uncommitted changes. Commit them to undo the migration in history, or run git revert ${commits[0]!.commit} instead of this rollback.`,
+  ];
+}
+
 export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
   let migration: Migration | undefined;
   let restored: Restored | undefined;
+  let committed: string[] = [];
   const g = await runGated(
     ctx,
     'rollback',
@@ -202,7 +238,8 @@ export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
       const edited = await editedSinceMigration(ctx.root, manifest);
       const deleted = await missing(ctx.root, edited);
       const message = rollbackMessage(manifest, migration.backupDir, edited.filter((p) => !deleted.includes(p)));
-      return { planHash: migration.planHash, message: deleted.length ? `${message}\n${deletedLine(deleted)}` : message };
+      committed = commitLines(await commitsOfMigration(ctx.root, migration.id));
+      return { planHash: migration.planHash, message: [message, ...(deleted.length ? [deletedLine(deleted)] : []), ...committed].join('\n') };
     },
     async () => {
       const state = await readState(ctx.root);
@@ -214,6 +251,7 @@ export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
       if (done.removed.length) parts.push(`Removed: ${showPaths(done.removed)}.`);
       if (done.savedEdits.length) parts.push(`Edits made after the migration were saved in ${migration!.backupDir}edited-after-migration/.`);
       if (done.deletedAfterMigration.length) parts.push(deletedLine(done.deletedAfterMigration));
+      parts.push(...committed);
       return { outcome: 'rolled_back', detail: parts.join(' '), settle: () => settleOperation(ctx.root) };
     },
   );
