@@ -160,3 +160,21 @@ test('--repo -x and --repo=-x both name the folder -x', (t) => {
   const missing = spawnSync(process.execPath, [CLI, 'status', '--repo', '--json'], { cwd: parent, encoding: 'utf8', input: '' });
   assert.equal(missing.status, 2);
 });
+
+test('the demo without a terminal stops before the first question and exits 3, as the gated commands do; its sandbox is removed unless --keep', (t) => {
+  const r = spawnSync(process.execPath, [CLI, 'demo'], { encoding: 'utf8', input: '' });
+  assert.equal(r.status, 3, r.stderr);
+  assert.match(r.stdout, /there is no terminal to ask you in\. The demo stops here; nothing was changed\./);
+  assert.doesNotMatch(r.stdout, /elicitation_unsupported/);
+  const sandbox = /a sandbox repository in (\S+)/.exec(r.stdout)![1]!;
+  assert.ok(r.stdout.includes(`The sandbox was in ${sandbox}; it is removed now (demo --keep keeps it).`), r.stdout);
+  assert.ok(!fs.existsSync(sandbox), 'the sandbox is gone');
+  const kept = spawnSync(process.execPath, [CLI, 'demo', '--keep'], { encoding: 'utf8', input: '' });
+  assert.equal(kept.status, 3);
+  const dir = /a sandbox repository in (\S+)/.exec(kept.stdout)![1]!;
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  assert.ok(fs.existsSync(path.join(dir, 'AGENTS.md')), 'kept');
+  assert.ok(kept.stdout.includes(`The sandbox stays in ${dir} (--keep). Remove it with: rm -rf ${dir}`));
+  // The help says it.
+  assert.match(spawnSync(process.execPath, [CLI, 'demo', '--help'], { encoding: 'utf8' }).stdout, /exits 3/);
+});

@@ -59,9 +59,9 @@ for (const [key, name] of [['Escape', 'Esc'], ['C-c', 'Ctrl-C']] as const) {
   });
 }
 
-test('the demo runs to the end in a terminal', { skip }, async (t) => {
+test('the demo runs to the end in a terminal; --keep keeps its sandbox', { skip }, async (t) => {
   const cwd = makeRepo();
-  const tm = TmuxSession.start('co-demo', `${node} ${CLI} demo`, cwd);
+  const tm = TmuxSession.start('co-demo', `${node} ${CLI} demo --keep`, cwd);
   t.after(() => (tm.kill(), removeRepo(cwd)));
   await tm.waitFor(/1\. analyze/);
   await tm.answer(/\? AGENTS\.md: its rules go to/, 'Enter');
@@ -88,4 +88,5 @@ test('the demo runs to the end in a terminal', { skip }, async (t) => {
   const sandbox = /a sandbox repository in (\S+)/.exec(screen)![1]!;
   t.after(() => fs.rmSync(sandbox, { recursive: true, force: true }));
   assert.ok(fs.existsSync(path.join(sandbox, '.copilot-state', 'elicitation-traces')));
+  assert.ok(screen.includes(`The sandbox stays in ${sandbox} (--keep).`));
 });

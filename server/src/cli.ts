@@ -162,10 +162,15 @@ async function main(): Promise<number> {
         process.stdout.write(`Wrote ${change.file}. Reload the VS Code window, then start the copilot-onboard server from the MCP view.\n`);
       },
     )
-    .command('demo', 'walk the whole flow on a throw-away example repository', (y) => y, async () => {
-      const { runDemo } = await import('./cli/demo.js');
-      code = await runDemo();
-    })
+    .command(
+      'demo',
+      'walk the whole flow on a throw-away example repository, removed at the end (--keep keeps it); without a terminal it stops before the first question and exits 3, as approve, migrate and rollback do',
+      (y) => y.options({ keep: { type: 'boolean', default: false, describe: 'keep the sandbox repository (and its traces) after the demo' } }),
+      async (argv) => {
+        const { runDemo } = await import('./cli/demo.js');
+        code = await runDemo({ keep: argv.keep });
+      },
+    )
     .demandCommand(1, 'Name a command.')
     .strict()
     .version(VERSION)

@@ -8,7 +8,7 @@ import { showPath, showText } from '../show/untrusted.js';
 import { cliCommand, shellQuote } from '../call/for-person.js';
 import { terminalForm } from './terminal-form.js';
 import { repoChoice } from '../mcp/repo.js';
-import { makeTempFolder, writeFile } from '../repo/safe-fs.js';
+import { makeTempFolder, removeTree, writeFile } from '../repo/safe-fs.js';
 
 /** A small, realistic repository: several formats, one duplicate, one contradiction. */
 const EXAMPLE: Record<string, string> = {
@@ -51,10 +51,24 @@ function textOf(r: CallToolResult): string {
 
 /**
  * `copilot-onboard demo`: builds a throw-away repository and walks the whole flow in this terminal.
- * Every change still waits for your answer; without a terminal the gated steps are refused.
+ * Every change still waits for your answer; without a terminal the gated steps are refused and the
+ * demo exits 3, as they do. The sandbox is removed at the end unless `keep` (it says where it was).
  */
-export async function runDemo(): Promise<number> {
+export async function runDemo(options: { keep?: boolean } = {}): Promise<number> {
   const root = makeTempFolder('copilot-onboard-demo-');
+  try {
+    return await walk(root, options.keep === true);
+  } finally {
+    // The sandbox goes at the end, whatever the end was, unless the person asked to keep it.
+    if (options.keep) say(`\nThe sandbox stays in ${root} (--keep). Remove it with: rm -rf ${shellQuote(root)}`);
+    else {
+      const gone = await removeTree(path.dirname(root), path.basename(root)).catch(() => false);
+      say(gone ? `\nThe sandbox was in ${root}; it is removed now (demo --keep keeps it).` : `\nThe sandbox in ${root} could not be removed; remove it with: rm -rf ${shellQuote(root)}`);
+    }
+  }
+}
+
+async function walk(root: string, keep: boolean): Promise<number> {
   for (const [rel, text] of Object.entries(EXAMPLE)) await writeFile(root, rel, text);
   const git = (...args: string[]) => execFileSync('git', ['-C', root, '-c', 'user.name=demo', '-c', 'user.email=demo@localhost', ...args], { stdio: 'ignore' });
   git('init', '-q');
@@ -84,15 +98,18 @@ export async function runDemo(): Promise<number> {
       say('First you choose (what happens to each legacy file, which rule stands); then you see the exact plan those choices give, with its diff, and approve it or not. No lets you go back to the choices, or record a comment with the changes you ask for; no without one declines.');
     }
     const r = await callInProcess(repo, tool, person);
-    say(textOf(r));
     const outcome = (r.structuredContent as { outcome: string }).outcome;
+    // Without a terminal the demo stops at the first question and exits 3, as approve, migrate and
+    // rollback do without one (the contract's exit 3: no way to ask a person). The step's own hint
+    // names the sandbox, which is removed at the end: the demo says what to run instead.
+    if (outcome === 'elicitation_unsupported') {
+      say(`This step needs your answer, and there is no terminal to ask you in. The demo stops here; nothing was changed.`);
+      say(`Run ${cliCommand()} demo in a terminal to answer the questions yourself.`);
+      return 3;
+    }
+    say(textOf(r));
     if (outcome !== 'approved' && outcome !== 'migrated') {
-      say(`\nThe demo stops here (${outcome}); nothing was changed. The sandbox stays in ${root}.`);
-      // Without a terminal the walk has shown all it can: that is the demo working, not failing.
-      if (outcome === 'elicitation_unsupported') {
-        say(`Run ${cliCommand()} demo in a terminal to answer the questions yourself.`);
-        return 0;
-      }
+      say('\nThe demo stops here; nothing was changed.');
       return outcome === 'precondition_failed' ? 4 : 3;
     }
   }
@@ -107,7 +124,11 @@ export async function runDemo(): Promise<number> {
   const r = await callInProcess(repo, 'onboarding_rollback', person);
   say(textOf(r));
   heading('traces');
-  say(`Every question and answer is in ${path.join(root, '.copilot-state')}; list them with:\n  ${cliCommand()} traces --repo ${shellQuote(root)}`);
+  say(
+    keep
+      ? `Every question and answer is in ${path.join(root, '.copilot-state')}; list them with:\n  ${cliCommand()} traces --repo ${shellQuote(root)}`
+      : `Every question and answer was traced in ${path.join(root, '.copilot-state')}. Run ${cliCommand()} demo --keep to keep the sandbox and list them with ${cliCommand()} traces --repo <sandbox>.`,
+  );
   say('Demo finished.');
   return 0;
 }
