@@ -178,3 +178,32 @@ test('the demo without a terminal stops before the first question and exits 3, a
   // The help says it.
   assert.match(spawnSync(process.execPath, [CLI, 'demo', '--help'], { encoding: 'utf8' }).stdout, /exits 3/);
 });
+
+test('propose at the CLI ends with a summary table whose figures match the plan; --json and MCP keep their shapes', async (t) => {
+  const repo = makeRepo({
+    'AGENTS.md': '# Agents\n\n## Build\n\n- Use npm to install dependencies.\n- Run the tests before every commit.\n\n## Style\n\n- Prefer small functions.\n',
+    'CLAUDE.md': '# Claude\n\n- Use pnpm to install dependencies.\n- Run the tests before every commit.\n',
+  });
+  t.after(() => removeRepo(repo));
+  const env = { ...process.env };
+  delete env.COPILOT_ONBOARD_REPO;
+  const text = spawnSync(process.execPath, [CLI, 'propose', '--repo', repo], { encoding: 'utf8', input: '', env }).stdout;
+  const json = JSON.parse(spawnSync(process.execPath, [CLI, 'propose', '--repo', repo, '--json'], { encoding: 'utf8', input: '', env }).stdout);
+  assert.equal(json.summary, undefined);
+  const table = /^Summary:\n  Files read  (.+)\n  Rules       (.+)\n  Sections    (.+)\n  Problems    (.+)\n  Operations  (.+)$/m.exec(text);
+  assert.ok(table, text);
+  const [, files, rules, sections, problems, operations] = table;
+  assert.equal(files, '2');
+  assert.equal(rules, '5');
+  const written = json.operations.filter((o: any) => o.content !== null);
+  const count = written.reduce((n: number, o: any) => n + (o.content.match(/^## /gm)?.length ?? 0), 0);
+  assert.equal(sections, `${count} in the Copilot files the plan writes`);
+  assert.match(problems!, new RegExp(`^${json.problems.length} \\(`));
+  assert.match(problems!, /1 contradiction/);
+  assert.equal(operations, `${json.operations.length} (${json.operations.length} to create)`);
+  // It is the last thing propose says (before a one-time notice about .copilot-state/).
+  assert.ok(text.indexOf('Summary:') > text.indexOf('Plan '), 'at the end');
+  const s = await connect({ repo });
+  t.after(() => s.close());
+  assert.doesNotMatch(textOf(await s.call('onboarding_propose')), /^Summary:/m);
+});

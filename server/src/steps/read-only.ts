@@ -9,7 +9,8 @@ import type { PlanFile } from '../state/schema.js';
 import { readState, writePlan, writeState } from '../state/store.js';
 import { withLock } from '../state/lock.js';
 import type { FlowContext } from '../call/context.js';
-import { stepName } from '../call/words.js';
+import { forPerson, stepName } from '../call/words.js';
+import { summaryTable } from '../show/summary-table.js';
 import { result, resultForError, type StepResult } from './result.js';
 import { annotated, supersededLines, supersededNow } from './superseded.js';
 
@@ -106,7 +107,9 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     const report = [feedback?.text, planReport(file, ctx.options), supersededLines(superseded, ctx.options).join('\n'), approvalText, describeGit(git).join('\n')].filter(Boolean).join('\n\n');
     await progress.phase('Writing the report…');
     const told = await narrate(ctx, 'propose', { ...narrationFacts, feedback }, report);
-    return result('proposed', told.text, { ...facts, git, feedback, approval: openApproval ? { stillApplies: approvalStillValid, planHash: openApproval.planHash } : null, narration: told.source });
+    // A person at the CLI gets the figures at a glance at the end; --json and MCP keep their shapes.
+    const text = forPerson(ctx.options) ? `${told.text}\n\n${proposeSummary(scan, plan)}` : told.text;
+    return result('proposed', text, { ...facts, git, feedback, approval: openApproval ? { stillApplies: approvalStillValid, planHash: openApproval.planHash } : null, narration: told.source });
   }
 }
 
@@ -121,4 +124,23 @@ function answerFeedback(feedback: { planHash: string; comment: string; at: strin
 
 function legacyCount(scan: { docs: { role: string; aliasOf: string | null; notRule: string | null }[] }): number {
   return scan.docs.filter((d) => d.role === 'legacy' && d.aliasOf === null && d.notRule === null).length;
+}
+
+/** The end of propose at the CLI: files read, rules, sections, problems, operations. */
+function proposeSummary(scan: Awaited<ReturnType<typeof scanRepository>>, plan: Pick<PlanFile, 'operations' | 'problems'>): string {
+  const docs = scan.docs.filter((d) => d.aliasOf === null && d.notRule === null);
+  const rules = docs.flatMap((d) => d.units).filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter').length;
+  const written = plan.operations.filter((o) => o.content !== null);
+  const sections = written.reduce((n, o) => n + (o.content!.match(/^## /gm)?.length ?? 0), 0);
+  const byKind = (['create', 'update', 'delete'] as const).map((op) => [op, plan.operations.filter((o) => o.op === op).length] as const).filter(([, n]) => n > 0);
+  const kinds = { create: 'to create', update: 'to change', delete: 'to remove' } as const;
+  const byType = new Map<string, number>();
+  for (const p of plan.problems) byType.set(p.type, (byType.get(p.type) ?? 0) + 1);
+  return summaryTable('Summary:', [
+    ['Files read', `${scan.sources.length}${scan.skipped.length > 0 ? ` (${scan.skipped.length} left out)` : ''}`],
+    ['Rules', `${rules}`],
+    ['Sections', written.length > 0 ? `${sections} in the Copilot files the plan writes` : 'none written'],
+    ['Problems', plan.problems.length === 0 ? '0' : `${plan.problems.length} (${[...byType].map(([type, n]) => `${n} ${type}`).join(', ')})`],
+    ['Operations', byKind.length === 0 ? '0: nothing to do' : `${plan.operations.length} (${byKind.map(([op, n]) => `${n} ${kinds[op]}`).join(', ')})`],
+  ]);
 }
