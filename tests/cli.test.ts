@@ -207,3 +207,13 @@ test('propose at the CLI ends with a summary table whose figures match the plan;
   t.after(() => s.close());
   assert.doesNotMatch(textOf(await s.call('onboarding_propose')), /^Summary:/m);
 });
+
+test('propose says the pattern in the same words as analyze', (t) => {
+  const repo = makeRepo({ 'AGENTS.md': '# Agents\n\n## Build\n\n- Use npm to install dependencies.\n\n## Tests\n\n- Run the tests before every commit.\n' });
+  t.after(() => removeRepo(repo));
+  const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--repo', repo], { encoding: 'utf8', input: '' }).stdout;
+  const line = (text: string) => /^Pattern: .*$/m.exec(text)![0];
+  assert.equal(line(run('propose')), line(run('analyze')));
+  assert.match(line(run('propose')), /^Pattern: unstructured: the rules in AGENTS\.md are not in Copilot's files yet\.$/);
+  assert.equal(JSON.parse(run('propose', '--json')).patternDetail, JSON.parse(run('analyze', '--json')).patternDetail);
+});

@@ -72,3 +72,39 @@ test('analyze and propose report each phase after the files read, in increasing 
     assert.equal(seen.at(-1)!.progress, seen.at(-1)!.total, 'the last phase completes the total');
   }
 });
+
+test('progress messages are sent in order, and the result waits for the last of them (no progress after the result)', async () => {
+  const { reporter } = await import('../server/src/mcp/server.js');
+  const written: string[] = [];
+  // A transport that is slow on the first message: without ordering, the second would overtake it.
+  const delays = [60, 0, 20];
+  const send = (n: any) => new Promise<void>((resolve) => setTimeout(() => (written.push(n.params.message), resolve()), delays[written.length] ?? 0));
+  const r = reporter({} as any, 'token-1', send);
+  r.progress(1, 3, 'Read 1 of 1 instruction files');
+  r.progress(2, 3, 'Analyzing 1 instruction files…');
+  r.progress(3, 3, 'Writing the report…');
+  await r.flush();
+  written.push('result');
+  assert.deepEqual(written, ['Read 1 of 1 instruction files', 'Analyzing 1 instruction files…', 'Writing the report…', 'result']);
+});
+
+test('over stdio every progress message of a call arrives before its result', async (t) => {
+  const repo = makeRepo({ '.github/copilot-instructions.md': MESSY_INSTRUCTIONS, 'AGENTS.md': '- Keep commits small.\n' });
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo });
+  t.after(() => s.close());
+  const errors: string[] = [];
+  s.client.onerror = (e) => void errors.push(String(e));
+  for (let i = 0; i < 10; i++) {
+    let done = false;
+    const late: string[] = [];
+    const call = s.client.callTool({ name: i % 2 ? 'onboarding_propose' : 'onboarding_analyze', arguments: {} }, undefined, {
+      onprogress: (p) => void (done && late.push(p.message ?? '')),
+    });
+    await call;
+    done = true;
+    assert.deepEqual(late, []);
+  }
+  await new Promise((r) => setTimeout(r, 100));
+  assert.deepEqual(errors.filter((e) => /progress/i.test(e)), [], 'no progress for a call that has its result');
+});

@@ -133,7 +133,10 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
       // A link in .copilot-state is refused before anything is read or written, read-only steps included.
       await safe.assertStateTreeReal(root);
       const recovered = await (await import('../gate/recovery-trace.js')).recoverAndTrace(root, server);
-      stepResult = await tool.run({ root, server, signal: extra.signal, requestId: extra.requestId, options: { ...options, repoArg: options.repoArg ?? root }, report: reporter(server, request.params._meta?.progressToken, extra.sendNotification) });
+      const report = reporter(server, request.params._meta?.progressToken, extra.sendNotification);
+      stepResult = await tool.run({ root, server, signal: extra.signal, requestId: extra.requestId, options: { ...options, repoArg: options.repoArg ?? root }, report });
+      // Every progress message goes out before the result, never after it.
+      await report.flush();
       reporter(server, undefined, extra.sendNotification).log(stepResult.isError ? 'warning' : 'info', `${name}: ${stepResult.outcome}`);
       if (recovered) {
         stepResult.text = `Recovered first: ${showLine(recovered.detail)}\n\n${stepResult.text}`;
@@ -158,12 +161,26 @@ function withFact(text: string, fact: string): string {
   return narration < 0 ? `${text}\n\n${fact}` : `${text.slice(0, narration)}\n\n${fact}${text.slice(narration)}`;
 }
 
-/** Progress goes to the request that asked for it (it sent a progress token); logs honour the level the client set. */
-function reporter(server: Server, token: string | number | undefined, send: (n: ServerNotification) => Promise<void>): FlowReport {
+/**
+ * Progress goes to the request that asked for it (it sent a progress token); logs honour the level
+ * the client set. Progress messages are sent one after the other, in order; `flush` waits for the
+ * last, so that the result is sent after every one of them.
+ */
+const FLUSH_LIMIT_MS = 5000;
+
+export function reporter(server: Server, token: string | number | undefined, send: (n: ServerNotification) => Promise<void>): FlowReport & { flush(): Promise<void> } {
+  let sent: Promise<void> = Promise.resolve();
   return {
     progress(done, total, message) {
       if (token === undefined) return;
-      void send({ method: 'notifications/progress', params: { progressToken: token, progress: done, total, message: showLine(message) } }).catch(() => {});
+      const notification: ServerNotification = { method: 'notifications/progress', params: { progressToken: token, progress: done, total, message: showLine(message) } };
+      sent = sent.then(() => send(notification)).catch(() => {});
+    },
+    // Bounded: a send that never settles (a connection gone quiet) does not hold the result back.
+    async flush() {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([sent, new Promise<void>((resolve) => (timer = setTimeout(resolve, FLUSH_LIMIT_MS)))]);
+      clearTimeout(timer);
     },
     log(level, message) {
       void server.sendLoggingMessage({ level, logger: 'copilot-onboard', data: showLine(message) }).catch(() => {});

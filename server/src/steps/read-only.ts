@@ -73,6 +73,8 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     await progress.phase('Building the plan…');
     const superseded = await supersededNow(ctx.root, scan);
     const plan = annotated(buildPlan(scan, analysis), superseded, legacyCount(scan));
+    // The pattern in the words analyze uses for it (planReport passes patternDetail on to the analysis part).
+    const patternDetail = annotated({ problems: [], patternDetail: analysis.patternDetail }, superseded, legacyCount(scan)).patternDetail;
     const file: PlanFile = { version: 1, createdAt: new Date().toISOString(), ...plan };
     await writePlan(ctx.root, file);
     // An open approval of this very plan stands (the files and the choices offered are the same); one
@@ -93,6 +95,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     const facts = {
       planHash: plan.planHash,
       pattern: plan.pattern,
+      patternDetail,
       operations: plan.operations.map((o) => ({ op: o.op, path: o.path, diff: o.diff, content: o.content })),
       problems: plan.problems,
       merged: plan.merged.map((m) => ({ path: m.path, line: m.line, keptAt: m.keptAt })),
@@ -104,7 +107,8 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     const git = await gitInfo(ctx.root, plan.operations.map((o) => o.path));
     const narrationFacts = { ...facts, operations: plan.operations.map((o) => ({ op: o.op, path: o.path })) };
     const feedback = state.feedback ? answerFeedback(state.feedback, plan.planHash) : null;
-    const report = [feedback?.text, planReport(file, ctx.options), supersededLines(superseded, ctx.options).join('\n'), approvalText, describeGit(git).join('\n')].filter(Boolean).join('\n\n');
+    const shown: PlanFile & { patternDetail?: string } = { ...file, patternDetail };
+    const report = [feedback?.text, planReport(shown, ctx.options), supersededLines(superseded, ctx.options).join('\n'), approvalText, describeGit(git).join('\n')].filter(Boolean).join('\n\n');
     await progress.phase('Writing the report…');
     const told = await narrate(ctx, 'propose', { ...narrationFacts, feedback }, report);
     // A person at the CLI gets the figures at a glance at the end; --json and MCP keep their shapes.
