@@ -12,6 +12,7 @@ import { sameOrDemoted } from '../model/unit-shape.js';
 import { frontMatterFor, planTargets, targetDescription, type Target } from './targets.js';
 import { joinText, splitText, type TextLines } from '../common/text.js';
 import { newReaders, readersOf, surfaceList } from '../analysis/surfaces.js';
+import { IMPORTED_KIND, importNote } from '../analysis/imports.js';
 
 export interface PlanOperation {
   op: 'create' | 'update' | 'delete';
@@ -129,6 +130,8 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
   const conflicts = conflictOptions(analysis, linesOf);
   const { marks, dropped } = conflictEffects(conflicts, choices, docs);
 
+  // An `@path` import line is not a rule: what it imports is placed instead (analysis/imports.ts).
+  const importLines = new Map(scan.imports.map((r) => [`${r.from}:${r.line}`, r]));
   const operations: PlanOperation[] = [];
   const merged: Merged[] = [];
   const provenance: Provenance[] = [];
@@ -146,7 +149,7 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     }
     const existingDoc = replacing ? link!.shown : byPath.get(target.path);
     const rendered = renderTarget(linesOf, target, existingDoc, analysis, merged);
-    const marked = dropLines(insertMarks(rendered, marks), dropped);
+    const marked = dropLines(dropLines(insertMarks(rendered, marks), importLines), dropped);
     assertEveryLineOnce(linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, dropped);
     // A new file with no rule in it (its sources were empty, or all merged) is not created.
     if (!existingDoc && !marked.refs.some((r) => r !== null)) continue;
@@ -160,6 +163,8 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
       continue;
     }
     const op = operation(target.path, before?.text ?? null, before?.sha256 ?? null, content);
+    const size = sizeWarning(target.path, content, before?.text ?? null);
+    if (size) notes.push(size);
     if (replacing) {
       op.replacesLink = link!.link;
       notes.push(`${target.path} is a symlink to ${link!.link}; as you chose, the link itself is replaced by a regular file with the rules (the backup keeps the link, and rollback puts it back). ${link!.shown.path} is not changed.`);
@@ -167,7 +172,8 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     operations.push(op);
   }
 
-  const legacy = [...linkOptions(link, replaceLink), ...legacyOptions(legacyDocs, targets, scan, blocked)];
+  // A file read only because it is imported (a README) is not an instruction file: it stays, with no choice to make.
+  const legacy = [...linkOptions(link, replaceLink), ...legacyOptions(legacyDocs.filter((d) => d.kind !== IMPORTED_KIND), targets, scan, blocked)];
   for (const option of legacy) {
     const fate = choices.legacy[option.path] ?? 'keep';
     const file = scan.files.get(option.path)!;
@@ -189,7 +195,14 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     }
   }
   for (const d of scan.docs.filter((x) => x.notRule !== null)) notes.push(`${d.path} is ${d.notRule}; it is reported, not migrated.`);
+  for (const c of scan.copies) {
+    notes.push(c.diff === '' ? `${c.path} and ${c.keptPath} are byte-identical.` : `The differences between ${c.keptPath} (migrated) and its copy ${c.path} (left out), as one diff; carry over what you want to keep by hand:\n${c.diff}`);
+  }
   for (const d of scan.docs.filter((x) => x.aliasOf !== null)) notes.push(`${d.path} points at ${d.aliasOf}; its rules are read once, from ${d.aliasOf}.`);
+  for (const r of scan.imports) {
+    const note = importNote(r);
+    if (note) notes.push(note);
+  }
   for (const s of scan.skipped) notes.push(s.detail);
   for (const t of targets.filter((x) => x.scope.kind === 'request')) {
     notes.push(`${t.path} has a description and no applyTo: Copilot applies it on request, not automatically.`);
@@ -249,6 +262,21 @@ function operation(p: string, before: string | null, beforeSha: string | null, a
     afterSha256: after === null ? null : sha256(Buffer.from(after, 'utf8')),
     diff: createTwoFilesPatch(before === null ? '/dev/null' : `a/${p}`, after === null ? '/dev/null' : `b/${p}`, before ?? '', after ?? '', undefined, undefined, { context: 3 }),
   };
+}
+
+/**
+ * GitHub's documentation asks for short instructions: Copilot code review read only the first 4,000
+ * characters of an instruction file (docs/formats.md, "Size"). A file the plan writes past that,
+ * or grows while past it, gets a warning in the notes.
+ */
+export const COPILOT_SIZE_WARNING_CHARS = 4000;
+
+function sizeWarning(p: string, after: string, before: string | null): string | null {
+  if (after.length <= COPILOT_SIZE_WARNING_CHARS || (before !== null && after.length <= before.length)) return null;
+  const lines = splitText(after).lines.length;
+  const kb = (Buffer.byteLength(after, 'utf8') / 1024).toFixed(1);
+  const was = before === null ? '' : ` (${(Buffer.byteLength(before, 'utf8') / 1024).toFixed(1)} KB before)`;
+  return `Warning: ${p} would be ${kb} KB, ${lines} lines${was}. GitHub's documentation asks for short instructions, and Copilot code review has read only the first ${COPILOT_SIZE_WARNING_CHARS} characters of an instruction file: consider moving rules for parts of the code into scoped .instructions.md files, and links instead of copied documentation.`;
 }
 
 /** Front matter that reads into scope is used; what Copilot's file cannot hold is said, not silently lost. */
