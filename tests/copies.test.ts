@@ -108,3 +108,15 @@ test('after a migration that kept the files, the next plan is a no-op', async (t
   assert.deepEqual(buildPlan(scan, analyze(scan)).operations.map((o) => o.path), []);
   assert.ok(fs.existsSync(path.join(repo, 'AGENTS.md')));
 });
+
+test('a Copilot file that says it is a hand-kept distillation of AGENTS.md is left as it is, and AGENTS.md is not merged into it', async (t) => {
+  const copilot = '# Review instructions\n\n> **`AGENTS.md` is the source of truth.** This file is a review-focused distillation of it, kept in sync by hand.\n\n- Flag any new dependency.\n';
+  const { repo, scan, plan } = await planOf({ [COPILOT]: copilot, 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': '@./AGENTS.md\n' });
+  t.after(() => removeRepo(repo));
+  const written = plan.operations.map((o) => o.content ?? '').join('\n');
+  assert.doesNotMatch(written, /Never commit the dist folder|named exports/, 'no rule of AGENTS.md is merged into the distillation');
+  assert.ok(!plan.operations.some((o) => o.path === 'AGENTS.md' || o.path === 'CLAUDE.md'));
+  assert.match(scan.sources.find((s) => s.path === 'AGENTS.md')!.notRule!, /^the source \.github\/copilot-instructions\.md says it is written from by hand/);
+  assert.ok(plan.notes.some((n) => n.startsWith('.github/copilot-instructions.md is kept as the hand-written distillation of AGENTS.md')), plan.notes.join('\n'));
+  assert.ok(!plan.legacy.some((l) => l.path === 'AGENTS.md'), 'the source is never offered for removal');
+});

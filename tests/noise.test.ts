@@ -53,9 +53,9 @@ test('a Copilot file the plan writes past 4,000 characters comes with a size war
   const long = Array.from({ length: 80 }, (_, i) => `- Rule number ${i + 1}: keep this module free of side effects at import time.`).join('\n');
   const big = await planOf({ 'AGENTS.md': `# Rules\n\n${long}\n` });
   t.after(() => removeRepo(big.repo));
-  const warning = big.plan.notes.find((n) => n.startsWith('Warning: .github/copilot-instructions.md would be'));
+  const warning = big.plan.notes.find((n) => n.startsWith('Warning: .github/copilot-instructions.md ('));
   assert.ok(warning, big.plan.notes.join('\n'));
-  assert.match(warning!, /KB, \d+ lines\. GitHub's documentation asks for short instructions/);
+  assert.match(warning!, /^Warning: \.github\/copilot-instructions\.md \(\d+\.\d KB, \d+ lines\) is over 4000 characters after the migration\. GitHub's documentation asks for short instructions/);
   const small = await planOf({ 'AGENTS.md': '- Run the tests.\n' });
   t.after(() => removeRepo(small.repo));
   assert.ok(!small.plan.notes.some((n) => n.startsWith('Warning:')));

@@ -23,6 +23,12 @@ export const MIN_LINES = 5;
 export const MAX_DIFF_LINES = 200;
 
 export interface Copy {
+  /**
+   * `copy`: the file is a copy of keptPath, whose rules are migrated. `synced-source`: a Copilot file
+   * (keptPath) says it is written from this file by hand (a distillation kept in sync): the Copilot file
+   * is left as it is and this source is not merged into it.
+   */
+  relation: 'copy' | 'synced-source';
   /** The file left out. */
   path: string;
   /** The file whose rules are migrated. */
@@ -31,9 +37,12 @@ export interface Copy {
   same: number;
   /** Why it is a copy: the share, or the marker line that says so. */
   why: string;
-  /** The differences, as one unified diff from the kept file to the copy (cut at MAX_DIFF_LINES). */
+  /** The differences of the bodies (front matter aside), as one unified diff from the kept file to the copy (cut at MAX_DIFF_LINES); empty for a synced source. */
   diff: string;
 }
+
+/** A Copilot file that names its source: "`AGENTS.md` is the source of truth", "kept in sync with AGENTS.md". */
+const SYNCED = /source of truth|distill|kept in sync|keep in sync|synced from|generated from|derived from/i;
 
 const MARKER = /\b(?:(?:auto-?)?generated|synced|synchroni[sz]ed|copied|mirrored)\s+from\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b|\b(?:a|an exact)\s+copy\s+of\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b|\bkeep\s+(?:this\s+file\s+)?in\s+sync\s+with\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b/i;
 
@@ -99,7 +108,7 @@ const covers = (kept: Scope, copy: Scope) => kept.kind === 'repo' || scopeKey(ke
 export function findCopies(docs: InstructionDoc[], textOf: (path: string) => string): Copy[] {
   const all = new Set(docs.filter((d) => d.kind !== 'imported').map((d) => d.path));
   for (const d of docs) {
-    if (d.aliasOf === null && d.notRule === null && d.kind !== 'imported') d.aliasOf = linkedFile(d, all);
+    if (d.role === 'legacy' && d.aliasOf === null && d.notRule === null && d.kind !== 'imported') d.aliasOf = linkedFile(d, all);
   }
   // Among legacy files only: a legacy file kept after a migration is a copy of what the migration wrote,
   // and the next plan must still merge it away to nothing (a Copilot file is never a copy to leave out).
@@ -148,14 +157,46 @@ export function findCopies(docs: InstructionDoc[], textOf: (path: string) => str
       if (!isCopy) continue;
       const why = marker && same < SAME_SHARE ? `it says "${marker.line.slice(0, 120)}"` : `${Math.floor(same * 100)}% of its lines are the same`;
       d.notRule = `a copy of ${kept.path} (${why}); the rules of ${kept.path} are migrated, and the differences are in the plan's notes`;
-      copies.push({ path: d.path, keptPath: kept.path, same, why, diff: diffOf(kept.path, textOf(kept.path), d.path, textOf(d.path)) });
+      copies.push({ relation: 'copy', path: d.path, keptPath: kept.path, same, why, diff: diffOf(kept, d, textOf) });
     }
   }
+  copies.push(...syncedSources(docs, live, textOf));
   return copies.sort((a, b) => index.get(a.path)! - index.get(b.path)!);
 }
 
-function diffOf(keptPath: string, kept: string, copyPath: string, copy: string): string {
-  const patch = createTwoFilesPatch(`a/${keptPath}`, `b/${copyPath}`, kept, copy, undefined, undefined, { context: 1 });
+/**
+ * Legacy files a Copilot file says it is written from by hand: merging the source into its own
+ * distillation would undo the distillation (and the file says the two are kept apart on purpose).
+ */
+function syncedSources(docs: InstructionDoc[], live: InstructionDoc[], textOf: (path: string) => string): Copy[] {
+  const out: Copy[] = [];
+  for (const copilot of docs.filter((d) => d.role === 'copilot' && d.aliasOf === null)) {
+    const head = textOf(copilot.path).split(/\r?\n/).slice(0, 15);
+    for (const line of head.filter((l) => SYNCED.test(l))) {
+      for (const source of live) {
+        if (source.notRule !== null || !covers(copilot.scope, source.scope)) continue;
+        const name = source.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        if (!new RegExp(`(^|[\\s\`'"(\\[/])(\\./)?${name}([\\s\`'")\\]:,.]|$)`).test(line)) continue;
+        const said = line.trim().slice(0, 160);
+        source.notRule = `the source ${copilot.path} says it is written from by hand ("${said}"): ${copilot.path} is left as it is and ${source.path} is not merged into it`;
+        out.push({ relation: 'synced-source', path: source.path, keptPath: copilot.path, same: 0, why: `${copilot.path} says "${said}"`, diff: '' });
+      }
+    }
+  }
+  return out;
+}
+
+/** The text of a document's body: from its first unit on (front matter is the format's business, not a rule). */
+function bodyText(doc: InstructionDoc, textOf: (path: string) => string): string {
+  const lines = textOf(doc.path).split(/\r?\n/);
+  return doc.units.length === 0 ? '' : lines.slice(doc.units[0]!.line - 1).join('\n');
+}
+
+function diffOf(kept: InstructionDoc, copy: InstructionDoc, textOf: (path: string) => string): string {
+  const a = bodyText(kept, textOf);
+  const b = bodyText(copy, textOf);
+  if (a.trimEnd() === b.trimEnd()) return '';
+  const patch = createTwoFilesPatch(`a/${kept.path}`, `b/${copy.path}`, a, b, undefined, undefined, { context: 1 });
   const out = patch.split('\n').filter((l) => !l.startsWith('====='));
   if (out.length <= MAX_DIFF_LINES) return out.join('\n').replace(/\n$/, '');
   return [...out.slice(0, MAX_DIFF_LINES), `… ${out.length - MAX_DIFF_LINES} more lines of differences`].join('\n');

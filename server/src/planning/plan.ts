@@ -137,6 +137,7 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
   const provenance: Provenance[] = [];
   const notes: string[] = [];
   const blocked = new Set<string>();
+  const long: string[] = [];
   if (copilotBlocked) notes.push(blockedCopilotNote(scan, link, targets));
   for (const target of targets) {
     const replacing = replaceLink && target.path === COPILOT_INSTRUCTIONS_PATH;
@@ -163,8 +164,8 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
       continue;
     }
     const op = operation(target.path, before?.text ?? null, before?.sha256 ?? null, content);
-    const size = sizeWarning(target.path, content, before?.text ?? null);
-    if (size) notes.push(size);
+    const size = sizeOver(target.path, content, before?.text ?? null);
+    if (size) long.push(size);
     if (replacing) {
       op.replacesLink = link!.link;
       notes.push(`${target.path} is a symlink to ${link!.link}; as you chose, the link itself is replaced by a regular file with the rules (the backup keeps the link, and rollback puts it back). ${link!.shown.path} is not changed.`);
@@ -185,6 +186,7 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     if (fate === 'keep' && readByCopilot(option.kind, option.path)) notes.push(option.note);
   }
 
+  if (long.length > 0) notes.push(sizeWarning(long));
   notes.push(...frontMatterNotes(targets, blocked));
   for (const d of dropped.values()) {
     const option = legacy.find((l) => l.path === d.path);
@@ -195,8 +197,17 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     }
   }
   for (const d of scan.docs.filter((x) => x.notRule !== null)) notes.push(`${d.path} is ${d.notRule}; it is reported, not migrated.`);
-  for (const c of scan.copies) {
-    notes.push(c.diff === '' ? `${c.path} and ${c.keptPath} are byte-identical.` : `The differences between ${c.keptPath} (migrated) and its copy ${c.path} (left out), as one diff; carry over what you want to keep by hand:\n${c.diff}`);
+  for (const c of scan.copies.filter((x) => x.relation === 'copy')) {
+    notes.push(
+      c.diff === ''
+        ? `${c.path} holds the same rules as ${c.keptPath} (front matter aside): nothing of it is lost.`
+        : `The differences between ${c.keptPath} (migrated) and its copy ${c.path} (left out), as one diff; carry over what you want to keep by hand:\n${c.diff}`,
+    );
+  }
+  for (const c of scan.copies.filter((x) => x.relation === 'synced-source')) {
+    const readers = readersOf(scan.docs.find((d) => d.path === c.path)!.kind, c.path);
+    const read = readers.length > 0 ? ` ${surfaceList(readers)} read${readers.length > 1 ? '' : 's'} ${c.path} as it is.` : ` No Copilot surface reads ${c.path}: carry over by hand what ${c.keptPath} should say.`;
+    notes.push(`${c.keptPath} is kept as the hand-written distillation of ${c.path}, as it says; the plan does not merge ${c.path} into it.${read}`);
   }
   for (const d of scan.docs.filter((x) => x.aliasOf !== null)) notes.push(`${d.path} points at ${d.aliasOf}; its rules are read once, from ${d.aliasOf}.`);
   for (const r of scan.imports) {
@@ -271,12 +282,17 @@ function operation(p: string, before: string | null, beforeSha: string | null, a
  */
 export const COPILOT_SIZE_WARNING_CHARS = 4000;
 
-function sizeWarning(p: string, after: string, before: string | null): string | null {
+/** "path (12.3 KB, 301 lines)" for a written file past the size worth a warning that the plan makes longer; else null. */
+function sizeOver(p: string, after: string, before: string | null): string | null {
   if (after.length <= COPILOT_SIZE_WARNING_CHARS || (before !== null && after.length <= before.length)) return null;
-  const lines = splitText(after).lines.length;
-  const kb = (Buffer.byteLength(after, 'utf8') / 1024).toFixed(1);
-  const was = before === null ? '' : ` (${(Buffer.byteLength(before, 'utf8') / 1024).toFixed(1)} KB before)`;
-  return `Warning: ${p} would be ${kb} KB, ${lines} lines${was}. GitHub's documentation asks for short instructions, and Copilot code review has read only the first ${COPILOT_SIZE_WARNING_CHARS} characters of an instruction file: consider moving rules for parts of the code into scoped .instructions.md files, and links instead of copied documentation.`;
+  const kb = (b: string) => `${(Buffer.byteLength(b, 'utf8') / 1024).toFixed(1)} KB`;
+  const was = before === null ? '' : `, ${kb(before)} before`;
+  return `${p} (${kb(after)}, ${splitText(after).lines.length} lines${was})`;
+}
+
+function sizeWarning(long: string[]): string {
+  const files = long.length === 1 ? `${long[0]} is` : `${long.length} Copilot files are: ${long.join('; ')}; each is`;
+  return `Warning: ${files} over ${COPILOT_SIZE_WARNING_CHARS} characters after the migration. GitHub's documentation asks for short instructions, and Copilot code review has read only the first ${COPILOT_SIZE_WARNING_CHARS} characters of an instruction file: consider moving rules for parts of the code into scoped .instructions.md files, and linking to documentation instead of copying it.`;
 }
 
 /** Front matter that reads into scope is used; what Copilot's file cannot hold is said, not silently lost. */
