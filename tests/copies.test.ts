@@ -68,7 +68,7 @@ test('a drifted copy of AGENTS.md in CLAUDE.md: one source is migrated, the copy
   assert.match(diff, /^-- Run `pnpm test` and `pnpm lint` before pushing\.$/m);
   assert.match(diff, /^\+- Run `pnpm test` before pushing\.$/m);
   assert.match(diff, /^-- Avoid default exports in new files\.$/m);
-  assert.ok(!plan.legacy.some((l) => l.path === 'AGENTS.md'), 'the left-out copy is not offered for removal');
+  assert.deepEqual(plan.legacy.find((l) => l.path === 'AGENTS.md')!.fates, ['keep', 'migrate'], 'the left-out copy is not offered for removal');
 });
 
 test('a copy marked "generated from AGENTS.md" keeps AGENTS.md as the source even when shorter', async (t) => {
@@ -118,5 +118,5 @@ test('a Copilot file that says it is a hand-kept distillation of AGENTS.md is le
   assert.ok(!plan.operations.some((o) => o.path === 'AGENTS.md' || o.path === 'CLAUDE.md'));
   assert.match(scan.sources.find((s) => s.path === 'AGENTS.md')!.notRule!, /^the source \.github\/copilot-instructions\.md says it is written from by hand/);
   assert.ok(plan.notes.some((n) => n.startsWith('.github/copilot-instructions.md is kept as the hand-written distillation of AGENTS.md')), plan.notes.join('\n'));
-  assert.ok(!plan.legacy.some((l) => l.path === 'AGENTS.md'), 'the source is never offered for removal');
+  assert.deepEqual(plan.legacy.find((l) => l.path === 'AGENTS.md')!.fates, ['keep', 'migrate'], 'the source is never offered for removal');
 });

@@ -29,8 +29,8 @@ test('a third-party skill vendored byte for byte into several tool folders is re
   assert.deepEqual(plan.operations.map((o) => o.path), ['.github/copilot-instructions.md']);
   assert.doesNotMatch(plan.operations[0]!.content!, /pdfplumber/);
   assert.match(plan.operations[0]!.content!, /Cursor rule that stays/);
-  assert.equal(plan.notes.filter((n) => /skill in .*it is reported, not migrated\.$/.test(n)).length, 3, plan.notes.join('\n'));
-  assert.ok(!plan.legacy.some((l) => left.includes(l.path)), 'no choice is offered for a left-out file');
+  assert.equal(plan.notes.filter((n) => /skill in .*it is reported, not migrated \(the approve form can migrate it all the same\)\.$/.test(n)).length, 3, plan.notes.join('\n'));
+  assert.deepEqual(plan.legacy.filter((l) => left.includes(l.path)).map((l) => l.fates), [['keep', 'migrate'], ['keep', 'migrate'], ['keep', 'migrate']], 'a left-out file is kept out, or migrated on request; never removed');
 });
 
 test('Cursor meta-rules about writing rules are reported and not migrated; ordinary rules are', async (t) => {
@@ -59,4 +59,22 @@ test('a Copilot file the plan writes past 4,000 characters comes with a size war
   const small = await planOf({ 'AGENTS.md': '- Run the tests.\n' });
   t.after(() => removeRepo(small.repo));
   assert.ok(!small.plan.notes.some((n) => n.startsWith('Warning:')));
+});
+
+test('a left-out file is offered in the approve choices, kept out by default, and migrated when the person asks', async (t) => {
+  const { repo, scan, plan } = await planOf({
+    'AGENTS.md': '- Run the tests before pushing.\n',
+    '.claude/skills/pdf/AGENTS.md': SKILL,
+    '.cursor/rules/self_improve.mdc': '---\ndescription: Guidelines for continuously improving Cursor rules.\nalwaysApply: true\n---\n- Add a rule when a pattern repeats.\n',
+  });
+  t.after(() => removeRepo(repo));
+  const options = plan.legacy.filter((l) => l.fates.includes('migrate')).map((l) => `${l.path} -> ${l.target} [${l.fates.join(',')}]`);
+  assert.deepEqual(options, ['.claude/skills/pdf/AGENTS.md -> .github/instructions/claude-skills-pdf.instructions.md [keep,migrate]', '.cursor/rules/self_improve.mdc -> .github/copilot-instructions.md [keep,migrate]']);
+  const chosen = buildPlan(scan, analyze(scan), { legacy: { '.cursor/rules/self_improve.mdc': 'migrate' }, conflicts: {} });
+  const out = chosen.operations.find((o) => o.path === '.github/copilot-instructions.md')!.content!;
+  assert.match(out, /Add a rule when a pattern repeats/);
+  assert.doesNotMatch(out, /pdfplumber/);
+  assert.notEqual(chosen.chosenHash, chosen.planHash, 'the approval binds to the plan with the choice');
+  assert.equal(chosen.planHash, plan.planHash, 'the options offered do not depend on the choice');
+  assert.ok(chosen.notes.some((n) => n.startsWith('.cursor/rules/self_improve.mdc is a Cursor meta-rule') && n.endsWith('as you chose, it is migrated all the same.')));
 });

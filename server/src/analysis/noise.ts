@@ -32,8 +32,8 @@ export function metaRuleReason(doc: InstructionDoc): string | null {
   return null;
 }
 
-/** Mark skill files and Cursor meta-rules as left out (documents already left out are not touched). */
-export function leaveOutNoise(docs: InstructionDoc[], textOf: (path: string) => string): void {
+/** Mark skill files and Cursor meta-rules as left out (documents already left out are not touched); returns their paths. */
+export function leaveOutNoise(docs: InstructionDoc[], textOf: (path: string) => string): string[] {
   const skills = docs.filter((d) => d.notRule === null && d.aliasOf === null && skillFolder(d.path) !== null);
   // Byte-identical copies of one skill file across tool folders are named together.
   const byHash = new Map<string, string[]>();
@@ -46,8 +46,11 @@ export function leaveOutNoise(docs: InstructionDoc[], textOf: (path: string) => 
     const copies = same.length > 0 ? `; byte-identical copies sit at ${same.join(', ')} (a vendored skill)` : '';
     d.notRule = `a file of a skill in ${skillFolder(d.path)} (its tool loads it when the skill runs; it is not an always-on rule)${copies}`;
   }
+  const meta: string[] = [];
   for (const d of docs) {
     if (d.notRule !== null || d.aliasOf !== null) continue;
     d.notRule = metaRuleReason(d);
+    if (d.notRule !== null) meta.push(d.path);
   }
+  return [...skills.map((d) => d.path), ...meta];
 }

@@ -32,6 +32,11 @@ export interface ScanResult {
   imports: ImportRef[];
   /** Files left out as copies of another instruction file (their `notRule` says so too). */
   copies: Copy[];
+  /**
+   * Files left out by default that the person may still migrate (vendored skills, Cursor meta-rules,
+   * copies): their `notRule` says why. A README or a workflow in `.clinerules/` is not among them.
+   */
+  optional: string[];
 }
 
 /** Documents whose rules count: not an alias of another source, and a rule at all. */
@@ -45,7 +50,7 @@ export type ScanProgress = (done: number, total: number) => void;
 
 export async function scanRepository(root: string, onProgress?: ScanProgress): Promise<ScanResult> {
   const paths = new RepoPaths(root);
-  const result: ScanResult = { root, sources: [], docs: [], files: new Map(), skipped: [], imports: [], copies: [] };
+  const result: ScanResult = { root, sources: [], docs: [], files: new Map(), skipped: [], imports: [], copies: [], optional: [] };
   const found = (await discoverInstructionFiles(root))
     .map((rel) => ({ rel, format: formatFor(rel)! }))
     .sort((a, b) => formatRank(a.format.id) - formatRank(b.format.id) || byCodeUnit(a.rel, b.rel));
@@ -94,8 +99,9 @@ export async function scanRepository(root: string, onProgress?: ScanProgress): P
   result.imports = imported.refs;
   for (const file of imported.files) result.files.set(file.path, file);
   result.docs.push(...imported.docs);
-  leaveOutNoise(result.docs, (p) => result.files.get(p)!.text);
+  const noise = leaveOutNoise(result.docs, (p) => result.files.get(p)!.text);
   result.copies = findCopies(result.docs, (p) => result.files.get(p)!.text);
+  result.optional = [...noise, ...result.copies.map((c) => c.path)];
   for (const doc of result.docs) {
     const file = result.files.get(doc.path)!;
     result.sources.push({ path: doc.path, kind: doc.kind, bytes: file.bytes.length, sha256: file.sha256, aliasOf: doc.aliasOf, notRule: doc.notRule });

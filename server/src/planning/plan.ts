@@ -27,7 +27,8 @@ export interface PlanOperation {
   replacesLink?: string;
 }
 
-export type LegacyFate = 'keep' | 'remove' | 'pointer' | 'replace';
+/** `migrate`: a file left out by default (a vendored skill, a meta-rule, a copy) is migrated after all. */
+export type LegacyFate = 'keep' | 'remove' | 'pointer' | 'replace' | 'migrate';
 
 /** A legacy file the person decides about in the approve form. */
 export interface LegacyOption {
@@ -113,7 +114,11 @@ function lineCache(scan: ScanResult): (path: string) => string[] {
 
 function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): Omit<Plan, 'planHash' | 'chosenHash'> {
   const linesOf = lineCache(scan);
-  const docs = contentDocs(scan);
+  // A file left out by default is migrated only when the person asks (its option's `migrate`).
+  const optional = scan.docs.filter((d) => scan.optional.includes(d.path));
+  const asked = new Set(optional.filter((d) => choices.legacy[d.path] === 'migrate'));
+  const content = new Set(contentDocs(scan));
+  const docs = scan.docs.filter((d) => content.has(d) || asked.has(d));
   const byPath = new Map(docs.map((d) => [d.path, d]));
   const link = copilotLink(scan, byPath);
   const replaceLink = link !== null && choices.legacy[COPILOT_INSTRUCTIONS_PATH] === 'replace';
@@ -174,7 +179,11 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
   }
 
   // A file read only because it is imported (a README) is not an instruction file: it stays, with no choice to make.
-  const legacy = [...linkOptions(link, replaceLink), ...legacyOptions(legacyDocs.filter((d) => d.kind !== IMPORTED_KIND), targets, scan, blocked)];
+  const legacy = [
+    ...linkOptions(link, replaceLink),
+    ...legacyOptions(legacyDocs.filter((d) => d.kind !== IMPORTED_KIND && !asked.has(d)), targets, scan, blocked),
+    ...optionalOptions(optional, legacyDocs, targets, existing, copilotBlocked),
+  ];
   for (const option of legacy) {
     const fate = choices.legacy[option.path] ?? 'keep';
     const file = scan.files.get(option.path)!;
@@ -196,7 +205,10 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
       notes.push(`${d.path}:${d.line} is dropped from Copilot's files, but ${d.path} is kept and still says "${d.text.trim()}"${alsoRead}: remove the file, or edit that line, to settle the contradiction everywhere.`);
     }
   }
-  for (const d of scan.docs.filter((x) => x.notRule !== null)) notes.push(`${d.path} is ${d.notRule}; it is reported, not migrated.`);
+  for (const d of scan.docs.filter((x) => x.notRule !== null)) {
+    if (asked.has(d)) notes.push(`${d.path} is ${d.notRule}; as you chose, it is migrated all the same.`);
+    else notes.push(`${d.path} is ${d.notRule}; it is reported, not migrated${optional.includes(d) ? ' (the approve form can migrate it all the same)' : ''}.`);
+  }
   for (const c of scan.copies.filter((x) => x.relation === 'copy')) {
     notes.push(
       c.diff === ''
@@ -387,6 +399,15 @@ function legacyOptions(legacy: InstructionDoc[], targets: Target[], scan: ScanRe
     if (movable) fates.push('remove');
     if (POINTER_KINDS.has(doc.kind) && movable) fates.push('pointer');
     return { path: doc.path, kind: doc.kind, target, fates, note: legacyNote(doc, target) };
+  });
+}
+
+/** The choice to migrate a file the plan leaves out by default; keeping it (the default) leaves it out. */
+function optionalOptions(optional: InstructionDoc[], legacyDocs: InstructionDoc[], targets: Target[], existing: Map<string, Scope>, copilotBlocked: boolean): LegacyOption[] {
+  return optional.map((doc) => {
+    // Where its rules would go: where they go now, or where they would go with it among the others.
+    const target = (targets.find((t) => t.docs.includes(doc)) ?? planTargets([...legacyDocs, doc], existing, copilotBlocked ? 'scoped' : 'copilot').find((t) => t.docs.includes(doc)))!.path;
+    return { path: doc.path, kind: doc.kind, target, fates: ['keep', 'migrate'], note: `${doc.path} is left out of the migration: it is ${doc.notRule}. Choose to migrate it if its rules are yours.` };
   });
 }
 
