@@ -110,3 +110,15 @@ test('@ in AGENTS.md, inside a sentence or in a code block is text, not an impor
   assert.match(out, /^@Override$/m);
   assert.deepEqual(scan.imports, []);
 });
+
+test('a CLAUDE.md of several imports, one of them AGENTS.md, points at AGENTS.md: it is not offered for removal, and AGENTS.md cannot be removed', async (t) => {
+  const { repo, scan, plan } = await planOf({
+    'AGENTS.md': '- Run pnpm test before pushing.\n',
+    'CLAUDE.md': '@./AGENTS.md\n@./README.md\n',
+  });
+  t.after(() => removeRepo(repo));
+  assert.equal(scan.sources.find((s) => s.path === 'CLAUDE.md')!.aliasOf, 'AGENTS.md');
+  assert.ok(!plan.legacy.some((l) => l.path === 'CLAUDE.md'));
+  assert.deepEqual(plan.legacy.find((l) => l.path === 'AGENTS.md')!.fates, ['keep']);
+  assert.ok(plan.notes.some((n) => n.startsWith('CLAUDE.md:2 imports @./README.md, which does not exist in the repository')));
+});

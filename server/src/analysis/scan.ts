@@ -99,6 +99,13 @@ export async function scanRepository(root: string, onProgress?: ScanProgress): P
   result.imports = imported.refs;
   for (const file of imported.files) result.files.set(file.path, file);
   result.docs.push(...imported.docs);
+  // A file made only of imports, one of them an instruction file, points at that file (like a one-line import).
+  for (const doc of result.docs) {
+    if (doc.aliasOf !== null || doc.units.length > 0) continue;
+    // Only at a file that holds rules itself: two files that only import each other point nowhere.
+    const holds = (p: string | null) => p !== null && (byPath.get(p)?.units.length ?? 0) > 0;
+    doc.aliasOf = imported.refs.find((r) => r.from === doc.path && r.status === 'source' && holds(r.target))?.target ?? null;
+  }
   const noise = leaveOutNoise(result.docs, (p) => result.files.get(p)!.text);
   result.copies = findCopies(result.docs, (p) => result.files.get(p)!.text);
   result.optional = [...noise, ...result.copies.map((c) => c.path)];

@@ -192,7 +192,8 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
       const rel = path.posix.relative(path.posix.dirname(option.path), option.target);
       operations.push(operation(option.path, file.text, file.sha256, `@${rel}\n`));
     }
-    if (fate === 'keep' && readByCopilot(option.kind, option.path)) notes.push(option.note);
+    // A left-out file's note is its `notRule` line below; a kept legacy file's note says who reads it twice.
+    if (fate === 'keep' && readByCopilot(option.kind, option.path) && !option.fates.includes('migrate')) notes.push(option.note);
   }
 
   if (long.length > 0) notes.push(sizeWarning(long));
