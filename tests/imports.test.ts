@@ -122,3 +122,18 @@ test('a CLAUDE.md of several imports, one of them AGENTS.md, points at AGENTS.md
   assert.deepEqual(plan.legacy.find((l) => l.path === 'AGENTS.md')!.fates, ['keep']);
   assert.ok(plan.notes.some((n) => n.startsWith('CLAUDE.md:2 imports @./README.md, which does not exist in the repository')));
 });
+
+test('an imported file\'s lines land as often as it has them, where the import is placed (multiplicity)', async (t) => {
+  const { repo, content, plan } = await planOf({
+    'pkg/CLAUDE.md': '- Run the tests.\n\n@style.md\n',
+    'pkg/style.md': '- Run the tests.\n- Use tabs.\n- Run the tests.\n',
+  });
+  t.after(() => removeRepo(repo));
+  const out = content('.github/instructions/pkg.instructions.md')!;
+  assert.match(out, /^applyTo: "pkg\/\*\*"$/m, 'placed with the scope of the file that imports it');
+  assert.equal(count(out, '- Run the tests.'), 2, out);
+  assert.equal(count(out, '- Use tabs.'), 1, out);
+  assert.doesNotMatch(out, /^@/m);
+  const again = await migrateAndReplan(repo, plan);
+  assert.deepEqual(again.operations.map((o) => `${o.op} ${o.path}`), []);
+});

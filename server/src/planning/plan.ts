@@ -155,7 +155,7 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     }
     const existingDoc = replacing ? link!.shown : byPath.get(target.path);
     const rendered = renderTarget(linesOf, target, existingDoc, analysis, merged);
-    const marked = dropLines(dropLines(insertMarks(rendered, marks), importLines), dropped);
+    const marked = dropLines(dropImports(insertMarks(rendered, marks), importLines), dropped);
     assertEveryLineOnce(linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, dropped);
     // A new file with no rule in it (its sources were empty, or all merged) is not created.
     if (!existingDoc && !marked.refs.some((r) => r !== null)) continue;
@@ -459,6 +459,16 @@ function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs
   }
   const marks = new Map([...topics].map(([key, t]) => [key, MARK([...t].sort(byCodeUnit).join(' and '))]));
   return { marks, dropped };
+}
+
+/** Take out `@path` import lines; one that ended the file takes the blank lines before it along. */
+function dropImports(r: Rendered, imports: Map<string, unknown>): Rendered {
+  const out = dropLines(r, imports);
+  const last = r.refs[r.refs.length - 1];
+  if (out.lines.length < r.lines.length && last && imports.has(`${last.path}:${last.line}`)) {
+    while (out.lines.length > 0 && out.refs[out.refs.length - 1] === null && out.lines[out.lines.length - 1]!.trim() === '') (out.lines.pop(), out.refs.pop());
+  }
+  return out;
 }
 
 function dropLines(r: Rendered, dropped: Map<string, unknown>): Rendered {
