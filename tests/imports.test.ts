@@ -137,3 +137,19 @@ test('an imported file\'s lines land as often as it has them, where the import i
   const again = await migrateAndReplan(repo, plan);
   assert.deepEqual(again.operations.map((o) => `${o.op} ${o.path}`), []);
 });
+
+test('an import of a file git ignores, or of a file under .git, is never read into Copilot\'s files', async (t) => {
+  const { repo } = await planOf({});
+  t.after(() => removeRepo(repo));
+  writeFile(repo, '.gitignore', 'CLAUDE.local.md\n');
+  writeFile(repo, 'CLAUDE.local.md', '- PERSONAL note: my token lives in ~/.secrets.\n');
+  writeFile(repo, '.git/info/notes.md', '- GIT internal text.\n');
+  writeFile(repo, 'CLAUDE.md', '- Shared rule.\n\n@CLAUDE.local.md\n@.git/info/notes.md\n@.git/config\n');
+  const scan = await scanRepository(repo);
+  const plan = buildPlan(scan, analyze(scan));
+  const out = plan.operations.find((o) => o.path === COPILOT)!.content!;
+  assert.match(out, /Shared rule/);
+  assert.doesNotMatch(out, /PERSONAL|GIT internal|repositoryformatversion|@/);
+  assert.deepEqual(scan.imports.map((r) => r.status), ['ignored', 'ignored', 'not_text']);
+  assert.ok(plan.notes.some((n) => n.startsWith('CLAUDE.md:3 imports @CLAUDE.local.md, which git ignores')));
+});

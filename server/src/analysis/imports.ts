@@ -3,6 +3,7 @@ import type { InstructionDoc, Unit } from '../model/model.js';
 import type { RepoPaths } from '../repo/repo-path.js';
 import { readSource, type ReadableSource } from '../repo/source-file.js';
 import { claudeMd } from './formats/agent-md.js';
+import { gitIgnores, inSkippedDir } from './discover.js';
 
 /**
  * `@path` imports. Claude Code (CLAUDE.md and its rules) and Gemini CLI (GEMINI.md) read an `@path`
@@ -20,7 +21,7 @@ export const MAX_IMPORT_DEPTH = 5;
 
 const IMPORT_LINE = /^\s*(?:[-*+]\s+)?@([^\s`@]+)\s*$/;
 /** Text files worth placing among instructions; `@package.json` is a reference, not rules. */
-const TEXT_FILE = /(^|\/)[^/.]+$|\.(md|mdc|markdown|txt)$/i;
+const TEXT_FILE = /\.(md|mdc|markdown|txt)$/i;
 
 export type ImportStatus =
   /** The named file is an instruction file of its own: its rules are placed once, where that file goes. */
@@ -35,7 +36,9 @@ export type ImportStatus =
   /** Not a text file of rules (`@package.json`), or unreadable: left as a reference. */
   | 'not_text'
   /** Imports past the depth limit, or back into a file on the way: not followed again. */
-  | 'cycle';
+  | 'cycle'
+  /** A file git ignores, or in `.git`, `node_modules` and the like: personal or local, never copied into committed files. */
+  | 'ignored';
 
 export interface ImportRef {
   /** The importing file. */
@@ -123,6 +126,10 @@ export async function followImports(paths: RepoPaths, docs: InstructionDoc[]): P
           ref.status = 'not_text';
           continue;
         }
+        if (inSkippedDir(target) || target.split('/').some((seg) => seg === '.git' || seg === '.copilot-state') || (await gitIgnores(paths.root, target))) {
+          ref.status = 'ignored';
+          continue;
+        }
         let read;
         try {
           read = await readSource(paths, target);
@@ -171,6 +178,8 @@ export function importNote(ref: ImportRef): string | null {
       return `${at}, which does not exist in the repository: there is nothing to place, and the import line is not copied.`;
     case 'not_text':
       return `${at}, which is not a text file of rules: it is left out, and the import line is not copied.`;
+    case 'ignored':
+      return `${at}, which git ignores (or which sits in a folder such as .git or node_modules): a personal or local file is never copied into files meant to be committed, and the import line is not copied.`;
     case 'cycle':
       return `${at}, which imports lead back to (or go deeper than ${MAX_IMPORT_DEPTH} files): it is placed once, not again.`;
   }
