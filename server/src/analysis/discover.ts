@@ -70,3 +70,21 @@ async function readGitignore(root: string, dir: string): Promise<Ignore | null> 
     return null;
   }
 }
+
+/**
+ * Whether git ignores a repository path (a personal or local file such as `CLAUDE.local.md`). Outside
+ * a git work tree nothing is ignored this way.
+ */
+export async function gitIgnores(root: string, rel: string): Promise<boolean> {
+  try {
+    await run('git', ['-C', root, 'check-ignore', '-q', '--', rel]);
+    return true; // exit 0: ignored
+  } catch {
+    return false; // exit 1: not ignored; 128: not a work tree
+  }
+}
+
+/** Whether a path lies in a folder that never holds the repository's own instructions (`.git`, `node_modules`, …). */
+export function inSkippedDir(rel: string): boolean {
+  return skipped(rel);
+}

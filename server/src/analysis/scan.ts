@@ -2,6 +2,9 @@ import path from 'node:path';
 import { byCodeUnit } from '../common/collections.js';
 import type { InstructionDoc } from '../model/model.js';
 import { discoverInstructionFiles } from './discover.js';
+import { followImports, type ImportRef } from './imports.js';
+import { leaveOutNoise } from './noise.js';
+import { findCopies, type Copy } from './copies.js';
 import { formatFor, formatRank } from './formats/registry.js';
 import { RepoPaths } from '../repo/repo-path.js';
 import { readSource, type ReadableSource, type SkippedSource } from '../repo/source-file.js';
@@ -25,6 +28,15 @@ export interface ScanResult {
   /** Readable files by path, with their exact bytes. */
   files: Map<string, ReadableSource>;
   skipped: SkippedSource[];
+  /** Every `@path` import line of CLAUDE.md, GEMINI.md and the files they import, and what became of it. */
+  imports: ImportRef[];
+  /** Files left out as copies of another instruction file (their `notRule` says so too). */
+  copies: Copy[];
+  /**
+   * Files left out by default that the person may still migrate (vendored skills, Cursor meta-rules,
+   * copies): their `notRule` says why. A README or a workflow in `.clinerules/` is not among them.
+   */
+  optional: string[];
 }
 
 /** Documents whose rules count: not an alias of another source, and a rule at all. */
@@ -38,7 +50,7 @@ export type ScanProgress = (done: number, total: number) => void;
 
 export async function scanRepository(root: string, onProgress?: ScanProgress): Promise<ScanResult> {
   const paths = new RepoPaths(root);
-  const result: ScanResult = { root, sources: [], docs: [], files: new Map(), skipped: [] };
+  const result: ScanResult = { root, sources: [], docs: [], files: new Map(), skipped: [], imports: [], copies: [], optional: [] };
   const found = (await discoverInstructionFiles(root))
     .map((rel) => ({ rel, format: formatFor(rel)! }))
     .sort((a, b) => formatRank(a.format.id) - formatRank(b.format.id) || byCodeUnit(a.rel, b.rel));
@@ -70,11 +82,41 @@ export async function scanRepository(root: string, onProgress?: ScanProgress): P
   for (const doc of result.docs) {
     doc.aliasOf ??= importTarget(doc.path, doc.importOnly ?? null, known) ?? symlinkStoredAsText(doc.path, result.files.get(doc.path)!.text, known);
     if (doc.aliasOf !== null && !known.has(doc.aliasOf)) doc.aliasOf = null;
+  }
+  // Two files that only import each other are no alias of anything: neither holds the rules.
+  const byPath = new Map(result.docs.map((d) => [d.path, d]));
+  for (const doc of result.docs) {
+    const seen = new Set<string>([doc.path]);
+    for (let at = doc.aliasOf; at !== null; at = byPath.get(at)?.aliasOf ?? null) {
+      if (seen.has(at)) {
+        for (const p of seen) byPath.get(p)!.aliasOf = null;
+        break;
+      }
+      seen.add(at);
+    }
+  }
+  const imported = await followImports(paths, result.docs);
+  result.imports = imported.refs;
+  for (const file of imported.files) result.files.set(file.path, file);
+  result.docs.push(...imported.docs);
+  // A file made only of imports, one of them an instruction file, points at that file (like a one-line import).
+  for (const doc of result.docs) {
+    if (doc.aliasOf !== null || doc.units.length > 0) continue;
+    // Only at a file that holds rules itself: two files that only import each other point nowhere.
+    const holds = (p: string | null) => p !== null && (byPath.get(p)?.units.length ?? 0) > 0;
+    doc.aliasOf = imported.refs.find((r) => r.from === doc.path && r.status === 'source' && holds(r.target))?.target ?? null;
+  }
+  const noise = leaveOutNoise(result.docs, (p) => result.files.get(p)!.text);
+  result.copies = findCopies(result.docs, (p) => result.files.get(p)!.text);
+  result.optional = [...noise, ...result.copies.map((c) => c.path)];
+  for (const doc of result.docs) {
     const file = result.files.get(doc.path)!;
     result.sources.push({ path: doc.path, kind: doc.kind, bytes: file.bytes.length, sha256: file.sha256, aliasOf: doc.aliasOf, notRule: doc.notRule });
   }
   const order = new Map(found.map((f, i) => [f.rel, i]));
-  result.sources.sort((a, b) => order.get(a.path)! - order.get(b.path)!);
+  // Imported files come after the instruction files, in the order they were reached.
+  const rank = (p: string) => order.get(p) ?? found.length;
+  result.sources.sort((a, b) => rank(a.path) - rank(b.path));
   return result;
 }
 

@@ -92,7 +92,7 @@ const MAX_FILE_FIELDS = 20;
 /** At most this many contradictions are asked about; the approve message names the others, which keep every side, marked. */
 export const MAX_CONFLICT_FIELDS = 20;
 
-type Fate = 'keep' | 'remove' | 'pointer' | 'replace';
+type Fate = 'keep' | 'remove' | 'pointer' | 'replace' | 'migrate';
 
 /** Titles and descriptions show paths and rule text through show/untrusted.ts: quoted, escaped, one line. */
 const FATE_TITLES: Record<Fate, (path: string, target: string) => string> = {
@@ -100,11 +100,13 @@ const FATE_TITLES: Record<Fate, (path: string, target: string) => string> = {
   remove: (p) => `Remove ${showPath(p)} (it is backed up first)`,
   pointer: (p, t) => `Replace ${showPath(p)} with a pointer to ${showPath(t)}`,
   replace: (p) => `Replace the link ${showPath(p)} with a regular file holding all repo-wide rules (the backup keeps the link)`,
+  migrate: (p, t) => `Migrate ${showPath(p)} after all: its rules go to ${showPath(t)}`,
 };
 
 /** The question a file's field asks: where its rules go, or, for a linked Copilot file, what becomes of the link. */
-function fileTitle(l: { path: string; target: string; linkTarget?: string }): string {
-  return l.linkTarget !== undefined ? `${showPath(l.path)} is a symlink to ${showPath(l.linkTarget)}` : `${showPath(l.path)}: its rules go to ${showPath(l.target)}`;
+function fileTitle(l: { path: string; target: string; fates: Fate[]; linkTarget?: string }): string {
+  if (l.linkTarget !== undefined) return `${showPath(l.path)} is a symlink to ${showPath(l.linkTarget)}`;
+  return l.fates.includes('migrate') ? `${showPath(l.path)} is left out of the migration (keeping it as it is)` : `${showPath(l.path)}: its rules go to ${showPath(l.target)}`;
 }
 
 export interface ApproveFormInput {

@@ -12,6 +12,7 @@ import { sameOrDemoted } from '../model/unit-shape.js';
 import { frontMatterFor, planTargets, targetDescription, type Target } from './targets.js';
 import { joinText, splitText, type TextLines } from '../common/text.js';
 import { newReaders, readersOf, surfaceList } from '../analysis/surfaces.js';
+import { IMPORTED_KIND, importNote } from '../analysis/imports.js';
 
 export interface PlanOperation {
   op: 'create' | 'update' | 'delete';
@@ -26,7 +27,8 @@ export interface PlanOperation {
   replacesLink?: string;
 }
 
-export type LegacyFate = 'keep' | 'remove' | 'pointer' | 'replace';
+/** `migrate`: a file left out by default (a vendored skill, a meta-rule, a copy) is migrated after all. */
+export type LegacyFate = 'keep' | 'remove' | 'pointer' | 'replace' | 'migrate';
 
 /** A legacy file the person decides about in the approve form. */
 export interface LegacyOption {
@@ -112,7 +114,11 @@ function lineCache(scan: ScanResult): (path: string) => string[] {
 
 function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): Omit<Plan, 'planHash' | 'chosenHash'> {
   const linesOf = lineCache(scan);
-  const docs = contentDocs(scan);
+  // A file left out by default is migrated only when the person asks (its option's `migrate`).
+  const optional = scan.docs.filter((d) => scan.optional.includes(d.path));
+  const asked = new Set(optional.filter((d) => choices.legacy[d.path] === 'migrate'));
+  const content = new Set(contentDocs(scan));
+  const docs = scan.docs.filter((d) => content.has(d) || asked.has(d));
   const byPath = new Map(docs.map((d) => [d.path, d]));
   const link = copilotLink(scan, byPath);
   const replaceLink = link !== null && choices.legacy[COPILOT_INSTRUCTIONS_PATH] === 'replace';
@@ -129,11 +135,14 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
   const conflicts = conflictOptions(analysis, linesOf);
   const { marks, dropped } = conflictEffects(conflicts, choices, docs);
 
+  // An `@path` import line is not a rule: what it imports is placed instead (analysis/imports.ts).
+  const importLines = new Map(scan.imports.map((r) => [`${r.from}:${r.line}`, r]));
   const operations: PlanOperation[] = [];
   const merged: Merged[] = [];
   const provenance: Provenance[] = [];
   const notes: string[] = [];
   const blocked = new Set<string>();
+  const long: string[] = [];
   if (copilotBlocked) notes.push(blockedCopilotNote(scan, link, targets));
   for (const target of targets) {
     const replacing = replaceLink && target.path === COPILOT_INSTRUCTIONS_PATH;
@@ -146,7 +155,7 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     }
     const existingDoc = replacing ? link!.shown : byPath.get(target.path);
     const rendered = renderTarget(linesOf, target, existingDoc, analysis, merged);
-    const marked = dropLines(insertMarks(rendered, marks), dropped);
+    const marked = dropLines(dropImports(insertMarks(rendered, marks), importLines), dropped);
     assertEveryLineOnce(linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, dropped);
     // A new file with no rule in it (its sources were empty, or all merged) is not created.
     if (!existingDoc && !marked.refs.some((r) => r !== null)) continue;
@@ -160,6 +169,8 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
       continue;
     }
     const op = operation(target.path, before?.text ?? null, before?.sha256 ?? null, content);
+    const size = sizeOver(target.path, content, before?.text ?? null);
+    if (size) long.push(size);
     if (replacing) {
       op.replacesLink = link!.link;
       notes.push(`${target.path} is a symlink to ${link!.link}; as you chose, the link itself is replaced by a regular file with the rules (the backup keeps the link, and rollback puts it back). ${link!.shown.path} is not changed.`);
@@ -167,7 +178,12 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     operations.push(op);
   }
 
-  const legacy = [...linkOptions(link, replaceLink), ...legacyOptions(legacyDocs, targets, scan, blocked)];
+  // A file read only because it is imported (a README) is not an instruction file: it stays, with no choice to make.
+  const legacy = [
+    ...linkOptions(link, replaceLink),
+    ...legacyOptions(legacyDocs.filter((d) => d.kind !== IMPORTED_KIND && !asked.has(d)), targets, scan, blocked),
+    ...optionalOptions(optional, legacyDocs, targets, existing, copilotBlocked),
+  ];
   for (const option of legacy) {
     const fate = choices.legacy[option.path] ?? 'keep';
     const file = scan.files.get(option.path)!;
@@ -176,9 +192,11 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
       const rel = path.posix.relative(path.posix.dirname(option.path), option.target);
       operations.push(operation(option.path, file.text, file.sha256, `@${rel}\n`));
     }
-    if (fate === 'keep' && readByCopilot(option.kind, option.path)) notes.push(option.note);
+    // A left-out file's note is its `notRule` line below; a kept legacy file's note says who reads it twice.
+    if (fate === 'keep' && readByCopilot(option.kind, option.path) && !option.fates.includes('migrate')) notes.push(option.note);
   }
 
+  if (long.length > 0) notes.push(sizeWarning(long));
   notes.push(...frontMatterNotes(targets, blocked));
   for (const d of dropped.values()) {
     const option = legacy.find((l) => l.path === d.path);
@@ -188,8 +206,27 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
       notes.push(`${d.path}:${d.line} is dropped from Copilot's files, but ${d.path} is kept and still says "${d.text.trim()}"${alsoRead}: remove the file, or edit that line, to settle the contradiction everywhere.`);
     }
   }
-  for (const d of scan.docs.filter((x) => x.notRule !== null)) notes.push(`${d.path} is ${d.notRule}; it is reported, not migrated.`);
+  for (const d of scan.docs.filter((x) => x.notRule !== null)) {
+    if (asked.has(d)) notes.push(`${d.path} is ${d.notRule}; as you chose, it is migrated all the same.`);
+    else notes.push(`${d.path} is ${d.notRule}; it is reported, not migrated${optional.includes(d) ? ' (the approve form can migrate it all the same)' : ''}.`);
+  }
+  for (const c of scan.copies.filter((x) => x.relation === 'copy')) {
+    notes.push(
+      c.diff === ''
+        ? `${c.path} holds the same rules as ${c.keptPath} (front matter aside): nothing of it is lost.`
+        : `The differences between ${c.keptPath} (migrated) and its copy ${c.path} (left out), as one diff; carry over what you want to keep by hand:\n${c.diff}`,
+    );
+  }
+  for (const c of scan.copies.filter((x) => x.relation === 'synced-source')) {
+    const readers = readersOf(scan.docs.find((d) => d.path === c.path)!.kind, c.path);
+    const read = readers.length > 0 ? ` ${surfaceList(readers)} read${readers.length > 1 ? '' : 's'} ${c.path} as it is.` : ` No Copilot surface reads ${c.path}: carry over by hand what ${c.keptPath} should say.`;
+    notes.push(`${c.keptPath} is kept as the hand-written distillation of ${c.path}, as it says; the plan does not merge ${c.path} into it.${read}`);
+  }
   for (const d of scan.docs.filter((x) => x.aliasOf !== null)) notes.push(`${d.path} points at ${d.aliasOf}; its rules are read once, from ${d.aliasOf}.`);
+  for (const r of scan.imports) {
+    const note = importNote(r);
+    if (note) notes.push(note);
+  }
   for (const s of scan.skipped) notes.push(s.detail);
   for (const t of targets.filter((x) => x.scope.kind === 'request')) {
     notes.push(`${t.path} has a description and no applyTo: Copilot applies it on request, not automatically.`);
@@ -249,6 +286,26 @@ function operation(p: string, before: string | null, beforeSha: string | null, a
     afterSha256: after === null ? null : sha256(Buffer.from(after, 'utf8')),
     diff: createTwoFilesPatch(before === null ? '/dev/null' : `a/${p}`, after === null ? '/dev/null' : `b/${p}`, before ?? '', after ?? '', undefined, undefined, { context: 3 }),
   };
+}
+
+/**
+ * GitHub's documentation asks for short instructions: Copilot code review read only the first 4,000
+ * characters of an instruction file (docs/formats.md, "Size"). A file the plan writes past that,
+ * or grows while past it, gets a warning in the notes.
+ */
+export const COPILOT_SIZE_WARNING_CHARS = 4000;
+
+/** "path (12.3 KB, 301 lines)" for a written file past the size worth a warning that the plan makes longer; else null. */
+function sizeOver(p: string, after: string, before: string | null): string | null {
+  if (after.length <= COPILOT_SIZE_WARNING_CHARS || (before !== null && after.length <= before.length)) return null;
+  const kb = (b: string) => `${(Buffer.byteLength(b, 'utf8') / 1024).toFixed(1)} KB`;
+  const was = before === null ? '' : `, ${kb(before)} before`;
+  return `${p} (${kb(after)}, ${splitText(after).lines.length} lines${was})`;
+}
+
+function sizeWarning(long: string[]): string {
+  const files = long.length === 1 ? `${long[0]} is` : `${long.length} Copilot files are: ${long.join('; ')}; each is`;
+  return `Warning: ${files} over ${COPILOT_SIZE_WARNING_CHARS} characters after the migration. GitHub's documentation asks for short instructions, and Copilot code review has read only the first ${COPILOT_SIZE_WARNING_CHARS} characters of an instruction file: consider moving rules for parts of the code into scoped .instructions.md files, and linking to documentation instead of copying it.`;
 }
 
 /** Front matter that reads into scope is used; what Copilot's file cannot hold is said, not silently lost. */
@@ -346,6 +403,15 @@ function legacyOptions(legacy: InstructionDoc[], targets: Target[], scan: ScanRe
   });
 }
 
+/** The choice to migrate a file the plan leaves out by default; keeping it (the default) leaves it out. */
+function optionalOptions(optional: InstructionDoc[], legacyDocs: InstructionDoc[], targets: Target[], existing: Map<string, Scope>, copilotBlocked: boolean): LegacyOption[] {
+  return optional.map((doc) => {
+    // Where its rules would go: where they go now, or where they would go with it among the others.
+    const target = (targets.find((t) => t.docs.includes(doc)) ?? planTargets([...legacyDocs, doc], existing, copilotBlocked ? 'scoped' : 'copilot').find((t) => t.docs.includes(doc)))!.path;
+    return { path: doc.path, kind: doc.kind, target, fates: ['keep', 'migrate'], note: `${doc.path} is left out of the migration: it is ${doc.notRule}. Choose to migrate it if its rules are yours.` };
+  });
+}
+
 /** What keeping a legacy file means, surface by surface (core/surfaces.ts): who reads it today, who sees its rules only after the migration. */
 export function legacyNote(doc: Pick<InstructionDoc, 'path' | 'kind'>, target: string): string {
   const now = readersOf(doc.kind, doc.path);
@@ -393,6 +459,16 @@ function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs
   }
   const marks = new Map([...topics].map(([key, t]) => [key, MARK([...t].sort(byCodeUnit).join(' and '))]));
   return { marks, dropped };
+}
+
+/** Take out `@path` import lines; one that ended the file takes the blank lines before it along. */
+function dropImports(r: Rendered, imports: Map<string, unknown>): Rendered {
+  const out = dropLines(r, imports);
+  const last = r.refs[r.refs.length - 1];
+  if (out.lines.length < r.lines.length && last && imports.has(`${last.path}:${last.line}`)) {
+    while (out.lines.length > 0 && out.refs[out.refs.length - 1] === null && out.lines[out.lines.length - 1]!.trim() === '') (out.lines.pop(), out.refs.pop());
+  }
+  return out;
 }
 
 function dropLines(r: Rendered, dropped: Map<string, unknown>): Rendered {

@@ -26,7 +26,7 @@ export const SourceInfo = z.object({
   notRule: z.string().nullable().optional(),
 });
 /** What happens to a file the person decides about; `replace` turns a linked Copilot file into a regular one. */
-export const LegacyFate = z.enum(['keep', 'remove', 'pointer', 'replace']);
+export const LegacyFate = z.enum(['keep', 'remove', 'pointer', 'replace', 'migrate']);
 export const PlanChoices = z.object({
   legacy: z.record(z.string(), LegacyFate),
   conflicts: z.record(z.string(), z.string()),

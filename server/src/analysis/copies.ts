@@ -1,0 +1,203 @@
+import path from 'node:path';
+import { createTwoFilesPatch } from 'diff';
+import { normalizeLine, type InstructionDoc, type Scope } from '../model/model.js';
+
+/**
+ * Copies of a whole instruction file. People keep one file per tool with the same rules (CLAUDE.md
+ * copied from AGENTS.md, a `.cursorrules` synced from the Copilot file); over time the copies drift.
+ * Merging them line by line interleaves both versions. A copy is recognised instead, and the plan
+ * keeps one source:
+ *
+ * - at least {@link SAME_SHARE} of the non-blank lines are the same (counted with repeats, against the
+ *   longer file), both files having at least {@link MIN_LINES} such lines; or
+ * - the file says so: "generated from X", "synced from X", "copied from X", "a copy of X",
+ *   "keep in sync with X", X naming another instruction file.
+ *
+ * Only legacy files are compared: Copilot's own files are left alone. The kept source is the file a
+ * marked copy names, else the most complete one (most non-blank lines; the first in report
+ * order on a tie). A copy is left out only when the kept file applies wherever the copy does.
+ */
+export const SAME_SHARE = 0.9;
+export const MIN_LINES = 5;
+/** The diff shown in the plan's notes is cut after this many lines. */
+export const MAX_DIFF_LINES = 200;
+
+export interface Copy {
+  /**
+   * `copy`: the file is a copy of keptPath, whose rules are migrated. `synced-source`: a Copilot file
+   * (keptPath) says it is written from this file by hand (a distillation kept in sync): the Copilot file
+   * is left as it is and this source is not merged into it.
+   */
+  relation: 'copy' | 'synced-source';
+  /** The file left out. */
+  path: string;
+  /** The file whose rules are migrated. */
+  keptPath: string;
+  /** Share of the same lines, 0..1. */
+  same: number;
+  /** Why it is a copy: the share, or the marker line that says so. */
+  why: string;
+  /** The differences of the bodies (front matter aside), as one unified diff from the kept file to the copy (cut at MAX_DIFF_LINES); empty for a synced source. */
+  diff: string;
+}
+
+/** A Copilot file that names its source: "`AGENTS.md` is the source of truth", "kept in sync with AGENTS.md". */
+const SYNCED = /source of truth|distill|kept in sync|keep in sync|synced from|generated from|derived from/i;
+
+const MARKER = /\b(?:(?:auto-?)?generated|synced|synchroni[sz]ed|copied|mirrored)\s+from\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b|\b(?:a|an exact)\s+copy\s+of\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b|\bkeep\s+(?:this\s+file\s+)?in\s+sync\s+with\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b/i;
+
+function bodyLines(doc: InstructionDoc): string[] {
+  return doc.units.flatMap((u) => u.lines.map(normalizeLine)).filter((l) => l !== '');
+}
+
+function counts(lines: string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (const l of lines) m.set(l, (m.get(l) ?? 0) + 1);
+  return m;
+}
+
+/** Share of the same lines, against the longer file. */
+export function sameShare(a: string[], b: string[]): number {
+  if (a.length === 0 || b.length === 0) return 0;
+  const cb = counts(b);
+  let common = 0;
+  for (const [l, n] of counts(a)) common += Math.min(n, cb.get(l) ?? 0);
+  return common / Math.max(a.length, b.length);
+}
+
+/** The instruction file a copy's marker names, when it is one of the documents. */
+function markedSource(doc: InstructionDoc, text: string, known: Set<string>): { path: string; line: string } | null {
+  for (const line of text.split(/\r?\n/).slice(0, 40)) {
+    const m = MARKER.exec(line);
+    if (!m) continue;
+    const raw = (m[1] ?? m[2] ?? m[3])!.replace(/^\.\//, '');
+    for (const base of [path.posix.dirname(doc.path), '.']) {
+      const target = path.posix.normalize(path.posix.join(base, raw));
+      if (target !== doc.path && known.has(target)) return { path: target, line: line.trim() };
+    }
+  }
+  return null;
+}
+
+/**
+ * A file that is only a link to another instruction file ("See [AGENTS.md](AGENTS.md).", under a
+ * title at most): it points at that file, like an import or a symlink.
+ */
+function linkedFile(doc: InstructionDoc, known: Set<string>): string | null {
+  const text = doc.units.filter((u) => u.kind !== 'heading').flatMap((u) => u.lines).filter((l) => l.trim() !== '');
+  if (text.length === 0 || text.length > 2 || text.join(' ').length > 300) return null;
+  const targets = [...text.join(' ').matchAll(/\]\(\s*<?([^)\s>]+)>?\s*\)|`([^`\s]+)`/g)].map((m) => (m[1] ?? m[2])!.replace(/^mdc:/, '').replace(/[#?].*$/, ''));
+  for (const raw of targets) {
+    for (const base of [path.posix.dirname(doc.path), '.']) {
+      const target = path.posix.normalize(path.posix.join(base, raw.replace(/^\//, '')));
+      if (target !== doc.path && known.has(target)) return target;
+    }
+  }
+  return null;
+}
+
+const scopeKey = (s: Scope) => (s.kind === 'repo' ? 'repo' : s.kind === 'globs' ? `globs:${s.globs.join(',')}` : `request:${s.description ?? ''}`);
+
+/** The kept file applies wherever the copy does. */
+const covers = (kept: Scope, copy: Scope) => kept.kind === 'repo' || scopeKey(kept) === scopeKey(copy);
+
+/**
+ * Find copies among the documents whose rules count (no alias, no left-out file, no imported file),
+ * mark each copy left out (`notRule`) and return them, in report order.
+ */
+export function findCopies(docs: InstructionDoc[], textOf: (path: string) => string): Copy[] {
+  const all = new Set(docs.filter((d) => d.kind !== 'imported').map((d) => d.path));
+  for (const d of docs) {
+    if (d.role === 'legacy' && d.aliasOf === null && d.notRule === null && d.kind !== 'imported') d.aliasOf = linkedFile(d, all);
+  }
+  // Among legacy files only: a legacy file kept after a migration is a copy of what the migration wrote,
+  // and the next plan must still merge it away to nothing (a Copilot file is never a copy to leave out).
+  const live = docs.filter((d) => d.role === 'legacy' && d.aliasOf === null && d.notRule === null && d.kind !== 'imported');
+  const known = new Set(live.map((d) => d.path));
+  const lines = new Map(live.map((d) => [d.path, bodyLines(d)]));
+  const index = new Map(live.map((d, i) => [d.path, i]));
+  const byPath = new Map(live.map((d) => [d.path, d]));
+
+  // Groups (union-find) of files that are copies of one another.
+  const parent = live.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  const join = (a: number, b: number) => (parent[find(a)] = find(b));
+  const marked = new Map<string, { path: string; line: string }>();
+  for (const d of live) {
+    const m = markedSource(d, textOf(d.path), known);
+    if (m) {
+      marked.set(d.path, m);
+      join(index.get(d.path)!, index.get(m.path)!);
+    }
+  }
+  const sized = live.filter((d) => lines.get(d.path)!.length >= MIN_LINES).sort((a, b) => lines.get(a.path)!.length - lines.get(b.path)!.length);
+  for (let i = 0; i < sized.length; i++) {
+    const a = lines.get(sized[i]!.path)!;
+    for (let j = i + 1; j < sized.length; j++) {
+      const b = lines.get(sized[j]!.path)!;
+      if (a.length < SAME_SHARE * b.length) break; // sorted by length: the rest are longer still
+      if (sameShare(a, b) >= SAME_SHARE) join(index.get(sized[i]!.path)!, index.get(sized[j]!.path)!);
+    }
+  }
+
+  const groups = new Map<number, InstructionDoc[]>();
+  live.forEach((d, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), d]));
+  const copies: Copy[] = [];
+  for (const group of groups.values()) {
+    if (group.length < 2) continue;
+    const named = group.map((d) => marked.get(d.path)?.path).find((p) => p !== undefined && !marked.has(p));
+    const kept =
+      (named ? byPath.get(named)! : undefined) ??
+      [...group].sort((a, b) => lines.get(b.path)!.length - lines.get(a.path)!.length || index.get(a.path)! - index.get(b.path)!)[0]!;
+    for (const d of group) {
+      if (d === kept || !covers(kept.scope, d.scope)) continue;
+      const same = sameShare(lines.get(kept.path)!, lines.get(d.path)!);
+      const marker = marked.get(d.path);
+      const isCopy = same >= SAME_SHARE || marker !== undefined;
+      if (!isCopy) continue;
+      const why = marker && same < SAME_SHARE ? `it says "${marker.line.slice(0, 120)}"` : `${Math.floor(same * 100)}% of its lines are the same`;
+      d.notRule = `a copy of ${kept.path} (${why}); the rules of ${kept.path} are migrated, and the differences are in the plan's notes`;
+      copies.push({ relation: 'copy', path: d.path, keptPath: kept.path, same, why, diff: diffOf(kept, d, textOf) });
+    }
+  }
+  copies.push(...syncedSources(docs, live, textOf));
+  return copies.sort((a, b) => index.get(a.path)! - index.get(b.path)!);
+}
+
+/**
+ * Legacy files a Copilot file says it is written from by hand: merging the source into its own
+ * distillation would undo the distillation (and the file says the two are kept apart on purpose).
+ */
+function syncedSources(docs: InstructionDoc[], live: InstructionDoc[], textOf: (path: string) => string): Copy[] {
+  const out: Copy[] = [];
+  for (const copilot of docs.filter((d) => d.role === 'copilot' && d.aliasOf === null)) {
+    const head = textOf(copilot.path).split(/\r?\n/).slice(0, 15);
+    for (const line of head.filter((l) => SYNCED.test(l))) {
+      for (const source of live) {
+        if (source.notRule !== null || !covers(copilot.scope, source.scope)) continue;
+        const name = source.path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+        if (!new RegExp(`(^|[\\s\`'"(\\[/])(\\./)?${name}([\\s\`'")\\]:,.]|$)`).test(line)) continue;
+        const said = line.trim().slice(0, 160);
+        source.notRule = `the source ${copilot.path} says it is written from by hand ("${said}"): ${copilot.path} is left as it is and ${source.path} is not merged into it`;
+        out.push({ relation: 'synced-source', path: source.path, keptPath: copilot.path, same: 0, why: `${copilot.path} says "${said}"`, diff: '' });
+      }
+    }
+  }
+  return out;
+}
+
+/** The text of a document's body: from its first unit on (front matter is the format's business, not a rule). */
+function bodyText(doc: InstructionDoc, textOf: (path: string) => string): string {
+  const lines = textOf(doc.path).split(/\r?\n/);
+  return doc.units.length === 0 ? '' : lines.slice(doc.units[0]!.line - 1).join('\n');
+}
+
+function diffOf(kept: InstructionDoc, copy: InstructionDoc, textOf: (path: string) => string): string {
+  const a = bodyText(kept, textOf);
+  const b = bodyText(copy, textOf);
+  if (a.trimEnd() === b.trimEnd()) return '';
+  const patch = createTwoFilesPatch(`a/${kept.path}`, `b/${copy.path}`, a, b, undefined, undefined, { context: 1 });
+  const out = patch.split('\n').filter((l) => !l.startsWith('====='));
+  if (out.length <= MAX_DIFF_LINES) return out.join('\n').replace(/\n$/, '');
+  return [...out.slice(0, MAX_DIFF_LINES), `… ${out.length - MAX_DIFF_LINES} more lines of differences`].join('\n');
+}
