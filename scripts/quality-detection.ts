@@ -1,0 +1,115 @@
+// npm run quality (part): how right analyze's contradictions and duplicates are on the judged set of
+// tests/fixtures/judged-detection, per kind of report (which earns each kind its certainty), and what
+// it reports on ../shared/corpus (listed for a reviewer to judge; skipped when the corpus is absent).
+// `--json` prints the figures as JSON; `--no-corpus` skips the corpus.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { analyze, type Problem } from '../server/src/analysis/analyze.js';
+import { scanRepository } from '../server/src/analysis/scan.js';
+import { loadJudgedCases, type JudgedCase } from '../tests/fixtures/judged-detection/cases.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const CORPUS = path.resolve(root, '../shared/corpus');
+const args = process.argv.slice(2);
+
+export interface Tally {
+  tp: number;
+  fp: number;
+  fn: number;
+}
+const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
+const precision = (t: Tally) => ratio(t.tp, t.tp + t.fp);
+const recall = (t: Tally) => ratio(t.tp, t.tp + t.fn);
+const kindOf = (p: Problem) => `${p.type}/${p.kind ?? '?'}`;
+
+async function analyzeFiles(files: Record<string, string>): Promise<Problem[]> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'co-judged-'));
+  try {
+    execFileSync('git', ['init', '-q', dir]);
+    for (const [rel, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), text);
+    }
+    return analyze(await scanRepository(dir)).problems;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function judge(cases: JudgedCase[]) {
+  const contradiction: Tally = { tp: 0, fp: 0, fn: 0 };
+  const duplication: Tally = { tp: 0, fp: 0, fn: 0 };
+  const kinds = new Map<string, { right: number; wrong: number }>();
+  const misses: string[] = [];
+  const mark = (p: Problem, right: boolean) => {
+    const k = kinds.get(kindOf(p)) ?? { right: 0, wrong: 0 };
+    k[right ? 'right' : 'wrong']++;
+    kinds.set(kindOf(p), k);
+  };
+  for (const c of cases) {
+    const problems = await analyzeFiles(c.files);
+    const type = c.expect.includes('contradiction') ? 'contradiction' : 'duplication';
+    const found = problems.filter((p) => p.type === type);
+    const tally = type === 'contradiction' ? contradiction : duplication;
+    if (c.expect === 'contradiction' || c.expect === 'duplicate') {
+      const allowed = c.max ?? Infinity;
+      if (found.length === 0) {
+        tally.fn++;
+        misses.push(`missed ${c.id}: ${c.why}`);
+      } else tally.tp++;
+      found.forEach((p, i) => mark(p, i < allowed));
+      if (found.length > allowed) {
+        tally.fp += found.length - allowed;
+        misses.push(`too many (${found.length}) in ${c.id}: ${found.map((p) => p.description).join(' | ')}`);
+      }
+    } else {
+      tally.fp += found.length;
+      found.forEach((p) => mark(p, false));
+      for (const p of found) misses.push(`wrong in ${c.id} (${c.why}): ${p.description}`);
+    }
+  }
+  return { contradiction, duplication, kinds, misses };
+}
+
+async function corpus(): Promise<void> {
+  if (!fs.existsSync(CORPUS)) {
+    console.log(`corpus: skipped, ${CORPUS} is absent`);
+    return;
+  }
+  console.log('\nCorpus (not judged: listed for a reviewer)');
+  for (const name of fs.readdirSync(CORPUS).filter((n) => fs.statSync(path.join(CORPUS, n)).isDirectory()).sort()) {
+    const problems = analyze(await scanRepository(path.join(CORPUS, name))).problems;
+    const dups = problems.filter((p) => p.type === 'duplication');
+    const cons = problems.filter((p) => p.type === 'contradiction');
+    const byKind = [...new Set(dups.map((p) => p.kind ?? '?'))].map((k) => `${k} ${dups.filter((p) => (p.kind ?? '?') === k).length}`).join(', ');
+    console.log(`${name}: ${cons.length} contradiction(s), ${dups.length} duplicate report(s)${byKind ? ` (${byKind})` : ''}${dups.length > 20 ? '  <-- over 20' : ''}`);
+    for (const p of cons) console.log(`  - [${p.certainty ?? '-'}] ${p.description.slice(0, 300)} @ ${p.locations.map((l) => `${l.path}:${l.line}`).join(', ')}`);
+    if (args.includes('--duplicates')) for (const p of dups) console.log(`  = [${p.kind ?? '?'}] ${p.description.slice(0, 160)}`);
+  }
+}
+
+const cases = loadJudgedCases();
+const started = performance.now();
+const r = await judge(cases);
+const figures = {
+  cases: cases.length,
+  contradiction: { ...r.contradiction, precision: precision(r.contradiction), recall: recall(r.contradiction) },
+  duplication: { ...r.duplication, precision: precision(r.duplication), recall: recall(r.duplication) },
+  kinds: Object.fromEntries([...r.kinds].map(([k, v]) => [k, { ...v, precision: ratio(v.right, v.right + v.wrong) }])),
+};
+if (args.includes('--json')) console.log(JSON.stringify(figures, null, 2));
+else {
+  const f = (n: number) => n.toFixed(2);
+  console.log(`Detection, judged set (${cases.length} cases, ${Math.round(performance.now() - started)} ms)`);
+  console.log(`contradictions: precision ${f(figures.contradiction.precision)}, recall ${f(figures.contradiction.recall)} (tp ${r.contradiction.tp}, fp ${r.contradiction.fp}, fn ${r.contradiction.fn})`);
+  console.log(`duplicates:     precision ${f(figures.duplication.precision)}, recall ${f(figures.duplication.recall)} (tp ${r.duplication.tp}, fp ${r.duplication.fp}, fn ${r.duplication.fn})`);
+  console.log('per kind of report (right / wrong):');
+  for (const [k, v] of Object.entries(figures.kinds).sort()) console.log(`  ${k}: ${v.right} / ${v.wrong} (${f(v.precision)})`);
+  for (const m of r.misses) console.log(`  ${m}`);
+}
+if (!args.includes('--no-corpus')) await corpus();
+const ok = figures.contradiction.recall >= 0.85 && figures.contradiction.precision >= 0.9;
+if (!ok) console.log('Goal not met: contradiction recall >= 0.85 at precision >= 0.9.');
+process.exit(ok ? 0 : 1);
