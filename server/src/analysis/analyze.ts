@@ -174,6 +174,7 @@ export function findContradictions(units: Unit[], scopeOf?: (u: Unit) => Scope):
     description: `Contradicting rules about ${c.topicTitle}: ${c.summary}`,
     locations: c.claims.map((cl) => ({ path: cl.path, line: cl.line })),
     sides: c.sides,
+    kind: c.kind,
   }));
 }
 
