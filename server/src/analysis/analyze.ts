@@ -2,6 +2,7 @@ import { extractClaims, findConflicts, proseLines } from './claims.js';
 import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
 import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
 import { findNearDuplicates } from './near-duplicates.js';
+import { collapseCopies, findReworded } from './duplicates.js';
 import type { Location, Problem } from '../model/problem.js';
 import { headLength, isToolMark } from '../model/unit-shape.js';
 import { isTrivial, stripMarker } from './trivial.js';
@@ -36,9 +37,10 @@ export function analyze(scan: ScanResult): Analysis {
   const units = docs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
   const scopes = new Map(docs.map((d) => [d.path, d.scope]));
   const scopeOf = (u: Unit): Scope => scopes.get(u.path) ?? { kind: 'repo' };
+  const repeats = [...findDuplicates(units, scopeOf), ...findNearDuplicates(units, scopeOf), ...findReworded(units, scopeOf)];
+  dedupeByLocations(repeats);
   const problems = [
-    ...findDuplicates(units, scopeOf),
-    ...findNearDuplicates(units, scopeOf),
+    ...collapseCopies(repeats, docs),
     ...findContradictions(units, scopeOf),
     ...findHiddenCharacters(docs.flatMap((d) => d.units)),
   ];
@@ -117,16 +119,16 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
 
   for (const group of groupBy(siblingHeadings(units), (h) => h.key).values()) {
     if (group.length < 2) continue;
-    problems.push({ type: 'duplication', description: `Repeated heading "${group[0]!.text}"`, locations: group.map((h) => loc(h.unit)) });
+    problems.push({ type: 'duplication', kind: 'heading', description: `Repeated heading "${group[0]!.text}"`, locations: group.map((h) => loc(h.unit)) });
   }
 
   const rules = units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isComment(u));
   const blocks = groupBy(rules, normalizedText);
   for (const [text, all] of blocks) {
     const group = meeting(all, (u) => u, scopeOf);
-    if (group.length < 2 || isTrivial(text)) continue;
+    if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;
     const what = group[0]!.lines.length > 1 ? 'paragraph' : group[0]!.kind === 'list-item' ? 'rule' : 'line';
-    problems.push({ type: 'duplication', description: `Repeated ${what}: "${excerpt(text)}"`, locations: group.map(loc) });
+    problems.push({ type: 'duplication', kind: 'exact', description: `Repeated ${what}: "${excerpt(text)}"`, locations: group.map(loc) });
     for (const u of group) u.lines.forEach((_, i) => coveredLines.add(`${u.path}:${u.line + i}`));
   }
 
@@ -139,11 +141,14 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
   }
   for (const [text, all] of groupBy(lines, (l) => l.text)) {
     const group = meeting(all, (l) => l.unit, scopeOf);
-    if (group.length < 2 || isTrivial(text)) continue;
-    problems.push({ type: 'duplication', description: `Repeated line: "${excerpt(text)}"`, locations: group.map((g) => g.at) });
+    if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;
+    problems.push({ type: 'duplication', kind: 'exact', description: `Repeated line: "${excerpt(text)}"`, locations: group.map((g) => g.at) });
   }
   return problems;
 }
+
+/** Fewer than three words once the list marker is gone ("- See above."): a fragment, not a rule. */
+const isFragment = (text: string): boolean => stripMarker(text).split(/\s+/).filter((w) => /\p{L}/u.test(w)).length < 3;
 
 const isComment = (u: Unit): boolean => u.kind === 'html' && u.lines[0]!.trimStart().startsWith('<!--');
 
