@@ -26,15 +26,20 @@ const SYNONYMS: Record<string, string> = { development: 'dev', chars: 'character
 
 interface Tokens {
   words: Set<string>;
-  numbers: string;
+  /** Numbers, file names and commands: two rules about different ones are different rules. */
+  anchors: string;
   negated: boolean;
 }
 
 /** The claim a short rule makes, as a set of normalised words, its numbers, and whether it forbids. */
 function tokens(text: string): Tokens | null {
   const spans: string[] = [];
+  const anchors: string[] = [];
   let t = stripMarker(text).replace(/`([^`]+)`/g, (_, c: string) => {
-    spans.push(`code:${normalizeCommand(c).toLowerCase()}`);
+    const code = normalizeCommand(c).toLowerCase();
+    spans.push(`code:${code}`);
+    if (/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(code)) return ' ';
+    anchors.push(code);
     return ' ';
   });
   const negated = NEGATION.test(t);
@@ -43,21 +48,20 @@ function tokens(text: string): Tokens | null {
   const raw = t.split(/[^\p{L}\p{N}.+#-]+/u).map((w) => w.replace(/^[.-]+|[.-]+$/g, '')).filter((w) => w !== '');
   if (raw.length + spans.length > MAX_WORDS) return null;
   const words = new Set(spans);
-  const numbers: string[] = [];
   for (const w of raw) {
-    if (/^\d+(?:\.\d+)*$/.test(w)) numbers.push(w);
+    if (/^\d+(?:\.\d+)*$/.test(w) || /\p{L}[./]\p{L}/u.test(w)) anchors.push(w);
     if (STOP.has(w)) continue;
     const s = w.length > 3 && /[^su]s$/.test(w) ? w.slice(0, -1) : w;
     words.add(SYNONYMS[w] ?? SYNONYMS[s] ?? s);
   }
   if (words.size < (spans.length > 0 ? 1 : 2)) return null;
-  return { words, numbers: numbers.sort().join(','), negated };
+  return { words, anchors: [...new Set(anchors)].sort().join(','), negated };
 }
 
 /** Words a rule starts with when it tells the reader what to do ("Keep", "Never", "Use"). */
 const RULE_START = new RegExp(
   `^(?:${[
-    'always', 'never', 'must', 'should', "don'?t", 'do', 'avoid', 'prefer', 'only', 'please', 'make sure', 'ensure', 'use', 'keep', 'wrap', 'validate', 'write', 'start', 'run',
+    'always', 'never', 'no', 'must', 'should', "don'?t", 'do', 'avoid', 'prefer', 'only', 'please', 'make sure', 'ensure', 'use', 'keep', 'wrap', 'validate', 'write', 'start', 'run',
     'add', 'follow', 'document', 'name', 'place', 'put', 'check', 'test', 'commit', 'push', 'limit', 'format', 'lint', 'import', 'export', 'return', 'handle', 'log', 'throw',
     'create', 'define', 'declare', 'implement', 'mock', 'update', 'edit', 'install', 'call', 'pass', 'store', 'include', 'remove', 'delete', 'split', 'group', 'sort',
     'prefix', 'suffix', 'favor', 'favour', 'stick', 'treat', 'wrap', 'mark', 'verify', 'regenerate', 'rebase', 'merge', 'squash', 'sign', 'open', 'link', 'reference',
@@ -65,9 +69,10 @@ const RULE_START = new RegExp(
   'i',
 );
 /** A rule that tells the reader what to do or not to do, not a description or a label ("**PHPStan**: static analysis"). */
+const stripLabel = (t: string): string => t.replace(/^(?:(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)|`[^`]{1,40}`)\s*:\s*|^(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)\s*/, '');
 function isRule(text: string): boolean {
   if (text.startsWith('|') || /^\s*(?:[-*+]\s+)?\[[ xX]\]/.test(text)) return false;
-  const t = stripMarker(text).replace(/^(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)\s*:?\s*/, '').replace(/^[^\p{L}`]+/u, '');
+  const t = stripLabel(stripMarker(text)).replace(/^[^\p{L}`]+/u, '');
   return RULE_START.test(t) || /\b(?:must|should|never|always)\b/i.test(t);
 }
 
@@ -78,13 +83,23 @@ function isRule(text: string): boolean {
  * from shared rare words, so the cost stays near linear in the number of rules.
  */
 export function findReworded(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
-  const items = units
-    .filter((u) => (u.kind === 'paragraph' || u.kind === 'list-item') && u.lines.length === 1)
-    .map((u) => ({ u, text: normalizedText(u), t: tokens(normalizedText(u)) }))
-    .filter((x): x is { u: Unit; text: string; t: Tokens } => x.t !== null && !isTrivial(stripMarker(x.text)) && isRule(x.text));
+  // Each one-line rule, and each sentence of one that says several things ("Strict mode. No `any`.").
+  const items: { u: Unit; text: string; t: Tokens; whole: boolean }[] = [];
+  for (const u of units) {
+    if ((u.kind !== 'paragraph' && u.kind !== 'list-item') || u.lines.length !== 1) continue;
+    const text = normalizedText(u);
+    const body = stripLabel(stripMarker(text));
+    const sentences = body.split(/(?<=[.!?])\s+(?=[A-Z`])/);
+    if (isTrivial(stripMarker(text))) continue;
+    for (const part of sentences.length > 1 ? [text, ...sentences] : [text]) {
+      const t = tokens(part);
+      if (t !== null && isRule(part)) items.push({ u, text: part, t, whole: part === text });
+    }
+  }
   const postings = new Map<string, number[]>();
   items.forEach((x, i) => x.t.words.forEach((w) => pushTo(postings, w, i)));
   const seen = new Set<string>();
+  const reported = new Set<string>();
   const problems: Problem[] = [];
   for (const ids of postings.values()) {
     if (ids.length < 2 || ids.length > MAX_POSTINGS) continue;
@@ -95,12 +110,15 @@ export function findReworded(units: Unit[], scopeOf: (u: Unit) => Scope = () => 
         seen.add(key);
         const a = items[ids[x]!]!;
         const b = items[ids[y]!]!;
-        if (stripMarker(a.text) === stripMarker(b.text) || a.t.negated !== b.t.negated || a.t.numbers !== b.t.numbers) continue;
+        const pair = `${a.u.path}:${a.u.line}|${b.u.path}:${b.u.line}`;
+        if (a.u === b.u || reported.has(pair)) continue;
+        if ((a.whole && b.whole && stripMarker(a.text) === stripMarker(b.text)) || a.t.negated !== b.t.negated || a.t.anchors !== b.t.anchors) continue;
         if (a.u.path !== b.u.path && !scopesOverlap(scopeOf(a.u), scopeOf(b.u))) continue;
         let common = 0;
         a.t.words.forEach((w) => (common += b.t.words.has(w) ? 1 : 0));
         const similarity = common / (a.t.words.size + b.t.words.size - common);
         if (common < Math.min(2, a.t.words.size, b.t.words.size) || similarity < REWORDED) continue;
+        reported.add(pair);
         problems.push({
           type: 'duplication',
           kind: 'reworded',
