@@ -3,6 +3,7 @@ import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Un
 import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
 import { findNearDuplicates } from './near-duplicates.js';
 import { collapseCopies, findReworded } from './duplicates.js';
+import { certaintyOf } from './certainty.js';
 import type { Location, Problem } from '../model/problem.js';
 import { headLength, isToolMark } from '../model/unit-shape.js';
 import { isTrivial, stripMarker } from './trivial.js';
@@ -44,12 +45,13 @@ export function analyze(scan: ScanResult): Analysis {
     ...findContradictions(units, scopeOf),
     ...findHiddenCharacters(docs.flatMap((d) => d.units)),
   ];
-  const structured = Object.fromEntries(docs.map((d) => [d.path, d.kind !== 'copilot-instructions' || isStructured(d)]));
+  const structured = Object.fromEntries(docs.map((d) => [d.path, isStructured(d)]));
   dedupeByLocations(problems);
+  for (const p of problems) p.certainty = certaintyOf(p);
   const pattern = classify(docs, problems, structured);
   return {
     pattern,
-    patternDetail: describePattern(pattern, docs, structured),
+    patternDetail: describePattern(pattern, docs, structured, problems),
     sources: scan.sources,
     problems,
     skipped: scan.skipped.map((s: SkippedSource) => ({ path: s.path, reason: s.reason, detail: s.detail })),
@@ -58,30 +60,41 @@ export function analyze(scan: ScanResult): Analysis {
 }
 
 /**
- * clean: no instructions at all. messy: rules contradict each other. structured: everything is
- * already in Copilot's layout and organised. unstructured: there is organising or migrating to do.
- * Repeats alone do not make a repository messy: the plan merges those across files and keeps a file's own.
+ * Which rule decides the pattern, first match wins:
+ * clean: no instructions at all. messy: a repository with contradictions is messy. structured: every
+ * file with rules is organised in `## ` sections (a file with headings is structured), wherever it
+ * is. unstructured: some file holds rules outside sections. Repeats alone do not make a repository
+ * messy: the plan merges those across files and keeps a file's own.
  */
 function classify(docs: InstructionDoc[], problems: Problem[], structured: Record<string, boolean>): Pattern {
   const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));
   if (withContent.length === 0) return 'clean';
   if (problems.some((p) => p.type === 'contradiction')) return 'messy';
-  return withContent.every((d) => d.role === 'copilot' && structured[d.path]) ? 'structured' : 'unstructured';
+  return withContent.every((d) => structured[d.path]) ? 'structured' : 'unstructured';
 }
 
-function describePattern(pattern: Pattern, docs: InstructionDoc[], structured: Record<string, boolean>): string {
+function describePattern(pattern: Pattern, docs: InstructionDoc[], structured: Record<string, boolean>, problems: Problem[]): string {
   if (pattern === 'clean') return 'there are no instructions to migrate';
-  if (pattern === 'messy') return 'some rules contradict each other';
-  if (pattern === 'structured') return "the instructions are already in Copilot's files, organised in sections";
+  if (pattern === 'messy') {
+    const n = problems.filter((p) => p.type === 'contradiction').length;
+    return `${n === 1 ? 'one contradiction was' : `${n} contradictions were`} found (rule: a repository with contradictions is messy)`;
+  }
   const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));
   const names = (list: InstructionDoc[]) => list.map((d) => d.path).join(', ');
   const legacy = withContent.filter((d) => d.role !== 'copilot');
-  const flat = withContent.filter((d) => d.role === 'copilot' && !structured[d.path]);
+  const legacyPart = legacy.length ? [`the rules in ${names(legacy)} are not in Copilot's files yet`] : [];
+  if (pattern === 'structured') {
+    const rule = 'rule: a file with headings is structured';
+    return legacy.length === 0
+      ? `the instructions are already in Copilot's files, organised in sections (${rule})`
+      : [`every file is organised in sections (${rule})`, ...legacyPart].join('; ');
+  }
+  const flat = withContent.filter((d) => !structured[d.path]);
   const parts = [
-    ...(legacy.length ? [`the rules in ${names(legacy)} are not in Copilot's files yet`] : []),
-    ...(flat.length ? [`${names(flat)} ${flat.length === 1 ? 'is one flat list' : 'are flat lists'} that can be grouped into sections`] : []),
+    ...legacyPart,
+    `${names(flat)} ${flat.length === 1 ? 'holds rules' : 'hold rules'} outside headed sections that can be grouped (rule: a file without headings is unstructured)`,
   ];
-  return parts.length ? parts.join('; ') : 'the instructions can be organised in sections';
+  return parts.join('; ');
 }
 
 /** Two findings about exactly the same lines say one thing: keep the first. */
@@ -196,6 +209,7 @@ export function findHiddenCharacters(units: Unit[]): Problem[] {
       if (hidden.length === 0) return;
       problems.push({
         type: 'ambiguity',
+        kind: 'hidden-character',
         description: `Hidden character${hidden.length > 1 ? 's' : ''} ${hidden.map(charName).join(', ')} in "${showExcerpt(line.replace(/^[ \t]+|[ \t]+$/g, ''), 80)}": the text is not what it looks like`,
         locations: [{ path: u.path, line: u.line + i }],
       });
