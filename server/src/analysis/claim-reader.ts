@@ -34,7 +34,14 @@ const VERB_OF = new Map<string, { action: string; base: string; form: number }>(
 for (const [action, verbs] of Object.entries(ACTIONS)) {
   for (const base of verbs) forms(base).forEach((f, form) => VERB_OF.set(f, { action, base, form }));
 }
-const VERBS = new RegExp(`\\b(?:${[...VERB_OF.keys()].sort((a, b) => b.length - a.length).map((v) => v.replace(/[-\s]/g, '[-\\s]')).join('|')})\\b`, 'gi');
+/** Words, with a hyphen or a space inside "force-push" / "force push": looked up in VERB_OF, faster than one regex of every verb. */
+const WORDS = /\b(?:force[-\s]+)?[A-Za-z][A-Za-z-]*/g;
+function* verbsIn(clause: string): Generator<{ index: number; text: string; verb: { action: string; base: string; form: number } }> {
+  for (const m of clause.matchAll(WORDS)) {
+    const verb = VERB_OF.get(m[0].toLowerCase().replace(/\s+/g, '-'));
+    if (verb) yield { index: m.index, text: m[0], verb };
+  }
+}
 
 const NEVER_BEFORE = /\b(?:never|don'?t|do not|doesn'?t|does not|must not|mustn'?t|should not|shouldn'?t|cannot|can'?t|may not|not|no|avoid)\b/i;
 const MAY_BEFORE = /\b(?:may|can|could|allowed to|free to|ok to|okay to|fine to|permitted to)\b/i;
@@ -90,6 +97,8 @@ function clauses(text: string): string[] {
 /** The claims of one line: at most one per clause, for the first action that has a polarity. */
 export function actionClaims(line: string): ActionClaim[] {
   const out: ActionClaim[] = [];
+  // Most lines name no action and no "avoid": a word lookup says so before any parsing.
+  if (!line.toLowerCase().split(/[^a-z-]+/).some((w) => VERB_OF.has(w) || w === 'avoid' || w === 'force')) return out;
   for (const clause of clauses(ruleText(line))) {
     // "Avoid `any`": avoiding a thing is never using it.
     const avoid = /^\s*(?:always\s+)?avoid\s+(?!\w+ing\b)/i.exec(clause);
@@ -99,9 +108,8 @@ export function actionClaims(line: string): ActionClaim[] {
       continue;
     }
     let from = 0;
-    for (const m of clause.matchAll(VERBS)) {
-      const verb = VERB_OF.get(m[0].toLowerCase().replace(/\s+/g, '-'));
-      if (!verb) continue;
+    for (const { index, text: word, verb } of verbsIn(clause)) {
+      const m = { index, 0: word };
       const lastComma = clause.lastIndexOf(',', m.index);
       const prefix = bare(clause.slice(Math.max(from, lastComma + 1), m.index).replace(/`/g, ''));
       const rest = clause.slice(m.index + m[0].length);

@@ -1,5 +1,5 @@
 import type { Scope, Unit } from '../model/model.js';
-import { byCodeUnit, pushTo } from '../common/collections.js';
+import { byCodeUnit, groupBy, pushTo } from '../common/collections.js';
 import { languagesMeet, languagesOf, scopesOverlap } from './scope-overlap.js';
 import { readOption } from './option-claims.js';
 import { CLAIM_TOPICS, MODALS } from './topics.js';
@@ -42,6 +42,8 @@ export interface Claim {
 
 const REPO: Scope = { kind: 'repo' };
 
+/** Any option of any topic: a line that names none is read for no topic. */
+const ANY_OPTION = new RegExp(CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.pattern.source)).join('|'), 'i');
 const TITLES = new Map(CLAIM_TOPICS.map((t) => [t.id, t.title]));
 /** Tool names, which the topics judge: an action on one ("never use npm") is left to them. */
 const TOOL_NAMES = new Set([...Object.keys(COMMAND_TOOLS), ...CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.value.toLowerCase()))]);
@@ -61,7 +63,13 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
     const scope = scopeOf(unit);
     const unitKey = `${unit.path}:${unit.line}`;
     const section = sections.get(unit.path) ?? `${unit.path}#0`;
-    const place = (offset: number, text: string) => ({ path: unit.path, line: unit.line + offset, unit: unitKey, text, scope, langs: languagesOf(text, scope), section, label: labelOf(text) });
+    let placed: { offset: number; at: ReturnType<typeof placeAt> } | null = null;
+    const placeAt = (offset: number, text: string) => ({ path: unit.path, line: unit.line + offset, unit: unitKey, text, scope, langs: languagesOf(text, scope), section, label: labelOf(text) });
+    // Most lines claim nothing: where a line stands is worked out once it does.
+    const place = (offset: number, text: string) => {
+      if (placed?.offset !== offset) placed = { offset, at: placeAt(offset, text) };
+      return placed.at;
+    };
     const commands = (offset: number, list: string[]) => {
       for (const command of list) {
         const at = place(offset, unit.lines[offset]!);
@@ -76,19 +84,19 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
     if (unit.kind === 'code') continue;
     for (const offset of proseLines(unit)) {
       const text = unit.lines[offset]!;
-      const at = place(offset, text);
-      for (const topic of CLAIM_TOPICS) {
+      const at = () => place(offset, text);
+      for (const topic of ANY_OPTION.test(text) ? CLAIM_TOPICS : []) {
         if (topic.context && !topic.context.test(text)) continue;
         for (const option of topic.options) {
           if (option.context && !option.context.test(text)) continue;
           for (const match of text.matchAll(option.pattern)) {
             const positive = readOption(topic, option, text, match.index, match[0].length);
-            if (positive !== null) claims.push({ topic: topic.id, topicTitle: topic.title, value: option.value, positive, kind: 'option', ...at });
+            if (positive !== null) claims.push({ topic: topic.id, topicTitle: topic.title, value: option.value, positive, kind: 'option', ...at() });
           }
         }
       }
       for (const v of versionClaims(text)) {
-        claims.push({ topic: `version:${v.key}`, topicTitle: `${v.name} version`, value: v.value, positive: true, kind: 'version', ...at });
+        claims.push({ topic: `version:${v.key}`, topicTitle: `${v.name} version`, value: v.value, positive: true, kind: 'version', ...at() });
       }
       commands(offset, tableCommands(text));
       for (const a of actionClaims(text)) {
@@ -96,17 +104,17 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
         const shown = shownAs(text, a.object);
         claims.push({
           topic: `act:${a.action}:${a.object}`, topicTitle: shown.replace(/:/g, ' '), value: a.object, positive: a.polarity !== 'never', kind: 'action',
-          polarity: a.polarity, verb: a.verb, qualifier: a.qualifier, excepted: a.excepted, objectKind: a.objectKind, ...at,
+          polarity: a.polarity, verb: a.verb, qualifier: a.qualifier, excepted: a.excepted, objectKind: a.objectKind, ...at(),
         });
       }
       const role = roleClaim(text);
       if (role) {
-        claims.push({ topic: `role:${role.role}`, topicTitle: `the ${role.role} command`, value: role.commands.join(' + '), positive: true, kind: 'role', commands: role.commands, strict: role.strict, ...at });
+        claims.push({ topic: `role:${role.role}`, topicTitle: `the ${role.role} command`, value: role.commands.join(' + '), positive: true, kind: 'role', commands: role.commands, strict: role.strict, ...at() });
       }
       for (const modal of MODALS) {
         for (const match of text.matchAll(modal.pattern)) {
           const object = ruleObject(text.slice(match.index + match[0].length));
-          if (object) claims.push({ topic: `rule:${object}`, topicTitle: `"${object}"`, value: object, positive: modal.positive, kind: 'modal', ...at });
+          if (object) claims.push({ topic: `rule:${object}`, topicTitle: `"${object}"`, value: object, positive: modal.positive, kind: 'modal', ...at() });
         }
       }
     }
@@ -149,11 +157,14 @@ export interface Conflict {
   summary: string;
 }
 
-/** Why two claims of one topic cannot both hold, or null when they can. */
-function clash(a: Claim, b: Claim): string | null {
-  // One line or one unit that names two options qualifies them ("pnpm, not npm"; "double quotes for
-  // user-visible strings" with "single quotes for internal ones" below it): it is one rule.
-  if (a.unit === b.unit || a.text.trim() === b.text.trim()) return null;
+/**
+ * One line or one unit that names two options qualifies them ("pnpm, not npm"; "double quotes for
+ * user-visible strings" with "single quotes for internal ones" below it): it is one rule.
+ */
+const sameRule = (a: Claim, b: Claim): boolean => a.unit === b.unit || a.text.trim() === b.text.trim();
+
+/** Why two claims from different rules cannot both hold, or null when they can. */
+function clashApart(a: Claim, b: Claim): string | null {
   if (!scopesOverlap(a.scope, b.scope) || !languagesMeet(a.langs, b.langs)) return null;
   if (a.kind === 'action') return actionClash(a, b);
   if (a.kind === 'role') return roleClash(a, b);
@@ -206,14 +217,8 @@ export function findConflicts(claims: Claim[]): Conflict[] {
   for (const c of claims) pushTo(byTopic, c.topic, c);
   const conflicts: Conflict[] = [];
   for (const list of byTopic.values()) {
-    const pairs: [Claim, Claim, string][] = [];
     if (list.length < 2) continue;
-    for (let i = 0; i < list.length; i++) {
-      for (let j = i + 1; j < list.length; j++) {
-        const reason = clash(list[i]!, list[j]!);
-        if (reason) pairs.push([list[i]!, list[j]!, reason]);
-      }
-    }
+    const pairs = clashingPairs(list);
     if (pairs.length === 0) continue;
     // Lines are what a person keeps or drops: one claim stands for each line.
     const lines: Claim[] = [];
@@ -240,6 +245,46 @@ export function findConflicts(claims: Claim[]): Conflict[] {
     }
   }
   return conflicts;
+}
+
+/**
+ * What decides whether an option or version claim clashes with another, besides the rule it is in:
+ * claims with one signature clash with the same claims. Actions and roles depend on more (their
+ * section, label, qualifier), and each is its own group; their topics are one object each, and small.
+ */
+function signature(c: Claim, i: number): string {
+  if (c.kind !== 'option' && c.kind !== 'version') return `#${i}`;
+  const scope = c.scope.kind === 'globs' ? c.scope.globs.join('\0') : c.scope.kind;
+  return `${c.positive}|${c.value}|${c.weak ? 1 : 0}|${scope}|${[...c.langs].sort().join(',')}`;
+}
+
+/**
+ * The clashing pairs of one topic, through an index: claims are grouped by signature, one pair of
+ * groups is judged once, and each claim of a clashing pair of groups is linked to one claim of the
+ * other group from another rule. The links join the same lines into the same conflicts as every
+ * pair would, without comparing every pair of rules (a repository that says "use pnpm" 500 times).
+ */
+function clashingPairs(list: Claim[]): [Claim, Claim, string][] {
+  const groups = [...groupBy(list.map((c, i) => ({ c, key: signature(c, i) })), (x) => x.key).values()].map((g) => g.map((x) => x.c));
+  const pairs: [Claim, Claim, string][] = [];
+  const partner = (x: Claim, g: Claim[]) => g.find((y) => !sameRule(x, y));
+  for (let i = 0; i < groups.length; i++) {
+    for (let j = i + 1; j < groups.length; j++) {
+      const ga = groups[i]!;
+      const gb = groups[j]!;
+      const reason = clashApart(ga[0]!, gb[0]!);
+      if (!reason) continue;
+      for (const a of ga) {
+        const b = partner(a, gb);
+        if (b) pairs.push([a, b, reason]);
+      }
+      for (const b of gb) {
+        const a = partner(b, ga);
+        if (a) pairs.push([a, b, reason]);
+      }
+    }
+  }
+  return pairs;
 }
 
 /**

@@ -92,8 +92,9 @@ export function findReworded(units: Unit[], scopeOf: (u: Unit) => Scope = () => 
     const sentences = body.split(/(?<=[.!?])\s+(?=[A-Z`])/);
     if (isTrivial(stripMarker(text))) continue;
     for (const part of sentences.length > 1 ? [text, ...sentences] : [text]) {
+      if (!isRule(part)) continue;
       const t = tokens(part);
-      if (t !== null && isRule(part)) items.push({ u, text: part, t, whole: part === text });
+      if (t !== null) items.push({ u, text: part, t, whole: part === text });
     }
   }
   const postings = new Map<string, number[]>();
