@@ -2,77 +2,17 @@
 // tests/fixtures/judged-detection, per kind of report (which earns each kind its certainty), and what
 // it reports on ../shared/corpus (listed for a reviewer to judge; skipped when the corpus is absent).
 // `--json` prints the figures as JSON; `--no-corpus` skips the corpus.
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { analyze, type Problem } from '../server/src/analysis/analyze.js';
+import { analyze } from '../server/src/analysis/analyze.js';
 import { scanRepository } from '../server/src/analysis/scan.js';
 import { CERTAINTY, HIGH_MIN_REPORTS, HIGH_PRECISION } from '../server/src/analysis/certainty.js';
-import { loadJudgedCases, type JudgedCase } from '../tests/fixtures/judged-detection/cases.js';
+import { loadJudgedCases } from '../tests/fixtures/judged-detection/cases.js';
+import { judge, precision, ratio, recall } from '../tests/fixtures/judged-detection/judge.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const CORPUS = path.resolve(root, '../shared/corpus');
 const args = process.argv.slice(2);
-
-export interface Tally {
-  tp: number;
-  fp: number;
-  fn: number;
-}
-const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
-const precision = (t: Tally) => ratio(t.tp, t.tp + t.fp);
-const recall = (t: Tally) => ratio(t.tp, t.tp + t.fn);
-const kindOf = (p: Problem) => `${p.type}/${p.kind ?? '?'}`;
-
-async function analyzeFiles(files: Record<string, string>): Promise<Problem[]> {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'co-judged-'));
-  try {
-    execFileSync('git', ['init', '-q', dir]);
-    for (const [rel, text] of Object.entries(files)) {
-      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
-      fs.writeFileSync(path.join(dir, rel), text);
-    }
-    return analyze(await scanRepository(dir)).problems;
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-export async function judge(cases: JudgedCase[]) {
-  const contradiction: Tally = { tp: 0, fp: 0, fn: 0 };
-  const duplication: Tally = { tp: 0, fp: 0, fn: 0 };
-  const kinds = new Map<string, { right: number; wrong: number }>();
-  const misses: string[] = [];
-  const mark = (p: Problem, right: boolean) => {
-    const k = kinds.get(kindOf(p)) ?? { right: 0, wrong: 0 };
-    k[right ? 'right' : 'wrong']++;
-    kinds.set(kindOf(p), k);
-  };
-  for (const c of cases) {
-    const problems = await analyzeFiles(c.files);
-    const type = c.expect.includes('contradiction') ? 'contradiction' : 'duplication';
-    const found = problems.filter((p) => p.type === type);
-    const tally = type === 'contradiction' ? contradiction : duplication;
-    if (c.expect === 'contradiction' || c.expect === 'duplicate') {
-      const allowed = c.max ?? Infinity;
-      if (found.length === 0) {
-        tally.fn++;
-        misses.push(`missed ${c.id}: ${c.why}`);
-      } else tally.tp++;
-      found.forEach((p, i) => mark(p, i < allowed));
-      if (found.length > allowed) {
-        tally.fp += found.length - allowed;
-        misses.push(`too many (${found.length}) in ${c.id}: ${found.map((p) => p.description).join(' | ')}`);
-      }
-    } else {
-      tally.fp += found.length;
-      found.forEach((p) => mark(p, false));
-      for (const p of found) misses.push(`wrong in ${c.id} (${c.why}): ${p.description}`);
-    }
-  }
-  return { contradiction, duplication, kinds, misses };
-}
 
 async function corpus(): Promise<void> {
   if (!fs.existsSync(CORPUS)) {
