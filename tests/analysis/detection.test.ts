@@ -125,3 +125,15 @@ test('corpus: the issue\'s reproductions are found and no repository gets more t
   assert.ok(found.some((f) => /^cline__cline: .*the build command: `bun run compile`/.test(f)), found.join('\n'));
   assert.ok(found.some((f) => /^coollabsio__coolify: .*the test command: `docker exec coolify php artisan test` vs `php artisan test`/.test(f)), found.join('\n'));
 });
+
+test('the approve form names how certain each contradiction is', async () => {
+  const { choicesForm } = await import('../../server/src/gate/forms.js');
+  const description = 'Contradicting rules about package manager: "npm" (AGENTS.md:1) vs "pnpm" (CLAUDE.md:1)';
+  const form = choicesForm({
+    legacy: [],
+    conflicts: [{ id: 'conflict_1', description, locations: [{ path: 'AGENTS.md', line: 1, text: '- Use npm.', side: 0 }, { path: 'CLAUDE.md', line: 1, text: '- Always use pnpm.', side: 1 }] }],
+    problems: [{ type: 'contradiction', description, certainty: 'high' }],
+  });
+  const props = form.requestedSchema.properties as Record<string, { title: string }>;
+  assert.match(props.conflict_1!.title, /^Which rule stands\? Contradicting rules about package manager: .* \(certainty high\)$/);
+});

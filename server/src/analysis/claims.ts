@@ -19,7 +19,7 @@ export interface Claim {
   text: string;
   scope: Scope;
   langs: Set<string>;
-  /** The section the line is in (`path#line` of its nearest heading) and its bold label ("**Unit Tests**"), if any. */
+  /** The section the line is in (its nearest heading's text, '' for none) and its bold label ("**Unit Tests**"), if any. */
   section?: string;
   label?: string;
   /**
@@ -58,11 +58,11 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
   const sections = new Map<string, string>();
   for (const unit of units) {
     // Headings name a section; the rules are the lines under them.
-    if (unit.kind === 'heading') sections.set(unit.path, `${unit.path}#${unit.line}`);
+    if (unit.kind === 'heading') sections.set(unit.path, unit.lines[0]!.replace(/^\s*#+\s*/, '').trim().toLowerCase());
     if (unit.kind === 'frontmatter' || unit.kind === 'heading') continue;
     const scope = scopeOf(unit);
     const unitKey = `${unit.path}:${unit.line}`;
-    const section = sections.get(unit.path) ?? `${unit.path}#0`;
+    const section = sections.get(unit.path) ?? '';
     let placed: { offset: number; at: ReturnType<typeof placeAt> } | null = null;
     const placeAt = (offset: number, text: string) => ({ path: unit.path, line: unit.line + offset, unit: unitKey, text, scope, langs: languagesOf(text, scope), section, label: labelOf(text) });
     // Most lines claim nothing: where a line stands is worked out once it does.
@@ -190,9 +190,10 @@ function actionClash(a: Claim, b: Claim): string | null {
   const other = never === a ? b : a;
   if (!never || other.polarity === 'never' || never.excepted) return null;
   // "**Unit Tests**: should NOT use the database" and "**Feature Tests**: may use the database" are
-  // about different things; so is a permission in another section of the same file.
+  // about different things; so is a permission under another heading ("#### Feature Tests").
   if (a.label && b.label && a.label !== b.label && !/^(?:must|never|always|may|do|don'?t|note|important)/.test(a.label + b.label)) return null;
-  if (other.polarity === 'may' && a.path === b.path && a.section !== b.section) return null;
+  // A copy of the file elsewhere keeps its headings, so this holds across files too.
+  if (other.polarity === 'may' && a.section && b.section && a.section !== b.section) return null;
   if (never.qualifier && never.qualifier !== other.qualifier) return null;
   const what = a.objectKind === 'act' ? '' : `, same ${OBJECT_WORDS[a.objectKind ?? ''] ?? 'object'} ${a.topicTitle}`;
   return `${POLARITY_WORD[a.polarity!]} ${a.verb} vs ${POLARITY_WORD[b.polarity!]} ${b.verb}${what}`;
@@ -222,7 +223,10 @@ export function findConflicts(claims: Claim[]): Conflict[] {
     if (pairs.length === 0) continue;
     // Lines are what a person keeps or drops: one claim stands for each line.
     const lines: Claim[] = [];
-    for (const c of pairs.flatMap(([a, b]) => [a, b]).sort(byPlace)) if (lines.length === 0 || lineKey(lines[lines.length - 1]!) !== lineKey(c)) lines.push(c);
+    // A line with several claims ("Use pnpm, not npm") is represented by the one it states first.
+    const order = new Map(list.map((c, i) => [c, i]));
+    const involved = [...new Set(pairs.flatMap(([a, b]) => [a, b]))].sort((a, b) => byPlace(a, b) || order.get(a)! - order.get(b)!);
+    for (const c of involved) if (lines.length === 0 || lineKey(lines[lines.length - 1]!) !== lineKey(c)) lines.push(c);
     const index = new Map(lines.map((c, i) => [lineKey(c), i]));
     const group = lines.map((_, i) => i);
     const find = (i: number): number => (group[i] === i ? i : (group[i] = find(group[i]!)));
