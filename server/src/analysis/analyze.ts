@@ -2,6 +2,8 @@ import { extractClaims, findConflicts, proseLines } from './claims.js';
 import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
 import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
 import { findNearDuplicates } from './near-duplicates.js';
+import { collapseCopies, findReworded } from './duplicates.js';
+import { certaintyOf } from './certainty.js';
 import type { Location, Problem } from '../model/problem.js';
 import { headLength, isToolMark } from '../model/unit-shape.js';
 import { isTrivial, stripMarker } from './trivial.js';
@@ -36,18 +38,20 @@ export function analyze(scan: ScanResult): Analysis {
   const units = docs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
   const scopes = new Map(docs.map((d) => [d.path, d.scope]));
   const scopeOf = (u: Unit): Scope => scopes.get(u.path) ?? { kind: 'repo' };
+  const repeats = [...findDuplicates(units, scopeOf), ...findNearDuplicates(units, scopeOf), ...findReworded(units, scopeOf)];
+  dedupeByLocations(repeats);
   const problems = [
-    ...findDuplicates(units, scopeOf),
-    ...findNearDuplicates(units, scopeOf),
+    ...collapseCopies(repeats, docs),
     ...findContradictions(units, scopeOf),
     ...findHiddenCharacters(docs.flatMap((d) => d.units)),
   ];
-  const structured = Object.fromEntries(docs.map((d) => [d.path, d.kind !== 'copilot-instructions' || isStructured(d)]));
+  const structured = Object.fromEntries(docs.map((d) => [d.path, isStructured(d)]));
   dedupeByLocations(problems);
+  for (const p of problems) p.certainty = certaintyOf(p);
   const pattern = classify(docs, problems, structured);
   return {
     pattern,
-    patternDetail: describePattern(pattern, docs, structured),
+    patternDetail: describePattern(pattern, docs, structured, problems),
     sources: scan.sources,
     problems,
     skipped: scan.skipped.map((s: SkippedSource) => ({ path: s.path, reason: s.reason, detail: s.detail })),
@@ -56,30 +60,41 @@ export function analyze(scan: ScanResult): Analysis {
 }
 
 /**
- * clean: no instructions at all. messy: rules contradict each other. structured: everything is
- * already in Copilot's layout and organised. unstructured: there is organising or migrating to do.
- * Repeats alone do not make a repository messy: the plan merges those across files and keeps a file's own.
+ * Which rule decides the pattern, first match wins:
+ * clean: no instructions at all. messy: a repository with contradictions is messy. structured: every
+ * file with rules is organised in `## ` sections (a file with headings is structured), wherever it
+ * is. unstructured: some file holds rules outside sections. Repeats alone do not make a repository
+ * messy: the plan merges those across files and keeps a file's own.
  */
 function classify(docs: InstructionDoc[], problems: Problem[], structured: Record<string, boolean>): Pattern {
   const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));
   if (withContent.length === 0) return 'clean';
   if (problems.some((p) => p.type === 'contradiction')) return 'messy';
-  return withContent.every((d) => d.role === 'copilot' && structured[d.path]) ? 'structured' : 'unstructured';
+  return withContent.every((d) => structured[d.path]) ? 'structured' : 'unstructured';
 }
 
-function describePattern(pattern: Pattern, docs: InstructionDoc[], structured: Record<string, boolean>): string {
+function describePattern(pattern: Pattern, docs: InstructionDoc[], structured: Record<string, boolean>, problems: Problem[]): string {
   if (pattern === 'clean') return 'there are no instructions to migrate';
-  if (pattern === 'messy') return 'some rules contradict each other';
-  if (pattern === 'structured') return "the instructions are already in Copilot's files, organised in sections";
+  if (pattern === 'messy') {
+    const n = problems.filter((p) => p.type === 'contradiction').length;
+    return `${n === 1 ? 'one contradiction was' : `${n} contradictions were`} found (rule: a repository with contradictions is messy)`;
+  }
   const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));
   const names = (list: InstructionDoc[]) => list.map((d) => d.path).join(', ');
   const legacy = withContent.filter((d) => d.role !== 'copilot');
-  const flat = withContent.filter((d) => d.role === 'copilot' && !structured[d.path]);
+  const legacyPart = legacy.length ? [`the rules in ${names(legacy)} are not in Copilot's files yet`] : [];
+  if (pattern === 'structured') {
+    const rule = 'rule: a file with headings is structured';
+    return legacy.length === 0
+      ? `the instructions are already in Copilot's files, organised in sections (${rule})`
+      : [`every file is organised in sections (${rule})`, ...legacyPart].join('; ');
+  }
+  const flat = withContent.filter((d) => !structured[d.path]);
   const parts = [
-    ...(legacy.length ? [`the rules in ${names(legacy)} are not in Copilot's files yet`] : []),
-    ...(flat.length ? [`${names(flat)} ${flat.length === 1 ? 'is one flat list' : 'are flat lists'} that can be grouped into sections`] : []),
+    ...legacyPart,
+    `${names(flat)} ${flat.length === 1 ? 'holds rules' : 'hold rules'} outside headed sections that can be grouped (rule: a file without headings is unstructured)`,
   ];
-  return parts.length ? parts.join('; ') : 'the instructions can be organised in sections';
+  return parts.join('; ');
 }
 
 /** Two findings about exactly the same lines say one thing: keep the first. */
@@ -117,16 +132,16 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
 
   for (const group of groupBy(siblingHeadings(units), (h) => h.key).values()) {
     if (group.length < 2) continue;
-    problems.push({ type: 'duplication', description: `Repeated heading "${group[0]!.text}"`, locations: group.map((h) => loc(h.unit)) });
+    problems.push({ type: 'duplication', kind: 'heading', description: `Repeated heading "${group[0]!.text}"`, locations: group.map((h) => loc(h.unit)) });
   }
 
   const rules = units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isComment(u));
   const blocks = groupBy(rules, normalizedText);
   for (const [text, all] of blocks) {
     const group = meeting(all, (u) => u, scopeOf);
-    if (group.length < 2 || isTrivial(text)) continue;
+    if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;
     const what = group[0]!.lines.length > 1 ? 'paragraph' : group[0]!.kind === 'list-item' ? 'rule' : 'line';
-    problems.push({ type: 'duplication', description: `Repeated ${what}: "${excerpt(text)}"`, locations: group.map(loc) });
+    problems.push({ type: 'duplication', kind: 'exact', description: `Repeated ${what}: "${excerpt(text)}"`, locations: group.map(loc) });
     for (const u of group) u.lines.forEach((_, i) => coveredLines.add(`${u.path}:${u.line + i}`));
   }
 
@@ -139,11 +154,14 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
   }
   for (const [text, all] of groupBy(lines, (l) => l.text)) {
     const group = meeting(all, (l) => l.unit, scopeOf);
-    if (group.length < 2 || isTrivial(text)) continue;
-    problems.push({ type: 'duplication', description: `Repeated line: "${excerpt(text)}"`, locations: group.map((g) => g.at) });
+    if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;
+    problems.push({ type: 'duplication', kind: 'exact', description: `Repeated line: "${excerpt(text)}"`, locations: group.map((g) => g.at) });
   }
   return problems;
 }
+
+/** Fewer than three words once the list marker is gone ("- See above."): a fragment, not a rule. */
+const isFragment = (text: string): boolean => stripMarker(text).split(/\s+/).filter((w) => /\p{L}/u.test(w)).length < 3;
 
 const isComment = (u: Unit): boolean => u.kind === 'html' && u.lines[0]!.trimStart().startsWith('<!--');
 
@@ -174,6 +192,7 @@ export function findContradictions(units: Unit[], scopeOf?: (u: Unit) => Scope):
     description: `Contradicting rules about ${c.topicTitle}: ${c.summary}`,
     locations: c.claims.map((cl) => ({ path: cl.path, line: cl.line })),
     sides: c.sides,
+    kind: c.kind,
   }));
 }
 
@@ -190,6 +209,7 @@ export function findHiddenCharacters(units: Unit[]): Problem[] {
       if (hidden.length === 0) return;
       problems.push({
         type: 'ambiguity',
+        kind: 'hidden-character',
         description: `Hidden character${hidden.length > 1 ? 's' : ''} ${hidden.map(charName).join(', ')} in "${showExcerpt(line.replace(/^[ \t]+|[ \t]+$/g, ''), 80)}": the text is not what it looks like`,
         locations: [{ path: u.path, line: u.line + i }],
       });

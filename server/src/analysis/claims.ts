@@ -1,9 +1,11 @@
 import type { Scope, Unit } from '../model/model.js';
-import { byCodeUnit, pushTo } from '../common/collections.js';
+import { byCodeUnit, groupBy, pushTo } from '../common/collections.js';
 import { languagesMeet, languagesOf, scopesOverlap } from './scope-overlap.js';
 import { readOption } from './option-claims.js';
 import { CLAIM_TOPICS, MODALS } from './topics.js';
 import { compatibleVersions, versionClaims } from './versions.js';
+import { actionClaims, codeCommands, roleClaim, sameCommand, tableCommands, type Polarity } from './claim-reader.js';
+import { commandTool, commandVersions, COMMAND_TOOLS } from './tools.js';
 
 export interface Claim {
   topic: string;
@@ -17,42 +19,118 @@ export interface Claim {
   text: string;
   scope: Scope;
   langs: Set<string>;
+  /** The section the line is in (its nearest heading's text, '' for none) and its bold label ("**Unit Tests**"), if any. */
+  section?: string;
+  label?: string;
+  /**
+   * How it was read: an option of a topic, a version, "always X" / "never X" (modal), an action on an
+   * object (claim-reader.ts), or the command a labelled or strict line gives a role.
+   */
+  kind: 'option' | 'version' | 'modal' | 'action' | 'role';
+  /** Read from a setup step or a table cell: it uses a tool without choosing it, so it contradicts only a rule. */
+  weak?: boolean;
+  /** Actions: must, may or never; the verb as written; words that narrow a prohibition; an exception in its clause. */
+  polarity?: Polarity;
+  verb?: string;
+  qualifier?: string;
+  excepted?: boolean;
+  objectKind?: string;
+  /** Roles: the commands the line gives, and whether it insists on them. */
+  commands?: string[];
+  strict?: boolean;
 }
 
 const REPO: Scope = { kind: 'repo' };
 
-/** Read every line of the units for statements about the claim topics and language versions. */
+/** Any option of any topic: a line that names none is read for no topic. */
+const ANY_OPTION = new RegExp(CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.pattern.source)).join('|'), 'i');
+const TITLES = new Map(CLAIM_TOPICS.map((t) => [t.id, t.title]));
+/** Tool names, which the topics judge: an action on one ("never use npm") is left to them. */
+const TOOL_NAMES = new Set([...Object.keys(COMMAND_TOOLS), ...CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.value.toLowerCase()))]);
+
+/**
+ * Read every line of the units for statements about the claim topics, language versions, actions on
+ * objects and commands' roles; and the commands of setup steps (shell code blocks, table cells),
+ * which use a tool or pin a version without choosing it (`weak`).
+ */
 export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () => REPO): Claim[] {
   const claims: Claim[] = [];
+  const sections = new Map<string, string>();
   for (const unit of units) {
     // Headings name a section; the rules are the lines under them.
-    if (unit.kind === 'code' || unit.kind === 'frontmatter' || unit.kind === 'heading') continue;
+    if (unit.kind === 'heading') sections.set(unit.path, unit.lines[0]!.replace(/^\s*#+\s*/, '').trim().toLowerCase());
+    if (unit.kind === 'frontmatter' || unit.kind === 'heading') continue;
     const scope = scopeOf(unit);
+    const unitKey = `${unit.path}:${unit.line}`;
+    const section = sections.get(unit.path) ?? '';
+    let placed: { offset: number; at: ReturnType<typeof placeAt> } | null = null;
+    const placeAt = (offset: number, text: string) => ({ path: unit.path, line: unit.line + offset, unit: unitKey, text, scope, langs: languagesOf(text, scope), section, label: labelOf(text) });
+    // Most lines claim nothing: where a line stands is worked out once it does.
+    const place = (offset: number, text: string) => {
+      if (placed?.offset !== offset) placed = { offset, at: placeAt(offset, text) };
+      return placed.at;
+    };
+    const commands = (offset: number, list: string[]) => {
+      for (const command of list) {
+        const at = place(offset, unit.lines[offset]!);
+        const tool = commandTool(command);
+        if (tool) claims.push({ topic: tool.topic, topicTitle: TITLES.get(tool.topic) ?? tool.topic, value: tool.value, positive: true, kind: 'option', weak: true, ...at });
+        for (const v of commandVersions(command)) claims.push({ topic: `version:${v.key}`, topicTitle: `${v.name} version`, value: v.value, positive: true, kind: 'version', weak: true, ...at });
+      }
+    };
+    if (unit.kind === 'code' || unit.lines.length > 1) {
+      for (const c of codeCommands(unit.lines)) commands(c.offset, [c.command]);
+    }
+    if (unit.kind === 'code') continue;
     for (const offset of proseLines(unit)) {
       const text = unit.lines[offset]!;
-      const at = { path: unit.path, line: unit.line + offset, unit: `${unit.path}:${unit.line}`, text, scope, langs: languagesOf(text, scope) };
-      for (const topic of CLAIM_TOPICS) {
+      const at = () => place(offset, text);
+      for (const topic of ANY_OPTION.test(text) ? CLAIM_TOPICS : []) {
         if (topic.context && !topic.context.test(text)) continue;
         for (const option of topic.options) {
           if (option.context && !option.context.test(text)) continue;
           for (const match of text.matchAll(option.pattern)) {
             const positive = readOption(topic, option, text, match.index, match[0].length);
-            if (positive !== null) claims.push({ topic: topic.id, topicTitle: topic.title, value: option.value, positive, ...at });
+            if (positive !== null) claims.push({ topic: topic.id, topicTitle: topic.title, value: option.value, positive, kind: 'option', ...at() });
           }
         }
       }
       for (const v of versionClaims(text)) {
-        claims.push({ topic: `version:${v.key}`, topicTitle: `${v.name} version`, value: v.value, positive: true, ...at });
+        claims.push({ topic: `version:${v.key}`, topicTitle: `${v.name} version`, value: v.value, positive: true, kind: 'version', ...at() });
+      }
+      commands(offset, tableCommands(text));
+      for (const a of actionClaims(text)) {
+        if (a.action === 'use' && TOOL_NAMES.has(a.object)) continue;
+        const shown = shownAs(text, a.object);
+        claims.push({
+          topic: `act:${a.action}:${a.object}`, topicTitle: shown.replace(/:/g, ' '), value: a.object, positive: a.polarity !== 'never', kind: 'action',
+          polarity: a.polarity, verb: a.verb, qualifier: a.qualifier, excepted: a.excepted, objectKind: a.objectKind, ...at(),
+        });
+      }
+      const role = roleClaim(text);
+      if (role) {
+        claims.push({ topic: `role:${role.role}`, topicTitle: `the ${role.role} command`, value: role.commands.join(' + '), positive: true, kind: 'role', commands: role.commands, strict: role.strict, ...at() });
       }
       for (const modal of MODALS) {
         for (const match of text.matchAll(modal.pattern)) {
           const object = ruleObject(text.slice(match.index + match[0].length));
-          if (object) claims.push({ topic: `rule:${object}`, topicTitle: `"${object}"`, value: object, positive: modal.positive, ...at });
+          if (object) claims.push({ topic: `rule:${object}`, topicTitle: `"${object}"`, value: object, positive: modal.positive, kind: 'modal', ...at() });
         }
       }
     }
   }
   return claims;
+}
+
+/** A line's leading bold label, lower-cased: "- **Unit Tests** (`tests/Unit/`): ..." → "unit tests". */
+function labelOf(text: string): string | undefined {
+  return /^\s*(?:[-*+]|\d+[.)])?\s*(?:\*\*|__)([^*_]{1,40})(?:\*\*|__)/.exec(text)?.[1]!.trim().toLowerCase().replace(/:$/, '');
+}
+
+/** The object as the line writes it ("CHANGELOG.md" for the key "changelog.md"). */
+function shownAs(text: string, object: string): string {
+  const i = text.toLowerCase().indexOf(object);
+  return i >= 0 ? text.slice(i, i + object.length) : object;
 }
 
 /** Indexes of a unit's lines outside the code blocks nested in it (an example under a list item). */
@@ -70,6 +148,8 @@ export function proseLines(u: Unit): number[] {
 
 export interface Conflict {
   topicTitle: string;
+  /** Which reading found it: tool-choice, version, setup-step (a setup command against a rule), always-never, action, command. */
+  kind: string;
   /** One claim for each line involved, in place order. */
   claims: Claim[];
   /** For each claim, the side it is on: lines on one side agree (the same option, both for or both against). */
@@ -77,18 +157,54 @@ export interface Conflict {
   summary: string;
 }
 
-/** Why two claims of one topic cannot both hold, or null when they can. */
-function clash(a: Claim, b: Claim): string | null {
-  // One line or one unit that names two options qualifies them ("pnpm, not npm"; "double quotes for
-  // user-visible strings" with "single quotes for internal ones" below it): it is one rule.
-  if (a.unit === b.unit || a.text.trim() === b.text.trim()) return null;
+/**
+ * One line or one unit that names two options qualifies them ("pnpm, not npm"; "double quotes for
+ * user-visible strings" with "single quotes for internal ones" below it): it is one rule.
+ */
+const sameRule = (a: Claim, b: Claim): boolean => a.unit === b.unit || a.text.trim() === b.text.trim();
+
+/** Why two claims from different rules cannot both hold, or null when they can. */
+function clashApart(a: Claim, b: Claim): string | null {
   if (!scopesOverlap(a.scope, b.scope) || !languagesMeet(a.langs, b.langs)) return null;
+  if (a.kind === 'action') return actionClash(a, b);
+  if (a.kind === 'role') return roleClash(a, b);
+  // Two setup steps that run different tools are examples, not rules: a rule must be among them.
+  if (a.weak && b.weak && a.kind !== 'version') return null;
   if (a.positive && b.positive && a.value !== b.value) {
     if (a.topic.startsWith('version:') && compatibleVersions(a.value, b.value)) return null;
     return [a.value, b.value].sort().map((v) => `"${v}"`).join(' vs ');
   }
   if (a.positive !== b.positive && a.value === b.value) return `"${a.value}" both required and ruled out`;
   return null;
+}
+
+const POLARITY_WORD: Record<Polarity, string> = { must: 'always', may: 'may', never: 'never' };
+
+/**
+ * "Always update X" against "never edit X", or "may force-push to main" against "force-pushing to
+ * main is forbidden". A prohibition with an exception in it ("except in scripts/"), or narrowed to
+ * some cases the other rule does not name ("with file arguments"), leaves room for the other.
+ */
+function actionClash(a: Claim, b: Claim): string | null {
+  const never = a.polarity === 'never' ? a : b.polarity === 'never' ? b : null;
+  const other = never === a ? b : a;
+  if (!never || other.polarity === 'never' || never.excepted) return null;
+  // "**Unit Tests**: should NOT use the database" and "**Feature Tests**: may use the database" are
+  // about different things; so is a permission under another heading ("#### Feature Tests").
+  if (a.label && b.label && a.label !== b.label && !/^(?:must|never|always|may|do|don'?t|note|important)/.test(a.label + b.label)) return null;
+  // A copy of the file elsewhere keeps its headings, so this holds across files too.
+  if (other.polarity === 'may' && a.section && b.section && a.section !== b.section) return null;
+  if (never.qualifier && never.qualifier !== other.qualifier) return null;
+  const what = a.objectKind === 'act' ? '' : `, same ${OBJECT_WORDS[a.objectKind ?? ''] ?? 'object'} ${a.topicTitle}`;
+  return `${POLARITY_WORD[a.polarity!]} ${a.verb} vs ${POLARITY_WORD[b.polarity!]} ${b.verb}${what}`;
+}
+const OBJECT_WORDS: Record<string, string> = { file: 'file', branch: 'branch', command: 'command', identifier: 'name', words: 'object' };
+
+/** Two lines that give one role different commands, one of them insisting ("MUST", "NOT `x`"). */
+function roleClash(a: Claim, b: Claim): string | null {
+  if (!a.strict && !b.strict) return null;
+  if (a.commands!.some((x) => b.commands!.some((y) => sameCommand(x, y)))) return null;
+  return `\`${a.commands![0]}\` vs \`${b.commands![0]}\``;
 }
 
 /**
@@ -102,17 +218,15 @@ export function findConflicts(claims: Claim[]): Conflict[] {
   for (const c of claims) pushTo(byTopic, c.topic, c);
   const conflicts: Conflict[] = [];
   for (const list of byTopic.values()) {
-    const pairs: [Claim, Claim, string][] = [];
-    for (let i = 0; i < list.length; i++) {
-      for (let j = i + 1; j < list.length; j++) {
-        const reason = clash(list[i]!, list[j]!);
-        if (reason) pairs.push([list[i]!, list[j]!, reason]);
-      }
-    }
+    if (list.length < 2) continue;
+    const pairs = clashingPairs(list);
     if (pairs.length === 0) continue;
     // Lines are what a person keeps or drops: one claim stands for each line.
     const lines: Claim[] = [];
-    for (const c of pairs.flatMap(([a, b]) => [a, b]).sort(byPlace)) if (lines.length === 0 || lineKey(lines[lines.length - 1]!) !== lineKey(c)) lines.push(c);
+    // A line with several claims ("Use pnpm, not npm") is represented by the one it states first.
+    const order = new Map(list.map((c, i) => [c, i]));
+    const involved = [...new Set(pairs.flatMap(([a, b]) => [a, b]))].sort((a, b) => byPlace(a, b) || order.get(a)! - order.get(b)!);
+    for (const c of involved) if (lines.length === 0 || lineKey(lines[lines.length - 1]!) !== lineKey(c)) lines.push(c);
     const index = new Map(lines.map((c, i) => [lineKey(c), i]));
     const group = lines.map((_, i) => i);
     const find = (i: number): number => (group[i] === i ? i : (group[i] = find(group[i]!)));
@@ -127,10 +241,54 @@ export function findConflicts(claims: Claim[]): Conflict[] {
         return sideOf.get(key)!;
       });
       const claims = members.map((m) => lines[m]!);
-      conflicts.push({ topicTitle: list[0]!.topicTitle, claims, sides, summary: sideSummary(claims, sides) });
+      const first = list[0]!;
+      const reason = pairs.find(([x, y]) => claims.includes(x) || claims.includes(y))?.[2] ?? '';
+      const kind = conflictKind(first, claims);
+      const summary = first.kind === 'action' || first.kind === 'role' ? quotedSummary(reason, claims, sides) : sideSummary(claims, sides);
+      conflicts.push({ topicTitle: first.topicTitle, kind, claims, sides, summary });
     }
   }
   return conflicts;
+}
+
+/**
+ * What decides whether an option or version claim clashes with another, besides the rule it is in:
+ * claims with one signature clash with the same claims. Actions and roles depend on more (their
+ * section, label, qualifier), and each is its own group; their topics are one object each, and small.
+ */
+function signature(c: Claim, i: number): string {
+  if (c.kind !== 'option' && c.kind !== 'version') return `#${i}`;
+  const scope = c.scope.kind === 'globs' ? c.scope.globs.join('\0') : c.scope.kind;
+  return `${c.positive}|${c.value}|${c.weak ? 1 : 0}|${scope}|${[...c.langs].sort().join(',')}`;
+}
+
+/**
+ * The clashing pairs of one topic, through an index: claims are grouped by signature, one pair of
+ * groups is judged once, and each claim of a clashing pair of groups is linked to one claim of the
+ * other group from another rule. The links join the same lines into the same conflicts as every
+ * pair would, without comparing every pair of rules (a repository that says "use pnpm" 500 times).
+ */
+function clashingPairs(list: Claim[]): [Claim, Claim, string][] {
+  const groups = [...groupBy(list.map((c, i) => ({ c, key: signature(c, i) })), (x) => x.key).values()].map((g) => g.map((x) => x.c));
+  const pairs: [Claim, Claim, string][] = [];
+  const partner = (x: Claim, g: Claim[]) => g.find((y) => !sameRule(x, y));
+  for (let i = 0; i < groups.length; i++) {
+    for (let j = i + 1; j < groups.length; j++) {
+      const ga = groups[i]!;
+      const gb = groups[j]!;
+      const reason = clashApart(ga[0]!, gb[0]!);
+      if (!reason) continue;
+      for (const a of ga) {
+        const b = partner(a, gb);
+        if (b) pairs.push([a, b, reason]);
+      }
+      for (const b of gb) {
+        const a = partner(b, ga);
+        if (a) pairs.push([a, b, reason]);
+      }
+    }
+  }
+  return pairs;
 }
 
 /**
@@ -148,6 +306,26 @@ function sideSummary(claims: Claim[], sides: number[]): string {
     return `"${claims[0]!.value}" both required ${at(required)} and ruled out ${at(ruledOut)}`;
   }
   return groups.map((g) => `${g[0]!.positive ? '' : 'not '}"${g[0]!.value}" ${at(g)}`).join(' vs ');
+}
+
+function conflictKind(first: Claim, claims: Claim[]): string {
+  if (first.kind === 'action') return 'action';
+  if (first.kind === 'role') return 'command';
+  if (first.kind === 'modal') return 'always-never';
+  if (claims.some((c) => c.weak)) return 'setup-step';
+  return first.kind === 'version' ? 'version' : 'tool-choice';
+}
+
+/** The reason, then each side quoted with its place: `always update vs never edit, same file X: "..." (a.md:1) vs "..." (b.md:2)`. */
+function quotedSummary(reason: string, claims: Claim[], sides: number[]): string {
+  const groups: Claim[][] = [];
+  claims.forEach((c, i) => (groups[sides[i]!] ??= []).push(c));
+  return `${reason}: ${groups.map((g) => `"${quote(g[0]!.text)}" (${g.map(lineKey).join(', ')})`).join(' vs ')}`;
+}
+
+function quote(line: string): string {
+  const t = line.trim().replace(/^(?:[-*+]|\d+[.)])\s+/, '').replace(/\s+/g, ' ').replace(/"/g, "'");
+  return t.length > 100 ? `${t.slice(0, 97)}...` : t;
 }
 
 const lineKey = (c: Claim): string => `${c.path}:${c.line}`;

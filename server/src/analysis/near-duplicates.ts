@@ -51,6 +51,7 @@ export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = 
     if (common / union < THRESHOLD) continue;
     problems.push({
       type: 'duplication',
+      kind: 'near',
       description: `Near-identical rules (drifted copies, ${Math.round((100 * common) / union)}% the same words): "${excerpt(a.text)}"`,
       locations: [
         { path: a.u.path, line: a.u.line },

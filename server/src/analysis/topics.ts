@@ -33,6 +33,9 @@ export interface ClaimTopic {
 /** Right before an option, words that rule the tool itself out. */
 const RULED_OUT = /\b(?:never|don'?t|do not|must not|should not|shouldn'?t|avoid|no longer)(?:\s+(?:use|using|run|call|install with))?\s*$/i;
 
+/** Right before a tool, words that choose it ("use uv", "lint with ESLint", "only pytest"). */
+const TOOL_CHOSEN = /\b(?:use|uses|using|prefer|prefers|require|requires|run|runs|with|only|stick (?:to|with)|switch(?:ed)? to)\s+(?:only\s+)?$/i;
+
 export const CLAIM_TOPICS: readonly ClaimTopic[] = [
   {
     id: 'package-manager',
@@ -82,7 +85,7 @@ export const CLAIM_TOPICS: readonly ClaimTopic[] = [
   {
     id: 'test-framework',
     title: 'test framework',
-    context: /\btest/i,
+    context: /\btest|\b(?:jest|vitest)\b/i,
     negatable: true,
     options: [
       { value: 'Jest', pattern: /\bjest\b/gi },
@@ -97,6 +100,68 @@ export const CLAIM_TOPICS: readonly ClaimTopic[] = [
       positiveAfter: /^\S*\s+(?:is|as)\s+(?:the|our)\s+(?:only\s+)?test(?:ing)? (?:framework|runner)/i,
       negative: RULED_OUT,
     },
+  },
+  // Python's package managers, formatters, linters and test frameworks, JavaScript's formatters and
+  // linters: one of each per repository. Chosen by the same words as above, and "with" ("Lint with ESLint").
+  {
+    id: 'python-package-manager',
+    title: 'Python package manager',
+    negatable: true,
+    options: [
+      { value: 'pip', pattern: /\bpip3?\b/gi },
+      { value: 'uv', pattern: /\buv\b/g },
+      { value: 'Poetry', pattern: /\bpoetry\b/gi },
+      { value: 'Pipenv', pattern: /\bpipenv\b/gi },
+    ],
+    choice: { positive: TOOL_CHOSEN, negative: RULED_OUT },
+  },
+  {
+    id: 'python-test-framework',
+    title: 'Python test framework',
+    context: /\btest/i,
+    negatable: true,
+    options: [
+      { value: 'pytest', pattern: /\bpytest\b/gi },
+      { value: 'unittest', pattern: /\bunittest\b/gi },
+      { value: 'nose', pattern: /\bnose2?\b/gi },
+    ],
+    choice: { positive: TOOL_CHOSEN, negative: RULED_OUT },
+  },
+  {
+    id: 'js-formatter',
+    title: 'formatter',
+    context: /\bformat/i,
+    negatable: true,
+    options: [
+      { value: 'Prettier', pattern: /\bprettier\b/gi },
+      { value: 'Biome', pattern: /\bbiome\b/gi },
+      { value: 'dprint', pattern: /\bdprint\b/gi },
+    ],
+    choice: { positive: TOOL_CHOSEN, negative: RULED_OUT },
+  },
+  {
+    id: 'python-formatter',
+    title: 'Python formatter',
+    context: /\bformat/i,
+    negatable: true,
+    options: [
+      { value: 'Black', pattern: /\bblack\b/gi },
+      { value: 'YAPF', pattern: /\byapf\b/gi },
+      { value: 'autopep8', pattern: /\bautopep8\b/gi },
+    ],
+    choice: { positive: TOOL_CHOSEN, negative: RULED_OUT },
+  },
+  {
+    id: 'js-linter',
+    title: 'linter',
+    context: /\blint/i,
+    negatable: true,
+    options: [
+      { value: 'ESLint', pattern: /\beslint\b/gi },
+      { value: 'Biome', pattern: /\bbiome\b/gi },
+      { value: 'oxlint', pattern: /\boxlint\b/gi },
+    ],
+    choice: { positive: TOOL_CHOSEN, negative: RULED_OUT },
   },
 ];
 

@@ -8,8 +8,9 @@ export interface VersionClaim {
 }
 
 /** The versions a line states: one per product, ranges and lists of supported versions left out. */
-export function versionClaims(text: string): VersionClaim[] {
+export function versionClaims(raw: string): VersionClaim[] {
   const out: VersionClaim[] = [];
+  const text = normalizeRanges(raw);
   for (const lang of VERSIONED_LANGUAGES) {
     for (const m of text.matchAll(lang.pattern)) {
       const before = text.slice(0, m.index);
@@ -27,6 +28,16 @@ export function versionClaims(text: string): VersionClaim[] {
     if (value) out.push({ key: name.toLowerCase(), name, value });
   }
   return out;
+}
+
+/**
+ * Ranges written as package managers write them, read as words: `>=3.11` and `^3.11` are minimums
+ * ("3.11+"), `~3.11` and `==3.11` are that version.
+ */
+function normalizeRanges(text: string): string {
+  return text
+    .replace(/(?:>=|≥|\^)\s*v?(\d+(?:\.\d+){0,2})(?:\.[x*])?/g, '$1+')
+    .replace(/(?:~=?|==)\s*v?(\d+(?:\.\d+){0,2})/g, '$1');
 }
 
 /** Capitalised words right before a name that belong to it: "Pest" in "Pest PHP 3.8", none in "Use PHP 8.4". */

@@ -112,7 +112,14 @@ function fileTitle(l: { path: string; target: string; fates: Fate[]; linkTarget?
 export interface ApproveFormInput {
   legacy: { path: string; target: string; fates: Fate[]; linkTarget?: string }[];
   conflicts: { id: string; description: string; locations: { path: string; line: number; text: string; side?: number }[] }[];
+  /** The plan's problems: a conflict's title says how certain its contradiction is (issue 12). */
+  problems?: { type: string; description: string; certainty?: string }[];
 }
+
+const certaintyOf = (plan: ApproveFormInput, description: string): string => {
+  const c = plan.problems?.find((p) => p.type === 'contradiction' && p.description === description)?.certainty;
+  return c ? ` (certainty ${c})` : '';
+};
 
 /** The plan offers choices: approve asks them in a first round of their own. */
 export function hasChoices(plan: ApproveFormInput): boolean {
@@ -179,7 +186,7 @@ export function choicesForm(plan: ApproveFormInput): Form & { choicesFrom(conten
     const sides = sidesOf(c.locations);
     properties[c.id] = {
       type: 'string',
-      title: `Which rule stands? ${showLine(c.description)}`,
+      title: `Which rule stands? ${showLine(c.description)}${certaintyOf(plan, c.description)}`,
       oneOf: [
         { const: 'keep_all', title: 'Keep all of them and mark the conflict in the file' },
         ...sides.map((side) => ({ const: `keep_${side.first + 1}`, title: sideTitle(side.at, c.locations.filter((l) => !side.at.includes(l))) })),

@@ -48,7 +48,8 @@ export function analysisReport(a: Pick<Analysis, 'pattern' | 'sources' | 'proble
   if (a.problems.length === 0) out.push('No problems found.');
   else {
     out.push(`Problems (${a.problems.length}):`);
-    for (const p of a.problems) out.push(`- ${p.type}: ${showLine(p.description)} at ${at(p.locations)}`);
+    // The certainty and the rule that found it come last: people sort by the first, reviewers check the second.
+    for (const p of a.problems) out.push(`- ${p.type}: ${showLine(p.description)} at ${at(p.locations)}${p.certainty ? ` (certainty ${p.certainty}${p.kind ? `, ${p.kind}` : ''})` : ''}`);
   }
   return out.join('\n');
 }

@@ -16,6 +16,10 @@ export const Problem = z.object({
   locations: z.array(Location),
   /** Contradictions: the side each location is on; locations on one side agree with each other. */
   sides: z.array(z.number().int().min(0)).optional(),
+  /** Which rule of analysis found it ("tool-choice", "action", "copied-file", "reworded", ...): docs/analysis.md. */
+  kind: z.string().optional(),
+  /** How often this kind of report is right on the judged set: high (95% or more), medium or low. */
+  certainty: z.enum(['high', 'medium', 'low']).optional(),
 });
 export const SourceInfo = z.object({
   path: z.string(),

@@ -1,0 +1,35 @@
+/**
+ * How sure analysis is of each kind of report, earned on the judged set (tests/fixtures/judged-detection,
+ * `npm run quality`): `high` only for a kind right at least 95% of the time there, over at least 5
+ * reports, and not contradicted by what the corpus showed; `medium` for kinds right there but seen
+ * wrong on real files or judged on too few cases; `low` for kinds the set does not measure.
+ * docs/analysis.md lists the figures behind each line.
+ */
+import type { Certainty, Problem } from '../model/problem.js';
+
+export const CERTAINTY: Readonly<Record<string, Certainty>> = {
+  // Contradictions.
+  'contradiction/tool-choice': 'high',
+  'contradiction/version': 'high',
+  'contradiction/setup-step': 'high',
+  'contradiction/action': 'medium',
+  'contradiction/command': 'medium',
+  'contradiction/always-never': 'medium',
+  // Duplicates.
+  'duplication/exact': 'high',
+  'duplication/copied-file': 'medium',
+  'duplication/copied-section': 'medium',
+  'duplication/near': 'medium',
+  'duplication/reworded': 'medium',
+  'duplication/heading': 'low',
+  // Hidden characters are read, not guessed.
+  'ambiguity/hidden-character': 'high',
+};
+
+/** The bar a kind must clear on the judged set to be `high`. */
+export const HIGH_PRECISION = 0.95;
+export const HIGH_MIN_REPORTS = 5;
+
+export function certaintyOf(p: Pick<Problem, 'type' | 'kind'>): Certainty {
+  return CERTAINTY[`${p.type}/${p.kind ?? ''}`] ?? 'low';
+}
