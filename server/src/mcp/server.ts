@@ -129,6 +129,8 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
     let root: string | null = null;
     try {
       root = await resolveRepoForSession(repo, server, extra.requestId);
+      // A bare repository has no work tree: nothing is read, and no .copilot-state/ is written into it.
+      await (await import('../repo/git-state.js')).assertNotBare(root);
       const safe = await import('../repo/safe-fs.js');
       // A link in .copilot-state is refused before anything is read or written, read-only steps included.
       await safe.assertStateTreeReal(root);

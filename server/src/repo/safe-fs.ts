@@ -419,7 +419,9 @@ export async function entryStat(root: string, rel: string): Promise<Stats | null
  * (RepoPaths.safeAbs): opened no-follow and non-blocking, and only when it is a regular file.
  * Throws ENOENT as fs does; NotAFileError for a folder, FIFO or device.
  */
-export async function readResolvedFile(abs: string, rel: string): Promise<Buffer> {
+export async function readResolvedFile(abs: string, rel: string): Promise<Buffer>;
+export async function readResolvedFile(abs: string, rel: string, opts: { maxBytes: number }): Promise<Buffer | TooLarge>;
+export async function readResolvedFile(abs: string, rel: string, opts?: { maxBytes: number }): Promise<Buffer | TooLarge> {
   let fh: FileHandle;
   try {
     fh = await fs.open(abs, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -431,10 +433,18 @@ export async function readResolvedFile(abs: string, rel: string): Promise<Buffer
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new NotAFileError(rel, kindOf(st));
+    // Over the limit it is never read at all: only its size is known (a 200 MB file costs nothing).
+    if (opts && st.size > opts.maxBytes) return { tooLarge: true, size: st.size };
     return await fh.readFile();
   } finally {
     await fh.close();
   }
+}
+
+/** A file over the limit a caller gave: its size, never its bytes. */
+export interface TooLarge {
+  tooLarge: true;
+  size: number;
 }
 
 /**
