@@ -4,6 +4,7 @@ import { errorMessage } from '../common/errors.js';
 import { clientInfo } from '../gate/gate.js';
 import { showExcerpt, showLine, showText } from '../show/untrusted.js';
 import { NARRATION_LABEL } from './label.js';
+import { boundJson, MAX_SAMPLING_FACTS_BYTES } from './bounded.js';
 import type { SamplingTrace } from '../state/schema.js';
 import { repoRelative, writeSamplingTrace } from '../state/traces/writer.js';
 
@@ -47,8 +48,11 @@ export function samplingTimeoutMs(): number {
 
 export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose', facts: unknown, report: string): Promise<Narration> {
   const started = Date.now();
+  // Bounded like every reply (bounded.ts): the model gets the first of each long list and the counts of the rest.
+  const sent = boundJson(facts, MAX_SAMPLING_FACTS_BYTES);
+  const shown = sent.omitted ? { ...(sent.value as object), omittedFromThisSummary: sent.omitted } : sent.value;
   const request: SamplingTrace['request'] = {
-    messages: [{ role: 'user', content: { type: 'text', text: `Result of ${intent}:\n${JSON.stringify(facts, null, 2)}` } }],
+    messages: [{ role: 'user', content: { type: 'text', text: `Result of ${intent}:\n${JSON.stringify(shown, null, sent.omitted ? 0 : 2)}` } }],
     maxTokens: MAX_TOKENS,
     systemPrompt: SYSTEM_PROMPT,
   };
