@@ -55,3 +55,15 @@ test('an AGENTS.md of 55,000 identical bullets: analyze and propose replies stay
   assert.ok(pages > 1, `${pages} pages`);
   assert.ok(all.includes(fullDiff.trimEnd()), 'the pages together hold the whole diff');
 });
+
+test('a Copilot file that would pass the read limit is said so in the plan, with what to do', async (t) => {
+  const prose = (word: string) => `# ${word}\n\n${`The ${word} service keeps its configuration in one place.\n`.repeat(11_000)}`;
+  const repo = makeRepo({ 'AGENTS.md': prose('alpha'), 'CLAUDE.md': prose('beta') });
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo, elicit: yesToAll });
+  t.after(() => s.close());
+  const p = await s.call('onboarding_propose');
+  assert.equal(outcomeOf(p), 'proposed', textOf(p));
+  const onDisk = JSON.parse(fs.readFileSync(path.join(repo, '.copilot-state/plan.json'), 'utf8'));
+  assert.ok(onDisk.notes.some((n: string) => /^\.github\/copilot-instructions\.md would be \d+ bytes, over the 1048576-byte limit copilot-onboard reads/.test(n)), onDisk.notes.join('\n'));
+});

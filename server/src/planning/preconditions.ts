@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PreconditionError } from '../common/errors.js';
 import { assertNoOperationInProgress, ignoredByGit } from '../repo/git-state.js';
 import { normalizeRepoPath } from '../repo/repo-path.js';
+import { MAX_SOURCE_BYTES } from '../repo/source-file.js';
 import type { ScanResult } from '../analysis/scan.js';
 import type { PlanOperation } from './plan.js';
 
@@ -101,4 +102,17 @@ export async function assertPlanApplies(root: string, ops: PlanOperation[]): Pro
 
 function kind(st: { isFile(): boolean; isDirectory(): boolean }): string {
   return st.isFile() ? 'a file' : st.isDirectory() ? 'a folder' : 'not a regular file';
+}
+
+/**
+ * A file the plan would write that is over the read limit: copilot-onboard could not read it back
+ * (the next analyze would leave it out). Said in the plan, with what to do.
+ */
+export function oversizedTargetNotes(ops: PlanOperation[]): string[] {
+  return ops
+    .filter((op) => op.content !== null && Buffer.byteLength(op.content, 'utf8') > MAX_SOURCE_BYTES)
+    .map(
+      (op) =>
+        `${op.path} would be ${Buffer.byteLength(op.content!, 'utf8')} bytes, over the ${MAX_SOURCE_BYTES}-byte limit copilot-onboard reads: after the migration it could not read this file back, and would leave it out of later plans. Copilot reads it all the same; to keep it under the limit, move some rules into scoped files (.github/instructions/) and propose again.`,
+    );
 }
