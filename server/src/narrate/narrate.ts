@@ -5,6 +5,7 @@ import { clientInfo } from '../gate/gate.js';
 import { showExcerpt, showLine, showText } from '../show/untrusted.js';
 import { NARRATION_LABEL } from './label.js';
 import { boundJson, MAX_SAMPLING_FACTS_BYTES } from './bounded.js';
+import { prune, RETENTION } from '../state/retention.js';
 import type { SamplingTrace } from '../state/schema.js';
 import { repoRelative, writeSamplingTrace } from '../state/traces/writer.js';
 
@@ -102,6 +103,12 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
     tracePath = repoRelative(ctx.root, await writeSamplingTrace(ctx.root, trace));
   } catch (err) {
     process.stderr.write(`copilot-onboard: could not write sampling trace: ${showLine(errorMessage(err))}\n`);
+  }
+  // Read-only traces are kept up to a bound (state/retention.ts): past it, the oldest go, recorded in a prune trace.
+  try {
+    await prune(ctx.root, `Retention policy: read-only traces passed ${RETENTION.readOnlyTraces + RETENTION.slack}; the newest ${RETENTION.readOnlyTraces} are kept.`);
+  } catch (err) {
+    process.stderr.write(`copilot-onboard: could not prune old traces: ${showLine(errorMessage(err))}\n`);
   }
   if (narration === null) return { text: report, source: 'builtin', trace: tracePath };
   return { text: `${report}\n\n---\n${narrationBlock(narration, model)}`, source: 'sampling', trace: tracePath };
