@@ -441,6 +441,33 @@ export async function readResolvedFile(abs: string, rel: string, opts?: { maxByt
   }
 }
 
+/**
+ * Remove the temporary files a killed writer left in the folder `rel` (`.copilot-tmp-<pid>-…`, whose
+ * process is gone from this machine): a kill -9 between writing and renaming leaves one. A live
+ * writer's temp file is never touched. Returns the repository paths removed.
+ */
+export async function removeStaleTempFiles(root: string, rel: string): Promise<string[]> {
+  const entries = await listFolder(root, rel).catch(() => null);
+  const removed: string[] = [];
+  for (const e of entries ?? []) {
+    const m = new RegExp(`^${TEMP_PREFIX.replace(/[.]/g, '\\.')}(?:probe-)?(\\d+)-[0-9a-f]+$`).exec(e.name);
+    if (!m || !e.isFile() || processAlive(Number(m[1]))) continue;
+    const file = rel === '.' || rel === '' ? e.name : `${rel}/${e.name}`;
+    if (await removeFile(root, file).catch(() => false)) removed.push(file);
+  }
+  return removed;
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return codeOf(err) === 'EPERM';
+  }
+}
+
 /** A file over the limit a caller gave: its size, never its bytes. */
 export interface TooLarge {
   tooLarge: true;
