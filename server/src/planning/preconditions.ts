@@ -4,6 +4,7 @@ import { PreconditionError } from '../common/errors.js';
 import { assertNoOperationInProgress, ignoredByGit } from '../repo/git-state.js';
 import { normalizeRepoPath } from '../repo/repo-path.js';
 import { MAX_SOURCE_BYTES } from '../repo/source-file.js';
+import { splitText } from '../common/text.js';
 import type { ScanResult } from '../analysis/scan.js';
 import type { PlanOperation } from './plan.js';
 
@@ -115,4 +116,41 @@ export function oversizedTargetNotes(ops: PlanOperation[]): string[] {
       (op) =>
         `${op.path} would be ${Buffer.byteLength(op.content!, 'utf8')} bytes, over the ${MAX_SOURCE_BYTES}-byte limit copilot-onboard reads: after the migration it could not read this file back, and would leave it out of later plans. Copilot reads it all the same; to keep it under the limit, move some rules into scoped files (.github/instructions/) and propose again.`,
     );
+}
+
+/** Front-matter keys whose value is a yes or a no. */
+const BOOLEAN_KEYS = new Set(['alwaysApply']);
+
+/**
+ * Front-matter values the reader drops without a word, said in the plan: a key given twice (only the
+ * last value is read) and a yes-or-no key with another value (`alwaysApply: maybe`, read as false).
+ * Only for files whose format reads front matter (the scan found keys in it).
+ */
+export function droppedFrontMatterNotes(scan: ScanResult): string[] {
+  const notes: string[] = [];
+  for (const doc of scan.docs) {
+    if ((doc.frontMatterKeys ?? []).length === 0) continue;
+    const file = scan.files.get(doc.path);
+    if (!file) continue;
+    const { lines } = splitText(file.text);
+    if (lines[0]?.trim() !== '---') continue;
+    const close = lines.findIndex((l, i) => i > 0 && (l.trim() === '---' || l.trim() === '...'));
+    if (close < 0) continue;
+    const seen = new Map<string, { line: number; value: string }[]>();
+    for (let i = 1; i < close; i++) {
+      const kv = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(lines[i]!);
+      if (kv) seen.set(kv[1]!, [...(seen.get(kv[1]!) ?? []), { line: i + 1, value: kv[2]!.trim() }]);
+    }
+    for (const [key, uses] of seen) {
+      if (uses.length > 1) {
+        const last = uses[uses.length - 1]!;
+        notes.push(`${doc.path}: its front matter sets "${key}" ${uses.length} times (lines ${uses.map((u) => u.line).join(', ')}); only the last one (line ${last.line}: ${JSON.stringify(last.value)}) is read, the others are dropped. Keep one "${key}" line to say which you mean.`);
+      }
+      const value = uses[uses.length - 1]!.value.replace(/^(['"])(.*)\1$/, '$2');
+      if (BOOLEAN_KEYS.has(key) && value !== 'true' && value !== 'false') {
+        notes.push(`${doc.path}: its front matter says ${key}: ${JSON.stringify(value)}, which is neither true nor false, so it is read as false (the rule applies by its globs or description, not always). Write true or false to say which.`);
+      }
+    }
+  }
+  return notes;
 }

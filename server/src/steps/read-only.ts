@@ -1,7 +1,7 @@
 import { analyze } from '../analysis/analyze.js';
 import { describeGit, gitInfo } from '../repo/git.js';
 import { buildPlan } from '../planning/plan.js';
-import { assertCanPropose, assertPlanApplies, assertSourcesClean, oversizedTargetNotes } from '../planning/preconditions.js';
+import { assertCanPropose, assertPlanApplies, assertSourcesClean, droppedFrontMatterNotes, oversizedTargetNotes } from '../planning/preconditions.js';
 import { scanRepository } from '../analysis/scan.js';
 import { narrate } from '../narrate/narrate.js';
 import { showLine } from '../show/untrusted.js';
@@ -73,7 +73,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     await progress.phase('Building the plan…');
     const plan = buildPlan(scan, analysis);
     await assertPlanApplies(ctx.root, plan.operations);
-    plan.notes.push(...oversizedTargetNotes(plan.operations));
+    plan.notes.push(...droppedFrontMatterNotes(scan), ...oversizedTargetNotes(plan.operations));
     const file: PlanFile = { version: 1, createdAt: new Date().toISOString(), ...plan };
     await writePlan(ctx.root, file);
     // An open approval of this very plan stands (the files and the choices offered are the same); one
