@@ -358,6 +358,19 @@ export async function setMode(root: string, rel: string, mode: number): Promise<
   }
 }
 
+/** Set the permission bits of the folder `rel` (every folder on the way checked real, the folder itself opened no-follow). */
+export async function setFolderMode(root: string, rel: string, mode: number): Promise<void> {
+  const p = await placeOf(root, rel);
+  const abs = await realFolders(p, p.parts.length, false);
+  if (abs === null) missing(p);
+  const fh = await fs.open(abs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  try {
+    await fh.chmod(mode);
+  } finally {
+    await fh.close();
+  }
+}
+
 function missing(p: Place): never {
   throw Object.assign(new Error(`${p.rel} does not exist`), { code: 'ENOENT' });
 }

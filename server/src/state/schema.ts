@@ -147,6 +147,8 @@ export const BackupManifest = z.object({
   ),
   /** Folders the migration created, as repository paths; rollback removes each one left empty. Absent in older manifests. */
   createdDirs: z.array(z.string()).optional(),
+  /** Permission bits of every existing folder on the way to a file the migration touches; rollback puts them back (a removed folder is made again with its mode). Absent in older manifests. */
+  dirModes: z.record(z.string(), z.number().int().min(0).max(0o7777)).optional(),
 });
 export type BackupManifest = z.infer<typeof BackupManifest>;
 
