@@ -22,22 +22,22 @@ export async function assertNotBare(root: string): Promise<void> {
   }
 }
 
-/** The git folder of the work tree at `root` (a linked worktree has its own), or null outside git. */
+/**
+ * The git folder of the work tree at `root`, or null outside git: the nearest `.git` folder, or the
+ * folder a `.git` file names (`gitdir: …`, a linked worktree or a submodule). No git process is
+ * started: this is asked on every propose, approve and migrate.
+ */
 async function gitDir(root: string): Promise<string | null> {
-  if (!process.env.GIT_DIR) {
-    // Without a .git in the folder or above, no git process is started at all.
-    let found = false;
-    for (let dir = path.resolve(root); !found; dir = path.dirname(dir)) {
-      found = await exists(path.join(dir, '.git'));
-      if (path.dirname(dir) === dir) break;
+  if (process.env.GIT_DIR) return path.resolve(root, process.env.GIT_DIR);
+  for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
+    const dotGit = path.join(dir, '.git');
+    const st = await fs.stat(dotGit).catch(() => null);
+    if (st?.isDirectory()) return dotGit;
+    if (st?.isFile()) {
+      const m = /^gitdir:\s*(.+?)\s*$/m.exec(await fs.readFile(dotGit, 'utf8').catch(() => ''));
+      return m ? path.resolve(dir, m[1]!) : null;
     }
-    if (!found) return null;
-  }
-  try {
-    const { stdout } = await run('git', ['-C', root, 'rev-parse', '--absolute-git-dir'], { encoding: 'utf8' });
-    return stdout.trim() || null;
-  } catch {
-    return null;
+    if (path.dirname(dir) === dir) return null;
   }
 }
 
