@@ -2,13 +2,17 @@
 // Each figure is the median of several whole-process runs (spawn to exit), with peak RSS from /usr/bin/time.
 // `node scripts/bench.mjs --http-only` runs only the HTTP rows: server memory before and after 2,000
 // initializes (authenticated, loopback), and 64 concurrent sessions approving.
+// `node scripts/bench.mjs --scale-only` runs only the scaling rows: the curve of scoped rules
+// (250/500/1000/2000) against the seconds and peak memory of analyze, and the bytes of the analyze
+// and propose replies on the big cases (BENCH_HUGE=1 adds 50,000 rule files). BENCH_CLI runs
+// another build (to compare before and after).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const CLI = path.resolve(new URL('..', import.meta.url).pathname, 'server/dist/cli.js');
+const CLI = process.env.BENCH_CLI ? path.resolve(process.env.BENCH_CLI) : path.resolve(new URL('..', import.meta.url).pathname, 'server/dist/cli.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 
 function timed(cmd, args, cwd) {
@@ -206,6 +210,92 @@ const httpRows = async () => [
   floodRow('HTTP: 2,000 initializes, each closed (DELETE): server RSS', await httpFlood({ close: true })),
 ];
 
+/** The curve: scoped rules against the seconds and peak memory of analyze (one CLI process each). */
+function scalingCurve(sizes = [250, 500, 1000, 2000]) {
+  const out = [];
+  for (const n of sizes) {
+    const repo = mdcRepo(n);
+    try {
+      const r = timed('node', [CLI, 'analyze', '--json', '--repo', repo]);
+      out.push({ rules: n, seconds: r.secs, peakMB: r.mb });
+    } finally {
+      fs.rmSync(repo, { recursive: true, force: true });
+    }
+  }
+  return out;
+}
+
+function printCurve(curve) {
+  const max = Math.max(...curve.map((c) => c.seconds), 0.001);
+  console.log('scoped rules vs analyze (one CLI process each): seconds, peak MB');
+  for (const c of curve) console.log(`${String(c.rules).padStart(6)} rules ${c.seconds.toFixed(2).padStart(7)} s ${c.peakMB.toFixed(0).padStart(5)} MB  ${'#'.repeat(Math.max(1, Math.round((c.seconds / max) * 50)))}`);
+  const first = curve[0];
+  const last = curve[curve.length - 1];
+  if (first && last && first !== last) console.log(`${last.rules} rules take ${(last.seconds / first.seconds).toFixed(1)}x the time of ${first.rules} (goal: at most 12x, under 3 s)`);
+}
+
+function bulletsRepo(n) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bullets-'));
+  execFileSync('git', ['init', '-q', root]);
+  write(root, 'AGENTS.md', `# Rules\n\n${'- Keep it simple.\n'.repeat(n)}`);
+  return root;
+}
+
+function ruleFilesRepo(n) {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-files-'));
+  execFileSync('git', ['init', '-q', root]);
+  for (let i = 0; i < n; i++) write(root, `.cursor/rules/r-${i}.mdc`, `---\ndescription: Rule ${i}\nglobs: src/m${i}/**\n---\n- Module ${i} keeps its handlers small.\n`);
+  return root;
+}
+
+/** Bytes of the analyze and propose results (as JSON on the wire), through the SDK client; a dropped connection is reported as such. */
+async function replySizes(label, repo) {
+  const client = new Client({ name: 'bench', version: '1' });
+  const sizes = {};
+  try {
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--repo', repo], stderr: 'ignore' }));
+    for (const tool of ['onboarding_analyze', 'onboarding_propose']) {
+      try {
+        const t0 = performance.now();
+        const r = await client.callTool({ name: tool, arguments: {} }, undefined, { timeout: 900_000 });
+        sizes[tool] = `${(Buffer.byteLength(JSON.stringify(r)) / 1024).toFixed(0)} KiB in ${((performance.now() - t0) / 1000).toFixed(1)} s`;
+      } catch (err) {
+        sizes[tool] = `failed: ${String(err.message ?? err).slice(0, 80)}`;
+      }
+    }
+  } finally {
+    await client.close().catch(() => {});
+  }
+  return { case: label, analyze: sizes.onboarding_analyze, propose: sizes.onboarding_propose, goal: 'each well under 1 MiB' };
+}
+
+async function scaleRows() {
+  const curve = scalingCurve();
+  printCurve(curve);
+  const cases = [
+    ['2,000 scoped .mdc rules', () => mdcRepo(2000)],
+    ['AGENTS.md of 55,000 identical bullets', () => bulletsRepo(55_000)],
+    ...(process.env.BENCH_HUGE ? [['50,000 rule files', () => ruleFilesRepo(50_000)]] : []),
+  ];
+  const sizes = [];
+  for (const [label, make] of cases) {
+    const repo = make();
+    try {
+      sizes.push(await replySizes(label, repo));
+    } finally {
+      fs.rmSync(repo, { recursive: true, force: true });
+    }
+  }
+  console.log('reply sizes (MCP results as JSON), and the time of each call');
+  console.table(sizes);
+}
+
+if (process.argv.includes('--scale-only')) {
+  console.log(`copilot-onboard bench, scaling rows only, ${os.cpus().length} cores, Node ${process.version}, ${CLI}`);
+  await scaleRows();
+  process.exit(0);
+}
+
 if (process.argv.includes('--http-only')) {
   console.log(`copilot-onboard bench, HTTP rows only, ${os.cpus().length} cores, Node ${process.version}`);
   console.table([...(await httpRows()), await concurrentSessions()]);
@@ -298,5 +388,6 @@ if (NODE22 && fs.existsSync(NODE22) && RULESYNC) {
 
 console.log(`copilot-onboard bench (${RUNS} runs each, median time, peak RSS), ${os.cpus().length} cores, Node ${process.version}`);
 console.table(rows);
+await scaleRows();
 for (const d of [mdc, mono, coldRepo]) fs.rmSync(d, { recursive: true, force: true });
 process.exit(0);

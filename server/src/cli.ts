@@ -104,10 +104,10 @@ async function main(): Promise<number> {
     .command('rollback', 'restore the files from the backup (asks in the terminal)', (y) => withJson(withRepo(y)), (argv) => run(() => gated('onboarding_rollback', argv))())
     .command(
       'traces [action] [id]',
-      'review the trace files: list, show ID, verify, acknowledge --reason TEXT (a break in the chain you know about)',
+      'review the trace files: list, show ID, verify, acknowledge --reason TEXT (a break in the chain you know about), prune (the retention policy now: old read-only traces and old backups go, recorded in a trace)',
       (y) =>
         withJson(withRepo(y))
-          .positional('action', { choices: ['list', 'show', 'verify', 'acknowledge'] as const, default: 'list' as const })
+          .positional('action', { choices: ['list', 'show', 'verify', 'acknowledge', 'prune'] as const, default: 'list' as const })
           .positional('id', { type: 'string' })
           .option('reason', { type: 'string', describe: 'acknowledge: why the trace chain broke (goes into the acknowledge trace)' }),
       async (argv) => {

@@ -1,10 +1,13 @@
+import path from 'node:path';
 import { BadInputError } from '../common/errors.js';
+import { withLock } from '../state/lock.js';
+import { prune, RETENTION } from '../state/retention.js';
 import { showJson, showLine } from '../show/untrusted.js';
 import { listTraces } from '../state/traces/reader.js';
 import { acknowledgeTraces, verifyTraces } from '../state/traces/verify.js';
 
 /** Traces hold what clients and files sent (a client's name, messages): every cell and line is shown escaped. */
-export type TracesAction = 'list' | 'show' | 'verify' | 'acknowledge';
+export type TracesAction = 'list' | 'show' | 'verify' | 'acknowledge' | 'prune';
 
 export async function tracesCommand(root: string, action: TracesAction, id: string | undefined, json: boolean, reason?: string): Promise<number> {
   if (action === 'verify') {
@@ -24,6 +27,17 @@ export async function tracesCommand(root: string, action: TracesAction, id: stri
       );
     }
     return report.ok ? 0 : 2;
+  }
+  if (action === 'prune') {
+    // The retention policy now, down to its limits: gated traces stay, and so does every backup that can still be rolled back.
+    const done = await withLock(root, 'operation', 'traces prune', () => prune(root, reason?.trim() || 'copilot-onboard traces prune, from the command line.', { force: true }));
+    if (json) process.stdout.write(`${showJson(done ?? { trace: null, traces: 0, backups: [] })}\n`);
+    else if (!done) process.stdout.write(`Nothing to prune: at most ${RETENTION.readOnlyTraces} read-only traces and the backups of the last ${RETENTION.backups} rolled-back migrations are kept, and every gated trace. Nothing was written.\n`);
+    else {
+      const trace = path.relative(root, done.trace).split(path.sep).join('/');
+      process.stdout.write(`Pruned ${done.traces} read-only trace${done.traces === 1 ? '' : 's'}${done.backups.length ? ` and ${done.backups.length} backup${done.backups.length === 1 ? '' : 's'} (${done.backups.map(showLine).join(', ')})` : ''}; ${showLine(trace)} records what was removed, so traces verify still verifies the chain.\n`);
+    }
+    return 0;
   }
   if (action === 'acknowledge') {
     if (reason === undefined || reason.trim() === '') {

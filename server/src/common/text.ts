@@ -1,7 +1,7 @@
 /** A text file split into lines, remembering what it takes to give back the same bytes. */
 export interface TextLines {
   bom: boolean;
-  eol: '\n' | '\r\n';
+  eol: '\n' | '\r\n' | '\r';
   finalNewline: boolean;
   lines: string[];
 }
@@ -11,9 +11,11 @@ export function splitText(text: string): TextLines {
   const body = bom ? text.slice(1) : text;
   const crlf = (body.match(/\r\n/g) ?? []).length;
   const lf = (body.match(/\n/g) ?? []).length - crlf;
-  const eol = crlf > lf ? '\r\n' : '\n';
+  // A file whose lines end in lone CRs (classic Mac) is read as lines too, and written back the same way.
+  const cr = (body.match(/\r(?!\n)/g) ?? []).length;
+  const eol = cr > crlf && cr > lf ? '\r' : crlf > lf ? '\r\n' : '\n';
   if (body === '') return { bom, eol, finalNewline: false, lines: [] };
-  const lines = body.split(/\r?\n/);
+  const lines = body.split(eol === '\r' ? /\r\n|\r|\n/ : /\r?\n/);
   const finalNewline = lines[lines.length - 1] === '';
   if (finalNewline) lines.pop();
   return { bom, eol, finalNewline, lines };

@@ -7,6 +7,8 @@ import { normalizeRepoPath, RepoPaths } from '../repo/repo-path.js';
 import { assertWritable, NotAFileError, readResolvedFile, removeEmptyFolder, removeFile, removeLinkOrFile, writeFile } from '../repo/safe-fs.js';
 import type { PlanOperation } from '../planning/plan.js';
 import type { SourceInfo } from '../analysis/scan.js';
+import { MAX_SOURCE_BYTES } from '../repo/source-file.js';
+import { assertNoOperationInProgress } from '../repo/git-state.js';
 
 /**
  * sha256 of a repository file now, or null when there is nothing of the repository's to read
@@ -24,7 +26,9 @@ export async function currentSha(paths: RepoPaths, rel: string): Promise<string 
     throw err;
   }
   try {
-    return sha256(await readResolvedFile(abs, normalized));
+    // A file over the read limit was left out of the plan with sha256 null: it stays so, unread.
+    const bytes = await readResolvedFile(abs, normalized, { maxBytes: MAX_SOURCE_BYTES });
+    return Buffer.isBuffer(bytes) ? sha256(bytes) : null;
   } catch (err) {
     if (err instanceof NotAFileError || ['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return null;
     throw err;
@@ -38,6 +42,8 @@ export async function currentSha(paths: RepoPaths, rel: string): Promise<string 
  * LinkRefusedError naming the link.
  */
 export async function assertPlanCurrent(root: string, sources: SourceInfo[], ops: PlanOperation[]): Promise<void> {
+  // A merge or rebase started since propose: the files are half-merged, and a migration would carry that along.
+  await assertNoOperationInProgress(root);
   const paths = new RepoPaths(root);
   const changed: string[] = [];
   for (const s of sources) {

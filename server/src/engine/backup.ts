@@ -51,10 +51,27 @@ export async function createBackup(root: string, id: string, planHash: string, o
     const before = bytes ? sha256(bytes) : null;
     files.push({ path: op.path, existed: bytes !== null, sha256: before, beforeSha256: before, afterSha256: op.afterSha256, backup, ...(mode !== undefined ? { mode } : {}), ...(linkTarget !== null ? { linkTarget } : {}) });
   }
-  const manifest: BackupManifest = { version: 1, id, planHash, createdAt: new Date().toISOString(), files, createdDirs };
+  const dirModes = await folderModes(paths, ops);
+  const manifest: BackupManifest = { version: 1, id, planHash, createdAt: new Date().toISOString(), files, createdDirs, ...(Object.keys(dirModes).length > 0 ? { dirModes } : {}) };
   await writeJson(root, `${dir}/manifest.json`, manifest);
   fileOperationDone();
   return manifest;
+}
+
+/** The mode of every existing real folder on the way to the operations' files (a removed legacy file may take its emptied folders along). */
+async function folderModes(paths: RepoPaths, ops: PlanOperation[]): Promise<Record<string, number>> {
+  const modes: Record<string, number> = {};
+  for (const op of ops) {
+    const parts = normalizeRepoPath(op.path).split('/');
+    for (let i = 1; i < parts.length; i++) {
+      const dir = parts.slice(0, i).join('/');
+      if (dir in modes) continue;
+      const st = await fs.lstat(paths.abs(dir)).catch(() => null);
+      if (!st || !st.isDirectory()) break;
+      modes[dir] = st.mode & 0o7777;
+    }
+  }
+  return modes;
 }
 
 /** The folders that writing the operations' files will create, shallowest first. */

@@ -5,7 +5,9 @@ import { errorMessage } from '../common/errors.js';
 import { clearJournal, JOURNAL_REL, readJournal } from './journal.js';
 import { finishRollback, manifestOfRecorded, restoreBackup } from './restore.js';
 import { lockHolder } from '../state/lock.js';
-import { removeTree } from '../repo/safe-fs.js';
+import path from 'node:path';
+import { removeStaleTempFiles, removeTree } from '../repo/safe-fs.js';
+import { STATE_DIR } from '../repo/state-paths.js';
 import type { BackupManifest, Journal } from '../state/schema.js';
 import { readState, writeState } from '../state/store.js';
 import { traceWriteProblem } from '../state/traces/writer.js';
@@ -29,6 +31,13 @@ export async function recoverInterrupted(root: string): Promise<Recovery | null>
   if (!journal) return null;
   const state = await readState(root);
   const id = journal.migrationId;
+  // First, so that the folders they sat in can go with the rest: a kill -9 in the middle of a write leaves a temporary file beside the file it was to become.
+  const folders = new Set<string>(journal.files.map((f) => path.posix.dirname(f.path)));
+  for (const f of journal.files) folders.add(path.posix.dirname(`${backupRel(id)}/files/${f.path}`));
+  folders.add(backupRel(id));
+  folders.add(STATE_DIR);
+  const removed: string[] = [];
+  for (const folder of folders) removed.push(...(await removeStaleTempFiles(root, folder)));
   let recovery: Recovery;
   if (journal.operation === 'migrate') {
     const recorded = state.migrations.some((m) => m.id === id);
@@ -46,6 +55,7 @@ export async function recoverInterrupted(root: string): Promise<Recovery | null>
     if (!done) await finishRollback(root, id, journal.edited);
     recovery = { operation: 'rollback', migrationId: id, result: 'before-migration', detail: `Rollback of ${id} was interrupted; it was finished, and every file is restored from the backup.` };
   }
+  if (removed.length > 0) recovery.detail += ` ${removed.length} temporary file${removed.length === 1 ? '' : 's'} left by the interrupted write ${removed.length === 1 ? 'was' : 'were'} removed (${removed.slice(0, 5).join(', ')}${removed.length > 5 ? ', …' : ''}).`;
   const after = await readState(root);
   const at = new Date().toISOString();
   // The approval was spent on the attempt, whichever side it ended on.

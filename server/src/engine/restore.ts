@@ -6,7 +6,7 @@ import { currentLink, currentSha } from './apply.js';
 import { fileOperationDone } from './crash-point.js';
 import { PreconditionError } from '../common/errors.js';
 import { isInside, RepoPaths } from '../repo/repo-path.js';
-import { createSymlink, entryStat, readResolvedFile, removeEmptyFolder, removeFile, removeLinkOrFile, setMode, writeFile } from '../repo/safe-fs.js';
+import { createSymlink, entryStat, readResolvedFile, removeEmptyFolder, removeFile, removeLinkOrFile, setFolderMode, setMode, writeFile } from '../repo/safe-fs.js';
 import { STATE_DIR } from '../repo/state-paths.js';
 import type { BackupManifest, OnboardingState } from '../state/schema.js';
 import { readState, writeState } from '../state/store.js';
@@ -113,6 +113,7 @@ export async function restoreBackup(root: string, manifest: BackupManifest, edit
     }
   }
   await removeCreatedFolders(root, manifest.createdDirs ?? []);
+  await restoreFolderModes(root, manifest.dirModes ?? {});
   return { restored, removed, savedEdits, deletedAfterMigration };
 }
 
@@ -136,6 +137,16 @@ async function exists(abs: string): Promise<boolean> {
     () => true,
     () => false,
   );
+}
+
+/** Folders as they were: a folder the migration emptied and removed, made again by the restore, gets its own mode back (not 0755). */
+async function restoreFolderModes(root: string, modes: Record<string, number>): Promise<void> {
+  for (const [dir, mode] of Object.entries(modes)) {
+    const st = await entryStat(root, dir).catch(() => null);
+    if (!st || !st.isDirectory() || (st.mode & 0o7777) === mode) continue;
+    await setFolderMode(root, dir, mode);
+    fileOperationDone();
+  }
 }
 
 /** Remove the folders the migration created, deepest first, each only when nothing else is in it (a link there is left alone). */

@@ -38,21 +38,76 @@ export function registerPromptsAndResources(server: Server, repo: RepoChoice): v
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
   server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
     const uri = req.params.uri;
-    const resource = RESOURCES.find((r) => r.uri === uri);
-    if (!resource) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`);
+    const { base, page } = pageOf(uri);
+    const resource = [...RESOURCES, ANALYSIS].find((r) => r.uri === base);
+    if (!resource || page === null) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`);
     const root = await resolveRepoForSession(repo, server, extra.requestId);
     let text: string;
     // Loaded on first read: a server starts faster without the flow's modules.
     if (resource.name === 'status') text = (await (await import('../steps/status.js')).statusStep({ root })).text;
     else if (resource.name === 'plan') text = planMarkdown(await (await import('../state/store.js')).readPlan(root));
+    else if (resource.name === 'analysis') text = await analysisJson(root);
     else {
       const [{ listTraces }, { verifyTraces }] = await Promise.all([import('../state/traces/reader.js'), import('../state/traces/verify.js')]);
       const traces = (await listTraces(root)).map(({ data: _d, file: _f, ...t }) => t);
       text = showJson({ traces, verify: await verifyTraces(root) });
     }
     // Shown to a client like every tool result: hidden characters escaped (JSON stays the same value).
-    return { contents: [{ uri, mimeType: resource.mimeType, text: showText(text) }] };
+    const pages = paginate(showText(text), PAGE_BYTES);
+    if (page > pages.length) throw new McpError(ErrorCode.InvalidParams, `${base} has ${pages.length} page${pages.length > 1 ? 's' : ''}; there is no page ${page}.`);
+    const body = pages[page - 1]!;
+    const footer = pages.length === 1 ? '' : `\n\n[Page ${page} of ${pages.length}.${page < pages.length ? ` Next: ${base}?page=${page + 1}` : ''}]\n`;
+    return { contents: [{ uri, mimeType: pages.length === 1 ? resource.mimeType : 'text/plain', text: `${body}${footer}` }] };
   });
+}
+
+/**
+ * The analysis of the repository as it is now, whole (analyze's reply shows the first of each list).
+ * Not listed (the contract fixes the three listed resources): analyze's reply links to it when cut.
+ */
+const ANALYSIS = { uri: 'copilot-onboard://analysis', name: 'analysis', title: 'Analysis', mimeType: 'application/json', description: 'The whole analysis: every source, problem and location.' };
+
+/** A page of a resource is at most this many bytes: a read stays well under 1 MiB. */
+export const PAGE_BYTES = 256 * 1024;
+
+/** `copilot-onboard://plan?page=3` → base and page (1 when none; null when the page is not a number ≥ 1). */
+function pageOf(uri: string): { base: string; page: number | null } {
+  const m = /^(.*?)\?page=(.*)$/.exec(uri);
+  if (!m) return { base: uri, page: 1 };
+  const n = Number(m[2]);
+  return { base: m[1]!, page: Number.isInteger(n) && n >= 1 ? n : null };
+}
+
+/** Pages of at most `max` bytes, each ending at a line end where one is near. */
+export function paginate(text: string, max: number): string[] {
+  const buf = Buffer.from(text, 'utf8');
+  if (buf.length <= max) return [text];
+  const pages: string[] = [];
+  let start = 0;
+  while (start < buf.length) {
+    let end = Math.min(buf.length, start + max);
+    if (end < buf.length) {
+      const nl = buf.lastIndexOf(0x0a, end - 1);
+      if (nl > start + max / 2) end = nl + 1;
+      // Never inside a UTF-8 sequence.
+      while (end > start && (buf[end]! & 0xc0) === 0x80) end--;
+    }
+    pages.push(buf.subarray(start, end).toString('utf8'));
+    start = end;
+  }
+  return pages;
+}
+
+let analysisCache: { root: string; at: number; text: string } | null = null;
+
+/** The analysis facts as JSON; kept a minute, so that reading it page by page analyzes once. */
+async function analysisJson(root: string): Promise<string> {
+  if (analysisCache && analysisCache.root === root && Date.now() - analysisCache.at < 60_000) return analysisCache.text;
+  const [{ scanRepository }, { analyze }] = await Promise.all([import('../analysis/scan.js'), import('../analysis/analyze.js')]);
+  const a = analyze(await scanRepository(root));
+  const text = showJson({ pattern: a.pattern, patternDetail: a.patternDetail, sources: a.sources, problems: a.problems, skipped: a.skipped });
+  analysisCache = { root, at: Date.now(), text };
+  return text;
 }
 
 function planMarkdown(plan: PlanFile | null): string {

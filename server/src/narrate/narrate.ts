@@ -4,6 +4,8 @@ import { errorMessage } from '../common/errors.js';
 import { clientInfo } from '../gate/gate.js';
 import { showExcerpt, showLine, showText } from '../show/untrusted.js';
 import { NARRATION_LABEL } from './label.js';
+import { boundJson, MAX_SAMPLING_FACTS_BYTES } from './bounded.js';
+import { prune, RETENTION } from '../state/retention.js';
 import type { SamplingTrace } from '../state/schema.js';
 import { repoRelative, writeSamplingTrace } from '../state/traces/writer.js';
 
@@ -47,8 +49,11 @@ export function samplingTimeoutMs(): number {
 
 export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose', facts: unknown, report: string): Promise<Narration> {
   const started = Date.now();
+  // Bounded like every reply (bounded.ts): the model gets the first of each long list and the counts of the rest.
+  const sent = boundJson(facts, MAX_SAMPLING_FACTS_BYTES);
+  const shown = sent.omitted ? { ...(sent.value as object), omittedFromThisSummary: sent.omitted } : sent.value;
   const request: SamplingTrace['request'] = {
-    messages: [{ role: 'user', content: { type: 'text', text: `Result of ${intent}:\n${JSON.stringify(facts, null, 2)}` } }],
+    messages: [{ role: 'user', content: { type: 'text', text: `Result of ${intent}:\n${JSON.stringify(shown, null, sent.omitted ? 0 : 2)}` } }],
     maxTokens: MAX_TOKENS,
     systemPrompt: SYSTEM_PROMPT,
   };
@@ -98,6 +103,12 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
     tracePath = repoRelative(ctx.root, await writeSamplingTrace(ctx.root, trace));
   } catch (err) {
     process.stderr.write(`copilot-onboard: could not write sampling trace: ${showLine(errorMessage(err))}\n`);
+  }
+  // Read-only traces are kept up to a bound (state/retention.ts): past it, the oldest go, recorded in a prune trace.
+  try {
+    await prune(ctx.root, `Retention policy: read-only traces passed ${RETENTION.readOnlyTraces + RETENTION.slack}; the newest ${RETENTION.readOnlyTraces} are kept.`);
+  } catch (err) {
+    process.stderr.write(`copilot-onboard: could not prune old traces: ${showLine(errorMessage(err))}\n`);
   }
   if (narration === null) return { text: report, source: 'builtin', trace: tracePath };
   return { text: `${report}\n\n---\n${narrationBlock(narration, model)}`, source: 'sampling', trace: tracePath };

@@ -67,10 +67,22 @@ export class WrittenUnits {
     });
   }
 
+  /** Per key and file: where the search for a free copy starts (the copies before it are the file's own or taken by it, for good). */
+  private readonly from = new Map<string, number>();
+
   private free(path: string, keys: string[], reserved?: Set<Copy>): Copy | undefined {
     for (const k of keys) {
-      const copy = this.copies.get(k)?.find((c) => c.unit.path !== path && !c.takenBy.has(path) && !reserved?.has(c));
-      if (copy) return copy;
+      const list = this.copies.get(k);
+      if (!list) continue;
+      // Linear over a file of many identical units: what is passed once is never looked at again.
+      const at = `${k}\0${path}`;
+      let i = this.from.get(at) ?? 0;
+      while (i < list.length && (list[i]!.unit.path === path || list[i]!.takenBy.has(path))) i++;
+      this.from.set(at, i);
+      for (let j = i; j < list.length; j++) {
+        const c = list[j]!;
+        if (c.unit.path !== path && !c.takenBy.has(path) && !reserved?.has(c)) return c;
+      }
     }
     return undefined;
   }

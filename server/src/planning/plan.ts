@@ -159,7 +159,8 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     assertEveryLineOnce(linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, dropped);
     // A new file with no rule in it (its sources were empty, or all merged) is not created.
     if (!existingDoc && !marked.refs.some((r) => r !== null)) continue;
-    const style = textStyle(scan, existingDoc ?? target.docs[0]);
+    // A new scoped file opens with its generated front matter: no BOM may stand before its `---`.
+    const style = { ...textStyle(scan, existingDoc ?? target.docs[0]), ...(existingDoc || target.path === COPILOT_INSTRUCTIONS_PATH ? {} : { bom: false }) };
     const finalNewline = existingDoc ? splitText(scan.files.get(existingDoc.path)!.text).finalNewline : true;
     const content = joinText({ ...style, lines: marked.lines, finalNewline: finalNewline && marked.lines.length > 0 });
     provenance.push(...spans(target.path, marked.refs));

@@ -1,5 +1,6 @@
 import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
 import { byCodeUnit } from '../common/collections.js';
+import { sha256 } from '../common/hash.js';
 import { INSTRUCTIONS_DIR } from '../analysis/formats/copilot-path-instructions.js';
 import type { InstructionDoc, Scope } from '../model/model.js';
 
@@ -16,6 +17,22 @@ export const slug = (s: string): string =>
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '') || 'rules';
+
+/** The longest name a target file gets before `.instructions.md`: far below any file system's 255 bytes. */
+export const MAX_TARGET_NAME = 64;
+
+/**
+ * A slug no longer than MAX_TARGET_NAME: a long one (a folder 30 levels deep, a 235-character
+ * folder name) keeps its start and ends with 8 hex digits of its sha256, so the same path always
+ * gives the same name and two long paths with the same start do not collide. The full folder
+ * stays in the file's `applyTo`.
+ */
+export function boundedSlug(s: string): string {
+  const full = slug(s);
+  if (full.length <= MAX_TARGET_NAME) return full;
+  const head = full.slice(0, MAX_TARGET_NAME - 9).replace(/-+$/, '');
+  return `${head}-${sha256(full).slice(0, 8)}`;
+}
 
 function scopeKey(scope: Scope): string {
   if (scope.kind === 'repo') return 'repo';
@@ -36,10 +53,10 @@ function baseName(doc: InstructionDoc): string {
   const isFolderFile = FOLDER_FILE_KINDS.has(doc.kind) || (doc.kind === 'clinerules' && file === '.clinerules');
   if (isFolderFile && doc.scope.kind === 'globs') {
     const folder = doc.scope.globs[0]!.replace(/\/\*\*$/, '');
-    return slug(folder);
+    return boundedSlug(folder);
   }
   const owner = doc.path.match(/^(.*?)\/?\.(cursor|windsurf|clinerules|claude)\b/)?.[1] ?? '';
-  return slug(owner ? `${owner}-${stem}` : stem);
+  return boundedSlug(owner ? `${owner}-${stem}` : stem);
 }
 
 /** Where repo-wide rules go when `.github/copilot-instructions.md` cannot be written (a link, an unreadable file). */

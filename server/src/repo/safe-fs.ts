@@ -358,6 +358,19 @@ export async function setMode(root: string, rel: string, mode: number): Promise<
   }
 }
 
+/** Set the permission bits of the folder `rel` (every folder on the way checked real, the folder itself opened no-follow). */
+export async function setFolderMode(root: string, rel: string, mode: number): Promise<void> {
+  const p = await placeOf(root, rel);
+  const abs = await realFolders(p, p.parts.length, false);
+  if (abs === null) missing(p);
+  const fh = await fs.open(abs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+  try {
+    await fh.chmod(mode);
+  } finally {
+    await fh.close();
+  }
+}
+
 function missing(p: Place): never {
   throw Object.assign(new Error(`${p.rel} does not exist`), { code: 'ENOENT' });
 }
@@ -419,7 +432,9 @@ export async function entryStat(root: string, rel: string): Promise<Stats | null
  * (RepoPaths.safeAbs): opened no-follow and non-blocking, and only when it is a regular file.
  * Throws ENOENT as fs does; NotAFileError for a folder, FIFO or device.
  */
-export async function readResolvedFile(abs: string, rel: string): Promise<Buffer> {
+export async function readResolvedFile(abs: string, rel: string): Promise<Buffer>;
+export async function readResolvedFile(abs: string, rel: string, opts: { maxBytes: number }): Promise<Buffer | TooLarge>;
+export async function readResolvedFile(abs: string, rel: string, opts?: { maxBytes: number }): Promise<Buffer | TooLarge> {
   let fh: FileHandle;
   try {
     fh = await fs.open(abs, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -431,10 +446,45 @@ export async function readResolvedFile(abs: string, rel: string): Promise<Buffer
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new NotAFileError(rel, kindOf(st));
+    // Over the limit it is never read at all: only its size is known (a 200 MB file costs nothing).
+    if (opts && st.size > opts.maxBytes) return { tooLarge: true, size: st.size };
     return await fh.readFile();
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * Remove the temporary files a killed writer left in the folder `rel` (`.copilot-tmp-<pid>-…`, whose
+ * process is gone from this machine): a kill -9 between writing and renaming leaves one. A live
+ * writer's temp file is never touched. Returns the repository paths removed.
+ */
+export async function removeStaleTempFiles(root: string, rel: string): Promise<string[]> {
+  const entries = await listFolder(root, rel).catch(() => null);
+  const removed: string[] = [];
+  for (const e of entries ?? []) {
+    const m = new RegExp(`^${TEMP_PREFIX.replace(/[.]/g, '\\.')}(?:probe-)?(\\d+)-[0-9a-f]+$`).exec(e.name);
+    if (!m || !e.isFile() || processAlive(Number(m[1]))) continue;
+    const file = rel === '.' || rel === '' ? e.name : `${rel}/${e.name}`;
+    if (await removeFile(root, file).catch(() => false)) removed.push(file);
+  }
+  return removed;
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return codeOf(err) === 'EPERM';
+  }
+}
+
+/** A file over the limit a caller gave: its size, never its bytes. */
+export interface TooLarge {
+  tooLarge: true;
+  size: number;
 }
 
 /**

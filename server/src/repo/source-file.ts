@@ -69,7 +69,9 @@ export async function readSource(paths: RepoPaths, rel: string): Promise<SourceR
     throw err;
   }
   const hash = sha256(bytes);
-  if (bytes.subarray(0, 8192).includes(0)) return skipped(rel, 'binary', 'looks binary (NUL bytes)', bytes.length, hash);
+  // Any NUL, not only in the first 8 KB: a NUL never reaches a Copilot file.
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) return skipped(rel, 'binary', `looks binary (a NUL byte at offset ${nul})`, bytes.length, hash);
   let text: string;
   try {
     text = utf8.decode(bytes);

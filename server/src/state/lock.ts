@@ -84,12 +84,22 @@ export async function withLock<T>(root: string, name: LockName, command: string,
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
     const owner = await readOwner(root, name);
+    const who = owner ? `process ${owner.pid} on ${owner.host} (${owner.command}) since ${owner.since}` : 'another process';
+    const busy = (holder: string) => new LockHeldError(`Another copilot-onboard is working on this repository: ${holder} holds the lock. Try again when it has finished.`);
     if (owner && owner.host === os.hostname() && !alive(owner.pid) && (await ownerMatchesLock(root, name))) {
-      await removeTree(root, lockRel(name));
-      release = await tryLock(root, name, wait);
+      // Two processes may take over the same dead lock at once: the one that loses is busy, like any other.
+      try {
+        // Checked again right before: another process that took the lock over since has a lock newer than this owner file.
+        if (!(await ownerMatchesLock(root, name))) throw Object.assign(new Error('taken over'), { code: 'ELOCKED' });
+        await removeTree(root, lockRel(name));
+        release = await tryLock(root, name, wait);
+      } catch (again) {
+        if ((again as NodeJS.ErrnoException).code !== 'ELOCKED' && (again as NodeJS.ErrnoException).code !== 'ENOENT') throw again;
+        const now = await readOwner(root, name);
+        throw busy(now && now.pid !== owner.pid ? `process ${now.pid} on ${now.host} (${now.command}), which took over the lock of a process that had died,` : 'another process, which took over the lock of a process that had died,');
+      }
     } else {
-      const who = owner ? `process ${owner.pid} on ${owner.host} (${owner.command}) since ${owner.since}` : 'another process';
-      throw new LockHeldError(`Another copilot-onboard is working on this repository: ${who} holds the lock. Try again when it has finished.`);
+      throw busy(who);
     }
   }
   const owner: Owner = { pid: process.pid, host: os.hostname(), command, since: new Date().toISOString() };

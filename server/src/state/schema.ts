@@ -151,6 +151,8 @@ export const BackupManifest = z.object({
   ),
   /** Folders the migration created, as repository paths; rollback removes each one left empty. Absent in older manifests. */
   createdDirs: z.array(z.string()).optional(),
+  /** Permission bits of every existing folder on the way to a file the migration touches; rollback puts them back (a removed folder is made again with its mode). Absent in older manifests. */
+  dirModes: z.record(z.string(), z.number().int().min(0).max(0o7777)).optional(),
 });
 export type BackupManifest = z.infer<typeof BackupManifest>;
 
@@ -159,6 +161,8 @@ export type GatedStep = z.infer<typeof GatedStep>;
 
 export const ElicitationOutcome = z.enum([
   'acknowledged',
+  /** A `prune` trace: the retention policy (or `traces prune`) removed old read-only traces and backups. */
+  'pruned',
   /** Approve's first round was answered: the choices are made, and the second round shows the plan they give. */
   'chosen',
   /** In approve's second round the person asked to go back and choose again. */
@@ -189,7 +193,7 @@ const Chain = {
 };
 
 /** What a trace does: a gated step, or `acknowledge` (a person acknowledging a break in the chain, from the command line). */
-export const TraceAction = z.enum(['approve', 'migrate', 'rollback', 'acknowledge']);
+export const TraceAction = z.enum(['approve', 'migrate', 'rollback', 'acknowledge', 'prune']);
 
 export const ElicitationTrace = z.object({
   ...Chain,
@@ -208,6 +212,18 @@ export const ElicitationTrace = z.object({
   recovery: z.object({ migrationId: z.string(), result: z.enum(['before-migration', 'after-migration']) }).optional(),
   /** Only on an `acknowledge` trace: the person's reason, and the problems `traces verify` reported, which it acknowledges. */
   acknowledged: z.object({ reason: z.string().min(1), problems: z.array(z.string()) }).optional(),
+  /**
+   * Only on a `prune` trace: what the retention policy removed. `traces` are runs of removed traces
+   * (seq `from`..`to`, and the sha256 of the last one, which the next trace names as prev), so that
+   * `traces verify` still verifies the chain; `backups` the migration ids whose backup folder went.
+   */
+  pruned: z
+    .object({
+      reason: z.string().min(1),
+      traces: z.array(z.object({ from: z.number().int().min(1), to: z.number().int().min(1), lastSha256: Sha256, files: z.number().int().min(1) })),
+      backups: z.array(z.string()),
+    })
+    .optional(),
 });
 export type ElicitationTrace = z.infer<typeof ElicitationTrace>;
 

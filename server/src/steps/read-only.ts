@@ -1,6 +1,7 @@
 import { analyze } from '../analysis/analyze.js';
 import { describeGit, gitInfo } from '../repo/git.js';
 import { buildPlan } from '../planning/plan.js';
+import { assertCanPropose, assertPlanApplies, assertSourcesClean, droppedFrontMatterNotes, oversizedTargetNotes } from '../planning/preconditions.js';
 import { scanRepository } from '../analysis/scan.js';
 import { narrate } from '../narrate/narrate.js';
 import { showLine } from '../show/untrusted.js';
@@ -66,13 +67,18 @@ export async function proposeStep(ctx: FlowContext): Promise<StepResult> {
 async function propose(ctx: FlowContext): Promise<StepResult> {
   {
     const state = await readState(ctx.root);
+    // What migrate would refuse is refused here, before a plan is offered (planning/preconditions.ts).
+    await assertCanPropose(ctx.root);
     const progress = stepProgress(ctx, 3);
     const scan = await scanRepository(ctx.root, progress.read);
+    assertSourcesClean(scan);
     await progress.phase(`Analyzing ${scan.sources.length} instruction files…`);
     const analysis = analyze(scan);
     await progress.phase('Building the plan…');
     const superseded = await supersededNow(ctx.root, scan);
     const plan = annotated(buildPlan(scan, analysis), superseded, legacyCount(scan));
+    await assertPlanApplies(ctx.root, plan.operations);
+    plan.notes.push(...droppedFrontMatterNotes(scan), ...oversizedTargetNotes(plan.operations));
     // The pattern in the words analyze uses for it (planReport passes patternDetail on to the analysis part).
     const patternDetail = annotated({ problems: [], patternDetail: analysis.patternDetail }, superseded, legacyCount(scan)).patternDetail;
     const file: PlanFile = { version: 1, createdAt: new Date().toISOString(), ...plan };

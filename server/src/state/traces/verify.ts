@@ -21,6 +21,8 @@ interface Entry {
   chainBreak: string[];
   /** On an acknowledge trace: the problems it acknowledges. */
   acknowledges: string[] | null;
+  /** On a prune trace: the runs of traces it removed. */
+  pruned: { from: number; to: number; lastSha256: string }[];
 }
 
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
@@ -57,7 +59,7 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
     if (!parsed.success) {
       problems.push(`${file} does not match the trace schema (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}).`);
     }
-    const j = json as { seq?: unknown; prev?: unknown; timestamp?: unknown; action?: unknown; intent?: unknown; chainBreak?: { problems?: unknown }; acknowledged?: { problems?: unknown } };
+    const j = json as { seq?: unknown; prev?: unknown; timestamp?: unknown; action?: unknown; intent?: unknown; chainBreak?: { problems?: unknown }; acknowledged?: { problems?: unknown }; pruned?: { traces?: unknown } };
     const own = typeof j.timestamp === 'string' ? `${fileStamp(j.timestamp)}-${String(j.action ?? j.intent)}.json` : null;
     if (own !== name) problems.push(`${file} does not carry its own name${own ? ` (its timestamp and step make ${own})` : ''}: renamed or swapped.`);
     entries.push({
@@ -68,10 +70,23 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
       timestamp: typeof j.timestamp === 'string' ? j.timestamp : '',
       chainBreak: strings(j.chainBreak?.problems),
       acknowledges: j.action === 'acknowledge' ? strings(j.acknowledged?.problems) : null,
+      pruned: j.action === 'prune' && parsed.success ? (parsed.data as ElicitationTrace).pruned?.traces ?? [] : [],
     });
   }
   for (const e of entries.filter((x) => x.seq === null)) problems.push(`${e.file} has no place in the chain (no seq).`);
   const chained = entries.filter((e) => e.seq !== null).sort((a, b) => a.seq! - b.seq!);
+  // Traces the retention policy removed, as a later prune trace recorded them: not missing.
+  const runs = chained.flatMap((e) => e.pruned.map((r) => ({ ...r, by: e.seq! })));
+  const prunedRun = (seq: number) => runs.find((r) => r.from <= seq && seq <= r.to && r.by > seq);
+  const unpruned = (from: number, to: number): number[] => {
+    const out: number[] = [];
+    for (let seq = from; seq <= to; seq++) {
+      const run = prunedRun(seq);
+      if (run) seq = run.to;
+      else out.push(seq);
+    }
+    return out;
+  };
   let expected = 1;
   for (let i = 0; i < chained.length; i++) {
     const e = chained[i]!;
@@ -80,9 +95,12 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
       problems.push(`${before.file} and ${e.file} both claim seq ${e.seq}.`);
       continue;
     }
-    if (e.seq! > expected) problems.push(`trace${e.seq! - expected > 1 ? 's' : ''} ${expected}${e.seq! - expected > 1 ? `..${e.seq! - 1}` : ''} missing before ${e.file}.`);
+    const missing = e.seq! > expected ? unpruned(expected, e.seq! - 1) : [];
+    if (missing.length > 0) problems.push(`trace${missing.length > 1 ? 's' : ''} ${missingText(missing)} missing before ${e.file}.`);
     expected = e.seq! + 1;
     const prevEntry = before && before.seq === e.seq! - 1 ? before : undefined;
+    const prevRun = prevEntry ? undefined : prunedRun(e.seq! - 1);
+    if (prevRun && prevRun.to === e.seq! - 1 && e.prev !== prevRun.lastSha256) problems.push(`${e.file} names a previous trace that is not the one a prune trace recorded removing (seq ${e.seq! - 1}).`);
     if (e.seq === 1 && e.prev !== null) problems.push(`${e.file} is first but names a previous trace.`);
     if (prevEntry && e.prev !== sha256(prevEntry.bytes)) problems.push(`${prevEntry.file} was edited or replaced after ${e.file} was written (its sha256 no longer matches).`);
     if (before && e.timestamp < before.timestamp) problems.push(`${e.file} is dated before ${before.file}, which comes earlier in the chain (reordered).`);
@@ -114,6 +132,18 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
   }
   const open = found.filter((p) => !acknowledged.has(p));
   return { ok: open.length === 0, traces: entries.length, problems: open, acknowledged: found.filter((p) => acknowledged.has(p)) };
+}
+
+/** `3..7` for a run, `3, 5` for single seqs. */
+function missingText(seqs: number[]): string {
+  const parts: string[] = [];
+  for (let i = 0; i < seqs.length; i++) {
+    let j = i;
+    while (j + 1 < seqs.length && seqs[j + 1] === seqs[j]! + 1) j++;
+    parts.push(j > i ? `${seqs[i]}..${seqs[j]}` : `${seqs[i]}`);
+    i = j;
+  }
+  return parts.join(', ');
 }
 
 /**
