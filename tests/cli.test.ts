@@ -214,6 +214,6 @@ test('propose says the pattern in the same words as analyze', (t) => {
   const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--repo', repo], { encoding: 'utf8', input: '' }).stdout;
   const line = (text: string) => /^Pattern: .*$/m.exec(text)![0];
   assert.equal(line(run('propose')), line(run('analyze')));
-  assert.match(line(run('propose')), /^Pattern: unstructured: the rules in AGENTS\.md are not in Copilot's files yet\.$/);
+  assert.match(line(run('propose')), /^Pattern: structured: every file is organised in sections \(rule: a file with headings is structured\); the rules in AGENTS\.md are not in Copilot's files yet\.$/);
   assert.equal(JSON.parse(run('propose', '--json')).patternDetail, JSON.parse(run('analyze', '--json')).patternDetail);
 });

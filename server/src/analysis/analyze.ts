@@ -38,10 +38,16 @@ export function analyze(scan: ScanResult): Analysis {
   const units = docs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
   const scopes = new Map(docs.map((d) => [d.path, d.scope]));
   const scopeOf = (u: Unit): Scope => scopes.get(u.path) ?? { kind: 'repo' };
-  const repeats = [...findDuplicates(units, scopeOf), ...findNearDuplicates(units, scopeOf), ...findReworded(units, scopeOf)];
+  // A file left out of the migration as a copy of another is still a copy a reader should hear about:
+  // repeats are looked for with it, and collapse to one report per copied file.
+  const copyPaths = new Set(scan.copies.filter((c) => c.relation === 'copy').map((c) => c.path));
+  const repeatDocs = [...docs, ...scan.docs.filter((d) => copyPaths.has(d.path))];
+  const repeatUnits = repeatDocs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
+  for (const d of repeatDocs) scopes.set(d.path, d.scope);
+  const repeats = [...findDuplicates(repeatUnits, scopeOf), ...findNearDuplicates(repeatUnits, scopeOf), ...findReworded(repeatUnits, scopeOf)];
   dedupeByLocations(repeats);
   const problems = [
-    ...collapseCopies(repeats, docs),
+    ...collapseCopies(repeats, repeatDocs),
     ...findContradictions(units, scopeOf),
     ...findHiddenCharacters(docs.flatMap((d) => d.units)),
   ];
