@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import type { Argv } from 'yargs';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolResult as CallToolResult } from './cli/in-process.js';
 import { errorMessage, UnsafePathError } from './common/errors.js';
 import { exitCodeFor, type Outcome } from './common/outcomes.js';
 import { checkRepoDir, repoChoice, type RepoChoice } from './mcp/repo.js';
