@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { unrecoveredOperation } from '../engine/recovery.js';
-import { BadInputError, errorMessage, PreconditionError, UnsafePathError } from '../common/errors.js';
+import { errorMessage } from '../common/errors.js';
+import { outcomeForError } from '../common/error-outcomes.js';
 import { showLine, showText } from '../show/untrusted.js';
 import type { ClientInfo, ElicitationTrace, GatedStep } from '../state/schema.js';
 import type { FlowOptions } from '../call/context.js';
@@ -161,7 +162,7 @@ export async function runGated<P>(
       // asking could not help, so that is the more useful refusal.
       let failed: unknown = null;
       await prepare().then((p) => ({ planHash, message, form = form } = showPrepared(p)), (err) => (failed = err));
-      if (failed instanceof PreconditionError || failed instanceof UnsafePathError) return refusedByError(failed, finish);
+      if (failed !== null && outcomeForError(failed).outcome === 'precondition_failed') return refusedByError(failed, finish);
       return finish(
         'elicitation_unsupported',
         said(ctx.options, {
@@ -259,16 +260,15 @@ function showSchema(schema: Form['requestedSchema']): Form['requestedSchema'] {
   return { ...schema, properties };
 }
 
-/** Error messages name paths and other outside text: shown as one line. */
+/** Error messages name paths and other outside text: shown as one line. The outcome comes from the one table (common/error-outcomes.ts). */
 function refusedByError<P>(
   err: unknown,
   finish: (o: RefusalOutcome, t: string, e?: Partial<GateResult<P>>) => Promise<GateResult<P>>,
   extra: Partial<GateResult<P>> = {},
 ): Promise<GateResult<P>> {
-  if (err instanceof UnsafePathError) return finish('precondition_failed', `${asSentence(showLine(err.message))} Nothing was changed.`, { ...extra, badInput: true });
-  if (err instanceof PreconditionError) return finish('precondition_failed', `${asSentence(showLine(err.message))} Nothing was changed.`, extra);
-  if (err instanceof BadInputError) return finish('error', showLine(err.message), { ...extra, badInput: true });
-  return finish('error', `Internal error: ${showLine(errorMessage(err))}.`, extra);
+  const { outcome, badInput, known, message } = outcomeForError(err);
+  const text = !known ? `Internal error: ${showLine(message)}.` : outcome === 'precondition_failed' ? `${asSentence(showLine(message))} Nothing was changed.` : showLine(message);
+  return finish(outcome, text, { ...extra, ...(badInput ? { badInput } : {}) });
 }
 
 const asSentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
