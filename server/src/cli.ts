@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 import type { Argv } from 'yargs';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { errorMessage, UnsafePathError } from './common/errors.js';
+import type { ToolResult as CallToolResult } from './cli/in-process.js';
+import { errorMessage } from './common/errors.js';
+import { outcomeForError } from './common/error-outcomes.js';
 import { exitCodeFor, type Outcome } from './common/outcomes.js';
 import { checkRepoDir, repoChoice, type RepoChoice } from './mcp/repo.js';
 import { quickServeArgs, runServe, SERVE_OPTIONS } from './cli/serve-command.js';
@@ -189,9 +190,9 @@ main().then(
     if (code >= 0) process.exitCode = code;
   },
   (err) => {
-    // An unsafe path (a link on the way, a path that climbs out) is bad input from the repository: exit 2.
-    const name = (err as Error)?.name;
+    // The same table as the steps' results: bad input exits 2, a precondition 4, anything else 1.
+    const { outcome, badInput } = outcomeForError(err);
     process.stderr.write(`copilot-onboard: ${showLine(errorMessage(err))}\n`);
-    process.exitCode = err instanceof UnsafePathError || name === 'BadInputError' ? 2 : 1;
+    process.exitCode = exitCodeFor(outcome, badInput);
   },
 );

@@ -1,15 +1,11 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Session } from './ports.js';
 
-/** What a step needs: the repository, and the MCP session that connects it to a person and a model. */
+/** What a step needs: the repository, and the session that connects it to a person and a model (call/ports.ts). */
 export interface FlowContext {
   root: string;
-  server: Server;
+  session: Session;
+  /** Aborted when the client cancels the tool call. */
   signal?: AbortSignal;
-  /**
-   * The tool call this work belongs to. The server's own requests (roots, forms, sampling) name it,
-   * so over HTTP they travel on that call's response stream, not on the optional GET stream.
-   */
-  requestId?: string | number;
   options?: FlowOptions;
   /** Progress and log messages for the client, when it asked for them. */
   report?: FlowReport;

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolResult as CallToolResult } from './in-process.js';
 import { callInProcess } from './in-process.js';
 import { colourDiff, colourFor, styled, type StyleName } from './diff-text.js';
 import { showPath, showText } from '../show/untrusted.js';

@@ -9,6 +9,9 @@ import { cliCommand } from '../call/for-person.js';
 import { showLine } from '../show/untrusted.js';
 import { progressLine } from './progress-line.js';
 
+/** What a tool call returns, as the CLI prints it (the MCP result: the CLI serves MCP here). */
+export type ToolResult = CallToolResult;
+
 /** Answers a form; `signal` aborts when the server stops waiting for the answer. */
 export type ElicitHandler = (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
 

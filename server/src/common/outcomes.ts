@@ -13,29 +13,42 @@ export type SuccessOutcome = 'analyzed' | 'proposed' | 'approved' | 'migrated' |
 
 export type Outcome = SuccessOutcome | RefusalOutcome;
 
-/** Declined and cancelled are the person's decisions, not errors. */
+interface OutcomeSpec {
+  /** The tool result's isError. Declined and cancelled are the person's decisions, not errors. */
+  isError: boolean;
+  /** The CLI's exit code, as the contract lists them. */
+  exit: number;
+  /** The exit code when the cause was bad input (an unsafe path, a damaged file): the contract's 2. */
+  exitForBadInput?: number;
+}
+
+/** Every outcome, what it means for the tool result and the exit code: the one table both derive from. */
+export const OUTCOMES: Record<Outcome, OutcomeSpec> = {
+  analyzed: { isError: false, exit: 0 },
+  proposed: { isError: false, exit: 0 },
+  approved: { isError: false, exit: 0 },
+  migrated: { isError: false, exit: 0 },
+  rolled_back: { isError: false, exit: 0 },
+  status: { isError: false, exit: 0 },
+  declined: { isError: false, exit: 3 },
+  cancelled: { isError: false, exit: 3 },
+  elicitation_unsupported: { isError: true, exit: 3 },
+  timeout: { isError: true, exit: 3 },
+  not_confirmed: { isError: true, exit: 3 },
+  invalid_response: { isError: true, exit: 3 },
+  // An unsafe path (a link where the tool reads or writes) is bad input: the contract's exit 2.
+  precondition_failed: { isError: true, exit: 4, exitForBadInput: 2 },
+  error: { isError: true, exit: 1, exitForBadInput: 2 },
+};
+
 export function isErrorOutcome(outcome: Outcome): boolean {
-  return !['analyzed', 'proposed', 'approved', 'migrated', 'rolled_back', 'status', 'declined', 'cancelled'].includes(outcome);
+  return OUTCOMES[outcome].isError;
 }
 
 /** CLI exit code for an outcome, as the contract lists them. */
 export function exitCodeFor(outcome: Outcome, badInput = false): number {
-  switch (outcome) {
-    case 'analyzed':
-    case 'proposed':
-    case 'approved':
-    case 'migrated':
-    case 'rolled_back':
-    case 'status':
-      return 0;
-    case 'precondition_failed':
-      // An unsafe path (a link where the tool reads or writes) is bad input: the contract's exit 2.
-      return badInput ? 2 : 4;
-    case 'error':
-      return badInput ? 2 : 1;
-    default:
-      return 3;
-  }
+  const spec = OUTCOMES[outcome];
+  return (badInput ? spec.exitForBadInput : undefined) ?? spec.exit;
 }
 
 /** What an outcome means, said to the person at the CLI; the codes stay in `--json` and the traces. */

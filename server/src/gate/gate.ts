@@ -1,11 +1,11 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { unrecoveredOperation } from '../engine/recovery.js';
-import { BadInputError, errorMessage, PreconditionError, UnsafePathError } from '../common/errors.js';
+import { errorMessage } from '../common/errors.js';
+import { outcomeForError } from '../common/error-outcomes.js';
 import { showLine, showText } from '../show/untrusted.js';
 import type { ClientInfo, ElicitationTrace, GatedStep } from '../state/schema.js';
 import type { FlowOptions } from '../call/context.js';
+import { NoReplyError, type Session } from '../call/ports.js';
 import { commandName, forModel, said } from '../call/words.js';
 import { repoRelative, traceWriteProblem, writeElicitationTrace } from '../state/traces/writer.js';
 import { LockHeldError, withLock } from '../state/lock.js';
@@ -22,26 +22,27 @@ export const DEFAULT_ELICITATION_TIMEOUT_MS = 180_000;
 
 export interface GateContext {
   root: string;
-  server: Server;
+  /** The person asked, and the client named in the traces. */
+  session: Pick<Session, 'person' | 'client'>;
   /** Aborted when the client cancels the tool call. */
   signal?: AbortSignal;
   /** Who reads the texts (see steps/words.ts). */
   options?: FlowOptions;
-  /** The tool call the form belongs to (see FlowContext). */
-  requestId?: string | number;
 }
 
-export interface Prepared {
+/**
+ * One round of questions, as `prepare` builds it. A round either leads on to the next one (approve's
+ * choices: `next`) or carries what `act` needs (`prepared`), which the gate hands to `act` with the
+ * accepted answer: the data flows one way, from prepare through the person to act.
+ */
+export type Prepared<P> = Round & ({ next: (content: Record<string, unknown>) => Promise<Prepared<P>>; prepared?: never } | { next?: never; prepared: P });
+
+interface Round {
   planHash: string | null;
   /** Exactly what will happen, shown to the person (escaped for display here, see showPrepared). */
   message: string;
   /** A form with this plan's optional choices; the step's contract form when absent. */
   form?: Form;
-  /**
-   * This exchange is a first round (approve's choices): its accepted answer builds the round that
-   * follows, which is asked next. Each round is traced on its own.
-   */
-  next?: (content: Record<string, unknown>) => Promise<Prepared>;
   /** An accepted answer of this round that asks to go back to the first round (not a refusal, not an approval). */
   goBack?: (content: Record<string, unknown>) => boolean;
 }
@@ -57,9 +58,11 @@ export interface Acted {
   settle?: () => Promise<void>;
   /** Runs once the trace is written (a commit that names it); returns what to add to the result text. */
   afterTrace?: (trace: string | null) => Promise<string>;
+  /** Added to the step's structured result. */
+  fields?: Record<string, unknown>;
 }
 
-export interface GateResult {
+export interface GateResult<P = unknown> {
   outcome: Acted['outcome'] | RefusalOutcome;
   text: string;
   trace: string | null;
@@ -68,6 +71,10 @@ export interface GateResult {
   /** What a refused answer held, such as the comment of an approve answered no. */
   answered?: Record<string, unknown>;
   badInput?: boolean;
+  /** What the last round asked carried for act, when a round that carries it was reached. */
+  prepared?: P;
+  /** What act added to the structured result. */
+  fields?: Record<string, unknown>;
 }
 
 type Answer =
@@ -83,31 +90,20 @@ export function elicitationTimeoutMs(): number {
   return Number.isFinite(n) && n > 0 ? n : DEFAULT_ELICITATION_TIMEOUT_MS;
 }
 
-export function clientInfo(server: Server): ClientInfo | null {
-  const v = server.getClientVersion();
-  return v ? { name: v.name, version: v.version } : null;
-}
-
-export function supportsFormElicitation(server: Server): boolean {
-  const e = server.getClientCapabilities()?.elicitation as Record<string, unknown> | undefined;
-  if (!e) return false;
-  return e.form !== undefined || Object.keys(e).length === 0;
-}
-
-export async function runGated(
+export async function runGated<P>(
   ctx: GateContext,
   step: GatedStep,
-  prepare: () => Promise<Prepared>,
-  act: (content: Record<string, unknown>) => Promise<Acted>,
-): Promise<GateResult> {
+  prepare: () => Promise<Prepared<P>>,
+  act: (answer: Record<string, unknown>, prepared: P) => Promise<Acted>,
+): Promise<GateResult<P>> {
   let form: Form = FORMS[step];
   let started = Date.now();
-  const client = clientInfo(ctx.server);
+  const client: ClientInfo | null = ctx.session.client.info();
   let planHash: string | null = null;
   let message = '';
   let response: ElicitationTrace['response'] = null;
 
-  const finish = async (outcome: GateResult['outcome'], text: string, extra: Partial<GateResult> = {}): Promise<GateResult> => {
+  const finish = async (outcome: GateResult['outcome'], text: string, extra: Partial<GateResult<P>> = {}): Promise<GateResult<P>> => {
     const written = await traceExchange(outcome, text);
     if (written.problem) text += ` (The trace could not be written: ${written.problem}.)`;
     return { outcome, text, trace: written.path, planHash, ...extra };
@@ -156,17 +152,17 @@ export async function runGated(
     busy.delete(ctx.root);
   }
 
-  async function gatedStep(): Promise<GateResult> {
+  async function gatedStep(): Promise<GateResult<P>> {
     // Under the lock, a journal is not a running operation's: it is one the start could not recover.
     const stuck = await unrecoveredOperation(ctx.root, { lockHeld: true });
     if (stuck) return finish('precondition_failed', `The ${step} step cannot run. ${showLine(stuck.text)} Nothing was changed.`);
-    if (!supportsFormElicitation(ctx.server)) {
+    if (!ctx.session.person.canAnswerForms()) {
       // Nothing is sent; the trace still records what would have been asked, when that is known.
       // A step that could not go ahead even with an answer (no plan, no approval yet) says so:
       // asking could not help, so that is the more useful refusal.
       let failed: unknown = null;
       await prepare().then((p) => ({ planHash, message, form = form } = showPrepared(p)), (err) => (failed = err));
-      if (failed instanceof PreconditionError || failed instanceof UnsafePathError) return refusedByError(failed, finish);
+      if (failed !== null && outcomeForError(failed).outcome === 'precondition_failed') return refusedByError(failed, finish);
       return finish(
         'elicitation_unsupported',
         said(ctx.options, {
@@ -175,7 +171,7 @@ export async function runGated(
         }),
       );
     }
-    let current: Prepared;
+    let current: Prepared<P>;
     try {
       current = showPrepared(await prepare());
     } catch (err) {
@@ -190,7 +186,9 @@ export async function runGated(
       response = null;
       answer = await ask(ctx, message, form.requestedSchema, form.content, form.confirmations, current.goBack);
       response = answer.response;
-      if (answer.kind === 'refused') return finish(answer.outcome, answer.reason, { answered: answer.response?.content as Record<string, unknown> | undefined });
+      if (answer.kind === 'refused') {
+        return finish(answer.outcome, answer.reason, { answered: answer.response?.content as Record<string, unknown> | undefined, ...(current.next ? {} : { prepared: current.prepared }) });
+      }
       if (answer.kind === 'back') {
         if (firstRounds >= MAX_ROUNDS) {
           return finish('not_confirmed', `You asked to choose again ${MAX_ROUNDS} times, so this ${step} step ends here without an approval. Nothing was changed. Run it again when you are ready.`);
@@ -202,7 +200,7 @@ export async function runGated(
         continue;
       }
       if (!current.next) break;
-      let next: Prepared;
+      let next: Prepared<P>;
       try {
         next = showPrepared(await current.next(answer.content));
       } catch (err) {
@@ -212,9 +210,10 @@ export async function runGated(
       if (written.problem) return { outcome: 'error', text: `The trace could not be written (${written.problem}), so the ${step} step stops here. Nothing was changed.`, trace: null, planHash };
       current = next;
     }
+    const prepared = current.prepared as P;
     try {
-      const done = await act(answer.content);
-      const result = await finish(done.outcome, done.detail, { content: answer.content });
+      const done = await act(answer.content, prepared);
+      const result = await finish(done.outcome, done.detail, { content: answer.content, prepared, ...(done.fields ? { fields: done.fields } : {}) });
       if (done.settle) {
         try {
           await done.settle();
@@ -231,7 +230,7 @@ export async function runGated(
       }
       return result;
     } catch (err) {
-      return refusedByError(err, finish);
+      return refusedByError(err, finish, { prepared });
     }
   }
 }
@@ -241,7 +240,7 @@ export async function runGated(
  * and every title and description of the form as one escaped line. The forms and messages quote
  * paths themselves; this is the net under them. The values a form accepts are not touched.
  */
-function showPrepared(p: Prepared): Prepared {
+function showPrepared<P>(p: Prepared<P>): Prepared<P> {
   return { ...p, message: showText(p.message), ...(p.form ? { form: { ...p.form, requestedSchema: showSchema(p.form.requestedSchema) } } : {}) };
 }
 
@@ -261,17 +260,18 @@ function showSchema(schema: Form['requestedSchema']): Form['requestedSchema'] {
   return { ...schema, properties };
 }
 
-/** Error messages name paths and other outside text: shown as one line. */
-function refusedByError(err: unknown, finish: (o: RefusalOutcome, t: string, e?: Partial<GateResult>) => Promise<GateResult>) {
-  if (err instanceof UnsafePathError) return finish('precondition_failed', `${asSentence(showLine(err.message))} Nothing was changed.`, { badInput: true });
-  if (err instanceof PreconditionError) return finish('precondition_failed', `${asSentence(showLine(err.message))} Nothing was changed.`);
-  if (err instanceof BadInputError) return finish('error', showLine(err.message), { badInput: true });
-  return finish('error', `Internal error: ${showLine(errorMessage(err))}.`);
+/** Error messages name paths and other outside text: shown as one line. The outcome comes from the one table (common/error-outcomes.ts). */
+function refusedByError<P>(
+  err: unknown,
+  finish: (o: RefusalOutcome, t: string, e?: Partial<GateResult<P>>) => Promise<GateResult<P>>,
+  extra: Partial<GateResult<P>> = {},
+): Promise<GateResult<P>> {
+  const { outcome, badInput, known, message } = outcomeForError(err);
+  const text = !known ? `Internal error: ${showLine(message)}.` : outcome === 'precondition_failed' ? `${asSentence(showLine(message))} Nothing was changed.` : showLine(message);
+  return finish(outcome, text, { ...extra, ...(badInput ? { badInput } : {}) });
 }
 
 const asSentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
-
-const RawElicitResult = z.looseObject({});
 
 async function ask(
   ctx: GateContext,
@@ -281,18 +281,14 @@ async function ask(
   confirmations: string[],
   goBack?: (content: Record<string, unknown>) => boolean,
 ): Promise<Answer> {
-  let raw: Record<string, unknown>;
+  let raw: Awaited<ReturnType<Session['person']['askForm']>>;
   try {
-    raw = await ctx.server.request(
-      { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema } },
-      RawElicitResult,
-      { timeout: elicitationTimeoutMs(), signal: ctx.signal, relatedRequestId: ctx.requestId },
-    );
+    raw = await ctx.session.person.askForm(message, requestedSchema, { timeoutMs: elicitationTimeoutMs(), signal: ctx.signal });
   } catch (err) {
     return { kind: 'refused', response: null, ...refusalForError(err, ctx) };
   }
   const action = raw.action;
-  const response = { action: typeof action === 'string' ? action : JSON.stringify(action ?? null), ...('content' in raw ? { content: raw.content } : {}) };
+  const response = { action: typeof action === 'string' ? action : JSON.stringify(action ?? null), ...(raw.hasContent ? { content: raw.content } : {}) };
   if (action === 'decline') {
     return { kind: 'refused', response, outcome: 'declined', reason: `${said(ctx.options, { model: 'The person declined.', person: 'You answered No.' })} Nothing was changed.${forModel(ctx.options, ' Do not ask again unless the person asks for it.')}` };
   }
@@ -336,15 +332,14 @@ function refusalForError(err: unknown, ctx: GateContext): { outcome: RefusalOutc
       reason: `${said(ctx.options, { model: 'The tool call was cancelled while waiting for the person.', person: 'The command was stopped while waiting for your answer.' })} Nothing was changed.`,
     };
   }
-  if (err instanceof McpError && err.code === ErrorCode.RequestTimeout) {
+  if (err instanceof NoReplyError && err.kind === 'timeout') {
     const ms = elicitationTimeoutMs();
     return {
       outcome: 'timeout',
       reason: `No answer came within ${said(ctx.options, { model: `${ms} ms`, person: durationForPerson(ms) })}; that counts as cancelled, never as approval. Nothing was changed.`,
     };
   }
-  const malformed = err instanceof Error && Array.isArray((err as { issues?: unknown }).issues);
-  if (malformed || (err instanceof McpError && err.code === ErrorCode.InvalidParams)) {
+  if (err instanceof NoReplyError && err.kind === 'malformed') {
     return { outcome: 'invalid_response', reason: `The answer does not match the form: ${showLine(err.message)}. Nothing was changed.` };
   }
   return { outcome: 'error', reason: `Asking the person failed: ${showLine(errorMessage(err))}. Nothing was changed.` };

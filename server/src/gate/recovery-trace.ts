@@ -1,4 +1,3 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { showLine } from '../show/untrusted.js';
 import { errorMessage } from '../common/errors.js';
 import { clearJournal, JOURNAL_REL } from '../engine/journal.js';
@@ -6,7 +5,7 @@ import { recoverInterrupted, type Recovery } from '../engine/recovery.js';
 import { LockHeldError, withLock } from '../state/lock.js';
 import { entryStat } from '../repo/safe-fs.js';
 import { writeElicitationTrace } from '../state/traces/writer.js';
-import { clientInfo } from './gate.js';
+import type { ClientInfo } from '../state/schema.js';
 
 /**
  * Run at the start of every command: finish or undo an interrupted migrate or rollback, and leave
@@ -16,7 +15,7 @@ import { clientInfo } from './gate.js';
  * A recovery that cannot go through (a damaged journal or backup) never stops the command: the
  * journal stays, status explains it, and the gated steps refuse until it is repaired.
  */
-export async function recoverAndTrace(root: string, server: Server | null): Promise<Recovery | null> {
+export async function recoverAndTrace(root: string, client: ClientInfo | null): Promise<Recovery | null> {
   if (!(await entryStat(root, JOURNAL_REL).catch(() => null))) return null;
   try {
     // A journal under a held lock belongs to an operation that is running now, not an interrupted one.
@@ -31,7 +30,7 @@ export async function recoverAndTrace(root: string, server: Server | null): Prom
         outcome: recovery.result === 'after-migration' ? 'migrated' : recovery.operation === 'rollback' ? 'rolled_back' : 'error',
         duration_ms: 0,
         planHash: null,
-        client: server ? clientInfo(server) : null,
+        client,
         detail: recovery.detail,
         recovery: { migrationId: recovery.migrationId, result: recovery.result },
       });

@@ -13,6 +13,7 @@ import type { FlowContext, FlowOptions, FlowReport } from '../call/context.js';
 import type { StepResult } from '../steps/result.js';
 import { OUTPUT_SCHEMAS, type ToolName } from './tool-schemas.js';
 import { resolveRepoForSession, type RepoChoice } from './repo.js';
+import { sdkSession } from './ports.js';
 import { VERSION } from '../version.js';
 import { registerPromptsAndResources } from './prompts-resources.js';
 import { showLine, showText } from '../show/untrusted.js';
@@ -135,9 +136,10 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
       const safe = await import('../repo/safe-fs.js');
       // A link in .copilot-state is refused before anything is read or written, read-only steps included.
       await safe.assertStateTreeReal(root);
-      const recovered = await (await import('../gate/recovery-trace.js')).recoverAndTrace(root, server);
+      const session = sdkSession(server, extra.requestId);
+      const recovered = await (await import('../gate/recovery-trace.js')).recoverAndTrace(root, session.client.info());
       const report = reporter(server, request.params._meta?.progressToken, extra.sendNotification);
-      stepResult = await tool.run({ root, server, signal: extra.signal, requestId: extra.requestId, options: { ...options, repoArg: options.repoArg ?? root }, report });
+      stepResult = await tool.run({ root, session, signal: extra.signal, options: { ...options, repoArg: options.repoArg ?? root }, report });
       // Every progress message goes out before the result, never after it.
       await report.flush();
       reporter(server, undefined, extra.sendNotification).log(stepResult.isError ? 'warning' : 'info', `${name}: ${stepResult.outcome}`);

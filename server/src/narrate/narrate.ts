@@ -1,7 +1,5 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { errorMessage } from '../common/errors.js';
-import { clientInfo } from '../gate/gate.js';
+import { NoReplyError, type SampleRequest, type Session } from '../call/ports.js';
 import { showExcerpt, showLine, showText } from '../show/untrusted.js';
 import { NARRATION_LABEL } from './label.js';
 import { boundJson, MAX_SAMPLING_FACTS_BYTES } from './bounded.js';
@@ -29,10 +27,9 @@ const SYSTEM_PROMPT =
 
 export interface NarrateContext {
   root: string;
-  server: Server;
+  /** The model asked, and the client named in the trace. */
+  session: Pick<Session, 'model' | 'client'>;
   signal?: AbortSignal;
-  /** The tool call the narration belongs to (see FlowContext). */
-  requestId?: string | number;
 }
 
 export interface Narration {
@@ -52,7 +49,7 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
   // Bounded like every reply (bounded.ts): the model gets the first of each long list and the counts of the rest.
   const sent = boundJson(facts, MAX_SAMPLING_FACTS_BYTES);
   const shown = sent.omitted ? { ...(sent.value as object), omittedFromThisSummary: sent.omitted } : sent.value;
-  const request: SamplingTrace['request'] = {
+  const request: SampleRequest = {
     messages: [{ role: 'user', content: { type: 'text', text: `Result of ${intent}:\n${JSON.stringify(shown, null, sent.omitted ? 0 : 2)}` } }],
     maxTokens: MAX_TOKENS,
     systemPrompt: SYSTEM_PROMPT,
@@ -63,17 +60,17 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
   let model = '';
   let error: string | undefined;
 
-  if (!ctx.server.getClientCapabilities()?.sampling) {
+  if (!ctx.session.model.canSample()) {
     outcome = 'unsupported';
   } else {
     try {
-      const result = await ctx.server.createMessage(
-        { messages: request.messages as never, maxTokens: request.maxTokens, systemPrompt: request.systemPrompt },
-        { timeout: samplingTimeoutMs(), signal: ctx.signal, relatedRequestId: ctx.requestId },
+      const result = await ctx.session.model.sample(
+        request,
+        { timeoutMs: samplingTimeoutMs(), signal: ctx.signal },
       );
-      response = { model: result.model, stopReason: result.stopReason ?? null, content: result.content };
-      const content = Array.isArray(result.content) ? result.content[0] : result.content;
-      if (content && content.type === 'text' && content.text.trim() !== '') {
+      response = { model: result.model, stopReason: result.stopReason, content: result.content };
+      const content = textBlock(Array.isArray(result.content) ? result.content[0] : result.content);
+      if (content && content.text.trim() !== '') {
         outcome = 'ok';
         narration = cut(content.text.trim());
         model = typeof result.model === 'string' ? result.model : '';
@@ -95,7 +92,7 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
     outcome,
     duration_ms: Date.now() - started,
     fallback: narration === null,
-    client: clientInfo(ctx.server),
+    client: ctx.session.client.info(),
     ...(error ? { error } : {}),
   };
   let tracePath: string | null = null;
@@ -125,12 +122,15 @@ export function narrationBlock(narration: string, model: string): string {
 }
 
 function samplingOutcome(err: unknown): SamplingTrace['outcome'] {
-  if (!(err instanceof McpError)) return 'error';
-  if (err.code === ErrorCode.RequestTimeout) return 'timeout';
-  if (err.code === ErrorCode.MethodNotFound) return 'unsupported';
-  // -1 is the spec's user rejection; VS Code answers -32000 when sampling is not allowed.
-  if (err.code === -1 || (err.code === -32000 && !/connection closed/i.test(err.message))) return 'denied';
+  if (!(err instanceof NoReplyError)) return 'error';
+  if (err.kind === 'timeout' || err.kind === 'unsupported' || err.kind === 'denied') return err.kind;
   return 'error';
+}
+
+function textBlock(block: unknown): { text: string } | null {
+  if (typeof block !== 'object' || block === null) return null;
+  const b = block as { type?: unknown; text?: unknown };
+  return b.type === 'text' && typeof b.text === 'string' ? { text: b.text } : null;
 }
 
 function cut(text: string): string {

@@ -1,17 +1,17 @@
 import fs from 'fs-extra';
 import { assertPlanCurrent } from '../engine/apply.js';
+import { approvedPlan, currentPlan, planToApply, recheckApprovedPlan } from '../engine/approved-plan.js';
 import { backupDirRel, backupRel } from '../engine/backup.js';
 import { PreconditionError } from '../common/errors.js';
-import { buildPlan, hashPlan, type Plan, type PlanOperation } from '../planning/plan.js';
-import { scanRepository } from '../analysis/scan.js';
+import type { Plan, PlanOperation } from '../planning/plan.js';
 import { approveForm, choicesForm, hasChoices, migrateForm } from '../gate/forms.js';
 import { commitFiles, commitsOfMigration, committableTraces, createBranch, describeCommit, describeGit, gitInfo, planCommit, type CommitPlan, type GitInfo } from '../repo/git.js';
 import { RepoPaths } from '../repo/repo-path.js';
-import { editedSinceMigration, manifestOfRecorded, type Restored } from '../engine/restore.js';
+import { editedSinceMigration, manifestOfRecorded } from '../engine/restore.js';
 import { performMigration, performRollback, settleOperation } from '../engine/migration.js';
-import { clientInfo, runGated, type GateResult, type Prepared } from '../gate/gate.js';
-import type { Migration, OnboardingState, PlanChoices, PlanFile } from '../state/schema.js';
-import { readPlan, readState, writeState } from '../state/store.js';
+import { runGated, type GateResult, type Prepared } from '../gate/gate.js';
+import type { Migration, PlanChoices, PlanFile } from '../state/schema.js';
+import { readState, writeState } from '../state/store.js';
 import { entryStat } from '../repo/safe-fs.js';
 import { fileStamp } from '../state/traces/writer.js';
 import type { FlowContext } from '../call/context.js';
@@ -20,55 +20,47 @@ import { showLine, showPath, showPaths } from '../show/untrusted.js';
 import { forPerson, stepName } from '../call/words.js';
 import { result, type StepResult } from './result.js';
 
-function fromGate(g: GateResult, fields: Record<string, unknown> = {}): StepResult {
-  return result(g.outcome, g.text, { planHash: g.planHash, trace: g.trace, ...fields }, g.badInput ?? false);
+function fromGate(g: GateResult<unknown>, fields: Record<string, unknown> = {}): StepResult {
+  return result(g.outcome, g.text, { planHash: g.planHash, trace: g.trace, ...g.fields, ...fields }, g.badInput ?? false);
 }
 
-/** The saved plan, checked against the state that points at it and against its own hash. */
-async function currentPlan(root: string, state: OnboardingState): Promise<PlanFile> {
-  const plan = await readPlan(root);
-  if (!plan || !state.plan) throw new PreconditionError('There is no plan yet. Run propose first.');
-  if (plan.planHash !== state.plan.planHash || hashPlan(plan.sources, plan.operations, plan.legacy, plan.conflicts) !== plan.planHash) {
-    throw new PreconditionError('The saved plan does not match the one that was proposed (it was edited or replaced). Run propose again.');
-  }
-  return plan;
+/** What approve's second round carries to its act: the plan, and the plan rebuilt with the choices. */
+interface ApproveRound {
+  plan: PlanFile;
+  chosen: Plan;
+  choices: PlanChoices;
 }
 
 export async function approveStep(ctx: FlowContext): Promise<StepResult> {
-  let plan: PlanFile | undefined;
-  let chosen: Plan | undefined;
-  let choices: PlanChoices = { legacy: {}, conflicts: {} };
   const backupHint = '.copilot-state/backups/<migration id>/';
 
   /** Round two: the plan rebuilt with the choices, its exact diff; the approval binds to its hash. */
-  const secondRound = async (picked: PlanChoices, withChoices: boolean): Promise<Prepared> => {
-    const built = await approvedPlan(ctx.root, plan!, picked);
-    if (built.operations.length === 0) {
+  const secondRound = async (plan: PlanFile, picked: PlanChoices, withChoices: boolean): Promise<Prepared<ApproveRound>> => {
+    const chosen = await approvedPlan(ctx.root, plan, picked);
+    if (chosen.operations.length === 0) {
       throw new PreconditionError(withChoices ? 'With these choices the plan changes no file, so there is nothing to approve' : 'The plan has nothing to do, so there is nothing to approve');
     }
-    chosen = built;
-    choices = picked;
-    const git = describeGit(await gitInfo(ctx.root, built.operations.map((o) => o.path)));
+    const git = describeGit(await gitInfo(ctx.root, chosen.operations.map((o) => o.path)));
     return {
-      planHash: built.chosenHash,
-      message: `${approveMessage(plan!, built, withChoices ? choiceLines(picked, plan!, forPerson(ctx.options)) : [], backupHint)}\n\n${git.join('\n')}`,
+      planHash: chosen.chosenHash,
+      message: `${approveMessage(plan, chosen, withChoices ? choiceLines(picked, plan, forPerson(ctx.options)) : [], backupHint)}\n\n${git.join('\n')}`,
       form: approveForm(withChoices),
       ...(withChoices ? { goBack: (content: Record<string, unknown>) => content.choose_again === true } : {}),
+      prepared: { plan, chosen, choices: picked },
     };
   };
 
-  const g = await runGated(
+  const g = await runGated<ApproveRound>(
     ctx,
     'approve',
     async () => {
-      const state = await readState(ctx.root);
-      plan = await currentPlan(ctx.root, state);
-      if (!hasChoices(plan)) return secondRound({ legacy: {}, conflicts: {} }, false);
+      const plan = await currentPlan(ctx.root, await readState(ctx.root));
+      if (!hasChoices(plan)) return secondRound(plan, { legacy: {}, conflicts: {} }, false);
       await assertPlanCurrent(ctx.root, plan.sources, plan.operations);
       const form = choicesForm(plan);
-      return { planHash: plan.planHash, message: choicesMessage(plan), form, next: (content) => secondRound(form.choicesFrom(content), true) };
+      return { planHash: plan.planHash, message: choicesMessage(plan), form, next: (content) => secondRound(plan, form.choicesFrom(content), true) };
     },
-    async (content) => {
+    async (content, { plan, chosen, choices }) => {
       const state = await readState(ctx.root);
       await currentPlan(ctx.root, state);
       const comment = typeof content.comment === 'string' && content.comment !== '' ? content.comment : null;
@@ -76,19 +68,19 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
         ...state,
         step: 'approved',
         feedback: null,
-        approval: { planHash: plan!.planHash, approvedAt: new Date().toISOString(), client: clientInfo(ctx.server), comment, choices, approvedHash: chosen!.chosenHash, usedAt: null },
+        approval: { planHash: plan.planHash, approvedAt: new Date().toISOString(), client: ctx.session.client.info(), comment, choices, approvedHash: chosen.chosenHash, usedAt: null },
       });
-      const picked = choiceLines(choices, plan!, forPerson(ctx.options));
+      const picked = choiceLines(choices, plan, forPerson(ctx.options));
       return {
         outcome: 'approved',
-        detail: `Plan ${chosen!.chosenHash.slice(0, 12)} is approved${picked.length ? ` with these choices: ${picked.join(', ')}` : ''}. Next: ${stepName(ctx.options, 'migrate')} applies it after a final confirmation.`,
+        detail: `Plan ${chosen.chosenHash.slice(0, 12)} is approved${picked.length ? ` with these choices: ${picked.join(', ')}` : ''}. Next: ${stepName(ctx.options, 'migrate')} applies it after a final confirmation.`,
       };
     },
   );
   const comment = g.answered?.comment;
-  if (g.outcome === 'not_confirmed' && g.answered?.approved === false && typeof comment === 'string' && comment.trim() !== '') {
+  if (g.outcome === 'not_confirmed' && g.prepared && g.answered?.approved === false && typeof comment === 'string' && comment.trim() !== '') {
     const state = await readState(ctx.root);
-    await writeState(ctx.root, { ...state, feedback: { planHash: plan!.planHash, comment: comment.trim(), at: new Date().toISOString(), client: clientInfo(ctx.server) } });
+    await writeState(ctx.root, { ...state, feedback: { planHash: g.prepared.plan.planHash, comment: comment.trim(), at: new Date().toISOString(), client: ctx.session.client.info() } });
     return fromGate({ ...g, text: `${g.text} The comment is recorded as requested changes: "${showLine(comment.trim())}". The next propose shows it.` }, { requestedChanges: comment.trim() });
   }
   return fromGate(g);
@@ -116,46 +108,26 @@ function choiceLines(picked: PlanChoices, plan: Pick<PlanFile, 'conflicts'>, per
   ];
 }
 
-/** The operations to apply: the approved plan rebuilt with the person's choices from the files as they are now. */
-async function approvedOperations(root: string, plan: PlanFile, choices: PlanChoices): Promise<PlanOperation[]> {
-  return (await approvedPlan(root, plan, choices)).operations;
-}
-
-async function approvedPlan(root: string, plan: PlanFile, choices: PlanChoices) {
-  await assertPlanCurrent(root, plan.sources, plan.operations);
-  const fresh = buildPlan(await scanRepository(root), undefined, choices);
-  if (fresh.planHash !== plan.planHash) {
-    throw new PreconditionError('The plan is stale: the instruction files changed since it was proposed. Run propose again and approve the new plan.');
-  }
-  return fresh;
+/** What migrate's act needs, all of it settled before the person is asked. */
+interface MigrateRound {
+  planHash: string;
+  ops: PlanOperation[];
+  id: string;
+  git: GitInfo | null;
+  commitPlan: CommitPlan | null;
 }
 
 export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
-  let plan: PlanFile | undefined;
-  let git: GitInfo | null = null;
-  let ops: PlanOperation[] = [];
-  let id = '';
-  let files: string[] = [];
-  let commitPlan: CommitPlan | null = null;
-  const g = await runGated(
+  const g = await runGated<MigrateRound>(
     ctx,
     'migrate',
     async () => {
-      const state = await readState(ctx.root);
-      plan = await currentPlan(ctx.root, state);
-      const approval = state.approval;
-      if (!approval || approval.planHash !== plan.planHash) throw new PreconditionError('This plan has not been approved. Run approve first.');
-      if (approval.usedAt !== null) throw new PreconditionError('The approval of this plan was already used by a migration. Run approve again.');
-      const chosen = await approvedPlan(ctx.root, plan, approval.choices);
-      // The approval binds to the plan its second round showed: rebuilt with the same choices, it must be the same plan.
-      if (chosen.chosenHash !== (approval.approvedHash ?? plan.planHash)) {
-        throw new PreconditionError('The plan built with the approved choices is not the plan that was approved. Run approve again.');
-      }
-      ops = chosen.operations;
-      if (ops.length === 0) throw new PreconditionError('With the choices made, the plan changes no file.');
-      id = await freshMigrationId(ctx.root);
-      git = await gitInfo(ctx.root, ops.map((o) => o.path));
+      const { plan, chosen } = await planToApply(ctx.root);
+      const ops = chosen.operations;
+      const id = await freshMigrationId(ctx.root);
+      const git = await gitInfo(ctx.root, ops.map((o) => o.path));
       const extra = [...describeGit(git), ...(ctx.options?.branch && git ? [`The migration goes on a new branch: ${showLine(ctx.options.branch)}.`] : [])];
+      let commitPlan: CommitPlan | null = null;
       // What --commit will do is said here, before anything is written; a commit on no branch is refused.
       if (ctx.options?.commit) {
         if (!git) extra.push('With --commit: this is not a git work tree, so nothing is committed.');
@@ -169,34 +141,33 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
           extra.push(...describeCommit(git, commitPlan, ctx.options.branch));
         }
       }
-      return { planHash: chosen.chosenHash, message: `${migrateMessage(plan, chosen, backupDirRel(id))}\n${extra.join('\n')}`, form: migrateForm(git?.modified ?? []) };
+      return {
+        planHash: chosen.chosenHash,
+        message: `${migrateMessage(plan, chosen, backupDirRel(id))}\n${extra.join('\n')}`,
+        form: migrateForm(git?.modified ?? []),
+        prepared: { planHash: plan.planHash, ops, id, git, commitPlan },
+      };
     },
-    async (content) => {
-      if ((git?.modified.length ?? 0) > 0 && content.allow_uncommitted !== true) {
-        throw new PreconditionError(`The plan would overwrite uncommitted changes in ${showPaths(git!.modified)}. Commit or stash them, or allow it in the migrate form.`);
+    async (content, { planHash, ops, id, git, commitPlan }) => {
+      if (git && git.modified.length > 0 && content.allow_uncommitted !== true) {
+        throw new PreconditionError(`The plan would overwrite uncommitted changes in ${showPaths(git.modified)}. Commit or stash them, or allow it in the migrate form.`);
       }
       // The person may have edited a file while the form was open: check again right before writing.
-      const state = await readState(ctx.root);
-      const approved = await currentPlan(ctx.root, state);
-      if (approved.planHash !== plan!.planHash || state.approval?.planHash !== plan!.planHash || state.approval.usedAt !== null) {
-        throw new PreconditionError('The approval changed while waiting for the confirmation.');
-      }
-      const current = await approvedOperations(ctx.root, plan!, state.approval.choices);
-      if (JSON.stringify(current) !== JSON.stringify(ops)) throw new PreconditionError('The files changed while waiting for the confirmation.');
+      const state = await recheckApprovedPlan(ctx.root, { planHash, operations: ops });
       if (ctx.options?.branch && git) await createBranch(ctx.root, ctx.options.branch);
-      await performMigration(ctx.root, id, plan!.planHash, ops, state, (done, p) => ctx.report?.progress(done, ops.length, `Wrote ${p}`));
-      files = ops.map((o) => `${o.op} ${o.path}`);
+      await performMigration(ctx.root, id, planHash, ops, state, (done, p) => ctx.report?.progress(done, ops.length, `Wrote ${p}`));
       const shownFiles = ops.map((o) => `${o.op} ${showPath(o.path)}`);
-      const commit = ctx.options?.commit && git && commitPlan;
+      const commit = ctx.options?.commit && git ? commitPlan : null;
       return {
         outcome: 'migrated',
         detail: `Migrated: ${shownFiles.join(', ')}. Backup in ${backupDirRel(id)}.${ctx.options?.branch && git ? ` On branch ${ctx.options.branch}.` : ''} Undo with ${stepName(ctx.options, 'rollback')}.`,
         settle: () => settleOperation(ctx.root),
-        afterTrace: commit ? (trace) => commitMigration(ctx.root, commitPlan!, plan!.planHash, id, trace) : undefined,
+        afterTrace: commit ? (trace) => commitMigration(ctx.root, commit, planHash, id, trace) : undefined,
+        fields: { migrationId: id, backupDir: backupDirRel(id), files: ops.map((o) => `${o.op} ${o.path}`) },
       };
     },
   );
-  return fromGate(g, g.outcome === 'migrated' ? { migrationId: id, backupDir: backupDirRel(id), files } : {});
+  return fromGate(g);
 }
 
 /**
@@ -223,39 +194,36 @@ function commitLines(commits: { commit: string; branches: string[] }[]): string[
 }
 
 export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
-  let migration: Migration | undefined;
-  let restored: Restored | undefined;
-  let committed: string[] = [];
-  const g = await runGated(
+  const g = await runGated<{ migration: Migration; committed: string[] }>(
     ctx,
     'rollback',
     async () => {
       const state = await readState(ctx.root);
-      migration = [...state.migrations].reverse().find((m) => m.rolledBackAt === null);
+      const migration = [...state.migrations].reverse().find((m) => m.rolledBackAt === null);
       if (!migration) throw new PreconditionError('There is no migration to roll back.');
       // Checked before the person is asked: a damaged backup or manifest is refused, naming it.
       const manifest = await manifestOfRecorded(ctx.root, migration.id, state);
       const edited = await editedSinceMigration(ctx.root, manifest);
       const deleted = await missing(ctx.root, edited);
       const message = rollbackMessage(manifest, migration.backupDir, edited.filter((p) => !deleted.includes(p)));
-      committed = commitLines(await commitsOfMigration(ctx.root, migration.id));
-      return { planHash: migration.planHash, message: [message, ...(deleted.length ? [deletedLine(deleted)] : []), ...committed].join('\n') };
+      const committed = commitLines(await commitsOfMigration(ctx.root, migration.id));
+      return { planHash: migration.planHash, message: [message, ...(deleted.length ? [deletedLine(deleted)] : []), ...committed].join('\n'), prepared: { migration, committed } };
     },
-    async () => {
+    async (_content, { migration, committed }) => {
       const state = await readState(ctx.root);
-      const still = state.migrations.find((m) => m.id === migration!.id && m.rolledBackAt === null);
+      const still = state.migrations.find((m) => m.id === migration.id && m.rolledBackAt === null);
       if (!still) throw new PreconditionError('That migration was already rolled back.');
-      const done = (restored = await performRollback(ctx.root, still, (n, total, p) => ctx.report?.progress(n, total, `Restoring ${p}`)));
-      const parts = [`Rolled back migration ${migration!.id}.`];
+      const done = await performRollback(ctx.root, still, (n, total, p) => ctx.report?.progress(n, total, `Restoring ${p}`));
+      const parts = [`Rolled back migration ${migration.id}.`];
       if (done.restored.length) parts.push(`Restored: ${showPaths(done.restored)}.`);
       if (done.removed.length) parts.push(`Removed: ${showPaths(done.removed)}.`);
-      if (done.savedEdits.length) parts.push(`Edits made after the migration were saved in ${migration!.backupDir}edited-after-migration/.`);
+      if (done.savedEdits.length) parts.push(`Edits made after the migration were saved in ${migration.backupDir}edited-after-migration/.`);
       if (done.deletedAfterMigration.length) parts.push(deletedLine(done.deletedAfterMigration));
       parts.push(...committed);
-      return { outcome: 'rolled_back', detail: parts.join(' '), settle: () => settleOperation(ctx.root) };
+      return { outcome: 'rolled_back', detail: parts.join(' '), settle: () => settleOperation(ctx.root), fields: { migrationId: migration.id, ...done } };
     },
   );
-  return fromGate(g, restored ? { migrationId: migration!.id, ...restored } : {});
+  return fromGate(g);
 }
 
 function deletedLine(paths: string[]): string {

@@ -1,4 +1,4 @@
-import { BadInputError, errorMessage, PreconditionError, UnsafePathError } from '../common/errors.js';
+import { outcomeForError } from '../common/error-outcomes.js';
 import { isErrorOutcome, type Outcome } from '../common/outcomes.js';
 import { showLine } from '../show/untrusted.js';
 
@@ -17,12 +17,9 @@ export function result(outcome: Outcome, text: string, fields: Record<string, un
   return { outcome, text, structured: { outcome, ...fields }, isError: isErrorOutcome(outcome), badInput };
 }
 
-/** A read-only step that failed: a precondition, bad input, or an internal error. Messages name paths: shown as one line. */
+/** A step that failed: a precondition, bad input, or an internal error (common/error-outcomes.ts). Messages name paths: shown as one line. */
 export function resultForError(err: unknown): StepResult {
-  // The contract lists unsafe paths under precondition_failed; they are bad input too (CLI exit 2).
-  if (err instanceof UnsafePathError) return result('precondition_failed', showLine(err.message), { message: err.message }, true);
-  if (err instanceof PreconditionError) return result('precondition_failed', showLine(err.message), { message: err.message });
-  if (err instanceof BadInputError) return result('error', showLine(err.message), { message: err.message }, true);
-  const message = `Internal error: ${errorMessage(err)}`;
-  return result('error', showLine(message), { message });
+  const { outcome, badInput, known, message } = outcomeForError(err);
+  const said = known ? message : `Internal error: ${message}`;
+  return result(outcome, showLine(said), { message: said }, badInput);
 }

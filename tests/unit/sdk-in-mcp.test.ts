@@ -1,0 +1,33 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The MCP SDK stays in mcp/: the flow (steps, gate, narration, engine...) talks to the person and
+ * the model through call/ports.ts, which mcp/ports.ts implements over the SDK. A move to the SDK's
+ * next major version then touches mcp/ alone, plus the CLI's in-process MCP client and its
+ * terminal form, which serve MCP themselves.
+ */
+
+const SRC = path.resolve(import.meta.dirname, '../../server/src');
+const ALLOWED_OUTSIDE_MCP = new Set(['cli/in-process.ts', 'cli/terminal-form.ts']);
+
+function sources(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    return e.isDirectory() ? sources(full) : e.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+test('only mcp/ (and the CLI files that serve MCP) import @modelcontextprotocol/sdk', () => {
+  const offenders = sources(SRC)
+    .map((f) => path.relative(SRC, f).split(path.sep).join('/'))
+    .filter((rel) => !rel.startsWith('mcp/') && !ALLOWED_OUTSIDE_MCP.has(rel))
+    .filter((rel) => /['"]@modelcontextprotocol\/sdk[/'"]/.test(fs.readFileSync(path.join(SRC, rel), 'utf8')));
+  assert.deepEqual(offenders, [], `these files import the MCP SDK outside mcp/: ${offenders.join(', ')}`);
+});
+
+test('the scan sees an import of the SDK', () => {
+  assert.match(`import type { Server } from '@modelcontextprotocol/sdk/server/index.js';`, /['"]@modelcontextprotocol\/sdk[/'"]/);
+});
