@@ -44,8 +44,8 @@ export function demoted(u: Unit): Unit {
  */
 export function sameOrDemoted(source: string, out: string): boolean {
   if (source === out) return true;
-  const marks = /^#{1,6}( ?)/.exec(out);
-  if (!marks || !out.endsWith(source) || out.length - source.length !== marks[0].length) return false;
+  if (!out.endsWith(source)) return false;
+  const prefix = out.slice(0, out.length - source.length);
   // A heading gets `#`s only; a line that was no heading gets `#`s and a space.
-  return /^#{1,6}(\s|$)/.test(source) ? marks[1] === '' : marks[1] === ' ';
+  return /^#{1,6}(\s|$)/.test(source) ? /^#{1,5}$/.test(prefix) : /^#{1,6} $/.test(prefix);
 }

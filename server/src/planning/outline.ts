@@ -47,7 +47,7 @@ function pseudoKind(u: Unit): 'label' | 'step' | null {
     const step = /^\d{1,3}[.)]\s+(.*)$/.exec(t);
     if (!step) return null;
     const words = step[1]!.replace(/[*_]/g, '').trim();
-    return words.split(/\s+/).length <= 8 && !/[.!?;,]$/.test(words) ? 'step' : null;
+    return words.split(/\s+/).length <= 6 && words.length <= 50 && !/[.!?;,:]/.test(words) ? 'step' : null;
   }
   if (u.kind !== 'paragraph') return null;
   if (/^(\*\*|__)[^*_]{1,60}\1:?$/.test(t) || /^(\*\*|__)[^*_]{1,60}:\1$/.test(t)) return 'label';
@@ -63,9 +63,17 @@ function pseudoKind(u: Unit): 'label' | 'step' | null {
 export function isPseudoHeading(units: Unit[], i: number): boolean {
   const kind = pseudoKind(units[i]!);
   const next = units[i + 1];
-  if (kind === null || next === undefined || next.kind === 'heading') return false;
+  // What stands under a pseudo-heading is content: rules, a list, code; not a heading, a comment or nothing.
+  if (kind === null || next === undefined || !(next.kind === 'paragraph' || next.kind === 'list-item' || next.kind === 'code')) return false;
   if (pseudoKind(next) === kind && kind === 'label') return false;
-  if (kind === 'step') return !(next.kind === 'list-item' && /^\s*\d{1,3}[.)]\s/.test(next.lines[0]!));
+  // "**Example:**" over code or a list is a lead-in: it stays with what it introduces, as a line.
+  if (kind === 'label' && firstLine(units[i]!).replace(/[*_]+$/, '').endsWith(':') && next.kind !== 'paragraph') return false;
+  if (kind === 'step') {
+    // Lines under it: bullets, or a paragraph when the step does not end a plain numbered list.
+    const numbered = (x: Unit | undefined) => x?.kind === 'list-item' && /^\s*\d{1,3}[.)]\s/.test(x.lines[0]!);
+    if (numbered(next)) return false;
+    return next.kind === 'list-item' || (next.kind === 'paragraph' && !(numbered(units[i - 1]) && pseudoKind(units[i - 1]!) !== 'step'));
+  }
   return true;
 }
 
@@ -75,7 +83,7 @@ export function isPseudoHeading(units: Unit[], i: number): boolean {
  */
 export function splitRuleLines(units: Unit[]): Unit[] {
   const out: Unit[] = [];
-  for (const u of units) {
+  for (const u of units.flatMap(cutRuns)) {
     const rules = u.lines.filter((l) => !isDescriptive(l)).length;
     if (u.kind !== 'paragraph' || u.lines.length < 2 || !u.lines.every(isRuleLine) || rules * 2 < u.lines.length) {
       out.push(u);
@@ -88,6 +96,32 @@ export function splitRuleLines(units: Unit[]): Unit[] {
     });
   }
   return out;
+}
+
+/**
+ * A list item or paragraph that runs on, with no blank line, into what a person wrote as the next
+ * unit: a capitalised line after a list item, a table after a lead-in, a line after a table. Cut
+ * there, so each part moves as the unit it is.
+ */
+function cutRuns(u: Unit): Unit[] {
+  if ((u.kind !== 'paragraph' && u.kind !== 'list-item') || u.lines.length < 2) return [u];
+  const parts: Unit[] = [];
+  let start = 0;
+  const isRow = (l: string) => l.trim().startsWith('|');
+  for (let k = 1; k < u.lines.length; k++) {
+    const line = u.lines[k]!;
+    const prev = u.lines[k - 1]!;
+    const lazyStart = u.kind === 'list-item' && /^\S/.test(line) && /^\p{Lu}/u.test(line) && !isRow(line) && !/[,(]$/.test(prev.trim());
+    const tableEnd = isRow(prev) && !isRow(line);
+    const tableStart = u.kind === 'list-item' && isRow(line) && !isRow(prev);
+    if (lazyStart || tableEnd || tableStart) {
+      parts.push({ ...u, kind: start === 0 ? u.kind : 'paragraph', line: u.line + start, lines: u.lines.slice(start, k), blankBefore: start === 0 ? u.blankBefore : false });
+      start = k;
+    }
+  }
+  if (start === 0) return [u];
+  parts.push({ ...u, kind: 'paragraph', line: u.line + start, lines: u.lines.slice(start), blankBefore: false });
+  return parts;
 }
 
 const SPLIT = new WeakSet<Unit>();
@@ -201,7 +235,7 @@ function endsWithColon(u: Unit): boolean {
 export function isSortable(b: Block): boolean {
   const first = b.units[0]!;
   if (first.kind === 'heading' || first.kind === 'html' || first.kind === 'code' || first.kind === 'frontmatter') return false;
-  if (b.units.length === 1) return first.lines.length === 1 || first.kind === 'list-item';
+  if (b.units.length === 1) return first.lines.length === 1 || (first.lines[0]!.trimEnd().endsWith(':') && first.lines.slice(1).every((l) => isTable({ ...first, lines: [l] })));
   return endsWithColon(first) || b.units.slice(1).every(isAnswer);
 }
 

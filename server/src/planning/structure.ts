@@ -116,6 +116,10 @@ export function restructure(path: string, sourceUnits: Unit[]): Restructured {
     else sections[sections.length - 1]!.units.push(u);
   }
 
+  // A file with sections has its structure: it keeps its shape, line for line.
+  const title = sourceUnits.find((x) => x.kind !== 'frontmatter');
+  if (sourceUnits.some((u) => u.kind === 'heading' && !(u === title && u.level === 1))) return inShape(path, sourceUnits);
+
   const inPlace: Item[] = [];
   const bySection = new Map<string, Item[]>();
   for (const item of blocksOf(loose, isToolMark)) {
@@ -185,6 +189,30 @@ export function restructure(path: string, sourceUnits: Unit[]): Restructured {
     emitItems(s.joined, s.units.length > 1 ? s.units[s.units.length - 1]! : null);
   }
   while (out.length > 0 && isBlank(out[out.length - 1]!)) out.pop();
+  return { lines: out, provenance, added };
+}
+
+/** The units where they stand, the blank lines between them kept, every line the source's. */
+function inShape(path: string, units: Unit[]): Restructured {
+  const out: string[] = [];
+  const provenance: Provenance[] = [];
+  const added: string[] = [];
+  let next = units[0]?.line ?? 1;
+  for (const u of units) {
+    while (next < u.line) {
+      out.push('');
+      next++;
+    }
+    const start = out.length + 1;
+    out.push(...u.lines);
+    provenance.push({ from: { path: u.path, startLine: u.line, endLine: u.line + u.lines.length - 1 }, to: { path, startLine: start, endLine: out.length } });
+    next = u.line + u.lines.length;
+    const fence = unclosedFence(u);
+    if (fence) {
+      out.push(fence);
+      added.push(fence);
+    }
+  }
   return { lines: out, provenance, added };
 }
 
