@@ -1,9 +1,10 @@
 import { unclosedFence } from '../model/markdown-units.js';
 import type { Unit } from '../model/model.js';
 import { blockTopic, restructure, sameSection, type Merged } from './structure.js';
+import { SECTION_TOPICS } from './section-topics.js';
 import { demoted, isToolMark } from '../model/unit-shape.js';
 import { isBlank } from '../common/text.js';
-import { asHeading, blocksOf, headingKey, headingText, isFileNameTitle, isSortable, isSplitLine, isStructural, outlineUnits } from './outline.js';
+import { asHeading, blocksOf, headingKey, headingText, isFileNameTitle, isSortable, isSplitLine, isStructural, outlineUnits, splitRuleLines } from './outline.js';
 
 /**
  * Output text with, for every line, the source line it came from (null for lines the tool added:
@@ -82,8 +83,11 @@ export class WrittenUnits {
     const title = keptTitle(u);
     if (title) keyList.push(headKey('', title), `P\u0001H${headingKey(title)}`);
     this.register({ unit: u, takenBy: new Set() }, keyList);
+    // A unit here may come in parts from a file that had them apart: cut where a person starts a new unit.
+    const pieces = splitRuleLines([u]);
+    if (pieces.length > 1) for (const part of pieces) this.register({ unit: part, takenBy: new Set() }, [ctxKey('', unitKey(part)), ctxKey(ctx, unitKey(part)), ...plainKeys(part)]);
     // Lines of one paragraph here may come, one rule per line, from a file that had them apart.
-    if (u.kind === 'paragraph' && u.lines.length > 1) {
+    else if (u.kind === 'paragraph' && u.lines.length > 1) {
       u.lines.forEach((line, k) => {
         const part: Unit = { ...u, line: u.line + k, lines: [line] };
         this.register({ unit: part, takenBy: new Set() }, [ctxKey('', line.trimEnd()), ctxKey(ctx, line.trimEnd()), ...plainKeys(part)]);
@@ -432,7 +436,14 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
   void merged;
   // An empty Copilot file gets the title a new one has, so nothing it receives opens it like front matter (`---`).
   if (base.lines.every(isBlank) && additions.some((a) => !isEmpty(a))) base = { lines: ['# Copilot instructions'], refs: [null] };
-  const starts = sectionStarts(base.lines);
+  let starts = sectionStarts(base.lines);
+  // A target with no section gets none from its sources either: its rules are sorted by topic as a flat file's are.
+  if (starts.length === 0 && additions.every((a) => a.top || isEmpty(a))) additions = sortedTop(additions);
+  // Rules for the top of a file that starts with a section go under a title the tool adds, never first in the file.
+  if (additions.some((a) => a.top && a.blocks.length > 0) && base.lines.slice(0, starts[0] ?? base.lines.length).every(isBlank)) {
+    base = { lines: ['# Copilot instructions', '', ...base.lines], refs: [null, null, ...base.refs] };
+    starts = sectionStarts(base.lines);
+  }
   const out: Rendered = { lines: [], refs: [] };
   const push = (r: Rendered) => {
     out.lines.push(...r.lines);
@@ -507,6 +518,22 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
   }
   trim();
   return out;
+}
+
+/** The top blocks of a target without sections, sorted as `restructure` sorts a flat file: a confident topic, or in place. */
+function sortedTop(additions: Addition[]): Addition[] {
+  const top: Addition = { heading: '', headingUnit: null, blocks: [], children: [], top: true };
+  const byTopic = new Map<string, Addition>();
+  for (const block of additions.filter((a) => a.top).flatMap((a) => a.blocks)) {
+    const b = { units: block, blankBefore: block[0]!.blankBefore };
+    const topic = isSortable(b) ? blockTopic(b) : null;
+    if (!topic) top.blocks.push(block);
+    else {
+      if (!byTopic.has(topic.id)) byTopic.set(topic.id, { heading: `## ${topic.title}`, headingUnit: null, blocks: [], children: [] });
+      byTopic.get(topic.id)!.blocks.push(block);
+    }
+  }
+  return [top, ...SECTION_TOPICS.filter((t) => byTopic.has(t.id)).map((t) => byTopic.get(t.id)!)];
 }
 
 /** A legacy body kept as it is, minus units another file already wrote into the target under the same heading, for a scoped file. */

@@ -111,9 +111,11 @@ function cutRuns(u: Unit): Unit[] {
   for (let k = 1; k < u.lines.length; k++) {
     const line = u.lines[k]!;
     const prev = u.lines[k - 1]!;
-    const lazyStart = u.kind === 'list-item' && /^\S/.test(line) && /^\p{Lu}/u.test(line) && !isRow(line) && !/[,(]$/.test(prev.trim());
-    const tableEnd = isRow(prev) && !isRow(line);
-    const tableStart = u.kind === 'list-item' && isRow(line) && !isRow(prev);
+    // Only a line that is not indented runs on lazily; an indented one belongs to the list item.
+    const lazy = /^\S/.test(line);
+    const lazyStart = u.kind === 'list-item' && lazy && /^\p{Lu}/u.test(line) && !isRow(line) && !/[,(]$/.test(prev.trim());
+    const tableEnd = lazy && isRow(prev) && !isRow(line);
+    const tableStart = u.kind === 'list-item' && lazy && isRow(line) && !isRow(prev);
     if (lazyStart || tableEnd || tableStart) {
       parts.push({ ...u, kind: start === 0 ? u.kind : 'paragraph', line: u.line + start, lines: u.lines.slice(start, k), blankBefore: start === 0 ? u.blankBefore : false });
       start = k;
