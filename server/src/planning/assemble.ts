@@ -1,4 +1,4 @@
-import { unclosedFence } from '../model/markdown-units.js';
+import { splitUnits, unclosedFence } from '../model/markdown-units.js';
 import type { Unit } from '../model/model.js';
 import { blockTopic, restructure, sameSection, type Merged } from './structure.js';
 import { SECTION_TOPICS } from './section-topics.js';
@@ -239,7 +239,15 @@ export function additionsFrom(sourceUnits: Unit[], written: WrittenUnits, into: 
   const flat = !units.some((u) => u.kind === 'heading' && u.level! >= 2);
   // A document whose every unit is written already (a second plan after a migration) adds nothing.
   if (written.covers(units, plainKeys)) {
-    for (const u of units) merged.push(mergedEntry(u, written.take(u, plainKeys(u))!));
+    // Each into its copy under the same heading when there is one, else into any copy.
+    for (const u of units) {
+      const copy = written.take(u, [...lookup(u), ...plainKeys(u)]) ?? written.take(u, plainKeys(u));
+      if (copy) merged.push(mergedEntry(u, copy));
+      else {
+        written.add(u, addKeys(u));
+        top().blocks.push([u]);
+      }
+    }
     return;
   }
   let i = 0;
@@ -517,7 +525,22 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
     emitSection(a.intoTarget && !isEmpty({ ...a, headingUnit: null }) ? { ...a, intoTarget: undefined } : a);
   }
   trim();
-  return out;
+  return flatAgain(target, out);
+}
+
+/**
+ * A target that still has no section is read as a flat file is: what its sources put side by side
+ * (a label from one, a rule from another) is put in shape now, so a second plan finds nothing to do.
+ */
+function flatAgain(target: string, r: Rendered): Rendered {
+  if (sectionStarts(r.lines).length > 0 || r.lines.length === 0) return r;
+  const units = splitUnits(target, r.lines);
+  const again = restructure(target, units);
+  const refs: (LineRef | null)[] = again.lines.map(() => null);
+  for (const p of again.provenance) {
+    for (let i = 0; i <= p.to.endLine - p.to.startLine; i++) refs[p.to.startLine - 1 + i] = r.refs[p.from.startLine - 1 + i] ?? null;
+  }
+  return { lines: again.lines, refs };
 }
 
 /** The top blocks of a target without sections, sorted as `restructure` sorts a flat file: a confident topic, or in place. */
@@ -555,7 +578,7 @@ export function bodyOf(fileLines: string[], bodyStart: number, units: Unit[], wr
   for (const [index, u] of units.entries()) {
     // A heading is merged only with everything under it; separators, tags, table rows and code never alone.
     const mayMerge = all || (u.kind === 'heading' ? subtreeCovered(units, index, written, keysOf) : !isStructural(u));
-    const dupOf = mayMerge ? written.take(u, all ? plainKeys(u) : keysOf(index)) : undefined;
+    const dupOf = mayMerge ? (all ? written.take(u, [...keysOf(index), ...plainKeys(u)]) ?? written.take(u, plainKeys(u)) : written.take(u, keysOf(index))) : undefined;
     if (dupOf) {
       merged.push(mergedEntry(u, dupOf));
       const start = u.line - 1;

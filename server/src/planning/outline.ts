@@ -67,7 +67,7 @@ export function isPseudoHeading(units: Unit[], i: number): boolean {
   if (kind === null || next === undefined || !(next.kind === 'paragraph' || next.kind === 'list-item' || next.kind === 'code')) return false;
   if (pseudoKind(next) === kind && kind === 'label') return false;
   // "**Example:**" over code or a list is a lead-in: it stays with what it introduces, as a line.
-  if (kind === 'label' && firstLine(units[i]!).replace(/[*_]+$/, '').endsWith(':') && next.kind !== 'paragraph') return false;
+  if (kind === 'label' && firstLine(units[i]!).replace(/[*_]+$/, '').endsWith(':') && (next.kind !== 'paragraph' || isTable(next))) return false;
   if (kind === 'step') {
     // Lines under it: bullets, or a paragraph when the step does not end a plain numbered list.
     const numbered = (x: Unit | undefined) => x?.kind === 'list-item' && /^\s*\d{1,3}[.)]\s/.test(x.lines[0]!);

@@ -165,9 +165,14 @@ export function restructure(path: string, sourceUnits: Unit[]): Restructured {
       prev = lastUnit(item);
     }
   };
+  // A separator would open the file like front matter: above it goes the title a new Copilot file has.
+  if (head.length === 0 && /^\s*-{3,}\s*$/.test(inPlace[0]?.units[0]?.lines[0] ?? '')) {
+    out.push('# Copilot instructions');
+    added.push('# Copilot instructions');
+  }
   head.forEach((u, i) => {
     // A mark sits right on the line before what it marks; lines of one paragraph stay together.
-    if (i > 0 && !isToolMark(head[i - 1]!) && !(isSplitLine(u) && !u.blankBefore)) blank();
+    if (i > 0 && (u.blankBefore || !(isToolMark(head[i - 1]!) || isSplitLine(u)))) blank();
     emit(u);
   });
   emitItems(inPlace, head.length > 0 ? head[head.length - 1]! : null);
