@@ -282,6 +282,8 @@ export function additionsFrom(sourceUnits: Unit[], written: WrittenUnits, into: 
         written.add(u, addKeys(u));
         reg.set(u, node);
         if (parent) parent.children.push(node);
+        // A `### ` section under no `## ` one stands under the target's title, above its first section.
+        else if (u.level! > 2) top().children.push(node);
         else into.set(`${u.lines[0]!.trimEnd()}\u0000${into.size}`, node);
       }
       stack.push({ level: u.level!, node });
@@ -448,7 +450,7 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
   // A target with no section gets none from its sources either: its rules are sorted by topic as a flat file's are.
   if (starts.length === 0 && additions.every((a) => a.top || isEmpty(a))) additions = sortedTop(additions);
   // Rules for the top of a file that starts with a section go under a title the tool adds, never first in the file.
-  if (additions.some((a) => a.top && a.blocks.length > 0) && base.lines.slice(0, starts[0] ?? base.lines.length).every(isBlank)) {
+  if (additions.some((a) => a.top && (a.blocks.length > 0 || !a.children.every(isEmpty))) && base.lines.slice(0, starts[0] ?? base.lines.length).every(isBlank)) {
     base = { lines: ['# Copilot instructions', '', ...base.lines], refs: [null, null, ...base.refs] };
     starts = sectionStarts(base.lines);
   }
@@ -494,9 +496,10 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
   const bounds = [...starts, base.lines.length];
   push({ lines: base.lines.slice(0, bounds[0]), refs: base.refs.slice(0, bounds[0]) });
   for (const a of additions.filter((x) => x.top)) {
-    if (a.blocks.length === 0) continue;
+    if (a.blocks.length === 0 && a.children.every(isEmpty)) continue;
     trim();
     emitBlocks(a.blocks);
+    for (const c of a.children) emitSection(c);
     if (starts.length > 0) blank();
   }
   for (let s = 0; s < starts.length; s++) {
@@ -545,7 +548,7 @@ function flatAgain(target: string, r: Rendered): Rendered {
 
 /** The top blocks of a target without sections, sorted as `restructure` sorts a flat file: a confident topic, or in place. */
 function sortedTop(additions: Addition[]): Addition[] {
-  const top: Addition = { heading: '', headingUnit: null, blocks: [], children: [], top: true };
+  const top: Addition = { heading: '', headingUnit: null, blocks: [], children: additions.filter((a) => a.top).flatMap((a) => a.children), top: true };
   const byTopic = new Map<string, Addition>();
   for (const block of additions.filter((a) => a.top).flatMap((a) => a.blocks)) {
     const b = { units: block, blankBefore: block[0]!.blankBefore };

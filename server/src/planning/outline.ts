@@ -16,7 +16,9 @@ const ANSWER = /^(but|this way|that way|otherwise|however|instead|in that case|i
 /** Lines that say who the assistant is or what the project is: they stay on top, under the title. */
 const PERSONA = /^(you are|you're|you will be|you act|act as|as an? |your (role|job|task)|this (file|document|guide|repository|repo|project|codebase|service|package|library|app)|we are|our (team|project|codebase)|welcome)\b/i;
 /** A title that names a file (`# CLAUDE.md`, `# AGENTS`): not a subject. */
-const FILE_NAME_TITLE = /^(agents|claude|gemini|copilot[- ]instructions|cursorrules|\.cursorrules|windsurfrules|\.windsurfrules|clinerules|readme|rules|instructions)(\.(md|mdc|txt))?$|^[\w.-]+\.(md|mdc|txt)$/i;
+const FILE_NAME_TITLE = /^(AGENTS|CLAUDE|GEMINI|\.?cursorrules|\.?windsurfrules|\.?clinerules)$|^[\w.-]+\.(md|mdc|txt)$|^copilot[- ]instructions$/i;
+/** The stems above count only as written in capitals (`AGENTS`), not as a word (`Agents`). */
+const FILE_STEM = /^(agents|claude|gemini)$/i;
 
 const firstLine = (u: Unit): string => u.lines[0]!.trim();
 
@@ -30,7 +32,10 @@ export const headingText = (line: string): string => line.trim().replace(/^#+\s*
 export const headingKey = (line: string): string => headingText(line).replace(/\s+/g, ' ').toLowerCase();
 
 /** A `# ` title that names a file rather than a subject. */
-export const isFileNameTitle = (line: string): boolean => FILE_NAME_TITLE.test(headingText(line).replace(/[*_`]/g, ''));
+export const isFileNameTitle = (line: string): boolean => {
+  const text = headingText(line).replace(/[*_`]/g, '');
+  return FILE_NAME_TITLE.test(text) && (!FILE_STEM.test(text) || text === text.toUpperCase());
+};
 
 function isTitleCase(text: string): boolean {
   const words = text.split(/\s+/);
