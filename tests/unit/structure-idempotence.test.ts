@@ -264,7 +264,7 @@ test('a conflict mark from an earlier migration is not written again when its to
   assert.ok(marks.length > 0);
 });
 
-test('a legacy H1 over a rule Copilot\'s file has under another heading keeps it under its own heading', async (t) => {
+test('a legacy H1 over a one-line rule Copilot\'s file has already writes it once, and its chapters move under it', async (t) => {
   const { repo, plans, read } = await migrate({
     [COPILOT]: ['# Project', '', '## Rules', '', '- Never log access tokens.', ''].join('\n'),
     'AGENTS.md': ['# Security', '', '- Never log access tokens.', '', '## Commands', '', '- Build with make.', ''].join('\n'),
@@ -273,8 +273,9 @@ test('a legacy H1 over a rule Copilot\'s file has under another heading keeps it
   assert.deepEqual(plans[1]?.operations ?? [], []);
   const out = read(COPILOT);
   assert.deepEqual(h2s(out), ['## Rules', '## Security']);
-  assert.deepEqual(section(out, '## Security'), ['- Never log access tokens.', '### Commands', '- Build with make.']);
-  assert.deepEqual(plans[0]!.merged, []);
+  assert.deepEqual(section(out, '## Security'), ['### Commands', '- Build with make.']);
+  assert.equal(count(out, '- Never log access tokens.'), 1);
+  assert.deepEqual(plans[0]!.merged.map((m) => `${m.path}:${m.line}`), ['AGENTS.md:3']);
 });
 
 test('a legacy file whose every rule Copilot\'s file has under the same headings adds nothing', async (t) => {

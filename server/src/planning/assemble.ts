@@ -217,13 +217,14 @@ export function additionsFrom(sourceUnits: Unit[], written: WrittenUnits, into: 
     const ctx = ctxOf.get(u) ?? '';
     if (u.kind === 'heading' && u.level === 1) return [headKey('', u.lines[0]!)];
     if (u.kind === 'heading') return [headKey(ctx, u.lines[0]!)];
-    return [ctxKey(ctx, unitKey(u)), ctxKey(ctx, placedKey(u))];
+    // A one-line rule is the same rule wherever it stands; a longer unit only under the same heading.
+    return oneLineRule(u) ? [ctxKey(ctx, unitKey(u)), ctxKey('', unitKey(u))] : [ctxKey(ctx, unitKey(u)), ctxKey(ctx, placedKey(u))];
   };
   const addKeys = (u: Unit): string[] => {
     const ctx = ctxOf.get(u) ?? '';
     if (u.kind === 'heading' && u.level === 1) return [headKey('', u.lines[0]!), titleKey(u)];
     if (u.kind === 'heading') return [headKey(ctx, u.lines[0]!)];
-    return [ctxKey(ctx, unitKey(u))];
+    return oneLineRule(u) ? [ctxKey(ctx, unitKey(u)), ctxKey('', unitKey(u))] : [ctxKey(ctx, unitKey(u))];
   };
   const top = (): Addition => {
     let a = into.get(TOP);
@@ -342,7 +343,7 @@ function keptUnits(units: Unit[], written: WrittenUnits, lookup: (u: Unit) => st
  * subject (or, under a title that names only a file, so that its chapters are `## ` sections).
  */
 function placeDocument(sourceUnits: Unit[]): Placed[] {
-  const units = outlineUnits(sourceUnits.filter((u) => u.kind !== 'frontmatter')).units;
+  const units = outlineUnits(sourceUnits).units;
   if (units.length === 0) return [];
   const first = units[0]!;
   const h1s = units.filter((u) => u.kind === 'heading' && u.level === 1);
@@ -400,6 +401,9 @@ const TITLE_NOTE_LINE = /^<!-- copilot-onboard: top-level heading from .*, kept 
 
 /** The key under which a legacy `# ` heading, once written into Copilot's file, is found again. */
 const titleKey = (u: Unit): string => ctxKey('', titleLines(u).map((l) => l.trimEnd()).join('\n'));
+
+/** A rule of one line (a bullet or a sentence), not a separator, tag, table row or code. */
+const oneLineRule = (u: Unit): boolean => (u.kind === 'list-item' || u.kind === 'paragraph') && u.lines.length === 1 && !isStructural(u);
 
 /** The key of a unit as `placed` writes it (an open code fence closed). */
 const placedKey = (u: Unit): string => placed(u).lines.map((l) => l.trimEnd()).join('\n');
@@ -576,7 +580,11 @@ export function bodyOf(fileLines: string[], bodyStart: number, units: Unit[], wr
       if (!stray) stack.push({ level: u.level!, key: headingKey(u.lines[0]!) });
     } else ctx.push(stack[stack.length - 1]?.key ?? '');
   }
-  const keysOf = (index: number) => (units[index]!.kind === 'heading' ? [headKey(ctx[index]!, units[index]!.lines[0]!)] : [ctxKey(ctx[index]!, unitKey(units[index]!))]);
+  const keysOf = (index: number) => {
+    const u = units[index]!;
+    if (u.kind === 'heading') return [headKey(ctx[index]!, u.lines[0]!)];
+    return oneLineRule(u) ? [ctxKey(ctx[index]!, unitKey(u)), ctxKey('', unitKey(u))] : [ctxKey(ctx[index]!, unitKey(u))];
+  };
   const all = written.covers(units, plainKeys);
   for (const [index, u] of units.entries()) {
     // A heading is merged only with everything under it; separators, tags, table rows and code never alone.

@@ -203,7 +203,11 @@ function inShape(path: string, units: Unit[]): Restructured {
   const provenance: Provenance[] = [];
   const added: string[] = [];
   let next = units[0]?.line ?? 1;
-  for (const u of units) {
+  const title = units.find((u) => u.kind !== 'frontmatter');
+  // One title per file: in a file whose chapters are `# ` headings (no `## ` one), a later `# ` heading is a `## ` section.
+  const h1Chapters = !units.some((u) => u.kind === 'heading' && u.level === 2);
+  for (const source of units) {
+    const u = h1Chapters && source.kind === 'heading' && source.level === 1 && source !== title ? demoted(source) : source;
     while (next < u.line) {
       out.push('');
       next++;
