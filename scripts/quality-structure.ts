@@ -162,7 +162,10 @@ async function corpus(name: string): Promise<{ moved: number; total: number }> {
   if (show === name) printFiles(files);
   let moved = 0;
   let total = 0;
+  let merged = 0;
   const examples: string[] = [];
+  // A rule merged into an equal one another file wrote is deduplicated, not moved out of its unit: counted apart.
+  const isMerged = (p: string, line: number) => plan.merged.some((m) => m.path === p && line >= m.line && line < m.line + m.lines && m.lines === 1);
   for (const p of sources) {
     if (isCopilotPath(p) && !plan.operations.some((o) => o.path === p)) continue;
     const src = lines.get(p)!;
@@ -174,13 +177,14 @@ async function corpus(name: string): Promise<{ moved: number; total: number }> {
       const head = where(p, h + 1);
       if (here.length === 0 || head.length === 0) return;
       total++;
-      if (!here.some((s) => head.includes(s))) {
+      if (!here.some((s) => head.includes(s)) && isMerged(p, i + 1)) merged++;
+      else if (!here.some((s) => head.includes(s))) {
         moved++;
         if (examples.length < 3) examples.push(`${p}:${i + 1} ${JSON.stringify(l.slice(0, 60))} left ${JSON.stringify(src[h]!.slice(0, 40))}`);
       }
     });
   }
-  console.log(`  ${name.padEnd(40)} ${String(moved).padStart(4)} of ${total} lines moved out of their unit`);
+  console.log(`  ${name.padEnd(40)} ${String(moved).padStart(4)} of ${total} lines moved out of their unit${merged ? ` (${merged} one-line rule(s) merged into an equal rule elsewhere)` : ''}`);
   for (const e of examples) console.log(`      e.g. ${e}`);
   return { moved, total };
 }
