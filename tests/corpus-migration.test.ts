@@ -48,8 +48,11 @@ if (!present) {
       assert.equal(outcomeOf(migrated), 'migrated', JSON.stringify(migrated.structuredContent));
 
       const copilotLines = countLines(copilotFiles(repo).flatMap((f) => fs.readFileSync(path.join(repo, f), 'utf8').split(/\r?\n/)));
-      // A legacy `# ` title over rules becomes their `## ` section heading in Copilot's file.
-      const landed = (line: string) => (copilotLines.get(line) ?? 0) + (/^#\s/.test(line) ? copilotLines.get(`#${line}`) ?? 0 : 0);
+      // A legacy heading moves down with its tree (`#`s added), and a pseudo-heading becomes a heading (`#`s and a space).
+      const landed = (line: string) => {
+        const forms = /^#{1,6}(\s|$)/.test(line) ? [1, 2, 3, 4, 5].map((n) => `${'#'.repeat(n)}${line}`) : [1, 2, 3, 4, 5, 6].map((n) => `${'#'.repeat(n)} ${line}`);
+        return [line, ...forms].reduce((n, form) => n + (copilotLines.get(form) ?? 0), 0);
+      };
       for (const src of analyzed.sources) {
         if (src.aliasOf || src.notRule || src.sha256 === null) continue;
         const text = fs.readFileSync(path.join(CORPUS, name, src.path), 'utf8').replace(/^\uFEFF/, '');

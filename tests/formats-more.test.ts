@@ -190,8 +190,8 @@ test('migrate carries every body line of the new kinds into Copilot files, and r
   const landed = copilotLines(repo);
   for (const [p, { body }] of Object.entries(SOURCES)) {
     for (const line of body) {
-      // A legacy `# ` title over rules becomes their `## ` section heading in Copilot's file.
-      const found = landed.has(line) || (/^#\s/.test(line) && landed.has(`#${line}`));
+      // A legacy title over rules becomes their `## ` section heading, and the file's headings move down with it.
+      const found = landed.has(line) || (/^#+\s/.test(line) && [1, 2, 3].some((n) => landed.has(`${'#'.repeat(n)}${line}`)));
       assert.ok(found, `${p}: line lost in Copilot's files: ${JSON.stringify(line)}`);
     }
     assert.equal(fs.readFileSync(path.join(repo, p), 'utf8'), SOURCES[p]!.text, `${p} is kept as it was`);

@@ -7,7 +7,7 @@ import { splitUnits } from '../../server/src/model/markdown-units.js';
 import { isInside, normalizeRepoPath, RepoPaths } from '../../server/src/repo/repo-path.js';
 import { readSource } from '../../server/src/repo/source-file.js';
 import { renderBase } from '../../server/src/planning/assemble.js';
-import { restructure, sectionFor } from '../../server/src/planning/structure.js';
+import { confidentTopic, restructure, sectionFor } from '../../server/src/planning/structure.js';
 import { joinText, splitText } from '../../server/src/common/text.js';
 import { makeRepo, removeRepo, writeFile } from '../helpers/sandbox.js';
 
@@ -30,19 +30,36 @@ test('Markdown units: fenced code stays one unit, list items keep their nested l
   assert.deepEqual(covered, lines.map((l, i) => (l.trim() === '' ? null : i + 1)).filter((x) => x !== null));
 });
 
-test('a rule that matches two topics goes to the one with more matching words, ties to the first listed', () => {
+test('a rule goes to the topic with more matching words; a tie or no match is no confident topic and stays in place', () => {
   assert.equal(sectionFor('Run the tests with vitest and npm').title, 'Testing');
-  assert.equal(sectionFor('Install dependencies with pnpm and build with tsc').title, 'Build and dependencies');
+  assert.equal(sectionFor('Install dependencies with pnpm and build with tsc').title, 'Dependencies');
   assert.equal(sectionFor('Be kind').title, 'General');
+  assert.equal(confidentTopic('Be kind'), null);
+  assert.equal(confidentTopic('Keep the docs folder next to the build script'), null, 'one word each for two topics is a tie');
+  assert.equal(confidentTopic('Never commit secrets or API keys.')?.title, 'Security');
+  assert.equal(confidentTopic('Keep pull requests small and focused.')?.title, 'Git and pull requests');
 });
 
 test('restructure keeps the title and intro on top, groups by topic, keeps order, keeps a repeat inside the file', () => {
   const lines = ['# T', '', 'Intro.', '', '- Use pnpm to install.', '- Write tests with vitest.', '- Use pnpm to install.', '- Build with tsc.'];
   const r = restructure('f.md', splitUnits('f.md', lines));
-  assert.deepEqual(r.lines, ['# T', '', 'Intro.', '', '## Testing', '', '- Write tests with vitest.', '', '## Build and dependencies', '', '- Use pnpm to install.', '- Use pnpm to install.', '- Build with tsc.']);
+  assert.deepEqual(r.lines, ['# T', '', 'Intro.', '', '## Build', '', '- Build with tsc.', '', '## Dependencies', '', '- Use pnpm to install.', '- Use pnpm to install.', '', '## Testing', '', '- Write tests with vitest.']);
   const nonBlank = (xs: string[]) => xs.filter((l) => l.trim() !== '').sort();
   const expected = nonBlank([...lines, ...r.added]);
   assert.deepEqual(nonBlank(r.lines), expected, 'every line once, repeats too, plus the section headings');
+});
+
+test('a flat file with one rule per line, no bullets and no blank lines, is sorted line by line; a line with no confident topic stays under the title', () => {
+  const lines = ['# API', 'You are working on the orders API.', 'Use pnpm to install dependencies.', 'Write tests with vitest.', 'Be kind to reviewers.', 'Never commit secrets or API keys.'];
+  const r = restructure('f.md', splitUnits('f.md', lines));
+  assert.deepEqual(r.lines, ['# API', 'You are working on the orders API.', 'Be kind to reviewers.', '', '## Dependencies', '', 'Use pnpm to install dependencies.', '', '## Testing', '', 'Write tests with vitest.', '', '## Security', '', 'Never commit secrets or API keys.']);
+});
+
+test('pseudo-headings become headings one level below the title, each with its lines; a line answering the one before moves with it', () => {
+  const lines = ['# UI', '', '🎨 Code Style', '- Use 2 spaces.', '', '**Release:**', 'Tag the commit.', 'Push the tag.', '', 'Run tests with vitest.', 'But e2e tests run from the e2e folder.'];
+  const r = restructure('f.md', splitUnits('f.md', lines));
+  assert.deepEqual(r.lines, ['# UI', '', '## 🎨 Code Style', '', '- Use 2 spaces.', '', '## **Release:**', '', 'Tag the commit.', 'Push the tag.', '', 'Run tests with vitest.', 'But e2e tests run from the e2e folder.']);
+  assert.deepEqual(r.added, [], 'the heading lines are source lines with `#`s before them');
 });
 
 test('renderBase leaves a structured file byte-identical, a paragraph repeated in two sections too', () => {

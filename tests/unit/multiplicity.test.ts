@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { buildPlan, type Plan } from '../../server/src/planning/plan.js';
 import { scanRepository } from '../../server/src/analysis/scan.js';
 import { makeRepo, removeRepo, writeFile } from '../helpers/sandbox.js';
+import { sameOrDemoted } from '../../server/src/model/unit-shape.js';
 
 /**
  * A unit is merged away only into an equal unit another file wrote into the same target, one copy
@@ -114,9 +115,9 @@ test('a section heading repeated inside one legacy file is written twice', async
   });
   t.after(() => removeRepo(repo));
   const out = read(COPILOT);
-  assert.equal(count(out, '## Database'), 2, out);
-  assert.ok(out.indexOf('- Use migrations.') < out.lastIndexOf('## Database'), 'the second section keeps what was under it');
-  assert.ok(out.lastIndexOf('## Database') < out.indexOf('- Casts go in a casts() method.'), out);
+  assert.equal(count(out, '### Database'), 2, out);
+  assert.ok(out.indexOf('- Use migrations.') < out.lastIndexOf('### Database'), 'the second section keeps what was under it');
+  assert.ok(out.lastIndexOf('### Database') < out.indexOf('- Casts go in a casts() method.'), out);
   assert.deepEqual(first.merged, []);
   assert.deepEqual(ops(second), []);
 });
@@ -129,7 +130,8 @@ test('a title kept in a comment is found again by every file that had it, and a 
   const b = await migrate({ [COPILOT]: '- X rule.\n\n# Title\n', '.windsurfrules': '# Title\n\n# Title\n\n- Y rule.\n' });
   t.after(() => removeRepo(b.repo));
   const out = b.read(COPILOT);
-  assert.equal(count(out, '## Title'), 2, out);
+  // Copilot's file has sections (its `# Title` below a rule opens one): it keeps its shape; the second title is the file's own.
+  assert.equal(count(out, '# Title') + count(out, '## Title'), 2, out);
   assert.deepEqual(b.first.merged.map((m) => `${m.path}:${m.line}`), ['.windsurfrules:1']);
   assert.deepEqual(ops(b.second), []);
 });
@@ -162,7 +164,8 @@ test('property: every file\'s lines land as often as it has them, and a second p
           if (leftOut.has(p)) continue;
           const lines = (p.endsWith('.mdc') ? text.split('\n').slice(4) : text.split('\n')).filter((l) => l.trim() !== '');
           for (const line of new Set(lines)) {
-            const found = out.filter((l) => l === line || (/^#\s/.test(line) && l === `#${line}`)).length;
+            // A heading may move down with its tree, and a pseudo-heading become a heading: `#`s before the line.
+            const found = out.filter((l) => sameOrDemoted(line, l)).length;
             assert.ok(found >= lines.filter((l) => l === line).length, `${p}: ${line}`);
           }
         }

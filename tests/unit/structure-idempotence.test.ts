@@ -64,12 +64,12 @@ test('repro A: a title, a long intro and loose rules are put in sections once; p
   assert.equal(plans[0]!.operations.length, 1);
   assert.deepEqual(plans[1]?.operations ?? [], [], 'the second plan is a no-op');
   const out = read(COPILOT);
-  assert.deepEqual(h2s(out), ['## Testing', '## Build and dependencies', '## Code style']);
+  assert.deepEqual(h2s(out), ['## Dependencies', '## Testing', '## Naming']);
   for (const l of lines(source).filter((x) => x.trim() !== '')) assert.equal(count(out, l), 1, l);
   assert.equal(lines(out).slice(0, 9).join('\n'), ['# Project', '', ...INTRO].join('\n'), 'the intro stays under the title');
 });
 
-test('repro B: loose rules join the existing sections; existing sections keep their heading, order and content', async (t) => {
+test('repro B: a file with sections keeps its shape: loose rules above the sections stay in place, nothing is moved', async (t) => {
   const source = [
     '# Project', '',
     '- Write unit tests with vitest.', '- Install dependencies with pnpm.', '- Use camelCase naming.', '- Keep functions short.',
@@ -77,24 +77,16 @@ test('repro B: loose rules join the existing sections; existing sections keep th
     '## Testing', '', '- Run the e2e tests before merging.', '',
     '## Deployment', '', '- Deploy with the release script after a build.', '',
   ].join('\n');
-  const { repo, plans, read } = await migrate({ [COPILOT]: source });
+  const { repo, plans } = await migrate({ [COPILOT]: source });
   t.after(() => removeRepo(repo));
-  assert.deepEqual(plans[1]?.operations ?? [], [], 'the second plan is a no-op');
-  const out = read(COPILOT);
-  const headings = h2s(out);
-  assert.equal(headings.filter((h) => h === '## Testing').length, 1, out);
-  assert.ok(headings.indexOf('## Testing') < headings.indexOf('## Deployment'), 'existing sections keep their order');
-  assert.deepEqual(section(out, '## Testing'), ['- Run the e2e tests before merging.', '- Write unit tests with vitest.']);
-  assert.deepEqual(section(out, '## Deployment'), ['- Deploy with the release script after a build.']);
-  for (const l of lines(source).filter((x) => x.trim() !== '')) assert.equal(count(out, l), 1, l);
+  assert.deepEqual(plans[0]!.operations, [], 'sections give the file its structure: the plan changes nothing');
 });
 
 test('what restructure produces counts as structured, and restructuring it again gives the same lines', () => {
   const inputs = [
     ['# Project', '', ...INTRO, '', '- Write tests with vitest.', '- Use pnpm.'],
-    ['# Project', '', 'Short intro.', '', '- a rule', '- Write tests.', '', '## Testing', '', '- Run e2e.', '', '## Deployment', '', '- Ship it.'],
-    ['---', 'x: 1', '---', '# T', '', 'Intro.', '', 'Follow these rules:', '', '- one', '- two', '', '### Sub', '', 'Under sub.'],
-    ['Loose paragraph first.', '', '- Use pnpm.', '', '## Testing', '', '- Run tests.'],
+    ['# Project', 'You are a careful engineer.', 'Use pnpm to install dependencies.', 'Write tests with vitest.', 'Never commit secrets or API keys.'],
+    ['# UI', '', '🎨 Code Style', '- Use 2 spaces.', '', '**Release:**', 'Tag the commit.', 'Push the tag.'],
   ];
   for (const input of inputs) {
     const once = restructure(COPILOT, splitUnits(COPILOT, input)).lines;
@@ -104,12 +96,21 @@ test('what restructure produces counts as structured, and restructuring it again
   }
 });
 
+test('a flat Copilot file that has headings keeps its shape line for line when restructured', () => {
+  const inputs = [
+    ['# Project', '', 'Short intro.', '', '- a rule', '- Write tests.', '', '## Testing', '', '- Run e2e.', '', '## Deployment', '', '- Ship it.'],
+    ['---', 'x: 1', '---', '# T', '', 'Intro.', '', 'Follow these rules:', '', '- one', '- two', '', '### Sub', '', 'Under sub.'],
+    ['Loose paragraph first.', '', '- Use pnpm.', '', '## Testing', '', '- Run tests.'],
+  ];
+  for (const input of inputs) assert.deepEqual(restructure(COPILOT, splitUnits(COPILOT, input)).lines, input);
+});
+
 test('a title with a long intro and sections is structured', () => {
   assert.ok(isStructured(doc(['# Project', '', ...INTRO, '', '## Testing', '', '- Run tests.'].join('\n'))));
   assert.ok(!isStructured(doc(['# Project', '', ...INTRO, '', ...INTRO.map((l) => `- ${l}`), '', '## Testing', '', '- Run tests.'].join('\n'))));
 });
 
-test('legacy H1 titles: no H1 in the body, the title travels with its rules, nothing lost or doubled, no-op after', async (t) => {
+test('legacy H1 titles: the title names the file\'s chapter, its headings move down as a tree, nothing lost or doubled, no-op after', async (t) => {
   const files = {
     'AGENTS.md': ['# Security', '', '- Never log access tokens.', '- Rotate signing keys every quarter.', '', '## Testing', '', '- Run the whole suite before a release.', ''].join('\n'),
     'CLAUDE.md': ['# House style', '', 'Always prefer small modules.', '', '## Details', '', '- Avoid global state.', ''].join('\n'),
@@ -120,24 +121,61 @@ test('legacy H1 titles: no H1 in the body, the title travels with its rules, not
   const out = read(COPILOT);
   assert.equal(h1s(out).length, 1, `one H1 title:\n${out}`);
   assert.match(lines(out)[0]!, /^# /);
-  assert.deepEqual(section(out, '## Security').filter((l) => l.startsWith('- ')), ['- Never log access tokens.', '- Rotate signing keys every quarter.']);
-  assert.equal(count(out, '## Security'), 1, 'the H1 line lands, one level down, as the heading of its rules');
-  assert.ok(section(out, '## House style').includes('Always prefer small modules.'));
+  assert.deepEqual(h2s(out), ['## Security', '## House style']);
+  assert.deepEqual(section(out, '## Security'), ['- Never log access tokens.', '- Rotate signing keys every quarter.', '### Testing', '- Run the whole suite before a release.']);
+  assert.deepEqual(section(out, '## House style'), ['Always prefer small modules.', '### Details', '- Avoid global state.']);
   assert.ok(!out.includes('<!-- copilot-onboard'), 'no comment where the heading itself can stand');
+  assert.ok(plans[0]!.notes.some((n) => /AGENTS\.md: 2 headings move down a level/.test(n)), plans[0]!.notes.join('\n'));
   for (const text of Object.values(files)) {
-    for (const l of lines(text).filter((x) => x.trim() !== '')) assert.equal(count(out, l) + (/^# /.test(l) ? count(out, `#${l}`) : 0), 1, l);
+    for (const l of lines(text).filter((x) => x.trim() !== '')) assert.equal(count(out, l) + (/^#+\s/.test(l) ? count(out, `#${l}`) : 0), 1, l);
   }
 });
 
-test('a legacy H1 with nothing under it lands with the section that follows it', async (t) => {
-  const files = { 'AGENTS.md': ['# AGENTS.md', '', '## Commands', '', '- Build with make.', ''].join('\n') };
+test('a legacy title that names a file (# AGENTS.md) is no subject: it is kept in a comment on top, and the chapters stay ## sections', async (t) => {
+  const files = { 'AGENTS.md': ['# AGENTS.md', '', 'This file guides coding agents.', '', '## Commands', '', '- Build with make.', ''].join('\n') };
   const { repo, plans, read } = await migrate(files);
   t.after(() => removeRepo(repo));
   assert.deepEqual(plans[1]?.operations ?? [], []);
   const out = read(COPILOT);
   assert.equal(h1s(out).length, 1, out);
-  assert.ok(section(out, '## Commands').includes('# AGENTS.md'), out);
+  assert.deepEqual(h2s(out), ['## Commands']);
   assert.equal(count(out, '# AGENTS.md'), 1);
+  assert.ok(lines(out).indexOf('# AGENTS.md') < lines(out).indexOf('This file guides coding agents.'));
+  assert.ok(lines(out).indexOf('This file guides coding agents.') < lines(out).indexOf('## Commands'), 'the intro stays above the first section');
+});
+
+test('two files with a ## Database chapter about different packages keep two sections', async (t) => {
+  const { repo, plans, read } = await migrate({
+    'AGENTS.md': ['# Orders API', '', '## Database', '', '- Use Postgres.', ''].join('\n'),
+    'CLAUDE.md': ['# Billing worker', '', '## Database', '', '- Read from the replica.', ''].join('\n'),
+  });
+  t.after(() => removeRepo(repo));
+  assert.deepEqual(plans[1]?.operations ?? [], []);
+  const out = read(COPILOT);
+  assert.deepEqual(h2s(out), ['## Orders API', '## Billing worker']);
+  assert.deepEqual(section(out, '## Orders API'), ['### Database', '- Use Postgres.']);
+  assert.deepEqual(section(out, '## Billing worker'), ['### Database', '- Read from the replica.']);
+  assert.deepEqual(plans[0]!.merged, []);
+});
+
+test('a pseudo-heading in a legacy file becomes a heading, named in the notes, with its lines under it', async (t) => {
+  const { repo, plans, read } = await migrate({ 'AGENTS.md': ['# Release guide', '', '**Release:**', 'Tag the commit.', 'Push the tag.', '', '⚠️ Don\'ts', '- Don\'t push on Friday.', ''].join('\n') });
+  t.after(() => removeRepo(repo));
+  assert.deepEqual(plans[1]?.operations ?? [], []);
+  const out = read(COPILOT);
+  assert.deepEqual(section(out, '## Release guide'), ['### **Release:**', 'Tag the commit.', 'Push the tag.', '### ⚠️ Don\'ts', '- Don\'t push on Friday.']);
+  assert.ok(plans[0]!.notes.some((n) => n.includes('AGENTS.md:3 "**Release:**" reads as a heading')), plans[0]!.notes.join('\n'));
+  assert.match(plans[0]!.operations[0]!.diff, /^\+### \*\*Release:\*\*$/m);
+});
+
+test('drifted copies: a unit equal under the same heading is written once, what differs stays under its heading', async (t) => {
+  const a = ['# Orders', '', '## Testing', '', '- Run pnpm test.', '- Use vitest.', ''].join('\n');
+  const b = ['# Orders', '', '## Testing', '', '- Run pnpm test:unit.', '- Use vitest.', ''].join('\n');
+  const { repo, plans, read } = await migrate({ 'AGENTS.md': a, 'CLAUDE.md': b });
+  t.after(() => removeRepo(repo));
+  assert.deepEqual(plans[1]?.operations ?? [], []);
+  const out = read(COPILOT);
+  assert.deepEqual(section(out, '## Orders'), ['### Testing', '- Run pnpm test.', '- Use vitest.', '- Run pnpm test:unit.']);
 });
 
 test('a lead-in line ending with ":" stays right before its list, in every kind of source', async (t) => {
@@ -226,7 +264,7 @@ test('a conflict mark from an earlier migration is not written again when its to
   assert.ok(marks.length > 0);
 });
 
-test('a legacy H1 whose rules are all already in Copilot\'s file makes no empty section', async (t) => {
+test('a legacy H1 over a one-line rule Copilot\'s file has already writes it once, and its chapters move under it', async (t) => {
   const { repo, plans, read } = await migrate({
     [COPILOT]: ['# Project', '', '## Rules', '', '- Never log access tokens.', ''].join('\n'),
     'AGENTS.md': ['# Security', '', '- Never log access tokens.', '', '## Commands', '', '- Build with make.', ''].join('\n'),
@@ -234,10 +272,20 @@ test('a legacy H1 whose rules are all already in Copilot\'s file makes no empty 
   t.after(() => removeRepo(repo));
   assert.deepEqual(plans[1]?.operations ?? [], []);
   const out = read(COPILOT);
-  assert.deepEqual(h2s(out), ['## Rules', '## Commands']);
-  assert.ok(section(out, '## Commands').includes('# Security'), out);
+  assert.deepEqual(h2s(out), ['## Rules', '## Security']);
+  assert.deepEqual(section(out, '## Security'), ['### Commands', '- Build with make.']);
   assert.equal(count(out, '- Never log access tokens.'), 1);
   assert.deepEqual(plans[0]!.merged.map((m) => `${m.path}:${m.line}`), ['AGENTS.md:3']);
+});
+
+test('a legacy file whose every rule Copilot\'s file has under the same headings adds nothing', async (t) => {
+  const { repo, plans } = await migrate({
+    [COPILOT]: ['# Project', '', '## Security', '', '- Never log access tokens.', ''].join('\n'),
+    'AGENTS.md': ['## Security', '', '- Never log access tokens.', ''].join('\n'),
+  });
+  t.after(() => removeRepo(repo));
+  assert.deepEqual(plans[0]!.operations, []);
+  assert.deepEqual(plans[0]!.merged.map((m) => `${m.path}:${m.line}`), ['AGENTS.md:1', 'AGENTS.md:3']);
 });
 
 test('a mark the tool wrote stays with the rule it marks when a flat file is restructured', () => {

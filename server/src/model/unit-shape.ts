@@ -37,7 +37,15 @@ export function demoted(u: Unit): Unit {
   return { ...u, lines: [`#${u.lines[0]!}`], level: 2 };
 }
 
-/** Whether an output line is a source line as the plan may write it: the same bytes, or a `# ` heading demoted to `## `. */
+/**
+ * Whether an output line is a source line as the plan may write it: the same bytes, or the source
+ * line made a heading by `#`s before it: a heading moved down with its tree (`## A` as `### A`), a
+ * `# ` title demoted to `## `, or a pseudo-heading (`**Release:**`) written as `### **Release:**`.
+ */
 export function sameOrDemoted(source: string, out: string): boolean {
-  return source === out || (/^#\s/.test(source) && out === `#${source}`);
+  if (source === out) return true;
+  if (!out.endsWith(source)) return false;
+  const prefix = out.slice(0, out.length - source.length);
+  // A heading gets `#`s only; a line that was no heading gets `#`s and a space.
+  return /^#{1,6}(\s|$)/.test(source) ? /^#{1,5}$/.test(prefix) : /^#{1,6} $/.test(prefix);
 }

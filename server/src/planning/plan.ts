@@ -2,7 +2,7 @@ import path from 'node:path';
 import { byCodeUnit, pushTo } from '../common/collections.js';
 import { createTwoFilesPatch } from 'diff';
 import { analyze, type Analysis, type Pattern, type Problem } from '../analysis/analyze.js';
-import { additionsFrom, appendAdditions, bodyOf, insertMarks, renderBase, WrittenUnits, type Addition, type LineRef, type Rendered } from './assemble.js';
+import { additionsFrom, appendAdditions, bodyOf, changedLineNotes, insertMarks, renderBase, WrittenUnits, type Addition, type LineRef, type Rendered } from './assemble.js';
 import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
 import { canonicalJson, sha256 } from '../common/hash.js';
 import type { InstructionDoc, Scope } from '../model/model.js';
@@ -165,6 +165,7 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     const content = joinText({ ...style, lines: marked.lines, finalNewline: finalNewline && marked.lines.length > 0 });
     provenance.push(...spans(target.path, marked.refs));
     const before = scan.files.get(target.path);
+    if (!(before && content === before.text)) notes.push(...changedLineNotes(target.path, marked, (p, l) => linesOf(p)[l - 1]));
     if (before && content === before.text && !replacing) {
       if (target.docs.length === 0) notes.push(`${target.path} is already organised in sections; nothing to change.`);
       continue;

@@ -1,9 +1,10 @@
 import { GENERAL_SECTION, SECTION_TOPICS, type SectionTopic } from './section-topics.js';
+import { blocksOf, isPersona, isSortable, isSplitLine, outlineUnits, type Block } from './outline.js';
 import { pushTo } from '../common/collections.js';
 import { unclosedFence } from '../model/markdown-units.js';
 import type { Unit } from '../model/model.js';
 import { isBlank } from '../common/text.js';
-import { demoted, headLength, isLeadIn, isToolMark } from '../model/unit-shape.js';
+import { demoted, isLeadIn, isToolMark } from '../model/unit-shape.js';
 
 export interface Merged {
   path: string;
@@ -25,24 +26,36 @@ export interface Restructured {
   added: string[];
 }
 
-/** A unit plus what travels with it: code under a paragraph, or everything under a heading. */
-interface Item {
-  units: Unit[];
-  blankBefore: boolean;
-}
+/** A unit plus what travels with it: code under a paragraph, a lead-in's list, or everything under a heading. */
+type Item = Block;
 
-/** Section a piece of text belongs to: the topic with the most matching words; ties go to the first listed. */
-export function sectionFor(text: string): SectionTopic {
-  let best: SectionTopic = GENERAL_SECTION;
+/**
+ * The topic a standalone rule belongs to with confidence: more matching words than any other topic.
+ * Null when no topic matches or two match equally: the rule then stays where it is.
+ */
+export function confidentTopic(text: string): SectionTopic | null {
+  let best: SectionTopic | null = null;
   let bestScore = 0;
+  let second = 0;
   for (const topic of SECTION_TOPICS) {
-    const score = text.match(topic.words)?.length ?? 0;
+    const score = new Set((text.match(topic.words) ?? []).map((w) => w.toLowerCase())).size;
     if (score > bestScore) {
+      second = bestScore;
       best = topic;
       bestScore = score;
-    }
+    } else if (score > second) second = score;
   }
-  return best;
+  return bestScore > second ? best : null;
+}
+
+/** Section a piece of text belongs to: its confident topic, else General (which means: stays in place). */
+export function sectionFor(text: string): SectionTopic {
+  return confidentTopic(text) ?? GENERAL_SECTION;
+}
+
+/** The topic of a block: from its first unit when that is confident (a lead-in names what follows), else from all of it. */
+export function blockTopic(block: Block): SectionTopic | null {
+  return confidentTopic(block.units[0]!.lines.join('\n')) ?? confidentTopic(block.units.flatMap((u) => u.lines).join('\n'));
 }
 
 /** A `## ` heading and the title of a topic name the same section when their words match, case aside. */
@@ -58,14 +71,39 @@ interface Section {
 }
 
 /**
- * Put a flat file in `## ` sections. The head (front matter, title, the prose under the title) stays
- * on top. Loose rules before the first `## ` section go to the section of their topic: an existing
- * section of that name (at its end) or a new one; new sections come first, in topic order. Existing
- * sections keep their heading, order and content. Order inside a section is the source order; every
- * source line lands exactly once, repeats too.
+ * How many leading units stay on top: front matter, the title, tool marks, and under the title the
+ * prose that introduces the project and the lines that say who the assistant is. One rule of a
+ * flat rule-per-line paragraph is not prose: it ends the head, unless it is such a persona line.
  */
-export function restructure(path: string, units: Unit[]): Restructured {
-  const headEnd = headLength(units);
+export function planningHead(units: Unit[]): number {
+  let i = 0;
+  while (units[i]?.kind === 'frontmatter') i++;
+  if (units[i]?.kind === 'heading' && units[i]!.level === 1) i++;
+  if (i === 0) return 0;
+  for (;;) {
+    let j = i;
+    while (units[j] && isToolMark(units[j]!)) j++;
+    const u = units[j];
+    if (u?.kind !== 'paragraph' || isLeadIn(units, j)) return i;
+    if (isSplitLine(u) && !isPersona(u)) return i;
+    i = j + 1;
+  }
+}
+
+/**
+ * Put a flat file in `## ` sections, a careful maintainer's way. Pseudo-headings ("🎨 Code Style",
+ * "**Release:**", "1. Plan the change", a short Title Case line over rules) become real headings one
+ * level below the heading they stand under, with their lines under them. The head (front matter,
+ * title, the intro and persona lines under it) stays on top. Loose standalone rules before the first
+ * section go to the section of their topic, only on a confident match: an existing section of that
+ * name (at its end) or a new one, new sections first, in topic order; a rule without a confident
+ * topic stays in place, right under the head. Units move whole: a lead-in with its list, table or
+ * code, a line with the lines that answer it, a heading with everything under it. Existing sections
+ * keep their heading, order and content. Every source line lands exactly once, repeats too.
+ */
+export function restructure(path: string, sourceUnits: Unit[]): Restructured {
+  const units = outlineUnits(sourceUnits).units;
+  const headEnd = planningHead(units);
   const head = units.slice(0, headEnd);
   const rest = units.slice(headEnd);
   // Below the title, a `# ` heading starts a section as `## ` does, one level down: one title per file.
@@ -78,9 +116,18 @@ export function restructure(path: string, units: Unit[]): Restructured {
     else sections[sections.length - 1]!.units.push(u);
   }
 
+  // A file with sections has its structure: it keeps its shape, line for line.
+  const title = sourceUnits.find((x) => x.kind !== 'frontmatter');
+  if (sourceUnits.some((u) => u.kind === 'heading' && !(u === title && u.level === 1))) return inShape(path, sourceUnits);
+
+  const inPlace: Item[] = [];
   const bySection = new Map<string, Item[]>();
-  for (const item of groupItems(loose)) {
-    const topic = sectionFor(item.units.flatMap((u) => u.lines).join('\n'));
+  for (const item of blocksOf(loose, isToolMark)) {
+    const topic = isSortable(item) ? blockTopic(item) : null;
+    if (!topic) {
+      inPlace.push(item);
+      continue;
+    }
     const existing = sections.find((s) => sameSection(s.units[0]!.lines[0]!, topic.title));
     if (existing) existing.joined.push(item);
     else pushTo(bySection, topic.id, item);
@@ -110,8 +157,7 @@ export function restructure(path: string, units: Unit[]): Restructured {
     let prev = after;
     for (const item of items) {
       const first = item.units[0]!;
-      const tight = prev !== null && first.kind === 'list-item' && prev.kind === 'list-item' && !item.blankBefore;
-      if (!tight) blank();
+      if (!(prev !== null && tight(prev, first, item.blankBefore))) blank();
       item.units.forEach((u, i) => {
         if (i > 0 && u.blankBefore) blank();
         emit(u);
@@ -119,12 +165,18 @@ export function restructure(path: string, units: Unit[]): Restructured {
       prev = lastUnit(item);
     }
   };
+  // A separator would open the file like front matter: above it goes the title a new Copilot file has.
+  if (head.length === 0 && /^\s*-{3,}\s*$/.test(inPlace[0]?.units[0]?.lines[0] ?? '')) {
+    out.push('# Copilot instructions');
+    added.push('# Copilot instructions');
+  }
   head.forEach((u, i) => {
-    // A mark sits right on the line before what it marks.
-    if (i > 0 && !isToolMark(head[i - 1]!)) blank();
+    // A mark sits right on the line before what it marks; lines of one paragraph stay together.
+    if (i > 0 && (u.blankBefore || !(isToolMark(head[i - 1]!) || isSplitLine(u)))) blank();
     emit(u);
   });
-  for (const topic of [GENERAL_SECTION, ...SECTION_TOPICS]) {
+  emitItems(inPlace, head.length > 0 ? head[head.length - 1]! : null);
+  for (const topic of SECTION_TOPICS) {
     const sectionItems = bySection.get(topic.id);
     if (!sectionItems) continue;
     blank();
@@ -136,7 +188,7 @@ export function restructure(path: string, units: Unit[]): Restructured {
   for (const s of sections) {
     blank();
     s.units.forEach((u, i) => {
-      if (i > 0 && u.blankBefore) blank();
+      if (i > 0 && (u.blankBefore || u.kind === 'heading' || s.units[i - 1]!.kind === 'heading')) blank();
       emit(u);
     });
     emitItems(s.joined, s.units.length > 1 ? s.units[s.units.length - 1]! : null);
@@ -145,39 +197,42 @@ export function restructure(path: string, units: Unit[]): Restructured {
   return { lines: out, provenance, added };
 }
 
+/** The units where they stand, the blank lines between them kept, every line the source's. */
+function inShape(path: string, units: Unit[]): Restructured {
+  const out: string[] = [];
+  const provenance: Provenance[] = [];
+  const added: string[] = [];
+  let next = units[0]?.line ?? 1;
+  const title = units.find((u) => u.kind !== 'frontmatter');
+  // One title per file: in a file whose chapters are `# ` headings (no `## ` one), a later `# ` heading is a `## ` section.
+  const h1Chapters = !units.some((u) => u.kind === 'heading' && u.level === 2);
+  for (const source of units) {
+    const u = h1Chapters && source.kind === 'heading' && source.level === 1 && source !== title ? demoted(source) : source;
+    while (next < u.line) {
+      out.push('');
+      next++;
+    }
+    const start = out.length + 1;
+    out.push(...u.lines);
+    provenance.push({ from: { path: u.path, startLine: u.line, endLine: u.line + u.lines.length - 1 }, to: { path, startLine: start, endLine: out.length } });
+    next = u.line + u.lines.length;
+    const fence = unclosedFence(u);
+    if (fence) {
+      out.push(fence);
+      added.push(fence);
+    }
+  }
+  return { lines: out, provenance, added };
+}
+
+/** Whether `u` follows `prev` with no blank line: items of one list, or lines of one rule-per-line paragraph. */
+function tight(prev: Unit, u: Unit, blankBefore: boolean): boolean {
+  if (blankBefore) return false;
+  if (u.kind === 'list-item' && prev.kind === 'list-item') return true;
+  return u.kind === 'paragraph' && isSplitLine(u) && prev.kind === 'paragraph' && isSplitLine(prev);
+}
+
 function lastUnit(item: Item): Unit {
   return item.units[item.units.length - 1]!;
 }
 
-/**
- * Loose units into items that move together: a heading with what is under it, code with what it
- * follows, a lead-in with its list, a mark with what it marks.
- */
-function groupItems(units: Unit[]): Item[] {
-  const items: Item[] = [];
-  let item: Item | null = null;
-  let onlyMarks = false;
-  let headingLevel = Infinity;
-  let leadIn = false;
-  units.forEach((u, index) => {
-    const joins =
-      item !== null &&
-      (onlyMarks ||
-        u.kind === 'code' ||
-        (headingLevel < Infinity && !(u.kind === 'heading' && u.level! <= headingLevel)) ||
-        (leadIn && u.kind === 'list-item' && lastUnit(item).kind !== 'code'));
-    if (!joins) {
-      item = { units: [], blankBefore: u.blankBefore };
-      items.push(item);
-      onlyMarks = true;
-    }
-    item!.units.push(u);
-    if (onlyMarks && !isToolMark(u)) {
-      // The unit that decides what the item gathers: a heading, a lead-in, or anything else.
-      onlyMarks = false;
-      headingLevel = u.kind === 'heading' ? u.level! : Infinity;
-      leadIn = isLeadIn(units, index);
-    }
-  });
-  return items;
-}
