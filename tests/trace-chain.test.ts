@@ -38,16 +38,23 @@ for (const [what, name] of [
 test('an approve whose form stays open while an analyze is traced verifies, and names follow the chain', async (t) => {
   const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
   t.after(() => removeRepo(repo));
+  // The first form stays open until the analyze is done: ordered by events, not by sleeps, so a loaded machine cannot reorder it.
+  let asked!: () => void;
+  const formShown = new Promise<void>((r) => (asked = r));
+  let analyzeDone!: () => void;
+  const analyzed = new Promise<void>((r) => (analyzeDone = r));
   const slowYes: ElicitAnswer = async (req) => {
-    await new Promise((r) => setTimeout(r, 700));
+    asked();
+    await analyzed;
     return yesToAll(req);
   };
   const s = await connect({ repo, elicit: slowYes });
   t.after(() => s.close());
   await s.call('onboarding_propose');
   const approve = s.call('onboarding_approve');
-  await new Promise((r) => setTimeout(r, 200));
+  await formShown;
   assert.equal(outcomeOf(await s.call('onboarding_analyze')), 'analyzed');
+  analyzeDone();
   assert.equal(outcomeOf(await approve), 'approved');
   const r = verify(repo);
   assert.equal(r.status, 0, r.stderr);
