@@ -98,15 +98,15 @@ function sdkModules(run: ReturnType<typeof loadedBy>): string[] {
   return run.urls.filter((u) => u.includes('@modelcontextprotocol/sdk') || /node_modules\/@modelcontextprotocol\/sdk\//.test(run.texts.get(u) ?? ''));
 }
 
-test('analyze, propose and status do not load the MCP SDK; a command that serves MCP in process does', (t) => {
+test('analyze, propose, status and traces do not load the MCP SDK; a command that serves MCP in process does', (t) => {
   const repo = makeRepo(FILES);
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'co-loaded-'));
   t.after(() => (removeRepo(repo), removeRepo(tmp)));
-  for (const command of ['analyze', 'propose', 'status']) {
-    const run = loadedBy([command, '--json', '--repo', repo], tmp);
-    assert.equal(run.status, 0, command);
+  for (const command of [['analyze'], ['propose'], ['status'], ['traces', 'list']]) {
+    const run = loadedBy([...command, '--json', '--repo', repo], tmp);
+    assert.equal(run.status, 0, command.join(' '));
     assert.ok(run.urls.some((u) => u.endsWith('/cli.js')), 'the hook saw the CLI load');
-    assert.deepEqual(sdkModules(run), [], `${command} loaded the MCP SDK`);
+    assert.deepEqual(sdkModules(run), [], `${command.join(' ')} loaded the MCP SDK`);
     fs.rmSync(path.join(tmp, 'loaded.txt'));
   }
   // The check sees the SDK where it is loaded: approve without a terminal still goes through the in-process client.
