@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import type { Argv } from 'yargs';
-import type { ToolResult as CallToolResult } from './cli/in-process.js';
+import type { ToolResult as CallToolResult } from './mcp/tool-call.js';
 import { errorMessage } from './common/errors.js';
 import { outcomeForError } from './common/error-outcomes.js';
 import { exitCodeFor, type Outcome } from './common/outcomes.js';
@@ -8,10 +8,9 @@ import { checkRepoDir, repoChoice, type RepoChoice } from './mcp/repo.js';
 import { quickServeArgs, runServe, SERVE_OPTIONS } from './cli/serve-command.js';
 import { joinDashValues, quickArgs, type OptionSpec } from './cli/quick-args.js';
 import { showJson, showLine, showText } from './show/untrusted.js';
-
-/** Read from the result's _meta: bad input exits 2, not 1. Kept in step with mcp/server.ts. */
-const BAD_INPUT_META = 'copilot-onboard/bad-input';
+import { BAD_INPUT_META } from './mcp/tool-call.js';
 import { VERSION } from './version.js';
+import type { ReadOnlyTool } from './cli/direct.js';
 
 /** The command-line face: parses, calls the same core as the MCP server, prints. */
 
@@ -19,7 +18,7 @@ const COMMON_OPTIONS = {
   repo: { type: 'string', describe: 'repository folder (default: COPILOT_ONBOARD_REPO, else the working directory)' },
   json: { type: 'boolean', default: false, describe: 'print JSON instead of text' },
 } as const satisfies Record<string, OptionSpec>;
-const READ_ONLY_TOOLS: Record<string, string> = { analyze: 'onboarding_analyze', propose: 'onboarding_propose', status: 'onboarding_status' };
+const READ_ONLY_TOOLS: Record<string, ReadOnlyTool> = { analyze: 'onboarding_analyze', propose: 'onboarding_propose', status: 'onboarding_status' };
 
 const withRepo = <T>(y: Argv<T>) => y.options({ repo: COMMON_OPTIONS.repo });
 const withJson = <T>(y: Argv<T>) => y.options({ json: COMMON_OPTIONS.json });
@@ -54,10 +53,11 @@ function repoArgFrom(flag: string | undefined): { repoArg?: string } {
   return flag === undefined ? {} : { repoArg: flag };
 }
 
-// Modules are loaded by the command that needs them: `--help` and `serve` start faster.
-async function readOnly(tool: string, argv: { repo?: string; json: boolean }): Promise<number> {
-  const { callInProcess } = await import('./cli/in-process.js');
-  return print(await callInProcess(await repoFrom(argv.repo), tool, null, repoArgFrom(argv.repo)), argv.json);
+// Modules are loaded by the command that needs them: `--help` and `serve` start faster. The read-only
+// commands call their steps directly, without the MCP SDK (cli/direct.ts).
+async function readOnly(tool: ReadOnlyTool, argv: { repo?: string; json: boolean }): Promise<number> {
+  const { callDirect } = await import('./cli/direct.js');
+  return print(await callDirect(await repoFrom(argv.repo), tool, repoArgFrom(argv.repo)), argv.json);
 }
 
 async function gated(tool: string, argv: { repo?: string; json: boolean; branch?: string; commit?: boolean }): Promise<number> {

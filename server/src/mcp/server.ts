@@ -16,9 +16,8 @@ import { resolveRepoForSession, type RepoChoice } from './repo.js';
 import { sdkSession } from './ports.js';
 import { VERSION } from '../version.js';
 import { registerPromptsAndResources } from './prompts-resources.js';
-import { showLine, showText } from '../show/untrusted.js';
-import { NARRATION_LABEL } from '../narrate/label.js';
-import { boundJson, boundText, countBy, MAX_STRUCTURED_BYTES, MAX_TEXT_BYTES } from '../narrate/bounded.js';
+import { showLine } from '../show/untrusted.js';
+import { callStep } from './tool-call.js';
 
 // The steps load on the first tool call: a client waits for `initialize` and `tools/list` only.
 const readOnly = () => import('../steps/read-only.js');
@@ -74,11 +73,7 @@ const TOOLS: Record<ToolName, ToolSpec> = {
   },
 };
 
-export const BAD_INPUT_META = 'copilot-onboard/bad-input';
-
-/** Said once, by the run that created `.copilot-state/`. */
-export const STATE_FOLDER_NOTICE =
-  'Created .copilot-state/ with its own .gitignore (.copilot-state/.gitignore): backups, the plan, the state, the journal and locks stay out of git, so git add -A offers only the traces, which are meant to be reviewed and may be committed.';
+export { BAD_INPUT_META, STATE_FOLDER_NOTICE } from './tool-call.js';
 
 const EMPTY_INPUT = { type: 'object' as const, properties: {}, additionalProperties: false };
 
@@ -127,43 +122,17 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
       const names = args && typeof args === 'object' ? Object.keys(args).map((k) => JSON.stringify(k)).join(', ') : typeof args;
       throw new McpError(ErrorCode.InvalidParams, `${name} takes no arguments (got: ${names}). Only the person can answer its questions, through the form it shows.`);
     }
-    let stepResult: StepResult;
-    let root: string | null = null;
-    try {
-      root = await resolveRepoForSession(repo, server, extra.requestId);
-      // A bare repository has no work tree: nothing is read, and no .copilot-state/ is written into it.
-      await (await import('../repo/git-state.js')).assertNotBare(root);
-      const safe = await import('../repo/safe-fs.js');
-      // A link in .copilot-state is refused before anything is read or written, read-only steps included.
-      await safe.assertStateTreeReal(root);
-      const session = sdkSession(server, extra.requestId);
-      const recovered = await (await import('../gate/recovery-trace.js')).recoverAndTrace(root, session.client.info());
-      const report = reporter(server, request.params._meta?.progressToken, extra.sendNotification);
-      stepResult = await tool.run({ root, session, signal: extra.signal, options: { ...options, repoArg: options.repoArg ?? root }, report });
-      // Every progress message goes out before the result, never after it.
-      await report.flush();
-      reporter(server, undefined, extra.sendNotification).log(stepResult.isError ? 'warning' : 'info', `${name}: ${stepResult.outcome}`);
-      if (recovered) {
-        stepResult.text = `Recovered first: ${showLine(recovered.detail)}\n\n${stepResult.text}`;
-        stepResult.structured.recovered = recovered;
-      }
-    } catch (err) {
-      stepResult = (await import('../steps/result.js')).resultForError(err);
-    }
-    // The run that created .copilot-state/ (and its .gitignore) says so, once.
-    if (root !== null && (await import('../repo/safe-fs.js')).takeStateFolderCreated(root)) {
-      stepResult.text = withFact(stepResult.text, STATE_FOLDER_NOTICE);
-      stepResult.structured.notice = STATE_FOLDER_NOTICE;
-    }
-    return toCallToolResult(stepResult, name);
+    return callStep({
+      name,
+      run: tool.run,
+      root: () => resolveRepoForSession(repo, server, extra.requestId),
+      session: sdkSession(server, extra.requestId),
+      options,
+      report: reporter(server, request.params._meta?.progressToken, extra.sendNotification),
+      signal: extra.signal,
+    });
   });
   return server;
-}
-
-/** A fact of the tool's own goes with the facts: before the client model's narration, which always comes last. */
-function withFact(text: string, fact: string): string {
-  const narration = text.lastIndexOf(`\n\n---\n${NARRATION_LABEL}`);
-  return narration < 0 ? `${text}\n\n${fact}` : `${text.slice(0, narration)}\n\n${fact}${text.slice(narration)}`;
 }
 
 /**
@@ -192,57 +161,3 @@ export function reporter(server: Server, token: string | number | undefined, sen
     },
   };
 }
-
-/** Where the whole of a cut reply is, by tool: an MCP resource the client reads in pages, and the file on disk. */
-const WHOLE: Partial<Record<ToolName, { uri: string; name: string; file?: string; mimeType: string }>> = {
-  onboarding_propose: { uri: 'copilot-onboard://plan', name: 'plan', file: '.copilot-state/plan.json', mimeType: 'text/markdown' },
-  onboarding_analyze: { uri: 'copilot-onboard://analysis', name: 'analysis', mimeType: 'application/json' },
-};
-
-/**
- * The text a client shows passes the display function: every hidden character escaped, newlines
- * kept (the steps quote paths and put outside text on one line themselves). structuredContent is
- * data, exactly as it is: the content there is what would be written.
- *
- * Both are bounded (narrate/bounded.ts): a reply stays well under 1 MiB on a repository of any
- * size. What is cut is counted in `truncated`, and the whole is offered as a resource_link.
- */
-function toCallToolResult(r: StepResult, tool: ToolName): CallToolResult {
-  const whole = WHOLE[tool];
-  const where = whole ? `The whole of it: the MCP resource ${whole.uri} (read in pages)${whole.file ? `, and ${whole.file}` : ''}.` : 'The whole of it is in .copilot-state/.';
-  const bounded = boundJson(r.structured, MAX_STRUCTURED_BYTES);
-  const structured: CallToolResult['structuredContent'] = bounded.value;
-  let text = showText(r.text);
-  const textCut = Buffer.byteLength(text, 'utf8') > MAX_TEXT_BYTES;
-  if (textCut || bounded.omitted) {
-    const summary = summaryOf(r.structured);
-    text = boundText(summary ? `${summary}\n\n${text}` : text, MAX_TEXT_BYTES, where);
-    structured.truncated = { omitted: bounded.omitted ?? {}, textCut, whole: where, ...(whole ? { resource: whole.uri } : {}) };
-  }
-  const content: CallToolResult['content'] = [{ type: 'text', text }];
-  if ((textCut || bounded.omitted) && whole) content.push({ type: 'resource_link', uri: whole.uri, name: whole.name, mimeType: whole.mimeType, description: `The whole ${whole.name}, in pages.` });
-  const result: CallToolResult = { content, structuredContent: structured, isError: r.isError };
-  // Lets the CLI tell bad input (exit 2) from an internal error (exit 1).
-  if (r.badInput) result._meta = { [BAD_INPUT_META]: true };
-  return result;
-}
-
-/** A long reply's shape in a few numbers: operations by kind, problems by type, sources and notes counted. */
-function summaryOf(s: Record<string, unknown>): string | null {
-  const parts: string[] = [];
-  const list = (k: string) => (Array.isArray(s[k]) ? (s[k] as Record<string, unknown>[]) : null);
-  const ops = list('operations');
-  if (ops) parts.push(`${ops.length} file operations (${fmt(countBy(ops, (o) => String(o.op)))})`);
-  const problems = list('problems');
-  if (problems) parts.push(`${problems.length} problems (${fmt(countBy(problems, (p) => String(p.type))) || 'none'})`);
-  const sources = list('sources');
-  if (sources) parts.push(`${sources.length} instruction files`);
-  const notes = list('notes');
-  if (notes) parts.push(`${notes.length} notes`);
-  return parts.length ? `In short: ${parts.join('; ')}. This reply shows the first of each; the whole is below.` : null;
-}
-
-const fmt = (counts: Record<string, number>) =>
-  Object.entries(counts)
-    .map(([k, n]) => `${k} ${n}`)
-    .join(', ');
