@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { analyze } from '../server/src/analysis/analyze.js';
 import { buildPlan } from '../server/src/planning/plan.js';
+import { copyChoiceLines, MAX_COPY_DIFF_CHARS } from '../server/src/gate/forms.js';
 import { scanRepository } from '../server/src/analysis/scan.js';
 import { hashTree, makeRepo, removeRepo, writeFile } from './helpers/sandbox.js';
 import { connect, isChoicesRound, outcomeOf, textOf, yesToAll, type ElicitAnswer } from './helpers/mcp.js';
@@ -185,3 +186,11 @@ for (const useThis of [false, true]) {
     assert.equal(fs.existsSync(path.join(repo, COPILOT)), false);
   });
 }
+
+test("round one's diff between two copies is cut to a sane length, and says how much more the plan's notes hold", () => {
+  const long = ['--- a/CLAUDE.md', '+++ b/AGENTS.md', '@@ -1,500 +1,500 @@', ...Array.from({ length: 500 }, (_, i) => `-- rule ${i} ${'x'.repeat(i === 3 ? 20000 : 10)}`)].join('\n');
+  const lines = copyChoiceLines({ path: 'AGENTS.md', target: COPILOT, fates: ['keep', 'migrate', 'use-this'], copyOf: { path: 'CLAUDE.md', diff: long } });
+  assert.ok(lines.join('\n').length < MAX_COPY_DIFF_CHARS + 1000, String(lines.join('\n').length));
+  assert.match(lines.at(-1)!, /^… \d+ more lines of differences in the plan's notes/);
+  assert.match(lines[0]!, /Use this: AGENTS\.md is migrated instead, and CLAUDE\.md is left out as the copy\./);
+});

@@ -263,6 +263,8 @@ export function migrateForm(uncommitted: string[]): Form {
 
 /** The diff between two copies is cut after this many lines in the approve form's message (the plan's notes hold more). */
 export const MAX_COPY_DIFF_LINES = 60;
+/** …and after this many characters. */
+export const MAX_COPY_DIFF_CHARS = 8000;
 
 /**
  * What round one says about a file left out as a copy: which file is migrated instead, what each
@@ -279,6 +281,10 @@ export function copyChoiceLines(l: { path: string; target: string; fates: Fate[]
   ];
   if (l.copyOf.diff === '') return [...lines, `  ${p} holds the same rules as ${c}: nothing of either is lost.`];
   const diff = l.copyOf.diff.split('\n');
-  const cut = diff.length > MAX_COPY_DIFF_LINES ? [...diff.slice(0, MAX_COPY_DIFF_LINES), `… ${diff.length - MAX_COPY_DIFF_LINES} more lines of differences in the plan's notes (.copilot-state/plan.json)`] : diff;
+  let cut = diff.slice(0, MAX_COPY_DIFF_LINES);
+  let more = diff.length - cut.length;
+  // A few very long lines must not fill the message either.
+  while (cut.length > 1 && cut.join('\n').length > MAX_COPY_DIFF_CHARS) (cut = cut.slice(0, -1), more++);
+  if (more > 0) cut = [...cut, `… ${more} more lines of differences in the plan's notes (.copilot-state/plan.json)`];
   return [...lines, `  The differences from ${c} (migrated by default, lines marked -) to ${p} (lines marked +), as one diff:`, ...cut];
 }
