@@ -13,9 +13,12 @@ import { normalizeLine, type InstructionDoc, type Scope } from '../model/model.j
  * - the file says so: "generated from X", "synced from X", "copied from X", "a copy of X",
  *   "keep in sync with X", X naming another instruction file.
  *
- * Only legacy files are compared: Copilot's own files are left alone. The kept source is the file a
- * marked copy names, else the most complete one (most non-blank lines; the first in report
- * order on a tie). A copy is left out only when the kept file applies wherever the copy does.
+ * Only legacy files are compared: Copilot's own files are left alone. The kept source is, by default:
+ * the copy whose every rule line Copilot's files already hold (a migration chose it before, so a
+ * second plan stays a no-op), else the file a marked copy names, else the most complete one (most
+ * non-blank lines; the first in report order on a tie). A copy is left out only when the kept file
+ * applies wherever the copy does. The person may choose another copy of the group instead
+ * ({@link keepInstead}, the approve form's `use-this`) when it applies wherever the kept file does.
  */
 export const SAME_SHARE = 0.9;
 export const MIN_LINES = 5;
@@ -39,12 +42,19 @@ export interface Copy {
   why: string;
   /** The differences of the bodies (front matter aside), as one unified diff from the kept file to the copy (cut at MAX_DIFF_LINES); empty for a synced source. */
   diff: string;
+  /** The person may migrate this copy instead of keptPath: it applies wherever keptPath does. */
+  swappable: boolean;
 }
 
 /** A Copilot file that names its source: "`AGENTS.md` is the source of truth", "kept in sync with AGENTS.md". */
 const SYNCED = /source of truth|distill|kept in sync|keep in sync|synced from|generated from|derived from/i;
 
 const MARKER = /\b(?:(?:auto-?)?generated|synced|synchroni[sz]ed|copied|mirrored)\s+from\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b|\b(?:a|an exact)\s+copy\s+of\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b|\bkeep\s+(?:this\s+file\s+)?in\s+sync\s+with\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b/i;
+
+/** Rule lines, headings aside (a migration may turn a title or a pseudo-heading into another heading). */
+function ruleLines(doc: InstructionDoc): string[] {
+  return doc.units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter').flatMap((u) => u.lines.map(normalizeLine)).filter((l) => l !== '');
+}
 
 function bodyLines(doc: InstructionDoc): string[] {
   return doc.units.flatMap((u) => u.lines.map(normalizeLine)).filter((l) => l !== '');
@@ -117,6 +127,7 @@ export function findCopies(docs: InstructionDoc[], textOf: (path: string) => str
   const lines = new Map(live.map((d) => [d.path, bodyLines(d)]));
   const index = new Map(live.map((d, i) => [d.path, i]));
   const byPath = new Map(live.map((d) => [d.path, d]));
+  const inCopilot = new Set(docs.filter((d) => d.role === 'copilot').flatMap(ruleLines));
 
   // Groups (union-find) of files that are copies of one another.
   const parent = live.map((_, i) => i);
@@ -146,9 +157,12 @@ export function findCopies(docs: InstructionDoc[], textOf: (path: string) => str
   for (const group of groups.values()) {
     if (group.length < 2) continue;
     const named = group.map((d) => marked.get(d.path)?.path).find((p) => p !== undefined && !marked.has(p));
+    const complete = (ds: InstructionDoc[]) => [...ds].sort((a, b) => lines.get(b.path)!.length - lines.get(a.path)!.length || index.get(a.path)! - index.get(b.path)!)[0];
+    const held = group.filter((d) => ruleLines(d).length > 0 && ruleLines(d).every((l) => inCopilot.has(l)));
     const kept =
+      (held.length > 0 && held.length < group.length ? (held.find((d) => d.path === named) ?? complete(held)) : undefined) ??
       (named ? byPath.get(named)! : undefined) ??
-      [...group].sort((a, b) => lines.get(b.path)!.length - lines.get(a.path)!.length || index.get(a.path)! - index.get(b.path)!)[0]!;
+      complete(group)!;
     for (const d of group) {
       if (d === kept || !covers(kept.scope, d.scope)) continue;
       const same = sameShare(lines.get(kept.path)!, lines.get(d.path)!);
@@ -157,7 +171,7 @@ export function findCopies(docs: InstructionDoc[], textOf: (path: string) => str
       if (!isCopy) continue;
       const why = marker && same < SAME_SHARE ? `it says "${marker.line.slice(0, 120)}"` : `${Math.floor(same * 100)}% of its lines are the same`;
       d.notRule = `a copy of ${kept.path} (${why}); the rules of ${kept.path} are migrated, and the differences are in the plan's notes`;
-      copies.push({ relation: 'copy', path: d.path, keptPath: kept.path, same, why, diff: diffOf(kept, d, textOf) });
+      copies.push({ relation: 'copy', path: d.path, keptPath: kept.path, same, why, diff: diffOf(kept, d, textOf), swappable: covers(d.scope, kept.scope) });
     }
   }
   copies.push(...syncedSources(docs, live, textOf));
@@ -179,7 +193,7 @@ function syncedSources(docs: InstructionDoc[], live: InstructionDoc[], textOf: (
         if (!new RegExp(`(^|[\\s\`'"(\\[/])(\\./)?${name}([\\s\`'")\\]:,.]|$)`).test(line)) continue;
         const said = line.trim().slice(0, 160);
         source.notRule = `the source ${copilot.path} says it is written from by hand ("${said}"): ${copilot.path} is left as it is and ${source.path} is not merged into it`;
-        out.push({ relation: 'synced-source', path: source.path, keptPath: copilot.path, same: 0, why: `${copilot.path} says "${said}"`, diff: '' });
+        out.push({ relation: 'synced-source', path: source.path, keptPath: copilot.path, same: 0, why: `${copilot.path} says "${said}"`, diff: '', swappable: false });
       }
     }
   }
@@ -200,4 +214,44 @@ function diffOf(kept: InstructionDoc, copy: InstructionDoc, textOf: (path: strin
   const out = patch.split('\n').filter((l) => !l.startsWith('====='));
   if (out.length <= MAX_DIFF_LINES) return out.join('\n').replace(/\n$/, '');
   return [...out.slice(0, MAX_DIFF_LINES), `… ${out.length - MAX_DIFF_LINES} more lines of differences`].join('\n');
+}
+
+/** What choosing another copy of a group changes: the file migrated instead, and the files then left out. */
+export interface CopySwap {
+  /** The copy the person chose: migrated. */
+  chosen: string;
+  /** The file that was kept by default: now left out. */
+  was: string;
+  /** Every other file of the group, each left out as a copy of `chosen` (reason and diff from `chosen`). */
+  copies: (Copy & { notRule: string })[];
+}
+
+/**
+ * The person chose to migrate `chosen` (a swappable copy) instead of the file kept by default: the
+ * group turns around. Every other file of the group is left out as a copy of `chosen`, with the diff
+ * from `chosen` to it. Nothing in the documents changes (the scan stays as it was read).
+ */
+export function keepInstead(chosen: Copy, copies: Copy[], docs: InstructionDoc[], textOf: (path: string) => string): CopySwap {
+  const byPath = new Map(docs.map((d) => [d.path, d]));
+  const now = byPath.get(chosen.path)!;
+  const rest = [chosen.keptPath, ...copies.filter((c) => c.relation === 'copy' && c.keptPath === chosen.keptPath && c.path !== chosen.path).map((c) => c.path)];
+  return {
+    chosen: chosen.path,
+    was: chosen.keptPath,
+    copies: rest.map((p) => {
+      const d = byPath.get(p)!;
+      const same = sameShare(bodyLines(now), bodyLines(d));
+      const why = `you chose to migrate ${now.path} instead (${Math.floor(same * 100)}% of their lines are the same)`;
+      return {
+        relation: 'copy' as const,
+        path: p,
+        keptPath: now.path,
+        same,
+        why,
+        diff: diffOf(now, d, textOf),
+        swappable: false,
+        notRule: `a copy of ${now.path}: ${why}; the rules of ${now.path} are migrated, and the differences are in the plan's notes`,
+      };
+    }),
+  };
 }

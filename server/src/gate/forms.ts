@@ -92,25 +92,27 @@ const MAX_FILE_FIELDS = 20;
 /** At most this many contradictions are asked about; the approve message names the others, which keep every side, marked. */
 export const MAX_CONFLICT_FIELDS = 20;
 
-type Fate = 'keep' | 'remove' | 'pointer' | 'replace' | 'migrate';
+type Fate = 'keep' | 'remove' | 'pointer' | 'replace' | 'migrate' | 'use-this';
 
 /** Titles and descriptions show paths and rule text through show/untrusted.ts: quoted, escaped, one line. */
-const FATE_TITLES: Record<Fate, (path: string, target: string) => string> = {
+const FATE_TITLES: Record<Fate, (path: string, target: string, copyOf?: string) => string> = {
   keep: (p) => `Keep ${showPath(p)} as it is`,
   remove: (p) => `Remove ${showPath(p)} (it is backed up first)`,
   pointer: (p, t) => `Replace ${showPath(p)} with a pointer to ${showPath(t)}`,
   replace: (p) => `Replace the link ${showPath(p)} with a regular file holding all repo-wide rules (the backup keeps the link)`,
-  migrate: (p, t) => `Migrate ${showPath(p)} after all: its rules go to ${showPath(t)}`,
+  migrate: (p, t, c) => `Migrate ${showPath(p)} after all: its rules go to ${showPath(t)}${c === undefined ? '' : `, beside those of ${showPath(c)}`}`,
+  'use-this': (p, t, c) => `Migrate ${showPath(p)} instead of ${showPath(c ?? '')} (${showPath(c ?? '')} is then left out as the copy): its rules go to ${showPath(t)}`,
 };
 
 /** The question a file's field asks: where its rules go, or, for a linked Copilot file, what becomes of the link. */
-function fileTitle(l: { path: string; target: string; fates: Fate[]; linkTarget?: string }): string {
+function fileTitle(l: { path: string; target: string; fates: Fate[]; linkTarget?: string; copyOf?: { path: string } }): string {
   if (l.linkTarget !== undefined) return `${showPath(l.path)} is a symlink to ${showPath(l.linkTarget)}`;
+  if (l.copyOf !== undefined) return `${showPath(l.path)} is left out as a copy of ${showPath(l.copyOf.path)}, whose rules are migrated (keeping it as it is)`;
   return l.fates.includes('migrate') ? `${showPath(l.path)} is left out of the migration (keeping it as it is)` : `${showPath(l.path)}: its rules go to ${showPath(l.target)}`;
 }
 
 export interface ApproveFormInput {
-  legacy: { path: string; target: string; fates: Fate[]; linkTarget?: string }[];
+  legacy: { path: string; target: string; fates: Fate[]; linkTarget?: string; copyOf?: { path: string; diff: string } }[];
   conflicts: { id: string; description: string; locations: { path: string; line: number; text: string; side?: number }[] }[];
   /** The plan's problems: a conflict's title says how certain its contradiction is (issue 12). */
   problems?: { type: string; description: string; certainty?: string }[];
@@ -165,7 +167,7 @@ export function choicesForm(plan: ApproveFormInput): Form & { choicesFrom(conten
       properties[`legacy_${i + 1}`] = {
         type: 'string',
         title: fileTitle(l),
-        oneOf: l.fates.map((f) => ({ const: f, title: FATE_TITLES[f](l.path, l.target) })),
+        oneOf: l.fates.map((f) => ({ const: f, title: FATE_TITLES[f](l.path, l.target, l.copyOf?.path) })),
         default: 'keep',
       };
       shape[`legacy_${i + 1}`] = z.enum(l.fates as [string, ...string[]]).optional();
@@ -257,4 +259,32 @@ export function migrateForm(uncommitted: string[]): Form {
     content: z.object({ confirmed: z.boolean(), understood_risks: z.boolean(), allow_uncommitted: z.boolean().optional() }),
     confirmations: base.confirmations,
   };
+}
+
+/** The diff between two copies is cut after this many lines in the approve form's message (the plan's notes hold more). */
+export const MAX_COPY_DIFF_LINES = 60;
+/** …and after this many characters. */
+export const MAX_COPY_DIFF_CHARS = 8000;
+
+/**
+ * What round one says about a file left out as a copy: which file is migrated instead, what each
+ * choice does, and the differences between the two as one diff (cut at MAX_COPY_DIFF_LINES lines).
+ * The diff is file content: shown as it is, never rewritten.
+ */
+export function copyChoiceLines(l: { path: string; target: string; fates: Fate[]; copyOf?: { path: string; diff: string } }): string[] {
+  if (l.copyOf === undefined) return [];
+  const [p, c, t] = [showPath(l.path), showPath(l.copyOf.path), showPath(l.target)];
+  const lines = [
+    `- ${p} is left out as a copy of ${c}: the rules of ${c} go to ${t}. Keep (the default): ${p} stays as it is and is not migrated. Migrate: its rules go to ${t} as well, beside those of ${c}.${
+      l.fates.includes('use-this') ? ` Use this: ${p} is migrated instead, and ${c} is left out as the copy.` : ''
+    }`,
+  ];
+  if (l.copyOf.diff === '') return [...lines, `  ${p} holds the same rules as ${c}: nothing of either is lost.`];
+  const diff = l.copyOf.diff.split('\n');
+  let cut = diff.slice(0, MAX_COPY_DIFF_LINES);
+  let more = diff.length - cut.length;
+  // A few very long lines must not fill the message either.
+  while (cut.length > 1 && cut.join('\n').length > MAX_COPY_DIFF_CHARS) (cut = cut.slice(0, -1), more++);
+  if (more > 0) cut = [...cut, `… ${more} more lines of differences in the plan's notes (.copilot-state/plan.json)`];
+  return [...lines, `  The differences from ${c} (migrated by default, lines marked -) to ${p} (lines marked +), as one diff:`, ...cut];
 }

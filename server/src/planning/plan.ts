@@ -6,13 +6,14 @@ import { additionsFrom, appendAdditions, bodyOf, changedLineNotes, insertMarks, 
 import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
 import { canonicalJson, sha256 } from '../common/hash.js';
 import type { InstructionDoc, Scope } from '../model/model.js';
-import { contentDocs, type ScanResult, type SourceInfo } from '../analysis/scan.js';
+import { type ScanResult, type SourceInfo } from '../analysis/scan.js';
 import type { Merged, Provenance } from './structure.js';
 import { sameOrDemoted } from '../model/unit-shape.js';
 import { frontMatterFor, planTargets, targetDescription, type Target } from './targets.js';
 import { joinText, splitText, type TextLines } from '../common/text.js';
 import { newReaders, readersOf, surfaceList } from '../analysis/surfaces.js';
 import { IMPORTED_KIND, importNote } from '../analysis/imports.js';
+import { keepInstead, type Copy, type CopySwap } from '../analysis/copies.js';
 
 export interface PlanOperation {
   op: 'create' | 'update' | 'delete';
@@ -27,8 +28,11 @@ export interface PlanOperation {
   replacesLink?: string;
 }
 
-/** `migrate`: a file left out by default (a vendored skill, a meta-rule, a copy) is migrated after all. */
-export type LegacyFate = 'keep' | 'remove' | 'pointer' | 'replace' | 'migrate';
+/**
+ * `migrate`: a file left out by default (a vendored skill, a meta-rule, a copy) is migrated after all.
+ * `use-this`: a file left out as a copy is migrated instead of the file it is a copy of, which is then left out.
+ */
+export type LegacyFate = 'keep' | 'remove' | 'pointer' | 'replace' | 'migrate' | 'use-this';
 
 /** A legacy file the person decides about in the approve form. */
 export interface LegacyOption {
@@ -41,6 +45,8 @@ export interface LegacyOption {
   note: string;
   /** For a linked Copilot file: the link's target, as written. */
   linkTarget?: string;
+  /** For a file left out as a copy: the file migrated instead, and the differences from it (analysis/copies.ts). */
+  copyOf?: { path: string; diff: string };
 }
 
 /** A contradiction the person may settle in the approve form; the default keeps all rules and marks them. */
@@ -114,10 +120,14 @@ function lineCache(scan: ScanResult): (path: string) => string[] {
 
 function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): Omit<Plan, 'planHash' | 'chosenHash'> {
   const linesOf = lineCache(scan);
+  // The copy the person chose to migrate instead of the one kept by default (`use-this`): the group turns around.
+  const { swaps, copies, leftOut, ignored } = copyChoices(scan, choices);
+  const promoted = new Set(swaps.map((w) => w.chosen));
+  const notRuleOf = (d: InstructionDoc): string | null => leftOut.get(d.path) ?? (promoted.has(d.path) ? null : d.notRule);
   // A file left out by default is migrated only when the person asks (its option's `migrate`).
-  const optional = scan.docs.filter((d) => scan.optional.includes(d.path));
+  const optional = scan.docs.filter((d) => (scan.optional.includes(d.path) && !promoted.has(d.path)) || leftOut.has(d.path));
   const asked = new Set(optional.filter((d) => choices.legacy[d.path] === 'migrate'));
-  const content = new Set(contentDocs(scan));
+  const content = new Set(scan.docs.filter((d) => d.aliasOf === null && notRuleOf(d) === null));
   const docs = scan.docs.filter((d) => content.has(d) || asked.has(d));
   const byPath = new Map(docs.map((d) => [d.path, d]));
   const link = copilotLink(scan, byPath);
@@ -184,7 +194,7 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
   const legacy = [
     ...linkOptions(link, replaceLink),
     ...legacyOptions(legacyDocs.filter((d) => d.kind !== IMPORTED_KIND && !asked.has(d)), targets, scan, blocked),
-    ...optionalOptions(optional, legacyDocs, targets, existing, copilotBlocked),
+    ...optionalOptions(optional, legacyDocs, targets, existing, copilotBlocked, notRuleOf, copies),
   ];
   for (const option of legacy) {
     const fate = choices.legacy[option.path] ?? 'keep';
@@ -208,18 +218,24 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
       notes.push(`${d.path}:${d.line} is dropped from Copilot's files, but ${d.path} is kept and still says "${d.text.trim()}"${alsoRead}: remove the file, or edit that line, to settle the contradiction everywhere.`);
     }
   }
-  for (const d of scan.docs.filter((x) => x.notRule !== null)) {
-    if (asked.has(d)) notes.push(`${d.path} is ${d.notRule}; as you chose, it is migrated all the same.`);
-    else notes.push(`${d.path} is ${d.notRule}; it is reported, not migrated${optional.includes(d) ? ' (the approve form can migrate it all the same)' : ''}.`);
+  for (const d of scan.docs.filter((x) => notRuleOf(x) !== null)) {
+    if (asked.has(d)) notes.push(`${d.path} is ${notRuleOf(d)}; as you chose, it is migrated all the same.`);
+    else notes.push(`${d.path} is ${notRuleOf(d)}; it is reported, not migrated${optional.includes(d) ? ' (the approve form can migrate it all the same)' : ''}.`);
   }
-  for (const c of scan.copies.filter((x) => x.relation === 'copy')) {
+  for (const w of swaps) {
+    const fate = choices.legacy[w.was];
+    const undone = fate === 'remove' || fate === 'pointer' ? ` Your choice to ${fate === 'remove' ? 'remove it' : 'replace it with a pointer'} does not apply: a file left out as a copy is kept as it is.` : '';
+    notes.push(`As you chose, ${w.chosen} is migrated instead of ${w.was}; ${w.was} is left out as the copy.${undone}`);
+  }
+  notes.push(...ignored);
+  for (const c of copies.filter((x) => x.relation === 'copy')) {
     notes.push(
       c.diff === ''
         ? `${c.path} holds the same rules as ${c.keptPath} (front matter aside): nothing of it is lost.`
         : `The differences between ${c.keptPath} (migrated) and its copy ${c.path} (left out), as one diff; carry over what you want to keep by hand:\n${c.diff}`,
     );
   }
-  for (const c of scan.copies.filter((x) => x.relation === 'synced-source')) {
+  for (const c of copies.filter((x) => x.relation === 'synced-source')) {
     const readers = readersOf(scan.docs.find((d) => d.path === c.path)!.kind, c.path);
     const read = readers.length > 0 ? ` ${surfaceList(readers)} read${readers.length > 1 ? '' : 's'} ${c.path} as it is.` : ` No Copilot surface reads ${c.path}: carry over by hand what ${c.keptPath} should say.`;
     notes.push(`${c.keptPath} is kept as the hand-written distillation of ${c.path}, as it says; the plan does not merge ${c.path} into it.${read}`);
@@ -405,13 +421,55 @@ function legacyOptions(legacy: InstructionDoc[], targets: Target[], scan: ScanRe
   });
 }
 
-/** The choice to migrate a file the plan leaves out by default; keeping it (the default) leaves it out. */
-function optionalOptions(optional: InstructionDoc[], legacyDocs: InstructionDoc[], targets: Target[], existing: Map<string, Scope>, copilotBlocked: boolean): LegacyOption[] {
+/**
+ * The choice to migrate a file the plan leaves out by default; keeping it (the default) leaves it out.
+ * A copy may also be migrated instead of the file it is a copy of (`use-this`), when it applies wherever that file does.
+ */
+function optionalOptions(
+  optional: InstructionDoc[],
+  legacyDocs: InstructionDoc[],
+  targets: Target[],
+  existing: Map<string, Scope>,
+  copilotBlocked: boolean,
+  notRuleOf: (d: InstructionDoc) => string | null,
+  copies: Copy[],
+): LegacyOption[] {
   return optional.map((doc) => {
     // Where its rules would go: where they go now, or where they would go with it among the others.
     const target = (targets.find((t) => t.docs.includes(doc)) ?? planTargets([...legacyDocs, doc], existing, copilotBlocked ? 'scoped' : 'copilot').find((t) => t.docs.includes(doc)))!.path;
-    return { path: doc.path, kind: doc.kind, target, fates: ['keep', 'migrate'], note: `${doc.path} is left out of the migration: it is ${doc.notRule}. Choose to migrate it if its rules are yours.` };
+    const copy = copies.find((c) => c.relation === 'copy' && c.path === doc.path);
+    const fates: LegacyFate[] = copy?.swappable ? ['keep', 'migrate', 'use-this'] : ['keep', 'migrate'];
+    return {
+      path: doc.path,
+      kind: doc.kind,
+      target,
+      fates,
+      note: `${doc.path} is left out of the migration: it is ${notRuleOf(doc)}. Choose to migrate it if its rules are yours.`,
+      ...(copy ? { copyOf: { path: copy.keptPath, diff: copy.diff } } : {}),
+    };
   });
+}
+
+/**
+ * The copies as the person's choices leave them. A `use-this` on a swappable copy turns its group
+ * around (analysis/copies.ts, keepInstead); a second `use-this` in the same group is not applied, and said.
+ */
+function copyChoices(scan: ScanResult, choices: PlanChoices): { swaps: CopySwap[]; copies: Copy[]; leftOut: Map<string, string>; ignored: string[] } {
+  const swaps: CopySwap[] = [];
+  const ignored: string[] = [];
+  for (const c of scan.copies) {
+    if (choices.legacy[c.path] !== 'use-this' || c.relation !== 'copy' || !c.swappable) continue;
+    const first = swaps.find((w) => w.was === c.keptPath);
+    if (first) ignored.push(`${c.path}: your choice to migrate it instead of ${c.keptPath} is not applied, because you chose ${first.chosen} for that already; ${c.path} is left out as a copy of ${first.chosen}.`);
+    else swaps.push(keepInstead(c, scan.copies, scan.docs, (p) => scan.files.get(p)!.text));
+  }
+  if (swaps.length === 0) return { swaps, copies: scan.copies, leftOut: new Map(), ignored };
+  const turned = new Set(swaps.map((w) => w.was));
+  const copies = [...scan.copies.filter((c) => !(c.relation === 'copy' && turned.has(c.keptPath))), ...swaps.flatMap((w) => w.copies)];
+  const order = new Map(scan.docs.map((d, i) => [d.path, i]));
+  copies.sort((a, b) => order.get(a.path)! - order.get(b.path)!);
+  const leftOut = new Map(swaps.flatMap((w) => w.copies.map((c) => [c.path, c.notRule] as const)));
+  return { swaps, copies, leftOut, ignored };
 }
 
 /** What keeping a legacy file means, surface by surface (core/surfaces.ts): who reads it today, who sees its rules only after the migration. */

@@ -29,8 +29,11 @@ export const SourceInfo = z.object({
   aliasOf: z.string().nullable().optional(),
   notRule: z.string().nullable().optional(),
 });
-/** What happens to a file the person decides about; `replace` turns a linked Copilot file into a regular one. */
-export const LegacyFate = z.enum(['keep', 'remove', 'pointer', 'replace', 'migrate']);
+/**
+ * What happens to a file the person decides about; `replace` turns a linked Copilot file into a regular one;
+ * `use-this` migrates a file left out as a copy instead of the file it is a copy of (which is then left out).
+ */
+export const LegacyFate = z.enum(['keep', 'remove', 'pointer', 'replace', 'migrate', 'use-this']);
 export const PlanChoices = z.object({
   legacy: z.record(z.string(), LegacyFate),
   conflicts: z.record(z.string(), z.string()),
@@ -64,7 +67,16 @@ export const PlanFile = z.object({
   ),
   provenance: z.array(z.object({ from: Span, to: Span })),
   legacy: z.array(
-    z.object({ path: z.string(), kind: z.string(), target: z.string(), fates: z.array(LegacyFate), note: z.string(), linkTarget: z.string().optional() }),
+    z.object({
+      path: z.string(),
+      kind: z.string(),
+      target: z.string(),
+      fates: z.array(LegacyFate),
+      note: z.string(),
+      linkTarget: z.string().optional(),
+      /** For a file left out as a copy: the file migrated instead, and the differences from it as one unified diff. */
+      copyOf: z.object({ path: z.string(), diff: z.string() }).optional(),
+    }),
   ),
   conflicts: z.array(
     z.object({

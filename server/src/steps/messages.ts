@@ -1,4 +1,4 @@
-import { MAX_CONFLICT_FIELDS } from '../gate/forms.js';
+import { copyChoiceLines, MAX_CONFLICT_FIELDS } from '../gate/forms.js';
 import { diffStat } from '../show/diff-lines.js';
 import { showLine, showPath, showPaths } from '../show/untrusted.js';
 import type { BackupManifest, PlanFile } from '../state/schema.js';
@@ -55,6 +55,10 @@ export function choicesMessage(plan: PlanFile): string {
     for (const l of choosable) {
       if (l.linkTarget !== undefined) {
         lines.push(`- ${showPath(l.path)} is a symlink to ${showPath(l.linkTarget)}. Keep: the link stays, and the plan above is what happens. Replace: the link itself becomes a regular file with all repo-wide rules (the file it points at is not changed; rollback puts the link back).`);
+        continue;
+      }
+      if (l.copyOf !== undefined) {
+        lines.push(...copyChoiceLines(l));
         continue;
       }
       lines.push(`- ${showPath(l.path)}: its rules go to ${showPath(l.target)}. Keep: ${showLine(l.note)}${l.fates.includes('remove') ? ' Remove: deleted after backup.' : ''}${l.fates.includes('pointer') ? ` Pointer: replaced by a line importing ${showPath(l.target)}.` : ''}`);
