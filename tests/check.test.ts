@@ -7,7 +7,7 @@ import os from 'node:os';
 import { createHash } from 'node:crypto';
 import AjvModule from 'ajv-draft-04';
 import addFormatsModule from 'ajv-formats';
-import { CLI, connect, yesToAll } from './helpers/mcp.js';
+import { CLI, connect, textOf, yesToAll } from './helpers/mcp.js';
 import { hashTree, makeRepo, MESSY_INSTRUCTIONS, removeRepo, STRUCTURED_INSTRUCTIONS, writeFile } from './helpers/sandbox.js';
 
 /** `copilot-onboard check` (issue 15): read-only, exit codes per --fail-on, SARIF, baseline. */
@@ -216,4 +216,28 @@ test('baseline round trip: --write-baseline then --baseline passes; a new proble
   const refused = cli(['check', '--repo', repo, '--write-baseline', outside], work);
   assert.equal(refused.status, 2, refused.stderr);
   assert.ok(!fs.existsSync(outside));
+});
+
+test('MCP onboarding_check: listed read-only with an output schema and an empty strict input; answers like check, writes nothing', async (t) => {
+  const repo = makeRepo({ ...CONTRADICTION, 'AGENTS.md': '# Agents\n\n- Deploy only from the release branch.\n' });
+  t.after(() => removeRepo(repo));
+  const before = hashAll(repo);
+  const s = await connect({ repo, elicit: null });
+  t.after(() => s.close());
+  const { tools } = await s.client.listTools();
+  const tool = tools.find((x) => x.name === 'onboarding_check');
+  assert.ok(tool);
+  assert.equal(tool.annotations?.readOnlyHint, true);
+  assert.deepEqual(tool.inputSchema, { type: 'object', properties: {}, additionalProperties: false });
+  assert.ok(tool.outputSchema);
+  const r = await s.call('onboarding_check');
+  assert.equal(r.isError ?? false, false);
+  const sc = r.structuredContent as any;
+  assert.equal(sc.outcome, 'checked');
+  assert.equal(sc.failOn, 'contradiction');
+  assert.equal(sc.failed, true);
+  assert.deepEqual(sc.findings, json(repo).report.findings);
+  assert.match(textOf(r), /FAILED \(--fail-on contradiction\)/);
+  await assert.rejects(s.call('onboarding_check', { failOn: 'none' }), /takes no arguments/);
+  assert.deepEqual(hashAll(repo), before);
 });

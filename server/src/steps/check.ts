@@ -6,6 +6,9 @@ import type { Unit } from '../model/model.js';
 import { sha256 } from '../common/hash.js';
 import { byCodeUnit } from '../common/collections.js';
 import { supersededNow, withoutCopies } from './superseded.js';
+import type { FlowContext } from '../call/context.js';
+import { showText } from '../show/untrusted.js';
+import { result, resultForError, type StepResult } from './result.js';
 
 /**
  * `check`: what CI asks on every pull request. Read-only: it scans, analyzes and builds the plan in
@@ -167,4 +170,14 @@ export function checkText(report: CheckReport): string {
   const summary = CHECK_RULES.map((r) => `${report.counts[r]} ${r}`).join(', ');
   const verdict = report.failed ? `FAILED (--fail-on ${report.failOn})` : `passed (--fail-on ${report.failOn})`;
   return [...lines, `${report.findings.length === 0 ? 'No findings' : summary}: ${verdict}`].join('\n');
+}
+
+/** The MCP tool `onboarding_check`: the check at --fail-on contradiction, without a baseline. */
+export async function checkStep(ctx: FlowContext): Promise<StepResult> {
+  try {
+    const report = await runCheck(ctx.root, 'contradiction');
+    return result('checked', showText(checkText(report)), { ...report });
+  } catch (err) {
+    return resultForError(err);
+  }
 }
