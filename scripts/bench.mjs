@@ -329,6 +329,7 @@ row('500 .mdc rules: propose (CLI process)', median('node', [CLI, 'propose', '--
 const mono = monorepo();
 row('monorepo 20k+30k files: git ls-files -co --exclude-standard', median('git', ['-C', mono, 'ls-files', '-co', '--exclude-standard']), 'reference');
 row('monorepo 20k+30k files: analyze (CLI process)', median('node', [CLI, 'analyze', '--json', '--repo', mono]), '≤ 0.5 s, ≤ 60 MB');
+row('monorepo 20k+30k files: check --format sarif (CLI process)', median('node', [CLI, 'check', '--format', 'sarif', '--fail-on', 'none', '--repo', mono]), 'next to analyze');
 row('node -e 0 (Node start-up alone)', median('node', ['-e', '0']), 'reference');
 
 // The same monorepo analyze as a warm tool call on a running server.

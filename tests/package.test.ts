@@ -36,5 +36,5 @@ test('the packed tarball installs in an empty folder, and its CLI and server wor
   t.after(() => client.close());
   assert.equal(client.getServerVersion()?.name, 'copilot-onboard');
   const { tools } = await client.listTools();
-  assert.equal(tools.length, 6);
+  assert.equal(tools.length, 7);
 });

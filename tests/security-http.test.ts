@@ -58,7 +58,7 @@ test('HTTP without the token, or with a wrong one, answers 401 to POST, GET and 
   // The SDK's own client, with the header.
   const client = await httpClient(server.url, { token: server.token });
   t.after(() => client.close());
-  assert.equal((await client.listTools()).tools.length, 6);
+  assert.equal((await client.listTools()).tools.length, 7);
   // The scheme is case-insensitive (RFC 7235).
   assert.equal((await initialize(server, server.headers({ authorization: `bearer ${server.token}` }))).status, 200);
   // Without the token, the SDK's client fails to connect.
@@ -101,7 +101,7 @@ test('the token is also accepted in the URL query (?token=), for clients that se
   const withToken = `${server.url}?token=${encodeURIComponent(server.token)}`;
   const client = await httpClient(withToken);
   t.after(() => client.close());
-  assert.equal((await client.listTools()).tools.length, 6);
+  assert.equal((await client.listTools()).tools.length, 7);
   const bare = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   assert.equal((await rawRequest(`${server.url}?token=${server.token}x`, { headers: bare, body: INITIALIZE })).status, 401);
   assert.equal((await rawRequest(`${server.url}?token=`, { headers: bare, body: INITIALIZE })).status, 401);
@@ -128,7 +128,7 @@ test('an idle session is closed after COPILOT_ONBOARD_HTTP_IDLE_MS and then answ
   assert.equal((answer.structuredContent as { outcome: string }).outcome, 'approved');
   assert.ok(readState(repo)!.approval);
   // Still open right after the answer.
-  assert.equal((await waiting.listTools()).tools.length, 6);
+  assert.equal((await waiting.listTools()).tools.length, 7);
 
   // The untouched session was closed meanwhile: every method gets 404.
   for (const method of ['POST', 'GET', 'DELETE']) {
@@ -262,7 +262,7 @@ test('loopback hosts are served: 127.0.0.2 and localhost; ::1 is printed in brac
   assert.match(server.url, /^http:\/\/\[::1\]:\d+\/mcp$/);
   const client = await httpClient(server.url, { token: server.token });
   t.after(() => client.close());
-  assert.equal((await client.listTools()).tools.length, 6);
+  assert.equal((await client.listTools()).tools.length, 7);
 });
 
 test('Host and Origin must name this machine AND this port', async (t) => {

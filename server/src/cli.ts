@@ -104,6 +104,22 @@ async function main(): Promise<number> {
     .command('migrate', 'apply the approved plan (asks in the terminal)', (y) => withGit(withJson(withRepo(y))), (argv) => run(() => gated('onboarding_migrate', argv))())
     .command('rollback', 'restore the files from the backup (asks in the terminal)', (y) => withJson(withRepo(y)), (argv) => run(() => gated('onboarding_rollback', argv))())
     .command(
+      'check',
+      'for CI: report contradictions, duplicates, drift and files propose would change; exit 1 when something reaches --fail-on (read-only)',
+      (y) =>
+        withRepo(y).options({
+          format: { choices: ['text', 'json', 'sarif'] as const, default: 'text' as const, describe: 'output format (sarif: for GitHub code scanning)' },
+          'fail-on': { choices: ['contradiction', 'duplicate', 'drift', 'any', 'none'] as const, default: 'contradiction' as const, describe: 'fail on this and the levels before it: contradiction < duplicate < drift < any' },
+          baseline: { type: 'string', describe: 'a baseline file: findings already in it do not fail the check' },
+          'write-baseline': { type: 'string', describe: 'write the current findings as a baseline to this file (under the working directory or the repository)' },
+        }),
+      async (argv) => {
+        const { checkCommand } = await import('./cli/check.js');
+        const choice = await repoFrom(argv.repo);
+        code = await checkCommand(choice.explicit ?? choice.cwd, { format: argv.format, failOn: argv['fail-on'], baseline: argv.baseline, writeBaseline: argv['write-baseline'] });
+      },
+    )
+    .command(
       'traces [action] [id]',
       'review the trace files: list, show ID, verify, acknowledge --reason TEXT (a break in the chain you know about), prune (the retention policy now: old read-only traces and old backups go, recorded in a trace)',
       (y) =>

@@ -9,7 +9,7 @@ export type RefusalOutcome =
   | 'precondition_failed'
   | 'error';
 
-export type SuccessOutcome = 'analyzed' | 'proposed' | 'approved' | 'migrated' | 'rolled_back' | 'status';
+export type SuccessOutcome = 'analyzed' | 'proposed' | 'approved' | 'migrated' | 'rolled_back' | 'status' | 'checked';
 
 export type Outcome = SuccessOutcome | RefusalOutcome;
 
@@ -30,6 +30,7 @@ export const OUTCOMES: Record<Outcome, OutcomeSpec> = {
   migrated: { isError: false, exit: 0 },
   rolled_back: { isError: false, exit: 0 },
   status: { isError: false, exit: 0 },
+  checked: { isError: false, exit: 0 },
   declined: { isError: false, exit: 3 },
   cancelled: { isError: false, exit: 3 },
   elicitation_unsupported: { isError: true, exit: 3 },
@@ -59,6 +60,7 @@ export const OUTCOME_FOR_PERSON: Record<Outcome, string> = {
   migrated: 'migrated',
   rolled_back: 'rolled back',
   status: 'status',
+  checked: 'checked',
   elicitation_unsupported: 'there is no terminal to ask you in',
   declined: 'you declined',
   cancelled: 'you closed the form',

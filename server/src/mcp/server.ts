@@ -71,6 +71,13 @@ const TOOLS: Record<ToolName, ToolSpec> = {
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (ctx) => (await import('../steps/status.js')).statusStep(ctx),
   },
+  onboarding_check: {
+    title: 'Check the instruction files are still consistent',
+    description:
+      "What copilot-onboard check reports in CI: contradictions, duplicates, drift (a legacy file saying what Copilot's files do not) and the files propose would change now; failed is true when a contradiction is found. Writes nothing, not even .copilot-state/. Read-only.",
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async (ctx) => (await import('../steps/check.js')).checkStep(ctx),
+  },
 };
 
 export { BAD_INPUT_META, STATE_FOLDER_NOTICE } from './tool-call.js';

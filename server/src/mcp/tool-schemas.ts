@@ -10,6 +10,7 @@ const Outcome = z.enum([
   'migrated',
   'rolled_back',
   'status',
+  'checked',
   'elicitation_unsupported',
   'declined',
   'cancelled',
@@ -62,6 +63,25 @@ export const OUTPUT_SCHEMAS = {
     removed: z.array(z.string()).optional(),
   }),
   onboarding_status: z.looseObject({ ...base, step: z.string().nullable().optional(), damaged: z.boolean().optional() }),
+  onboarding_check: z.looseObject({
+    ...base,
+    failOn: z.enum(['contradiction', 'duplicate', 'drift', 'any', 'none']).optional(),
+    failed: z.boolean().optional(),
+    counts: z.record(z.string(), z.number()).optional(),
+    findings: z
+      .array(
+        z.object({
+          rule: z.enum(['contradiction', 'duplicate', 'drift', 'would-change', 'ambiguity']),
+          kind: z.string(),
+          certainty: z.enum(['high', 'medium', 'low']),
+          message: z.string(),
+          locations: z.array(z.object({ path: z.string(), line: z.number() })),
+          fingerprint: z.string(),
+          inBaseline: z.boolean().optional(),
+        }),
+      )
+      .optional(),
+  }),
 } as const;
 
 export type ToolName = keyof typeof OUTPUT_SCHEMAS;

@@ -1,0 +1,183 @@
+import { analyze } from '../analysis/analyze.js';
+import { contentDocs, scanRepository, type ScanResult } from '../analysis/scan.js';
+import { buildPlan } from '../planning/plan.js';
+import type { Certainty, Location } from '../model/problem.js';
+import type { Unit } from '../model/model.js';
+import { sha256 } from '../common/hash.js';
+import { byCodeUnit } from '../common/collections.js';
+import { supersededNow, withoutCopies } from './superseded.js';
+import type { FlowContext } from '../call/context.js';
+import { showText } from '../show/untrusted.js';
+import { result, resultForError, type StepResult } from './result.js';
+
+/**
+ * `check`: what CI asks on every pull request. Read-only: it scans, analyzes and builds the plan in
+ * memory (never through the propose step, which writes .copilot-state/), and reads the state only
+ * to know which legacy files a migration left in place. Nothing is written anywhere.
+ */
+
+export type CheckRule = 'contradiction' | 'duplicate' | 'drift' | 'would-change' | 'ambiguity';
+export const CHECK_RULES: readonly CheckRule[] = ['contradiction', 'duplicate', 'drift', 'would-change', 'ambiguity'];
+export type FailOn = 'contradiction' | 'duplicate' | 'drift' | 'any' | 'none';
+export const FAIL_ON: readonly FailOn[] = ['contradiction', 'duplicate', 'drift', 'any', 'none'];
+
+/**
+ * What each --fail-on level fails on: a ladder, each level adding to the one before.
+ * contradiction < duplicate < drift < any (adds would-change and ambiguity); none never fails.
+ */
+const FAILS: Record<FailOn, ReadonlySet<CheckRule>> = {
+  contradiction: new Set(['contradiction']),
+  duplicate: new Set(['contradiction', 'duplicate']),
+  drift: new Set(['contradiction', 'duplicate', 'drift']),
+  any: new Set(CHECK_RULES),
+  none: new Set(),
+};
+
+export interface CheckFinding {
+  rule: CheckRule;
+  /** Which rule of analysis found it (analyze's `kind`), or the check's own ("legacy-only", "create", ...). */
+  kind: string;
+  certainty: Certainty;
+  message: string;
+  /** The first is where the finding is reported; the others are its other sides. */
+  locations: Location[];
+  /** Stable across line moves: the rule, the kind, the paths and the trimmed text of each location. */
+  fingerprint: string;
+  /** Set when a baseline holds this finding: it is reported but does not fail the check. */
+  inBaseline?: boolean;
+}
+
+export interface CheckReport {
+  failOn: FailOn;
+  failed: boolean;
+  counts: Record<CheckRule, number>;
+  findings: CheckFinding[];
+}
+
+export async function runCheck(root: string, failOn: FailOn = 'contradiction', baseline: ReadonlySet<string> = new Set()): Promise<CheckReport> {
+  const scan = await scanRepository(root);
+  const analysis = analyze(scan);
+  const superseded = await supersededNow(root, scan);
+  const problems = withoutCopies(analysis.problems, superseded);
+  const lineText = lineReader(scan);
+  const findings: CheckFinding[] = [];
+  const add = (f: Omit<CheckFinding, 'fingerprint'>) => {
+    const key = [f.rule, f.kind, ...f.locations.map((l) => `${l.path}\n${lineText(l)}`)].join('\n\n');
+    findings.push({ ...f, fingerprint: sha256(key) });
+  };
+  for (const p of problems) {
+    const rule: CheckRule = p.type === 'contradiction' ? 'contradiction' : p.type === 'duplication' ? 'duplicate' : 'ambiguity';
+    add({ rule, kind: p.kind ?? p.type, certainty: p.certainty ?? 'medium', message: p.description, locations: p.locations.map(({ path, line }) => ({ path, line })) });
+  }
+  for (const d of findDrift(scan)) add(d);
+  const plan = buildPlan(scan, analysis);
+  for (const op of plan.operations) {
+    const verb = op.op === 'create' ? 'would create' : op.op === 'update' ? 'would change' : 'would remove';
+    add({ rule: 'would-change', kind: op.op, certainty: 'high', message: `propose ${verb} ${op.path}`, locations: [{ path: op.path, line: 1 }] });
+  }
+  findings.sort(byFinding);
+  for (const f of findings) if (baseline.has(f.fingerprint)) f.inBaseline = true;
+  const counts = Object.fromEntries(CHECK_RULES.map((r) => [r, findings.filter((f) => f.rule === r).length])) as Record<CheckRule, number>;
+  const failed = findings.some((f) => !f.inBaseline && FAILS[failOn].has(f.rule));
+  return { failOn, failed, counts, findings };
+}
+
+/**
+ * Drift, kept simple: a legacy instruction file that stands beside Copilot's files and holds rule
+ * lines that no Copilot file holds (compared line by line, trimmed, headings aside). One finding per
+ * such file, at its first such line, the other such lines as further locations. The opposite
+ * direction (a rule only in Copilot's files) is not reported: Copilot's files legitimately gather
+ * the rules of several legacy files, so a line missing from one of them says nothing.
+ */
+function findDrift(scan: ScanResult): Omit<CheckFinding, 'fingerprint'>[] {
+  const docs = contentDocs(scan);
+  const copilot = docs.filter((d) => d.role === 'copilot');
+  if (copilot.length === 0) return [];
+  const inCopilot = new Set(copilot.flatMap((d) => ruleLines(d.units).map((l) => l.text)));
+  const out: Omit<CheckFinding, 'fingerprint'>[] = [];
+  for (const doc of docs) {
+    if (doc.role !== 'legacy') continue;
+    const missing = ruleLines(doc.units).filter((l) => !inCopilot.has(l.text));
+    if (missing.length === 0) continue;
+    const n = missing.length;
+    out.push({
+      rule: 'drift',
+      kind: 'legacy-only',
+      certainty: 'high',
+      message: `${doc.path} holds ${n} rule line${n === 1 ? '' : 's'} that none of Copilot's instruction files holds: first "${missing[0]!.text.slice(0, 120)}"`,
+      locations: missing.map((l) => ({ path: doc.path, line: l.line })),
+    });
+  }
+  return out;
+}
+
+function ruleLines(units: Unit[]): { text: string; line: number }[] {
+  return units
+    .filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter')
+    .flatMap((u) => u.lines.map((l, i) => ({ text: l.trim(), line: u.line + i })).filter((l) => l.text !== ''));
+}
+
+function lineReader(scan: ScanResult): (l: Location) => string {
+  const split = new Map<string, string[]>();
+  return (l) => {
+    const file = scan.files.get(l.path);
+    if (!file) return '';
+    let lines = split.get(l.path);
+    if (!lines) split.set(l.path, (lines = file.text.split(/\r?\n/)));
+    return (lines[l.line - 1] ?? '').trim();
+  };
+}
+
+function byFinding(a: CheckFinding, b: CheckFinding): number {
+  const la = a.locations[0];
+  const lb = b.locations[0];
+  return (
+    CHECK_RULES.indexOf(a.rule) - CHECK_RULES.indexOf(b.rule) ||
+    byCodeUnit(la?.path ?? '', lb?.path ?? '') ||
+    (la?.line ?? 0) - (lb?.line ?? 0) ||
+    byCodeUnit(a.fingerprint, b.fingerprint)
+  );
+}
+
+/** The baseline file: the fingerprints of the findings a team accepts for now. */
+export interface BaselineFile {
+  version: 1;
+  tool: 'copilot-onboard';
+  findings: { fingerprint: string; rule: CheckRule; path: string; message: string }[];
+}
+
+export function baselineOf(report: CheckReport): BaselineFile {
+  return {
+    version: 1,
+    tool: 'copilot-onboard',
+    findings: report.findings.map((f) => ({ fingerprint: f.fingerprint, rule: f.rule, path: f.locations[0]?.path ?? '', message: f.message })),
+  };
+}
+
+/** The fingerprints of a baseline file's text; throws on a file that is not one. */
+export function parseBaseline(text: string): Set<string> {
+  const json = JSON.parse(text) as Partial<BaselineFile>;
+  if (json?.tool !== 'copilot-onboard' || json.version !== 1 || !Array.isArray(json.findings)) throw new Error('not a copilot-onboard baseline (version 1)');
+  return new Set(json.findings.map((f) => String(f.fingerprint)));
+}
+
+/** The report as text for a person, one finding a line; the same input gives the same bytes. */
+export function checkText(report: CheckReport): string {
+  const lines = report.findings.map((f) => {
+    const at = f.locations.map((l) => `${l.path}:${l.line}`).slice(0, 4).join(', ') + (f.locations.length > 4 ? `, … (${f.locations.length} places)` : '');
+    return `${f.inBaseline ? '(baseline) ' : ''}${f.rule} [${f.kind}, ${f.certainty}] ${at}: ${f.message}`;
+  });
+  const summary = CHECK_RULES.map((r) => `${report.counts[r]} ${r}`).join(', ');
+  const verdict = report.failed ? `FAILED (--fail-on ${report.failOn})` : `passed (--fail-on ${report.failOn})`;
+  return [...lines, `${report.findings.length === 0 ? 'No findings' : summary}: ${verdict}`].join('\n');
+}
+
+/** The MCP tool `onboarding_check`: the check at --fail-on contradiction, without a baseline. */
+export async function checkStep(ctx: FlowContext): Promise<StepResult> {
+  try {
+    const report = await runCheck(ctx.root, 'contradiction');
+    return result('checked', showText(checkText(report)), { ...report });
+  } catch (err) {
+    return resultForError(err);
+  }
+}
