@@ -1,0 +1,243 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import os from 'node:os';
+import { createHash } from 'node:crypto';
+import AjvModule from 'ajv-draft-04';
+import addFormatsModule from 'ajv-formats';
+import { CLI, connect, textOf, yesToAll } from '../helpers/mcp.js';
+import { hashTree, makeRepo, MESSY_INSTRUCTIONS, removeRepo, STRUCTURED_INSTRUCTIONS, writeFile } from '../helpers/sandbox.js';
+
+/** `copilot-onboard check` (issue 15): read-only, exit codes per --fail-on, SARIF, baseline. */
+
+function cli(args: string[], cwd?: string) {
+  const env = { ...process.env };
+  delete env.COPILOT_ONBOARD_REPO;
+  return spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input: '', env, ...(cwd ? { cwd } : {}) });
+}
+const json = (repo: string, ...more: string[]) => {
+  const r = cli(['check', '--repo', repo, '--format', 'json', ...more]);
+  return { code: r.status, report: JSON.parse(r.stdout) };
+};
+
+const SCHEMA = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'));
+// CommonJS packages: under NodeNext their default export is the module object, whose .default is the class.
+const Ajv = ((AjvModule as any).default ?? AjvModule) as typeof AjvModule.default;
+const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof addFormatsModule.default;
+const ajv = new Ajv({ strict: false, unicodeRegExp: false });
+addFormats(ajv);
+const compiled = ajv.compile(SCHEMA);
+const validate = (data: unknown): boolean => compiled(data) === true;
+
+const CONTRADICTION = { '.github/copilot-instructions.md': MESSY_INSTRUCTIONS };
+const DUPLICATE = {
+  '.github/copilot-instructions.md': '# Guidelines\n\n## Build\n\n- Use pnpm for all package management.\n- Run tests with vitest before every commit.\n\n## Style\n\n- Indent with 2 spaces.\n- Run tests with vitest before every commit.\n',
+};
+const CLEAN = { '.github/copilot-instructions.md': STRUCTURED_INSTRUCTIONS };
+const DRIFT = {
+  '.github/copilot-instructions.md': STRUCTURED_INSTRUCTIONS,
+  'AGENTS.md': '# Agents\n\n## Release\n\n- Deploy only from the release branch.\n',
+};
+
+/** Every entry under root, .copilot-state/ and .git/ included: content hash, mode and mtime. */
+function hashAll(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      const abs = path.join(dir, entry.name);
+      const rel = path.relative(root, abs).split(path.sep).join('/');
+      const st = fs.lstatSync(abs);
+      if (entry.isSymbolicLink()) out[rel] = `link:${fs.readlinkSync(abs)}`;
+      else if (entry.isDirectory()) {
+        out[`${rel}/`] = `dir:${st.mode}`;
+        walk(abs);
+      } else out[rel] = `${createHash('sha256').update(fs.readFileSync(abs)).digest('hex')}:${st.mode}:${st.mtimeMs}`;
+    }
+  };
+  walk(root);
+  return out;
+}
+
+test('a clean repository: no findings, exit 0 at every --fail-on, and the same bytes twice', (t) => {
+  const repo = makeRepo(CLEAN);
+  t.after(() => removeRepo(repo));
+  for (const level of ['contradiction', 'duplicate', 'drift', 'any', 'none']) {
+    const { code, report } = json(repo, '--fail-on', level);
+    assert.equal(code, 0, level);
+    assert.deepEqual(report.findings, [], level);
+  }
+  const a = cli(['check', '--repo', repo]);
+  assert.equal(a.stdout, cli(['check', '--repo', repo]).stdout);
+  assert.match(a.stdout, /^No findings: passed \(--fail-on contradiction\)$/m);
+});
+
+test('each kind is reported, and --fail-on is a ladder: contradiction < duplicate < drift < any; none never fails', (t) => {
+  const repos = { contradiction: makeRepo(CONTRADICTION), duplicate: makeRepo(DUPLICATE), drift: makeRepo(DRIFT), change: makeRepo({ 'AGENTS.md': '# Agents\n\n- Use pnpm.\n' }) };
+  t.after(() => Object.values(repos).forEach(removeRepo));
+  const c = json(repos.contradiction).report;
+  assert.ok(c.findings.some((f: any) => f.rule === 'contradiction' && f.locations.length >= 2 && f.certainty));
+  const d = json(repos.duplicate).report;
+  assert.deepEqual(d.findings.filter((f: any) => f.rule === 'duplicate').map((f: any) => f.locations), [[{ path: '.github/copilot-instructions.md', line: 6 }, { path: '.github/copilot-instructions.md', line: 11 }]]);
+  assert.equal(d.counts.contradiction, 0);
+  const r = json(repos.drift).report;
+  const drift = r.findings.filter((f: any) => f.rule === 'drift');
+  assert.deepEqual(drift.map((f: any) => [f.kind, f.locations]), [['legacy-only', [{ path: 'AGENTS.md', line: 5 }]]]);
+  assert.match(drift[0].message, /Deploy only from the release branch/);
+  const w = json(repos.change).report;
+  assert.deepEqual(w.findings.filter((f: any) => f.rule === 'would-change').map((f: any) => [f.kind, f.locations[0].path]), [['create', '.github/copilot-instructions.md']]);
+
+  const expected: Record<string, Record<string, number>> = {
+    contradiction: { contradiction: 1, duplicate: 1, drift: 1, any: 1, none: 0 },
+    duplicate: { contradiction: 0, duplicate: 1, drift: 1, any: 1, none: 0 },
+    drift: { contradiction: 0, duplicate: 0, drift: 1, any: 1, none: 0 },
+    change: { contradiction: 0, duplicate: 0, drift: 0, any: 1, none: 0 },
+  };
+  for (const [name, levels] of Object.entries(expected)) {
+    for (const [level, code] of Object.entries(levels)) {
+      assert.equal(cli(['check', '--repo', repos[name as keyof typeof repos], '--fail-on', level]).status, code, `${name} --fail-on ${level}`);
+    }
+  }
+  // Bad usage exits 2.
+  assert.equal(cli(['check', '--repo', repos.drift, '--fail-on', 'sometimes']).status, 2);
+  assert.equal(cli(['check', '--repo', repos.drift, '--format', 'xml']).status, 2);
+  assert.equal(cli(['check', '--repo', repos.drift, '--baseline', path.join(repos.drift, 'missing.json')]).status, 2);
+});
+
+test('check writes nothing: the whole tree, .copilot-state/ included, hashes the same before and after', async (t) => {
+  const repo = makeRepo({ ...CONTRADICTION, 'CLAUDE.md': '# Claude\n\n- Keep pull requests small.\n' });
+  t.after(() => removeRepo(repo));
+  // A repository with state: propose once, so .copilot-state/ exists with traces and a plan.
+  const s = await connect({ repo, elicit: yesToAll });
+  await s.call('onboarding_propose');
+  await s.close();
+  const before = hashAll(repo);
+  assert.ok(Object.keys(before).some((p) => p.startsWith('.copilot-state/')));
+  for (const format of ['text', 'json', 'sarif']) cli(['check', '--repo', repo, '--format', format, '--fail-on', 'any']);
+  const fresh = makeRepo(CONTRADICTION);
+  t.after(() => removeRepo(fresh));
+  const freshBefore = hashAll(fresh);
+  cli(['check', '--repo', fresh, '--format', 'sarif']);
+  assert.deepEqual(hashAll(repo), before);
+  assert.deepEqual(hashAll(fresh), freshBefore);
+  assert.ok(!fs.existsSync(path.join(fresh, '.copilot-state')));
+});
+
+test('drift after a migration: edit the kept CLAUDE.md, and check reports the new rule as drift at its line', async (t) => {
+  const repo = makeRepo({ 'CLAUDE.md': '# Claude\n\n- Write commit messages in the imperative.\n- Keep pull requests small.\n' });
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo, elicit: yesToAll });
+  t.after(() => s.close());
+  await s.call('onboarding_propose');
+  await s.call('onboarding_approve');
+  assert.equal((await s.call('onboarding_migrate')).structuredContent?.outcome, 'migrated');
+  assert.ok(fs.existsSync(path.join(repo, 'CLAUDE.md')), 'kept');
+  const right = json(repo, '--fail-on', 'drift');
+  assert.deepEqual(right.report.findings.filter((f: any) => f.rule === 'drift'), [], JSON.stringify(right.report));
+  assert.equal(right.code, 0, JSON.stringify(right.report));
+
+  fs.appendFileSync(path.join(repo, 'CLAUDE.md'), '- Never force-push to main.\n');
+  const after = json(repo, '--fail-on', 'drift');
+  assert.equal(after.code, 1);
+  const drift = after.report.findings.filter((f: any) => f.rule === 'drift');
+  assert.deepEqual(drift.map((f: any) => f.locations), [[{ path: 'CLAUDE.md', line: 5 }]]);
+});
+
+test('SARIF 2.1.0: valid against the official schema, one result per finding, a location per side, every rule listed', (t) => {
+  const repo = makeRepo({ ...CONTRADICTION, 'AGENTS.md': '# Agents\n\n- Deploy only from the release branch.\n' });
+  t.after(() => removeRepo(repo));
+  const r = cli(['check', '--repo', repo, '--format', 'sarif']);
+  assert.equal(r.status, 1);
+  const sarif = JSON.parse(r.stdout);
+  assert.ok(validate(sarif), JSON.stringify(compiled.errors));
+  const run = sarif.runs[0];
+  assert.deepEqual(
+    run.tool.driver.rules.map((x: any) => x.id),
+    ['copilot-onboard/contradiction', 'copilot-onboard/duplicate', 'copilot-onboard/drift', 'copilot-onboard/would-change', 'copilot-onboard/ambiguity'],
+  );
+  for (const rule of run.tool.driver.rules) {
+    assert.ok(rule.shortDescription.text && rule.fullDescription.text);
+    assert.match(rule.helpUri, /^https:\/\/unpkg\.com\/copilot-onboard@[^/]+\/docs\/\S+$/);
+  }
+  const report = json(repo).report;
+  assert.equal(run.results.length, report.findings.length);
+  const contradiction = run.results.find((x: any) => x.ruleId === 'copilot-onboard/contradiction');
+  assert.ok(contradiction);
+  assert.equal(contradiction.properties.certainty === 'high' ? 'error' : contradiction.properties.certainty === 'medium' ? 'warning' : 'note', contradiction.level);
+  const loc = contradiction.locations[0].physicalLocation;
+  assert.equal(loc.artifactLocation.uri, '.github/copilot-instructions.md');
+  assert.ok(loc.region.startLine > 1);
+  assert.ok(contradiction.relatedLocations.length >= 1);
+  assert.ok(contradiction.relatedLocations.every((l: any) => l.physicalLocation.region.startLine >= 1));
+  assert.ok(run.results.some((x: any) => x.ruleId === 'copilot-onboard/would-change'));
+
+  // The validator does fail: a broken SARIF is refused.
+  const broken = structuredClone(sarif);
+  broken.version = '2.0.0';
+  assert.equal(validate(broken), false);
+  const noMessage = structuredClone(sarif);
+  delete noMessage.runs[0].results[0].message;
+  assert.equal(validate(noMessage), false);
+  const badLine = structuredClone(sarif);
+  badLine.runs[0].results[0].locations[0].physicalLocation.region.startLine = 0;
+  assert.equal(validate(badLine), false);
+});
+
+test('baseline round trip: --write-baseline then --baseline passes; a new problem still fails; a path outside is refused', (t) => {
+  const repo = makeRepo(CONTRADICTION);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'check-baseline-'));
+  t.after(() => {
+    removeRepo(repo);
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+  assert.equal(cli(['check', '--repo', repo]).status, 1);
+  const before = hashTree(repo);
+  const w = cli(['check', '--repo', repo, '--write-baseline', 'baseline.json'], work);
+  assert.equal(w.status, 0, w.stderr);
+  assert.deepEqual(hashTree(repo), before, 'the baseline is written where named, not in the repository');
+  const file = path.join(work, 'baseline.json');
+  const baseline = JSON.parse(fs.readFileSync(file, 'utf8'));
+  assert.equal(baseline.tool, 'copilot-onboard');
+  assert.ok(baseline.findings.length > 0);
+  const again = json(repo, '--baseline', file);
+  assert.equal(again.code, 0);
+  assert.ok(again.report.findings.every((f: any) => f.inBaseline === true));
+  // Moving the lines does not make them new: the fingerprint is the text, not the line number.
+  writeFile(repo, '.github/copilot-instructions.md', `\n\n${MESSY_INSTRUCTIONS}`);
+  assert.equal(json(repo, '--baseline', file).code, 0);
+  // A new contradiction fails.
+  writeFile(repo, 'AGENTS.md', '# Agents\n\n- Use yarn for all package management.\n');
+  const fresh = json(repo, '--baseline', file);
+  assert.equal(fresh.code, 1, JSON.stringify(fresh.report));
+  assert.ok(fresh.report.findings.some((f: any) => f.rule === 'contradiction' && !f.inBaseline));
+  // Outside the working directory and the repository: refused, nothing written.
+  const outside = path.join(os.tmpdir(), `check-outside-${process.pid}.json`);
+  const refused = cli(['check', '--repo', repo, '--write-baseline', outside], work);
+  assert.equal(refused.status, 2, refused.stderr);
+  assert.ok(!fs.existsSync(outside));
+});
+
+test('MCP onboarding_check: listed read-only with an output schema and an empty strict input; answers like check, writes nothing', async (t) => {
+  const repo = makeRepo({ ...CONTRADICTION, 'AGENTS.md': '# Agents\n\n- Deploy only from the release branch.\n' });
+  t.after(() => removeRepo(repo));
+  const before = hashAll(repo);
+  const s = await connect({ repo, elicit: null });
+  t.after(() => s.close());
+  const { tools } = await s.client.listTools();
+  const tool = tools.find((x) => x.name === 'onboarding_check');
+  assert.ok(tool);
+  assert.equal(tool.annotations?.readOnlyHint, true);
+  assert.deepEqual(tool.inputSchema, { type: 'object', properties: {}, additionalProperties: false });
+  assert.ok(tool.outputSchema);
+  const r = await s.call('onboarding_check');
+  assert.equal(r.isError ?? false, false);
+  const sc = r.structuredContent as any;
+  assert.equal(sc.outcome, 'checked');
+  assert.equal(sc.failOn, 'contradiction');
+  assert.equal(sc.failed, true);
+  assert.deepEqual(sc.findings, json(repo).report.findings);
+  assert.match(textOf(r), /FAILED \(--fail-on contradiction\)/);
+  await assert.rejects(s.call('onboarding_check', { failOn: 'none' }), /takes no arguments/);
+  assert.deepEqual(hashAll(repo), before);
+});

@@ -1,0 +1,116 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CLI, connect } from '../helpers/mcp.js';
+import { makeRepo, MESSY_INSTRUCTIONS, removeRepo } from '../helpers/sandbox.js';
+
+/**
+ * analyze, propose and status at the CLI call their steps directly (cli/direct.ts), without an
+ * in-process MCP client: the same --json as the tool's structuredContent, the same text as the
+ * in-process client gave, and a process that never loads the MCP SDK.
+ */
+
+const FILES = {
+  'AGENTS.md': MESSY_INSTRUCTIONS,
+  'CLAUDE.md': '# Claude\n\n- Use pnpm to install dependencies.\n- Keep functions small.\n',
+  '.cursor/rules/api.mdc': '---\ndescription: API handlers\nglobs: src/api/**/*.ts\nalwaysApply: false\n---\n- Validate every request body.\n',
+};
+
+function cli(args: string[], env: Record<string, string> = {}) {
+  const e: Record<string, string | undefined> = { ...process.env, ...env };
+  delete e.COPILOT_ONBOARD_REPO;
+  return spawnSync(process.execPath, args, { encoding: 'utf8', input: '', env: e });
+}
+
+test("the CLI's --json is the tool's structuredContent for the same repository (analyze, propose, status)", async (t) => {
+  const repo = makeRepo(FILES);
+  t.after(() => removeRepo(repo));
+  const mcp = await connect({ repo });
+  t.after(() => mcp.close());
+  // The first call creates .copilot-state/ and says so once: both faces are compared after it.
+  await mcp.call('onboarding_analyze');
+  for (const [command, tool] of [
+    ['analyze', 'onboarding_analyze'],
+    ['propose', 'onboarding_propose'],
+    ['status', 'onboarding_status'],
+  ] as const) {
+    const viaMcp = await mcp.call(tool);
+    const r = cli([CLI, command, '--json', '--repo', repo]);
+    assert.equal(r.status, 0, r.stderr);
+    const atCli = JSON.parse(r.stdout);
+    const overMcp = JSON.parse(JSON.stringify(viaMcp.structuredContent));
+    if (command === 'status') {
+      // Status's next step is a sentence: a tool's name for a model, a command for a person (call/words.ts).
+      assert.match(overMcp.next, /run onboarding_approve\.$/);
+      assert.match(atCli.next, / approve --repo /);
+      atCli.next = overMcp.next;
+    }
+    assert.deepEqual(atCli, overMcp, command);
+  }
+});
+
+test('the direct call says what the in-process MCP client said, word for word, and cuts a long reply the same way', async (t) => {
+  const { callDirect } = await import('../../server/src/cli/direct.js');
+  const { callInProcess } = await import('../../server/src/cli/in-process.js');
+  const files: Record<string, string> = { ...FILES };
+  // Enough rules for the plan's text to be cut (narrate/bounded.ts).
+  for (let i = 0; i < 120; i++) {
+    const body = Array.from({ length: 12 }, (_, j) => `- Rule ${j} of area ${i}: keep module ${i} handler ${j} small and typed.`).join('\n');
+    files[`.cursor/rules/area-${i}.mdc`] = `---\ndescription: Area ${i}\nglobs: src/area-${i}/**/*.ts\nalwaysApply: false\n---\n# Area ${i}\n\n${body}\n`;
+  }
+  const a = makeRepo(files);
+  const b = makeRepo(files);
+  t.after(() => (removeRepo(a), removeRepo(b)));
+  const options = { cliCommand: 'copilot-onboard' };
+  for (const tool of ['onboarding_status', 'onboarding_analyze', 'onboarding_propose', 'onboarding_status'] as const) {
+    const direct = await callDirect({ explicit: a, cwd: a }, tool, { ...options, repoArg: 'REPO' });
+    const inProcess = await callInProcess({ explicit: b, cwd: b }, tool, null, { ...options, repoArg: 'REPO' });
+    // The repositories differ only in their folder, which status names.
+    const same = (r: typeof direct, dir: string) => JSON.parse(JSON.stringify(r).replaceAll(dir, 'DIR'));
+    assert.deepEqual(same(direct, a), same(inProcess, b), tool);
+  }
+  const cut = await callDirect({ explicit: a, cwd: a }, 'onboarding_propose', options);
+  assert.ok((cut.structuredContent as { truncated?: unknown }).truncated, 'the reply was cut, as it is over MCP');
+});
+
+/** Runs the CLI with a loader hook that writes every module URL it resolves, and returns them with their text. */
+function loadedBy(args: string[], cwd: string): { urls: string[]; status: number | null; texts: Map<string, string> } {
+  const log = path.join(cwd, 'loaded.txt');
+  const hook = path.join(cwd, 'hook.mjs');
+  fs.writeFileSync(
+    hook,
+    `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(
+      "import fs from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); fs.appendFileSync(process.env.LOADED_LOG, r.url + '\\n'); return r; }\n",
+    )}));\n`,
+  );
+  const r = cli(['--import', pathToFileURL(hook).href, CLI, ...args], { LOADED_LOG: log });
+  const urls = [...new Set(fs.readFileSync(log, 'utf8').split('\n').filter(Boolean))];
+  const texts = new Map(urls.filter((u) => u.startsWith('file:')).map((u) => [u, fs.readFileSync(new URL(u), 'utf8')]));
+  return { urls, status: r.status, texts };
+}
+
+/** The SDK, by its URL (an unbundled build) or by esbuild's comment naming each bundled module's path. */
+function sdkModules(run: ReturnType<typeof loadedBy>): string[] {
+  return run.urls.filter((u) => u.includes('@modelcontextprotocol/sdk') || /node_modules\/@modelcontextprotocol\/sdk\//.test(run.texts.get(u) ?? ''));
+}
+
+test('analyze, propose, status and traces do not load the MCP SDK; a command that serves MCP in process does', (t) => {
+  const repo = makeRepo(FILES);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'co-loaded-'));
+  t.after(() => (removeRepo(repo), removeRepo(tmp)));
+  for (const command of [['analyze'], ['propose'], ['status'], ['traces', 'list']]) {
+    const run = loadedBy([...command, '--json', '--repo', repo], tmp);
+    assert.equal(run.status, 0, command.join(' '));
+    assert.ok(run.urls.some((u) => u.endsWith('/cli.js')), 'the hook saw the CLI load');
+    assert.deepEqual(sdkModules(run), [], `${command.join(' ')} loaded the MCP SDK`);
+    fs.rmSync(path.join(tmp, 'loaded.txt'));
+  }
+  // The check sees the SDK where it is loaded: approve without a terminal still goes through the in-process client.
+  const approve = loadedBy(['approve', '--json', '--repo', repo], tmp);
+  assert.equal(approve.status, 3);
+  assert.notDeepEqual(sdkModules(approve), [], 'the check found the SDK in approve');
+});

@@ -1,0 +1,96 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { connect, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
+import { makeRepo, MESSY_INSTRUCTIONS, readState, removeRepo } from '../helpers/sandbox.js';
+
+const FILE = '.github/copilot-instructions.md';
+
+test('the onboard prompt walks the agent through the steps and leaves the answers to the person', async (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo });
+  t.after(() => s.close());
+  const { prompts } = await s.client.listPrompts();
+  assert.deepEqual(prompts.map((p) => p.name), ['onboard']);
+  const p = await s.client.getPrompt({ name: 'onboard' });
+  const text = (p.messages[0]!.content as { text: string }).text;
+  for (const tool of ['onboarding_analyze', 'onboarding_propose', 'onboarding_approve', 'onboarding_migrate']) assert.match(text, new RegExp(tool));
+  assert.match(text, /Never answer for me/);
+});
+
+test('resources give the status, the plan as Markdown with diffs, and the traces', async (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo, elicit: yesToAll });
+  t.after(() => s.close());
+  const { resources } = await s.client.listResources();
+  assert.deepEqual(resources.map((r) => r.uri), ['copilot-onboard://status', 'copilot-onboard://plan', 'copilot-onboard://traces']);
+  const read = async (uri: string) => ((await s.client.readResource({ uri })).contents[0] as { text: string }).text;
+  assert.match(await read('copilot-onboard://plan'), /No plan yet/);
+  await s.call('onboarding_propose');
+  await s.call('onboarding_approve');
+  const plan = await read('copilot-onboard://plan');
+  assert.match(plan, /^# Migration plan [0-9a-f]{12}/);
+  assert.match(plan, /```diff\n[\s\S]*\+## /);
+  assert.match(await read('copilot-onboard://status'), /Step: approved/);
+  const traces = JSON.parse(await read('copilot-onboard://traces'));
+  assert.equal(traces.verify.ok, true);
+  assert.deepEqual(traces.traces.map((x: { step: string }) => x.step), ['propose', 'approve', 'approve'], 'approve asks its two rounds (the plan has a choice)');
+});
+
+test('progress notifications reach a client that sent a progress token, and logs follow the level it set', async (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS, 'AGENTS.md': '- Keep commits small.\n' });
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo, elicit: yesToAll });
+  t.after(() => s.close());
+  const logs: string[] = [];
+  s.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(`${n.params.level}:${String(n.params.data)}`));
+  await s.client.setLoggingLevel('warning');
+  const progress: string[] = [];
+  await s.client.callTool({ name: 'onboarding_analyze', arguments: {} }, undefined, { onprogress: (p) => void progress.push(`${p.progress}/${p.total}`) });
+  assert.ok(progress.includes('4/4'), progress.join());
+  await s.call('onboarding_migrate');
+  await s.client.setLoggingLevel('info');
+  await s.call('onboarding_status');
+  await new Promise((r) => setTimeout(r, 100));
+  assert.ok(logs.includes('warning:onboarding_migrate: precondition_failed'), logs.join());
+  assert.ok(logs.includes('info:onboarding_status: status'), logs.join());
+  assert.ok(!logs.some((l) => l.startsWith('info:onboarding_analyze')), 'info was filtered while the level was warning');
+});
+
+test('migrate and rollback send progress for each file to a client that sent a progress token', async (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS, 'AGENTS.md': '- Keep commits small.\n' });
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo, elicit: yesToAll });
+  t.after(() => s.close());
+  await s.call('onboarding_propose');
+  await s.call('onboarding_approve');
+  const seen = (name: string) => {
+    const messages: string[] = [];
+    return s.client
+      .callTool({ name, arguments: {} }, undefined, { timeout: 120_000, onprogress: (p) => void messages.push(`${p.progress}/${p.total} ${p.message}`) })
+      .then(() => messages);
+  };
+  const migrated = await seen('onboarding_migrate');
+  assert.ok(migrated.some((m) => /^\d+\/\d+ Wrote \.github\/copilot-instructions\.md$/.test(m)), migrated.join());
+  const rolledBack = await seen('onboarding_rollback');
+  assert.ok(rolledBack.some((m) => /^\d+\/\d+ Restoring \.github\/copilot-instructions\.md$/.test(m)), rolledBack.join());
+});
+
+test('"request changes": approve answered no with a comment is recorded, and the next propose answers it', async (t) => {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo, elicit: () => ({ action: 'accept', content: { approved: false, comment: 'Keep pnpm only, drop the npm rule.' } }) });
+  t.after(() => s.close());
+  await s.call('onboarding_propose');
+  const r = await s.call('onboarding_approve');
+  assert.equal(outcomeOf(r), 'not_confirmed');
+  assert.match(textOf(r), /recorded as requested changes/);
+  assert.equal(readState(repo)!.feedback.comment, 'Keep pnpm only, drop the npm rule.');
+  assert.equal(readState(repo)!.approval, null);
+  const again = await s.call('onboarding_propose');
+  assert.match(textOf(again), /Requested changes .*Keep pnpm only/);
+  assert.match(textOf(again), /choices in the approve form/);
+  assert.equal((again.structuredContent as { feedback: { samePlan: boolean } }).feedback.samePlan, true);
+});

@@ -1,0 +1,214 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { connect, outcomeOf, textOf, type ElicitAnswer } from '../helpers/mcp.js';
+import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readTraces, removeRepo, writeFile } from '../helpers/sandbox.js';
+
+const FILE = '.github/copilot-instructions.md';
+const git = (repo: string, ...args: string[]) =>
+  execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' }).trim();
+
+function committedRepo(): string {
+  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-qm', 'initial instructions');
+  return repo;
+}
+
+const answers = (migrateExtra: Record<string, unknown> = {}): ElicitAnswer => (req: any) => {
+  const props = req.requestedSchema.properties;
+  if ('approved' in props) return { action: 'accept', content: { approved: true } };
+  if ('understood_risks' in props) return { action: 'accept', content: { confirmed: true, understood_risks: true, ...migrateExtra } };
+  return { action: 'accept', content: { confirmed: true } };
+};
+
+test('propose and the forms show HEAD and uncommitted changes in the files the plan touches', async (t) => {
+  const repo = committedRepo();
+  t.after(() => removeRepo(repo));
+  fs.appendFileSync(path.join(repo, FILE), '- Keep functions short.\n');
+  const s = await connect({ repo, elicit: answers({ allow_uncommitted: true }) });
+  t.after(() => s.close());
+  const proposed = await s.call('onboarding_propose');
+  assert.match(textOf(proposed), /HEAD [0-9a-f]{7,} initial instructions/);
+  assert.match(textOf(proposed), /Uncommitted changes in files the plan touches: \.github\/copilot-instructions\.md/);
+  assert.deepEqual((proposed.structuredContent as any).git.modified, [FILE]);
+  await s.call('onboarding_approve');
+  // The approval round (after the round of choices) shows the git facts with the plan.
+  assert.match((s.elicitations.find((e: any) => 'approved' in e.requestedSchema.properties) as any).message, /initial instructions/);
+});
+
+test('migrate refuses to overwrite uncommitted changes unless the person allows it in the form', async (t) => {
+  const repo = committedRepo();
+  t.after(() => removeRepo(repo));
+  fs.appendFileSync(path.join(repo, FILE), '- Keep functions short.\n');
+  const before = hashTree(repo);
+  const s = await connect({ repo, elicit: answers() });
+  t.after(() => s.close());
+  await s.call('onboarding_propose');
+  await s.call('onboarding_approve');
+  const refused = await s.call('onboarding_migrate');
+  assert.equal(outcomeOf(refused), 'precondition_failed');
+  assert.match(textOf(refused), /uncommitted changes/);
+  const field = (s.elicitations.at(-1) as any).requestedSchema.properties.allow_uncommitted;
+  assert.equal(field.type, 'boolean');
+  assert.equal(field.default, false);
+  assert.deepEqual(hashTree(repo), before);
+
+  const s2 = await connect({ repo, elicit: answers({ allow_uncommitted: true }) });
+  t.after(() => s2.close());
+  await s2.call('onboarding_approve');
+  assert.equal(outcomeOf(await s2.call('onboarding_migrate')), 'migrated');
+});
+
+test('--branch and --commit migrate on a new branch and commit with a message naming the trace', async (t) => {
+  const repo = committedRepo();
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo, elicit: answers(), args: ['--branch', 'copilot-onboarding', '--commit'] });
+  t.after(() => s.close());
+  await s.call('onboarding_propose');
+  await s.call('onboarding_approve');
+  const migrated = await s.call('onboarding_migrate');
+  assert.equal(outcomeOf(migrated), 'migrated', textOf(migrated));
+  assert.match(textOf(migrated), /Committed as [0-9a-f]+/);
+  assert.equal(git(repo, 'rev-parse', '--abbrev-ref', 'HEAD'), 'copilot-onboarding');
+  const message = git(repo, 'log', '-1', '--format=%B');
+  const trace = readTraces(repo, 'elicitation').find((x) => x.action === 'migrate')!;
+  assert.ok(message.includes(trace._file), message);
+  assert.equal(git(repo, 'status', '--porcelain', '--', FILE), '', 'the migrated file is committed');
+});
+
+test('a branch that exists is refused before anything changes', async (t) => {
+  const repo = committedRepo();
+  t.after(() => removeRepo(repo));
+  git(repo, 'branch', 'taken');
+  const before = hashTree(repo);
+  const s = await connect({ repo, elicit: answers(), args: ['--branch', 'taken'] });
+  t.after(() => s.close());
+  await s.call('onboarding_propose');
+  await s.call('onboarding_approve');
+  const r = await s.call('onboarding_migrate');
+  assert.equal(outcomeOf(r), 'precondition_failed');
+  assert.match(textOf(r), /branch taken exists/);
+  assert.deepEqual(hashTree(repo), before);
+});
+
+test('without git everything works the same', async (t) => {
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'co-nogit-'));
+  t.after(() => removeRepo(repo));
+  writeFile(repo, FILE, MESSY_INSTRUCTIONS);
+  const before = hashTree(repo);
+  const s = await connect({ repo, elicit: answers(), args: ['--commit'] });
+  t.after(() => s.close());
+  assert.match(textOf(await s.call('onboarding_propose')), /not a git work tree/);
+  assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
+  assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
+  assert.equal(outcomeOf(await s.call('onboarding_rollback')), 'rolled_back');
+  assert.deepEqual(hashTree(repo), before);
+});
+
+const withChoices = (legacy: string): ElicitAnswer => (req: any) => {
+  const props = req.requestedSchema.properties;
+  if (!('approved' in props) && !('confirmed' in props)) {
+    return { action: 'accept', content: Object.fromEntries(Object.keys(props).filter((k) => k.startsWith('legacy')).map((k) => [k, legacy])) };
+  }
+  return answers()(req);
+};
+
+test('--commit commits the trace it names with the migrated files; nothing it names is left untracked', async (t) => {
+  const repo = committedRepo();
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo, elicit: answers(), args: ['--commit'] });
+  t.after(() => s.close());
+  await s.call('onboarding_propose');
+  await s.call('onboarding_approve');
+  const migrated = await s.call('onboarding_migrate');
+  assert.equal(outcomeOf(migrated), 'migrated', textOf(migrated));
+  const trace = readTraces(repo, 'elicitation').find((x) => x.action === 'migrate')!;
+  const rel = `.copilot-state/elicitation-traces/${trace._file}`;
+  assert.match(textOf(migrated), new RegExp(`Committed as [0-9a-f]+, with its trace ${rel.replace(/\./g, '\\.')}\\.`));
+  assert.ok(git(repo, 'log', '-1', '--format=%B').includes(`Trace ${rel}`));
+  assert.equal(git(repo, 'ls-files', '--', rel), rel, 'the named trace is in the commit');
+  assert.equal(git(repo, 'status', '--porcelain', '--', rel, FILE), '');
+  // Backups and the plan stay out of it.
+  assert.equal(git(repo, 'ls-files', '--', '.copilot-state/backups', '.copilot-state/plan.json'), '');
+  // The migrate form said so before anything was written.
+  assert.match((s.elicitations.at(-1) as any).message, /With --commit: the migrated files and the traces under \.copilot-state\/ \(this migrate's trace included\) are committed on branch/);
+});
+
+test('--commit when git ignores .copilot-state/ commits the files and names no trace', async (t) => {
+  const repo = committedRepo();
+  t.after(() => removeRepo(repo));
+  fs.writeFileSync(path.join(repo, '.gitignore'), '.copilot-state/\n');
+  git(repo, 'add', '.gitignore');
+  git(repo, 'commit', '-qm', 'ignore state');
+  const s = await connect({ repo, elicit: answers(), args: ['--commit'] });
+  t.after(() => s.close());
+  await s.call('onboarding_propose');
+  await s.call('onboarding_approve');
+  const migrated = await s.call('onboarding_migrate');
+  assert.match(textOf(migrated), /Committed as [0-9a-f]+ \(git ignores the traces, so the commit holds none\)\./);
+  assert.doesNotMatch(git(repo, 'log', '-1', '--format=%B'), /Trace /);
+  assert.equal(git(repo, 'status', '--porcelain', '--', FILE), '');
+});
+
+test('--commit on a detached HEAD is refused before anything is written; with --branch it commits on the new branch', async (t) => {
+  const repo = committedRepo();
+  t.after(() => removeRepo(repo));
+  git(repo, 'checkout', '-q', '--detach');
+  const s = await connect({ repo, elicit: answers(), args: ['--commit'] });
+  t.after(() => s.close());
+  await s.call('onboarding_propose');
+  await s.call('onboarding_approve');
+  const before = hashTree(repo);
+  const asked = s.elicitations.length;
+  const refused = await s.call('onboarding_migrate');
+  assert.equal(outcomeOf(refused), 'precondition_failed');
+  assert.match(textOf(refused), /--commit on a detached HEAD \([0-9a-f]+ initial instructions\) would make a commit that belongs to no branch/);
+  assert.equal(s.elicitations.length, asked, 'nothing was asked');
+  assert.deepEqual(hashTree(repo), before);
+  const s2 = await connect({ repo, elicit: answers(), args: ['--commit', '--branch', 'onboarding'] });
+  t.after(() => s2.close());
+  const migrated = await s2.call('onboarding_migrate');
+  assert.equal(outcomeOf(migrated), 'migrated', textOf(migrated));
+  assert.equal(git(repo, 'rev-parse', '--abbrev-ref', 'HEAD'), 'onboarding');
+  assert.equal(git(repo, 'log', '-1', '--format=%s'), "copilot-onboard: migrate instructions to Copilot's layout");
+});
+
+test('--commit with a removed legacy file git does not track: said before, and the rest is committed', async (t) => {
+  const repo = committedRepo();
+  t.after(() => removeRepo(repo));
+  writeFile(repo, 'AGENTS.md', '# Agents\n\n- Use npm to install dependencies.\n');
+  const s = await connect({ repo, elicit: withChoices('remove'), args: ['--commit'] });
+  t.after(() => s.close());
+  await s.call('onboarding_propose');
+  assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
+  const migrated = await s.call('onboarding_migrate');
+  assert.equal(outcomeOf(migrated), 'migrated', textOf(migrated));
+  assert.match((s.elicitations.at(-1) as any).message, /Not in the commit: AGENTS\.md: git does not track it, so its removal is no change a commit can hold/);
+  assert.match(textOf(migrated), /Committed as [0-9a-f]+/);
+  assert.ok(!fs.existsSync(path.join(repo, 'AGENTS.md')));
+  assert.equal(git(repo, 'status', '--porcelain', '--', FILE), '', 'the Copilot file is committed');
+  assert.match(git(repo, 'show', '--stat', '--format=', 'HEAD'), /copilot-instructions\.md/);
+});
+
+test('rollback after --commit says, before it asks, that the commit and branch stay; history is not rewritten', async (t) => {
+  const repo = committedRepo();
+  t.after(() => removeRepo(repo));
+  const s = await connect({ repo, elicit: answers(), args: ['--commit', '--branch', 'onboarding'] });
+  t.after(() => s.close());
+  await s.call('onboarding_propose');
+  await s.call('onboarding_approve');
+  await s.call('onboarding_migrate');
+  const head = git(repo, 'rev-parse', '--short', 'HEAD');
+  const rolled = await s.call('onboarding_rollback');
+  assert.equal(outcomeOf(rolled), 'rolled_back', textOf(rolled));
+  const said = new RegExp(`The migration was committed by --commit as ${head} \\(on onboarding\\)\\. Rollback restores the files in the work tree only: it does not rewrite git history`);
+  assert.match((s.elicitations.at(-1) as any).message, said, 'said in the rollback form');
+  assert.match(textOf(rolled), said);
+  assert.equal(git(repo, 'rev-parse', '--short', 'HEAD'), head, 'the commit stays');
+  assert.equal(git(repo, 'rev-parse', '--abbrev-ref', 'HEAD'), 'onboarding', 'the branch stays');
+  assert.notEqual(git(repo, 'status', '--porcelain', '--', FILE), '', 'the restored file shows as an uncommitted change');
+});
