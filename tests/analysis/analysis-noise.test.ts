@@ -5,14 +5,14 @@ import { splitUnits } from '../../server/src/model/markdown-units.js';
 import { findNearDuplicates } from '../../server/src/analysis/near-duplicates.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
 import { scanRepository } from '../../server/src/analysis/scan.js';
-import { makeRepo, removeRepo } from '../helpers/sandbox.js';
+import { sandbox, type Cleanup } from '../helpers/sandbox.js';
 
 /** Contradictions among repository-wide files, given as path → text. */
 const contradictions = (files: Record<string, string>) =>
   findContradictions(Object.entries(files).flatMap(([p, text]) => splitUnits(p, text.split('\n'))));
 
-async function analyzed(files: Record<string, string>): Promise<{ repo: string; analysis: Analysis; scan: Awaited<ReturnType<typeof scanRepository>> }> {
-  const repo = makeRepo(files);
+async function analyzed(t: Cleanup, files: Record<string, string>): Promise<{ repo: string; analysis: Analysis; scan: Awaited<ReturnType<typeof scanRepository>> }> {
+  const repo = sandbox(t, files);
   const scan = await scanRepository(repo);
   return { repo, scan, analysis: analyze(scan) };
 }
@@ -85,14 +85,13 @@ test('"tabs" in another sense is not an indentation claim', () => {
 // 2. Conflicts are the rules that really contradict each other
 
 test('a conflict is the set of linked contradicting rules, in sides; keeping one side drops only the lines that contradict it', async (t) => {
-  const { repo, scan, analysis } = await analyzed({
+  const { scan, analysis } = await analyzed(t, {
     '.cursor/rules/ts.mdc': '---\nglobs: "**/*.ts"\n---\n- Indent with 2 spaces in TypeScript.\n',
     '.cursor/rules/css.mdc': '---\nglobs: "**/*.css"\n---\n- Use 4 spaces in CSS.\n',
     'src/AGENTS.md': '- Indent with 2 spaces.\n',
     'AGENTS.md': '- Use 4 spaces for TypeScript.\n',
     'docs/AGENTS.md': '- Use 4 spaces in Markdown examples.\n',
   });
-  t.after(() => removeRepo(repo));
   const conflicts = analysis.problems.filter((p) => p.type === 'contradiction');
   // "Indent with 2 spaces" in src/ meets both 4-space rules; the 2-space rules agree; CSS and TypeScript never meet;
   // docs/ meets none of them, so it is in no conflict.
@@ -115,51 +114,46 @@ test('a conflict is the set of linked contradicting rules, in sides; keeping one
 test('generic headings across files and repeated bold labels are not duplications; a tidy Copilot repo is structured', async (t) => {
   const instructions = (glob: string, topic: string) =>
     `---\napplyTo: "${glob}"\n---\n# ${topic}\n\n## Purpose\n\nRules for ${topic}.\n\n## Examples\n\n**Example:**\n\n- Name ${topic} files after their feature.\n\n**Example:**\n\n- Keep one ${topic} per file.\n\nWhen reviewing pull requests:\n\n- check ${topic} naming.\n\nWhen reviewing pull requests:\n\n- check ${topic} layout.\n`;
-  const { repo, analysis } = await analyzed({
+  const { analysis } = await analyzed(t, {
     '.github/copilot-instructions.md': '# Guidelines\n\n## Build\n\n- Use pnpm for all package management.\n',
     '.github/instructions/components.instructions.md': instructions('src/components/**', 'component'),
     '.github/instructions/hooks.instructions.md': instructions('src/hooks/**', 'hook'),
   });
-  t.after(() => removeRepo(repo));
   assert.deepEqual(analysis.problems, []);
   assert.equal(analysis.pattern, 'structured');
 });
 
 test('a heading repeated as a sibling in one file is still reported', async (t) => {
-  const { repo, analysis } = await analyzed({ 'AGENTS.md': '# Guide\n\n## Setup\n\n- Install the toolchain.\n\n## Setup\n\n- Install the hooks.\n\n## API\n\n### Notes\n\n- Validate input.\n\n## CLI\n\n### Notes\n\n- Parse flags with yargs.\n' });
-  t.after(() => removeRepo(repo));
+  const { analysis } = await analyzed(t, { 'AGENTS.md': '# Guide\n\n## Setup\n\n- Install the toolchain.\n\n## Setup\n\n- Install the hooks.\n\n## API\n\n### Notes\n\n- Validate input.\n\n## CLI\n\n### Notes\n\n- Parse flags with yargs.\n' });
   assert.deepEqual(analysis.problems.map((p) => p.description), ['Repeated heading "setup"']);
 });
 
 test('code nested in list items, table headers and HTML comments are not repeated rules', async (t) => {
   const item = (n: number) => `- Set up test ${n} like this:\n\n  \`\`\`ts\n  describe("Test Name", () => {\n    let testDir: string;\n    await cleanup();\n  });\n  \`\`\`\n`;
   const table = (n: number) => `| Status | Option ID |\n|---|---|\n| open | o${n} |\n`;
-  const { repo, analysis } = await analyzed({
+  const { analysis } = await analyzed(t, {
     'AGENTS.md': `${item(1)}\n${item(2)}\n${table(1)}\n${table(2)}`,
     'pkg/AGENTS.md': '<!-- generated: rules extracted from review notes -->\n\n- Keep functions short.\n',
     'pkg/sub/AGENTS.md': '<!-- generated: rules extracted from review notes -->\n\n- Name files in kebab-case.\n',
   });
-  t.after(() => removeRepo(repo));
   assert.deepEqual(analysis.problems, []);
 });
 
 test('repeated rules alone make a repo unstructured, not messy', async (t) => {
-  const { repo, analysis } = await analyzed({
+  const { analysis } = await analyzed(t, {
     'AGENTS.md': '- Run the linter before every commit.\n',
     'CLAUDE.md': '- Run the linter before every commit.\n',
   });
-  t.after(() => removeRepo(repo));
   assert.equal(analysis.problems.filter((p) => p.type === 'duplication').length, 1);
   assert.equal(analysis.pattern, 'unstructured');
 });
 
 test('rules repeated in files whose scopes never meet are not duplications', async (t) => {
   const rule = '- Place trademark notices at the very end of the README file.\n- Keep the installation command in a dotnetcli code block.\n\n';
-  const { repo, analysis } = await analyzed({
+  const { analysis } = await analyzed(t, {
     '.github/instructions/client.instructions.md': `---\napplyTo: "src/Components/**"\n---\n${rule}This guide covers writing and maintaining README files for the client integration packages under the source folder.\n`,
     '.github/instructions/hosting.instructions.md': `---\napplyTo: "src/Hosting/**"\n---\n${rule}This guide covers writing and maintaining README files for the hosting integration packages under the source folder.\n`,
   });
-  t.after(() => removeRepo(repo));
   assert.deepEqual(analysis.problems, []);
 });
 

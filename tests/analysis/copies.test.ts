@@ -6,13 +6,13 @@ import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
 import { copyChoiceLines, MAX_COPY_DIFF_CHARS } from '../../server/src/gate/forms.js';
 import { scanRepository } from '../../server/src/analysis/scan.js';
-import { hashTree, makeRepo, removeRepo, writeFile } from '../helpers/sandbox.js';
-import { connect, isChoicesRound, outcomeOf, textOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
+import { hashTree, sandbox, writeFile, type Cleanup } from '../helpers/sandbox.js';
+import { isChoicesRound, openSession, outcomeOf, textOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
 
 const COPILOT = '.github/copilot-instructions.md';
 
-async function planOf(files: Record<string, string>) {
-  const repo = makeRepo(files);
+async function planOf(t: Cleanup, files: Record<string, string>) {
+  const repo = sandbox(t, files);
   const scan = await scanRepository(repo);
   const plan = buildPlan(scan, analyze(scan));
   const content = (p: string) => plan.operations.find((o) => o.path === p)?.content ?? null;
@@ -56,8 +56,7 @@ const DRIFTED = RULES.map((l) => (l === '- Run `pnpm test` before pushing.' ? '-
 DRIFTED.splice(DRIFTED.indexOf('- Keep functions under forty lines.') + 1, 0, '- Avoid default exports in new files.');
 
 test('a drifted copy of AGENTS.md in CLAUDE.md: one source is migrated, the copy is left out, and the differences are one diff in the notes', async (t) => {
-  const { repo, scan, plan, content } = await planOf({ 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': DRIFTED.join('\n') });
-  t.after(() => removeRepo(repo));
+  const { scan, plan, content } = await planOf(t, { 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': DRIFTED.join('\n') });
   // CLAUDE.md has one line more: it is the most complete and is kept.
   assert.deepEqual(scan.copies.map((c) => `${c.path} -> ${c.keptPath}`), ['AGENTS.md -> CLAUDE.md']);
   assert.match(scan.sources.find((s) => s.path === 'AGENTS.md')!.notRule!, /^a copy of CLAUDE\.md \(\d+% of its lines are the same\)/);
@@ -74,37 +73,33 @@ test('a drifted copy of AGENTS.md in CLAUDE.md: one source is migrated, the copy
 });
 
 test('a copy marked "generated from AGENTS.md" keeps AGENTS.md as the source even when shorter', async (t) => {
-  const { repo, scan, content } = await planOf({
+  const { scan, content } = await planOf(t, {
     'AGENTS.md': '- Use pnpm.\n- Run the tests.\n',
     '.cursorrules': '<!-- generated from AGENTS.md; do not edit -->\n- Use pnpm.\n- Run the tests.\n- An old rule nobody removed.\n',
   });
-  t.after(() => removeRepo(repo));
   assert.deepEqual(scan.copies.map((c) => `${c.path} -> ${c.keptPath}`), ['.cursorrules -> AGENTS.md']);
   assert.match(scan.copies[0]!.why, /says "<!-- generated from AGENTS\.md/);
   assert.doesNotMatch(content(COPILOT)!, /old rule nobody removed/);
 });
 
 test('a file that is only a link to another instruction file points at it: its rules are read once', async (t) => {
-  const { repo, scan, content } = await planOf({
+  const { scan, content } = await planOf(t, {
     'AGENTS.md': '- Use pnpm.\n- Run the tests.\n',
     'CLAUDE.md': '# Claude\n\nSee [AGENTS.md](./AGENTS.md) for all rules.\n',
   });
-  t.after(() => removeRepo(repo));
   assert.equal(scan.sources.find((s) => s.path === 'CLAUDE.md')!.aliasOf, 'AGENTS.md');
   assert.doesNotMatch(content(COPILOT)!, /See \[AGENTS/);
 });
 
 test('files that share rules but are not copies, and copies with a narrower kept scope, are merged as before', async (t) => {
   const half = RULES.slice(0, 12).join('\n') + '\n- A different rule.\n- Another one.\n- And a third.\n';
-  const { repo, scan } = await planOf({ 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': half, 'pkg/AGENTS.md': DRIFTED.join('\n') });
-  t.after(() => removeRepo(repo));
+  const { scan } = await planOf(t, { 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': half, 'pkg/AGENTS.md': DRIFTED.join('\n') });
   // pkg/AGENTS.md is the most complete, but applies only below pkg/: the root file is not its copy.
   assert.deepEqual(scan.copies, []);
 });
 
 test('after a migration that kept the files, the next plan is a no-op', async (t) => {
-  const { repo, plan } = await planOf({ 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': DRIFTED.join('\n') });
-  t.after(() => removeRepo(repo));
+  const { repo, plan } = await planOf(t, { 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': DRIFTED.join('\n') });
   for (const op of plan.operations) writeFile(repo, op.path, op.content!);
   const scan = await scanRepository(repo);
   assert.deepEqual(buildPlan(scan, analyze(scan)).operations.map((o) => o.path), []);
@@ -113,8 +108,7 @@ test('after a migration that kept the files, the next plan is a no-op', async (t
 
 test('a Copilot file that says it is a hand-kept distillation of AGENTS.md is left as it is, and AGENTS.md is not merged into it', async (t) => {
   const copilot = '# Review instructions\n\n> **`AGENTS.md` is the source of truth.** This file is a review-focused distillation of it, kept in sync by hand.\n\n- Flag any new dependency.\n';
-  const { repo, scan, plan } = await planOf({ [COPILOT]: copilot, 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': '@./AGENTS.md\n' });
-  t.after(() => removeRepo(repo));
+  const { scan, plan } = await planOf(t, { [COPILOT]: copilot, 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': '@./AGENTS.md\n' });
   const written = plan.operations.map((o) => o.content ?? '').join('\n');
   assert.doesNotMatch(written, /Never commit the dist folder|named exports/, 'no rule of AGENTS.md is merged into the distillation');
   assert.ok(!plan.operations.some((o) => o.path === 'AGENTS.md' || o.path === 'CLAUDE.md'));
@@ -124,8 +118,7 @@ test('a Copilot file that says it is a hand-kept distillation of AGENTS.md is le
 });
 
 test('choosing to migrate the left-out copy instead: its rules are migrated, the most complete file is left out as the copy, with the diff reversed', async (t) => {
-  const repo = makeRepo({ 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': DRIFTED.join('\n') });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': DRIFTED.join('\n') });
   const scan = await scanRepository(repo);
   const plan = buildPlan(scan, analyze(scan), { legacy: { 'AGENTS.md': 'use-this' }, conflicts: {} });
   const out = plan.operations.find((o) => o.path === COPILOT)!.content!;
@@ -141,8 +134,7 @@ test('choosing to migrate the left-out copy instead: its rules are migrated, the
 });
 
 test('a copy whose kept file applies more widely than it cannot be chosen instead', async (t) => {
-  const { repo, plan } = await planOf({ 'AGENTS.md': DRIFTED.join('\n'), '.cursor/rules/all.mdc': '---\nglobs: src/**\n---\n' + RULES.join('\n') });
-  t.after(() => removeRepo(repo));
+  const { plan } = await planOf(t, { 'AGENTS.md': DRIFTED.join('\n'), '.cursor/rules/all.mdc': '---\nglobs: src/**\n---\n' + RULES.join('\n') });
   const option = plan.legacy.find((l) => l.path === '.cursor/rules/all.mdc')!;
   assert.equal(option.copyOf?.path, 'AGENTS.md');
   assert.deepEqual(option.fates, ['keep', 'migrate'], 'its rules apply only to src/**: migrating it instead would narrow the rules of AGENTS.md');
@@ -154,11 +146,9 @@ const fieldFor = (props: Record<string, any>, needle: string) => Object.keys(pro
 
 for (const useThis of [false, true]) {
   test(`two-round approval over MCP ${useThis ? 'choosing the other copy migrates it and leaves the most complete out' : 'with the default keeps the most complete copy'}; rollback is byte-identical; a second plan is a no-op`, async (t) => {
-    const repo = makeRepo({ 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': DRIFTED.join('\n') });
-    t.after(() => removeRepo(repo));
+    const repo = sandbox(t, { 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': DRIFTED.join('\n') });
     const tree = hashTree(repo);
-    const s = await connect({ repo, elicit: person((req) => (useThis ? { [fieldFor(req.requestedSchema.properties, 'AGENTS.md')!]: 'use-this' } : {})) });
-    t.after(() => s.close());
+    const s = await openSession(t, { repo, elicit: person((req) => (useThis ? { [fieldFor(req.requestedSchema.properties, 'AGENTS.md')!]: 'use-this' } : {})) });
     assert.equal(outcomeOf(await s.call('onboarding_propose')), 'proposed');
     const a = await s.call('onboarding_approve');
     assert.equal(outcomeOf(a), 'approved', textOf(a));

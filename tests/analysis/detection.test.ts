@@ -12,7 +12,7 @@ import { CERTAINTY } from '../../server/src/analysis/certainty.js';
 import { loadJudgedCases } from '../fixtures/judged-detection/cases.js';
 import { analyzeFiles, judge, precision, recall } from '../fixtures/judged-detection/judge.js';
 import { CLI } from '../helpers/mcp.js';
-import { makeRepo, removeRepo } from '../helpers/sandbox.js';
+import { sandbox } from '../helpers/sandbox.js';
 
 /** Issue 12: contradictions and duplicates a careful reader sees. */
 
@@ -97,8 +97,7 @@ test('a copied file is one report, with how alike the files are; reworded rules 
 });
 
 test('analyze --json and the report carry each problem\'s certainty and kind', (t) => {
-  const repo = makeRepo({ 'AGENTS.md': '- Use npm.\n', 'CLAUDE.md': '- Always use pnpm.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': '- Use npm.\n', 'CLAUDE.md': '- Always use pnpm.\n' });
   const json = JSON.parse(spawnSync(process.execPath, [CLI, 'analyze', '--json', '--repo', repo], { encoding: 'utf8' }).stdout);
   assert.equal(json.pattern, 'messy');
   assert.match(json.patternDetail, /rule: a repository with contradictions is messy/);

@@ -7,7 +7,7 @@ import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
 import { scanRepository } from '../../server/src/analysis/scan.js';
 import { globList } from '../../server/src/model/frontmatter.js';
-import { makeRepo, removeRepo, writeFile } from '../helpers/sandbox.js';
+import { sandbox, writeFile } from '../helpers/sandbox.js';
 
 async function planOf(repo: string) {
   const scan = await scanRepository(repo);
@@ -26,7 +26,7 @@ function apply(repo: string, plan: Awaited<ReturnType<typeof planOf>>['plan']) {
 }
 
 test('@path imports resolve against the importing file, then the folder that holds .claude/', async (t) => {
-  const repo = makeRepo({
+  const repo = sandbox(t, {
     'AGENTS.md': '- Root rule for everything here.\n',
     'pkg/AGENTS.md': '- Package rule for pkg only.\n',
     'pkg/CLAUDE.md': '@AGENTS.md\n',
@@ -34,7 +34,6 @@ test('@path imports resolve against the importing file, then the folder that hol
     'web/.claude/CLAUDE.md': '@AGENTS.md\n',
     'web/AGENTS.md': '- Web rule for web only.\n',
   });
-  t.after(() => removeRepo(repo));
   const { scan } = await planOf(repo);
   const alias = (p: string) => scan.sources.find((s) => s.path === p)!.aliasOf;
   assert.equal(alias('pkg/CLAUDE.md'), 'pkg/AGENTS.md');
@@ -43,8 +42,7 @@ test('@path imports resolve against the importing file, then the folder that hol
 });
 
 test('a pointer written by the plan is read back as an alias: the next plan changes nothing', async (t) => {
-  const repo = makeRepo({ 'pkg/CLAUDE.md': '- Package rule that moves to Copilot.\n', 'CLAUDE.md': '- Root rule that moves to Copilot.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'pkg/CLAUDE.md': '- Package rule that moves to Copilot.\n', 'CLAUDE.md': '- Root rule that moves to Copilot.\n' });
   const scan = await scanRepository(repo);
   const plan = buildPlan(scan, analyze(scan), { legacy: { 'pkg/CLAUDE.md': 'pointer', 'CLAUDE.md': 'pointer' }, conflicts: {} });
   assert.equal(plan.operations.find((o) => o.path === 'pkg/CLAUDE.md')!.content, '@../.github/instructions/pkg.instructions.md\n');
@@ -56,20 +54,18 @@ test('a pointer written by the plan is read back as an alias: the next plan chan
 test('brace globs keep their commas: *.{ts,tsx} is one glob', async (t) => {
   assert.deepEqual(globList('*.{ts,tsx}, docs/**'), ['*.{ts,tsx}', 'docs/**']);
   assert.deepEqual(globList('src/{a,b}/**/*.{js,jsx},test/**'), ['src/{a,b}/**/*.{js,jsx}', 'test/**']);
-  const repo = makeRepo({ 'web/.cursor/rules/x.mdc': '---\nglobs: *.{ts,tsx}\n---\n- Components are typed.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'web/.cursor/rules/x.mdc': '---\nglobs: *.{ts,tsx}\n---\n- Components are typed.\n' });
   const { content } = await planOf(repo);
   assert.match(content('.github/instructions/web-x.instructions.md')!, /^applyTo: "web\/\*\.\{ts,tsx\}"$/m);
 });
 
 test('the plan does not depend on the system locale', async (t) => {
-  const repo = makeRepo({
+  const repo = sandbox(t, {
     '.cursor/rules/aa.mdc': '---\nglobs: a/**\n---\n- Rule for a.\n',
     '.cursor/rules/b.mdc': '---\nglobs: b/**\n---\n- Rule for b.\n',
     '.cursor/rules/Z.mdc': '---\nglobs: z/**\n---\n- Rule for z.\n',
     'AGENTS.md': '- Root rule.\n',
   });
-  t.after(() => removeRepo(repo));
   const run = (lang: string) =>
     execFileSync(process.execPath, ['--import', 'tsx', '-e', `import('./server/src/analysis/scan.ts').then(async (s) => { const { buildPlan } = await import('./server/src/planning/plan.ts'); const p = buildPlan(await s.scanRepository(${JSON.stringify(repo)})); process.stdout.write(p.planHash + p.operations.map((o) => o.path).join()); })`], {
       env: { ...process.env, LANG: lang, LC_ALL: lang },
@@ -79,8 +75,7 @@ test('the plan does not depend on the system locale', async (t) => {
 });
 
 test('a Copilot file that is a symlink is never written through: its target stays, and other repo-wide rules go to a scoped file for every path', async (t) => {
-  const repo = makeRepo({ 'AGENTS.md': '# Agents\n\n- Use pnpm for packages.\n', '.cursorrules': '- Prefer small functions.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': '# Agents\n\n- Use pnpm for packages.\n', '.cursorrules': '- Prefer small functions.\n' });
   fs.mkdirSync(path.join(repo, '.github'));
   fs.symlinkSync('../AGENTS.md', path.join(repo, '.github/copilot-instructions.md'));
   const { plan, content } = await planOf(repo);
@@ -97,8 +92,7 @@ test('a Copilot file that is a symlink is never written through: its target stay
 });
 
 test('a legacy file that is a symlink can be kept, never removed or replaced (that would change its target)', async (t) => {
-  const repo = makeRepo({ 'docs/ai.md': '- Run the tests before you push.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'docs/ai.md': '- Run the tests before you push.\n' });
   fs.symlinkSync('docs/ai.md', path.join(repo, 'CLAUDE.md'));
   const scan = await scanRepository(repo);
   const base = buildPlan(scan, analyze(scan));
@@ -110,8 +104,7 @@ test('a legacy file that is a symlink can be kept, never removed or replaced (th
 });
 
 test('an existing Copilot file that is not UTF-8 is not planned over: repo-wide rules go to a scoped file for every path', async (t) => {
-  const repo = makeRepo({ 'AGENTS.md': '- Use pnpm for packages.\n', '.github/copilot-instructions.md': Buffer.from([0x2d, 0x20, 0xff, 0xfe, 0x0a]) });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': '- Use pnpm for packages.\n', '.github/copilot-instructions.md': Buffer.from([0x2d, 0x20, 0xff, 0xfe, 0x0a]) });
   const { plan, content } = await planOf(repo);
   assert.deepEqual(plan.operations.map((o) => `${o.op} ${o.path}`), ['create .github/instructions/repo-wide.instructions.md']);
   assert.equal(content('.github/instructions/repo-wide.instructions.md'), '---\napplyTo: "**"\n---\n\n- Use pnpm for packages.\n');
@@ -121,8 +114,7 @@ test('an existing Copilot file that is not UTF-8 is not planned over: repo-wide 
 
 test('applying an operation refuses to write or remove through a symlink', async (t) => {
   const { applyOperations } = await import('../../server/src/engine/apply.js');
-  const repo = makeRepo({ 'docs/ai.md': 'original\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'docs/ai.md': 'original\n' });
   fs.symlinkSync('docs/ai.md', path.join(repo, 'CLAUDE.md'));
   for (const op of [{ op: 'delete' as const, content: null }, { op: 'update' as const, content: 'new\n' }]) {
     await assert.rejects(applyOperations(repo, [{ ...op, path: 'CLAUDE.md', beforeSha256: null, afterSha256: null, diff: '' }]), /symlink/);
@@ -132,22 +124,19 @@ test('applying an operation refuses to write or remove through a symlink', async
 });
 
 test('a rule file with front matter and no body adds nothing, and an empty legacy file creates no Copilot file', async (t) => {
-  const repo = makeRepo({ '.cursor/rules/empty.mdc': '---\ndescription: Nothing yet\nglobs: src/**\n---\n', 'CLAUDE.md': '' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { '.cursor/rules/empty.mdc': '---\ndescription: Nothing yet\nglobs: src/**\n---\n', 'CLAUDE.md': '' });
   const { plan } = await planOf(repo);
   assert.deepEqual(plan.operations.map((o) => o.path), []);
 });
 
 test('a rule file with front matter and a body: the body moves, the front matter does not repeat', async (t) => {
-  const repo = makeRepo({ '.cursor/rules/api.mdc': '---\ndescription: API rules\nglobs: src/api/**\n---\n- Validate every request body.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { '.cursor/rules/api.mdc': '---\ndescription: API rules\nglobs: src/api/**\n---\n- Validate every request body.\n' });
   const { content } = await planOf(repo);
   assert.equal(content('.github/instructions/api.instructions.md'), '---\napplyTo: "src/api/**"\ndescription: "API rules"\n---\n\n- Validate every request body.\n');
 });
 
 test('an existing Copilot file without a final newline keeps it that way', async (t) => {
-  const repo = makeRepo({ '.github/copilot-instructions.md': '# Rules\r\n\r\n## Testing\r\n\r\n- Run vitest before pushing.', 'AGENTS.md': '## Testing\n\n- Cover every bug fix with a test.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { '.github/copilot-instructions.md': '# Rules\r\n\r\n## Testing\r\n\r\n- Run vitest before pushing.', 'AGENTS.md': '## Testing\n\n- Cover every bug fix with a test.\n' });
   const { content } = await planOf(repo);
   const out = content('.github/copilot-instructions.md')!;
   assert.ok(out.includes('- Cover every bug fix with a test.'), out);
@@ -156,11 +145,10 @@ test('an existing Copilot file without a final newline keeps it that way', async
 });
 
 test('front matter of AGENTS.md: the description goes with its rules, what cannot go is said', async (t) => {
-  const repo = makeRepo({
+  const repo = sandbox(t, {
     'sdk/AGENTS.md': '---\ndescription: SDK reference\nglobs: "*.ts"\nalwaysApply: true\n---\n\n# SDK\n\n- Export types from index.ts.\n',
     'AGENTS.md': '---\ndescription: Root reference\n---\n\n- Use pnpm for packages.\n',
   });
-  t.after(() => removeRepo(repo));
   const { content, plan } = await planOf(repo);
   assert.match(content('.github/instructions/sdk.instructions.md')!, /^description: "SDK reference"$/m);
   assert.ok(!plan.notes.some((n) => n.startsWith('sdk/AGENTS.md: its front matter')), plan.notes.join('\n'));
@@ -168,11 +156,10 @@ test('front matter of AGENTS.md: the description goes with its rules, what canno
 });
 
 test('a rule dropped by the person leaves no double gap, and a kept legacy file that still holds it is named', async (t) => {
-  const repo = makeRepo({
+  const repo = sandbox(t, {
     '.github/copilot-instructions.md': '# Rules\n\n## Packages\n\n- Keep the lockfile committed.\n\n- Always use pnpm to install packages.\n\n- Pin exact versions.\n',
     'AGENTS.md': '## Packages\n\n- Always use npm to install packages.\n',
   });
-  t.after(() => removeRepo(repo));
   const scan = await scanRepository(repo);
   const analysis = analyze(scan);
   const base = buildPlan(scan, analysis);
@@ -192,8 +179,7 @@ test('a rule dropped by the person leaves no double gap, and a kept legacy file 
 });
 
 test('a .cursorrules that starts with a --- block keeps it as content (the format has no front matter)', async (t) => {
-  const repo = makeRepo({ '.cursorrules': '---\nfoo: bar\n---\n- Cursor rule after a dashed block.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { '.cursorrules': '---\nfoo: bar\n---\n- Cursor rule after a dashed block.\n' });
   const { plan, content } = await planOf(repo);
   const out = content('.github/copilot-instructions.md')!;
   for (const l of ['foo: bar', '- Cursor rule after a dashed block.']) assert.ok(out.includes(l), out);
@@ -202,8 +188,7 @@ test('a .cursorrules that starts with a --- block keeps it as content (the forma
 });
 
 test('a Cursor rule with neither globs nor description nor alwaysApply is planned once, not again on every run', async (t) => {
-  const repo = makeRepo({ '.cursor/rules/a.mdc': '---\nfoo: 1\n---\n- A rule attached by hand.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { '.cursor/rules/a.mdc': '---\nfoo: 1\n---\n- A rule attached by hand.\n' });
   const first = await planOf(repo);
   assert.deepEqual(first.plan.operations.map((o) => o.path), ['.github/instructions/a.instructions.md']);
   apply(repo, first.plan);
@@ -211,10 +196,9 @@ test('a Cursor rule with neither globs nor description nor alwaysApply is planne
 });
 
 test('a label repeated before different content stays at every place; with its content it merges', async (t) => {
-  const repo = makeRepo({
+  const repo = sandbox(t, {
     '.github/copilot-instructions.md': '# UI\n\n## Form\n\n- Use ha-form for forms.\n\n**Gallery Documentation:**\n\n- `gallery/form.markdown`\n\n## Alert\n\n- Use ha-alert for alerts.\n\n**Gallery Documentation:**\n\n- `gallery/alert.markdown`\n\n```sh\nnpm run gallery\n```\n\n## Tooltip\n\n```sh\nnpm run gallery\n```\n',
   });
-  t.after(() => removeRepo(repo));
   assert.deepEqual((await planOf(repo)).plan.operations, [], 'labels and code examples repeat on purpose inside one file');
   writeFile(repo, 'AGENTS.md', '**Gallery Documentation:**\n\n- `gallery/alert.markdown`\n\n**Gallery Documentation:**\n\n- `gallery/new.markdown`\n');
   const { content } = await planOf(repo);
@@ -226,18 +210,16 @@ test('a label repeated before different content stays at every place; with its c
 
 test('removing a legacy file leaves no empty folder behind', async (t) => {
   const { applyOperations } = await import('../../server/src/engine/apply.js');
-  const repo = makeRepo({ '.cursor/rules/a.mdc': '- rule\n', '.cursor/keep/b.txt': 'other\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { '.cursor/rules/a.mdc': '- rule\n', '.cursor/keep/b.txt': 'other\n' });
   await applyOperations(repo, [{ op: 'delete', path: '.cursor/rules/a.mdc', content: null, beforeSha256: null, afterSha256: null, diff: '' }]);
   assert.equal(fs.existsSync(path.join(repo, '.cursor/rules')), false);
   assert.equal(fs.readFileSync(path.join(repo, '.cursor/keep/b.txt'), 'utf8'), 'other\n', 'a folder with other files stays');
 });
 
 test('a second # heading in a flat Copilot file becomes a ## section with its rules; the next plan is a no-op', async (t) => {
-  const repo = makeRepo({
+  const repo = sandbox(t, {
     '.github/copilot-instructions.md': '# Project\n\nIntro line.\n\n- Use pnpm.\n- Write tests with vitest.\n\n# Deployment\n\n- Deploy with the release workflow only.\n- Tag releases with semver.\n',
   });
-  t.after(() => removeRepo(repo));
   const { plan, content } = await planOf(repo);
   const out = content('.github/copilot-instructions.md')!;
   assert.equal(out.split('\n').filter((l) => /^# /.test(l)).length, 1, out);

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
 import { scanRepository } from '../../server/src/analysis/scan.js';
-import { connect, outcomeOf, yesToAll } from '../helpers/mcp.js';
-import { hashTree, makeRepo, removeRepo } from '../helpers/sandbox.js';
+import { connect, openSession, outcomeOf, yesToAll } from '../helpers/mcp.js';
+import { hashTree, sandbox } from '../helpers/sandbox.js';
 
 /**
  * Three more instruction-file kinds: Roo Code's `.roorules`, Aider's `CONVENTIONS.md` and Claude
@@ -16,10 +16,8 @@ import { hashTree, makeRepo, removeRepo } from '../helpers/sandbox.js';
 type Files = Record<string, string>;
 
 async function session(t: { after(fn: () => unknown): void }, files: Files) {
-  const repo = makeRepo(files);
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, files);
+  const s = await openSession(t, { repo, elicit: yesToAll });
   return { repo, s };
 }
 
@@ -137,12 +135,11 @@ test('a root .roorules and CONVENTIONS.md go repo-wide; nested ones get a file n
 });
 
 test('legacy notes: VS Code reads .claude/rules too, .roorules and CONVENTIONS.md only their own tools', async (t) => {
-  const repo = makeRepo({
+  const repo = sandbox(t, {
     '.roorules': '- Prefer pure functions over classes.\n',
     'CONVENTIONS.md': '- Use dataclasses for plain records.\n',
     '.claude/rules/api.md': '---\npaths: src/**\n---\n- Validate every request body.\n',
   });
-  t.after(() => removeRepo(repo));
   const scan = await scanRepository(repo);
   const plan = buildPlan(scan, analyze(scan));
   const note = (p: string) => plan.legacy.find((l) => l.path === p)!.note;

@@ -3,14 +3,13 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import os from 'node:os';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
 import { scanRepository } from '../../server/src/analysis/scan.js';
-import { makeRepo, removeRepo, writeFile } from '../helpers/sandbox.js';
+import { sandbox, tempDir, writeFile, type Cleanup } from '../helpers/sandbox.js';
 
-async function planFor(files: Record<string, string | Buffer>, opts: { git?: boolean } = {}) {
-  const repo = opts.git === false ? fs.mkdtempSync(path.join(os.tmpdir(), 'co-nogit-')) : makeRepo();
+async function planFor(t: Cleanup, files: Record<string, string | Buffer>, opts: { git?: boolean } = {}) {
+  const repo = opts.git === false ? tempDir(t, 'co-nogit-') : sandbox(t);
   for (const [rel, content] of Object.entries(files)) writeFile(repo, rel, content);
   const scan = await scanRepository(repo);
   const analysis = analyze(scan);
@@ -22,7 +21,7 @@ async function planFor(files: Record<string, string | Buffer>, opts: { git?: boo
 const kinds = (scan: Awaited<ReturnType<typeof scanRepository>>) => Object.fromEntries(scan.sources.map((s) => [s.path, s.kind]));
 
 test('every format is found and recognised', async (t) => {
-  const { repo, scan } = await planFor({
+  const { scan } = await planFor(t, {
     '.github/copilot-instructions.md': '- Use pnpm.\n',
     '.github/instructions/api.instructions.md': '---\napplyTo: "src/api/**"\n---\n- Validate input.\n',
     'AGENTS.md': '- Write tests.\n',
@@ -38,7 +37,6 @@ test('every format is found and recognised', async (t) => {
     '.clinerules/general.md': '- Cline rule.\n',
     'README.md': '# Not an instruction file\n',
   });
-  t.after(() => removeRepo(repo));
   assert.deepEqual(kinds(scan), {
     '.github/copilot-instructions.md': 'copilot-instructions',
     '.github/instructions/api.instructions.md': 'copilot-path-instructions',
@@ -57,12 +55,11 @@ test('every format is found and recognised', async (t) => {
 });
 
 test('applyTo in .instructions.md is read as a string, a comma list or a YAML list, with excludeAgent and description', async (t) => {
-  const { repo, scan } = await planFor({
+  const { scan } = await planFor(t, {
     '.github/instructions/a.instructions.md': '---\napplyTo: "src/**"\ndescription: "API rules"\nexcludeAgent: "coding-agent"\n---\n- A.\n',
     '.github/instructions/b.instructions.md': '---\napplyTo: src/**, lib/**\nexcludeAgent: cloud-agent\n---\n- B.\n',
     '.github/instructions/c.instructions.md': '---\napplyTo:\n  - "docs/**"\n  - "*.md"\n---\n- C.\n',
   });
-  t.after(() => removeRepo(repo));
   const doc = (p: string) => scan.docs.find((d) => d.path === `.github/instructions/${p}`)!;
   assert.deepEqual(doc('a.instructions.md').scope, { kind: 'globs', globs: ['src/**'] });
   assert.equal(doc('a.instructions.md').description, 'API rules');
@@ -73,14 +70,13 @@ test('applyTo in .instructions.md is read as a string, a comma list or a YAML li
 });
 
 test('.mdc rules: globs joined into applyTo, alwaysApply goes repo-wide, a description alone is applied on request', async (t) => {
-  const { repo, content, plan } = await planFor({
+  const { content, plan } = await planFor(t, {
     '.cursor/rules/api.mdc': '---\ndescription: API conventions\nglobs: src/api/**/*.ts, src/routes/**\nalwaysApply: false\n---\n- Validate every request body.\n',
     '.cursor/rules/unquoted.mdc': '---\nglobs: **/*.test.ts\n---\n- Name tests after behaviour.\n',
     '.cursor/rules/list.mdc': '---\nglobs:\n  - "docs/**"\n  - "*.md"\n---\n- Wrap prose at 100 columns.\n',
     '.cursor/rules/always.mdc': '---\ndescription:\nglobs:\nalwaysApply: true\n---\n- Keep functions small.\n',
     '.cursor/rules/ondemand.mdc': '---\ndescription: How to write migrations\nglobs:\nalwaysApply: false\n---\n- Migrations are reversible.\n',
   });
-  t.after(() => removeRepo(repo));
   assert.equal(
     content('.github/instructions/api.instructions.md'),
     '---\napplyTo: "src/api/**/*.ts,src/routes/**"\ndescription: "API conventions"\n---\n\n- Validate every request body.\n',
@@ -95,20 +91,18 @@ test('.mdc rules: globs joined into applyTo, alwaysApply goes repo-wide, a descr
 });
 
 test('nested AGENTS.md, CLAUDE.md and GEMINI.md apply to their folder', async (t) => {
-  const { repo, content } = await planFor({
+  const { content } = await planFor(t, {
     'packages/core/AGENTS.md': '- Core rule.\n',
     'apps/web/CLAUDE.md': '- Web rule.\n',
     'tools/GEMINI.md': '- Tools rule.\n',
   });
-  t.after(() => removeRepo(repo));
   assert.match(content('.github/instructions/packages-core.instructions.md')!, /^applyTo: "packages\/core\/\*\*"$/m);
   assert.match(content('.github/instructions/apps-web.instructions.md')!, /^applyTo: "apps\/web\/\*\*"$/m);
   assert.match(content('.github/instructions/tools.instructions.md')!, /^applyTo: "tools\/\*\*"$/m);
 });
 
 test('a CLAUDE.md that only imports AGENTS.md, and a symlinked one, are aliases read once', async (t) => {
-  const repo = makeRepo({ 'AGENTS.md': '- Use pnpm for packages.\n- Keep commits small and focused.\n', 'CLAUDE.md': '@AGENTS.md\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': '- Use pnpm for packages.\n- Keep commits small and focused.\n', 'CLAUDE.md': '@AGENTS.md\n' });
   fs.mkdirSync(path.join(repo, 'docs'));
   writeFile(repo, 'docs/AGENTS.md', '- Docs rule here.\n');
   fs.symlinkSync('AGENTS.md', path.join(repo, 'docs/CLAUDE.md'));
@@ -124,12 +118,11 @@ test('a CLAUDE.md that only imports AGENTS.md, and a symlinked one, are aliases 
 });
 
 test('.clinerules folder: rules migrate, a README and workflows are reported and not migrated', async (t) => {
-  const { repo, scan, content, plan } = await planFor({
+  const { scan, content, plan } = await planFor(t, {
     '.clinerules/general.md': '- Always run the linter before pushing.\n',
     '.clinerules/README.md': '# About these rules\n',
     '.clinerules/workflows/release.md': '# Release steps\n1. Tag it.\n',
   });
-  t.after(() => removeRepo(repo));
   assert.equal(scan.sources.find((s) => s.path === '.clinerules/README.md')!.notRule, 'a README inside the rules folder, not a rule');
   assert.match(scan.sources.find((s) => s.path === '.clinerules/workflows/release.md')!.notRule!, /workflow/);
   const out = content('.github/copilot-instructions.md')!;
@@ -139,12 +132,11 @@ test('.clinerules folder: rules migrate, a README and workflows are reported and
 });
 
 test('.clinerules as a single file and .windsurfrules go repo-wide; windsurf glob rules are scoped', async (t) => {
-  const { repo, content } = await planFor({
+  const { content } = await planFor(t, {
     '.clinerules': '- Prefer small pull requests.\n',
     '.windsurfrules': '- Explain every shell command you run.\n',
     '.windsurf/rules/py.md': '---\ntrigger: glob\nglobs: "**/*.py"\n---\n- Use type hints everywhere.\n',
   });
-  t.after(() => removeRepo(repo));
   const out = content('.github/copilot-instructions.md')!;
   assert.match(out, /Prefer small pull requests/);
   assert.match(out, /Explain every shell command/);
@@ -152,19 +144,18 @@ test('.clinerules as a single file and .windsurfrules go repo-wide; windsurf glo
 });
 
 test('discovery honours .gitignore and never enters node_modules or vendor', async (t) => {
-  const { repo, scan } = await planFor({
+  const { scan } = await planFor(t, {
     '.gitignore': 'generated/\n',
     'AGENTS.md': '- Root rule.\n',
     'generated/AGENTS.md': '- Ignored rule.\n',
     'node_modules/pkg/AGENTS.md': '- Dependency rule.\n',
     'vendor/lib/CLAUDE.md': '- Vendored rule.\n',
   });
-  t.after(() => removeRepo(repo));
   assert.deepEqual(scan.sources.map((s) => s.path), ['AGENTS.md']);
 });
 
 test('without git, a walk finds the same files and honours .gitignore', async (t) => {
-  const { repo, scan } = await planFor(
+  const { scan } = await planFor(t, 
     {
       '.gitignore': 'generated/\n*.local.md\n',
       'AGENTS.md': '- Root rule.\n',
@@ -174,14 +165,12 @@ test('without git, a walk finds the same files and honours .gitignore', async (t
     },
     { git: false },
   );
-  t.after(() => removeRepo(repo));
   assert.deepEqual(scan.sources.map((s) => s.path).sort(), ['AGENTS.md', 'src/CLAUDE.md']);
 });
 
 test('CRLF, a BOM and a missing final newline are kept in files that are left alone, and in the style of rewritten ones', async (t) => {
   const agents = '\uFEFF- Keep CRLF here.\r\n- And here.';
-  const { repo, content } = await planFor({ 'AGENTS.md': agents, '.github/copilot-instructions.md': '\uFEFF# Rules\r\n\r\n- Use pnpm.\r\n' });
-  t.after(() => removeRepo(repo));
+  const { repo, content } = await planFor(t, { 'AGENTS.md': agents, '.github/copilot-instructions.md': '\uFEFF# Rules\r\n\r\n- Use pnpm.\r\n' });
   assert.equal(fs.readFileSync(path.join(repo, 'AGENTS.md'), 'utf8'), agents, 'analysis and planning change nothing');
   const out = content('.github/copilot-instructions.md')!;
   assert.ok(out.startsWith('\uFEFF# Rules\r\n'), 'BOM and CRLF of the Copilot file are kept');
@@ -189,19 +178,17 @@ test('CRLF, a BOM and a missing final newline are kept in files that are left al
 });
 
 test('binary and oversized instruction files are reported, not read', async (t) => {
-  const { repo, scan, plan } = await planFor({ 'AGENTS.md': Buffer.from([0, 1, 2, 3]), 'CLAUDE.md': '- x\n'.repeat(400_000) });
-  t.after(() => removeRepo(repo));
+  const { scan, plan } = await planFor(t, { 'AGENTS.md': Buffer.from([0, 1, 2, 3]), 'CLAUDE.md': '- x\n'.repeat(400_000) });
   assert.deepEqual(scan.skipped.map((s) => [s.path, s.reason]).sort(), [['AGENTS.md', 'binary'], ['CLAUDE.md', 'too_large']]);
   assert.deepEqual(plan.operations, []);
 });
 
 test('every non-blank source line lands exactly once, and duplicates across files are merged and listed', async (t) => {
-  const { repo, plan, content } = await planFor({
+  const { plan, content } = await planFor(t, {
     '.github/copilot-instructions.md': '# Rules\n\n- Use pnpm for all package management.\n- Run tests with vitest before every commit.\n',
     'AGENTS.md': '# Agents\n\n- Use pnpm for all package management.\n- Never commit secrets or API keys.\n\n## Testing\n\n- Cover every bug fix with a regression test.\n',
     '.cursorrules': '- Never commit secrets or API keys.\n',
   });
-  t.after(() => removeRepo(repo));
   const out = content('.github/copilot-instructions.md')!;
   const count = (line: string) => out.split('\n').filter((l) => l === line).length;
   assert.equal(count('- Use pnpm for all package management.'), 1);
@@ -223,9 +210,8 @@ test('the plan is deterministic and a migrated repository plans nothing', async 
     '.cursor/rules/api.mdc': '---\nglobs: src/**\n---\n- Validate input.\n',
     'pkg/CLAUDE.md': '- Package rule.\n',
   };
-  const a = await planFor(files);
-  const b = await planFor(files);
-  t.after(() => (removeRepo(a.repo), removeRepo(b.repo)));
+  const a = await planFor(t, files);
+  const b = await planFor(t, files);
   assert.equal(a.plan.planHash, b.plan.planHash);
   assert.deepEqual(a.plan.operations, b.plan.operations);
   for (const op of a.plan.operations) writeFile(a.repo, op.path, op.content!);
@@ -234,23 +220,21 @@ test('the plan is deterministic and a migrated repository plans nothing', async 
 });
 
 test('scope-aware contradictions: CSS against JavaScript and docs/** against src/** do not contradict', async (t) => {
-  const { repo, analysis } = await planFor({
+  const { analysis } = await planFor(t, {
     '.cursor/rules/css.mdc': '---\nglobs: "**/*.css"\n---\n- Indent with 4 spaces.\n',
     '.cursor/rules/ts.mdc': '---\nglobs: "**/*.ts"\n---\n- Indent with 2 spaces.\n',
     '.cursor/rules/docs.mdc': '---\nglobs: docs/**\n---\n- Use yarn to build the docs.\n',
     '.cursor/rules/src.mdc': '---\nglobs: src/**\n---\n- Use pnpm to build the sources.\n',
     'AGENTS.md': '- Use 2 spaces in JavaScript files.\n- Use 4 spaces in CSS files.\n',
   });
-  t.after(() => removeRepo(repo));
   assert.deepEqual(analysis.problems.filter((p) => p.type === 'contradiction'), []);
 });
 
 test('contradictions across files: topic table, versions and always/never', async (t) => {
-  const { repo, analysis } = await planFor({
+  const { analysis } = await planFor(t, {
     'AGENTS.md': '- Use pnpm for installs.\n- Target Python 3.11.\n- We build on Remix 2.1 today.\n- Always use barrel files.\n',
     'CLAUDE.md': '- Use yarn for installs.\n- Target Python 3.12.\n- The app runs Remix 2.17.4.\n- Never use barrel files.\n',
   });
-  t.after(() => removeRepo(repo));
   const found = analysis.problems.filter((p) => p.type === 'contradiction').map((p) => p.description);
   assert.ok(found.some((d) => /package manager/.test(d)), found.join('\n'));
   assert.ok(found.some((d) => /Python version.*3\.11.*3\.12/.test(d)), found.join('\n'));
@@ -261,11 +245,10 @@ test('contradictions across files: topic table, versions and always/never', asyn
 });
 
 test('near-identical paragraphs across files are reported with both locations', async (t) => {
-  const { repo, analysis } = await planFor({
+  const { analysis } = await planFor(t, {
     'AGENTS.md': 'Run the full test suite with coverage before opening any pull request against main.\n',
     'CLAUDE.md': 'Run the full test suite with coverage before opening a pull request against the main branch.\n',
   });
-  t.after(() => removeRepo(repo));
   const near = analysis.problems.find((p) => /Near-identical/.test(p.description));
   assert.ok(near, JSON.stringify(analysis.problems));
   assert.deepEqual(near!.locations, [{ path: 'AGENTS.md', line: 1 }, { path: 'CLAUDE.md', line: 1 }]);

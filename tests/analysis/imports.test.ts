@@ -1,17 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
 import { scanRepository } from '../../server/src/analysis/scan.js';
-import { makeRepo, removeRepo, writeFile } from '../helpers/sandbox.js';
+import { sandbox, tempDir, writeFile, type Cleanup } from '../helpers/sandbox.js';
 
 const COPILOT = '.github/copilot-instructions.md';
 
-async function planOf(files: Record<string, string>) {
-  const repo = makeRepo(files);
+async function planOf(t: Cleanup, files: Record<string, string>) {
+  const repo = sandbox(t, files);
   const scan = await scanRepository(repo);
   const plan = buildPlan(scan, analyze(scan));
   const content = (p: string) => plan.operations.find((o) => o.path === p)?.content ?? null;
@@ -31,12 +30,11 @@ async function migrateAndReplan(repo: string, plan: Awaited<ReturnType<typeof pl
 const count = (text: string, line: string) => text.split('\n').filter((l) => l === line).length;
 
 test('CLAUDE.md importing AGENTS.md and a README: AGENTS.md rules land once, the README text is placed, no @ line is copied', async (t) => {
-  const { repo, plan, content, scan } = await planOf({
+  const { repo, plan, content, scan } = await planOf(t, {
     'AGENTS.md': '# Agents\n\n- Run pnpm test before pushing.\n- Keep commits small.\n',
     'CLAUDE.md': '@./AGENTS.md\n@./README.md\n\n- Claude-only rule: answer briefly.\n',
     'README.md': '# Widget\n\nWidget renders charts from CSV files.\n',
   });
-  t.after(() => removeRepo(repo));
   const out = content(COPILOT)!;
   assert.equal(count(out, '- Run pnpm test before pushing.'), 1, out);
   assert.equal(count(out, 'Widget renders charts from CSV files.'), 1, out);
@@ -51,23 +49,20 @@ test('CLAUDE.md importing AGENTS.md and a README: AGENTS.md rules land once, the
 });
 
 test('a file imported from two places is placed once', async (t) => {
-  const { repo, content, scan } = await planOf({
+  const { content, scan } = await planOf(t, {
     'CLAUDE.md': '- Claude rule one.\n\n@docs/style.md\n',
     'GEMINI.md': '- Gemini rule one.\n\n@docs/style.md\n',
     'docs/style.md': '- Use tabs for indentation in Go files.\n',
   });
-  t.after(() => removeRepo(repo));
   const out = content(COPILOT)!;
   assert.equal(count(out, '- Use tabs for indentation in Go files.'), 1, out);
   assert.deepEqual(scan.imports.map((r) => r.status), ['followed', 'placed']);
 });
 
 test('imports outside the repository are reported and never read or copied: ~/, absolute, ../ past the root, a link out', async (t) => {
-  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'co-outside-'));
-  t.after(() => removeRepo(outside));
+  const outside = tempDir(t, 'co-outside-');
   fs.writeFileSync(path.join(outside, 'secret.md'), '- SECRET personal rule.\n');
-  const { repo } = await planOf({});
-  t.after(() => removeRepo(repo));
+  const { repo } = await planOf(t, {});
   writeFile(repo, 'CLAUDE.md', ['# Project', '', '- Shared rule for all.', '', '- @~/.claude/my-project-instructions.md', `@${path.join(outside, 'secret.md')}`, '@../../secret.md', '@linked/secret.md', ''].join('\n'));
   fs.symlinkSync(outside, path.join(repo, 'linked'));
   const scan = await scanRepository(repo);
@@ -81,14 +76,13 @@ test('imports outside the repository are reported and never read or copied: ~/, 
 });
 
 test('import cycles end: two files that only import each other, and an imported file importing its importer', async (t) => {
-  const { repo, content, scan } = await planOf({
+  const { content, scan } = await planOf(t, {
     'CLAUDE.md': '@GEMINI.md\n',
     'GEMINI.md': '@CLAUDE.md\n',
     'pkg/CLAUDE.md': '- Pkg rule.\n\n@notes.md\n',
     'pkg/notes.md': '- Note rule.\n\n@./more.md\n',
     'pkg/more.md': '- More rule.\n\n@notes.md\n',
   });
-  t.after(() => removeRepo(repo));
   assert.deepEqual(scan.sources.filter((s) => s.aliasOf).map((s) => s.path), []);
   const out = content('.github/instructions/pkg.instructions.md')!;
   for (const l of ['- Pkg rule.', '- Note rule.', '- More rule.']) assert.equal(count(out, l), 1, out);
@@ -97,12 +91,11 @@ test('import cycles end: two files that only import each other, and an imported 
 });
 
 test('@ in AGENTS.md, inside a sentence or in a code block is text, not an import', async (t) => {
-  const { repo, content, scan } = await planOf({
+  const { content, scan } = await planOf(t, {
     'AGENTS.md': '@README.md\n',
     'CLAUDE.md': '- See @README.md for the overview.\n\n```python\n@pytest.fixture\n```\n\n@Override\n',
     'README.md': '# Readme\n',
   });
-  t.after(() => removeRepo(repo));
   const out = content(COPILOT)!;
   assert.match(out, /^@README\.md$/m);
   assert.match(out, /See @README\.md for the overview/);
@@ -112,11 +105,10 @@ test('@ in AGENTS.md, inside a sentence or in a code block is text, not an impor
 });
 
 test('a CLAUDE.md of several imports, one of them AGENTS.md, points at AGENTS.md: it is not offered for removal, and AGENTS.md cannot be removed', async (t) => {
-  const { repo, scan, plan } = await planOf({
+  const { scan, plan } = await planOf(t, {
     'AGENTS.md': '- Run pnpm test before pushing.\n',
     'CLAUDE.md': '@./AGENTS.md\n@./README.md\n',
   });
-  t.after(() => removeRepo(repo));
   assert.equal(scan.sources.find((s) => s.path === 'CLAUDE.md')!.aliasOf, 'AGENTS.md');
   assert.ok(!plan.legacy.some((l) => l.path === 'CLAUDE.md'));
   assert.deepEqual(plan.legacy.find((l) => l.path === 'AGENTS.md')!.fates, ['keep']);
@@ -124,11 +116,10 @@ test('a CLAUDE.md of several imports, one of them AGENTS.md, points at AGENTS.md
 });
 
 test('an imported file\'s lines land as often as it has them, where the import is placed (multiplicity)', async (t) => {
-  const { repo, content, plan } = await planOf({
+  const { repo, content, plan } = await planOf(t, {
     'pkg/CLAUDE.md': '- Run the tests.\n\n@style.md\n',
     'pkg/style.md': '- Run the tests.\n- Use tabs.\n- Run the tests.\n',
   });
-  t.after(() => removeRepo(repo));
   const out = content('.github/instructions/pkg.instructions.md')!;
   assert.match(out, /^applyTo: "pkg\/\*\*"$/m, 'placed with the scope of the file that imports it');
   assert.equal(count(out, '- Run the tests.'), 2, out);
@@ -139,8 +130,7 @@ test('an imported file\'s lines land as often as it has them, where the import i
 });
 
 test('an import of a file git ignores, or of a file under .git, is never read into Copilot\'s files', async (t) => {
-  const { repo } = await planOf({});
-  t.after(() => removeRepo(repo));
+  const { repo } = await planOf(t, {});
   writeFile(repo, '.gitignore', 'CLAUDE.local.md\n');
   writeFile(repo, 'CLAUDE.local.md', '- PERSONAL note: my token lives in ~/.secrets.\n');
   writeFile(repo, '.git/info/notes.md', '- GIT internal text.\n');

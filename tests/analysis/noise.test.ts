@@ -3,10 +3,10 @@ import assert from 'node:assert/strict';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
 import { scanRepository } from '../../server/src/analysis/scan.js';
-import { makeRepo, removeRepo } from '../helpers/sandbox.js';
+import { sandbox, type Cleanup } from '../helpers/sandbox.js';
 
-async function planOf(files: Record<string, string>) {
-  const repo = makeRepo(files);
+async function planOf(t: Cleanup, files: Record<string, string>) {
+  const repo = sandbox(t, files);
   const scan = await scanRepository(repo);
   const plan = buildPlan(scan, analyze(scan));
   return { repo, scan, plan };
@@ -15,14 +15,13 @@ async function planOf(files: Record<string, string>) {
 const SKILL = '# PDF skill\n\n- Use pdfplumber to read tables.\n- Never print whole documents.\n';
 
 test('a third-party skill vendored byte for byte into several tool folders is reported and not migrated', async (t) => {
-  const { repo, scan, plan } = await planOf({
+  const { scan, plan } = await planOf(t, {
     'AGENTS.md': '- Run the tests before pushing.\n',
     '.claude/skills/pdf/AGENTS.md': SKILL,
     '.codex/skills/pdf/AGENTS.md': SKILL,
     '.cursor/rules/skills/pdf.mdc': '---\nalwaysApply: true\n---\n- Cursor rule that stays.\n',
     '.agents/skills/pdf/CLAUDE.md': SKILL,
   });
-  t.after(() => removeRepo(repo));
   const left = scan.sources.filter((s) => s.notRule).map((s) => s.path).sort();
   assert.deepEqual(left, ['.agents/skills/pdf/CLAUDE.md', '.claude/skills/pdf/AGENTS.md', '.codex/skills/pdf/AGENTS.md']);
   assert.match(scan.sources.find((s) => s.path === '.claude/skills/pdf/AGENTS.md')!.notRule!, /skill in \.claude\/skills\/.*byte-identical copies sit at \.codex\/skills\/pdf\/AGENTS\.md, \.agents\/skills\/pdf\/CLAUDE\.md/);
@@ -34,13 +33,12 @@ test('a third-party skill vendored byte for byte into several tool folders is re
 });
 
 test('Cursor meta-rules about writing rules are reported and not migrated; ordinary rules are', async (t) => {
-  const { repo, scan, plan } = await planOf({
+  const { scan, plan } = await planOf(t, {
     '.cursor/rules/cursor_rules.mdc': '---\ndescription: Guidelines for creating and maintaining Cursor rules to ensure consistency.\nglobs: .cursor/rules/*.mdc\nalwaysApply: true\n---\n- **Required Rule Structure:** front matter first.\n',
     '.cursor/rules/self_improve.mdc': '---\ndescription: Guidelines for continuously improving Cursor rules based on emerging code patterns.\nglobs: **/*\nalwaysApply: true\n---\n- **Rule Improvement Triggers:** new code patterns.\n',
     '.cursor/rules/index.mdc': '---\ndescription: Guide to this project\'s rules\nglobs: .cursor/rules/*.mdc\nalwaysApply: false\n---\n- See the rule list below.\n',
     '.cursor/rules/testing.mdc': '---\ndescription: How we test\nglobs: tests/**\nalwaysApply: false\n---\n- Use Pest for every test.\n',
   });
-  t.after(() => removeRepo(repo));
   const left = scan.sources.filter((s) => s.notRule).map((s) => s.path).sort();
   assert.deepEqual(left, ['.cursor/rules/cursor_rules.mdc', '.cursor/rules/index.mdc', '.cursor/rules/self_improve.mdc']);
   const written = plan.operations.map((o) => o.content ?? '').join('\n');
@@ -51,23 +49,20 @@ test('Cursor meta-rules about writing rules are reported and not migrated; ordin
 
 test('a Copilot file the plan writes past 4,000 characters comes with a size warning; a short one does not', async (t) => {
   const long = Array.from({ length: 80 }, (_, i) => `- Rule number ${i + 1}: keep this module free of side effects at import time.`).join('\n');
-  const big = await planOf({ 'AGENTS.md': `# Rules\n\n${long}\n` });
-  t.after(() => removeRepo(big.repo));
+  const big = await planOf(t, { 'AGENTS.md': `# Rules\n\n${long}\n` });
   const warning = big.plan.notes.find((n) => n.startsWith('Warning: .github/copilot-instructions.md ('));
   assert.ok(warning, big.plan.notes.join('\n'));
   assert.match(warning!, /^Warning: \.github\/copilot-instructions\.md \(\d+\.\d KB, \d+ lines\) is over 4000 characters after the migration\. GitHub's documentation asks for short instructions/);
-  const small = await planOf({ 'AGENTS.md': '- Run the tests.\n' });
-  t.after(() => removeRepo(small.repo));
+  const small = await planOf(t, { 'AGENTS.md': '- Run the tests.\n' });
   assert.ok(!small.plan.notes.some((n) => n.startsWith('Warning:')));
 });
 
 test('a left-out file is offered in the approve choices, kept out by default, and migrated when the person asks', async (t) => {
-  const { repo, scan, plan } = await planOf({
+  const { scan, plan } = await planOf(t, {
     'AGENTS.md': '- Run the tests before pushing.\n',
     '.claude/skills/pdf/AGENTS.md': SKILL,
     '.cursor/rules/self_improve.mdc': '---\ndescription: Guidelines for continuously improving Cursor rules.\nalwaysApply: true\n---\n- Add a rule when a pattern repeats.\n',
   });
-  t.after(() => removeRepo(repo));
   const options = plan.legacy.filter((l) => l.fates.includes('migrate')).map((l) => `${l.path} -> ${l.target} [${l.fates.join(',')}]`);
   assert.deepEqual(options, ['.claude/skills/pdf/AGENTS.md -> .github/instructions/claude-skills-pdf.instructions.md [keep,migrate]', '.cursor/rules/self_improve.mdc -> .github/copilot-instructions.md [keep,migrate]']);
   const chosen = buildPlan(scan, analyze(scan), { legacy: { '.cursor/rules/self_improve.mdc': 'migrate' }, conflicts: {} });

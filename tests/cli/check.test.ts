@@ -7,8 +7,8 @@ import os from 'node:os';
 import { createHash } from 'node:crypto';
 import AjvModule from 'ajv-draft-04';
 import addFormatsModule from 'ajv-formats';
-import { CLI, connect, textOf, yesToAll } from '../helpers/mcp.js';
-import { hashTree, makeRepo, MESSY_INSTRUCTIONS, removeRepo, STRUCTURED_INSTRUCTIONS, writeFile } from '../helpers/sandbox.js';
+import { CLI, openSession, textOf, yesToAll } from '../helpers/mcp.js';
+import { hashTree, MESSY_INSTRUCTIONS, sandbox, STRUCTURED_INSTRUCTIONS, tempDir, writeFile } from '../helpers/sandbox.js';
 
 /** `copilot-onboard check` (issue 15): read-only, exit codes per --fail-on, SARIF, baseline. */
 
@@ -61,8 +61,7 @@ function hashAll(root: string): Record<string, string> {
 }
 
 test('a clean repository: no findings, exit 0 at every --fail-on, and the same bytes twice', (t) => {
-  const repo = makeRepo(CLEAN);
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, CLEAN);
   for (const level of ['contradiction', 'duplicate', 'drift', 'any', 'none']) {
     const { code, report } = json(repo, '--fail-on', level);
     assert.equal(code, 0, level);
@@ -74,8 +73,7 @@ test('a clean repository: no findings, exit 0 at every --fail-on, and the same b
 });
 
 test('each kind is reported, and --fail-on is a ladder: contradiction < duplicate < drift < any; none never fails', (t) => {
-  const repos = { contradiction: makeRepo(CONTRADICTION), duplicate: makeRepo(DUPLICATE), drift: makeRepo(DRIFT), change: makeRepo({ 'AGENTS.md': '# Agents\n\n- Use pnpm.\n' }) };
-  t.after(() => Object.values(repos).forEach(removeRepo));
+  const repos = { contradiction: sandbox(t, CONTRADICTION), duplicate: sandbox(t, DUPLICATE), drift: sandbox(t, DRIFT), change: sandbox(t, { 'AGENTS.md': '# Agents\n\n- Use pnpm.\n' }) };
   const c = json(repos.contradiction).report;
   assert.ok(c.findings.some((f: any) => f.rule === 'contradiction' && f.locations.length >= 2 && f.certainty));
   const d = json(repos.duplicate).report;
@@ -106,17 +104,15 @@ test('each kind is reported, and --fail-on is a ladder: contradiction < duplicat
 });
 
 test('check writes nothing: the whole tree, .copilot-state/ included, hashes the same before and after', async (t) => {
-  const repo = makeRepo({ ...CONTRADICTION, 'CLAUDE.md': '# Claude\n\n- Keep pull requests small.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { ...CONTRADICTION, 'CLAUDE.md': '# Claude\n\n- Keep pull requests small.\n' });
   // A repository with state: propose once, so .copilot-state/ exists with traces and a plan.
-  const s = await connect({ repo, elicit: yesToAll });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   await s.close();
   const before = hashAll(repo);
   assert.ok(Object.keys(before).some((p) => p.startsWith('.copilot-state/')));
   for (const format of ['text', 'json', 'sarif']) cli(['check', '--repo', repo, '--format', format, '--fail-on', 'any']);
-  const fresh = makeRepo(CONTRADICTION);
-  t.after(() => removeRepo(fresh));
+  const fresh = sandbox(t, CONTRADICTION);
   const freshBefore = hashAll(fresh);
   cli(['check', '--repo', fresh, '--format', 'sarif']);
   assert.deepEqual(hashAll(repo), before);
@@ -125,10 +121,8 @@ test('check writes nothing: the whole tree, .copilot-state/ included, hashes the
 });
 
 test('drift after a migration: edit the kept CLAUDE.md, and check reports the new rule as drift at its line', async (t) => {
-  const repo = makeRepo({ 'CLAUDE.md': '# Claude\n\n- Write commit messages in the imperative.\n- Keep pull requests small.\n' });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { 'CLAUDE.md': '# Claude\n\n- Write commit messages in the imperative.\n- Keep pull requests small.\n' });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   assert.equal((await s.call('onboarding_migrate')).structuredContent?.outcome, 'migrated');
@@ -145,8 +139,7 @@ test('drift after a migration: edit the kept CLAUDE.md, and check reports the ne
 });
 
 test('SARIF 2.1.0: valid against the official schema, one result per finding, a location per side, every rule listed', (t) => {
-  const repo = makeRepo({ ...CONTRADICTION, 'AGENTS.md': '# Agents\n\n- Deploy only from the release branch.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { ...CONTRADICTION, 'AGENTS.md': '# Agents\n\n- Deploy only from the release branch.\n' });
   const r = cli(['check', '--repo', repo, '--format', 'sarif']);
   assert.equal(r.status, 1);
   const sarif = JSON.parse(r.stdout);
@@ -185,12 +178,8 @@ test('SARIF 2.1.0: valid against the official schema, one result per finding, a 
 });
 
 test('baseline round trip: --write-baseline then --baseline passes; a new problem still fails; a path outside is refused', (t) => {
-  const repo = makeRepo(CONTRADICTION);
-  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'check-baseline-'));
-  t.after(() => {
-    removeRepo(repo);
-    fs.rmSync(work, { recursive: true, force: true });
-  });
+  const repo = sandbox(t, CONTRADICTION);
+  const work = tempDir(t, 'check-baseline-');
   assert.equal(cli(['check', '--repo', repo]).status, 1);
   const before = hashTree(repo);
   const w = cli(['check', '--repo', repo, '--write-baseline', 'baseline.json'], work);
@@ -219,11 +208,9 @@ test('baseline round trip: --write-baseline then --baseline passes; a new proble
 });
 
 test('MCP onboarding_check: listed read-only with an output schema and an empty strict input; answers like check, writes nothing', async (t) => {
-  const repo = makeRepo({ ...CONTRADICTION, 'AGENTS.md': '# Agents\n\n- Deploy only from the release branch.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { ...CONTRADICTION, 'AGENTS.md': '# Agents\n\n- Deploy only from the release branch.\n' });
   const before = hashAll(repo);
-  const s = await connect({ repo, elicit: null });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: null });
   const { tools } = await s.client.listTools();
   const tool = tools.find((x) => x.name === 'onboarding_check');
   assert.ok(tool);

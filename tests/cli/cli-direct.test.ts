@@ -2,11 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { CLI, connect } from '../helpers/mcp.js';
-import { makeRepo, MESSY_INSTRUCTIONS, removeRepo } from '../helpers/sandbox.js';
+import { CLI, openSession } from '../helpers/mcp.js';
+import { MESSY_INSTRUCTIONS, sandbox, tempDir } from '../helpers/sandbox.js';
 
 /**
  * analyze, propose and status at the CLI call their steps directly (cli/direct.ts), without an
@@ -27,10 +26,8 @@ function cli(args: string[], env: Record<string, string> = {}) {
 }
 
 test("the CLI's --json is the tool's structuredContent for the same repository (analyze, propose, status)", async (t) => {
-  const repo = makeRepo(FILES);
-  t.after(() => removeRepo(repo));
-  const mcp = await connect({ repo });
-  t.after(() => mcp.close());
+  const repo = sandbox(t, FILES);
+  const mcp = await openSession(t, { repo });
   // The first call creates .copilot-state/ and says so once: both faces are compared after it.
   await mcp.call('onboarding_analyze');
   for (const [command, tool] of [
@@ -62,9 +59,8 @@ test('the direct call says what the in-process MCP client said, word for word, a
     const body = Array.from({ length: 12 }, (_, j) => `- Rule ${j} of area ${i}: keep module ${i} handler ${j} small and typed.`).join('\n');
     files[`.cursor/rules/area-${i}.mdc`] = `---\ndescription: Area ${i}\nglobs: src/area-${i}/**/*.ts\nalwaysApply: false\n---\n# Area ${i}\n\n${body}\n`;
   }
-  const a = makeRepo(files);
-  const b = makeRepo(files);
-  t.after(() => (removeRepo(a), removeRepo(b)));
+  const a = sandbox(t, files);
+  const b = sandbox(t, files);
   const options = { cliCommand: 'copilot-onboard' };
   for (const tool of ['onboarding_status', 'onboarding_analyze', 'onboarding_propose', 'onboarding_status'] as const) {
     const direct = await callDirect({ explicit: a, cwd: a }, tool, { ...options, repoArg: 'REPO' });
@@ -99,9 +95,8 @@ function sdkModules(run: ReturnType<typeof loadedBy>): string[] {
 }
 
 test('analyze, propose, status and traces do not load the MCP SDK; a command that serves MCP in process does', (t) => {
-  const repo = makeRepo(FILES);
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'co-loaded-'));
-  t.after(() => (removeRepo(repo), removeRepo(tmp)));
+  const repo = sandbox(t, FILES);
+  const tmp = tempDir(t, 'co-loaded-');
   for (const command of [['analyze'], ['propose'], ['status'], ['traces', 'list']]) {
     const run = loadedBy([...command, '--json', '--repo', repo], tmp);
     assert.equal(run.status, 0, command.join(' '));

@@ -2,10 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { CLI, connect, textOf, yesToAll } from '../helpers/mcp.js';
-import { makeRepo, MESSY_INSTRUCTIONS, removeRepo, writeFile } from '../helpers/sandbox.js';
+import { CLI, connect, openSession, textOf, yesToAll } from '../helpers/mcp.js';
+import { MESSY_INSTRUCTIONS, sandbox, tempDir, writeFile, type Cleanup } from '../helpers/sandbox.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
 import { colourFor, styled } from '../../server/src/cli/diff-text.js';
 
@@ -29,8 +28,8 @@ function paste(command: string, cwd: string) {
 }
 
 /** A repository in a folder whose name has a space and a quote, inside a fresh parent folder. */
-function awkwardRepo(files: Record<string, string>): { parent: string; name: string; repo: string } {
-  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'co-words-'));
+function awkwardRepo(t: Cleanup, files: Record<string, string>): { parent: string; name: string; repo: string } {
+  const parent = tempDir(t, 'co-words-');
   const name = "my repo's copy";
   const repo = path.join(parent, name);
   fs.mkdirSync(repo);
@@ -40,8 +39,7 @@ function awkwardRepo(files: Record<string, string>): { parent: string; name: str
 }
 
 test('the Next hint after propose names --repo as typed, and the printed command works when pasted', (t) => {
-  const { parent, name } = awkwardRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(parent));
+  const { parent, name } = awkwardRepo(t, { [FILE]: MESSY_INSTRUCTIONS });
   const r = cli(['propose', '--repo', name], { cwd: parent });
   assert.equal(r.status, 0, r.stderr);
   const hint = /Next: (.+ approve .+?) asks the person/.exec(r.stdout);
@@ -61,8 +59,7 @@ test('the Next hint after propose names --repo as typed, and the printed command
 });
 
 test('without --repo the hint names no repository, and works from the repository folder', (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   const r = cli(['propose'], { cwd: repo });
   const hint = /Next: (.+ approve) asks the person/.exec(r.stdout);
   assert.ok(hint, r.stdout);
@@ -71,22 +68,19 @@ test('without --repo the hint names no repository, and works from the repository
 });
 
 test('over MCP the hints name the tools, and the terminal command in a refusal names the repository', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo });
   assert.match(textOf(await s.call('onboarding_propose')), /Next: onboarding_approve asks/);
   const refused = textOf(await s.call('onboarding_approve'));
   assert.ok(refused.includes(`copilot-onboard approve --repo ${repo}`), refused);
 });
 
 test('a contradiction pairs each value with its own locations, and each location says that value', (t) => {
-  const repo = makeRepo({
+  const repo = sandbox(t, {
     [FILE]: '# Guide\n\n## Tools\n\n- Use pnpm for all package management.\n',
     'AGENTS.md': '# Agents\n\n- Use npm to install dependencies.\n\n## More\n\n- Always use npm.\n',
     'CLAUDE.md': '# Claude\n\n- Use pnpm, not npm.\n',
   });
-  t.after(() => removeRepo(repo));
   const json = JSON.parse(cli(['analyze', '--repo', repo, '--json']).stdout);
   const contradictions = json.problems.filter((p: { type: string }) => p.type === 'contradiction');
   assert.equal(contradictions.length, 1, JSON.stringify(json.problems));
@@ -121,8 +115,7 @@ async function proposeOnTerminal(name: string, env: string, repo: string): Promi
 }
 
 test('propose on a terminal colours its diff; NO_COLOR=1 leaves no escape at all', { skip: noTmux }, async (t) => {
-  const repo = makeRepo({ 'AGENTS.md': '# Agents\n\n- Use npm to install dependencies.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': '# Agents\n\n- Use npm to install dependencies.\n' });
   const coloured = await proposeOnTerminal('co-words-colour', '-u NO_COLOR -u FORCE_COLOR', repo);
   assert.match(coloured, /\x1b\[32m[^\x1b]*\+- Use npm to install dependencies\./, 'an added line is green');
   const plain = await proposeOnTerminal('co-words-nocolour', '-u FORCE_COLOR NO_COLOR=1', repo);
@@ -131,8 +124,7 @@ test('propose on a terminal colours its diff; NO_COLOR=1 leaves no escape at all
 });
 
 test('FORCE_COLOR=1 colours the diff without a terminal; NO_COLOR=1 output has no ESC', (t) => {
-  const repo = makeRepo({ 'AGENTS.md': '# Agents\n\n- Use npm to install dependencies.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': '# Agents\n\n- Use npm to install dependencies.\n' });
   const forced = cli(['propose', '--repo', repo], { env: { FORCE_COLOR: '1' } });
   assert.match(forced.stdout, /\x1b\[32m\+- Use npm/);
   assert.match(forced.stdout, /\x1b\[36m@@ -0,0 \+1,5 @@/);
@@ -154,10 +146,8 @@ test('one rule for every colour: styled() follows NO_COLOR and FORCE_COLOR as th
 });
 
 test('propose again: an approval of the same plan stands (status says approved), one of a different plan no longer applies', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   assert.equal((await s.call('onboarding_approve')).structuredContent?.outcome, 'approved');
   const again = await s.call('onboarding_propose');
@@ -179,20 +169,17 @@ test('propose again: an approval of the same plan stands (status says approved),
 });
 
 test('the pattern is described as found: an AGENTS.md with headings is not "one flat list"', (t) => {
-  const repo = makeRepo({ 'AGENTS.md': '# Agents\n\n## Build\n\n- Use npm to install dependencies.\n\n## Tests\n\n- Run the tests before every commit.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': '# Agents\n\n## Build\n\n- Use npm to install dependencies.\n\n## Tests\n\n- Run the tests before every commit.\n' });
   const json = JSON.parse(cli(['analyze', '--repo', repo, '--json']).stdout);
   // A file with headings is structured (issue 12); the detail still says the rules have to move.
   assert.equal(json.pattern, 'structured');
   assert.equal(json.patternDetail, "every file is organised in sections (rule: a file with headings is structured); the rules in AGENTS.md are not in Copilot's files yet");
-  const flat = makeRepo({ [FILE]: '# Rules\n\n- Use npm.\n- Run the tests.\n' });
-  t.after(() => removeRepo(flat));
+  const flat = sandbox(t, { [FILE]: '# Rules\n\n- Use npm.\n- Run the tests.\n' });
   assert.equal(JSON.parse(cli(['analyze', '--repo', flat, '--json']).stdout).patternDetail, `${FILE} holds rules outside headed sections that can be grouped (rule: a file without headings is unstructured)`);
 });
 
 test('a refused step speaks to the person at the CLI; --json and the trace keep the outcome code', (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   assert.equal(cli(['propose', '--repo', repo]).status, 0);
   const r = cli(['approve', '--repo', repo]);
   assert.equal(r.status, 3);
@@ -216,8 +203,7 @@ test('the server writes its refusals in the person\'s words when the call comes 
     'AGENTS.md': '# Agents\n\n- Use npm to install dependencies.\n',
     'CLAUDE.md': '# Claude\n\n- Use pnpm to install dependencies.\n',
   };
-  const repo = makeRepo(files);
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, files);
   const cases: Array<{ answer: ((p: any) => any) | null; outcome: string; person: RegExp; model: RegExp }> = [
     { answer: () => ({ action: 'cancel' }), outcome: 'cancelled', person: /^You closed the form\. Nothing was changed\.$/, model: /^The person dismissed the request\. Nothing was changed\. Do not ask again/ },
     { answer: () => ({ action: 'decline' }), outcome: 'declined', person: /^You answered No\. Nothing was changed\.$/, model: /^The person declined\. Nothing was changed\./ },

@@ -2,10 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { CLI, connect, textOf } from '../helpers/mcp.js';
-import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readTraces, removeRepo, STRUCTURED_INSTRUCTIONS } from '../helpers/sandbox.js';
+import { CLI, openSession, textOf } from '../helpers/mcp.js';
+import { hashTree, MESSY_INSTRUCTIONS, readTraces, removeRepo, sandbox, STRUCTURED_INSTRUCTIONS, tempDir } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
 
@@ -17,8 +16,7 @@ function cli(args: string[], opts: { cwd?: string } = {}) {
 }
 
 test('analyze prints a report for a person, and JSON with --json', (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   const text = cli(['analyze', '--repo', repo]);
   assert.equal(text.status, 0, text.stderr);
   assert.match(text.stdout, /Pattern: messy/);
@@ -32,8 +30,7 @@ test('analyze prints a report for a person, and JSON with --json', (t) => {
 });
 
 test('propose prints the plan with its diff and changes nothing outside .copilot-state', (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   const before = hashTree(repo);
   const r = cli(['propose', '--repo', repo]);
   assert.equal(r.status, 0, r.stderr);
@@ -45,8 +42,7 @@ test('propose prints the plan with its diff and changes nothing outside .copilot
 });
 
 test('the working directory is the repository by default', (t) => {
-  const repo = makeRepo({ [FILE]: STRUCTURED_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { [FILE]: STRUCTURED_INSTRUCTIONS });
   const r = cli(['analyze', '--json'], { cwd: repo });
   assert.equal(JSON.parse(r.stdout).pattern, 'structured');
 });
@@ -56,8 +52,7 @@ for (const step of ['approve', 'migrate', 'rollback']) {
   // step says what to do first (exit 4): asking a person could not help. See docs/flow.md.
   const early = step !== 'approve';
   test(`${step} without a terminal is refused with exit ${early ? '4 (precondition_failed)' : '3 and an elicitation_unsupported trace'}`, (t) => {
-    const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-    t.after(() => removeRepo(repo));
+    const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
     assert.equal(cli(['propose', '--repo', repo]).status, 0);
     const before = hashTree(repo);
     const r = cli([step, '--repo', repo]);
@@ -73,8 +68,7 @@ for (const step of ['approve', 'migrate', 'rollback']) {
 }
 
 test('there is no --yes: it is bad usage', (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   const r = cli(['approve', '--repo', repo, '--yes']);
   assert.equal(r.status, 2);
   assert.match(r.stderr, /Unknown argument: yes/);
@@ -90,8 +84,7 @@ test('unknown commands and missing repositories exit 2', () => {
 });
 
 test('status on a damaged state explains it; propose on it exits 2 and leaves it', (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS, '.copilot-state/onboarding.json': 'nope' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS, '.copilot-state/onboarding.json': 'nope' });
   const s = cli(['status', '--repo', repo]);
   assert.equal(s.status, 0);
   assert.match(s.stdout, /damaged/);
@@ -101,8 +94,7 @@ test('status on a damaged state explains it; propose on it exits 2 and leaves it
 });
 
 test('status after propose names the next step', (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   cli(['propose', '--repo', repo]);
   const s = JSON.parse(cli(['status', '--repo', repo, '--json']).stdout);
   assert.equal(s.outcome, 'status');
@@ -111,8 +103,7 @@ test('status after propose names the next step', (t) => {
 });
 
 test('traces list shows each exchange; --help and --version work', (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   cli(['analyze', '--repo', repo]);
   cli(['approve', '--repo', repo]);
   const list = cli(['traces', 'list', '--repo', repo]);
@@ -129,20 +120,17 @@ test('traces list shows each exchange; --help and --version work', (t) => {
 });
 
 test('text for a person names commands, not tools; over MCP the text stays as the model needs it', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   const r = cli(['propose', '--repo', repo]);
   assert.equal(r.status, 0, r.stderr);
   assert.doesNotMatch(r.stdout, /onboarding_/);
   assert.ok(r.stdout.includes(`Next: node ${CLI} approve`), r.stdout.slice(-300));
-  const s = await connect({ repo });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo });
   assert.match(textOf(await s.call('onboarding_propose')), /Next: onboarding_approve/);
 });
 
 test('--repo -x and --repo=-x both name the folder -x', (t) => {
-  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'co-dash-'));
-  t.after(() => fs.rmSync(parent, { recursive: true, force: true }));
+  const parent = tempDir(t, 'co-dash-');
   const repo = path.join(parent, '-lea');
   fs.mkdirSync(repo);
   execFileSync('git', ['init', '-q', repo]);
@@ -172,7 +160,7 @@ test('the demo without a terminal stops before the first question and exits 3, a
   const kept = spawnSync(process.execPath, [CLI, 'demo', '--keep'], { encoding: 'utf8', input: '' });
   assert.equal(kept.status, 3);
   const dir = /a sandbox repository in (\S+)/.exec(kept.stdout)![1]!;
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  t.after(() => removeRepo(dir));
   assert.ok(fs.existsSync(path.join(dir, 'AGENTS.md')), 'kept');
   assert.ok(kept.stdout.includes(`The sandbox stays in ${dir} (--keep). Remove it with: rm -rf ${dir}`));
   // The help says it.
@@ -180,11 +168,10 @@ test('the demo without a terminal stops before the first question and exits 3, a
 });
 
 test('propose at the CLI ends with a summary table whose figures match the plan; --json and MCP keep their shapes', async (t) => {
-  const repo = makeRepo({
+  const repo = sandbox(t, {
     'AGENTS.md': '# Agents\n\n## Build\n\n- Use npm to install dependencies.\n- Run the tests before every commit.\n\n## Style\n\n- Prefer small functions.\n',
     'CLAUDE.md': '# Claude\n\n- Use pnpm to install dependencies.\n- Run the tests before every commit.\n',
   });
-  t.after(() => removeRepo(repo));
   const env = { ...process.env };
   delete env.COPILOT_ONBOARD_REPO;
   const text = spawnSync(process.execPath, [CLI, 'propose', '--repo', repo], { encoding: 'utf8', input: '', env }).stdout;
@@ -203,14 +190,12 @@ test('propose at the CLI ends with a summary table whose figures match the plan;
   assert.equal(operations, `${json.operations.length} (${json.operations.length} to create)`);
   // It is the last thing propose says (before a one-time notice about .copilot-state/).
   assert.ok(text.indexOf('Summary:') > text.indexOf('Plan '), 'at the end');
-  const s = await connect({ repo });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo });
   assert.doesNotMatch(textOf(await s.call('onboarding_propose')), /^Summary:/m);
 });
 
 test('propose says the pattern in the same words as analyze', (t) => {
-  const repo = makeRepo({ 'AGENTS.md': '# Agents\n\n## Build\n\n- Use npm to install dependencies.\n\n## Tests\n\n- Run the tests before every commit.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': '# Agents\n\n## Build\n\n- Use npm to install dependencies.\n\n## Tests\n\n- Run the tests before every commit.\n' });
   const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--repo', repo], { encoding: 'utf8', input: '' }).stdout;
   const line = (text: string) => /^Pattern: .*$/m.exec(text)![0];
   assert.equal(line(run('propose')), line(run('analyze')));

@@ -2,16 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { tempDir } from '../helpers/sandbox.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
 test('the packed tarball installs in an empty folder, and its CLI and server work', { timeout: 300_000 }, async (t) => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'co-pack-'));
-  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const dir = tempDir(t, 'co-pack-');
   // --ignore-scripts: the build already ran (npm test builds first); prepack would only repeat it.
   const packed = JSON.parse(execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
   const files: string[] = packed[0].files.map((f: { path: string }) => f.path);

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { parse } from 'jsonc-parser';
 import { planVscodeSetup, serveCommand } from '../../server/src/cli/setup.js';
 import { CLI } from '../helpers/mcp.js';
-import { makeRepo, removeRepo } from '../helpers/sandbox.js';
+import { sandbox, type Cleanup } from '../helpers/sandbox.js';
 
 /** setup vscode touches only its own entry, and never replaces one that is there. */
 
@@ -23,9 +23,8 @@ const OURS = `    "copilot-onboard": {
       "cwd": "\${workspaceFolder}"
     }`;
 
-async function planned(t: { after(fn: () => void): void }, mcpJson: string): Promise<string> {
-  const repo = makeRepo({ '.vscode/mcp.json': mcpJson });
-  t.after(() => removeRepo(repo));
+async function planned(t: Cleanup, mcpJson: string): Promise<string> {
+  const repo = sandbox(t, { '.vscode/mcp.json': mcpJson });
   return (await planVscodeSetup(repo))!.after;
 }
 
@@ -71,8 +70,7 @@ test('tabs, CRLF, no servers yet, and no file are handled', async (t) => {
   const inputsOnly = await planned(t, '{\n  "inputs": [ { "id": "token", "type": "promptString" } ]\n}\n');
   assert.ok(inputsOnly.startsWith('{\n  "inputs": [ { "id": "token", "type": "promptString" } ],\n  "servers": {\n'), inputsOnly);
   assert.deepEqual(parse(inputsOnly).servers['copilot-onboard'].args, [THIS_CLI, 'serve']);
-  const repo = makeRepo();
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t);
   assert.deepEqual(parse((await planVscodeSetup(repo))!.after).servers['copilot-onboard'].command, 'node');
 });
 
@@ -92,8 +90,7 @@ test('an existing copilot-onboard entry of its own is left as it is, and the com
   }
 }
 `;
-  const repo = makeRepo({ '.vscode/mcp.json': custom });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { '.vscode/mcp.json': custom });
   assert.equal(await planVscodeSetup(repo), null);
   const r = spawnSync(process.execPath, [CLI, 'setup', 'vscode', '--repo', repo], { encoding: 'utf8', input: '' });
   assert.equal(r.status, 0);

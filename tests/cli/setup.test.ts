@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'jsonc-parser';
 import { CLI } from '../helpers/mcp.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
-import { makeRepo, removeRepo, writeFile } from '../helpers/sandbox.js';
+import { hasTmux, startTmux } from '../helpers/tmux.js';
+import { sandbox, writeFile } from '../helpers/sandbox.js';
 
 const EXISTING = `{
   // our other servers
@@ -30,8 +30,7 @@ test('setup print shows the snippet for VS Code, Claude Code, Cursor and the Cop
 const CLI_FILE = path.resolve(import.meta.dirname, '../..', 'server', 'dist', 'cli.js');
 
 test('setup vscode from a checkout that is not installed writes node and this build, not npx copilot-onboard', (t) => {
-  const repo = makeRepo();
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t);
   const r = run(['setup', 'vscode', '--repo', repo]);
   assert.equal(r.status, 3);
   assert.match(r.stdout, /"command": "node"/);
@@ -50,8 +49,7 @@ test('setup print never shows a bare npx copilot-onboard that npm may fetch', ()
 });
 
 test('setup vscode without a terminal shows the change, writes nothing and exits 3', (t) => {
-  const repo = makeRepo({ '.vscode/mcp.json': EXISTING });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { '.vscode/mcp.json': EXISTING });
   const r = run(['setup', 'vscode', '--repo', repo]);
   assert.equal(r.status, 3);
   assert.match(r.stdout, /\+\s+"copilot-onboard": \{/);
@@ -59,9 +57,8 @@ test('setup vscode without a terminal shows the change, writes nothing and exits
 });
 
 test('setup vscode merges into an existing mcp.json after a yes, losing no entry or comment', { skip }, async (t) => {
-  const repo = makeRepo({ '.vscode/mcp.json': EXISTING });
-  const tm = TmuxSession.start('co-setup', `${JSON.stringify(process.execPath)} ${CLI} setup vscode --repo ${repo}`, repo);
-  t.after(() => (tm.kill(), removeRepo(repo)));
+  const repo = sandbox(t, { '.vscode/mcp.json': EXISTING });
+  const tm = startTmux(t, 'co-setup', `${JSON.stringify(process.execPath)} ${CLI} setup vscode --repo ${repo}`, repo);
   await tm.answer(/Write .*mcp\.json\?/, 'y', 'Enter');
   assert.equal(await tm.exitCode(), 0);
   const text = fs.readFileSync(path.join(repo, '.vscode/mcp.json'), 'utf8');
@@ -78,9 +75,8 @@ test('setup vscode merges into an existing mcp.json after a yes, losing no entry
 });
 
 test('setup vscode creates the file when there is none, and refuses a broken one', { skip }, async (t) => {
-  const repo = makeRepo();
-  const tm = TmuxSession.start('co-setup-new', `${JSON.stringify(process.execPath)} ${CLI} setup vscode --repo ${repo}`, repo);
-  t.after(() => (tm.kill(), removeRepo(repo)));
+  const repo = sandbox(t);
+  const tm = startTmux(t, 'co-setup-new', `${JSON.stringify(process.execPath)} ${CLI} setup vscode --repo ${repo}`, repo);
   await tm.answer(/Write .*mcp\.json\?/, 'y', 'Enter');
   assert.equal(await tm.exitCode(), 0);
   assert.equal(parse(fs.readFileSync(path.join(repo, '.vscode/mcp.json'), 'utf8')).servers['copilot-onboard'].type, 'stdio');

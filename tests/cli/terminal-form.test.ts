@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CLI } from '../helpers/mcp.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
-import { hashTree, makeRepo, readState, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { hasTmux, startTmux } from '../helpers/tmux.js';
+import { hashTree, readState, readTraces, sandbox, type Cleanup } from '../helpers/sandbox.js';
 
 /** The terminal form: a timeout closes it, "no" with a comment requests changes, choices come first. */
 
@@ -20,18 +20,17 @@ const WITH_CHOICES = {
   'AGENTS.md': '# Agents\n\n- Use npm to install new dependencies.\n- Keep pull requests small.\n',
 };
 
-function proposed(files: Record<string, string>): string {
-  const repo = makeRepo(files);
+function proposed(t: Cleanup, files: Record<string, string>): string {
+  const repo = sandbox(t, files);
   const r = spawnSync(process.execPath, [CLI, 'propose', '--repo', repo], { encoding: 'utf8', input: '' });
   assert.equal(r.status, 0, r.stderr);
   return repo;
 }
 
 test('a timeout closes the form at once: exit 3, the message on its own line', { skip }, async (t) => {
-  const repo = proposed(FLAT);
+  const repo = proposed(t, FLAT);
   const before = hashTree(repo);
-  const tm = TmuxSession.start('co-form-timeout', `COPILOT_ONBOARD_ELICITATION_TIMEOUT_MS=2000 ${node} ${CLI} approve --repo ${repo}`, repo);
-  t.after(() => (tm.kill(), removeRepo(repo)));
+  const tm = startTmux(t, 'co-form-timeout', `COPILOT_ONBOARD_ELICITATION_TIMEOUT_MS=2000 ${node} ${CLI} approve --repo ${repo}`, repo);
   await tm.waitFor(/Approve this migration plan.*\(y\/N\)/);
   // Nobody answers: the server gives up after 2 s, and the prompt must go with it.
   const screen = await tm.waitFor(/EXIT=\d+/, 10_000);
@@ -43,9 +42,8 @@ test('a timeout closes the form at once: exit 3, the message on its own line', {
 });
 
 test('no with a comment requests changes: exit 3, the comment recorded for the next propose', { skip }, async (t) => {
-  const repo = proposed(FLAT);
-  const tm = TmuxSession.start('co-form-changes', `${node} ${CLI} approve --repo ${repo}`, repo);
-  t.after(() => (tm.kill(), removeRepo(repo)));
+  const repo = proposed(t, FLAT);
+  const tm = startTmux(t, 'co-form-changes', `${node} ${CLI} approve --repo ${repo}`, repo);
   await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'n', 'Enter');
   await tm.answer(/Comment \(optional\)/, 'Keep pnpm only', 'Enter');
   assert.equal(await tm.exitCode(), 3);
@@ -58,9 +56,8 @@ test('no with a comment requests changes: exit 3, the comment recorded for the n
 });
 
 test('no without a comment declines', { skip }, async (t) => {
-  const repo = proposed(FLAT);
-  const tm = TmuxSession.start('co-form-decline', `${node} ${CLI} approve --repo ${repo}`, repo);
-  t.after(() => (tm.kill(), removeRepo(repo)));
+  const repo = proposed(t, FLAT);
+  const tm = startTmux(t, 'co-form-decline', `${node} ${CLI} approve --repo ${repo}`, repo);
   await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'n', 'Enter');
   await tm.answer(/Comment \(optional\)/, 'Enter');
   assert.equal(await tm.exitCode(), 3);
@@ -69,9 +66,8 @@ test('no without a comment declines', { skip }, async (t) => {
 });
 
 test('the approve form asks the choices that change the plan first, and the approval last', { skip }, async (t) => {
-  const repo = proposed(WITH_CHOICES);
-  const tm = TmuxSession.start('co-form-order', `${node} ${CLI} approve --repo ${repo}`, repo);
-  t.after(() => (tm.kill(), removeRepo(repo)));
+  const repo = proposed(t, WITH_CHOICES);
+  const tm = startTmux(t, 'co-form-order', `${node} ${CLI} approve --repo ${repo}`, repo);
   const first = await tm.waitFor(/\? (AGENTS\.md: its rules go to|Which rule stands\?|Approve this migration plan)/);
   assert.doesNotMatch(first, /\? Approve this migration plan/, 'no approval before the choices');
   await tm.answer(/\? AGENTS\.md: its rules go to/, 'Enter');
@@ -91,9 +87,8 @@ test('the approve form asks the choices that change the plan first, and the appr
 });
 
 test("two rounds in the terminal: the rebuilt plan's diff shows before the yes/no; no, then back, asks the choices again", { skip }, async (t) => {
-  const repo = proposed(WITH_CHOICES);
-  const tm = TmuxSession.start('co-form-rounds', `${node} ${CLI} approve --repo ${repo}`, repo);
-  t.after(() => (tm.kill(), removeRepo(repo)));
+  const repo = proposed(t, WITH_CHOICES);
+  const tm = startTmux(t, 'co-form-rounds', `${node} ${CLI} approve --repo ${repo}`, repo);
   await tm.answer(/\? AGENTS\.md: its rules go to/, 'Down', 'Enter');
   await tm.answer(/\? Which rule stands\?/, 'Enter');
   const second = await tm.waitFor(/Approve this migration plan.*\(y\/N\)/);
@@ -113,19 +108,17 @@ test("two rounds in the terminal: the rebuilt plan's diff shows before the yes/n
 });
 
 test('after a refusing answer nothing more is asked: No to overwriting uncommitted changes ends migrate at once', { skip }, async (t) => {
-  const repo = makeRepo(FLAT);
+  const repo = sandbox(t, FLAT);
   const git = (...args: string[]) => spawnSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' });
   git('add', '-A');
   git('commit', '-qm', 'initial');
   fs.appendFileSync(path.join(repo, '.github/copilot-instructions.md'), '- Keep functions short.\n');
   assert.equal(spawnSync(process.execPath, [CLI, 'propose', '--repo', repo], { encoding: 'utf8', input: '' }).status, 0);
-  const approve = TmuxSession.start('co-form-uncommitted-approve', `${node} ${CLI} approve --repo ${repo}`, repo);
-  t.after(() => (approve.kill(), removeRepo(repo)));
+  const approve = startTmux(t, 'co-form-uncommitted-approve', `${node} ${CLI} approve --repo ${repo}`, repo);
   await approve.answer(/Approve this migration plan.*\(y\/N\)/, 'y', 'Enter');
   assert.equal(await approve.exitCode(), 0);
   const before = hashTree(repo);
-  const tm = TmuxSession.start('co-form-uncommitted', `${node} ${CLI} migrate --repo ${repo}`, repo);
-  t.after(() => tm.kill());
+  const tm = startTmux(t, 'co-form-uncommitted', `${node} ${CLI} migrate --repo ${repo}`, repo);
   await tm.answer(/Overwrite uncommitted changes.*\(y\/N\)/, 'n', 'Enter');
   assert.equal(await tm.exitCode(), 3);
   assert.doesNotMatch(tm.screen(), /Apply the approved plan now/, 'the confirmations are not asked after the refusing no');

@@ -4,8 +4,8 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CLI } from '../helpers/mcp.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
-import { hashTree, makeRepo, readState, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { hasTmux, startTmux } from '../helpers/tmux.js';
+import { hashTree, readState, readTraces, removeRepo, sandbox, type Cleanup } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
 const FLAT = '# Rules\n\n- Use pnpm for all package management.\n- Write tests with vitest.\n- Document exported functions.\n';
@@ -13,17 +13,16 @@ const required = process.env.COPILOT_ONBOARD_REQUIRE_CORPUS === '1';
 const skip = !hasTmux && !required ? 'tmux is not installed: terminal tests skipped' : false;
 const node = JSON.stringify(process.execPath);
 
-function proposed(): string {
-  const repo = makeRepo({ [FILE]: FLAT });
+function proposed(t: Cleanup): string {
+  const repo = sandbox(t, { [FILE]: FLAT });
   const r = spawnSync(process.execPath, [CLI, 'propose', '--repo', repo], { encoding: 'utf8', input: '' });
   assert.equal(r.status, 0, r.stderr);
   return repo;
 }
 
 test('approve in a terminal: y approves, and the trace names the CLI', { skip }, async (t) => {
-  const repo = proposed();
-  const tm = TmuxSession.start('co-approve-yes', `${node} ${CLI} approve --repo ${repo}`, repo);
-  t.after(() => (tm.kill(), removeRepo(repo)));
+  const repo = proposed(t);
+  const tm = startTmux(t, 'co-approve-yes', `${node} ${CLI} approve --repo ${repo}`, repo);
   await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'y', 'Enter');
   assert.equal(await tm.exitCode(), 0);
   assert.match(tm.screen(), /is approved/);
@@ -35,10 +34,9 @@ test('approve in a terminal: y approves, and the trace names the CLI', { skip },
 });
 
 test('approve in a terminal: n and no comment declines with exit 3 and nothing changes', { skip }, async (t) => {
-  const repo = proposed();
+  const repo = proposed(t);
   const before = hashTree(repo);
-  const tm = TmuxSession.start('co-approve-no', `${node} ${CLI} approve --repo ${repo}`, repo);
-  t.after(() => (tm.kill(), removeRepo(repo)));
+  const tm = startTmux(t, 'co-approve-no', `${node} ${CLI} approve --repo ${repo}`, repo);
   await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'n', 'Enter');
   await tm.answer(/Comment \(optional\)/, 'Enter');
   assert.equal(await tm.exitCode(), 3);
@@ -49,10 +47,9 @@ test('approve in a terminal: n and no comment declines with exit 3 and nothing c
 
 for (const [key, name] of [['Escape', 'Esc'], ['C-c', 'Ctrl-C']] as const) {
   test(`approve in a terminal: ${name} cancels with exit 3`, { skip }, async (t) => {
-    const repo = proposed();
-    const tm = TmuxSession.start(`co-approve-${name}`, `${node} ${CLI} approve --repo ${repo}`, repo);
-    t.after(() => (tm.kill(), removeRepo(repo)));
-    await tm.answer(/Approve this migration plan.*\(y\/N\)/, key);
+    const repo = proposed(t);
+    const tm = startTmux(t, `co-approve-${name}`, `${node} ${CLI} approve --repo ${repo}`, repo);
+      await tm.answer(/Approve this migration plan.*\(y\/N\)/, key);
     assert.equal(await tm.exitCode(), 3);
     assert.equal(readTraces(repo, 'elicitation')[0]!.outcome, 'cancelled');
     assert.equal(readState(repo)!.approval, null);
@@ -60,9 +57,8 @@ for (const [key, name] of [['Escape', 'Esc'], ['C-c', 'Ctrl-C']] as const) {
 }
 
 test('the demo runs to the end in a terminal; --keep keeps its sandbox', { skip }, async (t) => {
-  const cwd = makeRepo();
-  const tm = TmuxSession.start('co-demo', `${node} ${CLI} demo --keep`, cwd);
-  t.after(() => (tm.kill(), removeRepo(cwd)));
+  const cwd = sandbox(t);
+  const tm = startTmux(t, 'co-demo', `${node} ${CLI} demo --keep`, cwd);
   await tm.waitFor(/1\. analyze/);
   await tm.answer(/\? AGENTS\.md: its rules go to/, 'Enter');
   await tm.answer(/\? \.cursor\/rules\/api\.mdc: its rules go to/, 'Enter');
@@ -85,8 +81,8 @@ test('the demo runs to the end in a terminal; --keep keeps its sandbox', { skip 
   assert.doesNotMatch(screen, /Do not ask again/);
   assert.match(screen, /Next: node \S+cli\.js migrate/);
   assert.ok(screen.includes(`node ${CLI} traces --repo`), 'the traces hint names this CLI');
-  const sandbox = /a sandbox repository in (\S+)/.exec(screen)![1]!;
-  t.after(() => fs.rmSync(sandbox, { recursive: true, force: true }));
-  assert.ok(fs.existsSync(path.join(sandbox, '.copilot-state', 'elicitation-traces')));
-  assert.ok(screen.includes(`The sandbox stays in ${sandbox} (--keep).`));
+  const kept = /a sandbox repository in (\S+)/.exec(screen)![1]!;
+  t.after(() => removeRepo(kept));
+  assert.ok(fs.existsSync(path.join(kept, '.copilot-state', 'elicitation-traces')));
+  assert.ok(screen.includes(`The sandbox stays in ${kept} (--keep).`));
 });

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI, connect, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
-import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readState, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { CLI, connect, openSession, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
+import { hashTree, MESSY_INSTRUCTIONS, readState, readTraces, sandbox, type Cleanup } from '../helpers/sandbox.js';
 
 /**
  * Rollback trusts nothing it has not checked: a damaged backup or manifest is refused before the
@@ -13,9 +13,8 @@ import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readState, readTraces, removeRe
 const FILE = '.github/copilot-instructions.md';
 const JOURNAL = '.copilot-state/journal.json';
 
-async function migrated(t: { after(fn: () => void): void }) {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS, 'AGENTS.md': '- Write a test for every bug fix.\n' });
-  t.after(() => removeRepo(repo));
+async function migrated(t: Cleanup) {
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS, 'AGENTS.md': '- Write a test for every bug fix.\n' });
   const original = hashTree(repo);
   const s = await connect({ repo, elicit: yesToAll });
   await s.call('onboarding_propose');
@@ -33,8 +32,7 @@ test('a damaged backup copy is refused before the person is asked, naming the fi
   const { repo, id, backup } = await migrated(t);
   fs.writeFileSync(path.join(backup, 'files', FILE), 'corrupt');
   const tree = hashTree(repo);
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesToAll });
   const r = await s.call('onboarding_rollback');
   assert.equal(outcomeOf(r), 'precondition_failed', textOf(r));
   assert.match(textOf(r), new RegExp(`\\.copilot-state/backups/${id}/files/\\.github/copilot-instructions\\.md`));
@@ -53,8 +51,7 @@ test('an unreadable manifest is refused before the person is asked, naming it', 
   const { repo, id, backup } = await migrated(t);
   fs.writeFileSync(path.join(backup, 'manifest.json'), '{"version": 1,');
   const tree = hashTree(repo);
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesToAll });
   const r = await s.call('onboarding_rollback');
   assert.equal(outcomeOf(r), 'precondition_failed', textOf(r));
   assert.match(textOf(r), new RegExp(`backups/${id}/manifest\\.json`));
@@ -74,8 +71,7 @@ for (const [name, edit] of [
     edit(manifest.files.find((f: { path: string }) => f.path === FILE));
     fs.writeFileSync(manifestFile, JSON.stringify(manifest));
     const tree = hashTree(repo);
-    const s = await connect({ repo, elicit: yesToAll });
-    t.after(() => s.close());
+    const s = await openSession(t, { repo, elicit: yesToAll });
     const r = await s.call('onboarding_rollback');
     assert.equal(outcomeOf(r), 'precondition_failed', textOf(r));
     assert.match(textOf(r), /manifest\.json/);
@@ -95,8 +91,7 @@ test('an interrupted rollback whose backup is damaged is reported by status, ref
   assert.ok(fs.existsSync(path.join(repo, JOURNAL)), 'the crash left the journal');
   fs.writeFileSync(copy, 'corrupt');
 
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesToAll });
   const status = await s.call('onboarding_status');
   assert.equal(outcomeOf(status), 'status');
   assert.equal(status.isError, false);
@@ -133,8 +128,7 @@ test('a journal.json that cannot be read is reported by name, and gated steps re
   const { repo } = await migrated(t);
   fs.writeFileSync(path.join(repo, JOURNAL), '{"version":1,');
   const tree = hashTree(repo);
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesToAll });
   const status = await s.call('onboarding_status');
   assert.equal(outcomeOf(status), 'status');
   assert.equal((status.structuredContent as { damaged: boolean }).damaged, true);

@@ -3,14 +3,13 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { connect, outcomeOf, yesToAll } from '../helpers/mcp.js';
-import { hashTree, makeRepo, MESSY_INSTRUCTIONS, removeRepo } from '../helpers/sandbox.js';
+import { connect, openSession, outcomeOf, yesToAll } from '../helpers/mcp.js';
+import { hashTree, MESSY_INSTRUCTIONS, sandbox } from '../helpers/sandbox.js';
 
 test('temporary files a kill -9 left mid-write are removed by recovery, and the repository is back on one side', async (t) => {
-  const repo = makeRepo({ 'AGENTS.md': MESSY_INSTRUCTIONS, 'src/AGENTS.md': '- Keep handlers small.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': MESSY_INSTRUCTIONS, 'src/AGENTS.md': '- Keep handlers small.\n' });
   const before = hashTree(repo);
-  const s = await connect({ repo, elicit: yesToAll });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
   await s.close();
@@ -22,8 +21,7 @@ test('temporary files a kill -9 left mid-write are removed by recovery, and the 
   const temp = `.github/.copilot-tmp-${dead}-0123456789ab`;
   fs.mkdirSync(path.join(repo, '.github'), { recursive: true });
   fs.writeFileSync(path.join(repo, temp), 'half of a file');
-  const r = await connect({ repo, elicit: yesToAll });
-  t.after(() => r.close());
+  const r = await openSession(t, { repo, elicit: yesToAll });
   const status = await r.call('onboarding_status');
   assert.match(JSON.stringify(status.structuredContent), /temporary file left by the interrupted write was removed/);
   assert.equal(fs.existsSync(path.join(repo, temp)), false);

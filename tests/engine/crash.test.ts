@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import fs from 'node:fs';
 import path from 'node:path';
 import assert from 'node:assert/strict';
-import { connect, outcomeOf, yesToAll } from '../helpers/mcp.js';
-import { hashTree, makeRepo, readState, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { connect, openSession, outcomeOf, yesToAll } from '../helpers/mcp.js';
+import { hashTree, readState, readTraces, round, sandbox, type Cleanup } from '../helpers/sandbox.js';
 
 const FILES = {
   '.github/copilot-instructions.md': '# Rules\n\n- Use pnpm for all package management.\n- Run tests with vitest before every commit.\n',
@@ -12,8 +12,8 @@ const FILES = {
   'pkg/CLAUDE.md': '- Keep the package free of cycles.\n',
 };
 
-async function approved(): Promise<string> {
-  const repo = makeRepo(FILES);
+async function approved(t: Cleanup): Promise<string> {
+  const repo = sandbox(t, FILES);
   const s = await connect({ repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
@@ -42,17 +42,17 @@ async function restart(repo: string) {
 }
 
 test('a migrate killed after any file operation is recovered to one side, and rollback still restores bytes', async (t) => {
-  const reference = await approved();
-  t.after(() => removeRepo(reference));
+  const reference = await approved(t);
   const before = hashTree(reference);
-  const s = await connect({ repo: reference, elicit: yesToAll });
+  const s = await openSession(t, { repo: reference, elicit: yesToAll });
   assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
   await s.close();
   const after = hashTree(reference);
 
   let crashes = 0;
   for (let n = 1; n < 50; n++) {
-    const repo = await approved();
+    const cleanup = round();
+    const repo = await approved(cleanup);
     try {
       if (!(await crashAt(repo, 'onboarding_migrate', n))) break;
       crashes++;
@@ -82,7 +82,7 @@ test('a migrate killed after any file operation is recovered to one side, and ro
         await again.close();
       }
     } finally {
-      removeRepo(repo);
+      await cleanup.done();
     }
   }
   t.diagnostic(`migrate crash points tested and recovered: ${crashes}`);
@@ -90,12 +90,12 @@ test('a migrate killed after any file operation is recovered to one side, and ro
 });
 
 test('a rollback killed after any file operation is finished at the next start', async (t) => {
-  const probe = await approved();
-  t.after(() => removeRepo(probe));
+  const probe = await approved(t);
   const before = hashTree(probe);
   let crashes = 0;
   for (let n = 1; n < 50; n++) {
-    const repo = await approved();
+    const cleanup = round();
+    const repo = await approved(cleanup);
     try {
       const s = await connect({ repo, elicit: yesToAll });
       assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
@@ -110,7 +110,7 @@ test('a rollback killed after any file operation is finished at the next start',
       assert.ok(all.some((x) => x.recovery) || all.some((x) => x.action === 'rollback' && x.outcome === 'rolled_back'), `crash after rollback file operation ${n}: traced`);
       assert.ok(readState(repo)!.migrations[0].rolledBackAt);
     } finally {
-      removeRepo(repo);
+      await cleanup.done();
     }
   }
   t.diagnostic(`rollback crash points tested and recovered: ${crashes}`);

@@ -2,17 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { connect, outcomeOf, textOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
-import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readState, removeRepo, STRUCTURED_INSTRUCTIONS } from '../helpers/sandbox.js';
+import { openSession, outcomeOf, textOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
+import { hashTree, MESSY_INSTRUCTIONS, readState, sandbox, STRUCTURED_INSTRUCTIONS } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
 const backups = (repo: string) => (fs.existsSync(path.join(repo, '.copilot-state/backups')) ? fs.readdirSync(path.join(repo, '.copilot-state/backups')) : []);
 
 test('forged arguments are invalid params: no argument stands in for the person', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   const before = hashTree(repo);
   await assert.rejects(s.call('onboarding_approve', { approved: true }), (e: { code?: number }) => e.code === -32602);
@@ -24,10 +22,8 @@ test('forged arguments are invalid params: no argument stands in for the person'
 });
 
 test('an argument named __proto__ is refused like any other, on every tool', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   const before = hashTree(repo);
   // JSON.parse makes __proto__ an own key, as a client's JSON on the wire does.
@@ -42,10 +38,8 @@ test('an argument named __proto__ is refused like any other, on every tool', asy
 });
 
 test('migrate without approve is refused and changes nothing', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   const before = hashTree(repo);
   const r = await s.call('onboarding_migrate');
@@ -57,10 +51,8 @@ test('migrate without approve is refused and changes nothing', async (t) => {
 });
 
 test('migrate refused when a source changed after approve leaves the edit in place and writes no backup', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   const edited = `${MESSY_INSTRUCTIONS}- A rule added by hand.\n`;
@@ -73,15 +65,13 @@ test('migrate refused when a source changed after approve leaves the edit in pla
 });
 
 test('a source edited while the migrate form is open is caught after the yes', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   const edited = `${MESSY_INSTRUCTIONS}- Edited while the form was open.\n`;
   const answer: ElicitAnswer = (req: any) => {
     if ('understood_risks' in req.requestedSchema.properties) fs.writeFileSync(path.join(repo, FILE), edited);
     return yesToAll(req);
   };
-  const s = await connect({ repo, elicit: answer });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: answer });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   const r = await s.call('onboarding_migrate');
@@ -92,10 +82,8 @@ test('a source edited while the migrate form is open is caught after the yes', a
 });
 
 test('an approval is used once: a second migrate, and a migrate after rollback, are refused', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
@@ -111,10 +99,8 @@ test('an approval is used once: a second migrate, and a migrate after rollback, 
 });
 
 test('a plan.json edited after propose is refused at approve', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   const planFile = path.join(repo, '.copilot-state/plan.json');
   const plan = JSON.parse(fs.readFileSync(planFile, 'utf8'));
@@ -127,10 +113,8 @@ test('a plan.json edited after propose is refused at approve', async (t) => {
 });
 
 test('a structured file: the plan has nothing to do, and approve says so', async (t) => {
-  const repo = makeRepo({ [FILE]: STRUCTURED_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: STRUCTURED_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   const p = await s.call('onboarding_propose');
   assert.deepEqual((p.structuredContent as { operations: unknown[] }).operations, []);
   assert.match(textOf(p), /nothing to do/);
@@ -140,20 +124,16 @@ test('a structured file: the plan has nothing to do, and approve says so', async
 });
 
 test('rollback with nothing to roll back is refused', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   const r = await s.call('onboarding_rollback');
   assert.equal(outcomeOf(r), 'precondition_failed');
   assert.match(textOf(r), /no migration to roll back/);
 });
 
 test('the messages say exactly what will happen: the file to change and where the backup goes', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   const migrated = await s.call('onboarding_migrate');

@@ -2,16 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { connect, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
-import { makeRepo, MESSY_INSTRUCTIONS, removeRepo } from '../helpers/sandbox.js';
+import { openSession, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
+import { MESSY_INSTRUCTIONS, sandbox } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
 
 test('rollback after a person edited the migrated file lists it and saves the edit before restoring', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   const migrated = await s.call('onboarding_migrate');

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { connect, isChoicesRound, outcomeOf, textOf, type ElicitAnswer } from '../helpers/mcp.js';
-import { hashTree, makeRepo, removeRepo } from '../helpers/sandbox.js';
+import { isChoicesRound, openSession, outcomeOf, textOf, type ElicitAnswer } from '../helpers/mcp.js';
+import { hashTree, sandbox } from '../helpers/sandbox.js';
 
 /** Removes every legacy file it may, and says yes to everything else. */
 const removeAll: ElicitAnswer = (req: any) => {
@@ -17,14 +17,12 @@ const removeAll: ElicitAnswer = (req: any) => {
 const modeOf = (p: string) => fs.statSync(p).mode & 0o7777;
 
 test('rollback gives back the modes of folders a migration emptied and removed, not 0755', async (t) => {
-  const repo = makeRepo({ '.cursor/rules/api.mdc': '---\nglobs: src/api/**\n---\n- Validate request bodies.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { '.cursor/rules/api.mdc': '---\nglobs: src/api/**\n---\n- Validate request bodies.\n' });
   fs.chmodSync(path.join(repo, '.cursor/rules'), 0o700);
   fs.chmodSync(path.join(repo, '.cursor'), 0o750);
   fs.chmodSync(path.join(repo, '.cursor/rules/api.mdc'), 0o600);
   const before = hashTree(repo);
-  const s = await connect({ repo, elicit: removeAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: removeAll });
   await s.call('onboarding_propose');
   assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
   const m = await s.call('onboarding_migrate');

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { connect, isChoicesRound, outcomeOf, textOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
-import { hashTree, makeRepo, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { connect, isChoicesRound, openSession, outcomeOf, textOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
+import { hashTree, readTraces, sandbox, type Cleanup } from '../helpers/sandbox.js';
 
 /** Rollback is a faithful undo: bytes, file modes, and no folder left behind that the migration made. */
 const FILES = {
@@ -19,9 +19,8 @@ const removeLegacy: ElicitAnswer = (req) => {
   return yesToAll(req);
 };
 
-function repoWithModes(t: { after(fn: () => void): void }): string {
-  const repo = makeRepo(FILES);
-  t.after(() => removeRepo(repo));
+function repoWithModes(t: Cleanup): string {
+  const repo = sandbox(t, FILES);
   for (const [rel, mode] of Object.entries(MODES)) fs.chmodSync(path.join(repo, rel), mode);
   return repo;
 }
@@ -37,8 +36,7 @@ function assertUndone(repo: string, before: Record<string, string>) {
 test('rollback restores file modes and removes the folders the migration created', async (t) => {
   const repo = repoWithModes(t);
   const before = hashTree(repo);
-  const s = await connect({ repo, elicit: removeLegacy });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: removeLegacy });
   await s.call('onboarding_propose');
   assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
   assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
@@ -49,8 +47,7 @@ test('rollback restores file modes and removes the folders the migration created
 
 test('a folder the migration created is kept when the person put a file of their own in it', async (t) => {
   const repo = repoWithModes(t);
-  const s = await connect({ repo, elicit: removeLegacy });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: removeLegacy });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   await s.call('onboarding_migrate');
@@ -63,7 +60,7 @@ test('a folder the migration created is kept when the person put a file of their
 test('a migrate killed after writing every file is undone with modes and without the folders it created', async (t) => {
   const repo = repoWithModes(t);
   const before = hashTree(repo);
-  const s = await connect({ repo, elicit: removeLegacy });
+  const s = await openSession(t, { repo, elicit: removeLegacy });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   await s.close();
@@ -74,8 +71,7 @@ test('a migrate killed after writing every file is undone with modes and without
   await assert.rejects(crashing.call('onboarding_migrate'));
   await crashing.close().catch(() => {});
   assert.ok(fs.existsSync(path.join(repo, '.github/instructions')), 'the crash came after the files were written');
-  const again = await connect({ repo, elicit: removeLegacy });
-  t.after(() => again.close());
+  const again = await openSession(t, { repo, elicit: removeLegacy });
   const status = (await again.call('onboarding_status')).structuredContent as { lastRecovery: { result: string } };
   assert.equal(status.lastRecovery.result, 'before-migration');
   assertUndone(repo, before);
@@ -89,8 +85,7 @@ test('a manifest written before modes and created folders were recorded still re
 
 test('a created file the person deleted after migrating is reported as deleted, not as saved', async (t) => {
   const repo = repoWithModes(t);
-  const s = await connect({ repo, elicit: removeLegacy });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: removeLegacy });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   const m = await s.call('onboarding_migrate');

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { connect, isChoicesRound, outcomeOf, textOf, type ElicitAnswer } from '../helpers/mcp.js';
-import { hashTree, makeRepo, readState, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { isChoicesRound, openSession, outcomeOf, textOf, type ElicitAnswer } from '../helpers/mcp.js';
+import { hashTree, readState, readTraces, sandbox } from '../helpers/sandbox.js';
 
 const FILES = {
   '.github/copilot-instructions.md': '# Rules\n\n- Use pnpm for all package management.\n',
@@ -26,10 +26,8 @@ function person(approveFields: (props: Record<string, any>) => Record<string, un
 const fieldFor = (props: Record<string, any>, needle: string) => Object.keys(props).find((k) => String(props[k].title).includes(needle))!;
 
 test('the approve form offers keep, remove or pointer per legacy file and which rule stands, all with safe defaults', async (t) => {
-  const repo = makeRepo(FILES);
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: person(() => ({})) });
-  t.after(() => s.close());
+  const repo = sandbox(t, FILES);
+  const s = await openSession(t, { repo, elicit: person(() => ({})) });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   const form = s.elicitations[0] as any;
@@ -48,10 +46,8 @@ test('the approve form offers keep, remove or pointer per legacy file and which 
 });
 
 test('default choices keep every legacy file and mark the contradiction in the file', async (t) => {
-  const repo = makeRepo(FILES);
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: person(() => ({})) });
-  t.after(() => s.close());
+  const repo = sandbox(t, FILES);
+  const s = await openSession(t, { repo, elicit: person(() => ({})) });
   await s.call('onboarding_propose');
   const a = await s.call('onboarding_approve');
   assert.equal(outcomeOf(a), 'approved', textOf(a));
@@ -66,10 +62,9 @@ test('default choices keep every legacy file and mark the contradiction in the f
 });
 
 test('chosen fates and a chosen rule are applied, traced, and rolled back byte for byte', async (t) => {
-  const repo = makeRepo(FILES);
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, FILES);
   const before = hashTree(repo);
-  const s = await connect({
+  const s = await openSession(t, {
     repo,
     elicit: person((props) => {
       const conflict = fieldFor(props, 'Which rule stands?');
@@ -77,7 +72,6 @@ test('chosen fates and a chosen rule are applied, traced, and rolled back byte f
       return { [fieldFor(props, 'AGENTS.md')]: 'remove', [fieldFor(props, 'CLAUDE.md')]: 'pointer', [conflict]: pnpm };
     }),
   });
-  t.after(() => s.close());
   await s.call('onboarding_propose');
   const approved = await s.call('onboarding_approve');
   assert.equal(outcomeOf(approved), 'approved');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect, isChoicesRound, never, outcomeOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
-import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readState, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { connect, isChoicesRound, never, openSession, outcomeOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
+import { hashTree, MESSY_INSTRUCTIONS, readState, readTraces, sandbox, type Cleanup } from '../helpers/sandbox.js';
 
 /**
  * Every refusal, for each gated step: the contract outcome and isError, every file outside
@@ -15,8 +15,8 @@ const NAME = /^\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z-(approve|migrate|rollback)\
 type Step = 'approve' | 'migrate' | 'rollback';
 
 /** A repository brought to the point where `step` is the next thing to do. */
-async function readyFor(step: Step): Promise<string> {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+async function readyFor(t: Cleanup, step: Step): Promise<string> {
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   const s = await connect({ repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   if (step !== 'approve') assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
@@ -67,13 +67,11 @@ function cases(step: Step): Case[] {
 for (const step of ['approve', 'migrate', 'rollback'] as const) {
   for (const c of cases(step)) {
     test(`${step} refused on ${c.name}: ${c.outcome}, nothing changes, one trace`, async (t) => {
-      const repo = await readyFor(step);
-      t.after(() => removeRepo(repo));
+      const repo = await readyFor(t, step);
       const tree = hashTree(repo);
       const state = readState(repo)!;
       const tracesBefore = readTraces(repo, 'elicitation').length;
-      const s = await connect({ repo, elicit: c.answer, env: c.env });
-      t.after(() => s.close());
+      const s = await openSession(t, { repo, elicit: c.answer, env: c.env });
 
       const r = await s.call(`onboarding_${step}`);
       assert.equal(outcomeOf(r), c.outcome);

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runGated, type GateContext } from '../../server/src/gate/gate.js';
 import { NoReplyError, type FormReply, type Person } from '../../server/src/call/ports.js';
-import { makeRepo, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { readTraces, sandbox, type Cleanup } from '../helpers/sandbox.js';
 
 /**
  * The gate driven by a fake person: no SDK, no child process. Each answer a client can give maps to
@@ -26,9 +26,8 @@ function personAnswering(reply: Reply, canAnswer = true): Person & { asked: stri
 
 const accept = (content: Record<string, unknown>): FormReply => ({ action: 'accept', content, hasContent: true });
 
-async function gate(t: { after(fn: () => void): void }, person: Person) {
-  const root = makeRepo({ 'AGENTS.md': '# Rules\n' });
-  t.after(() => removeRepo(root));
+async function gate(t: Cleanup, person: Person) {
+  const root = sandbox(t, { 'AGENTS.md': '# Rules\n' });
   const ctx: GateContext = { root, session: { person, client: { info: () => ({ name: 'fake client', version: '1.0' }) } } };
   let acted = 0;
   const result = await runGated(

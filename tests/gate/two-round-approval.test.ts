@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { connect, isChoicesRound, never, outcomeOf, textOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
-import { FLAT_INSTRUCTIONS, hashTree, makeRepo, readState, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { connect, isChoicesRound, never, openSession, outcomeOf, textOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
+import { FLAT_INSTRUCTIONS, hashTree, readState, readTraces, sandbox, type Cleanup } from '../helpers/sandbox.js';
 
 /**
  * Approve asks in two rounds when the plan offers choices: round one only the choices, round two
@@ -26,8 +26,8 @@ function person(first: ElicitAnswer, second: ElicitAnswer): ElicitAnswer {
 const acceptWith = (content: (req: Req) => Record<string, unknown>): ElicitAnswer => (req) => ({ action: 'accept', content: content(req as Req) });
 const yes = acceptWith(() => ({ approved: true }));
 
-async function proposed(env?: Record<string, string>) {
-  const repo = makeRepo(FILES);
+async function proposed(t: Cleanup, env?: Record<string, string>) {
+  const repo = sandbox(t, FILES);
   const s = await connect({ repo, elicit: yesToAll, env });
   const planHash = (await s.call('onboarding_propose')).structuredContent!.planHash as string;
   await s.close();
@@ -50,13 +50,11 @@ refusals.push(
 
 for (const c of refusals) {
   test(`a ${c.name} in round ${c.round} ends the step with ${c.outcome}; nothing changes; ${c.round} trace(s)`, async (t) => {
-    const { repo, planHash } = await proposed();
-    t.after(() => removeRepo(repo));
+    const { repo, planHash } = await proposed(t);
     const tree = hashTree(repo);
     const state = readState(repo)!;
     const before = readTraces(repo, 'elicitation').length;
-    const s = await connect({ repo, elicit: c.answer, env: c.env });
-    t.after(() => s.close());
+    const s = await openSession(t, { repo, elicit: c.answer, env: c.env });
     const r = await s.call('onboarding_approve');
     assert.equal(outcomeOf(r), c.outcome, textOf(r));
     assert.equal(s.elicitations.length, c.round, 'nothing more is asked after a refusal');
@@ -81,10 +79,8 @@ for (const c of refusals) {
 }
 
 test('accepting both rounds with changed choices: round two shows that plan; the approval binds to its hash; migrate applies exactly it', async (t) => {
-  const { repo, planHash } = await proposed();
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: person(acceptWith(removeAgents), yes) });
-  t.after(() => s.close());
+  const { repo, planHash } = await proposed(t);
+  const s = await openSession(t, { repo, elicit: person(acceptWith(removeAgents), yes) });
   const r = await s.call('onboarding_approve');
   assert.equal(outcomeOf(r), 'approved', textOf(r));
   const [one, two] = s.elicitations as unknown as Req[];
@@ -115,17 +111,15 @@ test('accepting both rounds with changed choices: round two shows that plan; the
 });
 
 test('going back from round two asks the choices again; the last choices are the ones approved', async (t) => {
-  const { repo } = await proposed();
-  t.after(() => removeRepo(repo));
+  const { repo } = await proposed(t);
   let firsts = 0;
-  const s = await connect({
+  const s = await openSession(t, {
     repo,
     elicit: person(
       acceptWith((req) => (++firsts === 1 ? removeAgents(req) : {})),
       acceptWith(() => (firsts === 1 ? { approved: false, choose_again: true } : { approved: true })),
     ),
   });
-  t.after(() => s.close());
   const r = await s.call('onboarding_approve');
   assert.equal(outcomeOf(r), 'approved', textOf(r));
   assert.equal(s.elicitations.length, 4);
@@ -136,11 +130,9 @@ test('going back from round two asks the choices again; the last choices are the
 });
 
 test('going back without end is refused after a bounded number of rounds', async (t) => {
-  const { repo } = await proposed();
-  t.after(() => removeRepo(repo));
+  const { repo } = await proposed(t);
   const tree = hashTree(repo);
-  const s = await connect({ repo, elicit: person(acceptWith(() => ({})), acceptWith(() => ({ approved: true, choose_again: true }))) });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: person(acceptWith(() => ({})), acceptWith(() => ({ approved: true, choose_again: true }))) });
   const r = await s.call('onboarding_approve');
   assert.equal(outcomeOf(r), 'not_confirmed');
   assert.equal(s.elicitations.length, 10);
@@ -149,10 +141,8 @@ test('going back without end is refused after a bounded number of rounds', async
 });
 
 test('a plan without choices asks once', async (t) => {
-  const repo = makeRepo({ '.github/copilot-instructions.md': FLAT_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { '.github/copilot-instructions.md': FLAT_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   const p = await s.call('onboarding_propose');
   const r = await s.call('onboarding_approve');
   assert.equal(outcomeOf(r), 'approved', textOf(r));
@@ -163,14 +153,12 @@ test('a plan without choices asks once', async (t) => {
 });
 
 test('migrate without elicitation: precondition_failed before an approval, elicitation_unsupported after one', async (t) => {
-  const { repo } = await proposed();
-  t.after(() => removeRepo(repo));
-  const bare = await connect({ repo, elicit: null });
-  t.after(() => bare.close());
+  const { repo } = await proposed(t);
+  const bare = await openSession(t, { repo, elicit: null });
   const before = await bare.call('onboarding_migrate');
   assert.equal(outcomeOf(before), 'precondition_failed', textOf(before));
   assert.match(textOf(before), /approve/i);
-  const s = await connect({ repo, elicit: yesToAll });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
   await s.close();
   const after = await bare.call('onboarding_migrate');
@@ -179,12 +167,10 @@ test('migrate without elicitation: precondition_failed before an approval, elici
 
 test('choices that leave nothing to write: round one, then "nothing to approve", no round two', async (t) => {
   // A linked Copilot file and nothing else: the default plan writes nothing, the choice is keep or replace.
-  const repo = makeRepo({ 'docs/ai.md': '# Rules\n\n- Use pnpm.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'docs/ai.md': '# Rules\n\n- Use pnpm.\n' });
   fs.mkdirSync(path.join(repo, '.github'), { recursive: true });
   fs.symlinkSync('../docs/ai.md', path.join(repo, '.github/copilot-instructions.md'));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesToAll });
   const p = await s.call('onboarding_propose');
   assert.deepEqual(p.structuredContent!.operations, [], 'the default plan writes nothing');
   const tree = hashTree(repo);

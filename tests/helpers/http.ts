@@ -5,6 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ListRootsRequestSchema, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI } from './mcp.js';
+import type { Cleanup } from './sandbox.js';
 
 export interface HttpServer {
   /** The endpoint as printed, without the token: http://127.0.0.1:PORT/mcp */
@@ -65,6 +66,13 @@ export async function startHttp(args: string[] = [], env: Record<string, string 
     await stop();
     throw e;
   }
+}
+
+/** `startHttp`, stopped when the test `t` ends. */
+export async function httpServer(t: Cleanup, args: string[] = [], env: Record<string, string | null> = {}): Promise<HttpServer> {
+  const server = await startHttp(args, env);
+  t.after(() => server.stop());
+  return server;
 }
 
 export const INITIALIZE = {

@@ -10,6 +10,7 @@ import {
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import path from 'node:path';
+import type { Cleanup } from './sandbox.js';
 
 export const CLI = path.resolve(import.meta.dirname, '../../server/dist/cli.js');
 
@@ -74,6 +75,13 @@ export async function connect(opts: {
     stderr: () => stderr,
     close: () => client.close(),
   };
+}
+
+/** `connect`, closed when the test `t` ends. */
+export async function openSession(t: Cleanup, opts: Parameters<typeof connect>[0]): Promise<Session> {
+  const s = await connect(opts);
+  t.after(() => s.close());
+  return s;
 }
 
 export const accept = (content: Record<string, unknown>): ElicitAnswer => () => ({ action: 'accept', content });

@@ -3,12 +3,59 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after } from 'node:test';
+
+/** What a test offers for cleanup: node:test's TestContext (`t`). */
+export interface Cleanup {
+  after(fn: () => unknown): void;
+}
+
+/** Every folder the helpers made; removed again when the process exits, should a late writer have made one anew. */
+const made = new Set<string>();
+process.on('exit', () => made.forEach(removeRepo));
 
 /** A real `git init` repository in a temp dir, with the given files (path → content). */
 export function makeRepo(files: Record<string, string | Buffer> = {}): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'co-test-'));
+  made.add(dir);
   execFileSync('git', ['init', '-q', dir]);
   for (const [rel, content] of Object.entries(files)) writeFile(dir, rel, content);
+  return dir;
+}
+
+/** A sandbox repository (as `makeRepo`) that is removed when the test `t` ends. */
+export function sandbox(t: Cleanup, files: Record<string, string | Buffer> = {}): string {
+  const dir = makeRepo(files);
+  t.after(() => removeRepo(dir));
+  return dir;
+}
+
+/** A sandbox repository shared by the tests of a file (or a suite): removed after the last of them. */
+export function sharedSandbox(files: Record<string, string | Buffer> = {}): string {
+  const dir = makeRepo(files);
+  after(() => removeRepo(dir));
+  return dir;
+}
+
+/**
+ * Cleanup for one round of a loop or a property, whose folders should not wait for the end of the test:
+ * `done()` runs what the round registered, in order.
+ */
+export function round(): Cleanup & { done(): Promise<void> } {
+  const fns: Array<() => unknown> = [];
+  return {
+    after: (fn) => void fns.push(fn),
+    done: async () => {
+      for (const fn of fns.splice(0)) await fn();
+    },
+  };
+}
+
+/** An empty temp folder, not a repository, that is removed when the test `t` ends. */
+export function tempDir(t: Cleanup, prefix = 'co-tmp-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.add(dir);
+  t.after(() => removeRepo(dir));
   return dir;
 }
 

@@ -1,7 +1,15 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import type { Cleanup } from './sandbox.js';
 
 /** tmux drives a real terminal: send-keys to answer, capture-pane to read the screen. */
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+/** `TmuxSession.start`, the session killed when the test `t` ends. */
+export function startTmux(t: Cleanup, name: string, command: string, cwd: string): TmuxSession {
+  const tm = TmuxSession.start(name, command, cwd);
+  t.after(() => tm.kill());
+  return tm;
+}
 
 export class TmuxSession {
   constructor(readonly name: string) {}

@@ -7,8 +7,8 @@ import { readFrontMatter } from '../../server/src/model/frontmatter.js';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
 import { scanRepository } from '../../server/src/analysis/scan.js';
-import { connect, outcomeOf } from '../helpers/mcp.js';
-import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readState, removeRepo, writeFile } from '../helpers/sandbox.js';
+import { openSession, outcomeOf } from '../helpers/mcp.js';
+import { hashTree, MESSY_INSTRUCTIONS, readState, sandbox, writeFile } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
 const runs = Number(process.env.FUZZ_RUNS ?? 60);
@@ -16,10 +16,8 @@ const oddText = fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.string
 const anyValue = fc.oneof(fc.boolean(), fc.integer(), fc.double(), oddText, fc.constant(null), fc.array(fc.string(), { maxLength: 3 }), fc.dictionary(fc.string(), fc.string(), { maxKeys: 3 }));
 
 test('fuzz: tool arguments other than none are invalid params, and change nothing', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: () => ({ action: 'accept', content: { approved: true, confirmed: true, understood_risks: true } }) });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: () => ({ action: 'accept', content: { approved: true, confirmed: true, understood_risks: true } }) });
   const before = hashTree(repo);
   const tools = ['onboarding_analyze', 'onboarding_propose', 'onboarding_approve', 'onboarding_migrate', 'onboarding_rollback', 'onboarding_status'];
   await fc.assert(
@@ -33,11 +31,9 @@ test('fuzz: tool arguments other than none are invalid params, and change nothin
 });
 
 test('fuzz: any elicitation answer gives a contract outcome, and only a real yes approves', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   let next: unknown = null;
-  const s = await connect({ repo, elicit: () => next as never });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: () => next as never });
   await s.call('onboarding_propose');
   const before = hashTree(repo);
   const answer = fc.oneof(
@@ -75,8 +71,7 @@ test('fuzz: front matter never throws', () => {
 });
 
 test('fuzz: random bytes and random Markdown in instruction files never crash the scan, analysis or plan', async (t) => {
-  const repo = makeRepo();
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t);
   const md = fc.array(
     fc.oneof(oddText, fc.constantFrom('# T', '## S', '- Use pnpm.', '- Use npm.', '```', '---', '<!-- c -->', '  - nested', '1. one', '', '\r', 'Never use semicolons.', 'Always use semicolons.')),
     { maxLength: 30 },
@@ -95,10 +90,8 @@ test('fuzz: random bytes and random Markdown in instruction files never crash th
 });
 
 test('fuzz: a random onboarding.json is reported as damaged, never reset, and nothing crashes', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: () => ({ action: 'accept', content: { approved: true, confirmed: true, understood_risks: true } }) });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: () => ({ action: 'accept', content: { approved: true, confirmed: true, understood_risks: true } }) });
   const stateFile = path.join(repo, '.copilot-state', 'onboarding.json');
   await fc.assert(
     fc.asyncProperty(fc.oneof(oddText, fc.json(), fc.jsonValue().map((v) => JSON.stringify({ version: 1, step: 'approved', plan: v, approval: v, migrations: [v] }))), async (text) => {

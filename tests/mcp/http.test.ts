@@ -1,17 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { httpClient, INITIALIZE, rawRequest, startHttp } from '../helpers/http.js';
-import { makeRepo, MESSY_INSTRUCTIONS, readState, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { httpClient, httpServer, INITIALIZE, rawRequest } from '../helpers/http.js';
+import { MESSY_INSTRUCTIONS, readState, readTraces, sandbox } from '../helpers/sandbox.js';
 
 function session(url: string, token: string, repo: string, name: string, answer: 'accept' | 'decline') {
   return httpClient(url, { token, repo, name, elicit: () => (answer === 'accept' ? { action: 'accept', content: { approved: true } } : { action: 'decline' }) });
 }
 
 test('Streamable HTTP: each session gets its own elicitations, answered by its own client', async (t) => {
-  const server = await startHttp();
-  t.after(() => server.stop());
-  const repos = [makeRepo({ '.github/copilot-instructions.md': MESSY_INSTRUCTIONS }), makeRepo({ '.github/copilot-instructions.md': MESSY_INSTRUCTIONS })];
-  t.after(() => repos.forEach(removeRepo));
+  const server = await httpServer(t);
+  const repos = [sandbox(t, { '.github/copilot-instructions.md': MESSY_INSTRUCTIONS }), sandbox(t, { '.github/copilot-instructions.md': MESSY_INSTRUCTIONS })];
   const a = await session(server.url, server.token, repos[0]!, 'client-a', 'accept');
   const b = await session(server.url, server.token, repos[1]!, 'client-b', 'decline');
   t.after(() => (a.close(), b.close()));
@@ -26,8 +24,7 @@ test('Streamable HTTP: each session gets its own elicitations, answered by its o
 });
 
 test('Streamable HTTP refuses a foreign Host or Origin (DNS-rebinding protection)', async (t) => {
-  const server = await startHttp();
-  t.after(() => server.stop());
+  const server = await httpServer(t);
   const post = async (headers: Record<string, string>) => (await rawRequest(server.url, { headers: server.headers(headers), body: INITIALIZE })).status;
   assert.equal(await post({ host: 'evil.example' }), 403);
   assert.equal(await post({ origin: 'http://evil.example' }), 403);

@@ -1,16 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { LoggingMessageNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { connect, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
-import { makeRepo, MESSY_INSTRUCTIONS, readState, removeRepo } from '../helpers/sandbox.js';
+import { openSession, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
+import { MESSY_INSTRUCTIONS, readState, sandbox } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
 
 test('the onboard prompt walks the agent through the steps and leaves the answers to the person', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo });
   const { prompts } = await s.client.listPrompts();
   assert.deepEqual(prompts.map((p) => p.name), ['onboard']);
   const p = await s.client.getPrompt({ name: 'onboard' });
@@ -20,10 +18,8 @@ test('the onboard prompt walks the agent through the steps and leaves the answer
 });
 
 test('resources give the status, the plan as Markdown with diffs, and the traces', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   const { resources } = await s.client.listResources();
   assert.deepEqual(resources.map((r) => r.uri), ['copilot-onboard://status', 'copilot-onboard://plan', 'copilot-onboard://traces']);
   const read = async (uri: string) => ((await s.client.readResource({ uri })).contents[0] as { text: string }).text;
@@ -40,10 +36,8 @@ test('resources give the status, the plan as Markdown with diffs, and the traces
 });
 
 test('progress notifications reach a client that sent a progress token, and logs follow the level it set', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS, 'AGENTS.md': '- Keep commits small.\n' });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS, 'AGENTS.md': '- Keep commits small.\n' });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   const logs: string[] = [];
   s.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(`${n.params.level}:${String(n.params.data)}`));
   await s.client.setLoggingLevel('warning');
@@ -60,10 +54,8 @@ test('progress notifications reach a client that sent a progress token, and logs
 });
 
 test('migrate and rollback send progress for each file to a client that sent a progress token', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS, 'AGENTS.md': '- Keep commits small.\n' });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS, 'AGENTS.md': '- Keep commits small.\n' });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   const seen = (name: string) => {
@@ -79,10 +71,8 @@ test('migrate and rollback send progress for each file to a client that sent a p
 });
 
 test('"request changes": approve answered no with a comment is recorded, and the next propose answers it', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: () => ({ action: 'accept', content: { approved: false, comment: 'Keep pnpm only, drop the npm rule.' } }) });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: () => ({ action: 'accept', content: { approved: false, comment: 'Keep pnpm only, drop the npm rule.' } }) });
   await s.call('onboarding_propose');
   const r = await s.call('onboarding_approve');
   assert.equal(outcomeOf(r), 'not_confirmed');

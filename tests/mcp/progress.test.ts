@@ -1,18 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { progressLine, type LineStream } from '../../server/src/cli/progress-line.js';
 import { spawn } from 'node:child_process';
-import { CLI, connect } from '../helpers/mcp.js';
-import { makeRepo, MESSY_INSTRUCTIONS, removeRepo } from '../helpers/sandbox.js';
+import { CLI, openSession } from '../helpers/mcp.js';
+import { MESSY_INSTRUCTIONS, sandbox, tempDir, type Cleanup } from '../helpers/sandbox.js';
 
 /** A terminal stand-in: what the progress line writes lands in a file. */
-function fakeTerminal(t: { after(fn: () => void): void }): LineStream & { text(): string } {
-  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'co-progress-')), 'tty');
+function fakeTerminal(t: Cleanup): LineStream & { text(): string } {
+  const file = path.join(tempDir(t, 'co-progress-'), 'tty');
   const fd = fs.openSync(file, 'a+');
-  t.after(() => (fs.closeSync(fd), fs.rmSync(path.dirname(file), { recursive: true, force: true })));
+  t.after(() => fs.closeSync(fd));
   return { isTTY: true, fd, write: (s: string) => fs.writeSync(fd, s), text: () => fs.readFileSync(file, 'utf8') };
 }
 
@@ -59,10 +58,8 @@ test('nothing shows before the delay, nor while paused, nor on a stream that is 
 });
 
 test('analyze and propose report each phase after the files read, in increasing progress', async (t) => {
-  const repo = makeRepo({ '.github/copilot-instructions.md': MESSY_INSTRUCTIONS, 'AGENTS.md': '- Keep commits small.\n' });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo });
-  t.after(() => s.close());
+  const repo = sandbox(t, { '.github/copilot-instructions.md': MESSY_INSTRUCTIONS, 'AGENTS.md': '- Keep commits small.\n' });
+  const s = await openSession(t, { repo });
   for (const [tool, phases] of [
     ['onboarding_analyze', ['Read 2 of 2 instruction files', 'Analyzing 2 instruction files…', 'Writing the report…']],
     ['onboarding_propose', ['Read 2 of 2 instruction files', 'Analyzing 2 instruction files…', 'Building the plan…', 'Writing the report…']],
@@ -93,8 +90,7 @@ test('progress messages are sent in order, and the result waits for the last of 
 test('over stdio every progress message of a call is written before its result', async (t) => {
   // Checked on the wire: the SDK's own client handles a notification a microtask later than a
   // response that came in the same chunk, so its "unknown token" errors say nothing about our order.
-  const repo = makeRepo({ '.github/copilot-instructions.md': MESSY_INSTRUCTIONS, 'AGENTS.md': '- Keep commits small.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { '.github/copilot-instructions.md': MESSY_INSTRUCTIONS, 'AGENTS.md': '- Keep commits small.\n' });
   const child = spawn(process.execPath, [CLI, 'serve', '--repo', repo], { stdio: ['pipe', 'pipe', 'ignore'] });
   t.after(() => child.kill());
   const seen: Array<{ id?: number; method?: string; params?: { progressToken?: number } }> = [];

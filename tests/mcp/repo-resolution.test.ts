@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ListRootsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { CLI } from '../helpers/mcp.js';
-import { makeRepo, MESSY_INSTRUCTIONS, readTraces, removeRepo, STRUCTURED_INSTRUCTIONS } from '../helpers/sandbox.js';
+import { MESSY_INSTRUCTIONS, readTraces, sandbox, STRUCTURED_INSTRUCTIONS } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
 
@@ -24,10 +24,9 @@ async function analyzeWithRoots(roots: string[], opts: { cwd: string; args?: str
 }
 
 test("the client's first root is the repository when neither --repo nor the env names one", async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  const other = makeRepo({ [FILE]: STRUCTURED_INSTRUCTIONS });
-  const cwd = makeRepo();
-  t.after(() => [repo, other, cwd].forEach(removeRepo));
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const other = sandbox(t, { [FILE]: STRUCTURED_INSTRUCTIONS });
+  const cwd = sandbox(t);
   const r = await analyzeWithRoots([pathToFileURL(repo).href, pathToFileURL(other).href], { cwd });
   assert.equal((r.structuredContent as { pattern: string }).pattern, 'messy');
   assert.equal(readTraces(repo, 'sampling').length, 1);
@@ -35,10 +34,9 @@ test("the client's first root is the repository when neither --repo nor the env 
 });
 
 test('--repo wins over the env, and the env wins over the client roots', async (t) => {
-  const flagged = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  const envRepo = makeRepo({ [FILE]: STRUCTURED_INSTRUCTIONS });
-  const rootRepo = makeRepo();
-  t.after(() => [flagged, envRepo, rootRepo].forEach(removeRepo));
+  const flagged = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const envRepo = sandbox(t, { [FILE]: STRUCTURED_INSTRUCTIONS });
+  const rootRepo = sandbox(t);
   const viaFlag = await analyzeWithRoots([pathToFileURL(rootRepo).href], { cwd: rootRepo, args: ['--repo', flagged], env: { COPILOT_ONBOARD_REPO: envRepo } });
   assert.equal((viaFlag.structuredContent as { pattern: string }).pattern, 'messy');
   const viaEnv = await analyzeWithRoots([pathToFileURL(rootRepo).href], { cwd: rootRepo, env: { COPILOT_ONBOARD_REPO: envRepo } });
@@ -46,8 +44,7 @@ test('--repo wins over the env, and the env wins over the client roots', async (
 });
 
 test('a root that does not exist is a clear error', async (t) => {
-  const cwd = makeRepo();
-  t.after(() => removeRepo(cwd));
+  const cwd = sandbox(t);
   const r = await analyzeWithRoots(['file:///nonexistent/co-root'], { cwd });
   assert.equal(r.isError, true);
   assert.equal((r.structuredContent as { outcome: string }).outcome, 'error');

@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { CLI } from '../helpers/mcp.js';
-import { httpClient, INITIALIZE, rawRequest, startHttp, type HttpServer } from '../helpers/http.js';
-import { makeRepo, MESSY_INSTRUCTIONS, readState, removeRepo } from '../helpers/sandbox.js';
+import { httpClient, httpServer, INITIALIZE, rawRequest, startHttp, type HttpServer } from '../helpers/http.js';
+import { MESSY_INSTRUCTIONS, readState, sandbox } from '../helpers/sandbox.js';
 
 /** `serve --http`: nobody else on the port, and nothing unbounded (issue 17, "Somebody else on the port"). */
 
@@ -32,8 +32,7 @@ function runCli(args: string[], timeoutMs = 20_000) {
 }
 
 test('HTTP without the token, or with a wrong one, answers 401 to POST, GET and DELETE; with it, a client works', async (t) => {
-  const server = await startHttp();
-  t.after(() => server.stop());
+  const server = await httpServer(t);
   const { session } = await initialize(server);
   assert.ok(session, 'an authenticated initialize gets a session');
   const wrong: Array<Record<string, string>> = [
@@ -68,10 +67,8 @@ test('HTTP without the token, or with a wrong one, answers 401 to POST, GET and 
 });
 
 test('the token is COPILOT_ONBOARD_HTTP_TOKEN when set; otherwise a fresh random one, printed once on stderr with the URL', async (t) => {
-  const a = await startHttp();
-  t.after(() => a.stop());
-  const b = await startHttp([], { COPILOT_ONBOARD_HTTP_TOKEN: '' });
-  t.after(() => b.stop());
+  const a = await httpServer(t);
+  const b = await httpServer(t, [], { COPILOT_ONBOARD_HTTP_TOKEN: '' });
   assert.notEqual(a.token, b.token, 'two runs, two tokens');
   for (const s of [a, b]) {
     assert.match(s.token, /^[A-Za-z0-9_-]{22,}$/, 'at least 128 random bits');
@@ -87,8 +84,7 @@ test('the token is COPILOT_ONBOARD_HTTP_TOKEN when set; otherwise a fresh random
   assert.ok(count(printed) >= 1 && count(printed) <= 2, printed);
 
   const chosen = 'a-token-the-person-chose-0123456789';
-  const c = await startHttp([], { COPILOT_ONBOARD_HTTP_TOKEN: chosen });
-  t.after(() => c.stop());
+  const c = await httpServer(t, [], { COPILOT_ONBOARD_HTTP_TOKEN: chosen });
   assert.equal(c.token, chosen);
   assert.ok(!c.stderr().includes(chosen), 'a token from the environment is not printed');
   assert.equal((await initialize(c)).status, 200);
@@ -96,8 +92,7 @@ test('the token is COPILOT_ONBOARD_HTTP_TOKEN when set; otherwise a fresh random
 });
 
 test('the token is also accepted in the URL query (?token=), for clients that send no headers such as the conformance runner', async (t) => {
-  const server = await startHttp();
-  t.after(() => server.stop());
+  const server = await httpServer(t);
   const withToken = `${server.url}?token=${encodeURIComponent(server.token)}`;
   const client = await httpClient(withToken);
   t.after(() => client.close());
@@ -109,10 +104,8 @@ test('the token is also accepted in the URL query (?token=), for clients that se
 });
 
 test('an idle session is closed after COPILOT_ONBOARD_HTTP_IDLE_MS and then answers 404; one waiting for the person is not idle', async (t) => {
-  const server = await startHttp([], { COPILOT_ONBOARD_HTTP_IDLE_MS: '1500' });
-  t.after(() => server.stop());
-  const repo = makeRepo({ '.github/copilot-instructions.md': MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
+  const server = await httpServer(t, [], { COPILOT_ONBOARD_HTTP_IDLE_MS: '1500' });
+  const repo = sandbox(t, { '.github/copilot-instructions.md': MESSY_INSTRUCTIONS });
 
   const idle = await initialize(server);
   assert.equal(idle.status, 200);
@@ -139,8 +132,7 @@ test('an idle session is closed after COPILOT_ONBOARD_HTTP_IDLE_MS and then answ
 });
 
 test('live sessions are capped at 64: the 65th initialize gets 503 until one ends', async (t) => {
-  const server = await startHttp();
-  t.after(() => server.stop());
+  const server = await httpServer(t);
   const sessions: string[] = [];
   for (let i = 0; i < 64; i++) {
     const r = await initialize(server);
@@ -157,8 +149,7 @@ test('live sessions are capped at 64: the 65th initialize gets 503 until one end
 });
 
 test('standalone GET streams are capped (16 in all, one per session); a session without one still gets its forms', async (t) => {
-  const server = await startHttp();
-  t.after(() => server.stop());
+  const server = await httpServer(t);
   const streams: Array<{ status: number; close(): void }> = [];
   t.after(() => streams.forEach((s) => s.close()));
   const sessions: string[] = [];
@@ -178,8 +169,7 @@ test('standalone GET streams are capped (16 in all, one per session); a session 
   assert.equal(over.status, 503, 'the 17th stream');
 
   // A client whose GET stream is refused still gets its elicitation, on the tool call's own stream.
-  const repo = makeRepo({ '.github/copilot-instructions.md': MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { '.github/copilot-instructions.md': MESSY_INSTRUCTIONS });
   const errors: Error[] = [];
   const client = await httpClient(server.url, { token: server.token, repo, elicit: () => ({ action: 'accept', content: { approved: true } }), onerror: (e) => errors.push(e) });
   t.after(() => client.close());
@@ -197,8 +187,7 @@ test('standalone GET streams are capped (16 in all, one per session); a session 
 });
 
 test('a request whose body or headers stall is dropped within seconds', async (t) => {
-  const server = await startHttp();
-  t.after(() => server.stop());
+  const server = await httpServer(t);
   /** Open a socket, write `text`, and measure how long until the server ends it; also what it said. */
   const stall = (text: string) =>
     new Promise<{ ms: number; said: string }>((resolve, reject) => {
@@ -257,8 +246,7 @@ test('loopback hosts are served: 127.0.0.2 and localhost; ::1 is printed in brac
     t.diagnostic('IPv6 loopback (::1) is not available here: the bracketed URL is not checked');
     return;
   }
-  const server = await startHttp(['--host', '::1']);
-  t.after(() => server.stop());
+  const server = await httpServer(t, ['--host', '::1']);
   assert.match(server.url, /^http:\/\/\[::1\]:\d+\/mcp$/);
   const client = await httpClient(server.url, { token: server.token });
   t.after(() => client.close());
@@ -266,8 +254,7 @@ test('loopback hosts are served: 127.0.0.2 and localhost; ::1 is printed in brac
 });
 
 test('Host and Origin must name this machine AND this port', async (t) => {
-  const server = await startHttp();
-  t.after(() => server.stop());
+  const server = await httpServer(t);
   const other = server.port === 65535 ? 65534 : server.port + 1;
   const status = async (headers: Record<string, string>) => (await initialize(server, server.headers(headers))).status;
   for (const origin of ['http://localhost', `http://localhost:${other}`, `http://127.0.0.1:${other}`, `https://127.0.0.1:${server.port}`, 'null', 'http://evil.example']) {
@@ -305,8 +292,7 @@ test('a stdio message over the SDK\'s 10 MiB limit is named on stderr before the
 test('setup print and setup vscode show the HTTP form: the token comes from a VS Code password prompt, never from the file', (t) => {
   const printed = runCli(['setup', 'print']);
   assert.equal(printed.status, 0);
-  const repo = makeRepo();
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t);
   const vscode = runCli(['setup', 'vscode', '--repo', repo]);
   assert.equal(vscode.status, 3, 'no terminal: nothing written');
   for (const out of [printed.stdout, vscode.stdout]) {

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { connect, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
-import { makeRepo, removeRepo } from '../helpers/sandbox.js';
+import { openSession, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
+import { sandbox } from '../helpers/sandbox.js';
 
 const MIB = 1024 * 1024;
 const size = (v: unknown) => Buffer.byteLength(JSON.stringify(v), 'utf8');
@@ -11,10 +11,9 @@ const size = (v: unknown) => Buffer.byteLength(JSON.stringify(v), 'utf8');
 test('an AGENTS.md of 55,000 identical bullets: analyze and propose replies stay well under 1 MiB, the connection survives, and the whole plan reads back in pages', async (t) => {
   const agents = `# Rules\n\n${'- Keep it simple.\n'.repeat(55_000)}`;
   assert.ok(agents.length < MIB);
-  const repo = makeRepo({ 'AGENTS.md': agents });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': agents });
   const samplings: number[] = [];
-  const s = await connect({
+  const s = await openSession(t, {
     repo,
     elicit: yesToAll,
     sample: (req) => {
@@ -22,7 +21,6 @@ test('an AGENTS.md of 55,000 identical bullets: analyze and propose replies stay
       return { model: 'm', role: 'assistant', content: { type: 'text', text: 'Fine.' } };
     },
   });
-  t.after(() => s.close());
   const a = await s.call('onboarding_analyze');
   assert.equal(outcomeOf(a), 'analyzed');
   const p = await s.call('onboarding_propose');
@@ -58,10 +56,8 @@ test('an AGENTS.md of 55,000 identical bullets: analyze and propose replies stay
 
 test('a Copilot file that would pass the read limit is said so in the plan, with what to do', async (t) => {
   const prose = (word: string) => `# ${word}\n\n${`The ${word} service keeps its configuration in one place.\n`.repeat(11_000)}`;
-  const repo = makeRepo({ 'AGENTS.md': prose('alpha'), 'CLAUDE.md': prose('beta') });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { 'AGENTS.md': prose('alpha'), 'CLAUDE.md': prose('beta') });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   const p = await s.call('onboarding_propose');
   assert.equal(outcomeOf(p), 'proposed', textOf(p));
   const onDisk = JSON.parse(fs.readFileSync(path.join(repo, '.copilot-state/plan.json'), 'utf8'));

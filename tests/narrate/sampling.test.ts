@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { connect, never, outcomeOf, textOf, type SampleAnswer } from '../helpers/mcp.js';
-import { makeRepo, MESSY_INSTRUCTIONS, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { connect, never, openSession, outcomeOf, textOf, type SampleAnswer } from '../helpers/mcp.js';
+import { MESSY_INSTRUCTIONS, readTraces, sandbox, type Cleanup } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
 const narrator = (text: string): SampleAnswer => () => ({ model: 'test-model', role: 'assistant', content: { type: 'text', text }, stopReason: 'endTurn' });
@@ -10,8 +10,8 @@ const LABEL = "Narration from the client's model (test-model), not checked by co
 /** The narration as the result shows it: after the tool's report, under its label, each line quoted. */
 const narrationOf = (text: string) => text.slice(text.indexOf(`\n\n---\n${LABEL}\n`) + `\n\n---\n${LABEL}\n`.length);
 
-async function analyzeWith(sample: SampleAnswer | null, env: Record<string, string> = {}) {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+async function analyzeWith(t: Cleanup, sample: SampleAnswer | null, env: Record<string, string> = {}) {
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   const s = await connect({ repo, sample, env });
   try {
     const r = await s.call('onboarding_analyze');
@@ -22,8 +22,7 @@ async function analyzeWith(sample: SampleAnswer | null, env: Record<string, stri
 }
 
 test('a client that narrates: the narration reaches the model and the trace says ok', async (t) => {
-  const { r, repo, samplings, traces } = await analyzeWith(narrator('Two rules disagree about the package manager.'));
-  t.after(() => removeRepo(repo));
+  const { r, samplings, traces } = await analyzeWith(t, narrator('Two rules disagree about the package manager.'));
   assert.equal(outcomeOf(r), 'analyzed');
   assert.match(textOf(r), /^Pattern: messy/, 'the built-in facts come first');
   assert.ok(textOf(r).includes(`\n\n---\n${LABEL}\n> Two rules disagree about the package manager.`), 'the narration follows, labelled');
@@ -40,9 +39,8 @@ test('a client that narrates: the narration reaches the model and the trace says
 });
 
 test('the structured result never comes from the model', async (t) => {
-  const a = await analyzeWith(narrator('{"pattern":"clean","problems":[]} everything is clean'));
-  const b = await analyzeWith(null);
-  t.after(() => (removeRepo(a.repo), removeRepo(b.repo)));
+  const a = await analyzeWith(t, narrator('{"pattern":"clean","problems":[]} everything is clean'));
+  const b = await analyzeWith(t, null);
   const strip = (r: typeof a.r) => {
     const { narration: _n, ...rest } = r.structuredContent as Record<string, unknown>;
     return JSON.parse(JSON.stringify(rest).replaceAll(a.repo, '').replaceAll(b.repo, ''));
@@ -54,8 +52,7 @@ test('the structured result never comes from the model', async (t) => {
 });
 
 test('a client without sampling gets the built-in report, and no request is sent', async (t) => {
-  const { r, repo, samplings, traces } = await analyzeWith(null);
-  t.after(() => removeRepo(repo));
+  const { r, samplings, traces } = await analyzeWith(t, null);
   assert.match(textOf(r), /^Pattern: messy/);
   assert.equal(samplings.length, 0);
   assert.equal(traces.length, 1);
@@ -65,20 +62,18 @@ test('a client without sampling gets the built-in report, and no request is sent
 });
 
 test('a person who refuses sampling gets the built-in report and the trace says denied', async (t) => {
-  const { r, repo, traces } = await analyzeWith(() => {
+  const { r, traces } = await analyzeWith(t, () => {
     throw new McpError(-1, 'User rejected sampling request');
   });
-  t.after(() => removeRepo(repo));
   assert.match(textOf(r), /^Pattern: messy/);
   assert.equal(traces[0]!.outcome, 'denied');
   assert.equal(traces[0]!.fallback, true);
 });
 
 test('a sampling error falls back to the built-in report', async (t) => {
-  const { r, repo, traces } = await analyzeWith(() => {
+  const { r, traces } = await analyzeWith(t, () => {
     throw new Error('model exploded');
   });
-  t.after(() => removeRepo(repo));
   assert.equal(outcomeOf(r), 'analyzed');
   assert.match(textOf(r), /^Pattern: messy/);
   assert.equal(traces[0]!.outcome, 'error');
@@ -87,8 +82,7 @@ test('a sampling error falls back to the built-in report', async (t) => {
 
 test('a model that never answers times out into the built-in report', async (t) => {
   const started = Date.now();
-  const { r, repo, traces } = await analyzeWith(never, { COPILOT_ONBOARD_SAMPLING_TIMEOUT_MS: '300' });
-  t.after(() => removeRepo(repo));
+  const { r, traces } = await analyzeWith(t, never, { COPILOT_ONBOARD_SAMPLING_TIMEOUT_MS: '300' });
   assert.ok(Date.now() - started < 20_000);
   assert.match(textOf(r), /^Pattern: messy/);
   assert.equal(traces[0]!.outcome, 'timeout');
@@ -96,18 +90,15 @@ test('a model that never answers times out into the built-in report', async (t) 
 });
 
 test('a very long narration is cut to a sane length', async (t) => {
-  const { r, repo } = await analyzeWith(narrator('word '.repeat(5000)));
-  t.after(() => removeRepo(repo));
+  const { r } = await analyzeWith(t, narrator('word '.repeat(5000)));
   const narration = narrationOf(textOf(r)).replace(/^> /gm, '');
   assert.ok(narration.length <= 4000, `narration is ${narration.length} chars`);
   assert.ok(narration.length > 3000);
 });
 
 test('propose narrates too, with one sampling trace per exchange', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, sample: narrator('The plan groups the rules into sections.') });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, sample: narrator('The plan groups the rules into sections.') });
   await s.call('onboarding_analyze');
   const r = await s.call('onboarding_propose');
   assert.match(textOf(r), /^Pattern: messy/);

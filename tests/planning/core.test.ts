@@ -9,7 +9,7 @@ import { readSource } from '../../server/src/repo/source-file.js';
 import { renderBase } from '../../server/src/planning/assemble.js';
 import { confidentTopic, restructure, sectionFor } from '../../server/src/planning/structure.js';
 import { joinText, splitText } from '../../server/src/common/text.js';
-import { makeRepo, removeRepo, writeFile } from '../helpers/sandbox.js';
+import { sandbox, writeFile } from '../helpers/sandbox.js';
 
 test('text round trip is byte-exact for LF, CRLF, BOM, no final newline, empty', () => {
   for (const t of ['a\nb\n', 'a\r\nb\r\n', '\uFEFFa\nb', 'single', '', '\n', 'a\n\n\nb\n']) assert.equal(joinText(splitText(t)), t, JSON.stringify(t));
@@ -96,9 +96,8 @@ test('paths: .., absolute paths and NUL are refused; a sibling with a common pre
 });
 
 test('paths: a symlinked folder that leads out is refused for writing and skipped for reading', async (t) => {
-  const repo = makeRepo();
-  const outside = makeRepo({ 'AGENTS.md': '- outside\n' });
-  t.after(() => (removeRepo(repo), removeRepo(outside)));
+  const repo = sandbox(t);
+  const outside = sandbox(t, { 'AGENTS.md': '- outside\n' });
   fs.symlinkSync(outside, path.join(repo, 'linked'));
   writeFile(repo, 'inside.md', '- inside\n');
   fs.symlinkSync('inside.md', path.join(repo, 'AGENTS.md'));

@@ -5,8 +5,8 @@ import path from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
 import { scanRepository } from '../../server/src/analysis/scan.js';
-import { connect, isChoicesRound, outcomeOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
-import { hashTree, makeRepo, removeRepo } from '../helpers/sandbox.js';
+import { connect, isChoicesRound, openSession, outcomeOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
+import { hashTree, sandbox, type Cleanup } from '../helpers/sandbox.js';
 
 /**
  * Repositories that keep one source of truth under several names: `CLAUDE.md` is the file people
@@ -44,8 +44,8 @@ A change to one kind is made, and tested, on all three.
 const FALLBACK = '.github/instructions/repo-wide.instructions.md';
 const COPILOT = '.github/copilot-instructions.md';
 
-function linkedRepo(): string {
-  const repo = makeRepo({ 'CLAUDE.md': CLAUDE, '.cursor/rules/widgets.mdc': ALWAYS_RULE });
+function linkedRepo(t: Cleanup): string {
+  const repo = sandbox(t, { 'CLAUDE.md': CLAUDE, '.cursor/rules/widgets.mdc': ALWAYS_RULE });
   fs.symlinkSync('CLAUDE.md', path.join(repo, 'AGENTS.md'));
   fs.mkdirSync(path.join(repo, '.github'));
   fs.symlinkSync('../AGENTS.md', path.join(repo, COPILOT));
@@ -67,8 +67,7 @@ function yesChoosing(value: string): ElicitAnswer {
 }
 
 test('a linked Copilot file is left as it is, and an always-applied Cursor rule lands in a scoped file that applies everywhere', async (t) => {
-  const repo = linkedRepo();
-  t.after(() => removeRepo(repo));
+  const repo = linkedRepo(t);
   const scan = await scanRepository(repo);
   const plan = buildPlan(scan, analyze(scan));
   assert.deepEqual(plan.operations.map((o) => `${o.op} ${o.path}`), [`create ${FALLBACK}`]);
@@ -83,11 +82,9 @@ test('a linked Copilot file is left as it is, and an always-applied Cursor rule 
 });
 
 test('the fastmcp shape, whole flow: the rule lands where Copilot reads it, both links stay, and rollback restores byte for byte', async (t) => {
-  const repo = linkedRepo();
-  t.after(() => removeRepo(repo));
+  const repo = linkedRepo(t);
   const before = hashTree(repo);
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesToAll });
   assert.equal(outcomeOf(await s.call('onboarding_propose')), 'proposed');
   assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
   assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
@@ -102,11 +99,9 @@ test('the fastmcp shape, whole flow: the rule lands where Copilot reads it, both
 });
 
 test("replacing the link: Copilot's file becomes a regular file with the rules, and rollback puts the link back", async (t) => {
-  const repo = linkedRepo();
-  t.after(() => removeRepo(repo));
+  const repo = linkedRepo(t);
   const before = hashTree(repo);
-  const s = await connect({ repo, elicit: yesChoosing('replace') });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesChoosing('replace') });
   assert.equal(outcomeOf(await s.call('onboarding_propose')), 'proposed');
   const approved = await s.call('onboarding_approve');
   assert.equal(outcomeOf(approved), 'approved', JSON.stringify(approved.structuredContent));
@@ -127,8 +122,7 @@ test("replacing the link: Copilot's file becomes a regular file with the rules, 
 });
 
 test('a migrate killed right after the link is removed is undone on the next start: the link is back', async (t) => {
-  const repo = linkedRepo();
-  t.after(() => removeRepo(repo));
+  const repo = linkedRepo(t);
   const before = hashTree(repo);
   {
     const s = await connect({ repo, elicit: yesChoosing('replace') });
@@ -140,18 +134,15 @@ test('a migrate killed right after the link is removed is undone on the next sta
   const s = await connect({ repo, elicit: yesChoosing('replace'), env: { COPILOT_ONBOARD_CRASH_AFTER: '6' } });
   await s.call('onboarding_migrate').catch(() => null);
   await s.close().catch(() => null);
-  const s2 = await connect({ repo, elicit: yesToAll });
-  t.after(() => s2.close());
+  const s2 = await openSession(t, { repo, elicit: yesToAll });
   await s2.call('onboarding_status');
   assert.equal(link(repo, COPILOT), '../AGENTS.md');
   assert.deepEqual(hashTree(repo), before);
 });
 
 test('when the link changed after propose, the replacement is refused as stale and nothing changes', async (t) => {
-  const repo = linkedRepo();
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesChoosing('replace') });
-  t.after(() => s.close());
+  const repo = linkedRepo(t);
+  const s = await openSession(t, { repo, elicit: yesChoosing('replace') });
   assert.equal(outcomeOf(await s.call('onboarding_propose')), 'proposed');
   assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
   // Same content, another link: the person re-pointed it at CLAUDE.md directly.
@@ -163,8 +154,7 @@ test('when the link changed after propose, the replacement is refused as stale a
 });
 
 test('a Copilot file linked to a non-instruction file keeps that file untouched; its rules stay read through the link', async (t) => {
-  const repo = makeRepo({ 'docs/ai.md': '# AI\n\n- Use uv for Python packages.\n', 'GEMINI.md': '- Prefer dataclasses.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'docs/ai.md': '# AI\n\n- Use uv for Python packages.\n', 'GEMINI.md': '- Prefer dataclasses.\n' });
   fs.mkdirSync(path.join(repo, '.github'));
   fs.symlinkSync('../docs/ai.md', path.join(repo, COPILOT));
   const scan = await scanRepository(repo);
@@ -182,8 +172,7 @@ test('a Copilot file linked to a non-instruction file keeps that file untouched;
 });
 
 test('a broken link is reported as broken, and a file the migration removed is not', async (t) => {
-  const repo = makeRepo({ 'GEMINI.md': '- Prefer dataclasses.\n', '.cursorrules': '- Keep modules small.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'GEMINI.md': '- Prefer dataclasses.\n', '.cursorrules': '- Keep modules small.\n' });
   fs.symlinkSync('docs/gone.md', path.join(repo, 'AGENTS.md'));
   const { execFileSync } = await import('node:child_process');
   execFileSync('git', ['-C', repo, 'add', '-A']);
@@ -199,8 +188,7 @@ test('a broken link is reported as broken, and a file the migration removed is n
 });
 
 test('a linked legacy file stays an alias read once', async (t) => {
-  const repo = makeRepo({ '.github/copilot-instructions.md': '# Rules\n\n## Tools\n\n- Use pnpm.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { '.github/copilot-instructions.md': '# Rules\n\n## Tools\n\n- Use pnpm.\n' });
   fs.symlinkSync('.github/copilot-instructions.md', path.join(repo, 'AGENTS.md'));
   fs.symlinkSync('.github/copilot-instructions.md', path.join(repo, 'CLAUDE.md'));
   const scan = await scanRepository(repo);

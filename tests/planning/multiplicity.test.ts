@@ -5,7 +5,7 @@ import path from 'node:path';
 import fc from 'fast-check';
 import { buildPlan, type Plan } from '../../server/src/planning/plan.js';
 import { scanRepository } from '../../server/src/analysis/scan.js';
-import { makeRepo, removeRepo, writeFile } from '../helpers/sandbox.js';
+import { round, sandbox, writeFile, type Cleanup } from '../helpers/sandbox.js';
 import { sameOrDemoted } from '../../server/src/model/unit-shape.js';
 
 /**
@@ -15,8 +15,8 @@ import { sameOrDemoted } from '../../server/src/model/unit-shape.js';
 const COPILOT = '.github/copilot-instructions.md';
 
 /** Plan, write every operation's content, and plan again (the second plan must be a no-op). */
-async function migrate(files: Record<string, string>) {
-  const repo = makeRepo(files);
+async function migrate(t: Cleanup, files: Record<string, string>) {
+  const repo = sandbox(t, files);
   const first = buildPlan(await scanRepository(repo));
   for (const op of first.operations) {
     if (op.content === null) fs.rmSync(path.join(repo, op.path));
@@ -33,8 +33,7 @@ const ops = (p: Plan) => p.operations.map((o) => `${o.op} ${o.path}`);
 test('a closing tag repeated inside one scoped rule is written as often as the rule has it', async (t) => {
   const tab = (tool: string) => [`<Tab title="${tool}">`, '', `Run ${tool} test.`, '', '</Tab>', ''];
   const tabs = ['<Tabs>', '', ...tab('npm'), ...tab('pnpm'), ...tab('yarn'), '</Tabs>'];
-  const { repo, first, second, read } = await migrate({ '.cursor/rules/docs.mdc': ['---', 'globs: docs/**', 'alwaysApply: false', '---', ...tabs, ''].join('\n') });
-  t.after(() => removeRepo(repo));
+  const { first, second, read } = await migrate(t, { '.cursor/rules/docs.mdc': ['---', 'globs: docs/**', 'alwaysApply: false', '---', ...tabs, ''].join('\n') });
   const target = first.operations.find((o) => o.path.endsWith('.instructions.md'))!.path;
   assert.equal(count(read(target), '</Tab>'), 3, read(target));
   assert.deepEqual(first.merged, []);
@@ -42,16 +41,14 @@ test('a closing tag repeated inside one scoped rule is written as often as the r
 });
 
 test('a bullet repeated inside one AGENTS.md is written twice', async (t) => {
-  const { repo, first, second, read } = await migrate({ 'AGENTS.md': '# Agents\n\n- Run the tests.\n- Keep commits small.\n- Run the tests.\n' });
-  t.after(() => removeRepo(repo));
+  const { first, second, read } = await migrate(t, { 'AGENTS.md': '# Agents\n\n- Run the tests.\n- Keep commits small.\n- Run the tests.\n' });
   assert.equal(count(read(COPILOT), '- Run the tests.'), 2, read(COPILOT));
   assert.deepEqual(first.merged, []);
   assert.deepEqual(ops(second), []);
 });
 
 test('the same bullet once in AGENTS.md and once in CLAUDE.md lands once', async (t) => {
-  const { repo, first, second, read } = await migrate({ 'AGENTS.md': '- Run the tests.\n- Keep commits small.\n', 'CLAUDE.md': '- Run the tests.\n' });
-  t.after(() => removeRepo(repo));
+  const { first, second, read } = await migrate(t, { 'AGENTS.md': '- Run the tests.\n- Keep commits small.\n', 'CLAUDE.md': '- Run the tests.\n' });
   assert.equal(count(read(COPILOT), '- Run the tests.'), 1, read(COPILOT));
   assert.deepEqual(first.merged.map((m) => `${m.path}:${m.line} -> ${m.keptAt.path}:${m.keptAt.line}`), ['CLAUDE.md:1 -> AGENTS.md:1']);
   assert.deepEqual(ops(second), []);
@@ -62,8 +59,7 @@ test('one file with X twice and another with X once give X twice, in either orde
     ['- X rule.\n- Other rule.\n', '- X rule.\n- Y rule.\n- X rule.\n'],
     ['- X rule.\n- Y rule.\n- X rule.\n', '- X rule.\n- Other rule.\n'],
   ] as const) {
-    const { repo, first, second, read } = await migrate({ 'AGENTS.md': agents, 'CLAUDE.md': claude });
-    t.after(() => removeRepo(repo));
+    const { first, second, read } = await migrate(t, { 'AGENTS.md': agents, 'CLAUDE.md': claude });
     assert.equal(count(read(COPILOT), '- X rule.'), 2, read(COPILOT));
     assert.equal(first.merged.length, 1, JSON.stringify(first.merged));
     assert.notEqual(first.merged[0]!.path, first.merged[0]!.keptAt.path, 'merged into another file\'s copy');
@@ -72,8 +68,7 @@ test('one file with X twice and another with X once give X twice, in either orde
 });
 
 test('a copy written from other files is shared by every file that merges into it', async (t) => {
-  const { repo, first, second, read } = await migrate({ 'AGENTS.md': '- X rule.\n', 'CLAUDE.md': '- X rule.\n', 'GEMINI.md': '- X rule.\n' });
-  t.after(() => removeRepo(repo));
+  const { first, second, read } = await migrate(t, { 'AGENTS.md': '- X rule.\n', 'CLAUDE.md': '- X rule.\n', 'GEMINI.md': '- X rule.\n' });
   assert.equal(count(read(COPILOT), '- X rule.'), 1, read(COPILOT));
   assert.deepEqual(first.merged.map((m) => `${m.path} -> ${m.keptAt.path}`).sort(), ['CLAUDE.md -> AGENTS.md', 'GEMINI.md -> AGENTS.md']);
   assert.deepEqual(ops(second), []);
@@ -81,8 +76,7 @@ test('a copy written from other files is shared by every file that merges into i
 
 test('an existing structured copilot-instructions.md with a repeated bullet is left byte for byte', async (t) => {
   const text = '# Project\n\n## Testing\n\n- Run the tests.\n\n## Style\n\n- Run the tests.\n- Keep lines short.\n';
-  const { repo, first, second, read } = await migrate({ [COPILOT]: text });
-  t.after(() => removeRepo(repo));
+  const { first, second, read } = await migrate(t, { [COPILOT]: text });
   assert.deepEqual(ops(first), []);
   assert.deepEqual(first.merged, []);
   assert.equal(read(COPILOT), text);
@@ -91,29 +85,26 @@ test('an existing structured copilot-instructions.md with a repeated bullet is l
 
 test('a flat copilot-instructions.md put in sections keeps its repeated bullet', async (t) => {
   const text = '# Project\n\n- Use pnpm to install.\n- Write tests with vitest.\n- Use pnpm to install.\n';
-  const { repo, first, second, read } = await migrate({ [COPILOT]: text });
-  t.after(() => removeRepo(repo));
+  const { first, second, read } = await migrate(t, { [COPILOT]: text });
   assert.equal(count(read(COPILOT), '- Use pnpm to install.'), 2, read(COPILOT));
   assert.deepEqual(first.merged, []);
   assert.deepEqual(ops(second), []);
 });
 
 test('a legacy file repeating a bullet of Copilot\'s file merges one copy and writes the other', async (t) => {
-  const { repo, first, second, read } = await migrate({
+  const { first, second, read } = await migrate(t, {
     [COPILOT]: '# Project\n\n## Testing\n\n- Run the tests.\n',
     'AGENTS.md': '## Testing\n\n- Run the tests.\n- Add a test per fix.\n- Run the tests.\n',
   });
-  t.after(() => removeRepo(repo));
   assert.equal(count(read(COPILOT), '- Run the tests.'), 2, read(COPILOT));
   assert.deepEqual(first.merged.map((m) => `${m.path}:${m.line}`), ['AGENTS.md:1', 'AGENTS.md:3']);
   assert.deepEqual(ops(second), []);
 });
 
 test('a section heading repeated inside one legacy file is written twice', async (t) => {
-  const { repo, first, second, read } = await migrate({
+  const { first, second, read } = await migrate(t, {
     'AGENTS.md': '# Laravel\n\n## Database\n\n- Use migrations.\n\n# Laravel 12\n\n## Database\n\n- Casts go in a casts() method.\n',
   });
-  t.after(() => removeRepo(repo));
   const out = read(COPILOT);
   assert.equal(count(out, '### Database'), 2, out);
   assert.ok(out.indexOf('- Use migrations.') < out.lastIndexOf('### Database'), 'the second section keeps what was under it');
@@ -123,12 +114,10 @@ test('a section heading repeated inside one legacy file is written twice', async
 });
 
 test('a title kept in a comment is found again by every file that had it, and a file\'s second copy of a title is its own', async (t) => {
-  const a = await migrate({ 'AGENTS.md': '# Title\n', '.windsurfrules': '# Title\n' });
-  t.after(() => removeRepo(a.repo));
+  const a = await migrate(t, { 'AGENTS.md': '# Title\n', '.windsurfrules': '# Title\n' });
   assert.equal(count(a.read(COPILOT), '# Title'), 1, a.read(COPILOT));
   assert.deepEqual(ops(a.second), []);
-  const b = await migrate({ [COPILOT]: '- X rule.\n\n# Title\n', '.windsurfrules': '# Title\n\n# Title\n\n- Y rule.\n' });
-  t.after(() => removeRepo(b.repo));
+  const b = await migrate(t, { [COPILOT]: '- X rule.\n\n# Title\n', '.windsurfrules': '# Title\n\n# Title\n\n- Y rule.\n' });
   const out = b.read(COPILOT);
   // Copilot's file has sections (its `# Title` below a rule opens one): it keeps its shape; the second title is the file's own.
   assert.equal(count(out, '# Title') + count(out, '## Title'), 2, out);
@@ -137,8 +126,7 @@ test('a title kept in a comment is found again by every file that had it, and a 
 });
 
 test('a label last in its file introduces nothing: a second plan finds it and writes it no more', async (t) => {
-  const { repo, first, second, read } = await migrate({ '.cursor/rules/b.mdc': '---\nglobs: docs/**\nalwaysApply: false\n---\nSteps:\n' });
-  t.after(() => removeRepo(repo));
+  const { first, second, read } = await migrate(t, { '.cursor/rules/b.mdc': '---\nglobs: docs/**\nalwaysApply: false\n---\nSteps:\n' });
   const target = first.operations[0]!.path;
   assert.equal(count(read(target), 'Steps:'), 1);
   assert.deepEqual(ops(second), []);
@@ -154,7 +142,8 @@ test('property: every file\'s lines land as often as it has them, and a second p
   await fc.assert(
     fc.asyncProperty(files, async (f) => {
       const input = Object.fromEntries(Object.entries(f).filter((e): e is [string, string] => e[1] !== null));
-      const { repo, first, second, read } = await migrate(input);
+      const cleanup = round();
+      const { repo, first, second, read } = await migrate(cleanup, input);
       try {
         const scoped = fs.existsSync(path.join(repo, '.github/instructions')) ? fs.readdirSync(path.join(repo, '.github/instructions')).map((n) => `.github/instructions/${n}`) : [];
         const out = [COPILOT, ...scoped].filter((p) => fs.existsSync(path.join(repo, p))).flatMap((p) => read(p).split('\n'));
@@ -171,7 +160,7 @@ test('property: every file\'s lines land as often as it has them, and a second p
         }
         assert.deepEqual(ops(second), []);
       } finally {
-        removeRepo(repo);
+        await cleanup.done();
       }
     }),
     { numRuns: Number(process.env.FUZZ_RUNS ?? 60) },

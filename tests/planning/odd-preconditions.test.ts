@@ -3,16 +3,15 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { connect, outcomeOf, textOf, yesToAll, type Session } from '../helpers/mcp.js';
-import { hashTree, makeRepo, readState, removeRepo, writeFile } from '../helpers/sandbox.js';
+import { openSession, outcomeOf, textOf, yesToAll, type Session } from '../helpers/mcp.js';
+import { hashTree, readState, sandbox, writeFile } from '../helpers/sandbox.js';
 
 const RULES = '# Rules\n\n- Use pnpm for all package management.\n';
 const git = (repo: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-C', repo, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 async function session(t: { after: (fn: () => unknown) => void }, repo: string): Promise<Session> {
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesToAll });
   return s;
 }
 
@@ -32,8 +31,7 @@ async function fullRun(s: Session): Promise<string[]> {
 
 test('a file over the read limit is left out with its size and the limit, and the plan still applies', async (t) => {
   const big = `# Big\n\n${'- a rule that repeats\n'.repeat(60_000)}`;
-  const repo = makeRepo({ 'AGENTS.md': RULES, 'docs/AGENTS.md': big });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': RULES, 'docs/AGENTS.md': big });
   const s = await session(t, repo);
   const p = await s.call('onboarding_propose');
   assert.equal(outcomeOf(p), 'proposed');
@@ -46,8 +44,7 @@ test('a file over the read limit is left out with its size and the limit, and th
 test('a nested AGENTS.md under a very long folder name gets a bounded target name, its full folder in applyTo, and migrates', async (t) => {
   const long = 'a'.repeat(235);
   const deep = Array.from({ length: 30 }, (_, i) => `folder-number-${i}`).join('/');
-  const repo = makeRepo({ 'AGENTS.md': RULES, [`${long}/AGENTS.md`]: '- Long folder rule.\n', [`${deep}/AGENTS.md`]: '- Deep folder rule.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': RULES, [`${long}/AGENTS.md`]: '- Long folder rule.\n', [`${deep}/AGENTS.md`]: '- Deep folder rule.\n' });
   const s = await session(t, repo);
   const p = await s.call('onboarding_propose');
   assert.equal(outcomeOf(p), 'proposed', textOf(p));
@@ -65,8 +62,7 @@ for (const [what, files, blocker] of [
   ['.github/instructions is a file', { '.github/instructions': 'not a folder\n' }, '.github/instructions'],
 ] as const) {
   test(`propose refuses up front, with what to do, when ${what}`, async (t) => {
-    const repo = makeRepo({ 'AGENTS.md': RULES, 'src/AGENTS.md': '- Source rule.\n', ...files });
-    t.after(() => removeRepo(repo));
+    const repo = sandbox(t, { 'AGENTS.md': RULES, 'src/AGENTS.md': '- Source rule.\n', ...files });
     const s = await session(t, repo);
     const before = hashTree(repo);
     const p = await s.call('onboarding_propose');
@@ -79,8 +75,7 @@ for (const [what, files, blocker] of [
 }
 
 test('a Copilot file that is a folder refuses propose up front, with what to do', async (t) => {
-  const repo = makeRepo({ 'AGENTS.md': RULES, '.github/copilot-instructions.md/README': 'a folder\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': RULES, '.github/copilot-instructions.md/README': 'a folder\n' });
   const s = await session(t, repo);
   const before = hashTree(repo);
   const p = await s.call('onboarding_propose');
@@ -90,8 +85,7 @@ test('a Copilot file that is a folder refuses propose up front, with what to do'
 });
 
 test('an existing Copilot file that git ignores refuses propose with the reason, never a stale plan', async (t) => {
-  const repo = makeRepo({ 'AGENTS.md': RULES, '.gitignore': '.github/\n', '.github/copilot-instructions.md': '# Mine\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': RULES, '.gitignore': '.github/\n', '.github/copilot-instructions.md': '# Mine\n' });
   const s = await session(t, repo);
   const p = await s.call('onboarding_propose');
   assert.equal(outcomeOf(p), 'precondition_failed', textOf(p));
@@ -99,8 +93,7 @@ test('an existing Copilot file that git ignores refuses propose with the reason,
 });
 
 test('a merge in progress refuses propose with the reason, and no conflict marker is copied', async (t) => {
-  const repo = makeRepo({ 'AGENTS.md': RULES });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': RULES });
   git(repo, 'add', '-A');
   git(repo, 'commit', '-qm', 'one');
   git(repo, 'checkout', '-qb', 'other');
@@ -120,8 +113,7 @@ test('a merge in progress refuses propose with the reason, and no conflict marke
 });
 
 test('a bare repository is refused and gets no .copilot-state', async (t) => {
-  const repo = makeRepo();
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t);
   const bare = `${repo}/bare.git`;
   execFileSync('git', ['init', '-q', '--bare', bare]);
   const s = await session(t, bare);
@@ -134,8 +126,7 @@ test('a bare repository is refused and gets no .copilot-state', async (t) => {
 });
 
 test('a tracked file missing from the work tree (sparse checkout) is named as such, not as a broken symlink', async (t) => {
-  const repo = makeRepo({ 'AGENTS.md': RULES, 'far/AGENTS.md': '- Far rule.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': RULES, 'far/AGENTS.md': '- Far rule.\n' });
   git(repo, 'add', '-A');
   git(repo, 'commit', '-qm', 'one');
   git(repo, 'sparse-checkout', 'set', '--no-cone', '/AGENTS.md');
@@ -148,8 +139,7 @@ test('a tracked file missing from the work tree (sparse checkout) is named as su
 });
 
 test('a source that still holds conflict markers (committed so) refuses propose, and nothing is copied', async (t) => {
-  const repo = makeRepo({ 'AGENTS.md': `${RULES}<<<<<<< HEAD\n- Use npm.\n=======\n- Use yarn.\n>>>>>>> other\n` });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': `${RULES}<<<<<<< HEAD\n- Use npm.\n=======\n- Use yarn.\n>>>>>>> other\n` });
   const s = await session(t, repo);
   const p = await s.call('onboarding_propose');
   assert.equal(outcomeOf(p), 'precondition_failed', textOf(p));

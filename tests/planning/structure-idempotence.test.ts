@@ -9,7 +9,7 @@ import type { InstructionDoc } from '../../server/src/model/model.js';
 import { buildPlan, type Plan } from '../../server/src/planning/plan.js';
 import { scanRepository } from '../../server/src/analysis/scan.js';
 import { restructure } from '../../server/src/planning/structure.js';
-import { makeRepo, removeRepo, writeFile } from '../helpers/sandbox.js';
+import { sandbox, writeFile, type Cleanup } from '../helpers/sandbox.js';
 
 const COPILOT = '.github/copilot-instructions.md';
 
@@ -24,8 +24,8 @@ const INTRO = [
 ];
 
 /** Plan, write every operation's content, and plan again, up to `rounds` times. */
-async function migrate(files: Record<string, string>, rounds = 3) {
-  const repo = makeRepo(files);
+async function migrate(t: Cleanup, files: Record<string, string>, rounds = 3) {
+  const repo = sandbox(t, files);
   const plans: Plan[] = [];
   for (let i = 0; i < rounds; i++) {
     const plan = buildPlan(await scanRepository(repo));
@@ -59,8 +59,7 @@ function doc(text: string): InstructionDoc {
 
 test('repro A: a title, a long intro and loose rules are put in sections once; planning again changes nothing', async (t) => {
   const source = ['# Project', '', ...INTRO, '', '- Write tests for every new route with vitest.', '- Install dependencies with pnpm only.', '- Use camelCase naming for variables.', ''].join('\n');
-  const { repo, plans, read } = await migrate({ [COPILOT]: source });
-  t.after(() => removeRepo(repo));
+  const { plans, read } = await migrate(t, { [COPILOT]: source });
   assert.equal(plans[0]!.operations.length, 1);
   assert.deepEqual(plans[1]?.operations ?? [], [], 'the second plan is a no-op');
   const out = read(COPILOT);
@@ -77,8 +76,7 @@ test('repro B: a file with sections keeps its shape: loose rules above the secti
     '## Testing', '', '- Run the e2e tests before merging.', '',
     '## Deployment', '', '- Deploy with the release script after a build.', '',
   ].join('\n');
-  const { repo, plans } = await migrate({ [COPILOT]: source });
-  t.after(() => removeRepo(repo));
+  const { plans } = await migrate(t, { [COPILOT]: source });
   assert.deepEqual(plans[0]!.operations, [], 'sections give the file its structure: the plan changes nothing');
 });
 
@@ -115,8 +113,7 @@ test('legacy H1 titles: the title names the file\'s chapter, its headings move d
     'AGENTS.md': ['# Security', '', '- Never log access tokens.', '- Rotate signing keys every quarter.', '', '## Testing', '', '- Run the whole suite before a release.', ''].join('\n'),
     'CLAUDE.md': ['# House style', '', 'Always prefer small modules.', '', '## Details', '', '- Avoid global state.', ''].join('\n'),
   };
-  const { repo, plans, read } = await migrate(files);
-  t.after(() => removeRepo(repo));
+  const { plans, read } = await migrate(t, files);
   assert.deepEqual(plans[1]?.operations ?? [], [], 'the second plan is a no-op');
   const out = read(COPILOT);
   assert.equal(h1s(out).length, 1, `one H1 title:\n${out}`);
@@ -133,8 +130,7 @@ test('legacy H1 titles: the title names the file\'s chapter, its headings move d
 
 test('a legacy title that names a file (# AGENTS.md) is no subject: it is kept in a comment on top, and the chapters stay ## sections', async (t) => {
   const files = { 'AGENTS.md': ['# AGENTS.md', '', 'This file guides coding agents.', '', '## Commands', '', '- Build with make.', ''].join('\n') };
-  const { repo, plans, read } = await migrate(files);
-  t.after(() => removeRepo(repo));
+  const { plans, read } = await migrate(t, files);
   assert.deepEqual(plans[1]?.operations ?? [], []);
   const out = read(COPILOT);
   assert.equal(h1s(out).length, 1, out);
@@ -145,11 +141,10 @@ test('a legacy title that names a file (# AGENTS.md) is no subject: it is kept i
 });
 
 test('two files with a ## Database chapter about different packages keep two sections', async (t) => {
-  const { repo, plans, read } = await migrate({
+  const { plans, read } = await migrate(t, {
     'AGENTS.md': ['# Orders API', '', '## Database', '', '- Use Postgres.', ''].join('\n'),
     'CLAUDE.md': ['# Billing worker', '', '## Database', '', '- Read from the replica.', ''].join('\n'),
   });
-  t.after(() => removeRepo(repo));
   assert.deepEqual(plans[1]?.operations ?? [], []);
   const out = read(COPILOT);
   assert.deepEqual(h2s(out), ['## Orders API', '## Billing worker']);
@@ -159,8 +154,7 @@ test('two files with a ## Database chapter about different packages keep two sec
 });
 
 test('a pseudo-heading in a legacy file becomes a heading, named in the notes, with its lines under it', async (t) => {
-  const { repo, plans, read } = await migrate({ 'AGENTS.md': ['# Release guide', '', '**Release:**', 'Tag the commit.', 'Push the tag.', '', '⚠️ Don\'ts', '- Don\'t push on Friday.', ''].join('\n') });
-  t.after(() => removeRepo(repo));
+  const { plans, read } = await migrate(t, { 'AGENTS.md': ['# Release guide', '', '**Release:**', 'Tag the commit.', 'Push the tag.', '', '⚠️ Don\'ts', '- Don\'t push on Friday.', ''].join('\n') });
   assert.deepEqual(plans[1]?.operations ?? [], []);
   const out = read(COPILOT);
   assert.deepEqual(section(out, '## Release guide'), ['### **Release:**', 'Tag the commit.', 'Push the tag.', '### ⚠️ Don\'ts', '- Don\'t push on Friday.']);
@@ -171,8 +165,7 @@ test('a pseudo-heading in a legacy file becomes a heading, named in the notes, w
 test('drifted copies: a unit equal under the same heading is written once, what differs stays under its heading', async (t) => {
   const a = ['# Orders', '', '## Testing', '', '- Run pnpm test.', '- Use vitest.', ''].join('\n');
   const b = ['# Orders', '', '## Testing', '', '- Run pnpm test:unit.', '- Use vitest.', ''].join('\n');
-  const { repo, plans, read } = await migrate({ 'AGENTS.md': a, 'CLAUDE.md': b });
-  t.after(() => removeRepo(repo));
+  const { plans, read } = await migrate(t, { 'AGENTS.md': a, 'CLAUDE.md': b });
   assert.deepEqual(plans[1]?.operations ?? [], []);
   const out = read(COPILOT);
   assert.deepEqual(section(out, '## Orders'), ['### Testing', '- Run pnpm test.', '- Use vitest.', '- Run pnpm test:unit.']);
@@ -180,11 +173,10 @@ test('drifted copies: a unit equal under the same heading is written once, what 
 
 test('a lead-in line ending with ":" stays right before its list, in every kind of source', async (t) => {
   const rule = ['There are four major object types:', '', '- Tools', '- Resources', '- Resource templates', '- Prompts', '', 'Changes to one usually need testing on all the others.', ''];
-  const { repo, plans, read } = await migrate({
+  const { plans, read } = await migrate(t, {
     '.cursor/rules/objects.mdc': ['---', 'description:', 'globs:', 'alwaysApply: true', '---', ...rule].join('\n'),
     'CLAUDE.md': ['# Guide', '', 'Before a release, check these:', '- The changelog has an entry', '- The version is bumped', ''].join('\n'),
   });
-  t.after(() => removeRepo(repo));
   assert.deepEqual(plans[1]?.operations ?? [], []);
   const out = lines(read(COPILOT));
   const at = out.indexOf('There are four major object types:');
@@ -220,11 +212,10 @@ test('front matter is found exactly as frontmatter.ts finds it', () => {
 });
 
 test('front matter opened with trailing spaces does not leak into the migrated body', async (t) => {
-  const { repo, plans, read } = await migrate({
+  const { plans, read } = await migrate(t, {
     '.cursor/rules/api.mdc': ['--- ', 'globs: src/api/**', 'alwaysApply: false', '---', '- Validate every request body.', ''].join('\n'),
     '.github/instructions/web.instructions.md': ['---  ', 'applyTo: "web/**"', '---', '- Use semantic HTML.', ''].join('\n'),
   });
-  t.after(() => removeRepo(repo));
   assert.deepEqual(plans[1]?.operations ?? [], []);
   const created = plans[0]!.operations.find((o) => o.path.endsWith('api.instructions.md'));
   assert.ok(created, plans[0]!.operations.map((o) => o.path).join());
@@ -246,18 +237,16 @@ test('the plan is the same bytes twice', async (t) => {
     [COPILOT]: ['# Project', '', ...INTRO, '', '- Write tests with vitest.', '- Use pnpm.', ''].join('\n'),
     'AGENTS.md': ['# Security', '', '- Never log access tokens.', ''].join('\n'),
   };
-  const a = await migrate(files, 1);
-  const b = await migrate(files, 1);
-  t.after(() => (removeRepo(a.repo), removeRepo(b.repo)));
+  const a = await migrate(t, files, 1);
+  const b = await migrate(t, files, 1);
   assert.deepEqual(a.plans[0]!.operations, b.plans[0]!.operations);
 });
 
 test('a conflict mark from an earlier migration is not written again when its topics come in another order', async (t) => {
-  const { repo, plans, read } = await migrate({
+  const { plans, read } = await migrate(t, {
     [COPILOT]: ['# Project', '', '## Testing', '', '- Use vitest for tests.', '', '## Tooling', '', '- Use pnpm for everything.', ''].join('\n'),
     'AGENTS.md': ['- Use jest for tests, and use npm for packages.', ''].join('\n'),
   });
-  t.after(() => removeRepo(repo));
   assert.ok(plans[0]!.conflicts.length > 0, 'the fixture has contradictions');
   assert.deepEqual(plans[1]?.operations ?? [], [], 'the second plan is a no-op');
   const marks = lines(read(COPILOT)).filter((l) => l.startsWith('<!-- copilot-onboard: conflicting'));
@@ -265,11 +254,10 @@ test('a conflict mark from an earlier migration is not written again when its to
 });
 
 test('a legacy H1 over a one-line rule Copilot\'s file has already writes it once, and its chapters move under it', async (t) => {
-  const { repo, plans, read } = await migrate({
+  const { plans, read } = await migrate(t, {
     [COPILOT]: ['# Project', '', '## Rules', '', '- Never log access tokens.', ''].join('\n'),
     'AGENTS.md': ['# Security', '', '- Never log access tokens.', '', '## Commands', '', '- Build with make.', ''].join('\n'),
   });
-  t.after(() => removeRepo(repo));
   assert.deepEqual(plans[1]?.operations ?? [], []);
   const out = read(COPILOT);
   assert.deepEqual(h2s(out), ['## Rules', '## Security']);
@@ -279,11 +267,10 @@ test('a legacy H1 over a one-line rule Copilot\'s file has already writes it onc
 });
 
 test('a legacy file whose every rule Copilot\'s file has under the same headings adds nothing', async (t) => {
-  const { repo, plans } = await migrate({
+  const { plans } = await migrate(t, {
     [COPILOT]: ['# Project', '', '## Security', '', '- Never log access tokens.', ''].join('\n'),
     'AGENTS.md': ['## Security', '', '- Never log access tokens.', ''].join('\n'),
   });
-  t.after(() => removeRepo(repo));
   assert.deepEqual(plans[0]!.operations, []);
   assert.deepEqual(plans[0]!.merged.map((m) => `${m.path}:${m.line}`), ['AGENTS.md:1', 'AGENTS.md:3']);
 });
@@ -297,11 +284,10 @@ test('a mark the tool wrote stays with the rule it marks when a flat file is res
 });
 
 test('code left open to the end of a legacy file is closed where it lands, so it swallows nothing after it', async (t) => {
-  const { repo, plans, read } = await migrate({
+  const { plans, read } = await migrate(t, {
     [COPILOT]: ['# Project', '', '## Testing', '', '- Run the tests.', '', '## Style', '', '- Keep lines short.', ''].join('\n'),
     'AGENTS.md': ['## Testing', '', 'Example:', '', '```sh', 'npm test', ''].join('\n'),
   });
-  t.after(() => removeRepo(repo));
   assert.deepEqual(plans[1]?.operations ?? [], [], 'the second plan is a no-op');
   const out = read(COPILOT);
   assert.deepEqual(section(out, '## Testing'), ['- Run the tests.', 'Example:', '```sh', 'npm test', '```']);

@@ -2,10 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { CLI, connect, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
-import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readTraces, removeRepo, writeFile } from '../helpers/sandbox.js';
+import { CLI, openSession, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
+import { hashTree, MESSY_INSTRUCTIONS, readTraces, sandbox, tempDir, writeFile } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
 const STATE = '.copilot-state/onboarding.json';
@@ -15,11 +14,9 @@ for (const [name, damage] of [
   ['JSON that fails its schema', '{"version": 1, "step": "flying", "migrations": "none"}\n'],
 ] as const) {
   test(`a damaged onboarding.json (${name}) is reported with the way back and never reset`, async (t) => {
-    const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS, [STATE]: damage });
-    t.after(() => removeRepo(repo));
+    const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS, [STATE]: damage });
     const before = hashTree(repo);
-    const s = await connect({ repo, elicit: yesToAll });
-    t.after(() => s.close());
+    const s = await openSession(t, { repo, elicit: yesToAll });
 
     const status = await s.call('onboarding_status');
     assert.equal(outcomeOf(status), 'status');
@@ -39,10 +36,8 @@ for (const [name, damage] of [
 }
 
 test('a damaged state names the latest backup as the way back', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   const migrated = await s.call('onboarding_migrate');
@@ -59,11 +54,9 @@ for (const [name, bytes, reason] of [
   ['over 1 MiB', Buffer.from('- Use pnpm.\n'.repeat(100_000)), 'too_large'],
 ] as const) {
   test(`an instruction file that is ${name} is reported, not parsed, and left untouched`, async (t) => {
-    const repo = makeRepo({ [FILE]: bytes });
-    t.after(() => removeRepo(repo));
+    const repo = sandbox(t, { [FILE]: bytes });
     const before = hashTree(repo);
-    const s = await connect({ repo });
-    t.after(() => s.close());
+    const s = await openSession(t, { repo });
     const a = await s.call('onboarding_analyze');
     assert.equal(outcomeOf(a), 'analyzed');
     const skipped = (a.structuredContent as { skipped: { path: string; reason: string }[] }).skipped;
@@ -77,14 +70,12 @@ for (const [name, bytes, reason] of [
 }
 
 test('a symlinked instruction file that leaves the repository is not followed', async (t) => {
-  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'co-outside-'));
+  const outside = tempDir(t, 'co-outside-');
   fs.writeFileSync(path.join(outside, 'secret.md'), '- Use pnpm.\n- Use npm.\n');
-  const repo = makeRepo();
-  t.after(() => (removeRepo(repo), removeRepo(outside)));
+  const repo = sandbox(t);
   fs.mkdirSync(path.join(repo, '.github'));
   fs.symlinkSync(path.join(outside, 'secret.md'), path.join(repo, FILE));
-  const s = await connect({ repo });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo });
   const a = await s.call('onboarding_analyze');
   const skipped = (a.structuredContent as { skipped: { reason: string }[] }).skipped;
   assert.equal(skipped[0]?.reason, 'symlink_outside');
@@ -100,51 +91,42 @@ test('serve with a repository that does not exist exits 2 with a clear message',
 });
 
 test('serve with a file as repository exits 2', (t) => {
-  const repo = makeRepo({ 'a.txt': 'x' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'a.txt': 'x' });
   const r = spawnSync(process.execPath, [CLI, 'serve', '--repo', path.join(repo, 'a.txt')], { encoding: 'utf8', input: '' });
   assert.equal(r.status, 2);
   assert.match(r.stderr, /is not a directory/);
 });
 
 test('COPILOT_ONBOARD_REPO picks the repository when --repo is absent', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  const elsewhere = makeRepo();
-  t.after(() => (removeRepo(repo), removeRepo(elsewhere)));
-  const s = await connect({ cwd: elsewhere, env: { COPILOT_ONBOARD_REPO: repo } });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const elsewhere = sandbox(t);
+  const s = await openSession(t, { cwd: elsewhere, env: { COPILOT_ONBOARD_REPO: repo } });
   const a = await s.call('onboarding_analyze');
   assert.equal((a.structuredContent as { pattern: string }).pattern, 'messy');
 });
 
 test('the working directory is the repository when nothing else names one', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   const env = { ...process.env } as Record<string, string>;
   delete env.COPILOT_ONBOARD_REPO;
-  const s = await connect({ cwd: repo, env });
-  t.after(() => s.close());
+  const s = await openSession(t, { cwd: repo, env });
   const a = await s.call('onboarding_analyze');
   assert.equal((a.structuredContent as { pattern: string }).pattern, 'messy');
   assert.equal(readTraces(repo, 'sampling').length, 1, 'traces go to the repository');
 });
 
 test('an unknown tool is an error and changes nothing', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo });
-  t.after(() => s.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo });
   await assert.rejects(s.call('onboarding_everything'), /Unknown tool/);
 });
 
 test('writing a file through a symlinked folder that leaves the repository is refused', async (t) => {
-  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'co-outside-'));
-  const repo = makeRepo();
-  t.after(() => (removeRepo(repo), removeRepo(outside)));
+  const outside = tempDir(t, 'co-outside-');
+  const repo = sandbox(t);
   writeFile(outside, 'copilot-instructions.md', MESSY_INSTRUCTIONS);
   fs.symlinkSync(outside, path.join(repo, '.github'));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesToAll });
   const p = await s.call('onboarding_propose');
   assert.deepEqual((p.structuredContent as { operations: unknown[] }).operations, []);
   assert.equal(fs.readFileSync(path.join(outside, 'copilot-instructions.md'), 'utf8'), MESSY_INSTRUCTIONS);

@@ -2,17 +2,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { connect, outcomeOf, textOf, type ElicitAnswer } from '../helpers/mcp.js';
-import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readTraces, removeRepo, writeFile } from '../helpers/sandbox.js';
+import { openSession, outcomeOf, textOf, type ElicitAnswer } from '../helpers/mcp.js';
+import { hashTree, MESSY_INSTRUCTIONS, readTraces, sandbox, tempDir, writeFile, type Cleanup } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
 const git = (repo: string, ...args: string[]) =>
   execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' }).trim();
 
-function committedRepo(): string {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
+function committedRepo(t: Cleanup): string {
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   git(repo, 'add', '-A');
   git(repo, 'commit', '-qm', 'initial instructions');
   return repo;
@@ -26,11 +25,9 @@ const answers = (migrateExtra: Record<string, unknown> = {}): ElicitAnswer => (r
 };
 
 test('propose and the forms show HEAD and uncommitted changes in the files the plan touches', async (t) => {
-  const repo = committedRepo();
-  t.after(() => removeRepo(repo));
+  const repo = committedRepo(t);
   fs.appendFileSync(path.join(repo, FILE), '- Keep functions short.\n');
-  const s = await connect({ repo, elicit: answers({ allow_uncommitted: true }) });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: answers({ allow_uncommitted: true }) });
   const proposed = await s.call('onboarding_propose');
   assert.match(textOf(proposed), /HEAD [0-9a-f]{7,} initial instructions/);
   assert.match(textOf(proposed), /Uncommitted changes in files the plan touches: \.github\/copilot-instructions\.md/);
@@ -41,12 +38,10 @@ test('propose and the forms show HEAD and uncommitted changes in the files the p
 });
 
 test('migrate refuses to overwrite uncommitted changes unless the person allows it in the form', async (t) => {
-  const repo = committedRepo();
-  t.after(() => removeRepo(repo));
+  const repo = committedRepo(t);
   fs.appendFileSync(path.join(repo, FILE), '- Keep functions short.\n');
   const before = hashTree(repo);
-  const s = await connect({ repo, elicit: answers() });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: answers() });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   const refused = await s.call('onboarding_migrate');
@@ -57,17 +52,14 @@ test('migrate refuses to overwrite uncommitted changes unless the person allows 
   assert.equal(field.default, false);
   assert.deepEqual(hashTree(repo), before);
 
-  const s2 = await connect({ repo, elicit: answers({ allow_uncommitted: true }) });
-  t.after(() => s2.close());
+  const s2 = await openSession(t, { repo, elicit: answers({ allow_uncommitted: true }) });
   await s2.call('onboarding_approve');
   assert.equal(outcomeOf(await s2.call('onboarding_migrate')), 'migrated');
 });
 
 test('--branch and --commit migrate on a new branch and commit with a message naming the trace', async (t) => {
-  const repo = committedRepo();
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: answers(), args: ['--branch', 'copilot-onboarding', '--commit'] });
-  t.after(() => s.close());
+  const repo = committedRepo(t);
+  const s = await openSession(t, { repo, elicit: answers(), args: ['--branch', 'copilot-onboarding', '--commit'] });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   const migrated = await s.call('onboarding_migrate');
@@ -81,12 +73,10 @@ test('--branch and --commit migrate on a new branch and commit with a message na
 });
 
 test('a branch that exists is refused before anything changes', async (t) => {
-  const repo = committedRepo();
-  t.after(() => removeRepo(repo));
+  const repo = committedRepo(t);
   git(repo, 'branch', 'taken');
   const before = hashTree(repo);
-  const s = await connect({ repo, elicit: answers(), args: ['--branch', 'taken'] });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: answers(), args: ['--branch', 'taken'] });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   const r = await s.call('onboarding_migrate');
@@ -96,12 +86,10 @@ test('a branch that exists is refused before anything changes', async (t) => {
 });
 
 test('without git everything works the same', async (t) => {
-  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'co-nogit-'));
-  t.after(() => removeRepo(repo));
+  const repo = tempDir(t, 'co-nogit-');
   writeFile(repo, FILE, MESSY_INSTRUCTIONS);
   const before = hashTree(repo);
-  const s = await connect({ repo, elicit: answers(), args: ['--commit'] });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: answers(), args: ['--commit'] });
   assert.match(textOf(await s.call('onboarding_propose')), /not a git work tree/);
   assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
   assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
@@ -118,10 +106,8 @@ const withChoices = (legacy: string): ElicitAnswer => (req: any) => {
 };
 
 test('--commit commits the trace it names with the migrated files; nothing it names is left untracked', async (t) => {
-  const repo = committedRepo();
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: answers(), args: ['--commit'] });
-  t.after(() => s.close());
+  const repo = committedRepo(t);
+  const s = await openSession(t, { repo, elicit: answers(), args: ['--commit'] });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   const migrated = await s.call('onboarding_migrate');
@@ -139,13 +125,11 @@ test('--commit commits the trace it names with the migrated files; nothing it na
 });
 
 test('--commit when git ignores .copilot-state/ commits the files and names no trace', async (t) => {
-  const repo = committedRepo();
-  t.after(() => removeRepo(repo));
+  const repo = committedRepo(t);
   fs.writeFileSync(path.join(repo, '.gitignore'), '.copilot-state/\n');
   git(repo, 'add', '.gitignore');
   git(repo, 'commit', '-qm', 'ignore state');
-  const s = await connect({ repo, elicit: answers(), args: ['--commit'] });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: answers(), args: ['--commit'] });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   const migrated = await s.call('onboarding_migrate');
@@ -155,11 +139,9 @@ test('--commit when git ignores .copilot-state/ commits the files and names no t
 });
 
 test('--commit on a detached HEAD is refused before anything is written; with --branch it commits on the new branch', async (t) => {
-  const repo = committedRepo();
-  t.after(() => removeRepo(repo));
+  const repo = committedRepo(t);
   git(repo, 'checkout', '-q', '--detach');
-  const s = await connect({ repo, elicit: answers(), args: ['--commit'] });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: answers(), args: ['--commit'] });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   const before = hashTree(repo);
@@ -169,8 +151,7 @@ test('--commit on a detached HEAD is refused before anything is written; with --
   assert.match(textOf(refused), /--commit on a detached HEAD \([0-9a-f]+ initial instructions\) would make a commit that belongs to no branch/);
   assert.equal(s.elicitations.length, asked, 'nothing was asked');
   assert.deepEqual(hashTree(repo), before);
-  const s2 = await connect({ repo, elicit: answers(), args: ['--commit', '--branch', 'onboarding'] });
-  t.after(() => s2.close());
+  const s2 = await openSession(t, { repo, elicit: answers(), args: ['--commit', '--branch', 'onboarding'] });
   const migrated = await s2.call('onboarding_migrate');
   assert.equal(outcomeOf(migrated), 'migrated', textOf(migrated));
   assert.equal(git(repo, 'rev-parse', '--abbrev-ref', 'HEAD'), 'onboarding');
@@ -178,11 +159,9 @@ test('--commit on a detached HEAD is refused before anything is written; with --
 });
 
 test('--commit with a removed legacy file git does not track: said before, and the rest is committed', async (t) => {
-  const repo = committedRepo();
-  t.after(() => removeRepo(repo));
+  const repo = committedRepo(t);
   writeFile(repo, 'AGENTS.md', '# Agents\n\n- Use npm to install dependencies.\n');
-  const s = await connect({ repo, elicit: withChoices('remove'), args: ['--commit'] });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: withChoices('remove'), args: ['--commit'] });
   await s.call('onboarding_propose');
   assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
   const migrated = await s.call('onboarding_migrate');
@@ -195,10 +174,8 @@ test('--commit with a removed legacy file git does not track: said before, and t
 });
 
 test('rollback after --commit says, before it asks, that the commit and branch stay; history is not rewritten', async (t) => {
-  const repo = committedRepo();
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: answers(), args: ['--commit', '--branch', 'onboarding'] });
-  t.after(() => s.close());
+  const repo = committedRepo(t);
+  const s = await openSession(t, { repo, elicit: answers(), args: ['--commit', '--branch', 'onboarding'] });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   await s.call('onboarding_migrate');

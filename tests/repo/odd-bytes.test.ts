@@ -2,12 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { connect, outcomeOf, textOf, yesToAll, type Session } from '../helpers/mcp.js';
-import { hashTree, makeRepo, removeRepo } from '../helpers/sandbox.js';
+import { openSession, outcomeOf, textOf, yesToAll, type Session } from '../helpers/mcp.js';
+import { hashTree, sandbox } from '../helpers/sandbox.js';
 
 async function session(t: { after: (fn: () => unknown) => void }, repo: string): Promise<Session> {
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesToAll });
   return s;
 }
 
@@ -21,8 +20,7 @@ async function migrate(s: Session): Promise<void> {
 const notesOf = (r: { structuredContent?: unknown }) => ((r.structuredContent as { notes?: string[] }).notes ?? []).join('\n');
 
 test('a BOM on a nested source never lands before the generated front matter', async (t) => {
-  const repo = makeRepo({ 'AGENTS.md': '\uFEFF# Rules\n\n- Use pnpm.\n', 'src/AGENTS.md': '\uFEFF- Keep handlers small.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': '\uFEFF# Rules\n\n- Use pnpm.\n', 'src/AGENTS.md': '\uFEFF- Keep handlers small.\n' });
   const s = await session(t, repo);
   await migrate(s);
   const scoped = fs.readFileSync(path.join(repo, '.github/instructions/src.instructions.md'), 'utf8');
@@ -33,8 +31,7 @@ test('a BOM on a nested source never lands before the generated front matter', a
 test('a NUL byte after the first 8 KB leaves the file out as binary: no NUL reaches a Copilot file', async (t) => {
   const text = `# Rules\n\n${'- A rule that is long enough to fill the first block.\n'.repeat(200)}- Tail\u0000rule.\n`;
   assert.ok(text.indexOf('\u0000') > 8192);
-  const repo = makeRepo({ 'AGENTS.md': text, 'CLAUDE.md': '- Use pnpm.\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': text, 'CLAUDE.md': '- Use pnpm.\n' });
   const s = await session(t, repo);
   const p = await s.call('onboarding_propose');
   assert.equal(outcomeOf(p), 'proposed');
@@ -44,10 +41,9 @@ test('a NUL byte after the first 8 KB leaves the file out as binary: no NUL reac
 });
 
 test('front-matter values that are dropped get a note: a yes-or-no that is neither, a key given twice', async (t) => {
-  const repo = makeRepo({
+  const repo = sandbox(t, {
     '.cursor/rules/api.mdc': '---\ndescription: API rules\nglobs: src/old/**\nglobs: src/api/**\nalwaysApply: maybe\n---\n- Validate request bodies.\n',
   });
-  t.after(() => removeRepo(repo));
   const s = await session(t, repo);
   const p = await s.call('onboarding_propose');
   assert.equal(outcomeOf(p), 'proposed', textOf(p));
@@ -57,8 +53,7 @@ test('front-matter values that are dropped get a note: a yes-or-no that is neith
 });
 
 test('a file with lone-CR line ends (classic Mac) is read as lines and written back with them', async (t) => {
-  const repo = makeRepo({ 'AGENTS.md': '# Rules\r\r- Use pnpm.\r- Run tests with vitest.\r', 'src/AGENTS.md': '- Keep handlers small.\r- Name files in kebab-case.\r' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { 'AGENTS.md': '# Rules\r\r- Use pnpm.\r- Run tests with vitest.\r', 'src/AGENTS.md': '- Keep handlers small.\r- Name files in kebab-case.\r' });
   const s = await session(t, repo);
   const a = await s.call('onboarding_analyze');
   assert.equal(outcomeOf(a), 'analyzed');

@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import {
   assertStateTreeReal,
@@ -23,15 +22,12 @@ import {
   takeStateFolderCreated,
   writeFile,
 } from '../../server/src/repo/safe-fs.js';
+import { tempDir, type Cleanup } from '../helpers/sandbox.js';
 
-function sandbox(t: { after(fn: () => void): void }) {
-  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'co-safe-'));
-  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'co-outside-'));
+function sandbox(t: Cleanup) {
+  const repo = tempDir(t, 'co-safe-');
+  const outside = tempDir(t, 'co-outside-');
   fs.writeFileSync(path.join(outside, 'victim.txt'), 'precious\n');
-  t.after(() => {
-    fs.rmSync(repo, { recursive: true, force: true });
-    fs.rmSync(outside, { recursive: true, force: true });
-  });
   return { repo, outside, victim: path.join(outside, 'victim.txt') };
 }
 

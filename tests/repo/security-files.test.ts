@@ -6,8 +6,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
-import { CLI, connect, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
-import { hashTree, makeRepo, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { CLI, connect, openSession, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
+import { hashTree, readTraces, round, sandbox, tempDir, type Cleanup } from '../helpers/sandbox.js';
 
 /**
  * A hostile repository (or another local process) puts links where copilot-onboard keeps its state
@@ -45,13 +45,12 @@ function cli(args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv; time
 }
 
 /** A folder outside the repository with a file and a folder a link can point at. */
-function outsideDir(t: { after(fn: () => void): void }): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'co-outside-'));
+function outsideDir(t: Cleanup): string {
+  const dir = tempDir(t, 'co-outside-');
   fs.writeFileSync(path.join(dir, 'victim.txt'), VICTIM);
   fs.mkdirSync(path.join(dir, 'folder'));
   fs.writeFileSync(path.join(dir, 'folder', 'inner.md'), '- An outside rule.\n');
   fs.mkdirSync(path.join(dir, 'empty'));
-  t.after(() => removeRepo(dir));
   return dir;
 }
 
@@ -75,9 +74,8 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-function repoWithRules(t: { after(fn: () => void): void }): string {
-  const repo = makeRepo({ 'CLAUDE.md': RULES, '.cursor/rules/api.mdc': SCOPED });
-  t.after(() => removeRepo(repo));
+function repoWithRules(t: Cleanup): string {
+  const repo = sandbox(t, { 'CLAUDE.md': RULES, '.cursor/rules/api.mdc': SCOPED });
   return repo;
 }
 
@@ -166,8 +164,7 @@ for (const name of ['trace-chain.json', 'plan.json', 'onboarding.json', 'journal
     linkAt(repo, `.copilot-state/${name}`, path.join(outside, 'victim.txt'));
     const before = snapshot(outside);
     const tree = hashTree(repo);
-    const s = await connect({ repo, elicit: yesToAll });
-    t.after(() => s.close());
+    const s = await openSession(t, { repo, elicit: yesToAll });
     for (const tool of ['onboarding_migrate', 'onboarding_approve', 'onboarding_rollback']) {
       const r = await s.call(tool);
       assert.equal(outcomeOf(r), 'precondition_failed', `${tool}: ${textOf(r)}`);
@@ -195,8 +192,7 @@ test('.copilot-state as a link to an outside folder: every command refuses namin
     assert.match(String(json(r).message), /"?\.copilot-state"?.*link/);
   }
   for (const action of ['list', 'verify']) assert.equal(cli(['traces', action, '--repo', repo]).status, 2, action);
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesToAll });
   for (const tool of ['onboarding_analyze', 'onboarding_propose', 'onboarding_approve', 'onboarding_migrate', 'onboarding_rollback', 'onboarding_status']) {
     const r = await s.call(tool);
     assert.equal(outcomeOf(r), 'precondition_failed', `${tool}: ${textOf(r)}`);
@@ -218,8 +214,7 @@ for (const sub of ['backups', 'elicitation-traces', 'sampling-traces']) {
     const a = cli(['analyze', '--json', '--repo', repo]);
     assert.equal(a.status, 2, a.stdout);
     assert.match(String(json(a).message), new RegExp(`\\.copilot-state/${sub}`));
-    const s = await connect({ repo, elicit: yesToAll });
-    t.after(() => s.close());
+    const s = await openSession(t, { repo, elicit: yesToAll });
     const r = await s.call('onboarding_migrate');
     assert.equal(outcomeOf(r), 'precondition_failed', textOf(r));
     assert.match(textOf(r), new RegExp(`\\.copilot-state/${sub}`));
@@ -233,8 +228,7 @@ for (const sub of ['backups', 'elicitation-traces', 'sampling-traces']) {
 test('a backup folder turned into a link after the migration: rollback refuses naming it, and restores nothing from outside', async (t) => {
   const repo = repoWithRules(t);
   const outside = outsideDir(t);
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
@@ -267,8 +261,7 @@ for (const [what, place, target] of [
     linkAt(repo, place, target === 'inside' ? path.join(repo, 'docs/instructions') : path.join(outside, 'empty'));
     const before = snapshot(outside);
     const tree = hashTree(repo);
-    const s = await connect({ repo, elicit: yesToAll });
-    t.after(() => s.close());
+    const s = await openSession(t, { repo, elicit: yesToAll });
     const r = await s.call('onboarding_migrate');
     assert.equal(outcomeOf(r), 'precondition_failed', textOf(r));
     assert.match(textOf(r), new RegExp(`"?${escape(place)}"?.*link`));
@@ -338,8 +331,7 @@ test('AGENTS.md as a link out of the repository is left out, and approve, migrat
   fs.writeFileSync(path.join(outside, 'agents.md'), '# Outside\n\n- Use npm for packages.\n');
   fs.symlinkSync(path.join(outside, 'agents.md'), path.join(repo, 'AGENTS.md'));
   const before = snapshot(outside);
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesToAll });
   const a = await s.call('onboarding_analyze');
   const skipped = (a.structuredContent as { skipped: { path: string; reason: string }[] }).skipped;
   assert.deepEqual(skipped.map((x) => `${x.path}:${x.reason}`), ['AGENTS.md:symlink_outside']);
@@ -365,8 +357,7 @@ test('a source behind a folder link that leaves the repository is left out too, 
   fs.symlinkSync(path.join(outside, 'folder'), path.join(repo, 'docs'));
   execFileSync('git', ['-C', repo, 'add', '-A']);
   const before = snapshot(outside);
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesToAll });
   assert.equal(outcomeOf(await s.call('onboarding_propose')), 'proposed');
   const ap = await s.call('onboarding_approve');
   assert.equal(outcomeOf(ap), 'approved', textOf(ap));
@@ -547,8 +538,7 @@ test('no absolute path of the machine appears in any trace after an error', asyn
   await proposedAndApproved(repo);
   // A file where the backups folder should be: migrate fails while saving the backup.
   fs.writeFileSync(path.join(repo, '.copilot-state/backups'), 'in the way\n');
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesToAll });
   const r = await s.call('onboarding_migrate');
   assert.notEqual(outcomeOf(r), 'migrated', textOf(r));
   await s.close();
@@ -607,8 +597,7 @@ test('the first run that creates .copilot-state writes its .gitignore and says s
 
 test('over MCP, the result text of the run that created .copilot-state says so, and the next does not', async (t) => {
   const repo = repoWithRules(t);
-  const s = await connect({ repo });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo });
   const first = await s.call('onboarding_analyze');
   assert.match(textOf(first), /\.copilot-state\/\.gitignore/);
   assert.equal(fs.readFileSync(path.join(repo, '.copilot-state/.gitignore'), 'utf8'), GITIGNORE);
@@ -643,7 +632,7 @@ test('after a whole flow, git status offers only the traces under .copilot-state
     for (const l of lines) assert.match(l, allowed);
   };
   check();
-  const s = await connect({ repo, elicit: yesToAll });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   assert.equal(outcomeOf(await s.call('onboarding_rollback')), 'rolled_back');
   await s.close();
   check();
@@ -699,13 +688,10 @@ test('property: links to outside files and folders under .copilot-state and at s
         { minLength: 1, maxLength: 3, selector: (l) => l.place },
       ),
       async (links) => {
-        const repo = makeRepo({ 'CLAUDE.md': RULES, '.cursor/rules/api.mdc': SCOPED, 'GEMINI.md': '- Prefer small modules.\n' });
-        const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'co-outside-'));
+        const cleanup = round();
+        const repo = sandbox(cleanup, { 'CLAUDE.md': RULES, '.cursor/rules/api.mdc': SCOPED, 'GEMINI.md': '- Prefer small modules.\n' });
+        const outside = outsideDir(cleanup);
         try {
-          fs.writeFileSync(path.join(outside, 'victim.txt'), VICTIM);
-          fs.mkdirSync(path.join(outside, 'folder'));
-          fs.writeFileSync(path.join(outside, 'folder', 'inner.md'), '- An outside rule.\n');
-          fs.mkdirSync(path.join(outside, 'empty'));
           const before = snapshot(outside);
           const s = await connect({ repo, elicit: yesToAll });
           try {
@@ -718,8 +704,7 @@ test('property: links to outside files and folders under .copilot-state and at s
           }
           assert.deepEqual(snapshot(outside), before, `links: ${JSON.stringify(links)}`);
         } finally {
-          removeRepo(repo);
-          removeRepo(outside);
+          await cleanup.done();
         }
       },
     ),

@@ -1,16 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { connect, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
-import { hashTree, makeRepo, removeRepo } from '../helpers/sandbox.js';
+import { connect, openSession, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
+import { hashTree, sandbox, tempDir, type Cleanup } from '../helpers/sandbox.js';
 
 /** `.github` is a symlink to a folder outside the repository, created after propose planned to write into it. */
-async function repoWithEscapingGithub(t: { after(fn: () => void): void }) {
-  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'co-outside-'));
-  const repo = makeRepo({ 'CLAUDE.md': '# Rules\n\n- Write a test for every fix.\n' });
-  t.after(() => (removeRepo(repo), removeRepo(outside)));
+async function repoWithEscapingGithub(t: Cleanup) {
+  const outside = tempDir(t, 'co-outside-');
+  const repo = sandbox(t, { 'CLAUDE.md': '# Rules\n\n- Write a test for every fix.\n' });
   const s = await connect({ repo, elicit: yesToAll });
   assert.equal(outcomeOf(await s.call('onboarding_propose')), 'proposed');
   await s.close();
@@ -21,8 +19,7 @@ async function repoWithEscapingGithub(t: { after(fn: () => void): void }) {
 test('an unsafe path is precondition_failed (CLI exit 2) at approve, and nothing is written outside', async (t) => {
   const { repo, outside } = await repoWithEscapingGithub(t);
   const before = hashTree(repo);
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesToAll });
   const r = await s.call('onboarding_approve');
   assert.equal(outcomeOf(r), 'precondition_failed', textOf(r));
   assert.match(textOf(r), /Unsafe path/);

@@ -1,16 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect, never, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
-import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readState, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { never, openSession, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
+import { hashTree, MESSY_INSTRUCTIONS, readState, readTraces, sandbox } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
 
 test('100 approve calls at once in one session: one asks the person, the rest are refused at once, each gets its own answer', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   let release!: () => void;
   const gate = new Promise<void>((r) => (release = r));
-  const s = await connect({
+  const s = await openSession(t, {
     repo,
     elicit: async () => {
       await gate;
@@ -18,7 +17,6 @@ test('100 approve calls at once in one session: one asks the person, the rest ar
       // (approve's first round takes the default choices: `approved` is not one of its fields)
     },
   });
-  t.after(() => s.close());
   await s.call('onboarding_propose');
   const calls = Array.from({ length: 100 }, () => s.call('onboarding_approve'));
   await new Promise((r) => setTimeout(r, 500));
@@ -34,16 +32,13 @@ test('100 approve calls at once in one session: one asks the person, the rest ar
 });
 
 test('a second server is refused while the first holds the lock, and says who holds it', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const first = await connect({ repo, elicit: never, clientName: 'window-one' });
-  t.after(() => first.close());
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const first = await openSession(t, { repo, elicit: never, clientName: 'window-one' });
   await first.call('onboarding_propose');
   const pending = first.call('onboarding_approve').catch(() => null);
   while (first.elicitations.length === 0) await new Promise((r) => setTimeout(r, 20));
 
-  const second = await connect({ repo, elicit: yesToAll, clientName: 'window-two' });
-  t.after(() => second.close());
+  const second = await openSession(t, { repo, elicit: yesToAll, clientName: 'window-two' });
   const before = hashTree(repo);
   const r = await second.call('onboarding_approve');
   assert.equal(outcomeOf(r), 'precondition_failed');
@@ -56,9 +51,8 @@ test('a second server is refused while the first holds the lock, and says who ho
 });
 
 test('a lock left by a killed process is taken over', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const first = await connect({ repo, elicit: never });
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const first = await openSession(t, { repo, elicit: never });
   await first.call('onboarding_propose');
   void first.call('onboarding_approve').catch(() => null);
   while (first.elicitations.length === 0) await new Promise((r) => setTimeout(r, 20));
@@ -68,7 +62,6 @@ test('a lock left by a killed process is taken over', async (t) => {
   process.kill(pid!, 'SIGKILL');
   await first.close().catch(() => {});
 
-  const second = await connect({ repo, elicit: yesToAll });
-  t.after(() => second.close());
+  const second = await openSession(t, { repo, elicit: yesToAll });
   assert.equal(outcomeOf(await second.call('onboarding_approve')), 'approved');
 });

@@ -4,12 +4,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { makeRepo, removeRepo } from '../helpers/sandbox.js';
+import { sandbox } from '../helpers/sandbox.js';
 import { withLock } from '../../server/src/state/lock.js';
 
 test('two takers of a dead lock: one gets it, the other is told the repository is busy, never an internal error', async (t) => {
-  const repo = makeRepo();
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t);
   const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
   fs.mkdirSync(path.join(repo, '.copilot-state/operation.lock'), { recursive: true });
   await new Promise((r) => setTimeout(r, 20));

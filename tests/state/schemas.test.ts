@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { ElicitationTrace, SamplingTrace } from '../../server/src/state/schema.js';
 import { verifyTraces } from '../../server/src/state/traces/verify.js';
+import { tempDir } from '../helpers/sandbox.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const examples = path.join(root, '.copilot-state/examples');
@@ -16,7 +16,7 @@ test('the JSON Schemas in .copilot-state/schemas are generated from the zod sche
   assert.equal(r.status, 0, r.stderr);
 });
 
-test('the example traces match their schemas, are named as the contract says, and verify as a chain', async () => {
+test('the example traces match their schemas, are named as the contract says, and verify as a chain', async (t) => {
   for (const [kind, schema] of [['elicitation-traces', ElicitationTrace], ['sampling-traces', SamplingTrace]] as const) {
     const files = fs.readdirSync(path.join(examples, kind));
     assert.ok(files.length > 0, kind);
@@ -26,12 +26,8 @@ test('the example traces match their schemas, are named as the contract says, an
       assert.ok(parsed.success, `${kind}/${f}: ${parsed.success ? '' : parsed.error.message}`);
     }
   }
-  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'co-examples-'));
-  try {
-    fs.cpSync(examples, path.join(repo, '.copilot-state'), { recursive: true });
-    const report = await verifyTraces(repo);
-    assert.deepEqual(report.problems, []);
-  } finally {
-    fs.rmSync(repo, { recursive: true, force: true });
-  }
+  const repo = tempDir(t, 'co-examples-');
+  fs.cpSync(examples, path.join(repo, '.copilot-state'), { recursive: true });
+  const report = await verifyTraces(repo);
+  assert.deepEqual(report.problems, []);
 });

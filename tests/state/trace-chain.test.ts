@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI, connect, outcomeOf, textOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
-import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { CLI, connect, openSession, outcomeOf, textOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
+import { hashTree, MESSY_INSTRUCTIONS, readTraces, sandbox } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
 const verify = (repo: string) => spawnSync(process.execPath, [CLI, 'traces', 'verify', '--repo', repo], { encoding: 'utf8', input: '' });
@@ -14,8 +14,7 @@ for (const [what, name] of [
   ["the traces lock's owner file", 'traces.lock-owner.json'],
 ] as const) {
   test(`migrate does not start when ${what} cannot be written (a folder in its place), and nothing changes`, async (t) => {
-    const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-    t.after(() => removeRepo(repo));
+    const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
     const first = await connect({ repo, elicit: yesToAll });
     await first.call('onboarding_propose');
     assert.equal(outcomeOf(await first.call('onboarding_approve')), 'approved');
@@ -24,8 +23,7 @@ for (const [what, name] of [
     fs.rmSync(file, { force: true });
     fs.mkdirSync(file);
     const tree = hashTree(repo);
-    const s = await connect({ repo, elicit: yesToAll });
-    t.after(() => s.close());
+    const s = await openSession(t, { repo, elicit: yesToAll });
     const r = await s.call('onboarding_migrate');
     assert.equal(outcomeOf(r), 'error', textOf(r));
     assert.match(textOf(r), new RegExp(`trace cannot be written.*${name.replace(/\./g, '\\.')}`));
@@ -36,8 +34,7 @@ for (const [what, name] of [
 }
 
 test('an approve whose form stays open while an analyze is traced verifies, and names follow the chain', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   // The first form stays open until the analyze is done: ordered by events, not by sleeps, so a loaded machine cannot reorder it.
   let asked!: () => void;
   const formShown = new Promise<void>((r) => (asked = r));
@@ -48,8 +45,7 @@ test('an approve whose form stays open while an analyze is traced verifies, and 
     await analyzed;
     return yesToAll(req);
   };
-  const s = await connect({ repo, elicit: slowYes });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: slowYes });
   await s.call('onboarding_propose');
   const approve = s.call('onboarding_approve');
   await formShown;
@@ -69,9 +65,8 @@ test('an approve whose form stays open while an analyze is traced verifies, and 
 });
 
 test('two trace files whose names were swapped are reported', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   await s.call('onboarding_migrate');
@@ -90,8 +85,7 @@ test('two trace files whose names were swapped are reported', async (t) => {
 
 for (const action of ['list', 'verify'] as const) {
   test(`traces ${action} first recovers an interrupted migrate, and traces the recovery`, async (t) => {
-    const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS });
-    t.after(() => removeRepo(repo));
+    const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
     const before = hashTree(repo);
     const s = await connect({ repo, elicit: yesToAll });
     await s.call('onboarding_propose');

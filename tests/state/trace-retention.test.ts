@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CLI } from '../helpers/mcp.js';
-import { makeRepo, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { readTraces, sandbox } from '../helpers/sandbox.js';
 import { writeElicitationTrace, writeSamplingTrace } from '../../server/src/state/traces/writer.js';
 import { prune, RETENTION } from '../../server/src/state/retention.js';
 import { verifyTraces } from '../../server/src/state/traces/verify.js';
@@ -30,8 +30,7 @@ async function gated(repo: string, action: 'approve' | 'migrate') {
 }
 
 test('past the bound, the oldest read-only traces go, every gated trace stays, and the chain still verifies', async (t) => {
-  const repo = makeRepo();
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t);
   await sampling(repo, 40);
   await gated(repo, 'approve');
   await sampling(repo, 80);
@@ -62,8 +61,7 @@ test('past the bound, the oldest read-only traces go, every gated trace stays, a
 });
 
 test('traces prune applies the policy now and says what it removed; a second run has nothing to do', async (t) => {
-  const repo = makeRepo();
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t);
   await sampling(repo, RETENTION.readOnlyTraces + 7);
   const first = cli(repo, 'prune');
   assert.equal(first.status, 0, first.stderr);

@@ -3,11 +3,11 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI, connect, yesToAll } from '../helpers/mcp.js';
-import { makeRepo, MESSY_INSTRUCTIONS, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { CLI, connect, openSession, yesToAll } from '../helpers/mcp.js';
+import { MESSY_INSTRUCTIONS, readTraces, sandbox, type Cleanup } from '../helpers/sandbox.js';
 
-async function repoWithTraces(): Promise<string> {
-  const repo = makeRepo({ '.github/copilot-instructions.md': MESSY_INSTRUCTIONS });
+async function repoWithTraces(t: Cleanup): Promise<string> {
+  const repo = sandbox(t, { '.github/copilot-instructions.md': MESSY_INSTRUCTIONS });
   const s = await connect({ repo, elicit: yesToAll });
   await s.call('onboarding_analyze');
   await s.call('onboarding_propose');
@@ -21,8 +21,7 @@ const verify = (repo: string) => spawnSync(process.execPath, [CLI, 'traces', 've
 const traceFile = (repo: string, t: { _file: string }, kind: string) => path.join(repo, '.copilot-state', `${kind}-traces`, t._file);
 
 test('every trace carries seq and prev, across both folders, and an untouched chain verifies', async (t) => {
-  const repo = await repoWithTraces();
-  t.after(() => removeRepo(repo));
+  const repo = await repoWithTraces(t);
   const all = [...readTraces(repo, 'elicitation'), ...readTraces(repo, 'sampling')].sort((a, b) => a.seq - b.seq);
   // analyze, propose, and approve's two rounds (the plan has a choice).
   assert.deepEqual(all.map((x) => x.seq), [1, 2, 3, 4, 5]);
@@ -34,8 +33,7 @@ test('every trace carries seq and prev, across both folders, and an untouched ch
 });
 
 test('an edited trace is reported and verify exits non-zero', async (t) => {
-  const repo = await repoWithTraces();
-  t.after(() => removeRepo(repo));
+  const repo = await repoWithTraces(t);
   const approve = readTraces(repo, 'elicitation').find((x) => x.action === 'approve' && x.outcome === 'approved')!;
   const file = traceFile(repo, approve, 'elicitation');
   fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"approved": true', '"approved": false'));
@@ -45,8 +43,7 @@ test('an edited trace is reported and verify exits non-zero', async (t) => {
 });
 
 test('a missing trace is reported', async (t) => {
-  const repo = await repoWithTraces();
-  t.after(() => removeRepo(repo));
+  const repo = await repoWithTraces(t);
   const sampling = readTraces(repo, 'sampling')[1]!;
   fs.rmSync(traceFile(repo, sampling, 'sampling'));
   const r = verify(repo);
@@ -55,8 +52,7 @@ test('a missing trace is reported', async (t) => {
 });
 
 test('a removed newest trace is reported through the chain head', async (t) => {
-  const repo = await repoWithTraces();
-  t.after(() => removeRepo(repo));
+  const repo = await repoWithTraces(t);
   const newest = [...readTraces(repo, 'elicitation')].sort((a, b) => b.seq - a.seq)[0]!;
   fs.rmSync(traceFile(repo, newest, 'elicitation'));
   const r = verify(repo);
@@ -65,8 +61,7 @@ test('a removed newest trace is reported through the chain head', async (t) => {
 });
 
 test('reordered traces are reported', async (t) => {
-  const repo = await repoWithTraces();
-  t.after(() => removeRepo(repo));
+  const repo = await repoWithTraces(t);
   const [a, b] = readTraces(repo, 'elicitation');
   const fa = traceFile(repo, a!, 'elicitation');
   const fb = traceFile(repo, b!, 'elicitation');
@@ -81,10 +76,8 @@ test('reordered traces are reported', async (t) => {
 });
 
 test('a gated step whose trace cannot be written is refused, and nothing changes', async (t) => {
-  const repo = makeRepo({ '.github/copilot-instructions.md': MESSY_INSTRUCTIONS });
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, { '.github/copilot-instructions.md': MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   // A file where the traces folder should be: no trace can be written there, even by root.
   fs.writeFileSync(path.join(repo, '.copilot-state', 'elicitation-traces'), 'in the way');

@@ -3,17 +3,15 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { connect, outcomeOf, yesToAll } from '../helpers/mcp.js';
-import { hashTree, makeRepo, MESSY_INSTRUCTIONS, readState, readTraces, removeRepo } from '../helpers/sandbox.js';
+import { openSession, outcomeOf, yesToAll } from '../helpers/mcp.js';
+import { hashTree, MESSY_INSTRUCTIONS, readState, readTraces, sandbox } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
 
 test('accepted path: propose, approve, migrate create sections without losing a line, rollback restores bytes', async (t) => {
-  const repo = makeRepo({ [FILE]: MESSY_INSTRUCTIONS, 'src/index.ts': 'export {};\n' });
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS, 'src/index.ts': 'export {};\n' });
   const before = hashTree(repo);
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const s = await openSession(t, { repo, elicit: yesToAll });
 
   assert.equal(outcomeOf(await s.call('onboarding_analyze')), 'analyzed');
   const proposed = await s.call('onboarding_propose');

@@ -2,10 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { connect, outcomeOf, yesToAll } from '../helpers/mcp.js';
-import { hashTree, removeRepo } from '../helpers/sandbox.js';
+import { openSession, outcomeOf, yesToAll } from '../helpers/mcp.js';
+import { hashTree, tempDir } from '../helpers/sandbox.js';
 
 /**
  * End to end over real instruction files: every repository of ../shared/corpus is copied into a
@@ -28,14 +27,12 @@ if (!present) {
     .sort();
   for (const name of repos) {
     test(`corpus ${name}: migrate keeps every rule line, maps scopes, and rolls back byte for byte`, async (t) => {
-      const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'co-corpus-'));
-      t.after(() => removeRepo(repo));
+      const repo = tempDir(t, 'co-corpus-');
       execFileSync('cp', ['-a', `${path.join(CORPUS, name)}/.`, repo]);
       execFileSync('chmod', ['-R', 'u+w', repo]);
       execFileSync('git', ['init', '-q', repo]);
       const before = hashTree(repo);
-      const s = await connect({ repo, elicit: yesToAll });
-      t.after(() => s.close());
+      const s = await openSession(t, { repo, elicit: yesToAll });
 
       const analyzed = (await s.call('onboarding_analyze')).structuredContent as any;
       assert.equal(analyzed.outcome, 'analyzed');

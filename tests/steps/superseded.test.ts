@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { CLI, connect, isChoicesRound, textOf, yesToAll } from '../helpers/mcp.js';
-import { makeRepo, removeRepo } from '../helpers/sandbox.js';
+import { CLI, isChoicesRound, openSession, textOf, yesToAll } from '../helpers/mcp.js';
+import { sandbox } from '../helpers/sandbox.js';
 
 /** After a migration that keeps the legacy files (the default), they are one note each, not a list of the copies it made (issue 14). */
 
@@ -20,10 +20,9 @@ function cli(args: string[]) {
 }
 
 test('a kept legacy file whose rules are in Copilot\'s files is one note, "superseded by …; kept because you chose to"; status names the commands that point or remove it', async (t) => {
-  const repo = makeRepo(FILES);
-  t.after(() => removeRepo(repo));
+  const repo = sandbox(t, FILES);
   let remove = false;
-  const s = await connect({
+  const s = await openSession(t, {
     repo,
     elicit: (req) => {
       if (remove && isChoicesRound(req)) {
@@ -33,7 +32,6 @@ test('a kept legacy file whose rules are in Copilot\'s files is one note, "super
       return yesToAll(req);
     },
   });
-  t.after(() => s.close());
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   assert.equal((await s.call('onboarding_migrate')).structuredContent?.outcome, 'migrated');
@@ -72,10 +70,8 @@ test('a kept legacy file whose rules are in Copilot\'s files is one note, "super
 });
 
 test('a kept legacy file with a rule added since the migration is analyzed as any other file', async (t) => {
-  const repo = makeRepo(FILES);
-  t.after(() => removeRepo(repo));
-  const s = await connect({ repo, elicit: yesToAll });
-  t.after(() => s.close());
+  const repo = sandbox(t, FILES);
+  const s = await openSession(t, { repo, elicit: yesToAll });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   await s.call('onboarding_migrate');
@@ -88,7 +84,6 @@ test('a kept legacy file with a rule added since the migration is analyzed as an
   assert.deepEqual(dups.map((p: any) => p.locations.map((l: any) => l.path).sort()), [['.github/copilot-instructions.md', 'AGENTS.md']]);
   assert.doesNotMatch(textOf(analyzed), /Keep pull requests small/);
   // Before any migration nothing is superseded.
-  const fresh = makeRepo(FILES);
-  t.after(() => removeRepo(fresh));
+  const fresh = sandbox(t, FILES);
   assert.deepEqual(JSON.parse(cli(['analyze', '--repo', fresh, '--json']).stdout).superseded, []);
 });
