@@ -2,22 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { analyze } from '../../server/src/analysis/analyze.js';
-import { buildPlan } from '../../server/src/planning/plan.js';
 import { copyChoiceLines, MAX_COPY_DIFF_CHARS } from '../../server/src/gate/forms.js';
-import { scanRepository } from '../../server/src/analysis/scan.js';
-import { hashTree, sandbox, writeFile, type Cleanup } from '../helpers/sandbox.js';
+import { applyAndReplan, hashTree, plannedSandbox, planRepo, sandbox } from '../helpers/sandbox.js';
 import { isChoicesRound, openSession, outcomeOf, textOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
 
 const COPILOT = '.github/copilot-instructions.md';
-
-async function planOf(t: Cleanup, files: Record<string, string>) {
-  const repo = sandbox(t, files);
-  const scan = await scanRepository(repo);
-  const plan = buildPlan(scan, analyze(scan));
-  const content = (p: string) => plan.operations.find((o) => o.path === p)?.content ?? null;
-  return { repo, scan, plan, content };
-}
 
 const RULES = [
   '# Project rules',
@@ -56,7 +45,7 @@ const DRIFTED = RULES.map((l) => (l === '- Run `pnpm test` before pushing.' ? '-
 DRIFTED.splice(DRIFTED.indexOf('- Keep functions under forty lines.') + 1, 0, '- Avoid default exports in new files.');
 
 test('a drifted copy of AGENTS.md in CLAUDE.md: one source is migrated, the copy is left out, and the differences are one diff in the notes', async (t) => {
-  const { scan, plan, content } = await planOf(t, { 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': DRIFTED.join('\n') });
+  const { scan, plan, content } = await plannedSandbox(t, { 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': DRIFTED.join('\n') });
   // CLAUDE.md has one line more: it is the most complete and is kept.
   assert.deepEqual(scan.copies.map((c) => `${c.path} -> ${c.keptPath}`), ['AGENTS.md -> CLAUDE.md']);
   assert.match(scan.sources.find((s) => s.path === 'AGENTS.md')!.notRule!, /^a copy of CLAUDE\.md \(\d+% of its lines are the same\)/);
@@ -73,7 +62,7 @@ test('a drifted copy of AGENTS.md in CLAUDE.md: one source is migrated, the copy
 });
 
 test('a copy marked "generated from AGENTS.md" keeps AGENTS.md as the source even when shorter', async (t) => {
-  const { scan, content } = await planOf(t, {
+  const { scan, content } = await plannedSandbox(t, {
     'AGENTS.md': '- Use pnpm.\n- Run the tests.\n',
     '.cursorrules': '<!-- generated from AGENTS.md; do not edit -->\n- Use pnpm.\n- Run the tests.\n- An old rule nobody removed.\n',
   });
@@ -83,7 +72,7 @@ test('a copy marked "generated from AGENTS.md" keeps AGENTS.md as the source eve
 });
 
 test('a file that is only a link to another instruction file points at it: its rules are read once', async (t) => {
-  const { scan, content } = await planOf(t, {
+  const { scan, content } = await plannedSandbox(t, {
     'AGENTS.md': '- Use pnpm.\n- Run the tests.\n',
     'CLAUDE.md': '# Claude\n\nSee [AGENTS.md](./AGENTS.md) for all rules.\n',
   });
@@ -93,22 +82,21 @@ test('a file that is only a link to another instruction file points at it: its r
 
 test('files that share rules but are not copies, and copies with a narrower kept scope, are merged as before', async (t) => {
   const half = RULES.slice(0, 12).join('\n') + '\n- A different rule.\n- Another one.\n- And a third.\n';
-  const { scan } = await planOf(t, { 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': half, 'pkg/AGENTS.md': DRIFTED.join('\n') });
+  const { scan } = await plannedSandbox(t, { 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': half, 'pkg/AGENTS.md': DRIFTED.join('\n') });
   // pkg/AGENTS.md is the most complete, but applies only below pkg/: the root file is not its copy.
   assert.deepEqual(scan.copies, []);
 });
 
 test('after a migration that kept the files, the next plan is a no-op', async (t) => {
-  const { repo, plan } = await planOf(t, { 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': DRIFTED.join('\n') });
-  for (const op of plan.operations) writeFile(repo, op.path, op.content!);
-  const scan = await scanRepository(repo);
-  assert.deepEqual(buildPlan(scan, analyze(scan)).operations.map((o) => o.path), []);
+  const { repo, plan } = await plannedSandbox(t, { 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': DRIFTED.join('\n') });
+  const again = await applyAndReplan(repo, plan);
+  assert.deepEqual(again.plan.operations.map((o) => o.path), []);
   assert.ok(fs.existsSync(path.join(repo, 'AGENTS.md')));
 });
 
 test('a Copilot file that says it is a hand-kept distillation of AGENTS.md is left as it is, and AGENTS.md is not merged into it', async (t) => {
   const copilot = '# Review instructions\n\n> **`AGENTS.md` is the source of truth.** This file is a review-focused distillation of it, kept in sync by hand.\n\n- Flag any new dependency.\n';
-  const { scan, plan } = await planOf(t, { [COPILOT]: copilot, 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': '@./AGENTS.md\n' });
+  const { scan, plan } = await plannedSandbox(t, { [COPILOT]: copilot, 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': '@./AGENTS.md\n' });
   const written = plan.operations.map((o) => o.content ?? '').join('\n');
   assert.doesNotMatch(written, /Never commit the dist folder|named exports/, 'no rule of AGENTS.md is merged into the distillation');
   assert.ok(!plan.operations.some((o) => o.path === 'AGENTS.md' || o.path === 'CLAUDE.md'));
@@ -119,8 +107,7 @@ test('a Copilot file that says it is a hand-kept distillation of AGENTS.md is le
 
 test('choosing to migrate the left-out copy instead: its rules are migrated, the most complete file is left out as the copy, with the diff reversed', async (t) => {
   const repo = sandbox(t, { 'AGENTS.md': RULES.join('\n'), 'CLAUDE.md': DRIFTED.join('\n') });
-  const scan = await scanRepository(repo);
-  const plan = buildPlan(scan, analyze(scan), { legacy: { 'AGENTS.md': 'use-this' }, conflicts: {} });
+  const { plan } = await planRepo(repo, { legacy: { 'AGENTS.md': 'use-this' }, conflicts: {} });
   const out = plan.operations.find((o) => o.path === COPILOT)!.content!;
   assert.match(out, /^- Run `pnpm test` before pushing\.$/m);
   assert.doesNotMatch(out, /pnpm lint|Avoid default exports/, `nothing of CLAUDE.md is interleaved:\n${out}`);
@@ -134,7 +121,7 @@ test('choosing to migrate the left-out copy instead: its rules are migrated, the
 });
 
 test('a copy whose kept file applies more widely than it cannot be chosen instead', async (t) => {
-  const { plan } = await planOf(t, { 'AGENTS.md': DRIFTED.join('\n'), '.cursor/rules/all.mdc': '---\nglobs: src/**\n---\n' + RULES.join('\n') });
+  const { plan } = await plannedSandbox(t, { 'AGENTS.md': DRIFTED.join('\n'), '.cursor/rules/all.mdc': '---\nglobs: src/**\n---\n' + RULES.join('\n') });
   const option = plan.legacy.find((l) => l.path === '.cursor/rules/all.mdc')!;
   assert.equal(option.copyOf?.path, 'AGENTS.md');
   assert.deepEqual(option.fates, ['keep', 'migrate'], 'its rules apply only to src/**: migrating it instead would narrow the rules of AGENTS.md');
@@ -166,8 +153,7 @@ for (const useThis of [false, true]) {
     assert.equal(/Avoid default exports/.test(out), !useThis, out);
     assert.equal(out.split('\n').filter((l) => /pnpm test/.test(l)).length, 1, out);
 
-    const rescan = await scanRepository(repo);
-    assert.deepEqual(buildPlan(rescan, analyze(rescan)).operations.map((o) => o.path), [], 'a second plan changes nothing');
+    assert.deepEqual((await planRepo(repo)).plan.operations.map((o) => o.path), [], 'a second plan changes nothing');
 
     const r = await s.call('onboarding_rollback');
     assert.equal(outcomeOf(r), 'rolled_back', textOf(r));

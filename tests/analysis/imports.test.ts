@@ -2,35 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { analyze } from '../../server/src/analysis/analyze.js';
-import { buildPlan } from '../../server/src/planning/plan.js';
-import { scanRepository } from '../../server/src/analysis/scan.js';
-import { sandbox, tempDir, writeFile, type Cleanup } from '../helpers/sandbox.js';
+import { applyAndReplan, plannedSandbox, planRepo, sandbox, tempDir, writeFile } from '../helpers/sandbox.js';
 
 const COPILOT = '.github/copilot-instructions.md';
-
-async function planOf(t: Cleanup, files: Record<string, string>) {
-  const repo = sandbox(t, files);
-  const scan = await scanRepository(repo);
-  const plan = buildPlan(scan, analyze(scan));
-  const content = (p: string) => plan.operations.find((o) => o.path === p)?.content ?? null;
-  return { repo, scan, plan, content };
-}
-
-/** Write every operation, as a migration would, and plan again. */
-async function migrateAndReplan(repo: string, plan: Awaited<ReturnType<typeof planOf>>['plan']) {
-  for (const op of plan.operations) {
-    if (op.content === null) fs.rmSync(path.join(repo, op.path));
-    else writeFile(repo, op.path, op.content);
-  }
-  const scan = await scanRepository(repo);
-  return buildPlan(scan, analyze(scan));
-}
 
 const count = (text: string, line: string) => text.split('\n').filter((l) => l === line).length;
 
 test('CLAUDE.md importing AGENTS.md and a README: AGENTS.md rules land once, the README text is placed, no @ line is copied', async (t) => {
-  const { repo, plan, content, scan } = await planOf(t, {
+  const { repo, plan, content, scan } = await plannedSandbox(t, {
     'AGENTS.md': '# Agents\n\n- Run pnpm test before pushing.\n- Keep commits small.\n',
     'CLAUDE.md': '@./AGENTS.md\n@./README.md\n\n- Claude-only rule: answer briefly.\n',
     'README.md': '# Widget\n\nWidget renders charts from CSV files.\n',
@@ -44,12 +23,12 @@ test('CLAUDE.md importing AGENTS.md and a README: AGENTS.md rules land once, the
   assert.ok(plan.notes.some((n) => n.startsWith('CLAUDE.md:2 imports @./README.md: its text is placed once')), plan.notes.join('\n'));
   assert.ok(!plan.legacy.some((l) => l.path === 'README.md'), 'an imported README is not offered for removal');
   assert.ok(scan.sources.some((s) => s.path === 'README.md' && s.kind === 'imported' && s.sha256 !== null), 'the README is a source the plan binds to');
-  const again = await migrateAndReplan(repo, plan);
+  const { plan: again } = await applyAndReplan(repo, plan);
   assert.deepEqual(again.operations.map((o) => `${o.op} ${o.path}`), [], 'the next plan is a no-op');
 });
 
 test('a file imported from two places is placed once', async (t) => {
-  const { content, scan } = await planOf(t, {
+  const { content, scan } = await plannedSandbox(t, {
     'CLAUDE.md': '- Claude rule one.\n\n@docs/style.md\n',
     'GEMINI.md': '- Gemini rule one.\n\n@docs/style.md\n',
     'docs/style.md': '- Use tabs for indentation in Go files.\n',
@@ -62,11 +41,10 @@ test('a file imported from two places is placed once', async (t) => {
 test('imports outside the repository are reported and never read or copied: ~/, absolute, ../ past the root, a link out', async (t) => {
   const outside = tempDir(t, 'co-outside-');
   fs.writeFileSync(path.join(outside, 'secret.md'), '- SECRET personal rule.\n');
-  const { repo } = await planOf(t, {});
+  const repo = sandbox(t);
   writeFile(repo, 'CLAUDE.md', ['# Project', '', '- Shared rule for all.', '', '- @~/.claude/my-project-instructions.md', `@${path.join(outside, 'secret.md')}`, '@../../secret.md', '@linked/secret.md', ''].join('\n'));
   fs.symlinkSync(outside, path.join(repo, 'linked'));
-  const scan = await scanRepository(repo);
-  const plan = buildPlan(scan, analyze(scan));
+  const { scan, plan } = await planRepo(repo);
   const out = plan.operations.find((o) => o.path === COPILOT)!.content!;
   assert.match(out, /Shared rule for all/);
   assert.doesNotMatch(out, /SECRET|@~|my-project-instructions|secret\.md/, out);
@@ -76,7 +54,7 @@ test('imports outside the repository are reported and never read or copied: ~/, 
 });
 
 test('import cycles end: two files that only import each other, and an imported file importing its importer', async (t) => {
-  const { content, scan } = await planOf(t, {
+  const { content, scan } = await plannedSandbox(t, {
     'CLAUDE.md': '@GEMINI.md\n',
     'GEMINI.md': '@CLAUDE.md\n',
     'pkg/CLAUDE.md': '- Pkg rule.\n\n@notes.md\n',
@@ -91,7 +69,7 @@ test('import cycles end: two files that only import each other, and an imported 
 });
 
 test('@ in AGENTS.md, inside a sentence or in a code block is text, not an import', async (t) => {
-  const { content, scan } = await planOf(t, {
+  const { content, scan } = await plannedSandbox(t, {
     'AGENTS.md': '@README.md\n',
     'CLAUDE.md': '- See @README.md for the overview.\n\n```python\n@pytest.fixture\n```\n\n@Override\n',
     'README.md': '# Readme\n',
@@ -105,7 +83,7 @@ test('@ in AGENTS.md, inside a sentence or in a code block is text, not an impor
 });
 
 test('a CLAUDE.md of several imports, one of them AGENTS.md, points at AGENTS.md: it is not offered for removal, and AGENTS.md cannot be removed', async (t) => {
-  const { scan, plan } = await planOf(t, {
+  const { scan, plan } = await plannedSandbox(t, {
     'AGENTS.md': '- Run pnpm test before pushing.\n',
     'CLAUDE.md': '@./AGENTS.md\n@./README.md\n',
   });
@@ -116,7 +94,7 @@ test('a CLAUDE.md of several imports, one of them AGENTS.md, points at AGENTS.md
 });
 
 test('an imported file\'s lines land as often as it has them, where the import is placed (multiplicity)', async (t) => {
-  const { repo, content, plan } = await planOf(t, {
+  const { repo, content, plan } = await plannedSandbox(t, {
     'pkg/CLAUDE.md': '- Run the tests.\n\n@style.md\n',
     'pkg/style.md': '- Run the tests.\n- Use tabs.\n- Run the tests.\n',
   });
@@ -125,18 +103,17 @@ test('an imported file\'s lines land as often as it has them, where the import i
   assert.equal(count(out, '- Run the tests.'), 2, out);
   assert.equal(count(out, '- Use tabs.'), 1, out);
   assert.doesNotMatch(out, /^@/m);
-  const again = await migrateAndReplan(repo, plan);
+  const { plan: again } = await applyAndReplan(repo, plan);
   assert.deepEqual(again.operations.map((o) => `${o.op} ${o.path}`), []);
 });
 
 test('an import of a file git ignores, or of a file under .git, is never read into Copilot\'s files', async (t) => {
-  const { repo } = await planOf(t, {});
+  const repo = sandbox(t);
   writeFile(repo, '.gitignore', 'CLAUDE.local.md\n');
   writeFile(repo, 'CLAUDE.local.md', '- PERSONAL note: my token lives in ~/.secrets.\n');
   writeFile(repo, '.git/info/notes.md', '- GIT internal text.\n');
   writeFile(repo, 'CLAUDE.md', '- Shared rule.\n\n@CLAUDE.local.md\n@.git/info/notes.md\n@.git/config\n');
-  const scan = await scanRepository(repo);
-  const plan = buildPlan(scan, analyze(scan));
+  const { scan, plan } = await planRepo(repo);
   const out = plan.operations.find((o) => o.path === COPILOT)!.content!;
   assert.match(out, /Shared rule/);
   assert.doesNotMatch(out, /PERSONAL|GIT internal|repositoryformatversion|@/);

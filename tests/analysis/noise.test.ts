@@ -2,20 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
-import { scanRepository } from '../../server/src/analysis/scan.js';
-import { sandbox, type Cleanup } from '../helpers/sandbox.js';
-
-async function planOf(t: Cleanup, files: Record<string, string>) {
-  const repo = sandbox(t, files);
-  const scan = await scanRepository(repo);
-  const plan = buildPlan(scan, analyze(scan));
-  return { repo, scan, plan };
-}
+import { plannedSandbox } from '../helpers/sandbox.js';
 
 const SKILL = '# PDF skill\n\n- Use pdfplumber to read tables.\n- Never print whole documents.\n';
 
 test('a third-party skill vendored byte for byte into several tool folders is reported and not migrated', async (t) => {
-  const { scan, plan } = await planOf(t, {
+  const { scan, plan } = await plannedSandbox(t, {
     'AGENTS.md': '- Run the tests before pushing.\n',
     '.claude/skills/pdf/AGENTS.md': SKILL,
     '.codex/skills/pdf/AGENTS.md': SKILL,
@@ -33,7 +25,7 @@ test('a third-party skill vendored byte for byte into several tool folders is re
 });
 
 test('Cursor meta-rules about writing rules are reported and not migrated; ordinary rules are', async (t) => {
-  const { scan, plan } = await planOf(t, {
+  const { scan, plan } = await plannedSandbox(t, {
     '.cursor/rules/cursor_rules.mdc': '---\ndescription: Guidelines for creating and maintaining Cursor rules to ensure consistency.\nglobs: .cursor/rules/*.mdc\nalwaysApply: true\n---\n- **Required Rule Structure:** front matter first.\n',
     '.cursor/rules/self_improve.mdc': '---\ndescription: Guidelines for continuously improving Cursor rules based on emerging code patterns.\nglobs: **/*\nalwaysApply: true\n---\n- **Rule Improvement Triggers:** new code patterns.\n',
     '.cursor/rules/index.mdc': '---\ndescription: Guide to this project\'s rules\nglobs: .cursor/rules/*.mdc\nalwaysApply: false\n---\n- See the rule list below.\n',
@@ -49,16 +41,16 @@ test('Cursor meta-rules about writing rules are reported and not migrated; ordin
 
 test('a Copilot file the plan writes past 4,000 characters comes with a size warning; a short one does not', async (t) => {
   const long = Array.from({ length: 80 }, (_, i) => `- Rule number ${i + 1}: keep this module free of side effects at import time.`).join('\n');
-  const big = await planOf(t, { 'AGENTS.md': `# Rules\n\n${long}\n` });
+  const big = await plannedSandbox(t, { 'AGENTS.md': `# Rules\n\n${long}\n` });
   const warning = big.plan.notes.find((n) => n.startsWith('Warning: .github/copilot-instructions.md ('));
   assert.ok(warning, big.plan.notes.join('\n'));
   assert.match(warning!, /^Warning: \.github\/copilot-instructions\.md \(\d+\.\d KB, \d+ lines\) is over 4000 characters after the migration\. GitHub's documentation asks for short instructions/);
-  const small = await planOf(t, { 'AGENTS.md': '- Run the tests.\n' });
+  const small = await plannedSandbox(t, { 'AGENTS.md': '- Run the tests.\n' });
   assert.ok(!small.plan.notes.some((n) => n.startsWith('Warning:')));
 });
 
 test('a left-out file is offered in the approve choices, kept out by default, and migrated when the person asks', async (t) => {
-  const { scan, plan } = await planOf(t, {
+  const { scan, plan } = await plannedSandbox(t, {
     'AGENTS.md': '- Run the tests before pushing.\n',
     '.claude/skills/pdf/AGENTS.md': SKILL,
     '.cursor/rules/self_improve.mdc': '---\ndescription: Guidelines for continuously improving Cursor rules.\nalwaysApply: true\n---\n- Add a rule when a pattern repeats.\n',

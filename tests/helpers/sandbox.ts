@@ -86,6 +86,40 @@ export function hashTree(root: string): Record<string, string> {
   return out;
 }
 
+type Planning = typeof import('../../server/src/planning/plan.js');
+type Plan = ReturnType<Planning['buildPlan']>;
+
+/**
+ * Plan a repository in process, as propose would: its scan, analysis and plan (with `choices`, the
+ * defaults when absent), and `content(path)`, what the plan writes there (null when it writes nothing).
+ * The sources are imported when first used, so tests that never plan do not load them.
+ */
+export async function planRepo(repo: string, choices?: Parameters<Planning['buildPlan']>[2]) {
+  const { scanRepository } = await import('../../server/src/analysis/scan.js');
+  const { analyze } = await import('../../server/src/analysis/analyze.js');
+  const { buildPlan } = await import('../../server/src/planning/plan.js');
+  const scan = await scanRepository(repo);
+  const analysis = analyze(scan);
+  const plan = buildPlan(scan, analysis, choices);
+  const content = (p: string) => plan.operations.find((o) => o.path === p)?.content ?? null;
+  return { scan, analysis, plan, content };
+}
+
+/** A sandbox repository with these files (removed when `t` ends), planned in process (`planRepo`). */
+export async function plannedSandbox(t: Cleanup, files: Record<string, string | Buffer>) {
+  const repo = sandbox(t, files);
+  return { repo, ...(await planRepo(repo)) };
+}
+
+/** Write every operation of a plan as a migration would (no backup, no state), and plan again. */
+export async function applyAndReplan(repo: string, plan: Plan) {
+  for (const op of plan.operations) {
+    if (op.content === null) fs.rmSync(path.join(repo, op.path));
+    else writeFile(repo, op.path, op.content);
+  }
+  return planRepo(repo);
+}
+
 export type TraceKind = 'elicitation' | 'sampling';
 
 /** Trace files of one kind, parsed, oldest first, with their file names. */
