@@ -135,3 +135,10 @@ export async function httpClient(
   await client.connect(new StreamableHTTPClientTransport(new URL(url), requestInit ? { requestInit } : undefined));
   return client;
 }
+
+/** `httpClient`, closed when the test `t` ends. */
+export async function openHttpClient(t: Cleanup, url: string | URL, opts: Parameters<typeof httpClient>[1] = {}): Promise<Client> {
+  const client = await httpClient(url, opts);
+  t.after(() => client.close());
+  return client;
+}

@@ -1,18 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { httpClient, httpServer, INITIALIZE, rawRequest } from '../helpers/http.js';
-import { MESSY_INSTRUCTIONS, readState, readTraces, sandbox } from '../helpers/sandbox.js';
+import { httpServer, INITIALIZE, openHttpClient, rawRequest } from '../helpers/http.js';
+import { MESSY_INSTRUCTIONS, readState, readTraces, sandbox, type Cleanup } from '../helpers/sandbox.js';
 
-function session(url: string, token: string, repo: string, name: string, answer: 'accept' | 'decline') {
-  return httpClient(url, { token, repo, name, elicit: () => (answer === 'accept' ? { action: 'accept', content: { approved: true } } : { action: 'decline' }) });
+function session(t: Cleanup, url: string, token: string, repo: string, name: string, answer: 'accept' | 'decline') {
+  return openHttpClient(t, url, { token, repo, name, elicit: () => (answer === 'accept' ? { action: 'accept', content: { approved: true } } : { action: 'decline' }) });
 }
 
 test('Streamable HTTP: each session gets its own elicitations, answered by its own client', async (t) => {
   const server = await httpServer(t);
   const repos = [sandbox(t, { '.github/copilot-instructions.md': MESSY_INSTRUCTIONS }), sandbox(t, { '.github/copilot-instructions.md': MESSY_INSTRUCTIONS })];
-  const a = await session(server.url, server.token, repos[0]!, 'client-a', 'accept');
-  const b = await session(server.url, server.token, repos[1]!, 'client-b', 'decline');
-  t.after(() => (a.close(), b.close()));
+  const a = await session(t, server.url, server.token, repos[0]!, 'client-a', 'accept');
+  const b = await session(t, server.url, server.token, repos[1]!, 'client-b', 'decline');
   await Promise.all([a.callTool({ name: 'onboarding_propose', arguments: {} }), b.callTool({ name: 'onboarding_propose', arguments: {} })]);
   const [ra, rb] = await Promise.all([a.callTool({ name: 'onboarding_approve', arguments: {} }), b.callTool({ name: 'onboarding_approve', arguments: {} })]);
   assert.equal((ra.structuredContent as { outcome: string }).outcome, 'approved');

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { CLI } from '../helpers/mcp.js';
-import { httpClient, httpServer, INITIALIZE, rawRequest, startHttp, type HttpServer } from '../helpers/http.js';
+import { httpClient, httpServer, INITIALIZE, openHttpClient, rawRequest, startHttp, type HttpServer } from '../helpers/http.js';
 import { MESSY_INSTRUCTIONS, readState, sandbox } from '../helpers/sandbox.js';
 
 /** `serve --http`: nobody else on the port, and nothing unbounded (issue 17, "Somebody else on the port"). */
@@ -55,8 +55,7 @@ test('HTTP without the token, or with a wrong one, answers 401 to POST, GET and 
     }
   }
   // The SDK's own client, with the header.
-  const client = await httpClient(server.url, { token: server.token });
-  t.after(() => client.close());
+  const client = await openHttpClient(t, server.url, { token: server.token });
   assert.equal((await client.listTools()).tools.length, 7);
   // The scheme is case-insensitive (RFC 7235).
   assert.equal((await initialize(server, server.headers({ authorization: `bearer ${server.token}` }))).status, 200);
@@ -94,8 +93,7 @@ test('the token is COPILOT_ONBOARD_HTTP_TOKEN when set; otherwise a fresh random
 test('the token is also accepted in the URL query (?token=), for clients that send no headers such as the conformance runner', async (t) => {
   const server = await httpServer(t);
   const withToken = `${server.url}?token=${encodeURIComponent(server.token)}`;
-  const client = await httpClient(withToken);
-  t.after(() => client.close());
+  const client = await openHttpClient(t, withToken);
   assert.equal((await client.listTools()).tools.length, 7);
   const bare = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
   assert.equal((await rawRequest(`${server.url}?token=${server.token}x`, { headers: bare, body: INITIALIZE })).status, 401);
@@ -110,12 +108,11 @@ test('an idle session is closed after COPILOT_ONBOARD_HTTP_IDLE_MS and then answ
   const idle = await initialize(server);
   assert.equal(idle.status, 200);
   // The person takes 4.5 s to answer: three times the idle time.
-  const waiting = await httpClient(server.url, {
+  const waiting = await openHttpClient(t, server.url, {
     token: server.token,
     repo,
     elicit: async () => (await sleep(4500), { action: 'accept', content: { approved: true } }),
   });
-  t.after(() => waiting.close());
   await waiting.callTool({ name: 'onboarding_propose', arguments: {} });
   const answer = await waiting.callTool({ name: 'onboarding_approve', arguments: {} }, undefined, { timeout: 30_000 });
   assert.equal((answer.structuredContent as { outcome: string }).outcome, 'approved');
@@ -171,8 +168,7 @@ test('standalone GET streams are capped (16 in all, one per session); a session 
   // A client whose GET stream is refused still gets its elicitation, on the tool call's own stream.
   const repo = sandbox(t, { '.github/copilot-instructions.md': MESSY_INSTRUCTIONS });
   const errors: Error[] = [];
-  const client = await httpClient(server.url, { token: server.token, repo, elicit: () => ({ action: 'accept', content: { approved: true } }), onerror: (e) => errors.push(e) });
-  t.after(() => client.close());
+  const client = await openHttpClient(t, server.url, { token: server.token, repo, elicit: () => ({ action: 'accept', content: { approved: true } }), onerror: (e) => errors.push(e) });
   await client.callTool({ name: 'onboarding_propose', arguments: {} });
   const r = await client.callTool({ name: 'onboarding_approve', arguments: {} }, undefined, { timeout: 30_000 });
   assert.equal((r.structuredContent as { outcome: string }).outcome, 'approved');
@@ -248,8 +244,7 @@ test('loopback hosts are served: 127.0.0.2 and localhost; ::1 is printed in brac
   }
   const server = await httpServer(t, ['--host', '::1']);
   assert.match(server.url, /^http:\/\/\[::1\]:\d+\/mcp$/);
-  const client = await httpClient(server.url, { token: server.token });
-  t.after(() => client.close());
+  const client = await openHttpClient(t, server.url, { token: server.token });
   assert.equal((await client.listTools()).tools.length, 7);
 });
 
