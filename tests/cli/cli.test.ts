@@ -177,6 +177,7 @@ test('propose at the CLI ends with a summary table whose figures match the plan;
   const text = spawnSync(process.execPath, [CLI, 'propose', '--repo', repo], { encoding: 'utf8', input: '', env }).stdout;
   const json = JSON.parse(spawnSync(process.execPath, [CLI, 'propose', '--repo', repo, '--json'], { encoding: 'utf8', input: '', env }).stdout);
   assert.equal(json.summary, undefined);
+  // eslint-disable-next-line no-regex-spaces -- the spaces are the table's alignment, as the person sees it
   const table = /^Summary:\n  Files read  (.+)\n  Rules       (.+)\n  Sections    (.+)\n  Problems    (.+)\n  Operations  (.+)$/m.exec(text);
   assert.ok(table, text);
   const [, files, rules, sections, problems, operations] = table;

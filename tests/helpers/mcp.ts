@@ -40,13 +40,14 @@ export async function connect(opts: {
   env?: Record<string, string>;
   args?: string[];
   clientName?: string;
+  clientVersion?: string;
 }): Promise<Session> {
   const elicit = opts.elicit ?? null;
   const sample = opts.sample ?? null;
   const capabilities: Record<string, object> = {};
   if (elicit) capabilities.elicitation = { form: {} };
   if (sample) capabilities.sampling = {};
-  const client = new Client({ name: opts.clientName ?? 'test-client', version: '1.2.3' }, { capabilities });
+  const client = new Client({ name: opts.clientName ?? 'test-client', version: opts.clientVersion ?? '1.2.3' }, { capabilities });
   const elicitations: ElicitRequest['params'][] = [];
   const samplings: CreateMessageRequest['params'][] = [];
   if (elicit) {

@@ -33,7 +33,10 @@ export function withoutDiffs(text: string, placeholder: string): string {
   const out: string[] = [];
   for (const part of diffParts(text)) {
     if (!part.diff) out.push(part.text.split('\n').filter((l) => !l.startsWith('… (diff cut at')).join('\n'));
-    else if (!replaced) (out.push(placeholder), (replaced = true));
+    else if (!replaced) {
+      out.push(placeholder);
+      replaced = true;
+    }
   }
   return out.join('\n').replace(/\n{3,}/g, '\n\n');
 }

@@ -284,7 +284,10 @@ export function copyChoiceLines(l: { path: string; target: string; fates: Fate[]
   let cut = diff.slice(0, MAX_COPY_DIFF_LINES);
   let more = diff.length - cut.length;
   // A few very long lines must not fill the message either.
-  while (cut.length > 1 && cut.join('\n').length > MAX_COPY_DIFF_CHARS) (cut = cut.slice(0, -1), more++);
+  while (cut.length > 1 && cut.join('\n').length > MAX_COPY_DIFF_CHARS) {
+    cut = cut.slice(0, -1);
+    more++;
+  }
   if (more > 0) cut = [...cut, `… ${more} more lines of differences in the plan's notes (.copilot-state/plan.json)`];
   return [...lines, `  The differences from ${c} (migrated by default, lines marked -) to ${p} (lines marked +), as one diff:`, ...cut];
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { unrecoveredOperation } from '../engine/recovery.js';
+import { positiveNumberFromEnv } from '../common/env.js';
 import { errorMessage } from '../common/errors.js';
 import { outcomeForError } from '../common/error-outcomes.js';
 import { showLine, showText } from '../show/untrusted.js';
@@ -85,9 +86,7 @@ type Answer =
 const busy = new Set<string>();
 
 export function elicitationTimeoutMs(): number {
-  const raw = process.env.COPILOT_ONBOARD_ELICITATION_TIMEOUT_MS;
-  const n = raw === undefined ? NaN : Number(raw);
-  return Number.isFinite(n) && n > 0 ? n : DEFAULT_ELICITATION_TIMEOUT_MS;
+  return positiveNumberFromEnv('COPILOT_ONBOARD_ELICITATION_TIMEOUT_MS', DEFAULT_ELICITATION_TIMEOUT_MS);
 }
 
 export async function runGated<P>(

@@ -4,6 +4,7 @@ import net from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { positiveNumberFromEnv } from '../common/env.js';
 import { BadInputError } from '../common/errors.js';
 import type { FlowOptions } from '../call/context.js';
 import type { RepoChoice } from './repo.js';
@@ -32,9 +33,7 @@ export interface HttpOptions {
 
 /** COPILOT_ONBOARD_HTTP_IDLE_MS when it is a positive number, else 30 minutes. */
 export function idleMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.COPILOT_ONBOARD_HTTP_IDLE_MS;
-  const n = raw === undefined || raw.trim() === '' ? NaN : Number(raw);
-  return Number.isFinite(n) && n > 0 ? n : DEFAULT_IDLE_MS;
+  return positiveNumberFromEnv('COPILOT_ONBOARD_HTTP_IDLE_MS', DEFAULT_IDLE_MS, env);
 }
 
 /**

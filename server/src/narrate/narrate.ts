@@ -1,3 +1,4 @@
+import { positiveNumberFromEnv } from '../common/env.js';
 import { errorMessage } from '../common/errors.js';
 import { NoReplyError, type SampleRequest, type Session } from '../call/ports.js';
 import { showExcerpt, showLine, showText } from '../show/untrusted.js';
@@ -39,9 +40,7 @@ export interface Narration {
 }
 
 export function samplingTimeoutMs(): number {
-  const raw = process.env.COPILOT_ONBOARD_SAMPLING_TIMEOUT_MS;
-  const n = raw === undefined ? NaN : Number(raw);
-  return Number.isFinite(n) && n > 0 ? n : DEFAULT_SAMPLING_TIMEOUT_MS;
+  return positiveNumberFromEnv('COPILOT_ONBOARD_SAMPLING_TIMEOUT_MS', DEFAULT_SAMPLING_TIMEOUT_MS);
 }
 
 export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose', facts: unknown, report: string): Promise<Narration> {

@@ -282,7 +282,10 @@ function renderTarget(linesOf: (p: string) => string[], target: Target, existing
     if (doc.units.length === 0) continue; // front matter only: nothing to carry over
     const body = bodyOf(lines(doc), doc.units[0]!.line - 1, doc.units, written, merged, doc.path);
     if (body.lines.length === 0) continue;
-    while (out.lines.length > 0 && out.lines[out.lines.length - 1]!.trim() === '') (out.lines.pop(), out.refs.pop());
+    while (out.lines.length > 0 && out.lines[out.lines.length - 1]!.trim() === '') {
+      out.lines.pop();
+      out.refs.pop();
+    }
     out.lines.push('', ...body.lines);
     out.refs.push(null, ...body.refs);
   }
@@ -526,7 +529,10 @@ function dropImports(r: Rendered, imports: Map<string, unknown>): Rendered {
   const out = dropLines(r, imports);
   const last = r.refs[r.refs.length - 1];
   if (out.lines.length < r.lines.length && last && imports.has(`${last.path}:${last.line}`)) {
-    while (out.lines.length > 0 && out.refs[out.refs.length - 1] === null && out.lines[out.lines.length - 1]!.trim() === '') (out.lines.pop(), out.refs.pop());
+    while (out.lines.length > 0 && out.refs[out.refs.length - 1] === null && out.lines[out.lines.length - 1]!.trim() === '') {
+      out.lines.pop();
+      out.refs.pop();
+    }
   }
   return out;
 }

@@ -18,13 +18,23 @@ function hunkEnd(lines: readonly string[], i: number, kinds?: DiffLineKind[]): n
   let after = m[2] === undefined ? 1 : Number(m[2]);
   for (i++; (before > 0 || after > 0) && i < lines.length; i++) {
     const c = lines[i]![0];
-    if (c === ' ') (before--, after--, kinds?.push('context'));
-    else if (c === '-') (before--, kinds?.push('removed'));
-    else if (c === '+') (after--, kinds?.push('added'));
-    else if (c === '\\') kinds?.push('note');
+    if (c === ' ') {
+      before--;
+      after--;
+      kinds?.push('context');
+    } else if (c === '-') {
+      before--;
+      kinds?.push('removed');
+    } else if (c === '+') {
+      after--;
+      kinds?.push('added');
+    } else if (c === '\\') kinds?.push('note');
     else break;
   }
-  while (lines[i]?.startsWith('\\')) (i++, kinds?.push('note'));
+  while (lines[i]?.startsWith('\\')) {
+    i++;
+    kinds?.push('note');
+  }
   return i;
 }
 

@@ -65,62 +65,60 @@ export async function proposeStep(ctx: FlowContext): Promise<StepResult> {
 }
 
 async function propose(ctx: FlowContext): Promise<StepResult> {
-  {
-    const state = await readState(ctx.root);
-    // What migrate would refuse is refused here, before a plan is offered (planning/preconditions.ts).
-    await assertCanPropose(ctx.root);
-    const progress = stepProgress(ctx, 3);
-    const scan = await scanRepository(ctx.root, progress.read);
-    assertSourcesClean(scan);
-    await progress.phase(`Analyzing ${scan.sources.length} instruction files…`);
-    const analysis = analyze(scan);
-    await progress.phase('Building the plan…');
-    const superseded = await supersededNow(ctx.root, scan);
-    const plan = annotated(buildPlan(scan, analysis), superseded, legacyCount(scan));
-    await assertPlanApplies(ctx.root, plan.operations);
-    plan.notes.push(...droppedFrontMatterNotes(scan), ...oversizedTargetNotes(plan.operations));
-    // The pattern in the words analyze uses for it (planReport passes patternDetail on to the analysis part).
-    const patternDetail = annotated({ problems: [], patternDetail: analysis.patternDetail }, superseded, legacyCount(scan)).patternDetail;
-    const file: PlanFile = { version: 1, createdAt: new Date().toISOString(), ...plan };
-    await writePlan(ctx.root, file);
-    // An open approval of this very plan stands (the files and the choices offered are the same); one
-    // of an earlier, different plan no longer applies. Step and approval say the same in status.
-    const openApproval = state.approval && state.approval.usedAt === null && state.plan?.planHash === state.approval.planHash ? state.approval : null;
-    const approvalStillValid = openApproval !== null && openApproval.planHash === plan.planHash;
-    await writeState(ctx.root, {
-      ...state,
-      step: approvalStillValid ? 'approved' : 'proposed',
-      plan: { planHash: plan.planHash, createdAt: file.createdAt, operations: plan.operations.length },
-      approval: approvalStillValid ? state.approval : null,
-    });
-    const approvalText = !openApproval
-      ? null
-      : approvalStillValid
-        ? `This plan is the one approved at ${showLine(openApproval.approvedAt)}: that approval still stands, so ${stepName(ctx.options, 'migrate')} applies it. Approve again only to change the choices.`
-        : `The approval of the earlier plan ${openApproval.planHash.slice(0, 12)} no longer applies: this plan replaces it and needs its own approval.`;
-    const facts = {
-      planHash: plan.planHash,
-      pattern: plan.pattern,
-      patternDetail,
-      operations: plan.operations.map((o) => ({ op: o.op, path: o.path, diff: o.diff, content: o.content })),
-      problems: plan.problems,
-      merged: plan.merged.map((m) => ({ path: m.path, line: m.line, keptAt: m.keptAt })),
-      legacy: plan.legacy,
-      conflicts: plan.conflicts.map((c) => ({ id: c.id, description: c.description, locations: c.locations.map(({ path, line }) => ({ path, line })) })),
-      notes: plan.notes,
-      superseded,
-    };
-    const git = await gitInfo(ctx.root, plan.operations.map((o) => o.path));
-    const narrationFacts = { ...facts, operations: plan.operations.map((o) => ({ op: o.op, path: o.path })) };
-    const feedback = state.feedback ? answerFeedback(state.feedback, plan.planHash) : null;
-    const shown: PlanFile & { patternDetail?: string } = { ...file, patternDetail };
-    const report = [feedback?.text, planReport(shown, ctx.options), supersededLines(superseded, ctx.options).join('\n'), approvalText, describeGit(git).join('\n')].filter(Boolean).join('\n\n');
-    await progress.phase('Writing the report…');
-    const told = await narrate(ctx, 'propose', { ...narrationFacts, feedback }, report);
-    // A person at the CLI gets the figures at a glance at the end; --json and MCP keep their shapes.
-    const text = forPerson(ctx.options) ? `${told.text}\n\n${proposeSummary(scan, plan)}` : told.text;
-    return result('proposed', text, { ...facts, git, feedback, approval: openApproval ? { stillApplies: approvalStillValid, planHash: openApproval.planHash } : null, narration: told.source });
-  }
+  const state = await readState(ctx.root);
+  // What migrate would refuse is refused here, before a plan is offered (planning/preconditions.ts).
+  await assertCanPropose(ctx.root);
+  const progress = stepProgress(ctx, 3);
+  const scan = await scanRepository(ctx.root, progress.read);
+  assertSourcesClean(scan);
+  await progress.phase(`Analyzing ${scan.sources.length} instruction files…`);
+  const analysis = analyze(scan);
+  await progress.phase('Building the plan…');
+  const superseded = await supersededNow(ctx.root, scan);
+  const plan = annotated(buildPlan(scan, analysis), superseded, legacyCount(scan));
+  await assertPlanApplies(ctx.root, plan.operations);
+  plan.notes.push(...droppedFrontMatterNotes(scan), ...oversizedTargetNotes(plan.operations));
+  // The pattern in the words analyze uses for it (planReport passes patternDetail on to the analysis part).
+  const patternDetail = annotated({ problems: [], patternDetail: analysis.patternDetail }, superseded, legacyCount(scan)).patternDetail;
+  const file: PlanFile = { version: 1, createdAt: new Date().toISOString(), ...plan };
+  await writePlan(ctx.root, file);
+  // An open approval of this very plan stands (the files and the choices offered are the same); one
+  // of an earlier, different plan no longer applies. Step and approval say the same in status.
+  const openApproval = state.approval && state.approval.usedAt === null && state.plan?.planHash === state.approval.planHash ? state.approval : null;
+  const approvalStillValid = openApproval !== null && openApproval.planHash === plan.planHash;
+  await writeState(ctx.root, {
+    ...state,
+    step: approvalStillValid ? 'approved' : 'proposed',
+    plan: { planHash: plan.planHash, createdAt: file.createdAt, operations: plan.operations.length },
+    approval: approvalStillValid ? state.approval : null,
+  });
+  const approvalText = !openApproval
+    ? null
+    : approvalStillValid
+      ? `This plan is the one approved at ${showLine(openApproval.approvedAt)}: that approval still stands, so ${stepName(ctx.options, 'migrate')} applies it. Approve again only to change the choices.`
+      : `The approval of the earlier plan ${openApproval.planHash.slice(0, 12)} no longer applies: this plan replaces it and needs its own approval.`;
+  const facts = {
+    planHash: plan.planHash,
+    pattern: plan.pattern,
+    patternDetail,
+    operations: plan.operations.map((o) => ({ op: o.op, path: o.path, diff: o.diff, content: o.content })),
+    problems: plan.problems,
+    merged: plan.merged.map((m) => ({ path: m.path, line: m.line, keptAt: m.keptAt })),
+    legacy: plan.legacy,
+    conflicts: plan.conflicts.map((c) => ({ id: c.id, description: c.description, locations: c.locations.map(({ path, line }) => ({ path, line })) })),
+    notes: plan.notes,
+    superseded,
+  };
+  const git = await gitInfo(ctx.root, plan.operations.map((o) => o.path));
+  const narrationFacts = { ...facts, operations: plan.operations.map((o) => ({ op: o.op, path: o.path })) };
+  const feedback = state.feedback ? answerFeedback(state.feedback, plan.planHash) : null;
+  const shown: PlanFile & { patternDetail?: string } = { ...file, patternDetail };
+  const report = [feedback?.text, planReport(shown, ctx.options), supersededLines(superseded, ctx.options).join('\n'), approvalText, describeGit(git).join('\n')].filter(Boolean).join('\n\n');
+  await progress.phase('Writing the report…');
+  const told = await narrate(ctx, 'propose', { ...narrationFacts, feedback }, report);
+  // A person at the CLI gets the figures at a glance at the end; --json and MCP keep their shapes.
+  const text = forPerson(ctx.options) ? `${told.text}\n\n${proposeSummary(scan, plan)}` : told.text;
+  return result('proposed', text, { ...facts, git, feedback, approval: openApproval ? { stillApplies: approvalStillValid, planHash: openApproval.planHash } : null, narration: told.source });
 }
 
 /** How a new plan answers the changes the person asked for on an earlier one. */

@@ -2,8 +2,9 @@ import type { InstructionDoc } from '../../model/model.js';
 import type { ReadableSource } from '../../repo/source-file.js';
 
 /**
- * A format is one module that detects its files, parses them into the shared model and renders
- * Copilot's layout where it is the target. Adding a format is adding a module and a registry line.
+ * A format is one module that detects its files and parses them into the shared model. Formats do
+ * not write: Copilot's layout is rendered from the model in `planning/` (`plan.ts`, `assemble.ts`).
+ * Adding a format is adding a module and a registry line.
  */
 export interface Format {
   /** Stable id, reported as a source's `kind`. */
