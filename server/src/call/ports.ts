@@ -3,7 +3,7 @@ import type { ClientInfo } from '../state/schema.js';
 /**
  * What the flow needs from the session that connects it to a person and a model, and nothing of
  * how. `mcp/ports.ts` implements these once over the MCP SDK; a test implements them with a few
- * lines (tests/unit/gate.test.ts). Nothing outside `mcp/` (and the CLI's in-process MCP client)
+ * lines (tests/gate/gate.test.ts). Nothing outside `mcp/` (and the CLI's in-process MCP client)
  * imports the SDK.
  */
 

@@ -11,7 +11,7 @@ import { STATE_DIR, STATE_GITIGNORE, stateGitignoreText } from './state-paths.js
 
 /**
  * The one module that changes anything on disk: every write, create, rename, remove, mkdir, chmod,
- * symlink and lock of copilot-onboard goes through here (tests/unit/one-writer.test.ts fails when
+ * symlink and lock of copilot-onboard goes through here (tests/architecture/one-writer.test.ts fails when
  * another source file calls a writing fs API). It also reads the tool's own files (state, traces,
  * backups), so that those reads follow the same rules.
  *
