@@ -20,8 +20,11 @@ export interface ToolSpec {
   description: string;
   /** Strict: an unknown argument is an invalid-params error. */
   input: z.ZodObject;
-  /** Loose: a result may carry more (`recovered`, `notice`, `truncated`). */
-  output: z.ZodObject;
+  /**
+   * Loose: a result may carry more (`recovered`, `notice`, `truncated`). Built when asked for, by
+   * `tools/list`: the CLI's read-only commands run the step and never need it.
+   */
+  output: () => z.ZodObject;
   annotations: NonNullable<Tool['annotations']>;
   run: (ctx: FlowContext) => Promise<StepResult>;
 }
@@ -48,7 +51,7 @@ export const TOOLS = {
     description:
       "Find and classify the repository's AI-assistant instruction files (pattern: clean, structured, unstructured or messy) and list duplicated and contradicting rules. Read-only.",
     input: NO_ARGUMENTS,
-    output: z.looseObject({ ...base, pattern: pattern.optional(), sources: sources.optional(), problems: problems.optional(), skipped: skipped.optional(), narration }),
+    output: () => z.looseObject({ ...base, pattern: pattern.optional(), sources: sources.optional(), problems: problems.optional(), skipped: skipped.optional(), narration }),
     annotations: READ_ONLY,
     run: async (ctx) => (await readOnly()).analyzeStep(ctx),
   },
@@ -57,7 +60,7 @@ export const TOOLS = {
     description:
       'Build the exact migration plan into Copilot\'s layout: every file to create, change or remove, with content and unified diff. Writes only under .copilot-state/. Show the diff to the person before onboarding_approve.',
     input: NO_ARGUMENTS,
-    output: z.looseObject({
+    output: () => z.looseObject({
       ...base,
       planHash: z.string().optional(),
       operations: z.array(PlanOperation.pick({ op: true, path: true, diff: true, content: true })).optional(),
@@ -73,7 +76,7 @@ export const TOOLS = {
     description:
       'Asks the person, through an elicitation form, to approve the current plan. Takes no arguments: only the person can approve. If the person declines or cancels, do not retry unless they ask.',
     input: NO_ARGUMENTS,
-    output: z.looseObject({ ...base, ...gatedResult }),
+    output: () => z.looseObject({ ...base, ...gatedResult }),
     annotations: ASKS,
     run: async (ctx) => (await gated()).approveStep(ctx),
   },
@@ -82,7 +85,7 @@ export const TOOLS = {
     description:
       'Asks the person for a final confirmation, backs up every file it touches under .copilot-state/backups/, and applies the approved plan. Takes no arguments.',
     input: NO_ARGUMENTS,
-    output: z.looseObject({ ...base, ...gatedResult, migrationId: z.string().optional(), backupDir: z.string().optional() }),
+    output: () => z.looseObject({ ...base, ...gatedResult, migrationId: z.string().optional(), backupDir: z.string().optional() }),
     annotations: DESTRUCTIVE,
     run: async (ctx) => (await gated()).migrateStep(ctx),
   },
@@ -90,7 +93,7 @@ export const TOOLS = {
     title: 'Roll back the last migration',
     description: 'Asks the person for confirmation, then restores every file from the backup byte for byte and removes the files the migration created. Takes no arguments.',
     input: NO_ARGUMENTS,
-    output: z.looseObject({ ...base, ...gatedResult, restored: z.array(z.string()).optional(), removed: z.array(z.string()).optional() }),
+    output: () => z.looseObject({ ...base, ...gatedResult, restored: z.array(z.string()).optional(), removed: z.array(z.string()).optional() }),
     annotations: DESTRUCTIVE,
     run: async (ctx) => (await gated()).rollbackStep(ctx),
   },
@@ -98,7 +101,7 @@ export const TOOLS = {
     title: 'Onboarding status',
     description: 'Where the onboarding stands: the plan, the approval, the migration that can be rolled back, and the next step. Read-only.',
     input: NO_ARGUMENTS,
-    output: z.looseObject({ ...base, step: z.string().nullable().optional(), damaged: z.boolean().optional() }),
+    output: () => z.looseObject({ ...base, step: z.string().nullable().optional(), damaged: z.boolean().optional() }),
     annotations: READ_ONLY,
     run: async (ctx) => (await import('../steps/status.js')).statusStep(ctx),
   },
@@ -107,7 +110,7 @@ export const TOOLS = {
     description:
       "What copilot-onboard check reports in CI: contradictions, duplicates, drift (a legacy file saying what Copilot's files do not) and the files propose would change now; failed is true when a contradiction is found. Writes nothing, not even .copilot-state/. Read-only.",
     input: NO_ARGUMENTS,
-    output: z.looseObject({
+    output: () => z.looseObject({
       ...base,
       failOn: z.enum(['contradiction', 'duplicate', 'drift', 'any', 'none']).optional(),
       failed: z.boolean().optional(),
@@ -141,6 +144,6 @@ export function toolJsonSchemas(name: ToolName): { inputSchema: Tool['inputSchem
   const { $schema: _, ...inputSchema } = z.toJSONSchema(TOOLS[name].input, { io: 'input' });
   return {
     inputSchema: inputSchema as Tool['inputSchema'],
-    outputSchema: z.toJSONSchema(TOOLS[name].output, { io: 'output' }) as Tool['outputSchema'],
+    outputSchema: z.toJSONSchema(TOOLS[name].output(), { io: 'output' }) as Tool['outputSchema'],
   };
 }
