@@ -56,6 +56,16 @@ export const Migration = z.object({
 });
 export type Migration = z.infer<typeof Migration>;
 
+/** What a start did about a migrate or rollback a killed process left half done (engine/recovery.ts). */
+export const Recovery = z.object({
+  operation: z.enum(['migrate', 'rollback']),
+  migrationId: z.string(),
+  /** Which side the repository is on now. */
+  result: z.enum(['before-migration', 'after-migration']),
+  detail: z.string(),
+});
+export type Recovery = z.infer<typeof Recovery>;
+
 export const OnboardingState = z.object({
   version: z.literal(1),
   step: Step,
@@ -66,15 +76,7 @@ export const OnboardingState = z.object({
   /** Changes the person asked for: an approve answered no, with a comment. Shown by the next propose. */
   feedback: z.object({ planHash: Sha256, comment: z.string(), at: z.string(), client: ClientInfo.nullable() }).nullable().optional(),
   /** The last time a start found an interrupted migrate or rollback, and what it did. */
-  lastRecovery: z
-    .object({
-      operation: z.enum(['migrate', 'rollback']),
-      migrationId: z.string(),
-      result: z.enum(['before-migration', 'after-migration']),
-      detail: z.string(),
-      at: z.string(),
-    })
-    .optional(),
+  lastRecovery: Recovery.extend({ at: z.string() }).optional(),
 });
 export type OnboardingState = z.infer<typeof OnboardingState>;
 
@@ -144,7 +146,7 @@ export const ElicitationTrace = z.object({
   /** What was done after the answer, for a reviewer: files written, the backup folder, or why nothing. */
   detail: z.string().optional(),
   /** Set on the trace a start writes when it finished or undid an interrupted migrate or rollback. */
-  recovery: z.object({ migrationId: z.string(), result: z.enum(['before-migration', 'after-migration']) }).optional(),
+  recovery: Recovery.pick({ migrationId: true, result: true }).optional(),
   /** Only on an `acknowledge` trace: the person's reason, and the problems `traces verify` reported, which it acknowledges. */
   acknowledged: z.object({ reason: z.string().min(1), problems: z.array(z.string()) }).optional(),
   /**
