@@ -40,12 +40,13 @@ test('the stored plan is the plan the planner builds, the analysis and scan type
   same<Extract<ElicitationTrace['outcome'], RefusalOutcome>, RefusalOutcome>(true);
 });
 
-test('every outcome in the one table has an exit code, and every tool and the elicitation trace take their outcomes from it', () => {
+test('every outcome in the one table has an exit code and words for a person, and every tool and the elicitation trace take their outcomes from it', () => {
   assert.deepEqual(OUTCOME_NAMES, Object.keys(OUTCOMES));
   for (const o of OUTCOME_NAMES) {
     const spec = OUTCOMES[o];
     assert.ok(Number.isInteger(spec.exit) && spec.exit >= 0 && spec.exit <= 4, o);
     assert.equal(exitCodeFor(o), spec.exit, o);
+    assert.ok(spec.forPerson.length > 0, o);
     // A step done exits 0; a refusal never does.
     assert.equal(spec.exit === 0, !spec.refusal, o);
     assert.equal(exitCodeForResult({ structuredContent: { outcome: o } }), spec.exit, o);

@@ -9,35 +9,38 @@ interface OutcomeSpec {
   exit: number;
   /** The exit code when the cause was bad input (an unsafe path, a damaged file): the contract's 2. */
   exitForBadInput?: number;
+  /** What the outcome means, said to the person at the CLI; the codes stay in `--json` and the traces. */
+  forPerson: string;
 }
 
-const done = { refusal: false, elicitation: false, isError: false, exit: 0 } as const;
-const gatedDone = { ...done, elicitation: true } as const;
-const refused = (isError: boolean, exit: number, exitForBadInput?: number) =>
-  ({ refusal: true, elicitation: true, isError, exit, ...(exitForBadInput === undefined ? {} : { exitForBadInput }) }) as const;
+const done = (forPerson: string) => ({ refusal: false, elicitation: false, isError: false, exit: 0, forPerson }) as const;
+const gatedDone = (forPerson: string) => ({ ...done(forPerson), elicitation: true }) as const;
+const refused = (forPerson: string, isError: boolean, exit: number, exitForBadInput?: number) =>
+  ({ refusal: true, elicitation: true, isError, exit, forPerson, ...(exitForBadInput === undefined ? {} : { exitForBadInput }) }) as const;
 
 /**
- * Every outcome, in the contract's order: what it means for the tool result and the exit code. The
- * one table: the `Outcome` type, the tools' output schemas (`OutcomeSchema`), the elicitation
- * trace's outcomes (state/schema.ts) and the CLI's exit codes all derive from it.
+ * Every outcome, in the contract's order: what it means for the tool result, the exit code, and the
+ * words for a person. The one table: the `Outcome` type, the tools' output schemas
+ * (`OutcomeSchema`), the elicitation trace's outcomes (state/schema.ts) and the CLI's exit codes all
+ * derive from it.
  */
 export const OUTCOMES = {
-  analyzed: done,
-  proposed: done,
-  approved: gatedDone,
-  migrated: gatedDone,
-  rolled_back: gatedDone,
-  status: done,
-  checked: done,
-  elicitation_unsupported: refused(true, 3),
-  declined: refused(false, 3),
-  cancelled: refused(false, 3),
-  timeout: refused(true, 3),
-  not_confirmed: refused(true, 3),
-  invalid_response: refused(true, 3),
+  analyzed: done('analyzed'),
+  proposed: done('the plan is ready'),
+  approved: gatedDone('approved'),
+  migrated: gatedDone('migrated'),
+  rolled_back: gatedDone('rolled back'),
+  status: done('status'),
+  checked: done('checked'),
+  elicitation_unsupported: refused('there is no terminal to ask you in', true, 3),
+  declined: refused('you declined', false, 3),
+  cancelled: refused('you closed the form', false, 3),
+  timeout: refused('no answer came in time', true, 3),
+  not_confirmed: refused('you answered No', true, 3),
+  invalid_response: refused('the answer did not fit the form', true, 3),
   // An unsafe path (a link where the tool reads or writes) is bad input: the contract's exit 2.
-  precondition_failed: refused(true, 4, 2),
-  error: refused(true, 1, 2),
+  precondition_failed: refused('the step cannot run now', true, 4, 2),
+  error: refused('something went wrong', true, 1, 2),
 } as const satisfies Record<string, OutcomeSpec>;
 
 export type Outcome = keyof typeof OUTCOMES;
@@ -74,23 +77,7 @@ export function exitCodeForResult(result: { structuredContent?: { [key: string]:
 }
 
 /** What an outcome means, said to the person at the CLI; the codes stay in `--json` and the traces. */
-export const OUTCOME_FOR_PERSON: Record<Outcome, string> = {
-  analyzed: 'analyzed',
-  proposed: 'the plan is ready',
-  approved: 'approved',
-  migrated: 'migrated',
-  rolled_back: 'rolled back',
-  status: 'status',
-  checked: 'checked',
-  elicitation_unsupported: 'there is no terminal to ask you in',
-  declined: 'you declined',
-  cancelled: 'you closed the form',
-  timeout: 'no answer came in time',
-  not_confirmed: 'you answered No',
-  invalid_response: 'the answer did not fit the form',
-  precondition_failed: 'the step cannot run now',
-  error: 'something went wrong',
-};
+export const outcomeForPerson = (outcome: Outcome): string => OUTCOMES[outcome].forPerson;
 
 /** A duration as a person says it: "3 minutes", "90 seconds", "1 hour". */
 export function durationForPerson(ms: number): string {
