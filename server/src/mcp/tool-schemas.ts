@@ -141,7 +141,9 @@ export type ReadOnlyTool = 'onboarding_analyze' | 'onboarding_propose' | 'onboar
 
 /** The tool's schemas as MCP lists them (JSON Schema, generated from the zod schemas). */
 export function toolJsonSchemas(name: ToolName): { inputSchema: Tool['inputSchema']; outputSchema: Tool['outputSchema'] } {
-  const { $schema: _, ...inputSchema } = z.toJSONSchema(TOOLS[name].input, { io: 'input' });
+  // The input schema as it always was listed: without `$schema`.
+  const inputSchema: Record<string, unknown> = z.toJSONSchema(TOOLS[name].input, { io: 'input' });
+  delete inputSchema.$schema;
   return {
     inputSchema: inputSchema as Tool['inputSchema'],
     outputSchema: z.toJSONSchema(TOOLS[name].output(), { io: 'output' }) as Tool['outputSchema'],
