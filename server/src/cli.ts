@@ -3,12 +3,11 @@ import type { Argv } from 'yargs';
 import type { ToolResult as CallToolResult } from './mcp/tool-call.js';
 import { errorMessage } from './common/errors.js';
 import { outcomeForError } from './common/error-outcomes.js';
-import { exitCodeFor, type Outcome } from './common/outcomes.js';
+import { exitCodeFor, exitCodeForResult } from './common/outcomes.js';
 import { checkRepoDir, repoChoice, type RepoChoice } from './mcp/repo.js';
 import { quickServeArgs, runServe, SERVE_OPTIONS } from './cli/serve-command.js';
 import { joinDashValues, quickArgs, type OptionSpec } from './cli/quick-args.js';
 import { showJson, showLine, showText } from './show/untrusted.js';
-import { BAD_INPUT_META } from './mcp/tool-call.js';
 import { VERSION } from './version.js';
 import type { ReadOnlyTool } from './cli/direct.js';
 
@@ -36,8 +35,7 @@ async function repoFrom(flag: string | undefined): Promise<RepoChoice> {
  * value, with hidden characters written as escapes.
  */
 async function print(result: CallToolResult, json: boolean): Promise<number> {
-  const structured = (result.structuredContent ?? {}) as { outcome?: Outcome };
-  if (json) process.stdout.write(`${showJson(structured)}\n`);
+  if (json) process.stdout.write(`${showJson(result.structuredContent ?? {})}\n`);
   else {
     const { colourDiffsIn, colourFor } = await import('./cli/diff-text.js');
     const stream = result.isError ? process.stderr : process.stdout;
@@ -45,7 +43,7 @@ async function print(result: CallToolResult, json: boolean): Promise<number> {
     const text = showText(result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'));
     stream.write(`${colourDiffsIn(text, colourFor(stream))}\n`);
   }
-  return exitCodeFor(structured.outcome ?? 'error', result._meta?.[BAD_INPUT_META] === true);
+  return exitCodeForResult(result);
 }
 
 /** The commands in the texts pass `--repo` as the person typed it: it works pasted in the same shell. */

@@ -1,6 +1,7 @@
 import { extractClaims, findConflicts, proseLines } from './claims.js';
 import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
-import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
+import { contentDocs, type ScanResult } from './scan.js';
+import type { Analysis, Pattern } from '../model/analysis.js';
 import { findNearDuplicates } from './near-duplicates.js';
 import { collapseCopies, findReworded } from './duplicates.js';
 import { certaintyOf } from './certainty.js';
@@ -12,23 +13,8 @@ import { scopesOverlap } from './scope-overlap.js';
 import type { SkippedSource } from '../repo/source-file.js';
 import { charName, hiddenIn, showExcerpt } from '../show/untrusted.js';
 
-export type Pattern = 'clean' | 'structured' | 'unstructured' | 'messy';
-
+export type { Analysis, Pattern } from '../model/analysis.js';
 export type { Location, Problem } from '../model/problem.js';
-
-export interface Analysis {
-  pattern: Pattern;
-  sources: SourceInfo[];
-  problems: Problem[];
-  skipped: { path: string; reason: string; detail: string }[];
-  /** Per readable document: whether it is already organised in `## ` sections. */
-  structured: Record<string, boolean>;
-  /**
-   * What was found, in words that fit it: the pattern alone says "unstructured" both for a flat
-   * copilot-instructions.md and for an AGENTS.md with headings whose rules still have to move.
-   */
-  patternDetail: string;
-}
 
 /** Non-blank lines allowed before the first `## ` section in a structured file (besides the title). */
 const MAX_PREAMBLE_LINES = 6;

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { byCodeUnit } from '../common/collections.js';
 import type { InstructionDoc } from '../model/model.js';
+import type { SourceInfo } from '../model/source.js';
 import { discoverInstructionFiles } from './discover.js';
 import { followImports, type ImportRef } from './imports.js';
 import { leaveOutNoise } from './noise.js';
@@ -9,16 +10,7 @@ import { formatFor, formatRank } from './formats/registry.js';
 import { RepoPaths } from '../repo/repo-path.js';
 import { readSource, type ReadableSource, type SkippedSource } from '../repo/source-file.js';
 
-export interface SourceInfo {
-  path: string;
-  kind: string;
-  bytes: number;
-  sha256: string | null;
-  /** The instruction file this one only points at (a symlink or an `@path` import), read once. */
-  aliasOf?: string | null;
-  /** Why a file among the rules is not one (and is not migrated). */
-  notRule?: string | null;
-}
+export type { SourceInfo } from '../model/source.js';
 
 export interface ScanResult {
   root: string;

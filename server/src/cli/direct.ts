@@ -1,21 +1,14 @@
-import type { FlowContext, FlowOptions } from '../call/context.js';
+import type { FlowOptions } from '../call/context.js';
 import { NO_SESSION, type Session } from '../call/ports.js';
 import { cliCommand } from '../call/for-person.js';
 import { checkRepoDir, type RepoChoice } from '../mcp/repo.js';
 import { callStep, type ToolResult } from '../mcp/tool-call.js';
-import type { StepResult } from '../steps/result.js';
+import { TOOLS, type ReadOnlyTool } from '../mcp/tool-schemas.js';
 import { showLine } from '../show/untrusted.js';
 import { VERSION } from '../version.js';
 import { progressLine } from './progress-line.js';
 
-/** The tools that ask no one anything: the CLI runs their steps directly. */
-export type ReadOnlyTool = 'onboarding_analyze' | 'onboarding_propose' | 'onboarding_status';
-
-const STEPS: Record<ReadOnlyTool, (ctx: FlowContext) => Promise<StepResult>> = {
-  onboarding_analyze: async (ctx) => (await import('../steps/read-only.js')).analyzeStep(ctx),
-  onboarding_propose: async (ctx) => (await import('../steps/read-only.js')).proposeStep(ctx),
-  onboarding_status: async (ctx) => (await import('../steps/status.js')).statusStep(ctx),
-};
+export type { ReadOnlyTool } from '../mcp/tool-schemas.js';
 
 /**
  * The session of a CLI command that asks no one: no form, no sampling (the narration is the
@@ -34,7 +27,7 @@ export async function callDirect(repo: RepoChoice, tool: ReadOnlyTool, options: 
   try {
     return await callStep({
       name: tool,
-      run: STEPS[tool],
+      run: TOOLS[tool].run,
       // The in-process client declares no roots: --repo (or the environment), else the working directory.
       root: () => (repo.explicit ? checkRepoDir(repo.explicit, '--repo or COPILOT_ONBOARD_REPO') : checkRepoDir(repo.cwd, 'the working directory')),
       session: CLI_SESSION,

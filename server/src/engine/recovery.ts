@@ -8,17 +8,11 @@ import { lockHolder } from '../state/lock.js';
 import path from 'node:path';
 import { removeStaleTempFiles, removeTree } from '../repo/safe-fs.js';
 import { STATE_DIR } from '../repo/state-paths.js';
-import type { BackupManifest, Journal } from '../state/schema.js';
+import type { BackupManifest, Journal, Recovery } from '../state/schema.js';
 import { readState, writeState } from '../state/store.js';
 import { traceWriteProblem } from '../state/traces/writer.js';
 
-export interface Recovery {
-  operation: 'migrate' | 'rollback';
-  migrationId: string;
-  /** Which side the repository is on now. */
-  result: 'before-migration' | 'after-migration';
-  detail: string;
-}
+export type { Recovery } from '../state/schema.js';
 
 /**
  * Finish or undo an operation that a killed process left half done. An interrupted migrate is

@@ -9,80 +9,14 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { FlowContext, FlowOptions, FlowReport } from '../call/context.js';
-import type { StepResult } from '../steps/result.js';
-import { OUTPUT_SCHEMAS, type ToolName } from './tool-schemas.js';
+import type { FlowOptions, FlowReport } from '../call/context.js';
+import { TOOLS, toolJsonSchemas, type ToolName } from './tool-schemas.js';
 import { resolveRepoForSession, type RepoChoice } from './repo.js';
 import { sdkSession } from './ports.js';
 import { VERSION } from '../version.js';
 import { registerPromptsAndResources } from './prompts-resources.js';
 import { showLine } from '../show/untrusted.js';
 import { callStep } from './tool-call.js';
-
-// The steps load on the first tool call: a client waits for `initialize` and `tools/list` only.
-const readOnly = () => import('../steps/read-only.js');
-const gated = () => import('../steps/gated.js');
-
-interface ToolSpec {
-  title: string;
-  description: string;
-  annotations: Tool['annotations'];
-  run: (ctx: FlowContext) => Promise<StepResult>;
-}
-
-const TOOLS: Record<ToolName, ToolSpec> = {
-  onboarding_analyze: {
-    title: 'Analyze instruction files',
-    description:
-      "Find and classify the repository's AI-assistant instruction files (pattern: clean, structured, unstructured or messy) and list duplicated and contradicting rules. Read-only.",
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: async (ctx) => (await readOnly()).analyzeStep(ctx),
-  },
-  onboarding_propose: {
-    title: 'Propose a migration plan',
-    description:
-      'Build the exact migration plan into Copilot\'s layout: every file to create, change or remove, with content and unified diff. Writes only under .copilot-state/. Show the diff to the person before onboarding_approve.',
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: async (ctx) => (await readOnly()).proposeStep(ctx),
-  },
-  onboarding_approve: {
-    title: 'Ask the person to approve the plan',
-    description:
-      'Asks the person, through an elicitation form, to approve the current plan. Takes no arguments: only the person can approve. If the person declines or cancels, do not retry unless they ask.',
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: async (ctx) => (await gated()).approveStep(ctx),
-  },
-  onboarding_migrate: {
-    title: 'Apply the approved plan',
-    description:
-      'Asks the person for a final confirmation, backs up every file it touches under .copilot-state/backups/, and applies the approved plan. Takes no arguments.',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: async (ctx) => (await gated()).migrateStep(ctx),
-  },
-  onboarding_rollback: {
-    title: 'Roll back the last migration',
-    description: 'Asks the person for confirmation, then restores every file from the backup byte for byte and removes the files the migration created. Takes no arguments.',
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: async (ctx) => (await gated()).rollbackStep(ctx),
-  },
-  onboarding_status: {
-    title: 'Onboarding status',
-    description: 'Where the onboarding stands: the plan, the approval, the migration that can be rolled back, and the next step. Read-only.',
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: async (ctx) => (await import('../steps/status.js')).statusStep(ctx),
-  },
-  onboarding_check: {
-    title: 'Check the instruction files are still consistent',
-    description:
-      "What copilot-onboard check reports in CI: contradictions, duplicates, drift (a legacy file saying what Copilot's files do not) and the files propose would change now; failed is true when a contradiction is found. Writes nothing, not even .copilot-state/. Read-only.",
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: async (ctx) => (await import('../steps/check.js')).checkStep(ctx),
-  },
-};
-
-export { BAD_INPUT_META, STATE_FOLDER_NOTICE } from './tool-call.js';
-
-const EMPTY_INPUT = { type: 'object' as const, properties: {}, additionalProperties: false };
 
 /**
  * The SDK's schema copies `arguments` into a fresh record, and a key named `__proto__` does not
@@ -102,8 +36,7 @@ export function toolDefinitions(): Tool[] {
     name,
     title: TOOLS[name].title,
     description: TOOLS[name].description,
-    inputSchema: EMPTY_INPUT,
-    outputSchema: z.toJSONSchema(OUTPUT_SCHEMAS[name], { io: 'output' }) as Tool['outputSchema'],
+    ...toolJsonSchemas(name),
     annotations: TOOLS[name].annotations,
   })));
 }

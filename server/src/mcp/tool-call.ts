@@ -3,6 +3,7 @@ import type { FlowContext, FlowOptions, FlowReport } from '../call/context.js';
 import type { Session } from '../call/ports.js';
 import type { StepResult } from '../steps/result.js';
 import type { ToolName } from './tool-schemas.js';
+import { BAD_INPUT_META } from '../common/outcomes.js';
 import { showLine, showText } from '../show/untrusted.js';
 import { NARRATION_LABEL } from '../narrate/label.js';
 import { boundJson, boundText, countBy, MAX_STRUCTURED_BYTES, MAX_TEXT_BYTES } from '../narrate/bounded.js';
@@ -16,8 +17,6 @@ import { boundJson, boundText, countBy, MAX_STRUCTURED_BYTES, MAX_TEXT_BYTES } f
 
 /** What a tool call returns (the MCP result). */
 export type ToolResult = CallToolResult;
-
-export const BAD_INPUT_META = 'copilot-onboard/bad-input';
 
 /** Said once, by the run that created `.copilot-state/`. */
 export const STATE_FOLDER_NOTICE =

@@ -16,10 +16,11 @@ export function isLeadIn(units: Unit[], i: number): boolean {
 /**
  * How many leading units stay on top when a file is put in sections: front matter, the title, and
  * the prose right under the title (with any marks the tool put before it). A lead-in to a list is
- * not part of it: it goes with its list. `isStructured` reads the same head, so what `restructure`
- * writes counts as structured.
+ * not part of it: it goes with its list, and so does a paragraph `endsHead` says ends the head
+ * (planning ends it at a rule of a flat rule-per-line paragraph). `isStructured` reads the same
+ * head, so what `restructure` writes counts as structured.
  */
-export function headLength(units: Unit[]): number {
+export function headLength(units: Unit[], endsHead: (u: Unit) => boolean = () => false): number {
   let i = 0;
   while (units[i]?.kind === 'frontmatter') i++;
   if (units[i]?.kind === 'heading' && units[i]!.level === 1) i++;
@@ -27,7 +28,8 @@ export function headLength(units: Unit[]): number {
   for (;;) {
     let j = i;
     while (units[j] && isToolMark(units[j]!)) j++;
-    if (units[j]?.kind !== 'paragraph' || isLeadIn(units, j)) return i;
+    const u = units[j];
+    if (u?.kind !== 'paragraph' || isLeadIn(units, j) || endsHead(u)) return i;
     i = j + 1;
   }
 }

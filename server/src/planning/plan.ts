@@ -1,13 +1,15 @@
 import path from 'node:path';
 import { byCodeUnit, pushTo } from '../common/collections.js';
 import { createTwoFilesPatch } from 'diff';
-import { analyze, type Analysis, type Pattern, type Problem } from '../analysis/analyze.js';
+import { analyze } from '../analysis/analyze.js';
+import type { Analysis } from '../model/analysis.js';
+import type { ConflictOption, LegacyFate, LegacyOption, Merged, Plan, PlanChoices, PlanOperation, Provenance } from '../model/plan.js';
+import type { SourceInfo } from '../model/source.js';
 import { additionsFrom, appendAdditions, bodyOf, changedLineNotes, insertMarks, renderBase, WrittenUnits, type Addition, type LineRef, type Rendered } from './assemble.js';
 import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
 import { canonicalJson, sha256 } from '../common/hash.js';
 import type { InstructionDoc, Scope } from '../model/model.js';
-import { type ScanResult, type SourceInfo } from '../analysis/scan.js';
-import type { Merged, Provenance } from './structure.js';
+import type { ScanResult } from '../analysis/scan.js';
 import { sameOrDemoted } from '../model/unit-shape.js';
 import { frontMatterFor, planTargets, targetDescription, type Target } from './targets.js';
 import { joinText, splitText, type TextLines } from '../common/text.js';
@@ -15,77 +17,13 @@ import { newReaders, readersOf, surfaceList } from '../analysis/surfaces.js';
 import { IMPORTED_KIND, importNote } from '../analysis/imports.js';
 import { keepInstead, type Copy, type CopySwap } from '../analysis/copies.js';
 
-export interface PlanOperation {
-  op: 'create' | 'update' | 'delete';
-  path: string;
-  /** New content, or null for a delete. */
-  content: string | null;
-  /** sha256 of the file before (null when it does not exist yet) and after (null when deleted). */
-  beforeSha256: string | null;
-  afterSha256: string | null;
-  diff: string;
-  /** Set when the operation replaces a symlink (with this target, as written) by a regular file. */
-  replacesLink?: string;
-}
-
-/**
- * `migrate`: a file left out by default (a vendored skill, a meta-rule, a copy) is migrated after all.
- * `use-this`: a file left out as a copy is migrated instead of the file it is a copy of, which is then left out.
- */
-export type LegacyFate = 'keep' | 'remove' | 'pointer' | 'replace' | 'migrate' | 'use-this';
-
-/** A legacy file the person decides about in the approve form. */
-export interface LegacyOption {
-  path: string;
-  kind: string;
-  /** Where its rules go in Copilot's layout. */
-  target: string;
-  fates: LegacyFate[];
-  /** What keeping it means for Copilot. */
-  note: string;
-  /** For a linked Copilot file: the link's target, as written. */
-  linkTarget?: string;
-  /** For a file left out as a copy: the file migrated instead, and the differences from it (analysis/copies.ts). */
-  copyOf?: { path: string; diff: string };
-}
-
-/** A contradiction the person may settle in the approve form; the default keeps all rules and marks them. */
-export interface ConflictOption {
-  id: string;
-  description: string;
-  /** `side`: locations on one side agree; choosing one location keeps its whole side. */
-  locations: { path: string; line: number; text: string; side?: number }[];
-}
-
-export interface PlanChoices {
-  legacy: Record<string, LegacyFate>;
-  /** Conflict id → 'keep_all', or 'keep_N' (1-based location whose side stands; the other sides' lines are dropped). */
-  conflicts: Record<string, string>;
-}
+export type { ConflictOption, LegacyFate, LegacyOption, Plan, PlanChoices, PlanOperation } from '../model/plan.js';
 
 export const DEFAULT_CHOICES: PlanChoices = { legacy: {}, conflicts: {} };
 
-export interface Plan {
-  planHash: string;
-  /**
-   * The hash of this plan as built with the person's choices: what approve's second round shows and
-   * binds. Equal to planHash under the default choices.
-   */
-  chosenHash: string;
-  pattern: Pattern;
-  sources: SourceInfo[];
-  operations: PlanOperation[];
-  problems: Problem[];
-  merged: Merged[];
-  provenance: Provenance[];
-  legacy: LegacyOption[];
-  conflicts: ConflictOption[];
-  dropped: { path: string; line: number; text: string }[];
-  notes: string[];
-}
-
 const MARK = (topic: string) => `<!-- copilot-onboard: conflicting rules about ${topic}; decide which one stands -->`;
-const POINTER_KINDS = new Set(['claude-md', 'gemini-md']);
+/** The kinds that can point at another file with an `@path` import: approve offers them the fate `pointer`. */
+export const POINTER_KINDS: ReadonlySet<string> = new Set(['claude-md', 'gemini-md']);
 /** Whether some Copilot surface reads this file as it is (core/surfaces.ts). */
 const readByCopilot = (kind: string, path: string): boolean => readersOf(kind, path).length > 0;
 

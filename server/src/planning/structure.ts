@@ -3,21 +3,11 @@ import { blocksOf, isPersona, isSortable, isSplitLine, outlineUnits, type Block 
 import { pushTo } from '../common/collections.js';
 import { unclosedFence } from '../model/markdown-units.js';
 import type { Unit } from '../model/model.js';
+import type { Provenance } from '../model/plan.js';
 import { isBlank } from '../common/text.js';
-import { demoted, isLeadIn, isToolMark } from '../model/unit-shape.js';
+import { demoted, headLength, isToolMark } from '../model/unit-shape.js';
 
-export interface Merged {
-  path: string;
-  line: number;
-  lines: number;
-  keptAt: { path: string; line: number };
-  text: string;
-}
-
-export interface Provenance {
-  from: { path: string; startLine: number; endLine: number };
-  to: { path: string; startLine: number; endLine: number };
-}
+export type { Merged, Provenance } from '../model/plan.js';
 
 export interface Restructured {
   lines: string[];
@@ -71,24 +61,12 @@ interface Section {
 }
 
 /**
- * How many leading units stay on top: front matter, the title, tool marks, and under the title the
- * prose that introduces the project and the lines that say who the assistant is. One rule of a
- * flat rule-per-line paragraph is not prose: it ends the head, unless it is such a persona line.
+ * How many leading units stay on top: the head as `headLength` reads it (front matter, the title,
+ * tool marks, and under the title the prose that introduces the project and the lines that say who
+ * the assistant is). One rule of a flat rule-per-line paragraph is not prose: it ends the head,
+ * unless it is such a persona line.
  */
-export function planningHead(units: Unit[]): number {
-  let i = 0;
-  while (units[i]?.kind === 'frontmatter') i++;
-  if (units[i]?.kind === 'heading' && units[i]!.level === 1) i++;
-  if (i === 0) return 0;
-  for (;;) {
-    let j = i;
-    while (units[j] && isToolMark(units[j]!)) j++;
-    const u = units[j];
-    if (u?.kind !== 'paragraph' || isLeadIn(units, j)) return i;
-    if (isSplitLine(u) && !isPersona(u)) return i;
-    i = j + 1;
-  }
-}
+const endsPlanningHead = (u: Unit): boolean => isSplitLine(u) && !isPersona(u);
 
 /**
  * Put a flat file in `## ` sections, a careful maintainer's way. Pseudo-headings ("🎨 Code Style",
@@ -103,7 +81,7 @@ export function planningHead(units: Unit[]): number {
  */
 export function restructure(path: string, sourceUnits: Unit[]): Restructured {
   const units = outlineUnits(sourceUnits).units;
-  const headEnd = planningHead(units);
+  const headEnd = headLength(units, endsPlanningHead);
   const head = units.slice(0, headEnd);
   const rest = units.slice(headEnd);
   // Below the title, a `# ` heading starts a section as `## ` does, one level down: one title per file.

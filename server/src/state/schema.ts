@@ -1,92 +1,24 @@
 import { z } from 'zod';
+import { ELICITATION_OUTCOMES } from '../common/outcomes.js';
+import { PlanChoices, PlanContent } from '../model/plan.js';
+import { Sha256 } from '../model/source.js';
 
 /**
  * Every file copilot-onboard writes under `.copilot-state/`, as zod schemas. TypeScript types are
  * inferred from them and the JSON Schemas in `.copilot-state/schemas/` are generated from them.
  */
 
-export const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+export { Sha256 } from '../model/source.js';
+export { PlanChoices } from '../model/plan.js';
 export const ClientInfo = z.object({ name: z.string(), version: z.string() });
 export type ClientInfo = z.infer<typeof ClientInfo>;
 
-export const Location = z.object({ path: z.string(), line: z.number().int().min(1) });
-export const Problem = z.object({
-  type: z.enum(['duplication', 'contradiction', 'ambiguity']),
-  description: z.string(),
-  locations: z.array(Location),
-  /** Contradictions: the side each location is on; locations on one side agree with each other. */
-  sides: z.array(z.number().int().min(0)).optional(),
-  /** Which rule of analysis found it ("tool-choice", "action", "copied-file", "reworded", ...): docs/analysis.md. */
-  kind: z.string().optional(),
-  /** How often this kind of report is right on the judged set: high (95% or more), medium or low. */
-  certainty: z.enum(['high', 'medium', 'low']).optional(),
-});
-export const SourceInfo = z.object({
-  path: z.string(),
-  kind: z.string(),
-  bytes: z.number().int().min(0),
-  sha256: Sha256.nullable(),
-  aliasOf: z.string().nullable().optional(),
-  notRule: z.string().nullable().optional(),
-});
-/**
- * What happens to a file the person decides about; `replace` turns a linked Copilot file into a regular one;
- * `use-this` migrates a file left out as a copy instead of the file it is a copy of (which is then left out).
- */
-export const LegacyFate = z.enum(['keep', 'remove', 'pointer', 'replace', 'migrate', 'use-this']);
-export const PlanChoices = z.object({
-  legacy: z.record(z.string(), LegacyFate),
-  conflicts: z.record(z.string(), z.string()),
-});
-export type PlanChoices = z.infer<typeof PlanChoices>;
-export const Pattern = z.enum(['clean', 'structured', 'unstructured', 'messy']);
-
-export const PlanOperation = z.object({
-  op: z.enum(['create', 'update', 'delete']),
-  path: z.string(),
-  content: z.string().nullable(),
-  beforeSha256: Sha256.nullable(),
-  afterSha256: Sha256.nullable(),
-  diff: z.string(),
-  /** Set when the operation replaces a symlink (with this target) by a regular file; beforeSha256 is what the link showed. */
-  replacesLink: z.string().optional(),
-});
-
-const Span = z.object({ path: z.string(), startLine: z.number().int(), endLine: z.number().int() });
-
+/** The plan file: the planner's plan (model/plan.ts) without its chosen hash, dated. */
 export const PlanFile = z.object({
   version: z.literal(1),
   createdAt: z.string(),
   planHash: Sha256,
-  pattern: Pattern,
-  sources: z.array(SourceInfo),
-  operations: z.array(PlanOperation),
-  problems: z.array(Problem),
-  merged: z.array(
-    z.object({ path: z.string(), line: z.number().int(), lines: z.number().int(), keptAt: Location, text: z.string() }),
-  ),
-  provenance: z.array(z.object({ from: Span, to: Span })),
-  legacy: z.array(
-    z.object({
-      path: z.string(),
-      kind: z.string(),
-      target: z.string(),
-      fates: z.array(LegacyFate),
-      note: z.string(),
-      linkTarget: z.string().optional(),
-      /** For a file left out as a copy: the file migrated instead, and the differences from it as one unified diff. */
-      copyOf: z.object({ path: z.string(), diff: z.string() }).optional(),
-    }),
-  ),
-  conflicts: z.array(
-    z.object({
-      id: z.string(),
-      description: z.string(),
-      locations: z.array(z.object({ path: z.string(), line: z.number().int(), text: z.string(), side: z.number().int().min(0).optional() })),
-    }),
-  ),
-  dropped: z.array(z.object({ path: z.string(), line: z.number().int(), text: z.string() })),
-  notes: z.array(z.string()),
+  ...PlanContent.shape,
 });
 export type PlanFile = z.infer<typeof PlanFile>;
 
@@ -124,6 +56,16 @@ export const Migration = z.object({
 });
 export type Migration = z.infer<typeof Migration>;
 
+/** What a start did about a migrate or rollback a killed process left half done (engine/recovery.ts). */
+export const Recovery = z.object({
+  operation: z.enum(['migrate', 'rollback']),
+  migrationId: z.string(),
+  /** Which side the repository is on now. */
+  result: z.enum(['before-migration', 'after-migration']),
+  detail: z.string(),
+});
+export type Recovery = z.infer<typeof Recovery>;
+
 export const OnboardingState = z.object({
   version: z.literal(1),
   step: Step,
@@ -134,15 +76,7 @@ export const OnboardingState = z.object({
   /** Changes the person asked for: an approve answered no, with a comment. Shown by the next propose. */
   feedback: z.object({ planHash: Sha256, comment: z.string(), at: z.string(), client: ClientInfo.nullable() }).nullable().optional(),
   /** The last time a start found an interrupted migrate or rollback, and what it did. */
-  lastRecovery: z
-    .object({
-      operation: z.enum(['migrate', 'rollback']),
-      migrationId: z.string(),
-      result: z.enum(['before-migration', 'after-migration']),
-      detail: z.string(),
-      at: z.string(),
-    })
-    .optional(),
+  lastRecovery: Recovery.extend({ at: z.string() }).optional(),
 });
 export type OnboardingState = z.infer<typeof OnboardingState>;
 
@@ -179,17 +113,8 @@ export const ElicitationOutcome = z.enum([
   'chosen',
   /** In approve's second round the person asked to go back and choose again. */
   'choose_again',
-  'approved',
-  'migrated',
-  'rolled_back',
-  'elicitation_unsupported',
-  'declined',
-  'cancelled',
-  'timeout',
-  'not_confirmed',
-  'invalid_response',
-  'precondition_failed',
-  'error',
+  /** A gated step's own outcome, or a refusal: from the one outcome table (common/outcomes.ts). */
+  ...ELICITATION_OUTCOMES,
 ]);
 
 /**
@@ -221,7 +146,7 @@ export const ElicitationTrace = z.object({
   /** What was done after the answer, for a reviewer: files written, the backup folder, or why nothing. */
   detail: z.string().optional(),
   /** Set on the trace a start writes when it finished or undid an interrupted migrate or rollback. */
-  recovery: z.object({ migrationId: z.string(), result: z.enum(['before-migration', 'after-migration']) }).optional(),
+  recovery: Recovery.pick({ migrationId: true, result: true }).optional(),
   /** Only on an `acknowledge` trace: the person's reason, and the problems `traces verify` reported, which it acknowledges. */
   acknowledged: z.object({ reason: z.string().min(1), problems: z.array(z.string()) }).optional(),
   /**

@@ -1,4 +1,5 @@
 import type { ScanResult } from '../analysis/scan.js';
+import { POINTER_KINDS } from '../planning/plan.js';
 import type { Problem } from '../model/problem.js';
 import type { OnboardingState } from '../state/schema.js';
 import type { FlowOptions } from '../call/context.js';
@@ -26,9 +27,6 @@ export interface SupersededFile {
   /** What approve offers for it: remove, and pointer for the kinds that can import another file. */
   fates: ('pointer' | 'remove')[];
 }
-
-/** As planning/plan.ts offers it: only these kinds can point at another file with an `@path` import. */
-const POINTER_KINDS = new Set(['claude-md', 'gemini-md']);
 
 export function supersededFiles(scan: Pick<ScanResult, 'docs'>, state: Pick<OnboardingState, 'migrations'>): SupersededFile[] {
   const active = [...state.migrations].reverse().find((m) => m.rolledBackAt === null);

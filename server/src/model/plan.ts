@@ -1,0 +1,99 @@
+import { z } from 'zod';
+import { Pattern } from './analysis.js';
+import { Location, Problem } from './problem.js';
+import { Sha256, SourceInfo } from './source.js';
+
+/**
+ * The migration plan, as zod schemas: the one source of the planner's types (planning/plan.ts), of
+ * the stored plan file (state/schema.ts) and of the propose tool's output (mcp/tool-schemas.ts).
+ */
+
+export const PlanOperation = z.object({
+  op: z.enum(['create', 'update', 'delete']),
+  path: z.string(),
+  /** New content, or null for a delete. */
+  content: z.string().nullable(),
+  /** sha256 of the file before (null when it does not exist yet) and after (null when deleted). */
+  beforeSha256: Sha256.nullable(),
+  afterSha256: Sha256.nullable(),
+  diff: z.string(),
+  /** Set when the operation replaces a symlink (with this target, as written) by a regular file; beforeSha256 is what the link showed. */
+  replacesLink: z.string().optional(),
+});
+export type PlanOperation = z.infer<typeof PlanOperation>;
+
+/**
+ * What happens to a file the person decides about. `replace` turns a linked Copilot file into a
+ * regular one; `migrate`: a file left out by default (a vendored skill, a meta-rule, a copy) is
+ * migrated after all; `use-this`: a file left out as a copy is migrated instead of the file it is a
+ * copy of, which is then left out.
+ */
+export const LegacyFate = z.enum(['keep', 'remove', 'pointer', 'replace', 'migrate', 'use-this']);
+export type LegacyFate = z.infer<typeof LegacyFate>;
+
+/** A legacy file the person decides about in the approve form. */
+export const LegacyOption = z.object({
+  path: z.string(),
+  kind: z.string(),
+  /** Where its rules go in Copilot's layout. */
+  target: z.string(),
+  fates: z.array(LegacyFate),
+  /** What keeping it means for Copilot. */
+  note: z.string(),
+  /** For a linked Copilot file: the link's target, as written. */
+  linkTarget: z.string().optional(),
+  /** For a file left out as a copy: the file migrated instead, and the differences from it as one unified diff (analysis/copies.ts). */
+  copyOf: z.object({ path: z.string(), diff: z.string() }).optional(),
+});
+export type LegacyOption = z.infer<typeof LegacyOption>;
+
+/** A contradiction the person may settle in the approve form; the default keeps all rules and marks them. */
+export const ConflictOption = z.object({
+  id: z.string(),
+  description: z.string(),
+  /** `side`: locations on one side agree; choosing one location keeps its whole side. */
+  locations: z.array(z.object({ path: z.string(), line: z.number().int(), text: z.string(), side: z.number().int().min(0).optional() })),
+});
+export type ConflictOption = z.infer<typeof ConflictOption>;
+
+/** What the person chose in the approve form for legacy files and contradictions. */
+export const PlanChoices = z.object({
+  legacy: z.record(z.string(), LegacyFate),
+  /** Conflict id → 'keep_all', or 'keep_N' (1-based location whose side stands; the other sides' lines are dropped). */
+  conflicts: z.record(z.string(), z.string()),
+});
+export type PlanChoices = z.infer<typeof PlanChoices>;
+
+/** A rule merged away as a repeat: where it was, and where the kept copy is. */
+export const Merged = z.object({ path: z.string(), line: z.number().int(), lines: z.number().int(), keptAt: Location, text: z.string() });
+export type Merged = z.infer<typeof Merged>;
+
+const Span = z.object({ path: z.string(), startLine: z.number().int(), endLine: z.number().int() });
+
+/** Where a run of output lines came from. */
+export const Provenance = z.object({ from: Span, to: Span });
+export type Provenance = z.infer<typeof Provenance>;
+
+/** A rule line the person's choice of a contradiction's side drops. */
+export const Dropped = z.object({ path: z.string(), line: z.number().int(), text: z.string() });
+
+/** What a plan holds besides its hashes: the planner builds it, the plan file stores it. */
+export const PlanContent = z.object({
+  pattern: Pattern,
+  sources: z.array(SourceInfo),
+  operations: z.array(PlanOperation),
+  problems: z.array(Problem),
+  merged: z.array(Merged),
+  provenance: z.array(Provenance),
+  legacy: z.array(LegacyOption),
+  conflicts: z.array(ConflictOption),
+  dropped: z.array(Dropped),
+  notes: z.array(z.string()),
+});
+
+/**
+ * The planner's plan. `chosenHash` is the hash of this plan as built with the person's choices: what
+ * approve's second round shows and binds; equal to planHash under the default choices.
+ */
+export const Plan = z.object({ planHash: Sha256, chosenHash: Sha256, ...PlanContent.shape });
+export type Plan = z.infer<typeof Plan>;
