@@ -233,6 +233,15 @@ export function findConflicts(claims: Claim[]): Conflict[] {
     for (const [a, b] of pairs) group[find(index.get(lineKey(a))!)] = find(index.get(lineKey(b))!);
     const components = new Map<number, number[]>();
     lines.forEach((_, i) => pushTo(components, find(i), i));
+    // The reason of a conflict: that of the first pair naming one of its lines (one pass over the pairs).
+    const lineOf = new Map(lines.map((c, i) => [c, i]));
+    const reasonOf = new Map<number, string>();
+    for (const [x, y, why] of pairs) {
+      for (const c of [x, y]) {
+        const m = lineOf.get(c);
+        if (m !== undefined && !reasonOf.has(find(m))) reasonOf.set(find(m), why);
+      }
+    }
     for (const members of components.values()) {
       const sideOf = new Map<string, number>();
       const sides = members.map((m) => {
@@ -242,7 +251,7 @@ export function findConflicts(claims: Claim[]): Conflict[] {
       });
       const claims = members.map((m) => lines[m]!);
       const first = list[0]!;
-      const reason = pairs.find(([x, y]) => claims.includes(x) || claims.includes(y))?.[2] ?? '';
+      const reason = reasonOf.get(find(members[0]!)) ?? '';
       const kind = conflictKind(first, claims);
       const summary = first.kind === 'action' || first.kind === 'role' ? quotedSummary(reason, claims, sides) : sideSummary(claims, sides);
       conflicts.push({ topicTitle: first.topicTitle, kind, claims, sides, summary });
