@@ -8,7 +8,7 @@ import type { Location, Problem } from '../model/problem.js';
 import { headLength, isToolMark } from '../model/unit-shape.js';
 import { isTrivial, stripMarker } from './trivial.js';
 import { groupBy } from '../common/collections.js';
-import { scopesOverlap } from './scope-overlap.js';
+import { meetingMembers, scopesOverlap } from './scope-overlap.js';
 import type { SkippedSource } from '../repo/source-file.js';
 import { charName, hiddenIn, showExcerpt } from '../show/untrusted.js';
 
@@ -189,7 +189,10 @@ function siblingHeadings(units: Unit[]): { key: string; text: string; unit: Unit
 
 /** The members of a group of repeats that share a scope with another member. */
 function meeting<T>(group: T[], unitOf: (x: T) => Unit, scopeOf: (u: Unit) => Scope): T[] {
-  return group.filter((x, i) => group.some((y, j) => j !== i && (unitOf(x).path === unitOf(y).path || scopesOverlap(scopeOf(unitOf(x)), scopeOf(unitOf(y))))));
+  if (group.length <= 8) return group.filter((x, i) => group.some((y, j) => j !== i && (unitOf(x).path === unitOf(y).path || scopesOverlap(scopeOf(unitOf(x)), scopeOf(unitOf(y))))));
+  // A line repeated in many files: through an index of the scopes, not every pair.
+  const meets = meetingMembers(group.map((x) => ({ path: unitOf(x).path, scope: scopeOf(unitOf(x)) })));
+  return group.filter((_, i) => meets[i]);
 }
 
 export function findContradictions(units: Unit[], scopeOf?: (u: Unit) => Scope): Problem[] {
