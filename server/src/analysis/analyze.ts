@@ -1,5 +1,6 @@
 import { extractClaims, findConflicts, proseLines } from './claims.js';
-import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
+import { normalizedOf, withNormalizedCache } from './normalized.js';
+import { normalizeLine, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
 import { contentDocs, type ScanResult, type SourceInfo } from './scan.js';
 import { findNearDuplicates } from './near-duplicates.js';
 import { collapseCopies, findReworded } from './duplicates.js';
@@ -34,6 +35,10 @@ export interface Analysis {
 const MAX_PREAMBLE_LINES = 6;
 
 export function analyze(scan: ScanResult): Analysis {
+  return withNormalizedCache(() => analyzeScan(scan));
+}
+
+function analyzeScan(scan: ScanResult): Analysis {
   const docs = contentDocs(scan);
   const units = docs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
   const scopes = new Map(docs.map((d) => [d.path, d.scope]));
@@ -142,7 +147,7 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
   }
 
   const rules = units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isComment(u));
-  const blocks = groupBy(rules, normalizedText);
+  const blocks = groupBy(rules, normalizedOf);
   for (const [text, all] of blocks) {
     const group = meeting(all, (u) => u, scopeOf);
     if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;
