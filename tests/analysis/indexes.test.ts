@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { meetingMembers, scopesOverlap } from '../../server/src/analysis/scope-overlap.js';
-import { similarCandidates } from '../../server/src/analysis/similar-lines.js';
+import { pairsTogether, similarCandidates } from '../../server/src/analysis/similar-lines.js';
 import { sameShare, SAME_SHARE } from '../../server/src/analysis/copies.js';
 import type { Scope } from '../../server/src/model/model.js';
 
@@ -72,4 +72,31 @@ test('the copy index offers few pairs when files are different: 20,000 files of 
   const offered = similarCandidates(lists, SAME_SHARE);
   assert.ok(performance.now() - t0 < 20_000, `took ${performance.now() - t0} ms`);
   assert.equal(offered.length, 0);
+});
+
+/** Every pair of every group, group by group: what collapseCopies did before the index. */
+function everyPair(groups: string[][], min: number): { a: string; b: string; groups: number[] }[] {
+  const pairs = new Map<string, number[]>();
+  groups.forEach((g, k) => {
+    for (let i = 0; i < g.length; i++) for (let j = i + 1; j < g.length; j++) pairs.set(`${g[i]}\0${g[j]}`, [...(pairs.get(`${g[i]}\0${g[j]}`) ?? []), k]);
+  });
+  return [...pairs].filter(([, ks]) => ks.length >= min).map(([key, ks]) => ({ a: key.split('\0')[0]!, b: key.split('\0')[1]!, groups: ks }));
+}
+
+test('the pair index finds the pairs of files in at least 4 reports, with their reports, in the order every pair would', () => {
+  const name = fc.constantFrom('AGENTS.md', 'CLAUDE.md', 'a.mdc', 'b.mdc', 'B.mdc', 'c/AGENTS.md', '.cursorrules', 'd.md');
+  const groups = fc.array(fc.uniqueArray(name, { maxLength: 6 }).map((g) => [...g].sort()), { maxLength: 24 });
+  fc.assert(
+    fc.property(groups, fc.integer({ min: 1, max: 5 }), (gs, min) => {
+      assert.deepEqual(pairsTogether(gs, min), everyPair(gs, min));
+    }),
+    { numRuns: 2000 },
+  );
+});
+
+test('a line repeated in each of 20,000 files is not 200 million pairs', () => {
+  const files = Array.from({ length: 20_000 }, (_, i) => `r${i}.mdc`).sort();
+  const t0 = performance.now();
+  assert.deepEqual(pairsTogether([files, files, files], 4), []);
+  assert.ok(performance.now() - t0 < 20_000, `took ${performance.now() - t0} ms`);
 });

@@ -7,6 +7,7 @@ import { pushTo } from '../common/collections.js';
 import { normalizedOf } from './normalized.js';
 import { type InstructionDoc, type Scope, type Unit } from '../model/model.js';
 import { scopesOverlap } from './scope-overlap.js';
+import { pairsTogether } from './similar-lines.js';
 import { normalizeCommand } from './tools.js';
 import { isTrivial, stripMarker } from './trivial.js';
 
@@ -148,11 +149,9 @@ const COPY_FILE = 0.6;
  */
 export function collapseCopies(problems: Problem[], docs: InstructionDoc[]): Problem[] {
   const dups = problems.filter((p) => p.type === 'duplication' && p.kind !== 'heading');
-  const pairs = new Map<string, Problem[]>();
-  for (const p of dups) {
-    const paths = [...new Set(p.locations.map((l) => l.path))].sort();
-    for (let i = 0; i < paths.length; i++) for (let j = i + 1; j < paths.length; j++) pushTo(pairs, `${paths[i]}\0${paths[j]}`, p);
-  }
+  // The pairs of files that COPY_MIN reports or more have in common, through an index (not every pair of every report).
+  const together = pairsTogether(dups.map((p) => [...new Set(p.locations.map((l) => l.path))].sort()), COPY_MIN);
+  const pairs = new Map<string, Problem[]>(together.map((t) => [`${t.a}\0${t.b}`, t.groups.map((k) => dups[k]!)]));
   const byPath = new Map(docs.map((d) => [d.path, d]));
   const absorbed = new Map<Problem, Set<string>>();
   const copies: Problem[] = [];

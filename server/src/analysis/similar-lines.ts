@@ -54,3 +54,55 @@ export function similarCandidates(lists: readonly (readonly string[])[], share: 
   });
   return pairs;
 }
+
+/**
+ * The pairs of names that are together in at least `min` of the groups (each group: distinct names
+ * in code-unit order), each with the indexes of the groups it is in; in the order that listing every
+ * pair of every group, group by group, would first meet them. Through the same prefix filter: a name
+ * in fewer than `min` groups is in no such pair, and the others are compared only when one of their
+ * rarest groups is shared (a line repeated in every one of 2,000 files is not 2 million pairs).
+ */
+export function pairsTogether(groups: readonly (readonly string[])[], min: number): { a: string; b: string; groups: number[] }[] {
+  const member = new Map<string, number[]>();
+  groups.forEach((g, k) => {
+    for (const name of g) {
+      const list = member.get(name);
+      if (list) list.push(k);
+      else member.set(name, [k]);
+    }
+  });
+  const postings = new Map<number, string[]>();
+  const seen = new Set<string>();
+  const out: { a: string; b: string; groups: number[] }[] = [];
+  for (const [name, ks] of member) {
+    if (ks.length < min) continue;
+    const prefix = [...ks].sort((x, y) => groups[x]!.length - groups[y]!.length || x - y).slice(0, ks.length - min + 1);
+    for (const k of prefix) {
+      const list = postings.get(k);
+      if (list === undefined) {
+        postings.set(k, [name]);
+        continue;
+      }
+      for (const other of list) {
+        const [a, b] = other < name ? [other, name] : [name, other];
+        const key = `${a}\0${b}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        const together = intersectSorted(member.get(a)!, member.get(b)!);
+        if (together.length >= min) out.push({ a, b, groups: together });
+      }
+      list.push(name);
+    }
+  }
+  return out.sort((x, y) => x.groups[0]! - y.groups[0]! || (x.a < y.a ? -1 : x.a > y.a ? 1 : 0) || (x.b < y.b ? -1 : x.b > y.b ? 1 : 0));
+}
+
+function intersectSorted(x: number[], y: number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0, j = 0; i < x.length && j < y.length; ) {
+    if (x[i] === y[j]) out.push(x[i]!), i++, j++;
+    else if (x[i]! < y[j]!) i++;
+    else j++;
+  }
+  return out;
+}
