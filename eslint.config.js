@@ -7,9 +7,7 @@ export default tseslint.config(
   {
     // Built output, dependencies, scratch space (the conformance suite runs in .tmp/), generated
     // state and examples, and fixtures: fixtures and examples are byte-exact inputs, not our code.
-    ignores: ['server/dist/**', 'node_modules/**', '.tmp/**', '.copilot-state/**', 'tests/fixtures/**', 'examples/**',
-      // Being rewritten in TypeScript on another branch (issue 13); drop this line when it is.
-      'scripts/bench.mjs'],
+    ignores: ['server/dist/**', 'node_modules/**', '.tmp/**', '.copilot-state/**', 'tests/fixtures/**', 'examples/**'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

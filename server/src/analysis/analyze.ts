@@ -1,5 +1,6 @@
 import { extractClaims, findConflicts, proseLines } from './claims.js';
-import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
+import { normalizedOf, withNormalizedCache } from './normalized.js';
+import { normalizeLine, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
 import { contentDocs, type ScanResult } from './scan.js';
 import type { Analysis, Pattern } from '../model/analysis.js';
 import { findNearDuplicates } from './near-duplicates.js';
@@ -9,7 +10,7 @@ import type { Location, Problem } from '../model/problem.js';
 import { headLength, isToolMark } from '../model/unit-shape.js';
 import { isTrivial, stripMarker } from './trivial.js';
 import { groupBy } from '../common/collections.js';
-import { scopesOverlap } from './scope-overlap.js';
+import { meetingMembers, scopesOverlap } from './scope-overlap.js';
 import type { SkippedSource } from '../repo/source-file.js';
 import { charName, hiddenIn, showExcerpt } from '../show/untrusted.js';
 
@@ -20,6 +21,10 @@ export type { Location, Problem } from '../model/problem.js';
 const MAX_PREAMBLE_LINES = 6;
 
 export function analyze(scan: ScanResult): Analysis {
+  return withNormalizedCache(() => analyzeScan(scan));
+}
+
+function analyzeScan(scan: ScanResult): Analysis {
   const docs = contentDocs(scan);
   const units = docs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
   const scopes = new Map(docs.map((d) => [d.path, d.scope]));
@@ -128,7 +133,7 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
   }
 
   const rules = units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isComment(u));
-  const blocks = groupBy(rules, normalizedText);
+  const blocks = groupBy(rules, normalizedOf);
   for (const [text, all] of blocks) {
     const group = meeting(all, (u) => u, scopeOf);
     if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;
@@ -175,7 +180,10 @@ function siblingHeadings(units: Unit[]): { key: string; text: string; unit: Unit
 
 /** The members of a group of repeats that share a scope with another member. */
 function meeting<T>(group: T[], unitOf: (x: T) => Unit, scopeOf: (u: Unit) => Scope): T[] {
-  return group.filter((x, i) => group.some((y, j) => j !== i && (unitOf(x).path === unitOf(y).path || scopesOverlap(scopeOf(unitOf(x)), scopeOf(unitOf(y))))));
+  if (group.length <= 8) return group.filter((x, i) => group.some((y, j) => j !== i && (unitOf(x).path === unitOf(y).path || scopesOverlap(scopeOf(unitOf(x)), scopeOf(unitOf(y))))));
+  // A line repeated in many files: through an index of the scopes, not every pair.
+  const meets = meetingMembers(group.map((x) => ({ path: unitOf(x).path, scope: scopeOf(unitOf(x)) })));
+  return group.filter((_, i) => meets[i]);
 }
 
 export function findContradictions(units: Unit[], scopeOf?: (u: Unit) => Scope): Problem[] {

@@ -233,6 +233,15 @@ export function findConflicts(claims: Claim[]): Conflict[] {
     for (const [a, b] of pairs) group[find(index.get(lineKey(a))!)] = find(index.get(lineKey(b))!);
     const components = new Map<number, number[]>();
     lines.forEach((_, i) => pushTo(components, find(i), i));
+    // The reason of a conflict: that of the first pair naming one of its lines (one pass over the pairs).
+    const lineOf = new Map(lines.map((c, i) => [c, i]));
+    const reasonOf = new Map<number, string>();
+    for (const [x, y, why] of pairs) {
+      for (const c of [x, y]) {
+        const m = lineOf.get(c);
+        if (m !== undefined && !reasonOf.has(find(m))) reasonOf.set(find(m), why);
+      }
+    }
     for (const members of components.values()) {
       const sideOf = new Map<string, number>();
       const sides = members.map((m) => {
@@ -242,7 +251,7 @@ export function findConflicts(claims: Claim[]): Conflict[] {
       });
       const claims = members.map((m) => lines[m]!);
       const first = list[0]!;
-      const reason = pairs.find(([x, y]) => claims.includes(x) || claims.includes(y))?.[2] ?? '';
+      const reason = reasonOf.get(find(members[0]!)) ?? '';
       const kind = conflictKind(first, claims);
       const summary = first.kind === 'action' || first.kind === 'role' ? quotedSummary(reason, claims, sides) : sideSummary(claims, sides);
       conflicts.push({ topicTitle: first.topicTitle, kind, claims, sides, summary });
@@ -272,8 +281,19 @@ function clashingPairs(list: Claim[]): [Claim, Claim, string][] {
   const groups = [...groupBy(list.map((c, i) => ({ c, key: signature(c, i) })), (x) => x.key).values()].map((g) => g.map((x) => x.c));
   const pairs: [Claim, Claim, string][] = [];
   const partner = (x: Claim, g: Claim[]) => g.find((y) => !sameRule(x, y));
+  // Groups of one class never clash (see clashClass); a run of them is stepped over at once, so 2,000
+  // files saying "Run the linter" are not 2 million comparisons. The pairs left keep their order.
+  const oneKind = groups.every((g) => g[0]!.kind === groups[0]![0]!.kind);
+  const cls = groups.map((g, i) => (oneKind ? clashClass(g[0]!, i) : `#${i}`));
+  const runEnd: number[] = [];
+  for (let j = groups.length - 1; j >= 0; j--) runEnd[j] = j + 1 < groups.length && cls[j + 1] === cls[j] ? runEnd[j + 1]! : j + 1;
   for (let i = 0; i < groups.length; i++) {
+    if (cls[i] === NO_CLASH) continue;
     for (let j = i + 1; j < groups.length; j++) {
+      if (cls[j] === cls[i] || cls[j] === NO_CLASH) {
+        j = runEnd[j]! - 1;
+        continue;
+      }
       const ga = groups[i]!;
       const gb = groups[j]!;
       const reason = clashApart(ga[0]!, gb[0]!);
@@ -289,6 +309,21 @@ function clashingPairs(list: Claim[]): [Claim, Claim, string][] {
     }
   }
   return pairs;
+}
+
+/** A claim that clashes with no other claim of its topic. */
+const NO_CLASH = '\0none';
+
+/**
+ * Claims of one kind in one class never clash, whatever their scopes (clashApart answers null for
+ * them before or after the scope check): two actions that both forbid, or both do not; a forbidding
+ * action with an exception clashes with nothing; two roles neither of which insists; two other claims
+ * that both require, or both rule out, the same value.
+ */
+function clashClass(c: Claim, i: number): string {
+  if (c.kind === 'action') return c.polarity !== 'never' ? 'other' : c.excepted ? NO_CLASH : 'never';
+  if (c.kind === 'role') return c.strict ? `#${i}` : 'lenient';
+  return `${c.positive}|${c.value}`;
 }
 
 /**

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
 import { normalizeLine, type InstructionDoc, type Scope } from '../model/model.js';
+import { pushTo } from '../common/collections.js';
+import { similarCandidates } from './similar-lines.js';
 
 /**
  * Copies of a whole instruction file. People keep one file per tool with the same rules (CLAUDE.md
@@ -141,18 +143,31 @@ export function findCopies(docs: InstructionDoc[], textOf: (path: string) => str
       join(index.get(d.path)!, index.get(m.path)!);
     }
   }
-  const sized = live.filter((d) => lines.get(d.path)!.length >= MIN_LINES).sort((a, b) => lines.get(a.path)!.length - lines.get(b.path)!.length);
-  for (let i = 0; i < sized.length; i++) {
-    const a = lines.get(sized[i]!.path)!;
-    for (let j = i + 1; j < sized.length; j++) {
-      const b = lines.get(sized[j]!.path)!;
-      if (a.length < SAME_SHARE * b.length) break; // sorted by length: the rest are longer still
-      if (sameShare(a, b) >= SAME_SHARE) join(index.get(sized[i]!.path)!, index.get(sized[j]!.path)!);
-    }
+  // Files with the same lines (in any order) are copies of one another; one of them stands for the
+  // rest below. The others are compared through an index of their rarest lines, never every pair.
+  const sized: InstructionDoc[] = [];
+  const sameLines = new Map<string, number>();
+  for (const d of live) {
+    const l = lines.get(d.path)!;
+    if (l.length < MIN_LINES) continue;
+    const key = [...l].sort().join('\n');
+    const first = sameLines.get(key);
+    if (first === undefined) {
+      sameLines.set(key, index.get(d.path)!);
+      sized.push(d);
+    } else join(index.get(d.path)!, first);
+  }
+  for (const [i, j] of similarCandidates(sized.map((d) => lines.get(d.path)!), SAME_SHARE)) {
+    const x = index.get(sized[i]!.path)!;
+    const y = index.get(sized[j]!.path)!;
+    if (find(x) === find(y)) continue;
+    const [a, b] = [lines.get(sized[i]!.path)!, lines.get(sized[j]!.path)!].sort((p, q) => p.length - q.length) as [string[], string[]];
+    if (a.length < SAME_SHARE * b.length) continue;
+    if (sameShare(a, b) >= SAME_SHARE) join(x, y);
   }
 
   const groups = new Map<number, InstructionDoc[]>();
-  live.forEach((d, i) => groups.set(find(i), [...(groups.get(find(i)) ?? []), d]));
+  live.forEach((d, i) => pushTo(groups, find(i), d));
   const copies: Copy[] = [];
   for (const group of groups.values()) {
     if (group.length < 2) continue;

@@ -4,8 +4,10 @@
  */
 import type { Problem } from '../model/problem.js';
 import { pushTo } from '../common/collections.js';
-import { normalizedText, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
+import { normalizedOf } from './normalized.js';
+import { type InstructionDoc, type Scope, type Unit } from '../model/model.js';
 import { scopesOverlap } from './scope-overlap.js';
+import { pairsTogether } from './similar-lines.js';
 import { normalizeCommand } from './tools.js';
 import { isTrivial, stripMarker } from './trivial.js';
 
@@ -87,7 +89,7 @@ export function findReworded(units: Unit[], scopeOf: (u: Unit) => Scope = () => 
   const items: { u: Unit; text: string; t: Tokens; whole: boolean }[] = [];
   for (const u of units) {
     if ((u.kind !== 'paragraph' && u.kind !== 'list-item') || u.lines.length !== 1) continue;
-    const text = normalizedText(u);
+    const text = normalizedOf(u);
     const body = stripLabel(stripMarker(text));
     const sentences = body.split(/(?<=[.!?])\s+(?=[A-Z`])/);
     if (isTrivial(stripMarker(text))) continue;
@@ -99,14 +101,14 @@ export function findReworded(units: Unit[], scopeOf: (u: Unit) => Scope = () => 
   }
   const postings = new Map<string, number[]>();
   items.forEach((x, i) => x.t.words.forEach((w) => pushTo(postings, w, i)));
-  const seen = new Set<string>();
+  const seen = new Set<number>();
   const reported = new Set<string>();
   const problems: Problem[] = [];
   for (const ids of postings.values()) {
     if (ids.length < 2 || ids.length > MAX_POSTINGS) continue;
     for (let x = 0; x < ids.length; x++) {
       for (let y = x + 1; y < ids.length; y++) {
-        const key = `${ids[x]},${ids[y]}`;
+        const key = ids[x]! * items.length + ids[y]!;
         if (seen.has(key)) continue;
         seen.add(key);
         const a = items[ids[x]!]!;
@@ -147,11 +149,9 @@ const COPY_FILE = 0.6;
  */
 export function collapseCopies(problems: Problem[], docs: InstructionDoc[]): Problem[] {
   const dups = problems.filter((p) => p.type === 'duplication' && p.kind !== 'heading');
-  const pairs = new Map<string, Problem[]>();
-  for (const p of dups) {
-    const paths = [...new Set(p.locations.map((l) => l.path))].sort();
-    for (let i = 0; i < paths.length; i++) for (let j = i + 1; j < paths.length; j++) pushTo(pairs, `${paths[i]}\0${paths[j]}`, p);
-  }
+  // The pairs of files that COPY_MIN reports or more have in common, through an index (not every pair of every report).
+  const together = pairsTogether(dups.map((p) => [...new Set(p.locations.map((l) => l.path))].sort()), COPY_MIN);
+  const pairs = new Map<string, Problem[]>(together.map((t) => [`${t.a}\0${t.b}`, t.groups.map((k) => dups[k]!)]));
   const byPath = new Map(docs.map((d) => [d.path, d]));
   const absorbed = new Map<Problem, Set<string>>();
   const copies: Problem[] = [];
@@ -198,7 +198,7 @@ export function collapseCopies(problems: Problem[], docs: InstructionDoc[]): Pro
 }
 
 function ruleUnits(d: InstructionDoc): Unit[] {
-  return d.units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isTrivial(stripMarker(normalizedText(u))));
+  return d.units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isTrivial(stripMarker(normalizedOf(u))));
 }
 
 function unitAt(d: InstructionDoc, line: number): Unit | undefined {

@@ -1,6 +1,7 @@
 import type { Problem } from '../model/problem.js';
 import { byCodeUnit, pushTo } from '../common/collections.js';
-import { normalizedText, type Scope, type Unit } from '../model/model.js';
+import { normalizedOf } from './normalized.js';
+import { type Scope, type Unit } from '../model/model.js';
 import { scopesOverlap } from './scope-overlap.js';
 
 /** Units shorter than this many words are too generic to call drifted copies. */
@@ -11,7 +12,7 @@ const THRESHOLD = 0.75;
 const MAX_POSTINGS = 60;
 
 const words = (u: Unit): string[] =>
-  normalizedText(u)
+  normalizedOf(u)
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s]+/gu, ' ')
     .split(/\s+/)
@@ -25,22 +26,25 @@ const words = (u: Unit): string[] =>
 export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
   const items = units
     .filter((u) => u.kind === 'paragraph' || u.kind === 'list-item')
-    .map((u) => ({ u, text: normalizedText(u), set: new Set(words(u)) }))
+    .map((u) => ({ u, text: normalizedOf(u), set: new Set(words(u)) }))
     .filter((x) => x.set.size >= MIN_WORDS);
   const postings = new Map<string, number[]>();
   items.forEach((x, i) => x.set.forEach((w) => pushTo(postings, w, i)));
-  const shared = new Map<string, number>();
+  // Pairs by number (i * n + j): a repository of thousands of rules makes hundreds of thousands of them.
+  const n = items.length;
+  const shared = new Map<number, number>();
   for (const ids of postings.values()) {
     if (ids.length < 2 || ids.length > MAX_POSTINGS) continue;
     for (let a = 0; a < ids.length; a++) for (let b = a + 1; b < ids.length; b++) {
-      const key = `${ids[a]},${ids[b]}`;
+      const key = ids[a]! * n + ids[b]!;
       shared.set(key, (shared.get(key) ?? 0) + 1);
     }
   }
   const problems: Problem[] = [];
   for (const [key, rare] of shared) {
     if (rare < 2) continue;
-    const [i, j] = key.split(',').map(Number) as [number, number];
+    const i = Math.floor(key / n);
+    const j = key % n;
     const a = items[i]!;
     const b = items[j]!;
     // Drifted copies live in different files; alike lines in one file are usually a list's pattern.

@@ -69,3 +69,91 @@ export function languagesOf(text: string, scope: Scope): Set<string> {
 export function languagesMeet(a: Set<string>, b: Set<string>): boolean {
   return a.size === 0 || b.size === 0 || [...a].some((x) => b.has(x));
 }
+
+/** Up to two distinct members: enough to tell whether a member other than the one asking is there. */
+type Two = number[];
+const addTo = (two: Two, id: number): void => {
+  if (two.length < 2 && two[0] !== id) two.push(id);
+};
+const other = (two: Two | undefined, id: number): boolean => two !== undefined && two.some((x) => x !== id);
+
+interface Members {
+  any: Two;
+  anyFamily: Two;
+  family: Map<string, Two>;
+}
+const members = (): Members => ({ any: [], anyFamily: [], family: new Map() });
+function addMember(m: Members, id: number, fams: Set<string> | null): void {
+  addTo(m.any, id);
+  if (!fams) addTo(m.anyFamily, id);
+  else
+    for (const f of fams) {
+      if (!m.family.has(f)) m.family.set(f, []);
+      addTo(m.family.get(f)!, id);
+    }
+}
+/** A member other than `id` with a glob of these families (null: any file) among them. */
+function meetsIn(m: Members, id: number, fams: Set<string> | null): boolean {
+  if (!fams) return other(m.any, id);
+  return other(m.anyFamily, id) || [...fams].some((f) => other(m.family.get(f), id));
+}
+
+interface PrefixNode {
+  children: Map<string, PrefixNode>;
+  /** Globs whose literal folder is this one. */
+  own: Members;
+  /** Globs whose literal folder is this one or below it. */
+  below: Members;
+}
+const prefixNode = (): PrefixNode => ({ children: new Map(), own: members(), below: members() });
+const segments = (prefix: string): string[] => (prefix === '' ? [] : prefix.split('/'));
+
+/**
+ * For each member of a group (a scope and the file it is in), whether it shares a file or a scope
+ * with another member: what comparing every pair with {@link scopesOverlap} answers, through an
+ * index instead. Globs are filed by their literal folder (a tree of folders: two globs meet only
+ * when one folder holds the other) and by the language families of their extensions.
+ */
+export function meetingMembers(group: readonly { path: string; scope: Scope }[]): boolean[] {
+  const n = group.length;
+  if (n < 2) return group.map(() => false);
+  // A repository-wide or on-request rule meets everything, so with one of them every member meets another.
+  if (group.some((m) => m.scope.kind !== 'globs')) return group.map(() => true);
+  const perPath = new Map<string, number>();
+  for (const m of group) perPath.set(m.path, (perPath.get(m.path) ?? 0) + 1);
+  const root = prefixNode();
+  const entries: { id: number; path: string[]; fams: Set<string> | null }[] = [];
+  group.forEach((m, id) => {
+    for (const g of (m.scope as Extract<Scope, { kind: 'globs' }>).globs) {
+      const entry = { id, path: segments(literalPrefix(g)), fams: globFamilies(g) };
+      entries.push(entry);
+      let node = root;
+      addMember(node.below, id, entry.fams);
+      for (const seg of entry.path) {
+        let next = node.children.get(seg);
+        if (!next) node.children.set(seg, (next = prefixNode()));
+        node = next;
+        addMember(node.below, id, entry.fams);
+      }
+      addMember(node.own, id, entry.fams);
+    }
+  });
+  const meets = group.map((m) => perPath.get(m.path)! > 1);
+  for (const { id, path, fams } of entries) {
+    if (meets[id]) continue;
+    // Folders above this glob's own (their globs hold it), then everything at or below its own.
+    let node: PrefixNode | undefined = root;
+    let found = false;
+    for (const seg of path) {
+      if (meetsIn(node.own, id, fams)) {
+        found = true;
+        break;
+      }
+      node = node.children.get(seg);
+      if (!node) break;
+    }
+    if (!found && node) found = meetsIn(node.below, id, fams);
+    if (found) meets[id] = true;
+  }
+  return meets;
+}

@@ -1,4 +1,5 @@
-import { normalizedText, type Unit } from '../model/model.js';
+import type { Unit } from '../model/model.js';
+import { normalizedOf } from './normalized.js';
 
 /** Lines shorter than this are too generic to call a repetition ("---", "Notes:"). */
 const MIN_REPEATED_LINE = 12;
@@ -28,4 +29,4 @@ export function isLabel(text: string): boolean {
 }
 
 /** A paragraph that is a label; a list item, however short or bold, is a rule. */
-export const isLabelUnit = (u: Unit): boolean => u.kind === 'paragraph' && isLabel(normalizedText(u));
+export const isLabelUnit = (u: Unit): boolean => u.kind === 'paragraph' && isLabel(normalizedOf(u));

@@ -19,8 +19,19 @@ export function readFrontMatter(lines: string[]): FrontMatter | null {
   const close = lines.findIndex((l, i) => i > 0 && (l.trim() === '---' || l.trim() === '...'));
   if (close < 0) return null;
   const body = lines.slice(1, close);
+  const text = body.join('\n');
+  // A format's parse and splitUnits read the same block of the same lines one after the other.
+  if (last !== null && last.lines === lines && last.text === text) return last.result;
+  const result = parseBlock(body, text, close);
+  last = { lines, text, result };
+  return result;
+}
+
+let last: { lines: string[]; text: string; result: FrontMatter } | null = null;
+
+function parseBlock(body: string[], text: string, close: number): FrontMatter {
   try {
-    const parsed = parseYaml(body.join('\n'), { strict: false, uniqueKeys: false, logLevel: 'error' }) as unknown;
+    const parsed = parseYaml(text, { strict: false, uniqueKeys: false, logLevel: 'error' }) as unknown;
     if (parsed === null || parsed === undefined) return { data: {}, lineCount: close + 1, lenient: false };
     if (typeof parsed === 'object' && !Array.isArray(parsed)) {
       return { data: parsed as Record<string, unknown>, lineCount: close + 1, lenient: false };

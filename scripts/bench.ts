@@ -1,40 +1,60 @@
 // npm run bench: prints speed and memory figures of the CLI on generated repositories.
-// Each figure is the median of several whole-process runs (spawn to exit), with peak RSS from /usr/bin/time.
-// `node scripts/bench.mjs --http-only` runs only the HTTP rows: server memory before and after 2,000
-// initializes (authenticated, loopback), and 64 concurrent sessions approving.
-// `node scripts/bench.mjs --scale-only` runs only the scaling rows: the curve of scoped rules
-// (250/500/1000/2000) against the seconds and peak memory of analyze, and the bytes of the analyze
-// and propose replies on the big cases (BENCH_HUGE=1 adds 50,000 rule files). BENCH_CLI runs
-// another build (to compare before and after).
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+// Each figure is the median of several whole-process runs (spawn to exit), with CPU (user + system) and
+// peak RSS from /usr/bin/time, and the machine's load (1-minute average) when the row was measured.
+// `node --import tsx scripts/bench.ts --http-only` runs only the HTTP rows: server memory before and after
+// 2,000 initializes (authenticated, loopback), and 64 concurrent sessions approving.
+// `node --import tsx scripts/bench.ts --scale-only` runs only the scaling rows: the curve of scoped rules
+// (1/250/500/1000/2000) against the seconds, CPU and peak memory of analyze, an AGENTS.md of 55,000
+// distinct claims, and the bytes of the analyze and propose replies on the big cases. `--huge` (or
+// BENCH_HUGE=1) adds 50,000 rule files, generated at bench time. BENCH_CLI runs another build for the
+// CLI rows (to compare before and after); the MCP rows use this build, through tests/helpers/mcp.ts.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { approveYes, CLI as BUILT_CLI, connect, outcomeOf } from '../tests/helpers/mcp.js';
 
-const CLI = process.env.BENCH_CLI ? path.resolve(process.env.BENCH_CLI) : path.resolve(new URL('..', import.meta.url).pathname, 'server/dist/cli.js');
+const ROOT = path.resolve(import.meta.dirname, '..');
+const CLI = process.env.BENCH_CLI ? path.resolve(process.env.BENCH_CLI) : BUILT_CLI;
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const CURVE_RUNS = Number(process.env.BENCH_CURVE_RUNS ?? 3);
+const HUGE = process.argv.includes('--huge') || Boolean(process.env.BENCH_HUGE);
 
-function timed(cmd, args, cwd) {
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', cmd, ...args], { cwd, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
+interface Timed {
+  secs: number;
+  /** User + system seconds of the process. */
+  cpu: number;
+  mb: number;
+  /** The 1-minute load average when the run ended. */
+  load: number;
+}
+
+function timed(cmd: string, args: string[], cwd?: string): Timed {
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', cmd, ...args], { cwd, encoding: 'utf8', maxBuffer: 512 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr.slice(-500)}`);
-  const [secs, kb] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
-  return { secs, mb: kb / 1024 };
+  const [secs, user, sys, kb] = r.stderr.trim().split('\n').pop()!.split(' ').map(Number) as [number, number, number, number];
+  return { secs, cpu: user + sys, mb: kb / 1024, load: os.loadavg()[0]! };
 }
 
-function median(cmd, args, cwd) {
-  const runs = Array.from({ length: RUNS }, () => timed(cmd, args, cwd)).sort((a, b) => a.secs - b.secs);
-  const mid = runs[Math.floor(runs.length / 2)];
-  return { secs: mid.secs, mb: Math.max(...runs.map((r) => r.mb)) };
+/** The median run by time (its CPU and load with it), and the largest peak memory of all runs. */
+function median(cmd: string, args: string[], cwd?: string, runs = RUNS): Timed {
+  const all = Array.from({ length: runs }, () => timed(cmd, args, cwd)).sort((a, b) => a.secs - b.secs);
+  const mid = all[Math.floor(all.length / 2)]!;
+  return { ...mid, mb: Math.max(...all.map((r) => r.mb)) };
 }
 
-function write(root, rel, text) {
+function write(root: string, rel: string, text: string): void {
   const abs = path.join(root, rel);
   fs.mkdirSync(path.dirname(abs), { recursive: true });
   fs.writeFileSync(abs, text);
 }
 
-function mdcRepo(n) {
+function mdcRepo(n: number): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-mdc-'));
   execFileSync('git', ['init', '-q', root]);
   for (let i = 0; i < n; i++) {
@@ -44,7 +64,7 @@ function mdcRepo(n) {
   return root;
 }
 
-function monorepo() {
+function monorepo(): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-mono-'));
   execFileSync('git', ['init', '-q', root]);
   write(root, '.gitignore', 'node_modules/\ndist/\n');
@@ -62,9 +82,9 @@ function monorepo() {
 }
 
 // rulesync 17 needs Node 22: the same binary the conformance step uses, installed on first use.
-const NODE22 = (() => {
+const NODE22 = ((): string => {
   try {
-    return execFileSync('bash', [path.resolve(new URL('..', import.meta.url).pathname, 'scripts/node22.sh')], { encoding: 'utf8' }).trim();
+    return execFileSync('bash', [path.join(ROOT, 'scripts/node22.sh')], { encoding: 'utf8' }).trim();
   } catch {
     return '';
   }
@@ -72,9 +92,9 @@ const NODE22 = (() => {
 // rulesync is not a dependency (it wants Node 22 and pnpm, so `npm ci` on Node 20 would warn): the
 // bench installs this exact version into .tmp/rulesync on first use, and skips its rows if it cannot.
 const RULESYNC_VERSION = '17.0.0';
-const RULESYNC = (() => {
+const RULESYNC = ((): string => {
   if (!NODE22) return '';
-  const dir = path.resolve(new URL('..', import.meta.url).pathname, '.tmp/rulesync');
+  const dir = path.join(ROOT, '.tmp/rulesync');
   const cli = path.join(dir, 'node_modules/rulesync/dist/cli/index.js');
   const installed = () => {
     try {
@@ -94,27 +114,25 @@ const RULESYNC = (() => {
   }
   return installed() ? cli : '';
 })();
-const FILESYSTEM = path.resolve(new URL('..', import.meta.url).pathname, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
-
-const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
-const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-const { ElicitRequestSchema, ListRootsRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+const FILESYSTEM = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 
 /** `serve --http --port 0` on loopback with a token of this run's choosing; resolves with its URL. */
-async function startHttpServer(token) {
+async function startHttpServer(token: string): Promise<{ server: ChildProcess; url: string }> {
   const server = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', '--host', '127.0.0.1'], {
     env: { ...process.env, COPILOT_ONBOARD_HTTP_TOKEN: token },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   try {
-    const url = await new Promise((resolve, reject) => {
+    const url = await new Promise<string>((resolve, reject) => {
       let err = '';
       const timer = setTimeout(() => reject(new Error(`no URL on stderr: ${err}`)), 20_000);
-      server.stderr.on('data', (d) => {
+      server.stderr!.on('data', (d) => {
         err += String(d);
         const m = /serving MCP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
-        if (m) (clearTimeout(timer), resolve(m[1]));
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]!);
+        }
       });
       server.on('exit', () => reject(new Error(`server exited: ${err}`)));
     });
@@ -130,15 +148,21 @@ async function startHttpServer(token) {
  * bounded to 10 s, the whole run to 120 s): the server's RSS (from /proc) before and after, and the
  * answers it gave. `close` sends DELETE for each session it got, as a well-behaved client does.
  */
-async function httpFlood({ close }) {
+interface Flood {
+  before: number;
+  after: number;
+  statuses: Record<string, number>;
+}
+
+async function httpFlood({ close }: { close: boolean }): Promise<Flood> {
   const TOTAL = 2000;
   const token = randomBytes(16).toString('hex');
   const { server, url } = await startHttpServer(token);
   try {
-    const rssMB = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))[1]) / 1024;
+    const rssMB = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]) / 1024;
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const init = (i) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: `flood-${i}`, version: '1' } } });
-    const one = async (i) => {
+    const init = (i: number) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: `flood-${i}`, version: '1' } } });
+    const one = async (i: number) => {
       const res = await fetch(url, { method: 'POST', headers, body: init(i), signal: AbortSignal.timeout(10_000) });
       await res.text();
       const id = res.headers.get('mcp-session-id');
@@ -147,13 +171,13 @@ async function httpFlood({ close }) {
     };
     await one(-1); // the first initialize loads the server's modules: not part of the flood
     const before = rssMB();
-    const statuses = {};
+    const statuses: Record<string, number> = {};
     const deadline = Date.now() + 120_000;
     let next = 0;
     await Promise.all(Array.from({ length: 20 }, async () => {
       while (next < TOTAL && Date.now() < deadline) {
         const i = next++;
-        const status = await one(i).catch((e) => e.name);
+        const status = await one(i).catch((e: Error) => e.name);
         statuses[status] = (statuses[status] ?? 0) + 1;
       }
     }));
@@ -164,7 +188,7 @@ async function httpFlood({ close }) {
   }
 }
 
-const floodRow = (label, r) => ({
+const floodRow = (label: string, r: Flood): Row => ({
   figure: label,
   seconds: '',
   peakMB: `${r.before.toFixed(1)} → ${r.after.toFixed(1)}`,
@@ -175,7 +199,7 @@ const floodRow = (label, r) => ({
  * 64 concurrent Streamable HTTP sessions (the server's cap), each approving in its own repository
  * with its own answer.
  */
-async function concurrentSessions() {
+async function concurrentSessions(): Promise<Row> {
   const N = 64;
   const token = randomBytes(16).toString('hex');
   const { server, url } = await startHttpServer(token);
@@ -195,7 +219,7 @@ async function concurrentSessions() {
     let right = 0;
     for (const s of sessions) {
       const state = JSON.parse(fs.readFileSync(path.join(s.repo, '.copilot-state/onboarding.json'), 'utf8'));
-      if (state.approval?.comment === `answer of session ${s.i}` && results[s.i].structuredContent.outcome === 'approved') right++;
+      if (state.approval?.comment === `answer of session ${s.i}` && (results[s.i]!.structuredContent as { outcome?: string } | undefined)?.outcome === 'approved') right++;
       await s.client.close();
       fs.rmSync(s.repo, { recursive: true, force: true });
     }
@@ -210,14 +234,19 @@ const httpRows = async () => [
   floodRow('HTTP: 2,000 initializes, each closed (DELETE): server RSS', await httpFlood({ close: true })),
 ];
 
-/** The curve: scoped rules against the seconds and peak memory of analyze (one CLI process each). */
-function scalingCurve(sizes = [250, 500, 1000, 2000]) {
-  const out = [];
+/** The curve: scoped rules against the seconds, CPU and peak memory of analyze (one CLI process each; 1 rule is the start-up). */
+interface Point {
+  label: string;
+  rules: number;
+  t: Timed;
+}
+
+function scalingCurve(sizes = [1, 250, 500, 1000, 2000]): Point[] {
+  const out: Point[] = [];
   for (const n of sizes) {
     const repo = mdcRepo(n);
     try {
-      const r = timed('node', [CLI, 'analyze', '--json', '--repo', repo]);
-      out.push({ rules: n, seconds: r.secs, peakMB: r.mb });
+      out.push({ label: `${n} scoped rules`, rules: n, t: median('node', [CLI, 'analyze', '--json', '--repo', repo], undefined, CURVE_RUNS) });
     } finally {
       fs.rmSync(repo, { recursive: true, force: true });
     }
@@ -225,59 +254,89 @@ function scalingCurve(sizes = [250, 500, 1000, 2000]) {
   return out;
 }
 
-function printCurve(curve) {
-  const max = Math.max(...curve.map((c) => c.seconds), 0.001);
-  console.log('scoped rules vs analyze (one CLI process each): seconds, peak MB');
-  for (const c of curve) console.log(`${String(c.rules).padStart(6)} rules ${c.seconds.toFixed(2).padStart(7)} s ${c.peakMB.toFixed(0).padStart(5)} MB  ${'#'.repeat(Math.max(1, Math.round((c.seconds / max) * 50)))}`);
-  const first = curve[0];
-  const last = curve[curve.length - 1];
-  if (first && last && first !== last) console.log(`${last.rules} rules take ${(last.seconds / first.seconds).toFixed(1)}x the time of ${first.rules} (goal: at most 12x, under 3 s)`);
+/** One more point of the curve, on a repository made by `make` (removed after). */
+function point(label: string, rules: number, make: () => string, runs = CURVE_RUNS): Point {
+  const repo = make();
+  try {
+    return { label, rules, t: median('node', [CLI, 'analyze', '--json', '--repo', repo], undefined, runs) };
+  } finally {
+    fs.rmSync(repo, { recursive: true, force: true });
+  }
 }
 
-function bulletsRepo(n) {
+function printCurve(curve: Point[]): void {
+  const max = Math.max(...curve.map((c) => c.t.secs), 0.001);
+  console.log(`analyze, one CLI process each (median of ${CURVE_RUNS}): wall seconds, CPU seconds (user + system), peak MB, load (1 min)`);
+  for (const c of curve) {
+    const bar = '#'.repeat(Math.max(1, Math.round((c.t.secs / max) * 40)));
+    console.log(`${c.label.padEnd(34)} ${c.t.secs.toFixed(2).padStart(7)} s ${c.t.cpu.toFixed(2).padStart(7)} cpu ${c.t.mb.toFixed(0).padStart(5)} MB  load ${c.t.load.toFixed(1).padStart(5)}  ${bar}`);
+  }
+  const at = (n: number) => curve.find((c) => c.rules === n && c.label.endsWith('scoped rules'));
+  const [start, first, last] = [at(1), at(250), at(2000)];
+  if (first && last) {
+    console.log(
+      `2000 scoped rules take ${(last.t.secs / first.t.secs).toFixed(1)}x the time of 250 (${(last.t.cpu / first.t.cpu).toFixed(1)}x the CPU); goal: at most 12x, under 3 s`,
+    );
+  }
+  const five = at(500);
+  if (start && five) console.log(`500 scoped rules: ${five.t.secs.toFixed(2)} s, ${(five.t.secs - start.t.secs).toFixed(2)} s past start-up (1 rule: ${start.t.secs.toFixed(2)} s); stretch goal 0.4 s and 80 MB`);
+}
+
+function bulletsRepo(n: number): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-bullets-'));
   execFileSync('git', ['init', '-q', root]);
   write(root, 'AGENTS.md', `# Rules\n\n${'- Keep it simple.\n'.repeat(n)}`);
   return root;
 }
 
-function ruleFilesRepo(n) {
+/** An AGENTS.md of `n` distinct claims, one per line ("- Use t1k", "- Never run c1l"; numbers in base 36 keep it under the 1 MiB read limit). */
+function claimsRepo(n: number): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-claims-'));
+  execFileSync('git', ['init', '-q', root]);
+  const lines = Array.from({ length: n }, (_, i) => (i % 2 ? `- Never run c${i.toString(36)}` : `- Use t${i.toString(36)}`));
+  write(root, 'AGENTS.md', `# Rules\n\n${lines.join('\n')}\n`);
+  return root;
+}
+
+function ruleFilesRepo(n: number): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-files-'));
   execFileSync('git', ['init', '-q', root]);
   for (let i = 0; i < n; i++) write(root, `.cursor/rules/r-${i}.mdc`, `---\ndescription: Rule ${i}\nglobs: src/m${i}/**\n---\n- Module ${i} keeps its handlers small.\n`);
   return root;
 }
 
-/** Bytes of the analyze and propose results (as JSON on the wire), through the SDK client; a dropped connection is reported as such. */
-async function replySizes(label, repo) {
-  const client = new Client({ name: 'bench', version: '1' });
-  const sizes = {};
+/** Bytes of the analyze and propose results (as JSON on the wire), through the tests' MCP client; a dropped connection is reported as such. */
+async function replySizes(label: string, repo: string): Promise<Record<string, string>> {
+  const session = await connect({ repo });
+  const sizes: Record<string, string> = {};
   try {
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--repo', repo], stderr: 'ignore' }));
     for (const tool of ['onboarding_analyze', 'onboarding_propose']) {
       try {
         const t0 = performance.now();
-        const r = await client.callTool({ name: tool, arguments: {} }, undefined, { timeout: 900_000 });
+        const r = await session.client.callTool({ name: tool, arguments: {} }, undefined, { timeout: 900_000 });
         sizes[tool] = `${(Buffer.byteLength(JSON.stringify(r)) / 1024).toFixed(0)} KiB in ${((performance.now() - t0) / 1000).toFixed(1)} s`;
       } catch (err) {
-        sizes[tool] = `failed: ${String(err.message ?? err).slice(0, 80)}`;
+        sizes[tool] = `failed: ${String((err as Error).message ?? err).slice(0, 80)}`;
       }
     }
   } finally {
-    await client.close().catch(() => {});
+    await session.close().catch(() => {});
   }
-  return { case: label, analyze: sizes.onboarding_analyze, propose: sizes.onboarding_propose, goal: 'each well under 1 MiB' };
+  return { case: label, analyze: sizes.onboarding_analyze!, propose: sizes.onboarding_propose!, load: os.loadavg()[0]!.toFixed(1), goal: 'each well under 1 MiB' };
 }
 
-async function scaleRows() {
+async function scaleRows(): Promise<void> {
   const curve = scalingCurve();
+  curve.push(point('AGENTS.md of 55,000 distinct claims', 55_000, () => claimsRepo(55_000)));
+  if (HUGE) curve.push(point('50,000 rule files', 50_000, () => ruleFilesRepo(50_000), 1));
   printCurve(curve);
-  const cases = [
+  const cases: [string, () => string][] = [
     ['2,000 scoped .mdc rules', () => mdcRepo(2000)],
     ['AGENTS.md of 55,000 identical bullets', () => bulletsRepo(55_000)],
-    ...(process.env.BENCH_HUGE ? [['50,000 rule files', () => ruleFilesRepo(50_000)]] : []),
+    ['AGENTS.md of 55,000 distinct claims', () => claimsRepo(55_000)],
+    ...(HUGE ? ([['50,000 rule files', () => ruleFilesRepo(50_000)]] as [string, () => string][]) : []),
   ];
-  const sizes = [];
+  const sizes: Record<string, string>[] = [];
   for (const [label, make] of cases) {
     const repo = make();
     try {
@@ -290,25 +349,35 @@ async function scaleRows() {
   console.table(sizes);
 }
 
+const machine = () => `${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}`;
+
 if (process.argv.includes('--scale-only')) {
-  console.log(`copilot-onboard bench, scaling rows only, ${os.cpus().length} cores, Node ${process.version}, ${CLI}`);
+  console.log(`copilot-onboard bench, scaling rows only, ${machine()}, ${CLI}`);
   await scaleRows();
   process.exit(0);
 }
 
 if (process.argv.includes('--http-only')) {
-  console.log(`copilot-onboard bench, HTTP rows only, ${os.cpus().length} cores, Node ${process.version}`);
+  console.log(`copilot-onboard bench, HTTP rows only, ${machine()}`);
   console.table([...(await httpRows()), await concurrentSessions()]);
   process.exit(0);
 }
 
-const rows = [];
-const row = (figure, r, goal) => rows.push({ figure, seconds: r.secs.toFixed(3), peakMB: r.mb.toFixed(1), goal });
-
+interface Row {
+  figure: string;
+  seconds: string;
+  cpu?: string;
+  peakMB: string;
+  load?: string;
+  goal: string;
+}
+const rows: Row[] = [];
+const row = (figure: string, r: Timed, goal: string) =>
+  rows.push({ figure, seconds: r.secs.toFixed(3), cpu: r.cpu.toFixed(2), peakMB: r.mb.toFixed(1), load: r.load.toFixed(1), goal });
 
 /** Spawn, initialize and tools/list: the cold start a client waits for. */
-async function coldStart(command, args) {
-  const times = [];
+async function coldStart(command: string, args: string[]): Promise<number> {
+  const times: number[] = [];
   for (let i = 0; i < Math.max(RUNS * 2, 10); i++) {
     const t0 = performance.now();
     const client = new Client({ name: 'bench', version: '1' });
@@ -317,10 +386,10 @@ async function coldStart(command, args) {
     times.push(performance.now() - t0);
     await client.close();
   }
-  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)] / 1000;
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)]! / 1000;
 }
 
-const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const pct = (xs: number[], p: number): number => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 
 const mdc = mdcRepo(500);
 row('500 .mdc rules: analyze (CLI process)', median('node', [CLI, 'analyze', '--json', '--repo', mdc]), '≤ 0.3 s with propose');
@@ -334,16 +403,15 @@ row('node -e 0 (Node start-up alone)', median('node', ['-e', '0']), 'reference')
 
 // The same monorepo analyze as a warm tool call on a running server.
 {
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--repo', mono], stderr: 'ignore' }));
-  await client.callTool({ name: 'onboarding_analyze', arguments: {} });
-  const times = [];
+  const session = await connect({ repo: mono });
+  await session.call('onboarding_analyze');
+  const times: number[] = [];
   for (let i = 0; i < Math.max(RUNS, 5); i++) {
     const t0 = performance.now();
-    await client.callTool({ name: 'onboarding_analyze', arguments: {} });
+    await session.call('onboarding_analyze');
     times.push(performance.now() - t0);
   }
-  await client.close();
+  await session.close();
   times.sort((a, b) => a - b);
   rows.push({ figure: 'monorepo analyze as a warm tool call (stdio)', seconds: (pct(times, 50) / 1000).toFixed(3), peakMB: '', goal: '≤ 0.15 s' });
 }
@@ -358,22 +426,21 @@ rows.push({ figure: 'cold start: @modelcontextprotocol/server-filesystem', secon
 // Gate round trip: approve with a client that answers at once; in a git repository (HEAD and
 // uncommitted changes are asked of git for the form) and in a plain folder (the gate's own cost).
 for (const withGit of [true, false]) {
-  const client = new Client({ name: 'bench', version: '1' }, { capabilities: { elicitation: { form: {} } } });
-  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { approved: true } }));
   const repo = mdcRepo(3);
   if (!withGit) fs.rmSync(path.join(repo, '.git'), { recursive: true, force: true });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--repo', repo], stderr: 'ignore' }));
-  await client.callTool({ name: 'onboarding_propose', arguments: {} });
-  const times = [];
+  const session = await connect({ repo, elicit: approveYes });
+  await session.call('onboarding_propose');
+  const times: number[] = [];
+  let approved = 0;
   for (let i = 0; i < 1000; i++) {
     const t0 = performance.now();
-    await client.callTool({ name: 'onboarding_approve', arguments: {} });
+    approved += outcomeOf(await session.call('onboarding_approve')) === 'approved' ? 1 : 0;
     times.push(performance.now() - t0);
   }
-  await client.close();
+  await session.close();
   times.sort((a, b) => a - b);
   const where = withGit ? 'git repository' : 'folder without git';
-  rows.push({ figure: `gate round trip (approve, instant answer, ${where}), p50 / p99 ms`, seconds: `${pct(times, 50).toFixed(1)} / ${pct(times, 99).toFixed(1)} ms`, peakMB: '', goal: withGit ? 'p99 ≤ 5 ms' : 'the floor without git' });
+  rows.push({ figure: `gate round trip (approve, instant answer, ${where}), p50 / p99 ms`, seconds: `${pct(times, 50).toFixed(1)} / ${pct(times, 99).toFixed(1)} ms`, peakMB: '', goal: `${withGit ? 'p99 ≤ 5 ms' : 'the floor without git'}; ${approved}/1000 approved` });
   fs.rmSync(repo, { recursive: true, force: true });
 }
 
@@ -387,7 +454,7 @@ if (NODE22 && fs.existsSync(NODE22) && RULESYNC) {
   rows.push({ figure: 'rulesync 17', seconds: '', peakMB: '', goal: `skipped: ${NODE22 ? `rulesync@${RULESYNC_VERSION}` : 'Node 22'} could not be installed from the npm registry` });
 }
 
-console.log(`copilot-onboard bench (${RUNS} runs each, median time, peak RSS), ${os.cpus().length} cores, Node ${process.version}`);
+console.log(`copilot-onboard bench (${RUNS} runs each, median time, its CPU and the load then, peak RSS), ${machine()}`);
 console.table(rows);
 await scaleRows();
 for (const d of [mdc, mono, coldRepo]) fs.rmSync(d, { recursive: true, force: true });
