@@ -10,10 +10,11 @@ export interface OptionSpec {
 
 /**
  * Arguments read without loading yargs (it costs a CLI process about a tenth of a second), when
- * they are plainly valid for `spec`: known options only, no positionals, numbers that are numbers.
+ * they are plainly valid for `spec`: known options only, numbers that are numbers, and at most the
+ * named `positionals` (each set under its name, when given), whose values the caller checks.
  * Anything else (--help, --version, a typo) returns null, and yargs answers it as usual.
  */
-export function quickArgs<T>(args: string[], spec: Record<string, OptionSpec>): T | null {
+export function quickArgs<T>(args: string[], spec: Record<string, OptionSpec>, positionals: readonly string[] = []): T | null {
   const options = Object.fromEntries(
     Object.entries(spec).map(([name, o]) => [name, { type: o.type === 'boolean' ? ('boolean' as const) : ('string' as const), multiple: o.array === true }]),
   );
@@ -23,8 +24,9 @@ export function quickArgs<T>(args: string[], spec: Record<string, OptionSpec>): 
   } catch {
     return null;
   }
-  if (parsed.positionals.length > 0) return null;
+  if (parsed.positionals.length > positionals.length) return null;
   const out: Record<string, unknown> = {};
+  parsed.positionals.forEach((value, i) => (out[positionals[i]!] = value));
   for (const [name, o] of Object.entries(spec)) {
     const raw = parsed.values[name];
     if (raw === undefined) {
