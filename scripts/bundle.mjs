@@ -5,6 +5,7 @@
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(new URL('..', import.meta.url).pathname);
 const dist = path.join(root, 'server/dist');
@@ -25,6 +26,24 @@ const englishOnlyZod = {
       resolveDir: path.dirname(args.path),
       loader: 'js',
     }));
+  },
+};
+
+/**
+ * `import { z } from 'zod'` takes zod's namespace as one object, and esbuild keeps all of zod (0.39 MB
+ * without the locales) for it. Our modules are read with `import * as z` from zod's own entry instead:
+ * each `z.object`, `z.string`... is then a plain reference, and what no module uses is left out. A
+ * module whose import has another shape is bundled as it is (the whole of zod, the same behaviour).
+ */
+const ZOD_CLASSIC = fileURLToPath(new URL('v4/classic/external.js', import.meta.resolve('zod')));
+const zodByName = {
+  name: 'zod-by-name',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]server[\\/]dist[\\/].*\.js$/ }, (args) => {
+      const text = fs.readFileSync(args.path, 'utf8');
+      const named = /^import \{ z \} from 'zod';$/m;
+      return named.test(text) ? { contents: text.replace(named, `import * as z from ${JSON.stringify(ZOD_CLASSIC)};`), loader: 'js' } : undefined;
+    });
   },
 };
 
@@ -76,7 +95,7 @@ writeOutput(
     ...common,
     entryPoints: [path.join(dist, 'cli/read-only.js')],
     outfile: path.join(dist, READ_ONLY),
-    plugins: [englishOnlyZod],
+    plugins: [englishOnlyZod, zodByName],
   }),
 );
 writeOutput(
@@ -87,6 +106,6 @@ writeOutput(
     allowOverwrite: true,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
-    plugins: [englishOnlyZod, readOnlyApart],
+    plugins: [englishOnlyZod, zodByName, readOnlyApart],
   }),
 );
