@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { ChainHead, Sha256 } from './chain-head-schema.js';
 
 /**
  * Every file copilot-onboard writes under `.copilot-state/`, as zod schemas. TypeScript types are
  * inferred from them and the JSON Schemas in `.copilot-state/schemas/` are generated from them.
  */
 
-export const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+export { ChainHead, Sha256 };
 export const ClientInfo = z.object({ name: z.string(), version: z.string() });
 export type ClientInfo = z.infer<typeof ClientInfo>;
 
@@ -272,18 +273,7 @@ export const Journal = z.object({
 });
 export type Journal = z.infer<typeof Journal>;
 
-/**
- * `trace-chain.json`, the chain head: the newest trace's seq, the sha256 of its bytes, its path and
- * timestamp, and the seq of every trace written after a break in the chain.
- */
-export const ChainHead = z.object({
-  seq: z.number().int().min(0),
-  sha256: Sha256.nullable(),
-  file: z.string().nullable(),
-  timestamp: z.string().optional(),
-  breaks: z.array(z.number().int().min(1)).optional(),
-});
-export type ChainHead = z.infer<typeof ChainHead>;
+// `trace-chain.json`, the chain head (ChainHead): in state/chain-head-schema.ts, re-exported above, which an analyze loads alone.
 
 /** The schemas published as JSON Schema files, by file name. */
 export const PUBLISHED_SCHEMAS = {

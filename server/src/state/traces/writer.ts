@@ -123,7 +123,7 @@ export async function readChainHead(root: string): Promise<{ head: ChainHead | n
     return { head: null, problem: 'not valid JSON' };
   }
   // zod's schemas are loaded when there is a head to check.
-  const parsed = (await import('../schema.js')).ChainHead.safeParse(json);
+  const parsed = (await import('../chain-head-schema.js')).ChainHead.safeParse(json);
   if (!parsed.success || (parsed.data.file !== null && !TRACE_PATH.test(parsed.data.file))) return { head: null, problem: 'not a chain head (it does not match its schema)' };
   return { head: parsed.data, problem: null };
 }
