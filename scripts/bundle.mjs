@@ -47,6 +47,18 @@ const zodByName = {
   },
 };
 
+/**
+ * In the read-only file, proper-lockfile gets node:fs for graceful-fs: safe-fs.ts hands it its own
+ * fs for every call (lockFolder), so graceful-fs is never used there, but loading it cloned and
+ * patched node:fs and so loaded Node's streams, readline, fs watchers and assert (about 15 ms).
+ */
+const noGracefulFs = {
+  name: 'no-graceful-fs',
+  setup(b) {
+    b.onResolve({ filter: /^graceful-fs$/ }, () => ({ path: 'node:fs', external: true }));
+  },
+};
+
 // CommonJS dependencies inside the bundle still call require: a chunk that does gets it. (Creating
 // a require in every chunk cost a read-only command about 10 ms.)
 const REQUIRE_BANNER = "import { createRequire as __coCreateRequire } from 'node:module';\nconst require = __coCreateRequire(import.meta.url);\n";
@@ -95,7 +107,7 @@ writeOutput(
     ...common,
     entryPoints: [path.join(dist, 'cli/read-only.js')],
     outfile: path.join(dist, READ_ONLY),
-    plugins: [englishOnlyZod, zodByName],
+    plugins: [englishOnlyZod, zodByName, noGracefulFs],
   }),
 );
 writeOutput(
