@@ -2,6 +2,7 @@
 // server/dist/chunks/. A process then loads a few files instead of hundreds (the MCP SDK and zod
 // are many small modules), which is most of a cold start. yargs (its locale files), the terminal
 // prompts and simple-git stay ordinary dependencies. See docs/performance.md, "Cold start".
+import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -121,3 +122,9 @@ writeOutput(
     plugins: [englishOnlyZod, zodByName, readOnlyApart],
   }),
 );
+
+// `--help` as yargs prints it (English, 80 columns: stdout is a pipe here), kept for the CLI to print
+// without loading yargs where yargs would print the same (cli/quick-args.ts, builtHelp).
+const help = spawnSync(process.execPath, [path.join(dist, 'cli.js'), '--help'], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
+if (help.status !== 0 || !help.stdout.includes('copilot-onboard <command>')) throw new Error(`cli.js --help failed: ${help.stderr}`);
+fs.writeFileSync(path.join(dist, 'chunks/help.js'), `export default ${JSON.stringify(help.stdout)};\n`);

@@ -2,7 +2,7 @@
 import type { Argv } from 'yargs';
 import { reportFailure } from './cli/failure.js';
 import { quickServeArgs, runServe, SERVE_OPTIONS } from './cli/serve-command.js';
-import { joinDashValues, quickArgs, type OptionSpec } from './cli/quick-args.js';
+import { builtHelp, joinDashValues, quickArgs, type OptionSpec } from './cli/quick-args.js';
 import { showText } from './show/untrusted.js';
 import { VERSION } from './version.js';
 import type { ReadOnlyTool } from './cli/read-only.js';
@@ -61,9 +61,14 @@ async function main(): Promise<number> {
   if (traces && (traces.action === undefined || (TRACES_ACTIONS as readonly string[]).includes(traces.action))) {
     return (await import('./cli/read-only.js')).runTraces({ ...traces, action: (traces.action ?? 'list') as (typeof TRACES_ACTIONS)[number] });
   }
-  // As yargs prints it, without loading yargs.
+  // As yargs prints them, without loading yargs.
   if (args.length === 1 && args[0] === '--version') {
     process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const help = args.length === 1 && args[0] === '--help' ? await builtHelp() : null;
+  if (help !== null) {
+    process.stdout.write(help);
     return 0;
   }
   const { default: yargs } = await import('yargs');

@@ -18,14 +18,14 @@ import { makeRepo, removeRepo } from '../helpers/sandbox.js';
 const DIST = path.dirname(CLI);
 const FILES = { 'AGENTS.md': '# Agents\n\n- Use pnpm.\n' };
 
-function run(nodeArgs: string[], cwd: string) {
-  const e: Record<string, string | undefined> = { ...process.env, LOADED_LOG: path.join(cwd, 'loaded.txt') };
+function run(nodeArgs: string[], cwd: string, env: Record<string, string> = {}) {
+  const e: Record<string, string | undefined> = { ...process.env, LOADED_LOG: path.join(cwd, 'loaded.txt'), ...env };
   delete e.COPILOT_ONBOARD_REPO;
   return spawnSync(process.execPath, nodeArgs, { encoding: 'utf8', input: '', env: e, cwd });
 }
 
 /** Runs node with a module hook that writes every module URL it resolves; returns them, unique, in order. */
-function loadedBy(nodeArgs: string[], tmp: string): { urls: string[]; status: number | null; stdout: string; stderr: string } {
+function loadedBy(nodeArgs: string[], tmp: string, env: Record<string, string> = {}): { urls: string[]; status: number | null; stdout: string; stderr: string } {
   const hook = path.join(tmp, 'hook.mjs');
   const log = path.join(tmp, 'loaded.txt');
   fs.rmSync(log, { force: true });
@@ -35,7 +35,7 @@ function loadedBy(nodeArgs: string[], tmp: string): { urls: string[]; status: nu
       "import fs from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); fs.appendFileSync(process.env.LOADED_LOG, r.url + '\\n'); return r; }\n",
     )}));\n`,
   );
-  const r = run(['--import', pathToFileURL(hook).href, ...nodeArgs], tmp);
+  const r = run(['--import', pathToFileURL(hook).href, ...nodeArgs], tmp, env);
   const urls = fs.existsSync(log) ? [...new Set(fs.readFileSync(log, 'utf8').split('\n').filter(Boolean))] : [];
   return { urls, status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -87,7 +87,7 @@ function readOnlyModules(tool: string, repo: string, tmp: string) {
 const NOT_ON_A_REPO_WITHOUT_STATE = ['zod', '@modelcontextprotocol/sdk', 'yargs', '@inquirer/prompts'];
 const distModule = (r: { urls: string[] }, rel: string) => r.urls.some((u) => u.endsWith(`/server/dist/${rel}`));
 
-test('status and a first analyze on a repository without state build no zod schema, status takes no lock; an analyze after one reads the chain head with zod', (t) => {
+test('status and a first analyze on a repository without state build no zod schema, status takes no lock; an analyze after one checks the chain head with its schema alone', (t) => {
   const repo = makeRepo(FILES);
   t.after(() => removeRepo(repo));
   const tmp = tmpDir(t);
@@ -103,7 +103,8 @@ test('status and a first analyze on a repository without state build no zod sche
   // The first analyze wrote a trace and the chain head: the next one checks the head against its schema.
   const again = readOnlyModules('onboarding_analyze', repo, tmp);
   assert.equal(again.status, 0, again.stderr);
-  assert.ok(packages(again.urls).includes('zod') && distModule(again, 'state/schema.js'), 'the check sees zod where it is loaded');
+  assert.ok(packages(again.urls).includes('zod') && distModule(again, 'state/chain-head-schema.js'), 'the check sees zod where it is loaded');
+  assert.ok(!distModule(again, 'state/schema.js'), 'the chain head is checked without building every stored-file schema');
   assert.ok(packages(again.urls).includes('proper-lockfile'), 'and proper-lockfile: the trace is written under the lock');
 });
 
@@ -128,4 +129,20 @@ test('traces without yargs: the same output as through yargs, and yargs still an
   assert.match(bad.stderr, /Invalid values/);
   const extra = run([CLI, 'traces', 'show', 'a', 'b', '--repo', repo], tmp);
   assert.equal(extra.status, 2);
+});
+
+test('--help without yargs prints what yargs prints; in a locale yargs translates, yargs answers', (t) => {
+  const tmp = tmpDir(t);
+  const english = { LC_ALL: '', LC_MESSAGES: '', LANGUAGE: '' };
+  const quick = loadedBy([CLI, '--help'], tmp, { ...english, LANG: 'en_US.UTF-8' });
+  // A locale without a translation: yargs prints English too, so the texts must be the same.
+  const viaYargs = loadedBy([CLI, '--help'], tmp, { ...english, LANG: 'xx_YY.UTF-8' });
+  assert.deepEqual(packages(quick.urls), [], '--help loaded a package');
+  assert.ok(packages(viaYargs.urls).includes('yargs'), 'the check sees yargs where it is loaded');
+  assert.deepEqual([quick.status, quick.stdout, quick.stderr], [viaYargs.status, viaYargs.stdout, viaYargs.stderr]);
+  assert.match(quick.stdout, /^copilot-onboard <command> \[options\]\n/);
+  assert.match(quick.stdout, /--version +Show version number/);
+  const german = run([CLI, '--help'], tmp, { ...english, LC_ALL: 'de_DE.UTF-8' });
+  assert.equal(german.status, 0);
+  assert.match(german.stdout, /^Kommandos:$/m, 'yargs words the help in German');
 });
