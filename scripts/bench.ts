@@ -401,6 +401,13 @@ row('monorepo 20k+30k files: analyze (CLI process)', median('node', [CLI, 'analy
 row('monorepo 20k+30k files: check --format sarif (CLI process)', median('node', [CLI, 'check', '--format', 'sarif', '--fail-on', 'none', '--repo', mono]), 'next to analyze');
 row('node -e 0 (Node start-up alone)', median('node', ['-e', '0']), 'reference');
 
+// The read-only commands' fixed cost, on one 2-line AGENTS.md analyzed once before (scripts/bench-cold.mjs: the others).
+const tiny = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-tiny-'));
+execFileSync('git', ['init', '-q', tiny]);
+write(tiny, 'AGENTS.md', '# Agents\n- Use pnpm.\n');
+execFileSync(process.execPath, [CLI, 'analyze', '--repo', tiny], { stdio: 'ignore' });
+row('one 2-line AGENTS.md: analyze (CLI process, the fixed cost)', median('node', [CLI, 'analyze', '--json', '--repo', tiny]), '≤ 0.15 s, ≤ 50 MB');
+
 // The same monorepo analyze as a warm tool call on a running server.
 {
   const session = await connect({ repo: mono });
@@ -457,5 +464,5 @@ if (NODE22 && fs.existsSync(NODE22) && RULESYNC) {
 console.log(`copilot-onboard bench (${RUNS} runs each, median time, its CPU and the load then, peak RSS), ${machine()}`);
 console.table(rows);
 await scaleRows();
-for (const d of [mdc, mono, coldRepo]) fs.rmSync(d, { recursive: true, force: true });
+for (const d of [mdc, mono, coldRepo, tiny]) fs.rmSync(d, { recursive: true, force: true });
 process.exit(0);

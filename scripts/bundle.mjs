@@ -1,35 +1,130 @@
 // Bundles the CLI after tsc: server/dist/cli.js becomes one module plus lazily loaded chunks in
 // server/dist/chunks/. A process then loads a few files instead of hundreds (the MCP SDK and zod
 // are many small modules), which is most of a cold start. yargs (its locale files), the terminal
-// prompts and simple-git stay ordinary dependencies.
+// prompts and simple-git stay ordinary dependencies. See docs/performance.md, "Cold start".
+import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(new URL('..', import.meta.url).pathname);
 const dist = path.join(root, 'server/dist');
-fs.rmSync(path.join(dist, 'chunks'), { recursive: true, force: true });
-await build({
-  entryPoints: [path.join(dist, 'cli.js')],
-  outdir: dist,
-  allowOverwrite: true,
+
+/**
+ * zod's error messages in every language (`z.locales`, 64 files, 0.34 MB of the bundle and about
+ * 6 MB of a process's memory) are never used: zod itself configures English from its own file. The
+ * bundle gets a locales index that holds English alone.
+ */
+const englishOnlyZod = {
+  name: 'english-only-zod',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](core|classic)$/.test(args.resolveDir) ? { path: path.join(args.resolveDir, '../locales/index.js'), namespace: 'zod-locales' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: "export { default as en } from './en.js';\n",
+      resolveDir: path.dirname(args.path),
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * `import { z } from 'zod'` takes zod's namespace as one object, and esbuild keeps all of zod (0.39 MB
+ * without the locales) for it. Our modules are read with `import * as z` from zod's own entry instead:
+ * each `z.object`, `z.string`... is then a plain reference, and what no module uses is left out. A
+ * module whose import has another shape is bundled as it is (the whole of zod, the same behaviour).
+ */
+const ZOD_CLASSIC = fileURLToPath(new URL('v4/classic/external.js', import.meta.resolve('zod')));
+const zodByName = {
+  name: 'zod-by-name',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]server[\\/]dist[\\/].*\.js$/ }, (args) => {
+      const text = fs.readFileSync(args.path, 'utf8');
+      const named = /^import \{ z \} from 'zod';$/m;
+      return named.test(text) ? { contents: text.replace(named, `import * as z from ${JSON.stringify(ZOD_CLASSIC)};`), loader: 'js' } : undefined;
+    });
+  },
+};
+
+/**
+ * In the read-only file, proper-lockfile gets node:fs for graceful-fs: safe-fs.ts hands it its own
+ * fs for every call (lockFolder), so graceful-fs is never used there, but loading it cloned and
+ * patched node:fs and so loaded Node's streams, readline, fs watchers and assert (about 15 ms).
+ */
+const noGracefulFs = {
+  name: 'no-graceful-fs',
+  setup(b) {
+    b.onResolve({ filter: /^graceful-fs$/ }, () => ({ path: 'node:fs', external: true }));
+  },
+};
+
+// CommonJS dependencies inside the bundle still call require: a chunk that does gets it. (Creating
+// a require in every chunk cost a read-only command about 10 ms.)
+const REQUIRE_BANNER = "import { createRequire as __coCreateRequire } from 'node:module';\nconst require = __coCreateRequire(import.meta.url);\n";
+const usesRequire = (text) => /\b__require\b|\brequire\.(resolve|cache)\b/.test(text) || /^(?!\s*\/\/)[^'"`\n]*\brequire\(/m.test(text);
+
+/** Writes esbuild's output, with the require banner where a file needs it. */
+function writeOutput(result) {
+  for (const file of result.outputFiles) {
+    let text = file.text;
+    // The shebang stays the first line of cli.js.
+    const shebang = text.startsWith('#!') ? text.slice(0, text.indexOf('\n') + 1) : '';
+    text = text.slice(shebang.length);
+    fs.mkdirSync(path.dirname(file.path), { recursive: true });
+    fs.writeFileSync(file.path, shebang + (usesRequire(text) ? REQUIRE_BANNER : '') + text);
+  }
+}
+
+const common = {
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  chunkNames: 'chunks/[name]-[hash]',
   // jsonc-parser's UMD build requires its parts at run time.
   external: ['yargs', 'yargs/*', '@inquirer/prompts', 'simple-git', 'jsonc-parser'],
-  // CommonJS dependencies inside the bundle still call require and read __filename.
-  banner: {
-    js: [
-      "import { createRequire as __coCreateRequire } from 'node:module';",
-      "import { fileURLToPath as __coFileURLToPath } from 'node:url';",
-      'const require = __coCreateRequire(import.meta.url);',
-      'const __filename = __coFileURLToPath(import.meta.url);',
-      "const __dirname = __coFileURLToPath(new URL('.', import.meta.url));",
-    ].join('\n'),
-  },
+  write: false,
   logLevel: 'warning',
-});
+};
+
+/**
+ * The read-only commands (cli/read-only.ts: analyze, propose, status, traces) are one file without
+ * splitting: loading and linking each of the thirty chunks they used to import cost more than
+ * reading the code of the commands they do not run. Its dynamic imports stay lazy inside the file
+ * (esbuild runs a module's top level on first import), so zod, yaml and diff run only when used.
+ */
+const READ_ONLY = 'chunks/read-only-cli.js';
+const readOnlyApart = {
+  name: 'read-only-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/cli\/read-only\.js$/ }, (args) => (args.importer === path.join(dist, 'cli.js') ? { path: `./${READ_ONLY}`, external: true } : undefined));
+  },
+};
+
+fs.rmSync(path.join(dist, 'chunks'), { recursive: true, force: true });
+writeOutput(
+  await build({
+    ...common,
+    entryPoints: [path.join(dist, 'cli/read-only.js')],
+    outfile: path.join(dist, READ_ONLY),
+    plugins: [englishOnlyZod, zodByName, noGracefulFs],
+  }),
+);
+writeOutput(
+  await build({
+    ...common,
+    entryPoints: [path.join(dist, 'cli.js')],
+    outdir: dist,
+    allowOverwrite: true,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    plugins: [englishOnlyZod, zodByName, readOnlyApart],
+  }),
+);
+
+// `--help` as yargs prints it (English, 80 columns: stdout is a pipe here), kept for the CLI to print
+// without loading yargs where yargs would print the same (cli/quick-args.ts, builtHelp).
+const help = spawnSync(process.execPath, [path.join(dist, 'cli.js'), '--help'], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
+if (help.status !== 0 || !help.stdout.includes('copilot-onboard <command>')) throw new Error(`cli.js --help failed: ${help.stderr}`);
+fs.writeFileSync(path.join(dist, 'chunks/help.js'), `export default ${JSON.stringify(help.stdout)};\n`);

@@ -1,15 +1,12 @@
 #!/usr/bin/env node
 import type { Argv } from 'yargs';
-import type { ToolResult as CallToolResult } from './mcp/tool-call.js';
-import { errorMessage } from './common/errors.js';
-import { outcomeForError } from './common/error-outcomes.js';
-import { exitCodeFor, exitCodeForResult } from './common/outcomes.js';
-import { checkRepoDir, repoChoice, type RepoChoice } from './mcp/repo.js';
+import { reportFailure } from './cli/failure.js';
 import { quickServeArgs, runServe, SERVE_OPTIONS } from './cli/serve-command.js';
-import { joinDashValues, quickArgs, type OptionSpec } from './cli/quick-args.js';
-import { showJson, showLine, showText } from './show/untrusted.js';
+import { builtHelp, joinDashValues, quickArgs, type OptionSpec } from './cli/quick-args.js';
+import { showText } from './show/untrusted.js';
 import { VERSION } from './version.js';
-import type { ReadOnlyTool } from './cli/direct.js';
+import type { ReadOnlyTool } from './cli/read-only.js';
+import type { RepoChoice } from './mcp/repo.js';
 
 /** The command-line face: parses, calls the same core as the MCP server, prints. */
 
@@ -19,47 +16,29 @@ const COMMON_OPTIONS = {
 } as const satisfies Record<string, OptionSpec>;
 const READ_ONLY_TOOLS: Record<string, ReadOnlyTool> = { analyze: 'onboarding_analyze', propose: 'onboarding_propose', status: 'onboarding_status' };
 
+const TRACES_ACTIONS = ['list', 'show', 'verify', 'acknowledge', 'prune'] as const;
+const TRACES_OPTIONS = {
+  ...COMMON_OPTIONS,
+  reason: { type: 'string', describe: 'acknowledge: why the trace chain broke (goes into the acknowledge trace)' },
+} as const satisfies Record<string, OptionSpec>;
+
 const withRepo = <T>(y: Argv<T>) => y.options({ repo: COMMON_OPTIONS.repo });
 const withJson = <T>(y: Argv<T>) => y.options({ json: COMMON_OPTIONS.json });
 const withGit = <T>(y: Argv<T>) => y.options({ branch: SERVE_OPTIONS.branch, commit: SERVE_OPTIONS.commit });
 
-async function repoFrom(flag: string | undefined): Promise<RepoChoice> {
-  const choice = repoChoice(flag);
-  await checkRepoDir(choice.explicit ?? choice.cwd, choice.explicit ? '--repo or COPILOT_ONBOARD_REPO' : 'the working directory');
-  return choice;
-}
-
-/**
- * The result as the server showed it (see show/untrusted.ts; shown again here, which changes
- * nothing in text already shown), its diffs coloured by position for a terminal. JSON is the same
- * value, with hidden characters written as escapes.
- */
-async function print(result: CallToolResult, json: boolean): Promise<number> {
-  if (json) process.stdout.write(`${showJson(result.structuredContent ?? {})}\n`);
-  else {
-    const { colourDiffsIn, colourFor } = await import('./cli/diff-text.js');
-    const stream = result.isError ? process.stderr : process.stdout;
-    // The server already wrote its sentences for a person at the CLI (see call/words.ts).
-    const text = showText(result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'));
-    stream.write(`${colourDiffsIn(text, colourFor(stream))}\n`);
-  }
-  return exitCodeForResult(result);
-}
-
-/** The commands in the texts pass `--repo` as the person typed it: it works pasted in the same shell. */
-function repoArgFrom(flag: string | undefined): { repoArg?: string } {
-  return flag === undefined ? {} : { repoArg: flag };
-}
-
 // Modules are loaded by the command that needs them: `--help` and `serve` start faster. The read-only
-// commands call their steps directly, without the MCP SDK (cli/direct.ts).
+// commands (and `traces`) are one file of the build (cli/read-only.ts), loaded for them alone.
+async function repoFrom(flag: string | undefined): Promise<RepoChoice> {
+  return (await import('./cli/command-io.js')).repoFrom(flag);
+}
+
 async function readOnly(tool: ReadOnlyTool, argv: { repo?: string; json: boolean }): Promise<number> {
-  const { callDirect } = await import('./cli/direct.js');
-  return print(await callDirect(await repoFrom(argv.repo), tool, repoArgFrom(argv.repo)), argv.json);
+  return (await import('./cli/read-only.js')).runReadOnly(tool, argv);
 }
 
 async function gated(tool: string, argv: { repo?: string; json: boolean; branch?: string; commit?: boolean }): Promise<number> {
   const { callInProcess } = await import('./cli/in-process.js');
+  const { print, repoArgFrom } = await import('./cli/command-io.js');
   const person = process.stdin.isTTY ? (await import('./cli/terminal-form.js')).askInTerminal : null;
   const options = { ...repoArgFrom(argv.repo), ...(argv.branch ? { branch: argv.branch } : {}), ...(argv.commit ? { commit: true } : {}) };
   const repo = await repoFrom(argv.repo);
@@ -78,6 +57,20 @@ async function main(): Promise<number> {
   const tool = args[0] !== undefined && Object.hasOwn(READ_ONLY_TOOLS, args[0]) ? READ_ONLY_TOOLS[args[0]]! : null;
   const plain = tool ? quickArgs<{ repo?: string; json: boolean }>(args.slice(1), COMMON_OPTIONS) : null;
   if (tool && plain) return readOnly(tool, plain);
+  const traces = args[0] === 'traces' ? quickArgs<{ repo?: string; json: boolean; reason?: string; action?: string; id?: string }>(args.slice(1), TRACES_OPTIONS, ['action', 'id']) : null;
+  if (traces && (traces.action === undefined || (TRACES_ACTIONS as readonly string[]).includes(traces.action))) {
+    return (await import('./cli/read-only.js')).runTraces({ ...traces, action: (traces.action ?? 'list') as (typeof TRACES_ACTIONS)[number] });
+  }
+  // As yargs prints them, without loading yargs.
+  if (args.length === 1 && args[0] === '--version') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const help = args.length === 1 && args[0] === '--help' ? await builtHelp() : null;
+  if (help !== null) {
+    process.stdout.write(help);
+    return 0;
+  }
   const { default: yargs } = await import('yargs');
   let code = 0;
   const run = (fn: () => Promise<number>) => async () => {
@@ -122,21 +115,11 @@ async function main(): Promise<number> {
       'review the trace files: list, show ID, verify, acknowledge --reason TEXT (a break in the chain you know about), prune (the retention policy now: old read-only traces and old backups go, recorded in a trace)',
       (y) =>
         withJson(withRepo(y))
-          .positional('action', { choices: ['list', 'show', 'verify', 'acknowledge', 'prune'] as const, default: 'list' as const })
+          .positional('action', { choices: TRACES_ACTIONS, default: 'list' as const })
           .positional('id', { type: 'string' })
-          .option('reason', { type: 'string', describe: 'acknowledge: why the trace chain broke (goes into the acknowledge trace)' }),
+          .option('reason', TRACES_OPTIONS.reason),
       async (argv) => {
-        const { tracesCommand } = await import('./cli/traces.js');
-        const { recoverAndTrace } = await import('./gate/recovery-trace.js');
-        const { assertStateTreeReal } = await import('./repo/safe-fs.js');
-        const choice = await repoFrom(argv.repo);
-        const root = choice.explicit ?? choice.cwd;
-        // A link in .copilot-state is refused before anything is read or written.
-        await assertStateTreeReal(root);
-        // Like every command, this one first brings an interrupted migrate or rollback to one side.
-        const recovered = await recoverAndTrace(root, null);
-        if (recovered) process.stderr.write(`Recovered first: ${showLine(recovered.detail)}\n`);
-        code = await tracesCommand(root, argv.action, argv.id, argv.json, argv.reason);
+        code = await (await import('./cli/read-only.js')).runTraces(argv);
       },
     )
     .command(
@@ -204,9 +187,6 @@ main().then(
     if (code >= 0) process.exitCode = code;
   },
   (err) => {
-    // The same table as the steps' results: bad input exits 2, a precondition 4, anything else 1.
-    const { outcome, badInput } = outcomeForError(err);
-    process.stderr.write(`copilot-onboard: ${showLine(errorMessage(err))}\n`);
-    process.exitCode = exitCodeFor(outcome, badInput);
+    process.exitCode = reportFailure(err);
   },
 );

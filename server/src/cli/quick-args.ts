@@ -1,4 +1,6 @@
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { CLI_PATH } from '../package-root.js';
 
 /** An option as yargs takes it; the same table feeds the quick parser below. */
 export interface OptionSpec {
@@ -10,10 +12,11 @@ export interface OptionSpec {
 
 /**
  * Arguments read without loading yargs (it costs a CLI process about a tenth of a second), when
- * they are plainly valid for `spec`: known options only, no positionals, numbers that are numbers.
+ * they are plainly valid for `spec`: known options only, numbers that are numbers, and at most the
+ * named `positionals` (each set under its name, when given), whose values the caller checks.
  * Anything else (--help, --version, a typo) returns null, and yargs answers it as usual.
  */
-export function quickArgs<T>(args: string[], spec: Record<string, OptionSpec>): T | null {
+export function quickArgs<T>(args: string[], spec: Record<string, OptionSpec>, positionals: readonly string[] = []): T | null {
   const options = Object.fromEntries(
     Object.entries(spec).map(([name, o]) => [name, { type: o.type === 'boolean' ? ('boolean' as const) : ('string' as const), multiple: o.array === true }]),
   );
@@ -23,8 +26,9 @@ export function quickArgs<T>(args: string[], spec: Record<string, OptionSpec>): 
   } catch {
     return null;
   }
-  if (parsed.positionals.length > 0) return null;
+  if (parsed.positionals.length > positionals.length) return null;
   const out: Record<string, unknown> = {};
+  parsed.positionals.forEach((value, i) => (out[positionals[i]!] = value));
   for (const [name, o] of Object.entries(spec)) {
     const raw = parsed.values[name];
     if (raw === undefined) {
@@ -62,4 +66,26 @@ export function joinDashValues(args: string[], valued: readonly string[], known:
     } else out.push(a);
   }
   return out;
+}
+
+/**
+ * `--help` as yargs prints it, without loading yargs: the build runs `--help` through yargs and keeps
+ * its output (scripts/bundle.mjs, server/dist/chunks/help.js). That text is English at 80 columns,
+ * so it is used only where yargs would print the same: a locale yargs reads as English (it takes
+ * LC_ALL, LC_MESSAGES, LANG, LANGUAGE, else en_US; C and POSIX have no translation), and no terminal
+ * narrower than 80 columns. Otherwise, or without that file (an unbundled build), null: yargs answers.
+ */
+export async function builtHelp(): Promise<string | null> {
+  const env = process.env;
+  const locale = (env.LC_ALL || env.LC_MESSAGES || env.LANG || env.LANGUAGE || 'en_US').replace(/[.:].*/, '');
+  if (!(locale === 'C' || locale === 'POSIX' || locale === 'en' || locale.startsWith('en_'))) return null;
+  const columns = process.stdout.columns;
+  if (columns !== undefined && columns < 80) return null;
+  if (CLI_PATH === null) return null;
+  try {
+    const text = ((await import(new URL('chunks/help.js', pathToFileURL(CLI_PATH)).href)) as { default?: unknown }).default;
+    return typeof text === 'string' ? text : null;
+  } catch {
+    return null;
+  }
 }

@@ -6,7 +6,7 @@ import { sha256 } from '../common/hash.js';
 import { normalizeRepoPath, RepoPaths } from '../repo/repo-path.js';
 import { statePaths, STATE_DIR } from '../repo/state-paths.js';
 import { entryStat, LinkRefusedError, readFile, readResolvedFile, writeFile, writeJson } from '../repo/safe-fs.js';
-import { BackupManifest } from '../state/schema.js';
+import type { BackupManifest } from '../state/schema.js';
 import type { PlanOperation } from '../planning/plan.js';
 import { PreconditionError } from '../common/errors.js';
 
@@ -104,7 +104,7 @@ export async function readManifest(root: string, id: string): Promise<BackupMani
     if (err instanceof LinkRefusedError) throw err;
     throw new BackupDamagedError(`${rel} cannot be read (${(err as Error).message}).`);
   }
-  const parsed = BackupManifest.safeParse(json);
+  const parsed = (await import('../state/schema.js')).BackupManifest.safeParse(json);
   if (!parsed.success) throw new BackupDamagedError(`${rel} does not match its schema.`);
   return parsed.data;
 }

@@ -2,7 +2,7 @@ import { STATE } from '../repo/state-paths.js';
 import { removeFile, writeJson } from '../repo/safe-fs.js';
 import { fileOperationDone } from './crash-point.js';
 
-import { Journal } from '../state/schema.js';
+import type { Journal } from '../state/schema.js';
 import { backupsAdvice, readStateFile } from '../state/store.js';
 
 /**
@@ -24,7 +24,7 @@ export async function clearJournal(root: string): Promise<void> {
 
 /** The journal of an interrupted operation, or null. A journal that cannot be read is an error, not ignored. */
 export async function readJournal(root: string): Promise<Journal | null> {
-  return readStateFile(root, JOURNAL_REL, 'journal.json', Journal, () => journalAdvice(root));
+  return readStateFile(root, JOURNAL_REL, 'journal.json', async () => (await import('../state/schema.js')).Journal, () => journalAdvice(root));
 }
 
 async function journalAdvice(root: string): Promise<string> {

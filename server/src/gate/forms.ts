@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { showExcerpt, showLine, showPath, showPaths } from '../show/untrusted.js';
 import type { GatedStep } from '../state/schema.js';
+import { MAX_CONFLICT_FIELDS } from './limits.js';
 
 /**
  * The contract's elicitation forms. Field names are fixed; optional fields carry a default.
@@ -89,8 +90,7 @@ export const FORMS: Record<GatedStep, Form> = {
 /** More legacy files than this are decided together, in one field. */
 const MAX_FILE_FIELDS = 20;
 
-/** At most this many contradictions are asked about; the approve message names the others, which keep every side, marked. */
-export const MAX_CONFLICT_FIELDS = 20;
+export { MAX_CONFLICT_FIELDS };
 
 type Fate = 'keep' | 'remove' | 'pointer' | 'replace' | 'migrate' | 'use-this';
 

@@ -4,7 +4,6 @@ import fs, { type FileHandle } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import lockfile from 'proper-lockfile';
 import { PreconditionError, UnsafePathError } from '../common/errors.js';
 import { normalizeRepoPath } from './repo-path.js';
 import { STATE_DIR, STATE_GITIGNORE, stateGitignoreText } from './state-paths.js';
@@ -556,6 +555,8 @@ export async function lockFolder(
     realpath: (target: string, cb: Callback<string>) => done(fs.realpath(target), cb),
   };
   // proper-lockfile keeps one registry entry per locked path: the key is the lock's own path without `.lock`.
+  // Loaded here: a command that takes no lock does not load it (nor graceful-fs, which it loads).
+  const { default: lockfile } = await import('proper-lockfile');
   return lockfile.lock(abs.replace(/\.lock$/, ''), {
     lockfilePath: abs,
     realpath: false,

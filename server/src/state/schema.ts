@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ELICITATION_OUTCOMES } from '../common/outcomes.js';
 import { PlanChoices, PlanContent } from '../model/plan.js';
 import { Sha256 } from '../model/source.js';
+import { ChainHead } from './chain-head-schema.js';
 
 /**
  * Every file copilot-onboard writes under `.copilot-state/`, as zod schemas. TypeScript types are
@@ -10,6 +11,7 @@ import { Sha256 } from '../model/source.js';
 
 export { Sha256 } from '../model/source.js';
 export { PlanChoices } from '../model/plan.js';
+export { ChainHead };
 export const ClientInfo = z.object({ name: z.string(), version: z.string() });
 export type ClientInfo = z.infer<typeof ClientInfo>;
 
@@ -197,18 +199,7 @@ export const Journal = z.object({
 });
 export type Journal = z.infer<typeof Journal>;
 
-/**
- * `trace-chain.json`, the chain head: the newest trace's seq, the sha256 of its bytes, its path and
- * timestamp, and the seq of every trace written after a break in the chain.
- */
-export const ChainHead = z.object({
-  seq: z.number().int().min(0),
-  sha256: Sha256.nullable(),
-  file: z.string().nullable(),
-  timestamp: z.string().optional(),
-  breaks: z.array(z.number().int().min(1)).optional(),
-});
-export type ChainHead = z.infer<typeof ChainHead>;
+// `trace-chain.json`, the chain head (ChainHead): in state/chain-head-schema.ts, re-exported above, which an analyze loads alone.
 
 /** The schemas published as JSON Schema files, by file name. */
 export const PUBLISHED_SCHEMAS = {

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { BadInputError } from '../common/errors.js';
 import { STATE, STATE_DIR } from '../repo/state-paths.js';
 import { listFolder, readFile, writeJson } from '../repo/safe-fs.js';
-import { OnboardingState, PlanFile } from './schema.js';
+import type { OnboardingState, PlanFile } from './schema.js';
 
 export class StateDamagedError extends BadInputError {
   override name = 'StateDamagedError';
@@ -18,9 +18,10 @@ export function freshState(now: string): OnboardingState {
 /**
  * A state file's content, checked against its schema: null when the file does not exist; a file
  * that is not JSON or does not fit is damaged, reported with `advice` (the way back), never reset.
- * `rel` is repository-relative: it is read through no link (safe-fs.ts).
+ * `rel` is repository-relative: it is read through no link (safe-fs.ts). `schema` is loaded only
+ * when the file exists: a command on a repository without state does not build zod's schemas.
  */
-export async function readStateFile<T>(root: string, rel: string, name: string, schema: z.ZodType<T>, advice: () => Promise<string>): Promise<T | null> {
+export async function readStateFile<T>(root: string, rel: string, name: string, schema: () => Promise<z.ZodType<T>>, advice: () => Promise<string>): Promise<T | null> {
   const bytes = await readFile(root, rel);
   if (bytes === null) return null;
   const raw = bytes.toString('utf8');
@@ -30,7 +31,7 @@ export async function readStateFile<T>(root: string, rel: string, name: string, 
   } catch (err) {
     throw new StateDamagedError(name, `it is not valid JSON (${(err as Error).message})`, await advice());
   }
-  const parsed = schema.safeParse(json);
+  const parsed = (await schema()).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     throw new StateDamagedError(name, `it does not match its schema (${issue.path.join('.') || '(root)'}: ${issue.message})`, await advice());
@@ -40,7 +41,7 @@ export async function readStateFile<T>(root: string, rel: string, name: string, 
 
 /** Read the onboarding state; a missing file is a fresh start, a damaged one is an error, never a reset. */
 export async function readState(root: string): Promise<OnboardingState> {
-  const state = await readStateFile(root, STATE.onboarding, 'onboarding.json', OnboardingState, () => recoveryAdvice(root));
+  const state = await readStateFile(root, STATE.onboarding, 'onboarding.json', async () => (await import('./schema.js')).OnboardingState, () => recoveryAdvice(root));
   return state ?? freshState(new Date().toISOString());
 }
 
@@ -49,7 +50,7 @@ export async function writeState(root: string, state: OnboardingState): Promise<
 }
 
 export async function readPlan(root: string): Promise<PlanFile | null> {
-  return readStateFile(root, STATE.plan, 'plan.json', PlanFile, async () => 'Run propose again to build a fresh plan.');
+  return readStateFile(root, STATE.plan, 'plan.json', async () => (await import('./schema.js')).PlanFile, async () => 'Run propose again to build a fresh plan.');
 }
 
 export async function writePlan(root: string, plan: PlanFile): Promise<void> {

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { STATE, STATE_DIR } from '../../repo/state-paths.js';
-import { ChainHead, type ElicitationTrace, type SamplingTrace } from '../schema.js';
+import type { ChainHead, ElicitationTrace, SamplingTrace } from '../schema.js';
 import { sha256 } from '../../common/hash.js';
 import { createFile, ensureFolder, entryStat, LinkRefusedError, listFolder, readFile, removeFile, writeJson } from '../../repo/safe-fs.js';
 import { lockRel, ownerRel, withLock } from '../lock.js';
@@ -122,7 +122,8 @@ export async function readChainHead(root: string): Promise<{ head: ChainHead | n
   } catch {
     return { head: null, problem: 'not valid JSON' };
   }
-  const parsed = ChainHead.safeParse(json);
+  // zod's schemas are loaded when there is a head to check.
+  const parsed = (await import('../chain-head-schema.js')).ChainHead.safeParse(json);
   if (!parsed.success || (parsed.data.file !== null && !TRACE_PATH.test(parsed.data.file))) return { head: null, problem: 'not a chain head (it does not match its schema)' };
   return { head: parsed.data, problem: null };
 }

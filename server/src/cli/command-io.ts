@@ -1,0 +1,34 @@
+import type { ToolResult as CallToolResult } from '../mcp/tool-call.js';
+import { exitCodeForResult } from '../common/outcomes.js';
+import { checkRepoDir, repoChoice, type RepoChoice } from '../mcp/repo.js';
+import { showJson, showText } from '../show/untrusted.js';
+
+/** What every command that works on a repository shares: which repository, and how a tool result is printed. */
+
+export async function repoFrom(flag: string | undefined): Promise<RepoChoice> {
+  const choice = repoChoice(flag);
+  await checkRepoDir(choice.explicit ?? choice.cwd, choice.explicit ? '--repo or COPILOT_ONBOARD_REPO' : 'the working directory');
+  return choice;
+}
+
+/**
+ * The result as the server showed it (see show/untrusted.ts; shown again here, which changes
+ * nothing in text already shown), its diffs coloured by position for a terminal. JSON is the same
+ * value, with hidden characters written as escapes.
+ */
+export async function print(result: CallToolResult, json: boolean): Promise<number> {
+  if (json) process.stdout.write(`${showJson(result.structuredContent ?? {})}\n`);
+  else {
+    const { colourDiffsIn, colourFor } = await import('./diff-text.js');
+    const stream = result.isError ? process.stderr : process.stdout;
+    // The server already wrote its sentences for a person at the CLI (see call/words.ts).
+    const text = showText(result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n'));
+    stream.write(`${colourDiffsIn(text, colourFor(stream))}\n`);
+  }
+  return exitCodeForResult(result);
+}
+
+/** The commands in the texts pass `--repo` as the person typed it: it works pasted in the same shell. */
+export function repoArgFrom(flag: string | undefined): { repoArg?: string } {
+  return flag === undefined ? {} : { repoArg: flag };
+}

@@ -1,0 +1,46 @@
+import { showLine } from '../show/untrusted.js';
+import { callDirect, type ReadOnlyTool } from './direct.js';
+import { print, repoArgFrom, repoFrom } from './command-io.js';
+import { reportFailure } from './failure.js';
+import type { TracesAction } from './traces.js';
+
+/**
+ * The read-only commands (`analyze`, `propose`, `status`, `traces`), whole: the build bundles this
+ * module and all it imports into one file (scripts/bundle.mjs), which cli.js loads for them alone.
+ * A process then reads and links one file instead of some thirty chunks, and what only some
+ * commands need (zod's stored-file schemas, yaml, diff, the engine) is imported lazily inside it.
+ */
+
+export type { ReadOnlyTool };
+
+// The read-only commands call their steps directly, without the MCP SDK (cli/direct.ts).
+// Each returns its exit code: a failure is reported here, where its error class is known (cli/failure.ts).
+export async function runReadOnly(tool: ReadOnlyTool, argv: { repo?: string; json: boolean }): Promise<number> {
+  try {
+    return await print(await callDirect(await repoFrom(argv.repo), tool, repoArgFrom(argv.repo)), argv.json);
+  } catch (err) {
+    return reportFailure(err);
+  }
+}
+
+export async function runTraces(argv: { repo?: string; json: boolean; action: TracesAction; id?: string; reason?: string }): Promise<number> {
+  try {
+    return await traces(argv);
+  } catch (err) {
+    return reportFailure(err);
+  }
+}
+
+async function traces(argv: { repo?: string; json: boolean; action: TracesAction; id?: string; reason?: string }): Promise<number> {
+  const { tracesCommand } = await import('./traces.js');
+  const { recoverAndTrace } = await import('../gate/recovery-trace.js');
+  const { assertStateTreeReal } = await import('../repo/safe-fs.js');
+  const choice = await repoFrom(argv.repo);
+  const root = choice.explicit ?? choice.cwd;
+  // A link in .copilot-state is refused before anything is read or written.
+  await assertStateTreeReal(root);
+  // Like every command, this one first brings an interrupted migrate or rollback to one side.
+  const recovered = await recoverAndTrace(root, null);
+  if (recovered) process.stderr.write(`Recovered first: ${showLine(recovered.detail)}\n`);
+  return tracesCommand(root, argv.action, argv.id, argv.json, argv.reason);
+}

@@ -1,0 +1,148 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { CLI } from '../helpers/mcp.js';
+import { makeRepo, removeRepo } from '../helpers/sandbox.js';
+
+/**
+ * The fixed cost of the read-only commands (docs/performance.md, "Cold start"): they load one file
+ * of the build besides the CLI's own (chunks/read-only-cli.js, scripts/bundle.mjs), never yargs, the
+ * SDK or the terminal prompts; and inside it, what only some runs need is imported when needed: zod's
+ * stored-file schemas when a state file exists, proper-lockfile when a lock is taken.
+ */
+
+const DIST = path.dirname(CLI);
+const FILES = { 'AGENTS.md': '# Agents\n\n- Use pnpm.\n' };
+
+function run(nodeArgs: string[], cwd: string, env: Record<string, string> = {}) {
+  const e: Record<string, string | undefined> = { ...process.env, LOADED_LOG: path.join(cwd, 'loaded.txt'), ...env };
+  delete e.COPILOT_ONBOARD_REPO;
+  return spawnSync(process.execPath, nodeArgs, { encoding: 'utf8', input: '', env: e, cwd });
+}
+
+/** Runs node with a module hook that writes every module URL it resolves; returns them, unique, in order. */
+function loadedBy(nodeArgs: string[], tmp: string, env: Record<string, string> = {}): { urls: string[]; status: number | null; stdout: string; stderr: string } {
+  const hook = path.join(tmp, 'hook.mjs');
+  const log = path.join(tmp, 'loaded.txt');
+  fs.rmSync(log, { force: true });
+  fs.writeFileSync(
+    hook,
+    `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(
+      "import fs from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); fs.appendFileSync(process.env.LOADED_LOG, r.url + '\\n'); return r; }\n",
+    )}));\n`,
+  );
+  const r = run(['--import', pathToFileURL(hook).href, ...nodeArgs], tmp, env);
+  const urls = fs.existsSync(log) ? [...new Set(fs.readFileSync(log, 'utf8').split('\n').filter(Boolean))] : [];
+  return { urls, status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const distFiles = (urls: string[]) => urls.filter((u) => u.startsWith(pathToFileURL(DIST).href)).map((u) => path.relative(DIST, new URL(u).pathname));
+const packages = (urls: string[]) => [...new Set(urls.filter((u) => u.includes('/node_modules/')).map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)![1]!))].sort();
+
+function tmpDir(t: { after: (fn: () => void) => void }): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'co-cold-'));
+  t.after(() => removeRepo(dir));
+  return dir;
+}
+
+test('the read-only commands load the CLI and one file of the build, and no yargs, SDK or prompts; --version loads no yargs', (t) => {
+  const repo = makeRepo(FILES);
+  t.after(() => removeRepo(repo));
+  const tmp = tmpDir(t);
+  const version = loadedBy([CLI, '--version'], tmp);
+  assert.equal(version.status, 0);
+  assert.equal(version.stdout, `${JSON.parse(fs.readFileSync(path.join(DIST, '../../package.json'), 'utf8')).version}\n`);
+  assert.deepEqual(packages(version.urls), [], '--version loaded a package');
+  const entry = new Set(distFiles(version.urls));
+  assert.ok(entry.has('cli.js'), 'the hook saw the CLI load');
+  for (const command of [['analyze'], ['propose'], ['status'], ['traces'], ['traces', 'list'], ['traces', 'verify'], ['analyze']]) {
+    const r = loadedBy([CLI, ...command, '--json', '--repo', repo], tmp);
+    assert.equal(r.status, 0, `${command.join(' ')}: ${r.stderr}`);
+    assert.deepEqual(
+      distFiles(r.urls).filter((f) => !entry.has(f)),
+      ['chunks/read-only-cli.js'],
+      `${command.join(' ')} loaded files of the build beyond the CLI's own and the read-only file`,
+    );
+    // Outside the bundle are the packages it leaves external: propose asks simple-git about the repository, nothing else loads one.
+    const loaded = packages(r.urls);
+    if (command[0] === 'propose') for (const p of ['yargs', '@inquirer/prompts', 'jsonc-parser', '@modelcontextprotocol/sdk']) assert.ok(!loaded.includes(p), `propose loaded ${p}`);
+    else assert.deepEqual(loaded, [], `${command.join(' ')} loaded a package`);
+  }
+  // The read-only file bundles no SDK, yargs or prompts (esbuild names each bundled module in a comment).
+  const bundled = fs.readFileSync(path.join(DIST, 'chunks/read-only-cli.js'), 'utf8');
+  for (const name of ['@modelcontextprotocol/sdk', 'node_modules/yargs', '@inquirer', 'node_modules/ajv']) assert.ok(!bundled.includes(name), `the read-only file bundles ${name}`);
+  assert.ok(bundled.includes('node_modules/zod/'), 'the check would see a bundled package');
+});
+
+/** A read-only command through the compiled modules (server/dist, before bundling): one URL per module. */
+function readOnlyModules(tool: string, repo: string, tmp: string) {
+  const script = `const m = await import(${JSON.stringify(pathToFileURL(path.join(DIST, 'cli/read-only.js')).href)}); process.exitCode = await m.runReadOnly(${JSON.stringify(tool)}, { repo: ${JSON.stringify(repo)}, json: true });`;
+  return loadedBy(['--input-type=module', '-e', script], tmp);
+}
+
+const NOT_ON_A_REPO_WITHOUT_STATE = ['zod', '@modelcontextprotocol/sdk', 'yargs', '@inquirer/prompts'];
+const distModule = (r: { urls: string[] }, rel: string) => r.urls.some((u) => u.endsWith(`/server/dist/${rel}`));
+
+test('status and a first analyze on a repository without state build no zod schema, status takes no lock; an analyze after one checks the chain head with its schema alone', (t) => {
+  const repo = makeRepo(FILES);
+  t.after(() => removeRepo(repo));
+  const tmp = tmpDir(t);
+  for (const tool of ['onboarding_status', 'onboarding_analyze']) {
+    const r = readOnlyModules(tool, repo, tmp);
+    assert.equal(r.status, 0, `${tool}: ${r.stderr}`);
+    assert.ok(distModule(r, 'cli/read-only.js'), 'the hook saw the modules load');
+    for (const p of NOT_ON_A_REPO_WITHOUT_STATE) assert.ok(!packages(r.urls).includes(p), `${tool} loaded ${p}`);
+    for (const m of ['state/schema.js', 'gate/forms.js', 'engine/migration.js', 'mcp/server.js']) assert.ok(!distModule(r, m), `${tool} loaded ${m}`);
+    // Status takes no lock; analyze writes its trace under one.
+    assert.equal(packages(r.urls).includes('proper-lockfile'), tool === 'onboarding_analyze', `${tool} and proper-lockfile`);
+  }
+  // The first analyze wrote a trace and the chain head: the next one checks the head against its schema.
+  const again = readOnlyModules('onboarding_analyze', repo, tmp);
+  assert.equal(again.status, 0, again.stderr);
+  assert.ok(packages(again.urls).includes('zod') && distModule(again, 'state/chain-head-schema.js'), 'the check sees zod where it is loaded');
+  assert.ok(!distModule(again, 'state/schema.js'), 'the chain head is checked without building every stored-file schema');
+  assert.ok(packages(again.urls).includes('proper-lockfile'), 'and proper-lockfile: the trace is written under the lock');
+});
+
+test('traces without yargs: the same output as through yargs, and yargs still answers what it alone reads', (t) => {
+  const repo = makeRepo(FILES);
+  t.after(() => removeRepo(repo));
+  const tmp = tmpDir(t);
+  assert.equal(run([CLI, 'analyze', '--repo', repo], tmp).status, 0);
+  // `--json=true` is not read by the quick parser: yargs parses it, and the output is the same.
+  for (const [quick, viaYargs] of [
+    [['traces', '--json', '--repo', repo], ['traces', '--json=true', '--repo', repo]],
+    [['traces', 'list', '--repo', repo], ['traces', 'list', '--json=false', '--repo', repo]],
+    [['traces', 'verify', '--json', '--repo', repo], ['traces', 'verify', '--json=true', '--repo', repo]],
+  ]) {
+    const a = loadedBy([CLI, ...quick!], tmp);
+    const b = loadedBy([CLI, ...viaYargs!], tmp);
+    assert.ok(!packages(a.urls).includes('yargs') && packages(b.urls).includes('yargs'), quick!.join(' '));
+    assert.deepEqual([a.status, a.stdout, a.stderr], [b.status, b.stdout, b.stderr], quick!.join(' '));
+  }
+  const bad = run([CLI, 'traces', 'nope', '--repo', repo], tmp);
+  assert.equal(bad.status, 2);
+  assert.match(bad.stderr, /Invalid values/);
+  const extra = run([CLI, 'traces', 'show', 'a', 'b', '--repo', repo], tmp);
+  assert.equal(extra.status, 2);
+});
+
+test('--help without yargs prints what yargs prints; in a locale yargs translates, yargs answers', (t) => {
+  const tmp = tmpDir(t);
+  const english = { LC_ALL: '', LC_MESSAGES: '', LANGUAGE: '' };
+  const quick = loadedBy([CLI, '--help'], tmp, { ...english, LANG: 'en_US.UTF-8' });
+  // A locale without a translation: yargs prints English too, so the texts must be the same.
+  const viaYargs = loadedBy([CLI, '--help'], tmp, { ...english, LANG: 'xx_YY.UTF-8' });
+  assert.deepEqual(packages(quick.urls), [], '--help loaded a package');
+  assert.ok(packages(viaYargs.urls).includes('yargs'), 'the check sees yargs where it is loaded');
+  assert.deepEqual([quick.status, quick.stdout, quick.stderr], [viaYargs.status, viaYargs.stdout, viaYargs.stderr]);
+  assert.match(quick.stdout, /^copilot-onboard <command> \[options\]\n/);
+  assert.match(quick.stdout, /--version +Show version number/);
+  const german = run([CLI, '--help'], tmp, { ...english, LC_ALL: 'de_DE.UTF-8' });
+  assert.equal(german.status, 0);
+  assert.match(german.stdout, /^Kommandos:$/m, 'yargs words the help in German');
+});
