@@ -118,5 +118,5 @@ test('the outcome list, the bad-input mark and the tool definitions are written 
   assert.deepEqual(where(list), [], 'derive the list from OUTCOMES in common/outcomes.ts');
   assert.deepEqual(where(/'copilot-onboard\/bad-input'/), ['common/outcomes.ts']);
   assert.deepEqual(where(/readOnlyHint/), ['mcp/tool-schemas.ts'], 'a tool is described in the tool table only');
-  assert.deepEqual(where(/\b(analyze|propose|approve|migrate|rollback|status|check)Step\(ctx\)/), ['mcp/tool-schemas.ts'], 'the step a tool runs is in the tool table only');
+  assert.deepEqual(where(/\b(analyze|propose|approve|migrate|rollback|status|check)Step\(ctx\)/), ['mcp/tool-steps.ts'], 'the step a tool runs is in the tool table\'s run column only');
 });

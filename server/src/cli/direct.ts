@@ -3,12 +3,12 @@ import { NO_SESSION, type Session } from '../call/ports.js';
 import { cliCommand } from '../call/for-person.js';
 import { checkRepoDir, type RepoChoice } from '../mcp/repo.js';
 import { callStep, type ToolResult } from '../mcp/tool-call.js';
-import { TOOLS, type ReadOnlyTool } from '../mcp/tool-schemas.js';
+import { TOOL_STEPS, type ReadOnlyTool } from '../mcp/tool-steps.js';
 import { showLine } from '../show/untrusted.js';
 import { VERSION } from '../version.js';
 import { progressLine } from './progress-line.js';
 
-export type { ReadOnlyTool } from '../mcp/tool-schemas.js';
+export type { ReadOnlyTool } from '../mcp/tool-steps.js';
 
 /**
  * The session of a CLI command that asks no one: no form, no sampling (the narration is the
@@ -27,7 +27,7 @@ export async function callDirect(repo: RepoChoice, tool: ReadOnlyTool, options: 
   try {
     return await callStep({
       name: tool,
-      run: TOOLS[tool].run,
+      run: TOOL_STEPS[tool],
       // The in-process client declares no roots: --repo (or the environment), else the working directory.
       root: () => (repo.explicit ? checkRepoDir(repo.explicit, '--repo or COPILOT_ONBOARD_REPO') : checkRepoDir(repo.cwd, 'the working directory')),
       session: CLI_SESSION,

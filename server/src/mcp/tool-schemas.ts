@@ -6,10 +6,11 @@ import { OutcomeSchema } from '../common/outcome-schema.js';
 import { Analysis } from '../model/analysis.js';
 import { PlanContent, PlanOperation } from '../model/plan.js';
 import { Certainty } from '../model/problem.js';
+import { TOOL_STEPS, type ToolName } from './tool-steps.js';
 
 /**
  * The tools, in one table: name, title, description, input and output schemas, annotations, and
- * the step each runs. The MCP server lists and calls them from it (mcp/server.ts), and the CLI runs
+ * the step each runs (its `run` column is in mcp/tool-steps.ts, apart from zod). The MCP server lists and calls them from it (mcp/server.ts), and the CLI runs
  * the read-only ones from it (cli/direct.ts). The output schemas are built on the domain schemas
  * (model/) and the one outcome table (common/outcomes.ts). Every result holds `outcome`; the rest
  * depends on the tool and the outcome.
@@ -41,10 +42,6 @@ const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: 
 const ASKS = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false } as const;
 const DESTRUCTIVE = { ...ASKS, destructiveHint: true } as const;
 
-// The steps load on the first tool call: a client waits for `initialize` and `tools/list` only.
-const readOnly = () => import('../steps/read-only.js');
-const gated = () => import('../steps/gated.js');
-
 export const TOOLS = {
   onboarding_analyze: {
     title: 'Analyze instruction files',
@@ -53,7 +50,7 @@ export const TOOLS = {
     input: NO_ARGUMENTS,
     output: () => z.looseObject({ ...base, pattern: pattern.optional(), sources: sources.optional(), problems: problems.optional(), skipped: skipped.optional(), narration }),
     annotations: READ_ONLY,
-    run: async (ctx) => (await readOnly()).analyzeStep(ctx),
+    run: TOOL_STEPS.onboarding_analyze,
   },
   onboarding_propose: {
     title: 'Propose a migration plan',
@@ -69,7 +66,7 @@ export const TOOLS = {
       narration,
     }),
     annotations: READ_ONLY,
-    run: async (ctx) => (await readOnly()).proposeStep(ctx),
+    run: TOOL_STEPS.onboarding_propose,
   },
   onboarding_approve: {
     title: 'Ask the person to approve the plan',
@@ -78,7 +75,7 @@ export const TOOLS = {
     input: NO_ARGUMENTS,
     output: () => z.looseObject({ ...base, ...gatedResult }),
     annotations: ASKS,
-    run: async (ctx) => (await gated()).approveStep(ctx),
+    run: TOOL_STEPS.onboarding_approve,
   },
   onboarding_migrate: {
     title: 'Apply the approved plan',
@@ -87,7 +84,7 @@ export const TOOLS = {
     input: NO_ARGUMENTS,
     output: () => z.looseObject({ ...base, ...gatedResult, migrationId: z.string().optional(), backupDir: z.string().optional() }),
     annotations: DESTRUCTIVE,
-    run: async (ctx) => (await gated()).migrateStep(ctx),
+    run: TOOL_STEPS.onboarding_migrate,
   },
   onboarding_rollback: {
     title: 'Roll back the last migration',
@@ -95,7 +92,7 @@ export const TOOLS = {
     input: NO_ARGUMENTS,
     output: () => z.looseObject({ ...base, ...gatedResult, restored: z.array(z.string()).optional(), removed: z.array(z.string()).optional() }),
     annotations: DESTRUCTIVE,
-    run: async (ctx) => (await gated()).rollbackStep(ctx),
+    run: TOOL_STEPS.onboarding_rollback,
   },
   onboarding_status: {
     title: 'Onboarding status',
@@ -103,7 +100,7 @@ export const TOOLS = {
     input: NO_ARGUMENTS,
     output: () => z.looseObject({ ...base, step: z.string().nullable().optional(), damaged: z.boolean().optional() }),
     annotations: READ_ONLY,
-    run: async (ctx) => (await import('../steps/status.js')).statusStep(ctx),
+    run: TOOL_STEPS.onboarding_status,
   },
   onboarding_check: {
     title: 'Check the instruction files are still consistent',
@@ -130,14 +127,11 @@ export const TOOLS = {
         .optional(),
     }),
     annotations: READ_ONLY,
-    run: async (ctx) => (await import('../steps/check.js')).checkStep(ctx),
+    run: TOOL_STEPS.onboarding_check,
   },
-} as const satisfies Record<string, ToolSpec>;
+} as const satisfies Record<ToolName, ToolSpec>;
 
-export type ToolName = keyof typeof TOOLS;
-
-/** The tools the CLI runs without an MCP client: they ask no one anything (cli/direct.ts). */
-export type ReadOnlyTool = 'onboarding_analyze' | 'onboarding_propose' | 'onboarding_status';
+export type { ReadOnlyTool, ToolName } from './tool-steps.js';
 
 /** The tool's schemas as MCP lists them (JSON Schema, generated from the zod schemas). */
 export function toolJsonSchemas(name: ToolName): { inputSchema: Tool['inputSchema']; outputSchema: Tool['outputSchema'] } {
