@@ -23,7 +23,11 @@ function tinyRepo(analyzed) {
 
 /** One process: wall seconds, CPU seconds, peak RSS in MB, from /usr/bin/time. */
 function once(args, cwd) {
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, ...args], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S %M', process.execPath, ...args], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   const [wall, user, sys, kb] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
   return { wall, cpu: user + sys, mb: kb / 1024 };
 }
@@ -42,9 +46,20 @@ const cases = [
   ['traces list --json', (cli) => [cli, 'traces', 'list', '--json', '--repo', analyzed]],
   ['propose --json', (cli) => [cli, 'propose', '--json', '--repo', analyzed]],
 ];
-const builds = BEFORE ? [['before', BEFORE], ['after', CLI]] : [['', CLI]];
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(' ');
-console.log(`copilot-onboard cold start, ${RUNS} runs each (median), ${os.cpus().length} cores, Node ${process.version}; load average at start: ${load()}`);
+const builds = BEFORE
+  ? [
+      ['before', BEFORE],
+      ['after', CLI],
+    ]
+  : [['', CLI]];
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
+console.log(
+  `copilot-onboard cold start, ${RUNS} runs each (median), ${os.cpus().length} cores, Node ${process.version}; load average at start: ${load()}`,
+);
 const rows = [];
 try {
   for (const [label, argsFor, goal] of cases) {
@@ -52,7 +67,13 @@ try {
     for (let i = 0; i < RUNS; i++) for (const [b, cli] of builds) samples.get(b).push(once(argsFor(cli), os.tmpdir()));
     for (const [b] of builds) {
       const s = samples.get(b);
-      rows.push({ figure: b ? `${label}: ${b}` : label, seconds: median(s.map((x) => x.wall)).toFixed(3), cpuSeconds: median(s.map((x) => x.cpu)).toFixed(3), peakMB: median(s.map((x) => x.mb)).toFixed(1), goal: goal ?? '' });
+      rows.push({
+        figure: b ? `${label}: ${b}` : label,
+        seconds: median(s.map((x) => x.wall)).toFixed(3),
+        cpuSeconds: median(s.map((x) => x.cpu)).toFixed(3),
+        peakMB: median(s.map((x) => x.mb)).toFixed(1),
+        goal: goal ?? '',
+      });
       if (label.startsWith('node -e')) break;
     }
   }

@@ -58,8 +58,15 @@ function mdcRepo(n: number): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-mdc-'));
   execFileSync('git', ['init', '-q', root]);
   for (let i = 0; i < n; i++) {
-    const body = Array.from({ length: 12 }, (_, j) => `- Rule ${j} of area ${i}: keep module ${i} handler ${j} small, typed and covered by a focused test.`).join('\n');
-    write(root, `.cursor/rules/area-${i}.mdc`, `---\ndescription: Conventions for area ${i}\nglobs: src/area-${i}/**/*.ts, test/area-${i}/**\nalwaysApply: false\n---\n# Area ${i}\n\n${body}\n`);
+    const body = Array.from(
+      { length: 12 },
+      (_, j) => `- Rule ${j} of area ${i}: keep module ${i} handler ${j} small, typed and covered by a focused test.`,
+    ).join('\n');
+    write(
+      root,
+      `.cursor/rules/area-${i}.mdc`,
+      `---\ndescription: Conventions for area ${i}\nglobs: src/area-${i}/**/*.ts, test/area-${i}/**\nalwaysApply: false\n---\n# Area ${i}\n\n${body}\n`,
+    );
   }
   return root;
 }
@@ -73,8 +80,18 @@ function monorepo(): string {
     const pkg = `packages/pkg-${p}`;
     for (let f = 0; f < 100; f++) write(root, `${pkg}/src/file-${f}.ts`, `export const v${f} = ${f};\n`);
     for (let f = 0; f < 150; f++) write(root, `${pkg}/node_modules/dep/f-${f}.js`, 'module.exports = 1;\n');
-    if (p % 2 === 0) write(root, `${pkg}/AGENTS.md`, `# Package ${p}\n\n- Keep package ${p} free of circular imports.\n- Export only from src/index.ts.\n`);
-    else write(root, `${pkg}/.cursor/rules/pkg.mdc`, `---\ndescription: Package ${p}\nglobs: src/**/*.ts\n---\n- Package ${p} handlers validate their input.\n`);
+    if (p % 2 === 0)
+      write(
+        root,
+        `${pkg}/AGENTS.md`,
+        `# Package ${p}\n\n- Keep package ${p} free of circular imports.\n- Export only from src/index.ts.\n`,
+      );
+    else
+      write(
+        root,
+        `${pkg}/.cursor/rules/pkg.mdc`,
+        `---\ndescription: Package ${p}\nglobs: src/**/*.ts\n---\n- Package ${p} handlers validate their input.\n`,
+      );
   }
   execFileSync('git', ['-C', root, 'add', '-A']);
   execFileSync('git', ['-C', root, '-c', 'user.email=b@b', '-c', 'user.name=b', 'commit', '-qm', 'bench']);
@@ -98,7 +115,10 @@ const RULESYNC = ((): string => {
   const cli = path.join(dir, 'node_modules/rulesync/dist/cli/index.js');
   const installed = () => {
     try {
-      return JSON.parse(fs.readFileSync(path.join(dir, 'node_modules/rulesync/package.json'), 'utf8')).version === RULESYNC_VERSION && fs.existsSync(cli);
+      return (
+        JSON.parse(fs.readFileSync(path.join(dir, 'node_modules/rulesync/package.json'), 'utf8')).version === RULESYNC_VERSION &&
+        fs.existsSync(cli)
+      );
     } catch {
       return false;
     }
@@ -107,7 +127,11 @@ const RULESYNC = ((): string => {
     try {
       fs.mkdirSync(dir, { recursive: true });
       // Its engines ask for Node 22 and pnpm; npm runs on this Node, so its warnings are expected and hidden.
-      execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--prefix', dir, `rulesync@${RULESYNC_VERSION}`], { stdio: 'ignore' });
+      execFileSync(
+        'npm',
+        ['install', '--no-save', '--no-audit', '--no-fund', '--no-package-lock', '--prefix', dir, `rulesync@${RULESYNC_VERSION}`],
+        { stdio: 'ignore' },
+      );
     } catch {
       return '';
     }
@@ -161,12 +185,21 @@ async function httpFlood({ close }: { close: boolean }): Promise<Flood> {
   try {
     const rssMB = () => Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))![1]) / 1024;
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const init = (i: number) => JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: `flood-${i}`, version: '1' } } });
+    const init = (i: number) =>
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: `flood-${i}`, version: '1' } },
+      });
     const one = async (i: number) => {
       const res = await fetch(url, { method: 'POST', headers, body: init(i), signal: AbortSignal.timeout(10_000) });
       await res.text();
       const id = res.headers.get('mcp-session-id');
-      if (close && id) await (await fetch(url, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': id }, signal: AbortSignal.timeout(10_000) })).text();
+      if (close && id)
+        await (
+          await fetch(url, { method: 'DELETE', headers: { ...headers, 'mcp-session-id': id }, signal: AbortSignal.timeout(10_000) })
+        ).text();
       return res.status;
     };
     await one(-1); // the first initialize loads the server's modules: not part of the flood
@@ -174,13 +207,15 @@ async function httpFlood({ close }: { close: boolean }): Promise<Flood> {
     const statuses: Record<string, number> = {};
     const deadline = Date.now() + 120_000;
     let next = 0;
-    await Promise.all(Array.from({ length: 20 }, async () => {
-      while (next < TOTAL && Date.now() < deadline) {
-        const i = next++;
-        const status = await one(i).catch((e: Error) => e.name);
-        statuses[status] = (statuses[status] ?? 0) + 1;
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        while (next < TOTAL && Date.now() < deadline) {
+          const i = next++;
+          const status = await one(i).catch((e: Error) => e.name);
+          statuses[status] = (statuses[status] ?? 0) + 1;
+        }
+      }),
+    );
     const after = rssMB();
     return { before, after, statuses };
   } finally {
@@ -192,7 +227,9 @@ const floodRow = (label: string, r: Flood): Row => ({
   figure: label,
   seconds: '',
   peakMB: `${r.before.toFixed(1)} → ${r.after.toFixed(1)}`,
-  goal: `flat; answers: ${Object.entries(r.statuses).map(([s, n]) => `${n}× ${s}`).join(', ')}`,
+  goal: `flat; answers: ${Object.entries(r.statuses)
+    .map(([s, n]) => `${n}× ${s}`)
+    .join(', ')}`,
 });
 
 /**
@@ -204,26 +241,42 @@ async function concurrentSessions(): Promise<Row> {
   const token = randomBytes(16).toString('hex');
   const { server, url } = await startHttpServer(token);
   try {
-    const sessions = await Promise.all(Array.from({ length: N }, async (_, i) => {
-      const repo = mdcRepo(1);
-      const client = new Client({ name: `session-${i}`, version: '1' }, { capabilities: { elicitation: { form: {} }, roots: {} } });
-      client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: `file://${repo}` }] }));
-      client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { approved: true, comment: `answer of session ${i}` } }));
-      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
-      await client.callTool({ name: 'onboarding_propose', arguments: {} });
-      return { i, repo, client };
-    }));
+    const sessions = await Promise.all(
+      Array.from({ length: N }, async (_, i) => {
+        const repo = mdcRepo(1);
+        const client = new Client({ name: `session-${i}`, version: '1' }, { capabilities: { elicitation: { form: {} }, roots: {} } });
+        client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: `file://${repo}` }] }));
+        client.setRequestHandler(ElicitRequestSchema, async () => ({
+          action: 'accept',
+          content: { approved: true, comment: `answer of session ${i}` },
+        }));
+        await client.connect(
+          new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }),
+        );
+        await client.callTool({ name: 'onboarding_propose', arguments: {} });
+        return { i, repo, client };
+      }),
+    );
     const t0 = performance.now();
     const results = await Promise.all(sessions.map((s) => s.client.callTool({ name: 'onboarding_approve', arguments: {} })));
     const secs = (performance.now() - t0) / 1000;
     let right = 0;
     for (const s of sessions) {
       const state = JSON.parse(fs.readFileSync(path.join(s.repo, '.copilot-state/onboarding.json'), 'utf8'));
-      if (state.approval?.comment === `answer of session ${s.i}` && (results[s.i]!.structuredContent as { outcome?: string } | undefined)?.outcome === 'approved') right++;
+      if (
+        state.approval?.comment === `answer of session ${s.i}` &&
+        (results[s.i]!.structuredContent as { outcome?: string } | undefined)?.outcome === 'approved'
+      )
+        right++;
       await s.client.close();
       fs.rmSync(s.repo, { recursive: true, force: true });
     }
-    return { figure: `${N} concurrent HTTP sessions approving (the session cap)`, seconds: secs.toFixed(3), peakMB: '', goal: `${right}/${N} answers reached their own session` };
+    return {
+      figure: `${N} concurrent HTTP sessions approving (the session cap)`,
+      seconds: secs.toFixed(3),
+      peakMB: '',
+      goal: `${right}/${N} answers reached their own session`,
+    };
   } finally {
     server.kill();
   }
@@ -246,7 +299,11 @@ function scalingCurve(sizes = [1, 250, 500, 1000, 2000]): Point[] {
   for (const n of sizes) {
     const repo = mdcRepo(n);
     try {
-      out.push({ label: `${n} scoped rules`, rules: n, t: median('node', [CLI, 'analyze', '--json', '--repo', repo], undefined, CURVE_RUNS) });
+      out.push({
+        label: `${n} scoped rules`,
+        rules: n,
+        t: median('node', [CLI, 'analyze', '--json', '--repo', repo], undefined, CURVE_RUNS),
+      });
     } finally {
       fs.rmSync(repo, { recursive: true, force: true });
     }
@@ -269,7 +326,9 @@ function printCurve(curve: Point[]): void {
   console.log(`analyze, one CLI process each (median of ${CURVE_RUNS}): wall seconds, CPU seconds (user + system), peak MB, load (1 min)`);
   for (const c of curve) {
     const bar = '#'.repeat(Math.max(1, Math.round((c.t.secs / max) * 40)));
-    console.log(`${c.label.padEnd(34)} ${c.t.secs.toFixed(2).padStart(7)} s ${c.t.cpu.toFixed(2).padStart(7)} cpu ${c.t.mb.toFixed(0).padStart(5)} MB  load ${c.t.load.toFixed(1).padStart(5)}  ${bar}`);
+    console.log(
+      `${c.label.padEnd(34)} ${c.t.secs.toFixed(2).padStart(7)} s ${c.t.cpu.toFixed(2).padStart(7)} cpu ${c.t.mb.toFixed(0).padStart(5)} MB  load ${c.t.load.toFixed(1).padStart(5)}  ${bar}`,
+    );
   }
   const at = (n: number) => curve.find((c) => c.rules === n && c.label.endsWith('scoped rules'));
   const [start, first, last] = [at(1), at(250), at(2000)];
@@ -279,7 +338,10 @@ function printCurve(curve: Point[]): void {
     );
   }
   const five = at(500);
-  if (start && five) console.log(`500 scoped rules: ${five.t.secs.toFixed(2)} s, ${(five.t.secs - start.t.secs).toFixed(2)} s past start-up (1 rule: ${start.t.secs.toFixed(2)} s); stretch goal 0.4 s and 80 MB`);
+  if (start && five)
+    console.log(
+      `500 scoped rules: ${five.t.secs.toFixed(2)} s, ${(five.t.secs - start.t.secs).toFixed(2)} s past start-up (1 rule: ${start.t.secs.toFixed(2)} s); stretch goal 0.4 s and 80 MB`,
+    );
 }
 
 function bulletsRepo(n: number): string {
@@ -301,7 +363,12 @@ function claimsRepo(n: number): string {
 function ruleFilesRepo(n: number): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-files-'));
   execFileSync('git', ['init', '-q', root]);
-  for (let i = 0; i < n; i++) write(root, `.cursor/rules/r-${i}.mdc`, `---\ndescription: Rule ${i}\nglobs: src/m${i}/**\n---\n- Module ${i} keeps its handlers small.\n`);
+  for (let i = 0; i < n; i++)
+    write(
+      root,
+      `.cursor/rules/r-${i}.mdc`,
+      `---\ndescription: Rule ${i}\nglobs: src/m${i}/**\n---\n- Module ${i} keeps its handlers small.\n`,
+    );
   return root;
 }
 
@@ -314,7 +381,8 @@ async function replySizes(label: string, repo: string): Promise<Record<string, s
       try {
         const t0 = performance.now();
         const r = await session.client.callTool({ name: tool, arguments: {} }, undefined, { timeout: 900_000 });
-        sizes[tool] = `${(Buffer.byteLength(JSON.stringify(r)) / 1024).toFixed(0)} KiB in ${((performance.now() - t0) / 1000).toFixed(1)} s`;
+        sizes[tool] =
+          `${(Buffer.byteLength(JSON.stringify(r)) / 1024).toFixed(0)} KiB in ${((performance.now() - t0) / 1000).toFixed(1)} s`;
       } catch (err) {
         sizes[tool] = `failed: ${String((err as Error).message ?? err).slice(0, 80)}`;
       }
@@ -322,7 +390,13 @@ async function replySizes(label: string, repo: string): Promise<Record<string, s
   } finally {
     await session.close().catch(() => {});
   }
-  return { case: label, analyze: sizes.onboarding_analyze!, propose: sizes.onboarding_propose!, load: os.loadavg()[0]!.toFixed(1), goal: 'each well under 1 MiB' };
+  return {
+    case: label,
+    analyze: sizes.onboarding_analyze!,
+    propose: sizes.onboarding_propose!,
+    load: os.loadavg()[0]!.toFixed(1),
+    goal: 'each well under 1 MiB',
+  };
 }
 
 async function scaleRows(): Promise<void> {
@@ -349,7 +423,11 @@ async function scaleRows(): Promise<void> {
   console.table(sizes);
 }
 
-const machine = () => `${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, Node ${process.version}`;
+const machine = () =>
+  `${os.cpus().length} cores, load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}, Node ${process.version}`;
 
 if (process.argv.includes('--scale-only')) {
   console.log(`copilot-onboard bench, scaling rows only, ${machine()}, ${CLI}`);
@@ -396,9 +474,17 @@ row('500 .mdc rules: analyze (CLI process)', median('node', [CLI, 'analyze', '--
 row('500 .mdc rules: propose (CLI process)', median('node', [CLI, 'propose', '--json', '--repo', mdc]), '≤ 0.3 s with analyze');
 
 const mono = monorepo();
-row('monorepo 20k+30k files: git ls-files -co --exclude-standard', median('git', ['-C', mono, 'ls-files', '-co', '--exclude-standard']), 'reference');
+row(
+  'monorepo 20k+30k files: git ls-files -co --exclude-standard',
+  median('git', ['-C', mono, 'ls-files', '-co', '--exclude-standard']),
+  'reference',
+);
 row('monorepo 20k+30k files: analyze (CLI process)', median('node', [CLI, 'analyze', '--json', '--repo', mono]), '≤ 0.5 s, ≤ 60 MB');
-row('monorepo 20k+30k files: check --format sarif (CLI process)', median('node', [CLI, 'check', '--format', 'sarif', '--fail-on', 'none', '--repo', mono]), 'next to analyze');
+row(
+  'monorepo 20k+30k files: check --format sarif (CLI process)',
+  median('node', [CLI, 'check', '--format', 'sarif', '--fail-on', 'none', '--repo', mono]),
+  'next to analyze',
+);
 row('node -e 0 (Node start-up alone)', median('node', ['-e', '0']), 'reference');
 
 // The read-only commands' fixed cost, on one 2-line AGENTS.md analyzed once before (scripts/bench-cold.mjs: the others).
@@ -406,7 +492,11 @@ const tiny = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-tiny-'));
 execFileSync('git', ['init', '-q', tiny]);
 write(tiny, 'AGENTS.md', '# Agents\n- Use pnpm.\n');
 execFileSync(process.execPath, [CLI, 'analyze', '--repo', tiny], { stdio: 'ignore' });
-row('one 2-line AGENTS.md: analyze (CLI process, the fixed cost)', median('node', [CLI, 'analyze', '--json', '--repo', tiny]), '≤ 0.15 s, ≤ 50 MB');
+row(
+  'one 2-line AGENTS.md: analyze (CLI process, the fixed cost)',
+  median('node', [CLI, 'analyze', '--json', '--repo', tiny]),
+  '≤ 0.15 s, ≤ 50 MB',
+);
 
 // The same monorepo analyze as a warm tool call on a running server.
 {
@@ -420,14 +510,24 @@ row('one 2-line AGENTS.md: analyze (CLI process, the fixed cost)', median('node'
   }
   await session.close();
   times.sort((a, b) => a - b);
-  rows.push({ figure: 'monorepo analyze as a warm tool call (stdio)', seconds: (pct(times, 50) / 1000).toFixed(3), peakMB: '', goal: '≤ 0.15 s' });
+  rows.push({
+    figure: 'monorepo analyze as a warm tool call (stdio)',
+    seconds: (pct(times, 50) / 1000).toFixed(3),
+    peakMB: '',
+    goal: '≤ 0.15 s',
+  });
 }
 
 // Cold start against the reference filesystem server.
 const coldRepo = mdcRepo(1);
 const ours = await coldStart(process.execPath, [CLI, 'serve', '--repo', coldRepo]);
 const theirs = await coldStart(process.execPath, [FILESYSTEM, coldRepo]);
-rows.push({ figure: 'cold start: spawn, initialize, tools/list (stdio)', seconds: ours.toFixed(3), peakMB: '', goal: `≤ 0.8x server-filesystem: ${(ours / theirs).toFixed(2)}x` });
+rows.push({
+  figure: 'cold start: spawn, initialize, tools/list (stdio)',
+  seconds: ours.toFixed(3),
+  peakMB: '',
+  goal: `≤ 0.8x server-filesystem: ${(ours / theirs).toFixed(2)}x`,
+});
 rows.push({ figure: 'cold start: @modelcontextprotocol/server-filesystem', seconds: theirs.toFixed(3), peakMB: '', goal: 'reference' });
 
 // Gate round trip: approve with a client that answers at once; in a git repository (HEAD and
@@ -447,7 +547,12 @@ for (const withGit of [true, false]) {
   await session.close();
   times.sort((a, b) => a - b);
   const where = withGit ? 'git repository' : 'folder without git';
-  rows.push({ figure: `gate round trip (approve, instant answer, ${where}), p50 / p99 ms`, seconds: `${pct(times, 50).toFixed(1)} / ${pct(times, 99).toFixed(1)} ms`, peakMB: '', goal: `${withGit ? 'p99 ≤ 5 ms' : 'the floor without git'}; ${approved}/1000 approved` });
+  rows.push({
+    figure: `gate round trip (approve, instant answer, ${where}), p50 / p99 ms`,
+    seconds: `${pct(times, 50).toFixed(1)} / ${pct(times, 99).toFixed(1)} ms`,
+    peakMB: '',
+    goal: `${withGit ? 'p99 ≤ 5 ms' : 'the floor without git'}; ${approved}/1000 approved`,
+  });
   fs.rmSync(repo, { recursive: true, force: true });
 }
 
@@ -455,10 +560,23 @@ rows.push(await concurrentSessions(), ...(await httpRows()));
 
 // rulesync 17 on the same inputs, where it does the same job (convert to Copilot, dry run). It needs Node 22.
 if (NODE22 && fs.existsSync(NODE22) && RULESYNC) {
-  row('rulesync 17: convert 500 .mdc rules to copilot (dry run)', median(NODE22, [RULESYNC, 'convert', '--from', 'cursor', '--to', 'copilot', '--features', 'rules', '--dry-run', '--silent'], mdc), 'comparison');
-  row('rulesync 17: convert the monorepo (dry run)', median(NODE22, [RULESYNC, 'convert', '--from', 'cursor', '--to', 'copilot', '--features', 'rules', '--dry-run', '--silent'], mono), 'comparison');
+  row(
+    'rulesync 17: convert 500 .mdc rules to copilot (dry run)',
+    median(NODE22, [RULESYNC, 'convert', '--from', 'cursor', '--to', 'copilot', '--features', 'rules', '--dry-run', '--silent'], mdc),
+    'comparison',
+  );
+  row(
+    'rulesync 17: convert the monorepo (dry run)',
+    median(NODE22, [RULESYNC, 'convert', '--from', 'cursor', '--to', 'copilot', '--features', 'rules', '--dry-run', '--silent'], mono),
+    'comparison',
+  );
 } else {
-  rows.push({ figure: 'rulesync 17', seconds: '', peakMB: '', goal: `skipped: ${NODE22 ? `rulesync@${RULESYNC_VERSION}` : 'Node 22'} could not be installed from the npm registry` });
+  rows.push({
+    figure: 'rulesync 17',
+    seconds: '',
+    peakMB: '',
+    goal: `skipped: ${NODE22 ? `rulesync@${RULESYNC_VERSION}` : 'Node 22'} could not be installed from the npm registry`,
+  });
 }
 
 console.log(`copilot-onboard bench (${RUNS} runs each, median time, its CPU and the load then, peak RSS), ${machine()}`);

@@ -20,7 +20,9 @@ const englishOnlyZod = {
   name: 'english-only-zod',
   setup(b) {
     b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      /[\\/]zod[\\/]v4[\\/](core|classic)$/.test(args.resolveDir) ? { path: path.join(args.resolveDir, '../locales/index.js'), namespace: 'zod-locales' } : undefined,
+      /[\\/]zod[\\/]v4[\\/](core|classic)$/.test(args.resolveDir)
+        ? { path: path.join(args.resolveDir, '../locales/index.js'), namespace: 'zod-locales' }
+        : undefined,
     );
     b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
       contents: "export { default as en } from './en.js';\n",
@@ -43,7 +45,9 @@ const zodByName = {
     b.onLoad({ filter: /[\\/]server[\\/]dist[\\/].*\.js$/ }, (args) => {
       const text = fs.readFileSync(args.path, 'utf8');
       const named = /^import \{ z \} from 'zod';$/m;
-      return named.test(text) ? { contents: text.replace(named, `import * as z from ${JSON.stringify(ZOD_CLASSIC)};`), loader: 'js' } : undefined;
+      return named.test(text)
+        ? { contents: text.replace(named, `import * as z from ${JSON.stringify(ZOD_CLASSIC)};`), loader: 'js' }
+        : undefined;
     });
   },
 };
@@ -62,7 +66,8 @@ const noGracefulFs = {
 
 // CommonJS dependencies inside the bundle still call require: a chunk that does gets it. (Creating
 // a require in every chunk cost a read-only command about 10 ms.)
-const REQUIRE_BANNER = "import { createRequire as __coCreateRequire } from 'node:module';\nconst require = __coCreateRequire(import.meta.url);\n";
+const REQUIRE_BANNER =
+  "import { createRequire as __coCreateRequire } from 'node:module';\nconst require = __coCreateRequire(import.meta.url);\n";
 const usesRequire = (text) => /\b__require\b|\brequire\.(resolve|cache)\b/.test(text) || /^(?!\s*\/\/)[^'"`\n]*\brequire\(/m.test(text);
 
 /** Writes esbuild's output, with the require banner where a file needs it. */
@@ -98,7 +103,9 @@ const READ_ONLY = 'chunks/read-only-cli.js';
 const readOnlyApart = {
   name: 'read-only-apart',
   setup(b) {
-    b.onResolve({ filter: /^\.\/cli\/read-only\.js$/ }, (args) => (args.importer === path.join(dist, 'cli.js') ? { path: `./${READ_ONLY}`, external: true } : undefined));
+    b.onResolve({ filter: /^\.\/cli\/read-only\.js$/ }, (args) =>
+      args.importer === path.join(dist, 'cli.js') ? { path: `./${READ_ONLY}`, external: true } : undefined,
+    );
   },
 };
 

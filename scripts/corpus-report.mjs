@@ -14,14 +14,21 @@ if (!fs.existsSync(CORPUS)) {
 }
 
 function run(args, cwd) {
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, CLI, ...args], { cwd, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %M', process.execPath, CLI, ...args], {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const [secs, kb] = r.stderr.trim().split('\n').pop().split(' ').map(Number);
   return { json: JSON.parse(r.stdout), secs, mb: kb / 1024 };
 }
 
 const nonBlank = (text) => text.split(/\r?\n/).filter((l) => l.trim() !== '').length;
 const rows = [];
-for (const name of fs.readdirSync(CORPUS).filter((n) => fs.statSync(path.join(CORPUS, n)).isDirectory()).sort()) {
+for (const name of fs
+  .readdirSync(CORPUS)
+  .filter((n) => fs.statSync(path.join(CORPUS, n)).isDirectory())
+  .sort()) {
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'co-report-'));
   execFileSync('cp', ['-a', `${path.join(CORPUS, name)}/.`, repo]);
   execFileSync('chmod', ['-R', 'u+w', repo]);

@@ -44,7 +44,14 @@ const session = await connect({
   }),
 });
 try {
-  for (const tool of ['onboarding_analyze', 'onboarding_propose', 'onboarding_approve', 'onboarding_approve', 'onboarding_migrate', 'onboarding_rollback']) {
+  for (const tool of [
+    'onboarding_analyze',
+    'onboarding_propose',
+    'onboarding_approve',
+    'onboarding_approve',
+    'onboarding_migrate',
+    'onboarding_rollback',
+  ]) {
     console.log(`${tool}: ${outcomeOf(await session.call(tool))}`);
   }
 } finally {

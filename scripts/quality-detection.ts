@@ -20,13 +20,23 @@ async function corpus(): Promise<void> {
     return;
   }
   console.log('\nCorpus (not judged: listed for a reviewer)');
-  for (const name of fs.readdirSync(CORPUS).filter((n) => fs.statSync(path.join(CORPUS, n)).isDirectory()).sort()) {
+  for (const name of fs
+    .readdirSync(CORPUS)
+    .filter((n) => fs.statSync(path.join(CORPUS, n)).isDirectory())
+    .sort()) {
     const problems = analyze(await scanRepository(path.join(CORPUS, name))).problems;
     const dups = problems.filter((p) => p.type === 'duplication');
     const cons = problems.filter((p) => p.type === 'contradiction');
-    const byKind = [...new Set(dups.map((p) => p.kind ?? '?'))].map((k) => `${k} ${dups.filter((p) => (p.kind ?? '?') === k).length}`).join(', ');
-    console.log(`${name}: ${cons.length} contradiction(s), ${dups.length} duplicate report(s)${byKind ? ` (${byKind})` : ''}${dups.length > 20 ? '  <-- over 20' : ''}`);
-    for (const p of cons) console.log(`  - [${p.certainty ?? '-'}] ${p.description.slice(0, 300)} @ ${p.locations.map((l) => `${l.path}:${l.line}`).join(', ')}`);
+    const byKind = [...new Set(dups.map((p) => p.kind ?? '?'))]
+      .map((k) => `${k} ${dups.filter((p) => (p.kind ?? '?') === k).length}`)
+      .join(', ');
+    console.log(
+      `${name}: ${cons.length} contradiction(s), ${dups.length} duplicate report(s)${byKind ? ` (${byKind})` : ''}${dups.length > 20 ? '  <-- over 20' : ''}`,
+    );
+    for (const p of cons)
+      console.log(
+        `  - [${p.certainty ?? '-'}] ${p.description.slice(0, 300)} @ ${p.locations.map((l) => `${l.path}:${l.line}`).join(', ')}`,
+      );
     if (args.includes('--duplicates')) for (const p of dups) console.log(`  = [${p.kind ?? '?'}] ${p.description.slice(0, 160)}`);
   }
 }
@@ -44,8 +54,12 @@ if (args.includes('--json')) console.log(JSON.stringify(figures, null, 2));
 else {
   const f = (n: number) => n.toFixed(2);
   console.log(`Detection, judged set (${cases.length} cases, ${Math.round(performance.now() - started)} ms)`);
-  console.log(`contradictions: precision ${f(figures.contradiction.precision)}, recall ${f(figures.contradiction.recall)} (tp ${r.contradiction.tp}, fp ${r.contradiction.fp}, fn ${r.contradiction.fn})`);
-  console.log(`duplicates:     precision ${f(figures.duplication.precision)}, recall ${f(figures.duplication.recall)} (tp ${r.duplication.tp}, fp ${r.duplication.fp}, fn ${r.duplication.fn})`);
+  console.log(
+    `contradictions: precision ${f(figures.contradiction.precision)}, recall ${f(figures.contradiction.recall)} (tp ${r.contradiction.tp}, fp ${r.contradiction.fp}, fn ${r.contradiction.fn})`,
+  );
+  console.log(
+    `duplicates:     precision ${f(figures.duplication.precision)}, recall ${f(figures.duplication.recall)} (tp ${r.duplication.tp}, fp ${r.duplication.fp}, fn ${r.duplication.fn})`,
+  );
   console.log('per kind of report (right / wrong):');
   for (const [k, v] of Object.entries(figures.kinds).sort()) console.log(`  ${k}: ${v.right} / ${v.wrong} (${f(v.precision)})`);
   for (const m of r.misses) console.log(`  ${m}`);
@@ -58,7 +72,12 @@ const unearned = Object.entries(CERTAINTY)
     return !v || v.right + v.wrong < HIGH_MIN_REPORTS || v.precision < HIGH_PRECISION;
   })
   .map(([k]) => k);
-if (!args.includes('--json')) console.log(unearned.length === 0 ? 'certainty: every "high" kind is earned on the judged set' : `certainty: "high" NOT earned for ${unearned.join(', ')}`);
+if (!args.includes('--json'))
+  console.log(
+    unearned.length === 0
+      ? 'certainty: every "high" kind is earned on the judged set'
+      : `certainty: "high" NOT earned for ${unearned.join(', ')}`,
+  );
 if (!args.includes('--no-corpus')) await corpus();
 const ok = figures.contradiction.recall >= 0.85 && figures.contradiction.precision >= 0.9 && unearned.length === 0;
 if (!ok) console.log('Goal not met: contradiction recall >= 0.85 at precision >= 0.9, and every "high" certainty earned.');

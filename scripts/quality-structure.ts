@@ -165,7 +165,8 @@ async function corpus(name: string): Promise<{ moved: number; total: number }> {
   let merged = 0;
   const examples: string[] = [];
   // A rule merged into an equal one another file wrote is deduplicated, not moved out of its unit: counted apart.
-  const isMerged = (p: string, line: number) => plan.merged.some((m) => m.path === p && line >= m.line && line < m.line + m.lines && m.lines === 1);
+  const isMerged = (p: string, line: number) =>
+    plan.merged.some((m) => m.path === p && line >= m.line && line < m.line + m.lines && m.lines === 1);
   for (const p of sources) {
     if (isCopilotPath(p) && !plan.operations.some((o) => o.path === p)) continue;
     const src = lines.get(p)!;
@@ -180,11 +181,14 @@ async function corpus(name: string): Promise<{ moved: number; total: number }> {
       if (!here.some((s) => head.includes(s)) && isMerged(p, i + 1)) merged++;
       else if (!here.some((s) => head.includes(s))) {
         moved++;
-        if (examples.length < 3) examples.push(`${p}:${i + 1} ${JSON.stringify(l.slice(0, 60))} left ${JSON.stringify(src[h]!.slice(0, 40))}`);
+        if (examples.length < 3)
+          examples.push(`${p}:${i + 1} ${JSON.stringify(l.slice(0, 60))} left ${JSON.stringify(src[h]!.slice(0, 40))}`);
       }
     });
   }
-  console.log(`  ${name.padEnd(40)} ${String(moved).padStart(4)} of ${total} lines moved out of their unit${merged ? ` (${merged} one-line rule(s) merged into an equal rule elsewhere)` : ''}`);
+  console.log(
+    `  ${name.padEnd(40)} ${String(moved).padStart(4)} of ${total} lines moved out of their unit${merged ? ` (${merged} one-line rule(s) merged into an equal rule elsewhere)` : ''}`,
+  );
   for (const e of examples) console.log(`      e.g. ${e}`);
   return { moved, total };
 }
@@ -229,7 +233,10 @@ function unitHeads(src: string[]): number[] {
   return heads;
 }
 
-const names = fs.readdirSync(FIXTURES).filter((n) => fs.existsSync(path.join(FIXTURES, n, 'judgement.json'))).sort();
+const names = fs
+  .readdirSync(FIXTURES)
+  .filter((n) => fs.existsSync(path.join(FIXTURES, n, 'judgement.json')))
+  .sort();
 console.log(`structure: ${names.length} judged fixtures (pairwise F1 of section membership, plan against judgement)`);
 const scores: number[] = [];
 for (const n of names) scores.push(await judged(n));
@@ -239,7 +246,11 @@ console.log(`  mean F1 ${mean.toFixed(3)}`);
 if (!fs.existsSync(path.join(CORPUS, 'MANIFEST.tsv'))) {
   console.log(`structure: corpus absent at ${CORPUS}; corpus figures skipped`);
 } else {
-  const repos = fs.readdirSync(CORPUS, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const repos = fs
+    .readdirSync(CORPUS, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   console.log(`structure: ${repos.length} corpus repositories (lines that stood under a heading and no longer do)`);
   let moved = 0;
   let total = 0;

@@ -23,4 +23,6 @@ if (check && stale.length > 0) {
   console.error(`Out of date in .copilot-state/schemas/: ${stale.join(', ')}. Run npm run schemas.`);
   process.exit(1);
 }
-console.log(check ? 'JSON Schemas are up to date.' : `Wrote ${Object.keys(PUBLISHED_SCHEMAS).length} JSON Schemas to .copilot-state/schemas/.`);
+console.log(
+  check ? 'JSON Schemas are up to date.' : `Wrote ${Object.keys(PUBLISHED_SCHEMAS).length} JSON Schemas to .copilot-state/schemas/.`,
+);

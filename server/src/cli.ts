@@ -14,7 +14,11 @@ const COMMON_OPTIONS = {
   repo: { type: 'string', describe: 'repository folder (default: COPILOT_ONBOARD_REPO, else the working directory)' },
   json: { type: 'boolean', default: false, describe: 'print JSON instead of text' },
 } as const satisfies Record<string, OptionSpec>;
-const READ_ONLY_TOOLS: Record<string, ReadOnlyTool> = { analyze: 'onboarding_analyze', propose: 'onboarding_propose', status: 'onboarding_status' };
+const READ_ONLY_TOOLS: Record<string, ReadOnlyTool> = {
+  analyze: 'onboarding_analyze',
+  propose: 'onboarding_propose',
+  status: 'onboarding_status',
+};
 
 const TRACES_ACTIONS = ['list', 'show', 'verify', 'acknowledge', 'prune'] as const;
 const TRACES_OPTIONS = {
@@ -48,7 +52,11 @@ async function gated(tool: string, argv: { repo?: string; json: boolean; branch?
 async function main(): Promise<number> {
   // The commands a client or a script runs most start without yargs when their arguments are plain.
   // `--repo -x` reads as `--repo=-x`: a folder named like an option is still the folder.
-  const args = joinDashValues(process.argv.slice(2), ['repo', 'branch', 'reason'], [...Object.keys(SERVE_OPTIONS), ...Object.keys(COMMON_OPTIONS), 'reason']);
+  const args = joinDashValues(
+    process.argv.slice(2),
+    ['repo', 'branch', 'reason'],
+    [...Object.keys(SERVE_OPTIONS), ...Object.keys(COMMON_OPTIONS), 'reason'],
+  );
   const quick = args[0] === 'serve' ? quickServeArgs(args.slice(1)) : null;
   if (quick) {
     await runServe(quick);
@@ -57,9 +65,18 @@ async function main(): Promise<number> {
   const tool = args[0] !== undefined && Object.hasOwn(READ_ONLY_TOOLS, args[0]) ? READ_ONLY_TOOLS[args[0]]! : null;
   const plain = tool ? quickArgs<{ repo?: string; json: boolean }>(args.slice(1), COMMON_OPTIONS) : null;
   if (tool && plain) return readOnly(tool, plain);
-  const traces = args[0] === 'traces' ? quickArgs<{ repo?: string; json: boolean; reason?: string; action?: string; id?: string }>(args.slice(1), TRACES_OPTIONS, ['action', 'id']) : null;
+  const traces =
+    args[0] === 'traces'
+      ? quickArgs<{ repo?: string; json: boolean; reason?: string; action?: string; id?: string }>(args.slice(1), TRACES_OPTIONS, [
+          'action',
+          'id',
+        ])
+      : null;
   if (traces && (traces.action === undefined || (TRACES_ACTIONS as readonly string[]).includes(traces.action))) {
-    return (await import('./cli/read-only.js')).runTraces({ ...traces, action: (traces.action ?? 'list') as (typeof TRACES_ACTIONS)[number] });
+    return (await import('./cli/read-only.js')).runTraces({
+      ...traces,
+      action: (traces.action ?? 'list') as (typeof TRACES_ACTIONS)[number],
+    });
   }
   // As yargs prints them, without loading yargs.
   if (args.length === 1 && args[0] === '--version') {
@@ -78,7 +95,7 @@ async function main(): Promise<number> {
   };
   await yargs(args)
     .scriptName('copilot-onboard')
-    .usage('$0 <command> [options]\n\nMove AI-assistant instruction files into GitHub Copilot\'s layout; every change needs a person\'s yes.')
+    .usage("$0 <command> [options]\n\nMove AI-assistant instruction files into GitHub Copilot's layout; every change needs a person's yes.")
     .command(
       'serve',
       'MCP server on stdio, or on Streamable HTTP with --http',
@@ -88,26 +105,72 @@ async function main(): Promise<number> {
         code = -1;
       },
     )
-    .command('analyze', 'find and classify the instruction files (read-only)', (y) => withJson(withRepo(y)), (argv) => run(() => readOnly('onboarding_analyze', argv))())
-    .command('propose', 'build the migration plan with diffs (writes only .copilot-state/)', (y) => withJson(withRepo(y)), (argv) => run(() => readOnly('onboarding_propose', argv))())
-    .command('status', 'where the onboarding stands', (y) => withJson(withRepo(y)), (argv) => run(() => readOnly('onboarding_status', argv))())
-    .command('approve', 'approve the current plan (asks in the terminal)', (y) => withJson(withRepo(y)), (argv) => run(() => gated('onboarding_approve', argv))())
-    .command('migrate', 'apply the approved plan (asks in the terminal)', (y) => withGit(withJson(withRepo(y))), (argv) => run(() => gated('onboarding_migrate', argv))())
-    .command('rollback', 'restore the files from the backup (asks in the terminal)', (y) => withJson(withRepo(y)), (argv) => run(() => gated('onboarding_rollback', argv))())
+    .command(
+      'analyze',
+      'find and classify the instruction files (read-only)',
+      (y) => withJson(withRepo(y)),
+      (argv) => run(() => readOnly('onboarding_analyze', argv))(),
+    )
+    .command(
+      'propose',
+      'build the migration plan with diffs (writes only .copilot-state/)',
+      (y) => withJson(withRepo(y)),
+      (argv) => run(() => readOnly('onboarding_propose', argv))(),
+    )
+    .command(
+      'status',
+      'where the onboarding stands',
+      (y) => withJson(withRepo(y)),
+      (argv) => run(() => readOnly('onboarding_status', argv))(),
+    )
+    .command(
+      'approve',
+      'approve the current plan (asks in the terminal)',
+      (y) => withJson(withRepo(y)),
+      (argv) => run(() => gated('onboarding_approve', argv))(),
+    )
+    .command(
+      'migrate',
+      'apply the approved plan (asks in the terminal)',
+      (y) => withGit(withJson(withRepo(y))),
+      (argv) => run(() => gated('onboarding_migrate', argv))(),
+    )
+    .command(
+      'rollback',
+      'restore the files from the backup (asks in the terminal)',
+      (y) => withJson(withRepo(y)),
+      (argv) => run(() => gated('onboarding_rollback', argv))(),
+    )
     .command(
       'check',
       'for CI: report contradictions, duplicates, drift and files propose would change; exit 1 when something reaches --fail-on (read-only)',
       (y) =>
         withRepo(y).options({
-          format: { choices: ['text', 'json', 'sarif'] as const, default: 'text' as const, describe: 'output format (sarif: for GitHub code scanning)' },
-          'fail-on': { choices: ['contradiction', 'duplicate', 'drift', 'any', 'none'] as const, default: 'contradiction' as const, describe: 'fail on this and the levels before it: contradiction < duplicate < drift < any' },
+          format: {
+            choices: ['text', 'json', 'sarif'] as const,
+            default: 'text' as const,
+            describe: 'output format (sarif: for GitHub code scanning)',
+          },
+          'fail-on': {
+            choices: ['contradiction', 'duplicate', 'drift', 'any', 'none'] as const,
+            default: 'contradiction' as const,
+            describe: 'fail on this and the levels before it: contradiction < duplicate < drift < any',
+          },
           baseline: { type: 'string', describe: 'a baseline file: findings already in it do not fail the check' },
-          'write-baseline': { type: 'string', describe: 'write the current findings as a baseline to this file (under the working directory or the repository)' },
+          'write-baseline': {
+            type: 'string',
+            describe: 'write the current findings as a baseline to this file (under the working directory or the repository)',
+          },
         }),
       async (argv) => {
         const { checkCommand } = await import('./cli/check.js');
         const choice = await repoFrom(argv.repo);
-        code = await checkCommand(choice.explicit ?? choice.cwd, { format: argv.format, failOn: argv['fail-on'], baseline: argv.baseline, writeBaseline: argv['write-baseline'] });
+        code = await checkCommand(choice.explicit ?? choice.cwd, {
+          format: argv.format,
+          failOn: argv['fail-on'],
+          baseline: argv.baseline,
+          writeBaseline: argv['write-baseline'],
+        });
       },
     )
     .command(
@@ -124,7 +187,7 @@ async function main(): Promise<number> {
     )
     .command(
       'setup <target>',
-      'register the server with a client: vscode writes .vscode/mcp.json (asks first); print shows every client\'s snippet',
+      "register the server with a client: vscode writes .vscode/mcp.json (asks first); print shows every client's snippet",
       (y) => withRepo(y).positional('target', { choices: ['vscode', 'print'] as const, demandOption: true }),
       async (argv) => {
         const setup = await import('./cli/setup.js');
@@ -163,7 +226,8 @@ async function main(): Promise<number> {
     .command(
       'demo',
       'walk the whole flow on a throw-away example repository, removed at the end (--keep keeps it); without a terminal it stops before the first question and exits 3, as approve, migrate and rollback do',
-      (y) => y.options({ keep: { type: 'boolean', default: false, describe: 'keep the sandbox repository (and its traces) after the demo' } }),
+      (y) =>
+        y.options({ keep: { type: 'boolean', default: false, describe: 'keep the sandbox repository (and its traces) after the demo' } }),
       async (argv) => {
         const { runDemo } = await import('./cli/demo.js');
         code = await runDemo({ keep: argv.keep });

@@ -42,39 +42,93 @@ test('the reproductions of the issue are found, each with its reason and both si
     return found[0]!.description;
   };
   assert.equal(
-    one({ 'AGENTS.md': '- Always regenerate `openapi.json` after changing a route.\n', 'CLAUDE.md': '- Never touch `openapi.json` by hand or by script.\n' }),
+    one({
+      'AGENTS.md': '- Always regenerate `openapi.json` after changing a route.\n',
+      'CLAUDE.md': '- Never touch `openapi.json` by hand or by script.\n',
+    }),
     'Contradicting rules about openapi.json: always regenerate vs never touch, same file openapi.json: "Always regenerate `openapi.json` after changing a route." (AGENTS.md:1) vs "Never touch `openapi.json` by hand or by script." (CLAUDE.md:1)',
   );
-  assert.match(one({ 'AGENTS.md': '- Always update CHANGELOG.md with each change.\n', 'CLAUDE.md': "- Don't edit CHANGELOG.md.\n" }), /always update vs never edit, same file CHANGELOG\.md/);
-  assert.match(one({ 'AGENTS.md': '- Force-pushing to main is forbidden.\n', 'CLAUDE.md': '- You may force-push to main to fix a bad merge.\n' }), /never force-push vs may force-push, same branch main/);
-  assert.match(one({ 'AGENTS.md': '- Mock the database in unit tests.\n', 'CLAUDE.md': '- Never mock the database.\n' }), /always mock vs never mock, same object database/);
-  assert.match(one({ 'AGENTS.md': '```bash\nnvm use 18\n```\n', 'CLAUDE.md': '```sh\nnvm use 20\n```\n' }), /Node\.js version: "18" \(AGENTS\.md:2\) vs "20" \(CLAUDE\.md:2\)/);
-  assert.match(one({ 'AGENTS.md': '| Task | Command |\n|---|---|\n| Start | `yarn dev` |\n', 'CLAUDE.md': '- Never use yarn.\n' }), /"yarn" both required \(AGENTS\.md:3\) and ruled out \(CLAUDE\.md:1\)/);
-  assert.match(one({ 'AGENTS.md': '```bash\npip install -r requirements.txt\n```\n', 'CLAUDE.md': '- Always use uv instead of pip.\n' }), /Python package manager/);
   assert.match(
-    one({ 'a.md': '- **Build**: `bun run compile` — NOT `bun run build`.\n', 'AGENTS.md': '- **Build:** `bun run build:webview` then `bun esbuild.mjs`. `bun run package` does the full build.\n' }),
+    one({ 'AGENTS.md': '- Always update CHANGELOG.md with each change.\n', 'CLAUDE.md': "- Don't edit CHANGELOG.md.\n" }),
+    /always update vs never edit, same file CHANGELOG\.md/,
+  );
+  assert.match(
+    one({ 'AGENTS.md': '- Force-pushing to main is forbidden.\n', 'CLAUDE.md': '- You may force-push to main to fix a bad merge.\n' }),
+    /never force-push vs may force-push, same branch main/,
+  );
+  assert.match(
+    one({ 'AGENTS.md': '- Mock the database in unit tests.\n', 'CLAUDE.md': '- Never mock the database.\n' }),
+    /always mock vs never mock, same object database/,
+  );
+  assert.match(
+    one({ 'AGENTS.md': '```bash\nnvm use 18\n```\n', 'CLAUDE.md': '```sh\nnvm use 20\n```\n' }),
+    /Node\.js version: "18" \(AGENTS\.md:2\) vs "20" \(CLAUDE\.md:2\)/,
+  );
+  assert.match(
+    one({ 'AGENTS.md': '| Task | Command |\n|---|---|\n| Start | `yarn dev` |\n', 'CLAUDE.md': '- Never use yarn.\n' }),
+    /"yarn" both required \(AGENTS\.md:3\) and ruled out \(CLAUDE\.md:1\)/,
+  );
+  assert.match(
+    one({ 'AGENTS.md': '```bash\npip install -r requirements.txt\n```\n', 'CLAUDE.md': '- Always use uv instead of pip.\n' }),
+    /Python package manager/,
+  );
+  assert.match(
+    one({
+      'a.md': '- **Build**: `bun run compile` — NOT `bun run build`.\n',
+      'AGENTS.md': '- **Build:** `bun run build:webview` then `bun esbuild.mjs`. `bun run package` does the full build.\n',
+    }),
     /^Contradicting rules about the build command: `bun run compile` vs `bun run build:webview`/,
   );
   assert.match(
-    one({ 'a.md': '- **MUST** run inside Docker: `docker exec app php artisan test`\n', 'b.md': '- To run all tests: `php artisan test`.\n' }),
+    one({
+      'a.md': '- **MUST** run inside Docker: `docker exec app php artisan test`\n',
+      'b.md': '- To run all tests: `php artisan test`.\n',
+    }),
     /the test command: `docker exec app php artisan test` vs `php artisan test`/,
   );
 });
 
 test('look-alikes do not contradict: an exception, a narrower prohibition, a permission in another section', () => {
-  assert.deepEqual(contradictions({ 'AGENTS.md': '- Never use `console.log`, except in `scripts/`.\n', 'CLAUDE.md': '- Use `console.log` in `scripts/` to report progress.\n' }), []);
-  assert.deepEqual(contradictions({ 'AGENTS.md': '- Never run `yarn lint` with file arguments.\n', 'CLAUDE.md': '- Run `yarn lint` before committing.\n' }), []);
+  assert.deepEqual(
+    contradictions({
+      'AGENTS.md': '- Never use `console.log`, except in `scripts/`.\n',
+      'CLAUDE.md': '- Use `console.log` in `scripts/` to report progress.\n',
+    }),
+    [],
+  );
+  assert.deepEqual(
+    contradictions({
+      'AGENTS.md': '- Never run `yarn lint` with file arguments.\n',
+      'CLAUDE.md': '- Run `yarn lint` before committing.\n',
+    }),
+    [],
+  );
   assert.deepEqual(contradictions({ 'AGENTS.md': '- Prefer pnpm.\n', 'CLAUDE.md': '- npm is also fine for one-off scripts.\n' }), []);
-  assert.deepEqual(contradictions({ 'AGENTS.md': '## Unit tests\n\n- Never use the database.\n\n## Feature tests\n\n- You may use the database.\n' }), []);
-  assert.deepEqual(contradictions({ 'AGENTS.md': '- **Unit Tests**: Should NOT use database.\n- **Feature Tests**: May use database.\n' }), []);
+  assert.deepEqual(
+    contradictions({ 'AGENTS.md': '## Unit tests\n\n- Never use the database.\n\n## Feature tests\n\n- You may use the database.\n' }),
+    [],
+  );
+  assert.deepEqual(
+    contradictions({ 'AGENTS.md': '- **Unit Tests**: Should NOT use database.\n- **Feature Tests**: May use database.\n' }),
+    [],
+  );
   // Adding one named package is a snippet for a reader, not the project's setup.
   assert.deepEqual(contradictions({ 'AGENTS.md': '```bash\nnpm add @acme/react-hooks\n```\n', 'CLAUDE.md': '- Always use pnpm.\n' }), []);
 });
 
 test('claims read polarity, action with synonyms and object; commands are normalised', () => {
-  assert.deepEqual(actionClaims('- Always update CHANGELOG.md.').map((c) => [c.polarity, c.action, c.object]), [['must', 'edit', 'changelog.md']]);
-  assert.deepEqual(actionClaims('- You may commit directly to `main`.').map((c) => [c.polarity, c.action, c.object]), [['may', 'commit', 'main']]);
-  assert.deepEqual(actionClaims('- Never modify files in `migrations/`.').map((c) => [c.polarity, c.object]), [['never', 'migrations/']]);
+  assert.deepEqual(
+    actionClaims('- Always update CHANGELOG.md.').map((c) => [c.polarity, c.action, c.object]),
+    [['must', 'edit', 'changelog.md']],
+  );
+  assert.deepEqual(
+    actionClaims('- You may commit directly to `main`.').map((c) => [c.polarity, c.action, c.object]),
+    [['may', 'commit', 'main']],
+  );
+  assert.deepEqual(
+    actionClaims('- Never modify files in `migrations/`.').map((c) => [c.polarity, c.object]),
+    [['never', 'migrations/']],
+  );
   assert.deepEqual(actionClaims('- The bot updates CHANGELOG.md.'), []);
   assert.equal(normalizeCommand('$ npm i'), 'npm install');
   assert.equal(normalizeCommand('python3 -m pytest -q'), 'pytest -q');
@@ -92,23 +146,34 @@ test('a copied file is one report, with how alike the files are; reworded rules 
   assert.equal(dups[0]!.description, 'AGENTS.md and CLAUDE.md are 90% the same (9 of their rules repeat); 1 section differs');
   assert.equal(dups[0]!.kind, 'copied-file');
 
-  const reworded = await analyzeFiles({ 'AGENTS.md': '- Wrap lines at 100 characters.\n- Keep lines under 100 characters.\n- See above.\n- See above.\n' });
-  assert.deepEqual(reworded.map((p) => p.kind), ['reworded']);
+  const reworded = await analyzeFiles({
+    'AGENTS.md': '- Wrap lines at 100 characters.\n- Keep lines under 100 characters.\n- See above.\n- See above.\n',
+  });
+  assert.deepEqual(
+    reworded.map((p) => p.kind),
+    ['reworded'],
+  );
 });
 
-test('analyze --json and the report carry each problem\'s certainty and kind', (t) => {
+test("analyze --json and the report carry each problem's certainty and kind", (t) => {
   const repo = sandbox(t, { 'AGENTS.md': '- Use npm.\n', 'CLAUDE.md': '- Always use pnpm.\n' });
   const json = JSON.parse(spawnSync(process.execPath, [CLI, 'analyze', '--json', '--repo', repo], { encoding: 'utf8' }).stdout);
   assert.equal(json.pattern, 'messy');
   assert.match(json.patternDetail, /rule: a repository with contradictions is messy/);
-  assert.deepEqual(json.problems.map((p: { kind: string; certainty: string }) => [p.kind, p.certainty]), [['tool-choice', 'high']]);
+  assert.deepEqual(
+    json.problems.map((p: { kind: string; certainty: string }) => [p.kind, p.certainty]),
+    [['tool-choice', 'high']],
+  );
   const text = spawnSync(process.execPath, [CLI, 'analyze', '--repo', repo], { encoding: 'utf8' }).stdout;
-  assert.match(text, /contradiction: Contradicting rules about package manager: .* at AGENTS\.md:1, CLAUDE\.md:1 \(certainty high, tool-choice\)/);
+  assert.match(
+    text,
+    /contradiction: Contradicting rules about package manager: .* at AGENTS\.md:1, CLAUDE\.md:1 \(certainty high, tool-choice\)/,
+  );
 });
 
 const CORPUS = path.resolve(import.meta.dirname, '../../../shared/corpus');
 
-test('corpus: the issue\'s reproductions are found and no repository gets more than 20 duplicate reports', async (t) => {
+test("corpus: the issue's reproductions are found and no repository gets more than 20 duplicate reports", async (t) => {
   if (!fs.existsSync(CORPUS)) {
     t.skip(`${CORPUS} is absent`);
     return;
@@ -118,11 +183,20 @@ test('corpus: the issue\'s reproductions are found and no repository gets more t
     const problems = analyze(await scanRepository(path.join(CORPUS, name))).problems;
     const dups = problems.filter((p) => p.type === 'duplication');
     assert.ok(dups.length <= 20, `${name}: ${dups.length} duplicate reports`);
-    assert.ok(!dups.some((p) => p.kind === 'heading' && p.locations.some((l) => l.path !== p.locations[0]!.path)), `${name}: a heading repeated across files`);
+    assert.ok(
+      !dups.some((p) => p.kind === 'heading' && p.locations.some((l) => l.path !== p.locations[0]!.path)),
+      `${name}: a heading repeated across files`,
+    );
     found.push(...problems.filter((p) => p.type === 'contradiction').map((p) => `${name}: ${p.description}`));
   }
-  assert.ok(found.some((f) => /^cline__cline: .*the build command: `bun run compile`/.test(f)), found.join('\n'));
-  assert.ok(found.some((f) => /^coollabsio__coolify: .*the test command: `docker exec coolify php artisan test` vs `php artisan test`/.test(f)), found.join('\n'));
+  assert.ok(
+    found.some((f) => /^cline__cline: .*the build command: `bun run compile`/.test(f)),
+    found.join('\n'),
+  );
+  assert.ok(
+    found.some((f) => /^coollabsio__coolify: .*the test command: `docker exec coolify php artisan test` vs `php artisan test`/.test(f)),
+    found.join('\n'),
+  );
 });
 
 test('the approve form names how certain each contradiction is', async () => {
@@ -130,7 +204,16 @@ test('the approve form names how certain each contradiction is', async () => {
   const description = 'Contradicting rules about package manager: "npm" (AGENTS.md:1) vs "pnpm" (CLAUDE.md:1)';
   const form = choicesForm({
     legacy: [],
-    conflicts: [{ id: 'conflict_1', description, locations: [{ path: 'AGENTS.md', line: 1, text: '- Use npm.', side: 0 }, { path: 'CLAUDE.md', line: 1, text: '- Always use pnpm.', side: 1 }] }],
+    conflicts: [
+      {
+        id: 'conflict_1',
+        description,
+        locations: [
+          { path: 'AGENTS.md', line: 1, text: '- Use npm.', side: 0 },
+          { path: 'CLAUDE.md', line: 1, text: '- Always use pnpm.', side: 1 },
+        ],
+      },
+    ],
     problems: [{ type: 'contradiction', description, certainty: 'high' }],
   });
   const props = form.requestedSchema.properties as Record<string, { title: string }>;

@@ -57,7 +57,7 @@ test('.roorules, CONVENTIONS.md and .claude/rules/**/*.md are found with their k
     'CONVENTIONS.txt': '- not Markdown.\n',
     'MY-CONVENTIONS.md': '- another name.\n',
     '.roorules.bak': '- a backup.\n',
-    'roorules': '- no dot.\n',
+    roorules: '- no dot.\n',
     '.claude/rules/notes.txt': '- not Markdown.\n',
     '.claude/commands/deploy.md': '- a slash command, not a rule.\n',
     '.claude/agents/reviewer.md': '- a subagent, not a rule.\n',
@@ -97,9 +97,18 @@ test('.claude/rules: paths (a YAML list, a string, a comma list strict YAML reje
     '---\napplyTo: "src/api/**/*.ts,lib/**"\ndescription: "API rules"\n---\n\n- Validate every request body.\n',
   );
   assert.equal(out['.github/instructions/src.instructions.md'], '---\napplyTo: "src/**/*.ts"\n---\n\n- Prefer named exports in sources.\n');
-  assert.equal(out['.github/instructions/tests.instructions.md'], '---\napplyTo: "**/*.test.ts,docs/**"\n---\n\n- Name tests after the behaviour.\n');
-  assert.equal(out['.github/instructions/py.instructions.md'], '---\napplyTo: "**/*.py,scripts/*.py"\n---\n\n- Use type hints everywhere.\n');
-  assert.equal(out['.github/instructions/pkg-x.instructions.md'], '---\napplyTo: "pkg/**/*.ts"\n---\n\n- Package sources are strictly typed.\n');
+  assert.equal(
+    out['.github/instructions/tests.instructions.md'],
+    '---\napplyTo: "**/*.test.ts,docs/**"\n---\n\n- Name tests after the behaviour.\n',
+  );
+  assert.equal(
+    out['.github/instructions/py.instructions.md'],
+    '---\napplyTo: "**/*.py,scripts/*.py"\n---\n\n- Use type hints everywhere.\n',
+  );
+  assert.equal(
+    out['.github/instructions/pkg-x.instructions.md'],
+    '---\napplyTo: "pkg/**/*.ts"\n---\n\n- Package sources are strictly typed.\n',
+  );
   const pkgStyle = out['.github/instructions/pkg-style.instructions.md']!;
   assert.match(pkgStyle, /^---\napplyTo: "pkg\/\*\*"\n---\n/);
   assert.match(pkgStyle, /^- Keep package modules small\.$/m);
@@ -129,9 +138,15 @@ test('a root .roorules and CONVENTIONS.md go repo-wide; nested ones get a file n
   const repoWide = out['.github/copilot-instructions.md']!;
   assert.match(repoWide, /^- Prefer pure functions over classes\.$/m);
   assert.match(repoWide, /^- Use dataclasses for plain records\.$/m);
-  assert.equal(out['.github/instructions/pkg.instructions.md'], '---\napplyTo: "pkg/**"\n---\n\n- Keep pkg free of runtime dependencies.\n');
+  assert.equal(
+    out['.github/instructions/pkg.instructions.md'],
+    '---\napplyTo: "pkg/**"\n---\n\n- Keep pkg free of runtime dependencies.\n',
+  );
   assert.equal(out['.github/instructions/tools.instructions.md'], '---\napplyTo: "tools/**"\n---\n\n- Tools print errors to stderr.\n');
-  assert.equal(out['.github/instructions/apps-web.instructions.md'], '---\napplyTo: "apps/web/**"\n---\n\n- Web components are functions.\n');
+  assert.equal(
+    out['.github/instructions/apps-web.instructions.md'],
+    '---\napplyTo: "apps/web/**"\n---\n\n- Web components are functions.\n',
+  );
 });
 
 test('legacy notes: VS Code reads .claude/rules too, .roorules and CONVENTIONS.md only their own tools', async (t) => {
@@ -143,7 +158,10 @@ test('legacy notes: VS Code reads .claude/rules too, .roorules and CONVENTIONS.m
   const scan = await scanRepository(repo);
   const plan = buildPlan(scan, analyze(scan));
   const note = (p: string) => plan.legacy.find((l) => l.path === p)!.note;
-  assert.match(note('.claude/rules/api.md'), /read today by VS Code chat; the cloud agent, code review on GitHub.com and the Copilot CLI will see its rules only after the migration/);
+  assert.match(
+    note('.claude/rules/api.md'),
+    /read today by VS Code chat; the cloud agent, code review on GitHub.com and the Copilot CLI will see its rules only after the migration/,
+  );
   assert.match(note('.roorules'), /kept for its own tool/);
   assert.match(note('CONVENTIONS.md'), /kept for its own tool/);
   for (const l of plan.legacy) assert.deepEqual(l.fates, ['keep', 'remove'], l.path);
@@ -158,7 +176,11 @@ add('.roorules', '', '# Roo rules\n\n- Prefer pure functions over classes.\n- Lo
 add('pkg/.roorules', '', '- Keep pkg free of runtime dependencies.\n\nPackage code never reads the environment.\n');
 add('CONVENTIONS.md', '', '# Coding conventions\n\n## Types\n\n- Use dataclasses for plain records.\n- Annotate every public function.\n');
 add('tools/CONVENTIONS.md', '', '- Tools print errors to stderr.\n- Exit with 2 on bad usage.\n');
-add('.claude/rules/api.md', '---\ndescription: API rules\npaths: ["src/api/**/*.ts", "lib/**"]\n---\n', '- Validate every request body.\n- Return problem+json on errors.\n');
+add(
+  '.claude/rules/api.md',
+  '---\ndescription: API rules\npaths: ["src/api/**/*.ts", "lib/**"]\n---\n',
+  '- Validate every request body.\n- Return problem+json on errors.\n',
+);
 add('.claude/rules/tests.md', '---\npaths: **/*.test.ts\n---\n', '## Tests\n\n- Name tests after the behaviour.\n');
 add('.claude/rules/general.md', '', '- Explain every shell command you run.\n');
 add('pkg/.claude/rules/x.md', '---\npaths:\n  - "**/*.ts"\n---\n', '- Package sources are strictly typed.\n');
@@ -168,7 +190,9 @@ function copilotLines(repo: string): Set<string> {
   const files = ['.github/copilot-instructions.md'];
   const dir = path.join(repo, '.github/instructions');
   if (fs.existsSync(dir)) files.push(...fs.readdirSync(dir).map((n) => `.github/instructions/${n}`));
-  return new Set(files.filter((f) => fs.existsSync(path.join(repo, f))).flatMap((f) => fs.readFileSync(path.join(repo, f), 'utf8').split('\n')));
+  return new Set(
+    files.filter((f) => fs.existsSync(path.join(repo, f))).flatMap((f) => fs.readFileSync(path.join(repo, f), 'utf8').split('\n')),
+  );
 }
 
 test('migrate carries every body line of the new kinds into Copilot files, and rollback restores every file byte for byte', async (t) => {
@@ -201,7 +225,11 @@ test('migrate carries every body line of the new kinds into Copilot files, and r
   assert.match(read('.github/instructions/tools.instructions.md'), /^applyTo: "tools\/\*\*"$/m);
 
   const again = (await s.call('onboarding_propose')).structuredContent as any;
-  assert.deepEqual(again.operations.map((o: any) => `${o.op} ${o.path}`), [], 'a migrated repository has nothing left to do');
+  assert.deepEqual(
+    again.operations.map((o: any) => `${o.op} ${o.path}`),
+    [],
+    'a migrated repository has nothing left to do',
+  );
 
   assert.equal(outcomeOf(await s.call('onboarding_rollback')), 'rolled_back');
   assert.deepEqual(hashTree(repo), before, 'rollback restores every file byte for byte');

@@ -71,11 +71,13 @@ test('applyTo in .instructions.md is read as a string, a comma list or a YAML li
 
 test('.mdc rules: globs joined into applyTo, alwaysApply goes repo-wide, a description alone is applied on request', async (t) => {
   const { content, plan } = await planFor(t, {
-    '.cursor/rules/api.mdc': '---\ndescription: API conventions\nglobs: src/api/**/*.ts, src/routes/**\nalwaysApply: false\n---\n- Validate every request body.\n',
+    '.cursor/rules/api.mdc':
+      '---\ndescription: API conventions\nglobs: src/api/**/*.ts, src/routes/**\nalwaysApply: false\n---\n- Validate every request body.\n',
     '.cursor/rules/unquoted.mdc': '---\nglobs: **/*.test.ts\n---\n- Name tests after behaviour.\n',
     '.cursor/rules/list.mdc': '---\nglobs:\n  - "docs/**"\n  - "*.md"\n---\n- Wrap prose at 100 columns.\n',
     '.cursor/rules/always.mdc': '---\ndescription:\nglobs:\nalwaysApply: true\n---\n- Keep functions small.\n',
-    '.cursor/rules/ondemand.mdc': '---\ndescription: How to write migrations\nglobs:\nalwaysApply: false\n---\n- Migrations are reversible.\n',
+    '.cursor/rules/ondemand.mdc':
+      '---\ndescription: How to write migrations\nglobs:\nalwaysApply: false\n---\n- Migrations are reversible.\n',
   });
   assert.equal(
     content('.github/instructions/api.instructions.md'),
@@ -151,11 +153,15 @@ test('discovery honours .gitignore and never enters node_modules or vendor', asy
     'node_modules/pkg/AGENTS.md': '- Dependency rule.\n',
     'vendor/lib/CLAUDE.md': '- Vendored rule.\n',
   });
-  assert.deepEqual(scan.sources.map((s) => s.path), ['AGENTS.md']);
+  assert.deepEqual(
+    scan.sources.map((s) => s.path),
+    ['AGENTS.md'],
+  );
 });
 
 test('without git, a walk finds the same files and honours .gitignore', async (t) => {
-  const { scan } = await planFor(t, 
+  const { scan } = await planFor(
+    t,
     {
       '.gitignore': 'generated/\n*.local.md\n',
       'AGENTS.md': '- Root rule.\n',
@@ -170,7 +176,10 @@ test('without git, a walk finds the same files and honours .gitignore', async (t
 
 test('CRLF, a BOM and a missing final newline are kept in files that are left alone, and in the style of rewritten ones', async (t) => {
   const agents = '\uFEFF- Keep CRLF here.\r\n- And here.';
-  const { repo, content } = await planFor(t, { 'AGENTS.md': agents, '.github/copilot-instructions.md': '\uFEFF# Rules\r\n\r\n- Use pnpm.\r\n' });
+  const { repo, content } = await planFor(t, {
+    'AGENTS.md': agents,
+    '.github/copilot-instructions.md': '\uFEFF# Rules\r\n\r\n- Use pnpm.\r\n',
+  });
   assert.equal(fs.readFileSync(path.join(repo, 'AGENTS.md'), 'utf8'), agents, 'analysis and planning change nothing');
   const out = content('.github/copilot-instructions.md')!;
   assert.ok(out.startsWith('\uFEFF# Rules\r\n'), 'BOM and CRLF of the Copilot file are kept');
@@ -179,14 +188,18 @@ test('CRLF, a BOM and a missing final newline are kept in files that are left al
 
 test('binary and oversized instruction files are reported, not read', async (t) => {
   const { scan, plan } = await planFor(t, { 'AGENTS.md': Buffer.from([0, 1, 2, 3]), 'CLAUDE.md': '- x\n'.repeat(400_000) });
-  assert.deepEqual(scan.skipped.map((s) => [s.path, s.reason]).sort(), [['AGENTS.md', 'binary'], ['CLAUDE.md', 'too_large']]);
+  assert.deepEqual(scan.skipped.map((s) => [s.path, s.reason]).sort(), [
+    ['AGENTS.md', 'binary'],
+    ['CLAUDE.md', 'too_large'],
+  ]);
   assert.deepEqual(plan.operations, []);
 });
 
 test('every non-blank source line lands exactly once, and duplicates across files are merged and listed', async (t) => {
   const { plan, content } = await planFor(t, {
     '.github/copilot-instructions.md': '# Rules\n\n- Use pnpm for all package management.\n- Run tests with vitest before every commit.\n',
-    'AGENTS.md': '# Agents\n\n- Use pnpm for all package management.\n- Never commit secrets or API keys.\n\n## Testing\n\n- Cover every bug fix with a regression test.\n',
+    'AGENTS.md':
+      '# Agents\n\n- Use pnpm for all package management.\n- Never commit secrets or API keys.\n\n## Testing\n\n- Cover every bug fix with a regression test.\n',
     '.cursorrules': '- Never commit secrets or API keys.\n',
   });
   const out = content('.github/copilot-instructions.md')!;
@@ -227,7 +240,10 @@ test('scope-aware contradictions: CSS against JavaScript and docs/** against src
     '.cursor/rules/src.mdc': '---\nglobs: src/**\n---\n- Use pnpm to build the sources.\n',
     'AGENTS.md': '- Use 2 spaces in JavaScript files.\n- Use 4 spaces in CSS files.\n',
   });
-  assert.deepEqual(analysis.problems.filter((p) => p.type === 'contradiction'), []);
+  assert.deepEqual(
+    analysis.problems.filter((p) => p.type === 'contradiction'),
+    [],
+  );
 });
 
 test('contradictions across files: topic table, versions and always/never', async (t) => {
@@ -236,10 +252,22 @@ test('contradictions across files: topic table, versions and always/never', asyn
     'CLAUDE.md': '- Use yarn for installs.\n- Target Python 3.12.\n- The app runs Remix 2.17.4.\n- Never use barrel files.\n',
   });
   const found = analysis.problems.filter((p) => p.type === 'contradiction').map((p) => p.description);
-  assert.ok(found.some((d) => /package manager/.test(d)), found.join('\n'));
-  assert.ok(found.some((d) => /Python version.*3\.11.*3\.12/.test(d)), found.join('\n'));
-  assert.ok(found.some((d) => /Remix version.*2\.1.*2\.17\.4/.test(d)), found.join('\n'));
-  assert.ok(found.some((d) => /use barrel files/.test(d)), found.join('\n'));
+  assert.ok(
+    found.some((d) => /package manager/.test(d)),
+    found.join('\n'),
+  );
+  assert.ok(
+    found.some((d) => /Python version.*3\.11.*3\.12/.test(d)),
+    found.join('\n'),
+  );
+  assert.ok(
+    found.some((d) => /Remix version.*2\.1.*2\.17\.4/.test(d)),
+    found.join('\n'),
+  );
+  assert.ok(
+    found.some((d) => /use barrel files/.test(d)),
+    found.join('\n'),
+  );
   assert.equal(analysis.pattern, 'messy');
   for (const p of analysis.problems) for (const l of p.locations) assert.ok(l.path && l.line >= 1);
 });
@@ -251,7 +279,10 @@ test('near-identical paragraphs across files are reported with both locations', 
   });
   const near = analysis.problems.find((p) => /Near-identical/.test(p.description));
   assert.ok(near, JSON.stringify(analysis.problems));
-  assert.deepEqual(near!.locations, [{ path: 'AGENTS.md', line: 1 }, { path: 'CLAUDE.md', line: 1 }]);
+  assert.deepEqual(near!.locations, [
+    { path: 'AGENTS.md', line: 1 },
+    { path: 'CLAUDE.md', line: 1 },
+  ]);
 });
 
 void execFileSync;

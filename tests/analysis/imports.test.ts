@@ -19,12 +19,25 @@ test('CLAUDE.md importing AGENTS.md and a README: AGENTS.md rules land once, the
   assert.equal(count(out, 'Widget renders charts from CSV files.'), 1, out);
   assert.equal(count(out, '- Claude-only rule: answer briefly.'), 1, out);
   assert.doesNotMatch(out, /^@/m, 'no import line is copied as text');
-  assert.deepEqual(scan.imports.map((r) => `${r.from}:${r.line} ${r.status} ${r.target}`), ['CLAUDE.md:1 source AGENTS.md', 'CLAUDE.md:2 followed README.md']);
-  assert.ok(plan.notes.some((n) => n.startsWith('CLAUDE.md:2 imports @./README.md: its text is placed once')), plan.notes.join('\n'));
+  assert.deepEqual(
+    scan.imports.map((r) => `${r.from}:${r.line} ${r.status} ${r.target}`),
+    ['CLAUDE.md:1 source AGENTS.md', 'CLAUDE.md:2 followed README.md'],
+  );
+  assert.ok(
+    plan.notes.some((n) => n.startsWith('CLAUDE.md:2 imports @./README.md: its text is placed once')),
+    plan.notes.join('\n'),
+  );
   assert.ok(!plan.legacy.some((l) => l.path === 'README.md'), 'an imported README is not offered for removal');
-  assert.ok(scan.sources.some((s) => s.path === 'README.md' && s.kind === 'imported' && s.sha256 !== null), 'the README is a source the plan binds to');
+  assert.ok(
+    scan.sources.some((s) => s.path === 'README.md' && s.kind === 'imported' && s.sha256 !== null),
+    'the README is a source the plan binds to',
+  );
   const { plan: again } = await applyAndReplan(repo, plan);
-  assert.deepEqual(again.operations.map((o) => `${o.op} ${o.path}`), [], 'the next plan is a no-op');
+  assert.deepEqual(
+    again.operations.map((o) => `${o.op} ${o.path}`),
+    [],
+    'the next plan is a no-op',
+  );
 });
 
 test('a file imported from two places is placed once', async (t) => {
@@ -35,20 +48,40 @@ test('a file imported from two places is placed once', async (t) => {
   });
   const out = content(COPILOT)!;
   assert.equal(count(out, '- Use tabs for indentation in Go files.'), 1, out);
-  assert.deepEqual(scan.imports.map((r) => r.status), ['followed', 'placed']);
+  assert.deepEqual(
+    scan.imports.map((r) => r.status),
+    ['followed', 'placed'],
+  );
 });
 
 test('imports outside the repository are reported and never read or copied: ~/, absolute, ../ past the root, a link out', async (t) => {
   const outside = tempDir(t, 'co-outside-');
   fs.writeFileSync(path.join(outside, 'secret.md'), '- SECRET personal rule.\n');
   const repo = sandbox(t);
-  writeFile(repo, 'CLAUDE.md', ['# Project', '', '- Shared rule for all.', '', '- @~/.claude/my-project-instructions.md', `@${path.join(outside, 'secret.md')}`, '@../../secret.md', '@linked/secret.md', ''].join('\n'));
+  writeFile(
+    repo,
+    'CLAUDE.md',
+    [
+      '# Project',
+      '',
+      '- Shared rule for all.',
+      '',
+      '- @~/.claude/my-project-instructions.md',
+      `@${path.join(outside, 'secret.md')}`,
+      '@../../secret.md',
+      '@linked/secret.md',
+      '',
+    ].join('\n'),
+  );
   fs.symlinkSync(outside, path.join(repo, 'linked'));
   const { scan, plan } = await planRepo(repo);
   const out = plan.operations.find((o) => o.path === COPILOT)!.content!;
   assert.match(out, /Shared rule for all/);
   assert.doesNotMatch(out, /SECRET|@~|my-project-instructions|secret\.md/, out);
-  assert.deepEqual(scan.imports.map((r) => r.status), ['outside', 'outside', 'outside', 'outside']);
+  assert.deepEqual(
+    scan.imports.map((r) => r.status),
+    ['outside', 'outside', 'outside', 'outside'],
+  );
   assert.equal(plan.notes.filter((n) => /outside the repository: it is never read or copied/.test(n)).length, 4, plan.notes.join('\n'));
   assert.ok(!scan.files.has('linked/secret.md'));
 });
@@ -61,11 +94,17 @@ test('import cycles end: two files that only import each other, and an imported 
     'pkg/notes.md': '- Note rule.\n\n@./more.md\n',
     'pkg/more.md': '- More rule.\n\n@notes.md\n',
   });
-  assert.deepEqual(scan.sources.filter((s) => s.aliasOf).map((s) => s.path), []);
+  assert.deepEqual(
+    scan.sources.filter((s) => s.aliasOf).map((s) => s.path),
+    [],
+  );
   const out = content('.github/instructions/pkg.instructions.md')!;
   for (const l of ['- Pkg rule.', '- Note rule.', '- More rule.']) assert.equal(count(out, l), 1, out);
   assert.doesNotMatch(out, /^@/m);
-  assert.deepEqual(scan.imports.filter((r) => r.from.startsWith('pkg/')).map((r) => `${r.from} ${r.status}`), ['pkg/CLAUDE.md followed', 'pkg/notes.md followed', 'pkg/more.md cycle']);
+  assert.deepEqual(
+    scan.imports.filter((r) => r.from.startsWith('pkg/')).map((r) => `${r.from} ${r.status}`),
+    ['pkg/CLAUDE.md followed', 'pkg/notes.md followed', 'pkg/more.md cycle'],
+  );
 });
 
 test('@ in AGENTS.md, inside a sentence or in a code block is text, not an import', async (t) => {
@@ -93,7 +132,7 @@ test('a CLAUDE.md of several imports, one of them AGENTS.md, points at AGENTS.md
   assert.ok(plan.notes.some((n) => n.startsWith('CLAUDE.md:2 imports @./README.md, which does not exist in the repository')));
 });
 
-test('an imported file\'s lines land as often as it has them, where the import is placed (multiplicity)', async (t) => {
+test("an imported file's lines land as often as it has them, where the import is placed (multiplicity)", async (t) => {
   const { repo, content, plan } = await plannedSandbox(t, {
     'pkg/CLAUDE.md': '- Run the tests.\n\n@style.md\n',
     'pkg/style.md': '- Run the tests.\n- Use tabs.\n- Run the tests.\n',
@@ -104,10 +143,13 @@ test('an imported file\'s lines land as often as it has them, where the import i
   assert.equal(count(out, '- Use tabs.'), 1, out);
   assert.doesNotMatch(out, /^@/m);
   const { plan: again } = await applyAndReplan(repo, plan);
-  assert.deepEqual(again.operations.map((o) => `${o.op} ${o.path}`), []);
+  assert.deepEqual(
+    again.operations.map((o) => `${o.op} ${o.path}`),
+    [],
+  );
 });
 
-test('an import of a file git ignores, or of a file under .git, is never read into Copilot\'s files', async (t) => {
+test("an import of a file git ignores, or of a file under .git, is never read into Copilot's files", async (t) => {
   const repo = sandbox(t);
   writeFile(repo, '.gitignore', 'CLAUDE.local.md\n');
   writeFile(repo, 'CLAUDE.local.md', '- PERSONAL note: my token lives in ~/.secrets.\n');
@@ -117,6 +159,9 @@ test('an import of a file git ignores, or of a file under .git, is never read in
   const out = plan.operations.find((o) => o.path === COPILOT)!.content!;
   assert.match(out, /Shared rule/);
   assert.doesNotMatch(out, /PERSONAL|GIT internal|repositoryformatversion|@/);
-  assert.deepEqual(scan.imports.map((r) => r.status), ['ignored', 'ignored', 'not_text']);
+  assert.deepEqual(
+    scan.imports.map((r) => r.status),
+    ['ignored', 'ignored', 'not_text'],
+  );
   assert.ok(plan.notes.some((n) => n.startsWith('CLAUDE.md:3 imports @CLAUDE.local.md, which git ignores')));
 });

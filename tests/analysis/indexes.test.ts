@@ -9,8 +9,24 @@ import type { Scope } from '../../server/src/model/model.js';
 /** Issue 18: analysis compares through indexes, and the indexes find exactly what every pair would. */
 
 const segment = fc.constantFrom('src', 'lib', 'api', 'a', 'b', 'test', 'x.y', '', '.', 'src/api', 'web/ui');
-const wild = fc.constantFrom('**', '*', '*.ts', '**/*.ts', '*.{ts,tsx}', '**/*.py', '*.md', '{a,b}', 'file.ts', 'x?', '[ab]', '*.rs', '*.TSX');
-const glob = fc.tuple(fc.array(segment, { maxLength: 3 }), fc.option(wild, { nil: undefined })).map(([segs, tail]) => [...segs, ...(tail ? [tail] : [])].join('/'));
+const wild = fc.constantFrom(
+  '**',
+  '*',
+  '*.ts',
+  '**/*.ts',
+  '*.{ts,tsx}',
+  '**/*.py',
+  '*.md',
+  '{a,b}',
+  'file.ts',
+  'x?',
+  '[ab]',
+  '*.rs',
+  '*.TSX',
+);
+const glob = fc
+  .tuple(fc.array(segment, { maxLength: 3 }), fc.option(wild, { nil: undefined }))
+  .map(([segs, tail]) => [...segs, ...(tail ? [tail] : [])].join('/'));
 const scope: fc.Arbitrary<Scope> = fc.oneof(
   { weight: 8, arbitrary: fc.array(glob, { minLength: 1, maxLength: 3 }).map((globs): Scope => ({ kind: 'globs', globs })) },
   { weight: 1, arbitrary: fc.constant<Scope>({ kind: 'repo' }) },
@@ -40,7 +56,10 @@ test('the scope index on globs by folder and extension: nested folders meet, sib
 
 // Every pair of 20,000 members is 200 million comparisons (minutes); the index takes about a second on a busy machine.
 test('the scope index stays fast: 20,000 members in separate folders', () => {
-  const group = Array.from({ length: 20_000 }, (_, i) => ({ path: `r${i}.mdc`, scope: { kind: 'globs', globs: [`src/m${i}/**/*.ts`, `test/m${i}/**`] } as Scope }));
+  const group = Array.from({ length: 20_000 }, (_, i) => ({
+    path: `r${i}.mdc`,
+    scope: { kind: 'globs', globs: [`src/m${i}/**/*.ts`, `test/m${i}/**`] } as Scope,
+  }));
   const t0 = performance.now();
   const meets = meetingMembers(group);
   assert.ok(performance.now() - t0 < 20_000, `took ${performance.now() - t0} ms`);
@@ -67,7 +86,12 @@ test('the copy index offers every pair of files that share 90% of their lines (a
 });
 
 test('the copy index offers few pairs when files are different: 20,000 files of distinct lines', () => {
-  const lists = Array.from({ length: 20_000 }, (_, i) => ['---', 'alwaysApply: false', '---', ...Array.from({ length: 12 }, (_, j) => `- rule ${j} of ${i}`)]);
+  const lists = Array.from({ length: 20_000 }, (_, i) => [
+    '---',
+    'alwaysApply: false',
+    '---',
+    ...Array.from({ length: 12 }, (_, j) => `- rule ${j} of ${i}`),
+  ]);
   const t0 = performance.now();
   const offered = similarCandidates(lists, SAME_SHARE);
   assert.ok(performance.now() - t0 < 20_000, `took ${performance.now() - t0} ms`);
@@ -78,14 +102,20 @@ test('the copy index offers few pairs when files are different: 20,000 files of 
 function everyPair(groups: string[][], min: number): { a: string; b: string; groups: number[] }[] {
   const pairs = new Map<string, number[]>();
   groups.forEach((g, k) => {
-    for (let i = 0; i < g.length; i++) for (let j = i + 1; j < g.length; j++) pairs.set(`${g[i]}\0${g[j]}`, [...(pairs.get(`${g[i]}\0${g[j]}`) ?? []), k]);
+    for (let i = 0; i < g.length; i++)
+      for (let j = i + 1; j < g.length; j++) pairs.set(`${g[i]}\0${g[j]}`, [...(pairs.get(`${g[i]}\0${g[j]}`) ?? []), k]);
   });
-  return [...pairs].filter(([, ks]) => ks.length >= min).map(([key, ks]) => ({ a: key.split('\0')[0]!, b: key.split('\0')[1]!, groups: ks }));
+  return [...pairs]
+    .filter(([, ks]) => ks.length >= min)
+    .map(([key, ks]) => ({ a: key.split('\0')[0]!, b: key.split('\0')[1]!, groups: ks }));
 }
 
 test('the pair index finds the pairs of files in at least 4 reports, with their reports, in the order every pair would', () => {
   const name = fc.constantFrom('AGENTS.md', 'CLAUDE.md', 'a.mdc', 'b.mdc', 'B.mdc', 'c/AGENTS.md', '.cursorrules', 'd.md');
-  const groups = fc.array(fc.uniqueArray(name, { maxLength: 6 }).map((g) => [...g].sort()), { maxLength: 24 });
+  const groups = fc.array(
+    fc.uniqueArray(name, { maxLength: 6 }).map((g) => [...g].sort()),
+    { maxLength: 24 },
+  );
   fc.assert(
     fc.property(groups, fc.integer({ min: 1, max: 5 }), (gs, min) => {
       assert.deepEqual(pairsTogether(gs, min), everyPair(gs, min));

@@ -6,7 +6,12 @@ import { analysisReport } from '../../server/src/narrate/report.js';
 
 test('the table: every surface reads copilot-instructions.md; only code review in VS Code skips .github/instructions/', () => {
   for (const s of SURFACES) assert.ok(READS[s].includes('copilot-instructions'), s);
-  assert.deepEqual(readersOf('copilot-path-instructions', '.github/instructions/api.instructions.md'), ['vscode-chat', 'cloud-agent', 'review-github', 'copilot-cli']);
+  assert.deepEqual(readersOf('copilot-path-instructions', '.github/instructions/api.instructions.md'), [
+    'vscode-chat',
+    'cloud-agent',
+    'review-github',
+    'copilot-cli',
+  ]);
 });
 
 test('AGENTS.md: the root one by VS Code chat, the cloud agent and the Copilot CLI; a nested one by the cloud agent only; never by code review', () => {
@@ -24,7 +29,7 @@ test('CLAUDE.md, GEMINI.md and .claude/rules: root files only, each by its own r
   assert.deepEqual(readersOf('claude-rules', '.claude/rules/api.md'), ['vscode-chat']);
 });
 
-test('no surface reads the other tools\' files', () => {
+test("no surface reads the other tools' files", () => {
   const others: [string, string][] = [
     ['cursor-rules', '.cursor/rules/api.mdc'],
     ['cursorrules', '.cursorrules'],
@@ -40,7 +45,12 @@ test('no surface reads the other tools\' files', () => {
 test('who sees the rules only after the migration depends on the target', () => {
   assert.deepEqual(newReaders('agents-md', 'AGENTS.md', '.github/copilot-instructions.md'), ['review-github', 'review-vscode']);
   assert.deepEqual(newReaders('agents-md', 'AGENTS.md', '.github/instructions/api.instructions.md'), ['review-github']);
-  assert.deepEqual(newReaders('cursor-rules', '.cursor/rules/api.mdc', '.github/instructions/api.instructions.md'), ['vscode-chat', 'cloud-agent', 'review-github', 'copilot-cli']);
+  assert.deepEqual(newReaders('cursor-rules', '.cursor/rules/api.mdc', '.github/instructions/api.instructions.md'), [
+    'vscode-chat',
+    'cloud-agent',
+    'review-github',
+    'copilot-cli',
+  ]);
   assert.equal(surfaceList(['vscode-chat', 'cloud-agent', 'copilot-cli']), 'VS Code chat, the cloud agent and the Copilot CLI');
   assert.equal(surfaceList(['review-github']), 'code review on GitHub.com');
   assert.equal(
@@ -49,7 +59,7 @@ test('who sees the rules only after the migration depends on the target', () => 
   );
 });
 
-test('the legacy choices\' notes say who reads each file today and who only after the migration', () => {
+test("the legacy choices' notes say who reads each file today and who only after the migration", () => {
   assert.equal(
     legacyNote({ kind: 'agents-md', path: 'AGENTS.md' }, '.github/copilot-instructions.md'),
     'AGENTS.md is read today by VS Code chat, the cloud agent and the Copilot CLI; code review on GitHub.com and code review in VS Code will see its rules only after the migration, from .github/copilot-instructions.md. If you keep it, its rules load twice there (from it and from .github/copilot-instructions.md).',
@@ -71,7 +81,16 @@ test('the analyze report says, per file, which surfaces read it today', () => {
     problems: [],
     skipped: [],
   });
-  assert.match(text, /^- AGENTS\.md \(agents-md, 10 bytes\): read today by VS Code chat, the cloud agent and the Copilot CLI; code review on GitHub\.com will see its rules only after the migration\.$/m);
-  assert.match(text, /^- \.cursorrules \(cursorrules, 10 bytes\): no Copilot surface reads it today; VS Code chat, the cloud agent, code review on GitHub\.com and the Copilot CLI will see its rules only after the migration\.$/m);
-  assert.match(text, /^- \.github\/copilot-instructions\.md \(copilot-instructions, 10 bytes\): read today by VS Code chat, the cloud agent, code review on GitHub\.com, code review in VS Code and the Copilot CLI\.$/m);
+  assert.match(
+    text,
+    /^- AGENTS\.md \(agents-md, 10 bytes\): read today by VS Code chat, the cloud agent and the Copilot CLI; code review on GitHub\.com will see its rules only after the migration\.$/m,
+  );
+  assert.match(
+    text,
+    /^- \.cursorrules \(cursorrules, 10 bytes\): no Copilot surface reads it today; VS Code chat, the cloud agent, code review on GitHub\.com and the Copilot CLI will see its rules only after the migration\.$/m,
+  );
+  assert.match(
+    text,
+    /^- \.github\/copilot-instructions\.md \(copilot-instructions, 10 bytes\): read today by VS Code chat, the cloud agent, code review on GitHub\.com, code review in VS Code and the Copilot CLI\.$/m,
+  );
 });

@@ -20,14 +20,75 @@ const NOT_FILE_WRITES: Record<string, string[]> = {
 const FS_MODULES = /^(node:)?fs(\/promises)?$|^fs-extra$|^graceful-fs$/;
 const WRITING_LIBRARIES = /^(write-file-atomic|proper-lockfile|rimraf|mkdirp|make-dir|del|graceful-fs|move-file|cpy|ncp|tmp|tempy)(\/.*)?$/;
 const WRITERS = [
-  'writeFile', 'writeFileSync', 'appendFile', 'appendFileSync', 'write', 'writeSync', 'writev', 'writevSync',
-  'rename', 'renameSync', 'rm', 'rmSync', 'rmdir', 'rmdirSync', 'unlink', 'unlinkSync', 'remove', 'removeSync',
-  'mkdir', 'mkdirSync', 'mkdtemp', 'mkdtempSync', 'mkdirp', 'mkdirs', 'mkdirsSync', 'ensureDir', 'ensureDirSync',
-  'ensureFile', 'ensureFileSync', 'ensureLink', 'ensureSymlink', 'outputFile', 'outputFileSync', 'outputJson',
-  'outputJSON', 'outputJsonSync', 'writeJson', 'writeJSON', 'writeJsonSync', 'copy', 'copySync', 'copyFile',
-  'copyFileSync', 'cp', 'cpSync', 'move', 'moveSync', 'emptyDir', 'emptyDirSync', 'symlink', 'symlinkSync',
-  'link', 'linkSync', 'chmod', 'chmodSync', 'lchmod', 'fchmod', 'chown', 'chownSync', 'lchown', 'fchown',
-  'utimes', 'utimesSync', 'lutimes', 'futimes', 'truncate', 'truncateSync', 'ftruncate', 'createWriteStream',
+  'writeFile',
+  'writeFileSync',
+  'appendFile',
+  'appendFileSync',
+  'write',
+  'writeSync',
+  'writev',
+  'writevSync',
+  'rename',
+  'renameSync',
+  'rm',
+  'rmSync',
+  'rmdir',
+  'rmdirSync',
+  'unlink',
+  'unlinkSync',
+  'remove',
+  'removeSync',
+  'mkdir',
+  'mkdirSync',
+  'mkdtemp',
+  'mkdtempSync',
+  'mkdirp',
+  'mkdirs',
+  'mkdirsSync',
+  'ensureDir',
+  'ensureDirSync',
+  'ensureFile',
+  'ensureFileSync',
+  'ensureLink',
+  'ensureSymlink',
+  'outputFile',
+  'outputFileSync',
+  'outputJson',
+  'outputJSON',
+  'outputJsonSync',
+  'writeJson',
+  'writeJSON',
+  'writeJsonSync',
+  'copy',
+  'copySync',
+  'copyFile',
+  'copyFileSync',
+  'cp',
+  'cpSync',
+  'move',
+  'moveSync',
+  'emptyDir',
+  'emptyDirSync',
+  'symlink',
+  'symlinkSync',
+  'link',
+  'linkSync',
+  'chmod',
+  'chmodSync',
+  'lchmod',
+  'fchmod',
+  'chown',
+  'chownSync',
+  'lchown',
+  'fchown',
+  'utimes',
+  'utimesSync',
+  'lutimes',
+  'futimes',
+  'truncate',
+  'truncateSync',
+  'ftruncate',
+  'createWriteStream',
 ];
 const WRITE_FLAGS = /['"`][^'"`]*[wa+][^'"`]*['"`]|O_WRONLY|O_RDWR|O_CREAT|O_APPEND|O_TRUNC/;
 
@@ -54,7 +115,10 @@ export function writingCalls(source: string): Finding[] {
     if (ns) bound.add(ns[1]!);
     const named = /\{([^}]*)\}/.exec(clause!);
     for (const part of named ? named[1]!.split(',') : []) {
-      const [orig, alias] = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/);
+      const [orig, alias] = part
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/);
       if (!orig) continue;
       if (orig === 'promises') bound.add(alias ?? orig);
       if (WRITERS.includes(orig)) found.push({ line: lineOf(m.index!), what: `imports ${orig} from ${from}` });
@@ -62,7 +126,8 @@ export function writingCalls(source: string): Finding[] {
     }
   }
   for (const m of source.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
-    if (FS_MODULES.test(m[1]!) || WRITING_LIBRARIES.test(m[1]!)) found.push({ line: lineOf(m.index!), what: `imports ${m[1]} at run time` });
+    if (FS_MODULES.test(m[1]!) || WRITING_LIBRARIES.test(m[1]!))
+      found.push({ line: lineOf(m.index!), what: `imports ${m[1]} at run time` });
   }
   for (const m of source.matchAll(/require\(\s*['"]([^'"]+)['"]\s*\)/g)) {
     if (FS_MODULES.test(m[1]!) || WRITING_LIBRARIES.test(m[1]!)) found.push({ line: lineOf(m.index!), what: `requires ${m[1]}` });
@@ -76,13 +141,16 @@ export function writingCalls(source: string): Finding[] {
       if (WRITERS.includes(method)) found.push({ line: lineOf(m.index!), what: `${m[1]}.${method}(` });
       if (method === 'open' || method === 'openSync') {
         const args = source.slice(m.index! + m[0].length, source.indexOf(')', m.index! + m[0].length) + 1);
-        if (WRITE_FLAGS.test(args.split(',').slice(1).join(','))) found.push({ line: lineOf(m.index!), what: `${m[1]}.${method}( with write flags` });
+        if (WRITE_FLAGS.test(args.split(',').slice(1).join(',')))
+          found.push({ line: lineOf(m.index!), what: `${m[1]}.${method}( with write flags` });
       }
     }
   }
   // A file handle's writers (`fh.write(`, `handle.chmod(`) after an open anywhere in the file.
   if (/\.open\w*\s*\(/.test(source)) {
-    for (const m of source.matchAll(/\b(\w*(?:fh|handle|fd)\w*)\.(write|writeFile|appendFile|chmod|chown|truncate|utimes|sync|datasync)\s*\(/gi)) {
+    for (const m of source.matchAll(
+      /\b(\w*(?:fh|handle|fd)\w*)\.(write|writeFile|appendFile|chmod|chown|truncate|utimes|sync|datasync)\s*\(/gi,
+    )) {
       found.push({ line: lineOf(m.index!), what: `${m[1]}.${m[2]}(` });
     }
   }

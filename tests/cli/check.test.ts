@@ -22,7 +22,9 @@ const json = (repo: string, ...more: string[]) => {
   return { code: r.status, report: JSON.parse(r.stdout) };
 };
 
-const SCHEMA = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'));
+const SCHEMA = JSON.parse(
+  fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'),
+);
 // CommonJS packages: under NodeNext their default export is the module object, whose .default is the class.
 const Ajv = ((AjvModule as any).default ?? AjvModule) as typeof AjvModule.default;
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof addFormatsModule.default;
@@ -33,7 +35,8 @@ const validate = (data: unknown): boolean => compiled(data) === true;
 
 const CONTRADICTION = { '.github/copilot-instructions.md': MESSY_INSTRUCTIONS };
 const DUPLICATE = {
-  '.github/copilot-instructions.md': '# Guidelines\n\n## Build\n\n- Use pnpm for all package management.\n- Run tests with vitest before every commit.\n\n## Style\n\n- Indent with 2 spaces.\n- Run tests with vitest before every commit.\n',
+  '.github/copilot-instructions.md':
+    '# Guidelines\n\n## Build\n\n- Use pnpm for all package management.\n- Run tests with vitest before every commit.\n\n## Style\n\n- Indent with 2 spaces.\n- Run tests with vitest before every commit.\n',
 };
 const CLEAN = { '.github/copilot-instructions.md': STRUCTURED_INSTRUCTIONS };
 const DRIFT = {
@@ -73,18 +76,37 @@ test('a clean repository: no findings, exit 0 at every --fail-on, and the same b
 });
 
 test('each kind is reported, and --fail-on is a ladder: contradiction < duplicate < drift < any; none never fails', (t) => {
-  const repos = { contradiction: sandbox(t, CONTRADICTION), duplicate: sandbox(t, DUPLICATE), drift: sandbox(t, DRIFT), change: sandbox(t, { 'AGENTS.md': '# Agents\n\n- Use pnpm.\n' }) };
+  const repos = {
+    contradiction: sandbox(t, CONTRADICTION),
+    duplicate: sandbox(t, DUPLICATE),
+    drift: sandbox(t, DRIFT),
+    change: sandbox(t, { 'AGENTS.md': '# Agents\n\n- Use pnpm.\n' }),
+  };
   const c = json(repos.contradiction).report;
   assert.ok(c.findings.some((f: any) => f.rule === 'contradiction' && f.locations.length >= 2 && f.certainty));
   const d = json(repos.duplicate).report;
-  assert.deepEqual(d.findings.filter((f: any) => f.rule === 'duplicate').map((f: any) => f.locations), [[{ path: '.github/copilot-instructions.md', line: 6 }, { path: '.github/copilot-instructions.md', line: 11 }]]);
+  assert.deepEqual(
+    d.findings.filter((f: any) => f.rule === 'duplicate').map((f: any) => f.locations),
+    [
+      [
+        { path: '.github/copilot-instructions.md', line: 6 },
+        { path: '.github/copilot-instructions.md', line: 11 },
+      ],
+    ],
+  );
   assert.equal(d.counts.contradiction, 0);
   const r = json(repos.drift).report;
   const drift = r.findings.filter((f: any) => f.rule === 'drift');
-  assert.deepEqual(drift.map((f: any) => [f.kind, f.locations]), [['legacy-only', [{ path: 'AGENTS.md', line: 5 }]]]);
+  assert.deepEqual(
+    drift.map((f: any) => [f.kind, f.locations]),
+    [['legacy-only', [{ path: 'AGENTS.md', line: 5 }]]],
+  );
   assert.match(drift[0].message, /Deploy only from the release branch/);
   const w = json(repos.change).report;
-  assert.deepEqual(w.findings.filter((f: any) => f.rule === 'would-change').map((f: any) => [f.kind, f.locations[0].path]), [['create', '.github/copilot-instructions.md']]);
+  assert.deepEqual(
+    w.findings.filter((f: any) => f.rule === 'would-change').map((f: any) => [f.kind, f.locations[0].path]),
+    [['create', '.github/copilot-instructions.md']],
+  );
 
   const expected: Record<string, Record<string, number>> = {
     contradiction: { contradiction: 1, duplicate: 1, drift: 1, any: 1, none: 0 },
@@ -94,7 +116,11 @@ test('each kind is reported, and --fail-on is a ladder: contradiction < duplicat
   };
   for (const [name, levels] of Object.entries(expected)) {
     for (const [level, code] of Object.entries(levels)) {
-      assert.equal(cli(['check', '--repo', repos[name as keyof typeof repos], '--fail-on', level]).status, code, `${name} --fail-on ${level}`);
+      assert.equal(
+        cli(['check', '--repo', repos[name as keyof typeof repos], '--fail-on', level]).status,
+        code,
+        `${name} --fail-on ${level}`,
+      );
     }
   }
   // Bad usage exits 2.
@@ -128,14 +154,21 @@ test('drift after a migration: edit the kept CLAUDE.md, and check reports the ne
   assert.equal((await s.call('onboarding_migrate')).structuredContent?.outcome, 'migrated');
   assert.ok(fs.existsSync(path.join(repo, 'CLAUDE.md')), 'kept');
   const right = json(repo, '--fail-on', 'drift');
-  assert.deepEqual(right.report.findings.filter((f: any) => f.rule === 'drift'), [], JSON.stringify(right.report));
+  assert.deepEqual(
+    right.report.findings.filter((f: any) => f.rule === 'drift'),
+    [],
+    JSON.stringify(right.report),
+  );
   assert.equal(right.code, 0, JSON.stringify(right.report));
 
   fs.appendFileSync(path.join(repo, 'CLAUDE.md'), '- Never force-push to main.\n');
   const after = json(repo, '--fail-on', 'drift');
   assert.equal(after.code, 1);
   const drift = after.report.findings.filter((f: any) => f.rule === 'drift');
-  assert.deepEqual(drift.map((f: any) => f.locations), [[{ path: 'CLAUDE.md', line: 5 }]]);
+  assert.deepEqual(
+    drift.map((f: any) => f.locations),
+    [[{ path: 'CLAUDE.md', line: 5 }]],
+  );
 });
 
 test('SARIF 2.1.0: valid against the official schema, one result per finding, a location per side, every rule listed', (t) => {
@@ -147,7 +180,13 @@ test('SARIF 2.1.0: valid against the official schema, one result per finding, a 
   const run = sarif.runs[0];
   assert.deepEqual(
     run.tool.driver.rules.map((x: any) => x.id),
-    ['copilot-onboard/contradiction', 'copilot-onboard/duplicate', 'copilot-onboard/drift', 'copilot-onboard/would-change', 'copilot-onboard/ambiguity'],
+    [
+      'copilot-onboard/contradiction',
+      'copilot-onboard/duplicate',
+      'copilot-onboard/drift',
+      'copilot-onboard/would-change',
+      'copilot-onboard/ambiguity',
+    ],
   );
   for (const rule of run.tool.driver.rules) {
     assert.ok(rule.shortDescription.text && rule.fullDescription.text);
@@ -157,7 +196,10 @@ test('SARIF 2.1.0: valid against the official schema, one result per finding, a 
   assert.equal(run.results.length, report.findings.length);
   const contradiction = run.results.find((x: any) => x.ruleId === 'copilot-onboard/contradiction');
   assert.ok(contradiction);
-  assert.equal(contradiction.properties.certainty === 'high' ? 'error' : contradiction.properties.certainty === 'medium' ? 'warning' : 'note', contradiction.level);
+  assert.equal(
+    contradiction.properties.certainty === 'high' ? 'error' : contradiction.properties.certainty === 'medium' ? 'warning' : 'note',
+    contradiction.level,
+  );
   const loc = contradiction.locations[0].physicalLocation;
   assert.equal(loc.artifactLocation.uri, '.github/copilot-instructions.md');
   assert.ok(loc.region.startLine > 1);

@@ -16,7 +16,8 @@ import { MESSY_INSTRUCTIONS, sandbox, tempDir } from '../helpers/sandbox.js';
 const FILES = {
   'AGENTS.md': MESSY_INSTRUCTIONS,
   'CLAUDE.md': '# Claude\n\n- Use pnpm to install dependencies.\n- Keep functions small.\n',
-  '.cursor/rules/api.mdc': '---\ndescription: API handlers\nglobs: src/api/**/*.ts\nalwaysApply: false\n---\n- Validate every request body.\n',
+  '.cursor/rules/api.mdc':
+    '---\ndescription: API handlers\nglobs: src/api/**/*.ts\nalwaysApply: false\n---\n- Validate every request body.\n',
 };
 
 function cli(args: string[], env: Record<string, string> = {}) {
@@ -56,8 +57,11 @@ test('the direct call says what the in-process MCP client said, word for word, a
   const files: Record<string, string> = { ...FILES };
   // Enough rules for the plan's text to be cut (narrate/bounded.ts).
   for (let i = 0; i < 120; i++) {
-    const body = Array.from({ length: 12 }, (_, j) => `- Rule ${j} of area ${i}: keep module ${i} handler ${j} small and typed.`).join('\n');
-    files[`.cursor/rules/area-${i}.mdc`] = `---\ndescription: Area ${i}\nglobs: src/area-${i}/**/*.ts\nalwaysApply: false\n---\n# Area ${i}\n\n${body}\n`;
+    const body = Array.from({ length: 12 }, (_, j) => `- Rule ${j} of area ${i}: keep module ${i} handler ${j} small and typed.`).join(
+      '\n',
+    );
+    files[`.cursor/rules/area-${i}.mdc`] =
+      `---\ndescription: Area ${i}\nglobs: src/area-${i}/**/*.ts\nalwaysApply: false\n---\n# Area ${i}\n\n${body}\n`;
   }
   const a = sandbox(t, files);
   const b = sandbox(t, files);
@@ -91,7 +95,9 @@ function loadedBy(args: string[], cwd: string): { urls: string[]; status: number
 
 /** The SDK, by its URL (an unbundled build) or by esbuild's comment naming each bundled module's path. */
 function sdkModules(run: ReturnType<typeof loadedBy>): string[] {
-  return run.urls.filter((u) => u.includes('@modelcontextprotocol/sdk') || /node_modules\/@modelcontextprotocol\/sdk\//.test(run.texts.get(u) ?? ''));
+  return run.urls.filter(
+    (u) => u.includes('@modelcontextprotocol/sdk') || /node_modules\/@modelcontextprotocol\/sdk\//.test(run.texts.get(u) ?? ''),
+  );
 }
 
 test('analyze, propose, status and traces do not load the MCP SDK; a command that serves MCP in process does', (t) => {
@@ -100,7 +106,10 @@ test('analyze, propose, status and traces do not load the MCP SDK; a command tha
   for (const command of [['analyze'], ['propose'], ['status'], ['traces', 'list']]) {
     const run = loadedBy([...command, '--json', '--repo', repo], tmp);
     assert.equal(run.status, 0, command.join(' '));
-    assert.ok(run.urls.some((u) => u.endsWith('/cli.js')), 'the hook saw the CLI load');
+    assert.ok(
+      run.urls.some((u) => u.endsWith('/cli.js')),
+      'the hook saw the CLI load',
+    );
     assert.deepEqual(sdkModules(run), [], `${command.join(' ')} loaded the MCP SDK`);
     fs.rmSync(path.join(tmp, 'loaded.txt'));
   }

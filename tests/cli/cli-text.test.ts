@@ -11,7 +11,10 @@ const message = `Plan 123:\n- Change x.md (+2 -0 lines)\n- Create y.md\n\n${a}\n
 
 test('diffParts finds each diff by its hunk counts, even with lines that look like headers inside', () => {
   const parts = diffParts(message);
-  assert.deepEqual(parts.map((p) => p.diff), [false, true, false]);
+  assert.deepEqual(
+    parts.map((p) => p.diff),
+    [false, true, false],
+  );
   assert.equal(parts[1]!.text, `${a}\n${b}`);
   assert.match(parts[2]!.text, /Git: branch main\.$/);
 });
@@ -26,7 +29,7 @@ test('withoutDiffs handles a diff cut short with its note', () => {
   assert.equal(withoutDiffs(cut, '(diff above)'), 'Intro\n\n(diff above)\n\nGit: x');
 });
 
-test('the tool\'s own sentences name tools for a model and commands for a person at the CLI; nothing else is rewritten', () => {
+test("the tool's own sentences name tools for a model and commands for a person at the CLI; nothing else is rewritten", () => {
   const cli = { cliCommand: 'node /x/cli.js' };
   assert.equal(stepName(undefined, 'migrate'), 'onboarding_migrate');
   assert.equal(stepName(cli, 'migrate'), 'node /x/cli.js migrate');
@@ -39,5 +42,8 @@ test('the tool\'s own sentences name tools for a model and commands for a person
 test('cliCommand is the command as the person can type it again', () => {
   assert.equal(cliCommand(['node', '/usr/local/bin/copilot-onboard'], {}), 'copilot-onboard');
   assert.equal(cliCommand(['node', '/p/node_modules/.bin/copilot-onboard'], { npm_command: 'exec' }), 'npx copilot-onboard');
-  assert.equal(cliCommand(['node', '/home/me/copilot onboard/server/dist/cli.js'], {}), "node '/home/me/copilot onboard/server/dist/cli.js'");
+  assert.equal(
+    cliCommand(['node', '/home/me/copilot onboard/server/dist/cli.js'], {}),
+    "node '/home/me/copilot onboard/server/dist/cli.js'",
+  );
 });

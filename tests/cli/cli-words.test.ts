@@ -85,7 +85,10 @@ test('a contradiction pairs each value with its own locations, and each location
   const contradictions = json.problems.filter((p: { type: string }) => p.type === 'contradiction');
   assert.equal(contradictions.length, 1, JSON.stringify(json.problems));
   const description: string = contradictions[0].description;
-  assert.match(description, /^Contradicting rules about package manager: "pnpm" \(\.github\/copilot-instructions\.md:5\) vs "npm" \(AGENTS\.md:3, AGENTS\.md:7\) vs not "npm" \(CLAUDE\.md:3\)$/);
+  assert.match(
+    description,
+    /^Contradicting rules about package manager: "pnpm" \(\.github\/copilot-instructions\.md:5\) vs "npm" \(AGENTS\.md:3, AGENTS\.md:7\) vs not "npm" \(CLAUDE\.md:3\)$/,
+  );
   const sides = [...description.matchAll(/"(\w+)" \(([^)]+)\)/g)];
   assert.equal(sides.length, 3);
   for (const [, value, locations] of sides) {
@@ -169,13 +172,21 @@ test('propose again: an approval of the same plan stands (status says approved),
 });
 
 test('the pattern is described as found: an AGENTS.md with headings is not "one flat list"', (t) => {
-  const repo = sandbox(t, { 'AGENTS.md': '# Agents\n\n## Build\n\n- Use npm to install dependencies.\n\n## Tests\n\n- Run the tests before every commit.\n' });
+  const repo = sandbox(t, {
+    'AGENTS.md': '# Agents\n\n## Build\n\n- Use npm to install dependencies.\n\n## Tests\n\n- Run the tests before every commit.\n',
+  });
   const json = JSON.parse(cli(['analyze', '--repo', repo, '--json']).stdout);
   // A file with headings is structured (issue 12); the detail still says the rules have to move.
   assert.equal(json.pattern, 'structured');
-  assert.equal(json.patternDetail, "every file is organised in sections (rule: a file with headings is structured); the rules in AGENTS.md are not in Copilot's files yet");
+  assert.equal(
+    json.patternDetail,
+    "every file is organised in sections (rule: a file with headings is structured); the rules in AGENTS.md are not in Copilot's files yet",
+  );
   const flat = sandbox(t, { [FILE]: '# Rules\n\n- Use npm.\n- Run the tests.\n' });
-  assert.equal(JSON.parse(cli(['analyze', '--repo', flat, '--json']).stdout).patternDetail, `${FILE} holds rules outside headed sections that can be grouped (rule: a file without headings is unstructured)`);
+  assert.equal(
+    JSON.parse(cli(['analyze', '--repo', flat, '--json']).stdout).patternDetail,
+    `${FILE} holds rules outside headed sections that can be grouped (rule: a file without headings is unstructured)`,
+  );
 });
 
 test('a refused step speaks to the person at the CLI; --json and the trace keep the outcome code', (t) => {
@@ -184,8 +195,12 @@ test('a refused step speaks to the person at the CLI; --json and the trace keep 
   const r = cli(['approve', '--repo', repo]);
   assert.equal(r.status, 3);
   const said = r.stdout + r.stderr;
-  for (const word of ['not_confirmed', 'keep_all', 'elicitation', 'ms)', ' ms;', 'The person']) assert.ok(!said.includes(word), `"${word}" in: ${said}`);
-  assert.match(said, /The approve step needs your answer, and it cannot show a form here: there is no terminal to ask you in\. Nothing was changed\. Run it in a terminal: node \S+ approve --repo /);
+  for (const word of ['not_confirmed', 'keep_all', 'elicitation', 'ms)', ' ms;', 'The person'])
+    assert.ok(!said.includes(word), `"${word}" in: ${said}`);
+  assert.match(
+    said,
+    /The approve step needs your answer, and it cannot show a form here: there is no terminal to ask you in\. Nothing was changed\. Run it in a terminal: node \S+ approve --repo /,
+  );
   const json = JSON.parse(cli(['approve', '--repo', repo, '--json']).stdout);
   assert.equal(json.outcome, 'elicitation_unsupported');
 });
@@ -195,25 +210,43 @@ async function approveAtCli(repo: string, answer: ((params: any) => any) | null)
   const { callInProcess } = await import('../../server/src/cli/in-process.js');
   const choice = { explicit: repo, cwd: repo } as any;
   await callInProcess(choice, 'onboarding_propose', null, { cliCommand: 'copilot-onboard', repoArg: repo });
-  return callInProcess(choice, 'onboarding_approve', answer ? async (p) => answer(p) : null, { cliCommand: 'copilot-onboard', repoArg: repo });
+  return callInProcess(choice, 'onboarding_approve', answer ? async (p) => answer(p) : null, {
+    cliCommand: 'copilot-onboard',
+    repoArg: repo,
+  });
 }
 
-test('the server writes its refusals in the person\'s words when the call comes from the CLI; over MCP a model reads its own', async (t) => {
+test("the server writes its refusals in the person's words when the call comes from the CLI; over MCP a model reads its own", async (t) => {
   const files = {
     'AGENTS.md': '# Agents\n\n- Use npm to install dependencies.\n',
     'CLAUDE.md': '# Claude\n\n- Use pnpm to install dependencies.\n',
   };
   const repo = sandbox(t, files);
   const cases: Array<{ answer: ((p: any) => any) | null; outcome: string; person: RegExp; model: RegExp }> = [
-    { answer: () => ({ action: 'cancel' }), outcome: 'cancelled', person: /^You closed the form\. Nothing was changed\.$/, model: /^The person dismissed the request\. Nothing was changed\. Do not ask again/ },
-    { answer: () => ({ action: 'decline' }), outcome: 'declined', person: /^You answered No\. Nothing was changed\.$/, model: /^The person declined\. Nothing was changed\./ },
+    {
+      answer: () => ({ action: 'cancel' }),
+      outcome: 'cancelled',
+      person: /^You closed the form\. Nothing was changed\.$/,
+      model: /^The person dismissed the request\. Nothing was changed\. Do not ask again/,
+    },
+    {
+      answer: () => ({ action: 'decline' }),
+      outcome: 'declined',
+      person: /^You answered No\. Nothing was changed\.$/,
+      model: /^The person declined\. Nothing was changed\./,
+    },
     {
       answer: (p) => ({ action: 'accept', content: 'approved' in p.requestedSchema.properties ? { approved: false } : {} }),
       outcome: 'not_confirmed',
       person: /^You answered No\. Nothing was changed\.$/,
       model: /^The form was sent, but "approved" was not confirmed\./,
     },
-    { answer: null, outcome: 'elicitation_unsupported', person: /^The approve step needs your answer, and it cannot show a form here/, model: /did not declare MCP elicitation/ },
+    {
+      answer: null,
+      outcome: 'elicitation_unsupported',
+      person: /^The approve step needs your answer, and it cannot show a form here/,
+      model: /did not declare MCP elicitation/,
+    },
   ];
   for (const c of cases) {
     const r = await approveAtCli(repo, c.answer);
@@ -227,7 +260,9 @@ test('the server writes its refusals in the person\'s words when the call comes 
     }
   }
   // The trace keeps the outcome code.
-  const traces = fs.readdirSync(path.join(repo, '.copilot-state', 'elicitation-traces')).map((f) => JSON.parse(fs.readFileSync(path.join(repo, '.copilot-state', 'elicitation-traces', f), 'utf8')).outcome);
+  const traces = fs
+    .readdirSync(path.join(repo, '.copilot-state', 'elicitation-traces'))
+    .map((f) => JSON.parse(fs.readFileSync(path.join(repo, '.copilot-state', 'elicitation-traces', f), 'utf8')).outcome);
   for (const c of cases) assert.ok(traces.includes(c.outcome), c.outcome);
   // An approval with a chosen side names the conflict and the kept rule's place.
   const r = await approveAtCli(repo, (p) => {

@@ -169,16 +169,21 @@ test('the demo without a terminal stops before the first question and exits 3, a
 
 test('propose at the CLI ends with a summary table whose figures match the plan; --json and MCP keep their shapes', async (t) => {
   const repo = sandbox(t, {
-    'AGENTS.md': '# Agents\n\n## Build\n\n- Use npm to install dependencies.\n- Run the tests before every commit.\n\n## Style\n\n- Prefer small functions.\n',
+    'AGENTS.md':
+      '# Agents\n\n## Build\n\n- Use npm to install dependencies.\n- Run the tests before every commit.\n\n## Style\n\n- Prefer small functions.\n',
     'CLAUDE.md': '# Claude\n\n- Use pnpm to install dependencies.\n- Run the tests before every commit.\n',
   });
   const env = { ...process.env };
   delete env.COPILOT_ONBOARD_REPO;
   const text = spawnSync(process.execPath, [CLI, 'propose', '--repo', repo], { encoding: 'utf8', input: '', env }).stdout;
-  const json = JSON.parse(spawnSync(process.execPath, [CLI, 'propose', '--repo', repo, '--json'], { encoding: 'utf8', input: '', env }).stdout);
+  const json = JSON.parse(
+    spawnSync(process.execPath, [CLI, 'propose', '--repo', repo, '--json'], { encoding: 'utf8', input: '', env }).stdout,
+  );
   assert.equal(json.summary, undefined);
   // eslint-disable-next-line no-regex-spaces -- the spaces are the table's alignment, as the person sees it
-  const table = /^Summary:\n  Files read  (.+)\n  Rules       (.+)\n  Sections    (.+)\n  Problems    (.+)\n  Operations  (.+)$/m.exec(text);
+  const table = /^Summary:\n  Files read  (.+)\n  Rules       (.+)\n  Sections    (.+)\n  Problems    (.+)\n  Operations  (.+)$/m.exec(
+    text,
+  );
   assert.ok(table, text);
   const [, files, rules, sections, problems, operations] = table;
   assert.equal(files, '2');
@@ -196,10 +201,15 @@ test('propose at the CLI ends with a summary table whose figures match the plan;
 });
 
 test('propose says the pattern in the same words as analyze', (t) => {
-  const repo = sandbox(t, { 'AGENTS.md': '# Agents\n\n## Build\n\n- Use npm to install dependencies.\n\n## Tests\n\n- Run the tests before every commit.\n' });
+  const repo = sandbox(t, {
+    'AGENTS.md': '# Agents\n\n## Build\n\n- Use npm to install dependencies.\n\n## Tests\n\n- Run the tests before every commit.\n',
+  });
   const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--repo', repo], { encoding: 'utf8', input: '' }).stdout;
   const line = (text: string) => /^Pattern: .*$/m.exec(text)![0];
   assert.equal(line(run('propose')), line(run('analyze')));
-  assert.match(line(run('propose')), /^Pattern: structured: every file is organised in sections \(rule: a file with headings is structured\); the rules in AGENTS\.md are not in Copilot's files yet\.$/);
+  assert.match(
+    line(run('propose')),
+    /^Pattern: structured: every file is organised in sections \(rule: a file with headings is structured\); the rules in AGENTS\.md are not in Copilot's files yet\.$/,
+  );
   assert.equal(JSON.parse(run('propose', '--json')).patternDetail, JSON.parse(run('analyze', '--json')).patternDetail);
 });

@@ -25,7 +25,11 @@ function run(nodeArgs: string[], cwd: string, env: Record<string, string> = {}) 
 }
 
 /** Runs node with a module hook that writes every module URL it resolves; returns them, unique, in order. */
-function loadedBy(nodeArgs: string[], tmp: string, env: Record<string, string> = {}): { urls: string[]; status: number | null; stdout: string; stderr: string } {
+function loadedBy(
+  nodeArgs: string[],
+  tmp: string,
+  env: Record<string, string> = {},
+): { urls: string[]; status: number | null; stdout: string; stderr: string } {
   const hook = path.join(tmp, 'hook.mjs');
   const log = path.join(tmp, 'loaded.txt');
   fs.rmSync(log, { force: true });
@@ -40,8 +44,10 @@ function loadedBy(nodeArgs: string[], tmp: string, env: Record<string, string> =
   return { urls, status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-const distFiles = (urls: string[]) => urls.filter((u) => u.startsWith(pathToFileURL(DIST).href)).map((u) => path.relative(DIST, new URL(u).pathname));
-const packages = (urls: string[]) => [...new Set(urls.filter((u) => u.includes('/node_modules/')).map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)![1]!))].sort();
+const distFiles = (urls: string[]) =>
+  urls.filter((u) => u.startsWith(pathToFileURL(DIST).href)).map((u) => path.relative(DIST, new URL(u).pathname));
+const packages = (urls: string[]) =>
+  [...new Set(urls.filter((u) => u.includes('/node_modules/')).map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)![1]!))].sort();
 
 function tmpDir(t: { after: (fn: () => void) => void }): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'co-cold-'));
@@ -69,12 +75,15 @@ test('the read-only commands load the CLI and one file of the build, and no yarg
     );
     // Outside the bundle are the packages it leaves external: propose asks simple-git about the repository, nothing else loads one.
     const loaded = packages(r.urls);
-    if (command[0] === 'propose') for (const p of ['yargs', '@inquirer/prompts', 'jsonc-parser', '@modelcontextprotocol/sdk']) assert.ok(!loaded.includes(p), `propose loaded ${p}`);
+    if (command[0] === 'propose')
+      for (const p of ['yargs', '@inquirer/prompts', 'jsonc-parser', '@modelcontextprotocol/sdk'])
+        assert.ok(!loaded.includes(p), `propose loaded ${p}`);
     else assert.deepEqual(loaded, [], `${command.join(' ')} loaded a package`);
   }
   // The read-only file bundles no SDK, yargs or prompts (esbuild names each bundled module in a comment).
   const bundled = fs.readFileSync(path.join(DIST, 'chunks/read-only-cli.js'), 'utf8');
-  for (const name of ['@modelcontextprotocol/sdk', 'node_modules/yargs', '@inquirer', 'node_modules/ajv']) assert.ok(!bundled.includes(name), `the read-only file bundles ${name}`);
+  for (const name of ['@modelcontextprotocol/sdk', 'node_modules/yargs', '@inquirer', 'node_modules/ajv'])
+    assert.ok(!bundled.includes(name), `the read-only file bundles ${name}`);
   assert.ok(bundled.includes('node_modules/zod/'), 'the check would see a bundled package');
 });
 
@@ -96,14 +105,18 @@ test('status and a first analyze on a repository without state build no zod sche
     assert.equal(r.status, 0, `${tool}: ${r.stderr}`);
     assert.ok(distModule(r, 'cli/read-only.js'), 'the hook saw the modules load');
     for (const p of NOT_ON_A_REPO_WITHOUT_STATE) assert.ok(!packages(r.urls).includes(p), `${tool} loaded ${p}`);
-    for (const m of ['state/schema.js', 'gate/forms.js', 'engine/migration.js', 'mcp/server.js']) assert.ok(!distModule(r, m), `${tool} loaded ${m}`);
+    for (const m of ['state/schema.js', 'gate/forms.js', 'engine/migration.js', 'mcp/server.js'])
+      assert.ok(!distModule(r, m), `${tool} loaded ${m}`);
     // Status takes no lock; analyze writes its trace under one.
     assert.equal(packages(r.urls).includes('proper-lockfile'), tool === 'onboarding_analyze', `${tool} and proper-lockfile`);
   }
   // The first analyze wrote a trace and the chain head: the next one checks the head against its schema.
   const again = readOnlyModules('onboarding_analyze', repo, tmp);
   assert.equal(again.status, 0, again.stderr);
-  assert.ok(packages(again.urls).includes('zod') && distModule(again, 'state/chain-head-schema.js'), 'the check sees zod where it is loaded');
+  assert.ok(
+    packages(again.urls).includes('zod') && distModule(again, 'state/chain-head-schema.js'),
+    'the check sees zod where it is loaded',
+  );
   assert.ok(!distModule(again, 'state/schema.js'), 'the chain head is checked without building every stored-file schema');
   assert.ok(packages(again.urls).includes('proper-lockfile'), 'and proper-lockfile: the trace is written under the lock');
 });
@@ -115,9 +128,18 @@ test('traces without yargs: the same output as through yargs, and yargs still an
   assert.equal(run([CLI, 'analyze', '--repo', repo], tmp).status, 0);
   // `--json=true` is not read by the quick parser: yargs parses it, and the output is the same.
   for (const [quick, viaYargs] of [
-    [['traces', '--json', '--repo', repo], ['traces', '--json=true', '--repo', repo]],
-    [['traces', 'list', '--repo', repo], ['traces', 'list', '--json=false', '--repo', repo]],
-    [['traces', 'verify', '--json', '--repo', repo], ['traces', 'verify', '--json=true', '--repo', repo]],
+    [
+      ['traces', '--json', '--repo', repo],
+      ['traces', '--json=true', '--repo', repo],
+    ],
+    [
+      ['traces', 'list', '--repo', repo],
+      ['traces', 'list', '--json=false', '--repo', repo],
+    ],
+    [
+      ['traces', 'verify', '--json', '--repo', repo],
+      ['traces', 'verify', '--json=true', '--repo', repo],
+    ],
   ]) {
     const a = loadedBy([CLI, ...quick!], tmp);
     const b = loadedBy([CLI, ...viaYargs!], tmp);

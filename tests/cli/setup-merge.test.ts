@@ -75,10 +75,19 @@ test('tabs, CRLF, no servers yet, and no file are handled', async (t) => {
 });
 
 test('the serve command: npx --no-install where the package is installed, node and the build from a checkout, never a bare npx name', () => {
-  assert.deepEqual(serveCommand('/home/me/app/node_modules/copilot-onboard/server/dist/cli.js'), { command: 'npx', args: ['--no-install', 'copilot-onboard', 'serve'] });
-  assert.deepEqual(serveCommand('/usr/lib/node_modules/copilot-onboard/server/dist/cli.js'), { command: 'npx', args: ['--no-install', 'copilot-onboard', 'serve'] });
+  assert.deepEqual(serveCommand('/home/me/app/node_modules/copilot-onboard/server/dist/cli.js'), {
+    command: 'npx',
+    args: ['--no-install', 'copilot-onboard', 'serve'],
+  });
+  assert.deepEqual(serveCommand('/usr/lib/node_modules/copilot-onboard/server/dist/cli.js'), {
+    command: 'npx',
+    args: ['--no-install', 'copilot-onboard', 'serve'],
+  });
   assert.deepEqual(serveCommand('C:\\Users\\me\\app\\node_modules\\copilot-onboard\\server\\dist\\cli.js').args[0], '--no-install');
-  assert.deepEqual(serveCommand('/src/copilot-onboard/server/dist/cli.js'), { command: 'node', args: ['/src/copilot-onboard/server/dist/cli.js', 'serve'] });
+  assert.deepEqual(serveCommand('/src/copilot-onboard/server/dist/cli.js'), {
+    command: 'node',
+    args: ['/src/copilot-onboard/server/dist/cli.js', 'serve'],
+  });
   assert.deepEqual(serveCommand('/src/my_node_modules_notes/copilot-onboard/server/dist/cli.js').command, 'node');
   assert.equal(serveCommand(null).command, 'node');
 });

@@ -68,7 +68,12 @@ test('setup vscode merges into an existing mcp.json after a yes, losing no entry
   assert.deepEqual(json.servers['local-db'], { type: 'stdio', command: 'db-mcp', env: { TOKEN: '${input:token}' } });
   assert.equal(json.inputs[0].id, 'token');
   // From this checkout (not installed): node and this build, never a name npx may fetch.
-  assert.deepEqual(json.servers['copilot-onboard'], { type: 'stdio', command: 'node', args: [CLI_FILE, 'serve'], cwd: '${workspaceFolder}' });
+  assert.deepEqual(json.servers['copilot-onboard'], {
+    type: 'stdio',
+    command: 'node',
+    args: [CLI_FILE, 'serve'],
+    cwd: '${workspaceFolder}',
+  });
   const again = run(['setup', 'vscode', '--repo', repo]);
   assert.equal(again.status, 0);
   assert.match(again.stdout, /nothing to do/);

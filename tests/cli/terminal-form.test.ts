@@ -16,7 +16,8 @@ const node = JSON.stringify(process.execPath);
 const FLAT = { '.github/copilot-instructions.md': '# Rules\n\n- Use pnpm for all package management.\n- Write tests with vitest.\n' };
 /** A legacy file to keep or remove, and one contradiction: the approve form has choices. */
 const WITH_CHOICES = {
-  '.github/copilot-instructions.md': '# Rules\n\n- Use pnpm for all package management.\n- Run the tests with vitest before every commit.\n',
+  '.github/copilot-instructions.md':
+    '# Rules\n\n- Use pnpm for all package management.\n- Run the tests with vitest before every commit.\n',
   'AGENTS.md': '# Agents\n\n- Use npm to install new dependencies.\n- Keep pull requests small.\n',
 };
 
@@ -77,7 +78,11 @@ test('the approve form asks the choices that change the plan first, and the appr
   const screen = tm.screen();
   assert.doesNotMatch(screen, /Comment \(optional\)/, 'no comment is asked after yes');
   const traces = readTraces(repo, 'elicitation').sort((a, b) => a.seq - b.seq);
-  assert.deepEqual(traces.map((x) => x.outcome), ['chosen', 'approved'], 'two rounds, each traced');
+  assert.deepEqual(
+    traces.map((x) => x.outcome),
+    ['chosen', 'approved'],
+    'two rounds, each traced',
+  );
   // An answered prompt keeps its line, with a tick where the question mark was.
   const at = (question: string) => screen.search(new RegExp(`[?✔] ${question}`));
   assert.ok(at('AGENTS\\.md: its rules go to') >= 0);
@@ -86,30 +91,38 @@ test('the approve form asks the choices that change the plan first, and the appr
   assert.equal(readState(repo)!.step, 'approved');
 });
 
-test("two rounds in the terminal: the rebuilt plan's diff shows before the yes/no; no, then back, asks the choices again", { skip }, async (t) => {
-  const repo = proposed(t, WITH_CHOICES);
-  const tm = startTmux(t, 'co-form-rounds', `${node} ${CLI} approve --repo ${repo}`, repo);
-  await tm.answer(/\? AGENTS\.md: its rules go to/, 'Down', 'Enter');
-  await tm.answer(/\? Which rule stands\?/, 'Enter');
-  const second = await tm.waitFor(/Approve this migration plan.*\(y\/N\)/);
-  assert.match(second, /Remove AGENTS\.md/, 'round two shows the plan with the removal');
-  assert.match(second, /\+\+\+ \/dev\/null|--- a\/AGENTS\.md/, "and the removal's diff");
-  await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'n', 'Enter');
-  await tm.answer(/Go back and change your choices/, 'y', 'Enter');
-  await tm.answer(/\? AGENTS\.md: its rules go to/, 'Enter');
-  await tm.answer(/\? Which rule stands\?/, 'Enter');
-  await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'n', 'Enter');
-  await tm.answer(/Go back and change your choices/, 'Enter');
-  await tm.answer(/Comment \(optional\)/, 'Enter');
-  assert.equal(await tm.exitCode(), 3);
-  const traces = readTraces(repo, 'elicitation').sort((a, b) => a.seq - b.seq);
-  assert.deepEqual(traces.map((x) => x.outcome), ['chosen', 'choose_again', 'chosen', 'declined']);
-  assert.equal(readState(repo)!.approval, null);
-});
+test(
+  "two rounds in the terminal: the rebuilt plan's diff shows before the yes/no; no, then back, asks the choices again",
+  { skip },
+  async (t) => {
+    const repo = proposed(t, WITH_CHOICES);
+    const tm = startTmux(t, 'co-form-rounds', `${node} ${CLI} approve --repo ${repo}`, repo);
+    await tm.answer(/\? AGENTS\.md: its rules go to/, 'Down', 'Enter');
+    await tm.answer(/\? Which rule stands\?/, 'Enter');
+    const second = await tm.waitFor(/Approve this migration plan.*\(y\/N\)/);
+    assert.match(second, /Remove AGENTS\.md/, 'round two shows the plan with the removal');
+    assert.match(second, /\+\+\+ \/dev\/null|--- a\/AGENTS\.md/, "and the removal's diff");
+    await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'n', 'Enter');
+    await tm.answer(/Go back and change your choices/, 'y', 'Enter');
+    await tm.answer(/\? AGENTS\.md: its rules go to/, 'Enter');
+    await tm.answer(/\? Which rule stands\?/, 'Enter');
+    await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'n', 'Enter');
+    await tm.answer(/Go back and change your choices/, 'Enter');
+    await tm.answer(/Comment \(optional\)/, 'Enter');
+    assert.equal(await tm.exitCode(), 3);
+    const traces = readTraces(repo, 'elicitation').sort((a, b) => a.seq - b.seq);
+    assert.deepEqual(
+      traces.map((x) => x.outcome),
+      ['chosen', 'choose_again', 'chosen', 'declined'],
+    );
+    assert.equal(readState(repo)!.approval, null);
+  },
+);
 
 test('after a refusing answer nothing more is asked: No to overwriting uncommitted changes ends migrate at once', { skip }, async (t) => {
   const repo = sandbox(t, FLAT);
-  const git = (...args: string[]) => spawnSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' });
+  const git = (...args: string[]) =>
+    spawnSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { encoding: 'utf8' });
   git('add', '-A');
   git('commit', '-qm', 'initial');
   fs.appendFileSync(path.join(repo, '.github/copilot-instructions.md'), '- Keep functions short.\n');
@@ -122,6 +135,11 @@ test('after a refusing answer nothing more is asked: No to overwriting uncommitt
   await tm.answer(/Overwrite uncommitted changes.*\(y\/N\)/, 'n', 'Enter');
   assert.equal(await tm.exitCode(), 3);
   assert.doesNotMatch(tm.screen(), /Apply the approved plan now/, 'the confirmations are not asked after the refusing no');
-  assert.equal(readTraces(repo, 'elicitation').sort((a, b) => a.seq - b.seq).at(-1)!.outcome, 'declined');
+  assert.equal(
+    readTraces(repo, 'elicitation')
+      .sort((a, b) => a.seq - b.seq)
+      .at(-1)!.outcome,
+    'declined',
+  );
   assert.deepEqual(hashTree(repo), before);
 });

@@ -45,11 +45,14 @@ test('approve in a terminal: n and no comment declines with exit 3 and nothing c
   assert.deepEqual(hashTree(repo), before);
 });
 
-for (const [key, name] of [['Escape', 'Esc'], ['C-c', 'Ctrl-C']] as const) {
+for (const [key, name] of [
+  ['Escape', 'Esc'],
+  ['C-c', 'Ctrl-C'],
+] as const) {
   test(`approve in a terminal: ${name} cancels with exit 3`, { skip }, async (t) => {
     const repo = proposed(t);
     const tm = startTmux(t, `co-approve-${name}`, `${node} ${CLI} approve --repo ${repo}`, repo);
-      await tm.answer(/Approve this migration plan.*\(y\/N\)/, key);
+    await tm.answer(/Approve this migration plan.*\(y\/N\)/, key);
     assert.equal(await tm.exitCode(), 3);
     assert.equal(readTraces(repo, 'elicitation')[0]!.outcome, 'cancelled');
     assert.equal(readState(repo)!.approval, null);

@@ -26,8 +26,9 @@ test('each kind of error maps to one outcome and one exit code', () => {
   assert.equal(outcomeForError(new Error('boom')).known, false);
 });
 
-test('the outcome table: refusals exit 3, the person\'s own decisions are not errors', () => {
-  for (const o of ['declined', 'cancelled', 'timeout', 'not_confirmed', 'invalid_response', 'elicitation_unsupported'] as const) assert.equal(exitCodeFor(o), 3);
+test("the outcome table: refusals exit 3, the person's own decisions are not errors", () => {
+  for (const o of ['declined', 'cancelled', 'timeout', 'not_confirmed', 'invalid_response', 'elicitation_unsupported'] as const)
+    assert.equal(exitCodeFor(o), 3);
   assert.equal(isErrorOutcome('declined'), false);
   assert.equal(isErrorOutcome('cancelled'), false);
   assert.equal(isErrorOutcome('timeout'), true);

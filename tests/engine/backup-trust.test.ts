@@ -26,7 +26,8 @@ async function migrated(t: Cleanup) {
   return { repo, id, original, backup: path.join(repo, '.copilot-state/backups', id) };
 }
 
-const cli = (repo: string, ...args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--repo', repo], { encoding: 'utf8', input: '' });
+const cli = (repo: string, ...args: string[]) =>
+  spawnSync(process.execPath, [CLI, ...args, '--repo', repo], { encoding: 'utf8', input: '' });
 
 test('a damaged backup copy is refused before the person is asked, naming the file, and nothing changes', async (t) => {
   const { repo, id, backup } = await migrated(t);
@@ -60,7 +61,10 @@ test('an unreadable manifest is refused before the person is asked, naming it', 
 });
 
 for (const [name, edit] of [
-  ['an updated file marked as created', (f: Record<string, unknown>) => Object.assign(f, { existed: false, backup: null, sha256: null, beforeSha256: null })],
+  [
+    'an updated file marked as created',
+    (f: Record<string, unknown>) => Object.assign(f, { existed: false, backup: null, sha256: null, beforeSha256: null }),
+  ],
   ['a changed sha256 after the migration', (f: Record<string, unknown>) => Object.assign(f, { afterSha256: '0'.repeat(64) })],
   ['a backup path that leaves the backup folder', (f: Record<string, unknown>) => Object.assign(f, { backup: '../../onboarding.json' })],
 ] as const) {
@@ -121,7 +125,10 @@ test('an interrupted rollback whose backup is damaged is reported by status, ref
   assert.equal(JSON.parse(st.stdout).damaged, false);
   assert.deepEqual(hashTree(repo), original, 'the rollback was finished');
   assert.equal(fs.existsSync(path.join(repo, JOURNAL)), false);
-  assert.ok(readTraces(repo, 'elicitation').some((x) => x.recovery), 'the recovery is traced');
+  assert.ok(
+    readTraces(repo, 'elicitation').some((x) => x.recovery),
+    'the recovery is traced',
+  );
 });
 
 test('a journal.json that cannot be read is reported by name, and gated steps refuse', async (t) => {

@@ -59,7 +59,8 @@ test('a migrate killed after any file operation is recovered to one side, and ro
       const { s: again, status } = await restart(repo);
       try {
         const tree = hashTree(repo);
-        const side = JSON.stringify(tree) === JSON.stringify(before) ? 'before' : JSON.stringify(tree) === JSON.stringify(after) ? 'after' : 'between';
+        const side =
+          JSON.stringify(tree) === JSON.stringify(before) ? 'before' : JSON.stringify(tree) === JSON.stringify(after) ? 'after' : 'between';
         assert.notEqual(side, 'between', `crash after file operation ${n} left the repository in between`);
         const traces = readTraces(repo, 'elicitation').filter((x) => x.recovery);
         // A crash after the very last operation (clearing the journal) leaves nothing to recover.
@@ -67,7 +68,10 @@ test('a migrate killed after any file operation is recovered to one side, and ro
         assert.ok(status.lastRecovery || side === 'after', `status reports the recovery after crash ${n}`);
         assert.equal(fs.existsSync(path.join(repo, '.copilot-state/journal.json')), false);
         const all = readTraces(repo, 'elicitation');
-        assert.ok(traces.length > 0 || all.some((x) => x.action === 'migrate' && x.outcome === 'migrated'), `crash after file operation ${n}: the migrate or its recovery is traced`);
+        assert.ok(
+          traces.length > 0 || all.some((x) => x.action === 'migrate' && x.outcome === 'migrated'),
+          `crash after file operation ${n}: the migrate or its recovery is traced`,
+        );
         if (side === 'before') {
           assert.equal(status.step, 'proposed', `crash after file operation ${n}: the spent approval is not offered to migrate`);
           assert.match(status.next, /run onboarding_approve/);
@@ -107,7 +111,10 @@ test('a rollback killed after any file operation is finished at the next start',
       assert.deepEqual(hashTree(repo), before, `crash after rollback file operation ${n}: the rollback is finished`);
       if (status.lastRecovery) assert.equal(status.lastRecovery.operation, 'rollback');
       const all = readTraces(repo, 'elicitation');
-      assert.ok(all.some((x) => x.recovery) || all.some((x) => x.action === 'rollback' && x.outcome === 'rolled_back'), `crash after rollback file operation ${n}: traced`);
+      assert.ok(
+        all.some((x) => x.recovery) || all.some((x) => x.action === 'rollback' && x.outcome === 'rolled_back'),
+        `crash after rollback file operation ${n}: traced`,
+      );
       assert.ok(readState(repo)!.migrations[0].rolledBackAt);
     } finally {
       await cleanup.done();

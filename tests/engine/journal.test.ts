@@ -53,8 +53,16 @@ test('writing a journal again replaces it whole (the phase moves on)', async (t)
 for (const [what, bytes, problem] of [
   ['cut off mid-write', '{"version": 1, "operation": "mig', /journal\.json is damaged: it is not valid JSON/],
   ['empty', '', /journal\.json is damaged: it is not valid JSON/],
-  ['of another shape (an unknown phase)', JSON.stringify({ ...JOURNAL, phase: 'flying' }), /journal\.json is damaged: it does not match its schema \(phase: /],
-  ['missing its files', JSON.stringify({ ...JOURNAL, files: undefined }), /journal\.json is damaged: it does not match its schema \(files: /],
+  [
+    'of another shape (an unknown phase)',
+    JSON.stringify({ ...JOURNAL, phase: 'flying' }),
+    /journal\.json is damaged: it does not match its schema \(phase: /,
+  ],
+  [
+    'missing its files',
+    JSON.stringify({ ...JOURNAL, files: undefined }),
+    /journal\.json is damaged: it does not match its schema \(files: /,
+  ],
 ] as const) {
   test(`a journal that is ${what} is refused with what happened and what to do, and left as it is`, async (t) => {
     const repo = sandbox(t, { [JOURNAL_REL]: bytes });

@@ -6,7 +6,8 @@ import { openSession, outcomeOf, textOf, yesToAll, type ElicitAnswer } from '../
 import { hashTree, MESSY_INSTRUCTIONS, readState, sandbox, STRUCTURED_INSTRUCTIONS } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
-const backups = (repo: string) => (fs.existsSync(path.join(repo, '.copilot-state/backups')) ? fs.readdirSync(path.join(repo, '.copilot-state/backups')) : []);
+const backups = (repo: string) =>
+  fs.existsSync(path.join(repo, '.copilot-state/backups')) ? fs.readdirSync(path.join(repo, '.copilot-state/backups')) : [];
 
 test('forged arguments are invalid params: no argument stands in for the person', async (t) => {
   const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
@@ -29,7 +30,11 @@ test('an argument named __proto__ is refused like any other, on every tool', asy
   // JSON.parse makes __proto__ an own key, as a client's JSON on the wire does.
   for (const raw of ['{"__proto__":false}', '{"__proto__":{"confirmed":true,"approved":true}}']) {
     for (const tool of ['onboarding_analyze', 'onboarding_approve', 'onboarding_migrate', 'onboarding_status']) {
-      await assert.rejects(s.call(tool, JSON.parse(raw)), (e: { code?: number; message?: string }) => e.code === -32602 && /__proto__/.test(e.message ?? ''), `${tool} ${raw}`);
+      await assert.rejects(
+        s.call(tool, JSON.parse(raw)),
+        (e: { code?: number; message?: string }) => e.code === -32602 && /__proto__/.test(e.message ?? ''),
+        `${tool} ${raw}`,
+      );
     }
   }
   assert.equal(s.elicitations.length, 0);

@@ -5,7 +5,10 @@ import { connect, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
 import { hashTree, makeRepo, removeRepo } from '../helpers/sandbox.js';
 
 /** A random repository: nested instruction files at random depths, with long or short folder names, front matter, line ends and sizes of its own. */
-const segment = fc.oneof(fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/), fc.integer({ min: 60, max: 200 }).map((n) => 'x'.repeat(n)));
+const segment = fc.oneof(
+  fc.stringMatching(/^[a-z][a-z0-9-]{0,11}$/),
+  fc.integer({ min: 60, max: 200 }).map((n) => 'x'.repeat(n)),
+);
 const eol = fc.constantFrom('\n', '\r\n', '\r');
 const rules = fc.array(fc.stringMatching(/^[A-Z][a-z ]{3,30}\.$/), { minLength: 1, maxLength: 12 });
 const file = fc.record({
@@ -13,11 +16,21 @@ const file = fc.record({
   name: fc.constantFrom('AGENTS.md', 'CLAUDE.md', '.cursor/rules/style.mdc'),
   eol,
   bom: fc.boolean(),
-  frontMatter: fc.option(fc.constantFrom('alwaysApply: true', 'alwaysApply: maybe', 'globs: src/**', 'globs: a/**\nglobs: b/**', 'description: Style'), { nil: null }),
+  frontMatter: fc.option(
+    fc.constantFrom('alwaysApply: true', 'alwaysApply: maybe', 'globs: src/**', 'globs: a/**\nglobs: b/**', 'description: Style'),
+    { nil: null },
+  ),
   rules,
 });
 
-function render(f: { folders: string[]; name: string; eol: string; bom: boolean; frontMatter: string | null; rules: string[] }): [string, string] {
+function render(f: {
+  folders: string[];
+  name: string;
+  eol: string;
+  bom: boolean;
+  frontMatter: string | null;
+  rules: string[];
+}): [string, string] {
   const rel = [...f.folders, f.name].join('/');
   const fm = f.name.endsWith('.mdc') && f.frontMatter ? ['---', ...f.frontMatter.split('\n'), '---'] : [];
   const lines = [...fm, '# Rules', '', ...f.rules.map((r) => `- ${r}`)];

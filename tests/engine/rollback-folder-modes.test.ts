@@ -8,7 +8,15 @@ import { hashTree, sandbox } from '../helpers/sandbox.js';
 /** Removes every legacy file it may, and says yes to everything else. */
 const removeAll: ElicitAnswer = (req: any) => {
   const props = req.requestedSchema.properties;
-  if (isChoicesRound(req)) return { action: 'accept', content: Object.fromEntries(Object.entries(props).filter(([, v]: [string, any]) => v.oneOf?.some((o: any) => o.const === 'remove')).map(([k]) => [k, 'remove'])) };
+  if (isChoicesRound(req))
+    return {
+      action: 'accept',
+      content: Object.fromEntries(
+        Object.entries(props)
+          .filter(([, v]: [string, any]) => v.oneOf?.some((o: any) => o.const === 'remove'))
+          .map(([k]) => [k, 'remove']),
+      ),
+    };
   if ('approved' in props) return { action: 'accept', content: { approved: true } };
   if ('understood_risks' in props) return { action: 'accept', content: { confirmed: true, understood_risks: true } };
   return { action: 'accept', content: { confirmed: true } };

@@ -15,7 +15,8 @@ const MODES = { 'CLAUDE.md': 0o600, '.cursor/rules/api.mdc': 0o755 };
 const removeLegacy: ElicitAnswer = (req) => {
   const props = Object.keys((req as { requestedSchema: { properties: object } }).requestedSchema.properties);
   // Approve's first round asks the choices: every legacy file removed.
-  if (isChoicesRound(req)) return { action: 'accept', content: Object.fromEntries(props.filter((p) => p.startsWith('legacy_')).map((p) => [p, 'remove'])) };
+  if (isChoicesRound(req))
+    return { action: 'accept', content: Object.fromEntries(props.filter((p) => p.startsWith('legacy_')).map((p) => [p, 'remove'])) };
   return yesToAll(req);
 };
 
@@ -79,7 +80,22 @@ test('a migrate killed after writing every file is undone with modes and without
 
 test('a manifest written before modes and created folders were recorded still reads', async () => {
   const { BackupManifest } = await import('../../server/src/state/schema.js');
-  const older = { version: 1, id: 'x', planHash: 'a'.repeat(64), createdAt: '2026-01-01T00:00:00.000Z', files: [{ path: 'CLAUDE.md', existed: true, sha256: 'b'.repeat(64), beforeSha256: 'b'.repeat(64), afterSha256: null, backup: 'files/CLAUDE.md' }] };
+  const older = {
+    version: 1,
+    id: 'x',
+    planHash: 'a'.repeat(64),
+    createdAt: '2026-01-01T00:00:00.000Z',
+    files: [
+      {
+        path: 'CLAUDE.md',
+        existed: true,
+        sha256: 'b'.repeat(64),
+        beforeSha256: 'b'.repeat(64),
+        afterSha256: null,
+        backup: 'files/CLAUDE.md',
+      },
+    ],
+  };
   assert.ok(BackupManifest.safeParse(older).success);
 });
 

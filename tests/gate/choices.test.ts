@@ -34,9 +34,15 @@ test('the approve form offers keep, remove or pointer per legacy file and which 
   const props = form.requestedSchema.properties;
   const agents = props[fieldFor(props, 'AGENTS.md')];
   assert.equal(agents.default, 'keep');
-  assert.deepEqual(agents.oneOf.map((o: any) => o.const), ['keep', 'remove']);
+  assert.deepEqual(
+    agents.oneOf.map((o: any) => o.const),
+    ['keep', 'remove'],
+  );
   const claude = props[fieldFor(props, 'CLAUDE.md')];
-  assert.deepEqual(claude.oneOf.map((o: any) => o.const), ['keep', 'remove', 'pointer']);
+  assert.deepEqual(
+    claude.oneOf.map((o: any) => o.const),
+    ['keep', 'remove', 'pointer'],
+  );
   const conflict = props[fieldFor(props, 'Which rule stands?')];
   assert.equal(conflict.default, 'keep_all');
   assert.deepEqual(form.requestedSchema.required, [], 'the first round asks only the choices');
@@ -84,7 +90,11 @@ test('chosen fates and a chosen rule are applied, traced, and rolled back byte f
   assert.equal(outcomeOf(migrated), 'migrated', textOf(migrated));
   assert.match((s.elicitations[1] as any).message, /Remove AGENTS\.md/, 'the approval round shows the removal');
   assert.match((s.elicitations[2] as any).message, /Remove AGENTS\.md/);
-  assert.match((s.elicitations[2] as any).message, /With your choices, the changes are:[\s\S]*-- a\/CLAUDE\.md/, 'the migrate form shows the diff the choices lead to');
+  assert.match(
+    (s.elicitations[2] as any).message,
+    /With your choices, the changes are:[\s\S]*-- a\/CLAUDE\.md/,
+    'the migrate form shows the diff the choices lead to',
+  );
   assert.equal(fs.existsSync(path.join(repo, 'AGENTS.md')), false);
   assert.equal(fs.readFileSync(path.join(repo, 'CLAUDE.md'), 'utf8'), '@.github/copilot-instructions.md\n');
   const out = fs.readFileSync(path.join(repo, '.github/copilot-instructions.md'), 'utf8');

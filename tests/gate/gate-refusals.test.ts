@@ -47,20 +47,61 @@ function cases(step: Step): Case[] {
     { name: 'no elicitation capability', answer: null, outcome: 'elicitation_unsupported', isError: true, responseNull: true },
     { name: 'decline', answer: () => ({ action: 'decline' }), outcome: 'declined', isError: false, responseNull: false },
     { name: 'cancel', answer: () => ({ action: 'cancel' }), outcome: 'cancelled', isError: false, responseNull: false },
-    { name: 'never answering', answer: never, outcome: 'timeout', isError: true, env: { COPILOT_ONBOARD_ELICITATION_TIMEOUT_MS: '300' }, responseNull: true },
-    { name: 'accept without content', answer: () => ({ action: 'accept' }), outcome: 'invalid_response', isError: true, responseNull: false },
+    {
+      name: 'never answering',
+      answer: never,
+      outcome: 'timeout',
+      isError: true,
+      env: { COPILOT_ONBOARD_ELICITATION_TIMEOUT_MS: '300' },
+      responseNull: true,
+    },
+    {
+      name: 'accept without content',
+      answer: () => ({ action: 'accept' }),
+      outcome: 'invalid_response',
+      isError: true,
+      responseNull: false,
+    },
   ];
-  const second = (answer: ElicitAnswer): ElicitAnswer => (step === 'approve' ? (req) => (isChoicesRound(req) ? { action: 'accept', content: {} } : answer(req)) : answer);
+  const second = (answer: ElicitAnswer): ElicitAnswer =>
+    step === 'approve' ? (req) => (isChoicesRound(req) ? { action: 'accept', content: {} } : answer(req)) : answer;
   const traces = step === 'approve' ? 2 : 1;
   for (const key of Object.keys(full[step])) {
-    c.push({ name: `accept with ${key} false`, answer: second(() => ({ action: 'accept', content: { ...full[step], [key]: false } })), outcome: 'not_confirmed', isError: true, responseNull: false, traces });
+    c.push({
+      name: `accept with ${key} false`,
+      answer: second(() => ({ action: 'accept', content: { ...full[step], [key]: false } })),
+      outcome: 'not_confirmed',
+      isError: true,
+      responseNull: false,
+      traces,
+    });
     const missing = { ...full[step] };
     delete missing[key];
-    c.push({ name: `accept with ${key} missing`, answer: second(() => ({ action: 'accept', content: missing })), outcome: 'invalid_response', isError: true, responseNull: false, traces });
-    c.push({ name: `accept with ${key} of the wrong type`, answer: second(() => ({ action: 'accept', content: { ...full[step], [key]: 'yes' } })), outcome: 'invalid_response', isError: true, responseNull: false, traces });
+    c.push({
+      name: `accept with ${key} missing`,
+      answer: second(() => ({ action: 'accept', content: missing })),
+      outcome: 'invalid_response',
+      isError: true,
+      responseNull: false,
+      traces,
+    });
+    c.push({
+      name: `accept with ${key} of the wrong type`,
+      answer: second(() => ({ action: 'accept', content: { ...full[step], [key]: 'yes' } })),
+      outcome: 'invalid_response',
+      isError: true,
+      responseNull: false,
+      traces,
+    });
   }
   // The SDK client itself refuses to send an unknown action and answers with an error instead.
-  c.push({ name: 'an unknown action', answer: () => ({ action: 'maybe' }) as never, outcome: 'invalid_response', isError: true, responseNull: true });
+  c.push({
+    name: 'an unknown action',
+    answer: () => ({ action: 'maybe' }) as never,
+    outcome: 'invalid_response',
+    isError: true,
+    responseNull: true,
+  });
   return c;
 }
 

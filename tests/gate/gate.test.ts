@@ -59,7 +59,12 @@ test('accepted and confirmed: the step acts, with what prepare returned, and the
 for (const [name, reply, outcome, text] of [
   ['declined', { action: 'decline', hasContent: false }, 'declined', /The person declined\. Nothing was changed\./],
   ['cancelled', { action: 'cancel', hasContent: false }, 'cancelled', /The person dismissed the request\. Nothing was changed\./],
-  ['accepted but not confirmed', accept({ confirmed: true, understood_risks: false }), 'not_confirmed', /"understood_risks" was not confirmed/],
+  [
+    'accepted but not confirmed',
+    accept({ confirmed: true, understood_risks: false }),
+    'not_confirmed',
+    /"understood_risks" was not confirmed/,
+  ],
   ['an unknown action', { action: 'maybe', hasContent: false }, 'invalid_response', /unknown action \(maybe\)/],
   ['no action at all', { action: undefined, hasContent: false }, 'invalid_response', /unknown action \(null\)/],
   ['content that does not fit the form', accept({ confirmed: 'yes' }), 'invalid_response', /does not match the form \(confirmed: /],
@@ -80,7 +85,10 @@ for (const [kind, outcome, text] of [
   ['failed', 'error', /Asking the person failed: bad reply\./],
 ] as const) {
   test(`no reply (${kind}): ${outcome}, nothing acted, one trace with no response`, async (t) => {
-    const { result, acted, traces } = await gate(t, personAnswering(() => Promise.reject(new NoReplyError(kind, 'bad reply'))));
+    const { result, acted, traces } = await gate(
+      t,
+      personAnswering(() => Promise.reject(new NoReplyError(kind, 'bad reply'))),
+    );
     assert.equal(result.outcome, outcome);
     assert.match(result.text, text);
     assert.equal(acted, 0);

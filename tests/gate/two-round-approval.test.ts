@@ -23,7 +23,9 @@ const removeAgents = (req: Req) => ({ [fieldFor(req.requestedSchema.properties, 
 function person(first: ElicitAnswer, second: ElicitAnswer): ElicitAnswer {
   return (req) => (isChoicesRound(req) ? first(req) : 'approved' in (req as Req).requestedSchema.properties ? second(req) : yesToAll(req));
 }
-const acceptWith = (content: (req: Req) => Record<string, unknown>): ElicitAnswer => (req) => ({ action: 'accept', content: content(req as Req) });
+const acceptWith =
+  (content: (req: Req) => Record<string, unknown>): ElicitAnswer =>
+  (req) => ({ action: 'accept', content: content(req as Req) });
 const yes = acceptWith(() => ({ approved: true }));
 
 async function proposed(t: Cleanup, env?: Record<string, string>) {
@@ -44,8 +46,24 @@ for (const round of [1, 2] as const) {
   );
 }
 refusals.push(
-  { name: 'not confirmed', round: 2, answer: person(acceptWith(removeAgents), acceptWith(() => ({ approved: false }))), outcome: 'not_confirmed' },
-  { name: 'an invalid choice', round: 1, answer: person(acceptWith((req) => ({ [fieldFor(req.requestedSchema.properties, 'AGENTS.md')]: 'burn' })), yes), outcome: 'invalid_response' },
+  {
+    name: 'not confirmed',
+    round: 2,
+    answer: person(
+      acceptWith(removeAgents),
+      acceptWith(() => ({ approved: false })),
+    ),
+    outcome: 'not_confirmed',
+  },
+  {
+    name: 'an invalid choice',
+    round: 1,
+    answer: person(
+      acceptWith((req) => ({ [fieldFor(req.requestedSchema.properties, 'AGENTS.md')]: 'burn' })),
+      yes,
+    ),
+    outcome: 'invalid_response',
+  },
 );
 
 for (const c of refusals) {
@@ -61,7 +79,9 @@ for (const c of refusals) {
     assert.deepEqual(hashTree(repo), tree);
     assert.deepEqual(readState(repo)!.approval, state.approval);
     assert.equal(readState(repo)!.step, 'proposed');
-    const traces = readTraces(repo, 'elicitation').slice(before).sort((a, b) => a.seq - b.seq);
+    const traces = readTraces(repo, 'elicitation')
+      .slice(before)
+      .sort((a, b) => a.seq - b.seq);
     assert.equal(traces.length, c.round, 'one trace per round asked');
     assert.ok(traces.every((x) => x.action === 'approve'));
     assert.equal(traces.at(-1)!.outcome, c.outcome);
@@ -93,7 +113,13 @@ test('accepting both rounds with changed choices: round two shows that plan; the
   assert.match(two!.message, /^--- a\/AGENTS\.md/m, "round two shows the removal's diff");
 
   const traces = readTraces(repo, 'elicitation').sort((a, b) => a.seq - b.seq);
-  assert.deepEqual(traces.map((x) => [x.action, x.outcome]), [['approve', 'chosen'], ['approve', 'approved']]);
+  assert.deepEqual(
+    traces.map((x) => [x.action, x.outcome]),
+    [
+      ['approve', 'chosen'],
+      ['approve', 'approved'],
+    ],
+  );
   assert.equal(traces[0]!.planHash, planHash);
   const approvedHash = traces[1]!.planHash as string;
   assert.notEqual(approvedHash, planHash);
@@ -106,7 +132,9 @@ test('accepting both rounds with changed choices: round two shows that plan; the
   const m = await s.call('onboarding_migrate');
   assert.equal(outcomeOf(m), 'migrated', textOf(m));
   assert.equal(fs.existsSync(path.join(repo, 'AGENTS.md')), false);
-  const migrateTrace = readTraces(repo, 'elicitation').sort((a, b) => a.seq - b.seq).at(-1)!;
+  const migrateTrace = readTraces(repo, 'elicitation')
+    .sort((a, b) => a.seq - b.seq)
+    .at(-1)!;
   assert.equal(migrateTrace.planHash, approvedHash, 'migrate applies the plan that was approved');
 });
 
@@ -124,7 +152,10 @@ test('going back from round two asks the choices again; the last choices are the
   assert.equal(outcomeOf(r), 'approved', textOf(r));
   assert.equal(s.elicitations.length, 4);
   const traces = readTraces(repo, 'elicitation').sort((a, b) => a.seq - b.seq);
-  assert.deepEqual(traces.map((x) => x.outcome), ['chosen', 'choose_again', 'chosen', 'approved']);
+  assert.deepEqual(
+    traces.map((x) => x.outcome),
+    ['chosen', 'choose_again', 'chosen', 'approved'],
+  );
   assert.deepEqual(readState(repo)!.approval.choices.legacy, {});
   assert.equal(readState(repo)!.approval.approvedHash, traces[3]!.planHash);
 });
@@ -132,7 +163,13 @@ test('going back from round two asks the choices again; the last choices are the
 test('going back without end is refused after a bounded number of rounds', async (t) => {
   const { repo } = await proposed(t);
   const tree = hashTree(repo);
-  const s = await openSession(t, { repo, elicit: person(acceptWith(() => ({})), acceptWith(() => ({ approved: true, choose_again: true }))) });
+  const s = await openSession(t, {
+    repo,
+    elicit: person(
+      acceptWith(() => ({})),
+      acceptWith(() => ({ approved: true, choose_again: true })),
+    ),
+  });
   const r = await s.call('onboarding_approve');
   assert.equal(outcomeOf(r), 'not_confirmed');
   assert.equal(s.elicitations.length, 10);
@@ -178,7 +215,10 @@ test('choices that leave nothing to write: round one, then "nothing to approve",
   assert.equal(outcomeOf(r), 'precondition_failed', textOf(r));
   assert.match(textOf(r), /nothing to approve/);
   assert.equal(s.elicitations.length, 1, 'only the choices were asked');
-  assert.ok(s.elicitations.every((e) => !/will:\s*$/m.test((e as unknown as Req).message)), 'no empty list of what will happen');
+  assert.ok(
+    s.elicitations.every((e) => !/will:\s*$/m.test((e as unknown as Req).message)),
+    'no empty list of what will happen',
+  );
   assert.deepEqual(hashTree(repo), tree);
   assert.equal(readState(repo)!.approval, null);
 });

@@ -28,9 +28,13 @@ export interface HttpServer {
 export async function startHttp(args: string[] = [], env: Record<string, string | null> = {}): Promise<HttpServer> {
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'COPILOT_ONBOARD_HTTP_TOKEN') childEnv[k] = v;
-  for (const [k, v] of Object.entries(env)) if (v === null) delete childEnv[k];
-  else childEnv[k] = v;
-  const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: childEnv });
+  for (const [k, v] of Object.entries(env))
+    if (v === null) delete childEnv[k];
+    else childEnv[k] = v;
+  const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: childEnv,
+  });
   let err = '';
   child.stderr!.on('data', (d) => (err += String(d)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

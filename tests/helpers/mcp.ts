@@ -14,7 +14,9 @@ import type { Cleanup } from './sandbox.js';
 
 export const CLI = path.resolve(import.meta.dirname, '../../server/dist/cli.js');
 
-export type ElicitAnswer = (req: ElicitRequest['params']) => Promise<ElicitResult | Record<string, unknown>> | ElicitResult | Record<string, unknown>;
+export type ElicitAnswer = (
+  req: ElicitRequest['params'],
+) => Promise<ElicitResult | Record<string, unknown>> | ElicitResult | Record<string, unknown>;
 export type SampleAnswer = (req: CreateMessageRequest['params']) => Promise<CreateMessageResult> | CreateMessageResult;
 
 export interface Session {
@@ -85,7 +87,9 @@ export async function openSession(t: Cleanup, opts: Parameters<typeof connect>[0
   return s;
 }
 
-export const accept = (content: Record<string, unknown>): ElicitAnswer => () => ({ action: 'accept', content });
+export const accept =
+  (content: Record<string, unknown>): ElicitAnswer =>
+  () => ({ action: 'accept', content });
 export const approveYes = accept({ approved: true });
 export const migrateYes = accept({ confirmed: true, understood_risks: true });
 export const rollbackYes = accept({ confirmed: true });

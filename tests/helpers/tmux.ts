@@ -36,7 +36,11 @@ export class TmuxSession {
 
   /** The last few non-empty lines: where the prompt being asked now is. */
   tail(lines = 6): string {
-    return this.screen().split('\n').filter((l) => l.trim() !== '').slice(-lines).join('\n');
+    return this.screen()
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .slice(-lines)
+      .join('\n');
   }
 
   /** Waits until the prompt being asked now matches `pattern`, then types. */

@@ -10,10 +10,14 @@ test('the onboard prompt walks the agent through the steps and leaves the answer
   const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   const s = await openSession(t, { repo });
   const { prompts } = await s.client.listPrompts();
-  assert.deepEqual(prompts.map((p) => p.name), ['onboard']);
+  assert.deepEqual(
+    prompts.map((p) => p.name),
+    ['onboard'],
+  );
   const p = await s.client.getPrompt({ name: 'onboard' });
   const text = (p.messages[0]!.content as { text: string }).text;
-  for (const tool of ['onboarding_analyze', 'onboarding_propose', 'onboarding_approve', 'onboarding_migrate']) assert.match(text, new RegExp(tool));
+  for (const tool of ['onboarding_analyze', 'onboarding_propose', 'onboarding_approve', 'onboarding_migrate'])
+    assert.match(text, new RegExp(tool));
   assert.match(text, /Never answer for me/);
 });
 
@@ -21,7 +25,10 @@ test('resources give the status, the plan as Markdown with diffs, and the traces
   const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   const s = await openSession(t, { repo, elicit: yesToAll });
   const { resources } = await s.client.listResources();
-  assert.deepEqual(resources.map((r) => r.uri), ['copilot-onboard://status', 'copilot-onboard://plan', 'copilot-onboard://traces']);
+  assert.deepEqual(
+    resources.map((r) => r.uri),
+    ['copilot-onboard://status', 'copilot-onboard://plan', 'copilot-onboard://traces'],
+  );
   const read = async (uri: string) => ((await s.client.readResource({ uri })).contents[0] as { text: string }).text;
   assert.match(await read('copilot-onboard://plan'), /No plan yet/);
   await s.call('onboarding_propose');
@@ -32,7 +39,11 @@ test('resources give the status, the plan as Markdown with diffs, and the traces
   assert.match(await read('copilot-onboard://status'), /Step: approved/);
   const traces = JSON.parse(await read('copilot-onboard://traces'));
   assert.equal(traces.verify.ok, true);
-  assert.deepEqual(traces.traces.map((x: { step: string }) => x.step), ['propose', 'approve', 'approve'], 'approve asks its two rounds (the plan has a choice)');
+  assert.deepEqual(
+    traces.traces.map((x: { step: string }) => x.step),
+    ['propose', 'approve', 'approve'],
+    'approve asks its two rounds (the plan has a choice)',
+  );
 });
 
 test('progress notifications reach a client that sent a progress token, and logs follow the level it set', async (t) => {
@@ -42,7 +53,9 @@ test('progress notifications reach a client that sent a progress token, and logs
   s.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => void logs.push(`${n.params.level}:${String(n.params.data)}`));
   await s.client.setLoggingLevel('warning');
   const progress: string[] = [];
-  await s.client.callTool({ name: 'onboarding_analyze', arguments: {} }, undefined, { onprogress: (p) => void progress.push(`${p.progress}/${p.total}`) });
+  await s.client.callTool({ name: 'onboarding_analyze', arguments: {} }, undefined, {
+    onprogress: (p) => void progress.push(`${p.progress}/${p.total}`),
+  });
   assert.ok(progress.includes('4/4'), progress.join());
   await s.call('onboarding_migrate');
   await s.client.setLoggingLevel('info');
@@ -61,18 +74,30 @@ test('migrate and rollback send progress for each file to a client that sent a p
   const seen = (name: string) => {
     const messages: string[] = [];
     return s.client
-      .callTool({ name, arguments: {} }, undefined, { timeout: 120_000, onprogress: (p) => void messages.push(`${p.progress}/${p.total} ${p.message}`) })
+      .callTool({ name, arguments: {} }, undefined, {
+        timeout: 120_000,
+        onprogress: (p) => void messages.push(`${p.progress}/${p.total} ${p.message}`),
+      })
       .then(() => messages);
   };
   const migrated = await seen('onboarding_migrate');
-  assert.ok(migrated.some((m) => /^\d+\/\d+ Wrote \.github\/copilot-instructions\.md$/.test(m)), migrated.join());
+  assert.ok(
+    migrated.some((m) => /^\d+\/\d+ Wrote \.github\/copilot-instructions\.md$/.test(m)),
+    migrated.join(),
+  );
   const rolledBack = await seen('onboarding_rollback');
-  assert.ok(rolledBack.some((m) => /^\d+\/\d+ Restoring \.github\/copilot-instructions\.md$/.test(m)), rolledBack.join());
+  assert.ok(
+    rolledBack.some((m) => /^\d+\/\d+ Restoring \.github\/copilot-instructions\.md$/.test(m)),
+    rolledBack.join(),
+  );
 });
 
 test('"request changes": approve answered no with a comment is recorded, and the next propose answers it', async (t) => {
   const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
-  const s = await openSession(t, { repo, elicit: () => ({ action: 'accept', content: { approved: false, comment: 'Keep pnpm only, drop the npm rule.' } }) });
+  const s = await openSession(t, {
+    repo,
+    elicit: () => ({ action: 'accept', content: { approved: false, comment: 'Keep pnpm only, drop the npm rule.' } }),
+  });
   await s.call('onboarding_propose');
   const r = await s.call('onboarding_approve');
   assert.equal(outcomeOf(r), 'not_confirmed');

@@ -62,12 +62,22 @@ test('analyze and propose report each phase after the files read, in increasing 
   const s = await openSession(t, { repo });
   for (const [tool, phases] of [
     ['onboarding_analyze', ['Read 2 of 2 instruction files', 'Analyzing 2 instruction files…', 'Writing the report…']],
-    ['onboarding_propose', ['Read 2 of 2 instruction files', 'Analyzing 2 instruction files…', 'Building the plan…', 'Writing the report…']],
+    [
+      'onboarding_propose',
+      ['Read 2 of 2 instruction files', 'Analyzing 2 instruction files…', 'Building the plan…', 'Writing the report…'],
+    ],
   ] as const) {
     const seen: { progress: number; total?: number; message?: string }[] = [];
     await s.client.callTool({ name: tool, arguments: {} }, undefined, { onprogress: (p) => void seen.push(p) });
-    assert.deepEqual(seen.map((p) => p.message), phases, tool);
-    assert.ok(seen.every((p, i) => i === 0 || p.progress > seen[i - 1]!.progress), 'progress increases');
+    assert.deepEqual(
+      seen.map((p) => p.message),
+      phases,
+      tool,
+    );
+    assert.ok(
+      seen.every((p, i) => i === 0 || p.progress > seen[i - 1]!.progress),
+      'progress increases',
+    );
     assert.equal(seen.at(-1)!.progress, seen.at(-1)!.total, 'the last phase completes the total');
   }
 });
@@ -77,7 +87,8 @@ test('progress messages are sent in order, and the result waits for the last of 
   const written: string[] = [];
   // A transport that is slow on the first message: without ordering, the second would overtake it.
   const delays = [60, 0, 20];
-  const send = (n: any) => new Promise<void>((resolve) => setTimeout(() => (written.push(n.params.message), resolve()), delays[written.length] ?? 0));
+  const send = (n: any) =>
+    new Promise<void>((resolve) => setTimeout(() => (written.push(n.params.message), resolve()), delays[written.length] ?? 0));
   const r = reporter({} as any, 'token-1', send);
   r.progress(1, 3, 'Read 1 of 1 instruction files');
   r.progress(2, 3, 'Analyzing 1 instruction files…');
@@ -114,13 +125,20 @@ test('over stdio every progress message of a call is written before its result',
   await request(0, 'initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'wire', version: '1' } });
   child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
   for (let id = 1; id <= 10; id++) {
-    await request(id, 'tools/call', { name: id % 2 ? 'onboarding_propose' : 'onboarding_analyze', arguments: {}, _meta: { progressToken: id } });
+    await request(id, 'tools/call', {
+      name: id % 2 ? 'onboarding_propose' : 'onboarding_analyze',
+      arguments: {},
+      _meta: { progressToken: id },
+    });
   }
   await new Promise((r) => setTimeout(r, 200));
   for (let id = 1; id <= 10; id++) {
     const result = seen.findIndex((m) => m.id === id && !m.method);
     const progress = seen.flatMap((m, i) => (m.method === 'notifications/progress' && m.params?.progressToken === id ? [i] : []));
     assert.ok(progress.length > 0, `call ${id} reported progress`);
-    assert.ok(progress.every((i) => i < result), `call ${id}: every progress message before the result`);
+    assert.ok(
+      progress.every((i) => i < result),
+      `call ${id}: every progress message before the result`,
+    );
   }
 });

@@ -14,7 +14,13 @@ async function analyzeWithRoots(roots: string[], opts: { cwd: string; args?: str
   client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: roots.map((uri) => ({ uri })) }));
   const env = { ...(process.env as Record<string, string>), ...(opts.env ?? {}) };
   if (!opts.env?.COPILOT_ONBOARD_REPO) delete env.COPILOT_ONBOARD_REPO;
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', ...(opts.args ?? [])], cwd: opts.cwd, env, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'serve', ...(opts.args ?? [])],
+    cwd: opts.cwd,
+    env,
+    stderr: 'pipe',
+  });
   await client.connect(transport);
   try {
     return (await client.callTool({ name: 'onboarding_analyze', arguments: {} })) as CallToolResult;
@@ -37,7 +43,11 @@ test('--repo wins over the env, and the env wins over the client roots', async (
   const flagged = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   const envRepo = sandbox(t, { [FILE]: STRUCTURED_INSTRUCTIONS });
   const rootRepo = sandbox(t);
-  const viaFlag = await analyzeWithRoots([pathToFileURL(rootRepo).href], { cwd: rootRepo, args: ['--repo', flagged], env: { COPILOT_ONBOARD_REPO: envRepo } });
+  const viaFlag = await analyzeWithRoots([pathToFileURL(rootRepo).href], {
+    cwd: rootRepo,
+    args: ['--repo', flagged],
+    env: { COPILOT_ONBOARD_REPO: envRepo },
+  });
   assert.equal((viaFlag.structuredContent as { pattern: string }).pattern, 'messy');
   const viaEnv = await analyzeWithRoots([pathToFileURL(rootRepo).href], { cwd: rootRepo, env: { COPILOT_ONBOARD_REPO: envRepo } });
   assert.equal((viaEnv.structuredContent as { pattern: string }).pattern, 'structured');

@@ -21,7 +21,10 @@ async function initialize(server: HttpServer, headers: Record<string, string> = 
 /** Open a standalone GET stream of a session and keep it open; resolves once the head arrived. */
 function openStream(server: HttpServer, session: string): Promise<{ status: number; close(): void }> {
   const controller = new AbortController();
-  return fetch(server.url, { headers: server.headers({ 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }), signal: controller.signal }).then((res) => {
+  return fetch(server.url, {
+    headers: server.headers({ 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }),
+    signal: controller.signal,
+  }).then((res) => {
     if (!res.ok) void res.body?.cancel();
     return { status: res.status, close: () => controller.abort() };
   });
@@ -87,7 +90,7 @@ test('the token is COPILOT_ONBOARD_HTTP_TOKEN when set; otherwise a fresh random
   assert.equal(c.token, chosen);
   assert.ok(!c.stderr().includes(chosen), 'a token from the environment is not printed');
   assert.equal((await initialize(c)).status, 200);
-  assert.equal((await initialize(c, c.headers({ authorization: `Bearer ${a.token}` }))).status, 401, 'another run\'s token does not work');
+  assert.equal((await initialize(c, c.headers({ authorization: `Bearer ${a.token}` }))).status, 401, "another run's token does not work");
 });
 
 test('the token is also accepted in the URL query (?token=), for clients that send no headers such as the conformance runner', async (t) => {
@@ -123,7 +126,12 @@ test('an idle session is closed after COPILOT_ONBOARD_HTTP_IDLE_MS and then answ
   // The untouched session was closed meanwhile: every method gets 404.
   for (const method of ['POST', 'GET', 'DELETE']) {
     const body = method === 'POST' ? { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} } : undefined;
-    const r = await rawRequest(server.url, { method, headers: server.headers({ 'mcp-session-id': idle.session!, 'mcp-protocol-version': '2025-06-18' }), body, headOnly: true });
+    const r = await rawRequest(server.url, {
+      method,
+      headers: server.headers({ 'mcp-session-id': idle.session!, 'mcp-protocol-version': '2025-06-18' }),
+      body,
+      headOnly: true,
+    });
     assert.equal(r.status, 404, method);
   }
 });
@@ -140,7 +148,10 @@ test('live sessions are capped at 64: the 65th initialize gets 503 until one end
   assert.equal(over.status, 503);
   assert.match(over.body, /64/);
   // The existing ones still work; ending one makes room.
-  assert.equal((await rawRequest(server.url, { method: 'DELETE', headers: server.headers({ 'mcp-session-id': sessions[0]! }) })).status, 200);
+  assert.equal(
+    (await rawRequest(server.url, { method: 'DELETE', headers: server.headers({ 'mcp-session-id': sessions[0]! }) })).status,
+    200,
+  );
   assert.equal((await initialize(server)).status, 200);
   assert.equal((await initialize(server)).status, 503);
 });
@@ -168,11 +179,19 @@ test('standalone GET streams are capped (16 in all, one per session); a session 
   // A client whose GET stream is refused still gets its elicitation, on the tool call's own stream.
   const repo = sandbox(t, { '.github/copilot-instructions.md': MESSY_INSTRUCTIONS });
   const errors: Error[] = [];
-  const client = await openHttpClient(t, server.url, { token: server.token, repo, elicit: () => ({ action: 'accept', content: { approved: true } }), onerror: (e) => errors.push(e) });
+  const client = await openHttpClient(t, server.url, {
+    token: server.token,
+    repo,
+    elicit: () => ({ action: 'accept', content: { approved: true } }),
+    onerror: (e) => errors.push(e),
+  });
   await client.callTool({ name: 'onboarding_propose', arguments: {} });
   const r = await client.callTool({ name: 'onboarding_approve', arguments: {} }, undefined, { timeout: 30_000 });
   assert.equal((r.structuredContent as { outcome: string }).outcome, 'approved');
-  assert.ok(errors.some((e) => /503|Service Unavailable/.test(e.message)), `the client was told its GET stream was refused: ${errors.map((e) => e.message).join('; ')}`);
+  assert.ok(
+    errors.some((e) => /503|Service Unavailable/.test(e.message)),
+    `the client was told its GET stream was refused: ${errors.map((e) => e.message).join('; ')}`,
+  );
 
   // Closing a stream makes room for another.
   streams[1]!.close();
@@ -204,7 +223,10 @@ test('a request whose body or headers stall is dropped within seconds', async (t
     'Accept: application/json, text/event-stream',
     `Content-Length: ${body.length + 100}`,
   ].join('\r\n');
-  const [bodyStall, headerStall] = await Promise.all([stall(`${head}\r\n\r\n${body.slice(0, 20)}`), stall(head.split('\r\n').slice(0, 2).join('\r\n'))]);
+  const [bodyStall, headerStall] = await Promise.all([
+    stall(`${head}\r\n\r\n${body.slice(0, 20)}`),
+    stall(head.split('\r\n').slice(0, 2).join('\r\n')),
+  ]);
   assert.ok(bodyStall.ms < 12_000, `a stalled body was kept ${bodyStall.ms} ms`);
   assert.ok(headerStall.ms < 12_000, `stalled headers were kept ${headerStall.ms} ms`);
   // The server keeps serving.
@@ -252,7 +274,14 @@ test('Host and Origin must name this machine AND this port', async (t) => {
   const server = await httpServer(t);
   const other = server.port === 65535 ? 65534 : server.port + 1;
   const status = async (headers: Record<string, string>) => (await initialize(server, server.headers(headers))).status;
-  for (const origin of ['http://localhost', `http://localhost:${other}`, `http://127.0.0.1:${other}`, `https://127.0.0.1:${server.port}`, 'null', 'http://evil.example']) {
+  for (const origin of [
+    'http://localhost',
+    `http://localhost:${other}`,
+    `http://127.0.0.1:${other}`,
+    `https://127.0.0.1:${server.port}`,
+    'null',
+    'http://evil.example',
+  ]) {
     assert.equal(await status({ origin }), 403, `Origin ${origin}`);
   }
   for (const host of [`127.0.0.1:${other}`, 'localhost', '127.0.0.1', `evil.example:${server.port}`, 'evil.example']) {
@@ -268,7 +297,7 @@ test('Host and Origin must name this machine AND this port', async (t) => {
   assert.equal((await initialize(server, { host: 'evil.example', 'content-type': 'application/json' })).status, 403);
 });
 
-test('a stdio message over the SDK\'s 10 MiB limit is named on stderr before the server stops', async (t) => {
+test("a stdio message over the SDK's 10 MiB limit is named on stderr before the server stops", async (t) => {
   const child = spawn(process.execPath, [CLI, 'serve'], { stdio: ['pipe', 'ignore', 'pipe'] });
   t.after(() => child.kill());
   let err = '';
@@ -295,7 +324,9 @@ test('setup print and setup vscode show the HTTP form: the token comes from a VS
     assert.ok(out.indexOf('"type": "stdio"') >= 0 && out.indexOf('"type": "stdio"') < out.indexOf('"type": "http"'), out);
     const start = out.indexOf('{', out.indexOf('serve --http'));
     const json = JSON.parse(out.slice(start, out.indexOf('\n}', start) + 2));
-    const input = json.inputs.find((i: { id: string }) => json.servers['copilot-onboard'].headers.Authorization === `Bearer \${input:${i.id}}`);
+    const input = json.inputs.find(
+      (i: { id: string }) => json.servers['copilot-onboard'].headers.Authorization === `Bearer \${input:${i.id}}`,
+    );
     assert.ok(input, JSON.stringify(json));
     assert.deepEqual({ type: input.type, password: input.password }, { type: 'promptString', password: true });
     assert.match(json.servers['copilot-onboard'].url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);

@@ -9,7 +9,16 @@ import path from 'node:path';
 import type { z } from 'zod';
 import type { analyze } from '../../server/src/analysis/analyze.js';
 import type { ScanResult } from '../../server/src/analysis/scan.js';
-import { ELICITATION_OUTCOMES, exitCodeFor, exitCodeForResult, BAD_INPUT_META, OUTCOME_NAMES, OUTCOMES, type Outcome, type RefusalOutcome } from '../../server/src/common/outcomes.js';
+import {
+  ELICITATION_OUTCOMES,
+  exitCodeFor,
+  exitCodeForResult,
+  BAD_INPUT_META,
+  OUTCOME_NAMES,
+  OUTCOMES,
+  type Outcome,
+  type RefusalOutcome,
+} from '../../server/src/common/outcomes.js';
 import type { buildPlan } from '../../server/src/planning/plan.js';
 import { ElicitationOutcome, PlanFile, type ElicitationTrace, type OnboardingState } from '../../server/src/state/schema.js';
 import { TOOLS, type ToolName } from '../../server/src/mcp/tool-schemas.js';
@@ -21,7 +30,7 @@ import type { SourceInfo } from '../../server/src/model/source.js';
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 const same = <A, B>(ok: Equal<A, B>) => assert.equal(ok, true);
 
-test('the stored plan is the plan the planner builds, the analysis and scan types are the schemas\' (checked by the type checker)', () => {
+test("the stored plan is the plan the planner builds, the analysis and scan types are the schemas' (checked by the type checker)", () => {
   type Planned = ReturnType<typeof buildPlan>;
   same<Omit<z.infer<typeof PlanFile>, 'version' | 'createdAt'>, Omit<Planned, 'chosenHash'>>(true);
   same<Planned['operations'][number], PlanOperation>(true);
@@ -50,7 +59,11 @@ test('every outcome in the one table has an exit code and words for a person, an
     // A step done exits 0; a refusal never does.
     assert.equal(spec.exit === 0, !spec.refusal, o);
     assert.equal(exitCodeForResult({ structuredContent: { outcome: o } }), spec.exit, o);
-    assert.equal(exitCodeForResult({ structuredContent: { outcome: o }, _meta: { [BAD_INPUT_META]: true } }), 'exitForBadInput' in spec ? spec.exitForBadInput : spec.exit, o);
+    assert.equal(
+      exitCodeForResult({ structuredContent: { outcome: o }, _meta: { [BAD_INPUT_META]: true } }),
+      'exitForBadInput' in spec ? spec.exitForBadInput : spec.exit,
+      o,
+    );
   }
   assert.equal(exitCodeForResult({}), OUTCOMES.error.exit, 'a result without an outcome is an internal error');
   for (const name of Object.keys(TOOLS) as ToolName[]) {
@@ -63,7 +76,10 @@ test('every outcome in the one table has an exit code and words for a person, an
 test('tools/list shows each tool of the one table, with its outcomes from the outcome table', async () => {
   const { toolDefinitions } = await import('../../server/src/mcp/server.js');
   const listed = toolDefinitions();
-  assert.deepEqual(listed.map((t) => t.name), Object.keys(TOOLS));
+  assert.deepEqual(
+    listed.map((t) => t.name),
+    Object.keys(TOOLS),
+  );
   for (const t of listed) {
     const spec = TOOLS[t.name as ToolName];
     assert.deepEqual([t.title, t.description, t.annotations], [spec.title, spec.description, spec.annotations]);
@@ -118,5 +134,9 @@ test('the outcome list, the bad-input mark and the tool definitions are written 
   assert.deepEqual(where(list), [], 'derive the list from OUTCOMES in common/outcomes.ts');
   assert.deepEqual(where(/'copilot-onboard\/bad-input'/), ['common/outcomes.ts']);
   assert.deepEqual(where(/readOnlyHint/), ['mcp/tool-schemas.ts'], 'a tool is described in the tool table only');
-  assert.deepEqual(where(/\b(analyze|propose|approve|migrate|rollback|status|check)Step\(ctx\)/), ['mcp/tool-steps.ts'], 'the step a tool runs is in the tool table\'s run column only');
+  assert.deepEqual(
+    where(/\b(analyze|propose|approve|migrate|rollback|status|check)Step\(ctx\)/),
+    ['mcp/tool-steps.ts'],
+    "the step a tool runs is in the tool table's run column only",
+  );
 });

@@ -30,7 +30,10 @@ test('an AGENTS.md of 55,000 identical bullets: analyze and propose replies stay
   // The connection is still there, and says so.
   assert.equal(outcomeOf(await s.call('onboarding_status')), 'status');
 
-  const sc = p.structuredContent as { truncated?: { resource?: string; omitted: Record<string, number> }; operations: { path: string; diff: string }[] };
+  const sc = p.structuredContent as {
+    truncated?: { resource?: string; omitted: Record<string, number> };
+    operations: { path: string; diff: string }[];
+  };
   assert.equal(sc.truncated?.resource, 'copilot-onboard://plan');
   assert.match(textOf(p), /copilot-onboard:\/\/plan/);
   const link = p.content.find((c) => c.type === 'resource_link') as { uri: string } | undefined;
@@ -61,5 +64,10 @@ test('a Copilot file that would pass the read limit is said so in the plan, with
   const p = await s.call('onboarding_propose');
   assert.equal(outcomeOf(p), 'proposed', textOf(p));
   const onDisk = JSON.parse(fs.readFileSync(path.join(repo, '.copilot-state/plan.json'), 'utf8'));
-  assert.ok(onDisk.notes.some((n: string) => /^\.github\/copilot-instructions\.md would be \d+ bytes, over the 1048576-byte limit copilot-onboard reads/.test(n)), onDisk.notes.join('\n'));
+  assert.ok(
+    onDisk.notes.some((n: string) =>
+      /^\.github\/copilot-instructions\.md would be \d+ bytes, over the 1048576-byte limit copilot-onboard reads/.test(n),
+    ),
+    onDisk.notes.join('\n'),
+  );
 });

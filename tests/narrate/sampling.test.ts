@@ -5,7 +5,9 @@ import { connect, never, openSession, outcomeOf, textOf, type SampleAnswer } fro
 import { MESSY_INSTRUCTIONS, readTraces, sandbox, type Cleanup } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
-const narrator = (text: string): SampleAnswer => () => ({ model: 'test-model', role: 'assistant', content: { type: 'text', text }, stopReason: 'endTurn' });
+const narrator =
+  (text: string): SampleAnswer =>
+  () => ({ model: 'test-model', role: 'assistant', content: { type: 'text', text }, stopReason: 'endTurn' });
 const LABEL = "Narration from the client's model (test-model), not checked by copilot-onboard:";
 /** The narration as the result shows it: after the tool's report, under its label, each line quoted. */
 const narrationOf = (text: string) => text.slice(text.indexOf(`\n\n---\n${LABEL}\n`) + `\n\n---\n${LABEL}\n`.length);
@@ -103,5 +105,8 @@ test('propose narrates too, with one sampling trace per exchange', async (t) => 
   const r = await s.call('onboarding_propose');
   assert.match(textOf(r), /^Pattern: messy/);
   assert.equal(narrationOf(textOf(r)), '> The plan groups the rules into sections.');
-  assert.deepEqual(readTraces(repo, 'sampling').map((t) => t.intent), ['analyze', 'propose']);
+  assert.deepEqual(
+    readTraces(repo, 'sampling').map((t) => t.intent),
+    ['analyze', 'propose'],
+  );
 });

@@ -12,22 +12,45 @@ import { joinText, splitText } from '../../server/src/common/text.js';
 import { sandbox, writeFile } from '../helpers/sandbox.js';
 
 test('text round trip is byte-exact for LF, CRLF, BOM, no final newline, empty', () => {
-  for (const t of ['a\nb\n', 'a\r\nb\r\n', '\uFEFFa\nb', 'single', '', '\n', 'a\n\n\nb\n']) assert.equal(joinText(splitText(t)), t, JSON.stringify(t));
+  for (const t of ['a\nb\n', 'a\r\nb\r\n', '\uFEFFa\nb', 'single', '', '\n', 'a\n\n\nb\n'])
+    assert.equal(joinText(splitText(t)), t, JSON.stringify(t));
 });
 
 test('Markdown units: fenced code stays one unit, list items keep their nested lines, every line belongs once', () => {
-  const lines = ['# Title', '', 'Intro line one', 'intro line two', '', '- item', '  - nested', '  wrapped', '- second', '', '```sh', '# not a heading', '- not an item', '```', '## Section'];
+  const lines = [
+    '# Title',
+    '',
+    'Intro line one',
+    'intro line two',
+    '',
+    '- item',
+    '  - nested',
+    '  wrapped',
+    '- second',
+    '',
+    '```sh',
+    '# not a heading',
+    '- not an item',
+    '```',
+    '## Section',
+  ];
   const units = splitUnits('f.md', lines);
-  assert.deepEqual(units.map((u) => [u.kind, u.line, u.lines.length]), [
-    ['heading', 1, 1],
-    ['paragraph', 3, 2],
-    ['list-item', 6, 3],
-    ['list-item', 9, 1],
-    ['code', 11, 4],
-    ['heading', 15, 1],
-  ]);
+  assert.deepEqual(
+    units.map((u) => [u.kind, u.line, u.lines.length]),
+    [
+      ['heading', 1, 1],
+      ['paragraph', 3, 2],
+      ['list-item', 6, 3],
+      ['list-item', 9, 1],
+      ['code', 11, 4],
+      ['heading', 15, 1],
+    ],
+  );
   const covered = units.flatMap((u) => u.lines.map((_, i) => u.line + i));
-  assert.deepEqual(covered, lines.map((l, i) => (l.trim() === '' ? null : i + 1)).filter((x) => x !== null));
+  assert.deepEqual(
+    covered,
+    lines.map((l, i) => (l.trim() === '' ? null : i + 1)).filter((x) => x !== null),
+  );
 });
 
 test('a rule goes to the topic with more matching words; a tie or no match is no confident topic and stays in place', () => {
@@ -41,24 +64,99 @@ test('a rule goes to the topic with more matching words; a tie or no match is no
 });
 
 test('restructure keeps the title and intro on top, groups by topic, keeps order, keeps a repeat inside the file', () => {
-  const lines = ['# T', '', 'Intro.', '', '- Use pnpm to install.', '- Write tests with vitest.', '- Use pnpm to install.', '- Build with tsc.'];
+  const lines = [
+    '# T',
+    '',
+    'Intro.',
+    '',
+    '- Use pnpm to install.',
+    '- Write tests with vitest.',
+    '- Use pnpm to install.',
+    '- Build with tsc.',
+  ];
   const r = restructure('f.md', splitUnits('f.md', lines));
-  assert.deepEqual(r.lines, ['# T', '', 'Intro.', '', '## Build', '', '- Build with tsc.', '', '## Dependencies', '', '- Use pnpm to install.', '- Use pnpm to install.', '', '## Testing', '', '- Write tests with vitest.']);
+  assert.deepEqual(r.lines, [
+    '# T',
+    '',
+    'Intro.',
+    '',
+    '## Build',
+    '',
+    '- Build with tsc.',
+    '',
+    '## Dependencies',
+    '',
+    '- Use pnpm to install.',
+    '- Use pnpm to install.',
+    '',
+    '## Testing',
+    '',
+    '- Write tests with vitest.',
+  ]);
   const nonBlank = (xs: string[]) => xs.filter((l) => l.trim() !== '').sort();
   const expected = nonBlank([...lines, ...r.added]);
   assert.deepEqual(nonBlank(r.lines), expected, 'every line once, repeats too, plus the section headings');
 });
 
 test('a flat file with one rule per line, no bullets and no blank lines, is sorted line by line; a line with no confident topic stays under the title', () => {
-  const lines = ['# API', 'You are working on the orders API.', 'Use pnpm to install dependencies.', 'Write tests with vitest.', 'Be kind to reviewers.', 'Never commit secrets or API keys.'];
+  const lines = [
+    '# API',
+    'You are working on the orders API.',
+    'Use pnpm to install dependencies.',
+    'Write tests with vitest.',
+    'Be kind to reviewers.',
+    'Never commit secrets or API keys.',
+  ];
   const r = restructure('f.md', splitUnits('f.md', lines));
-  assert.deepEqual(r.lines, ['# API', 'You are working on the orders API.', 'Be kind to reviewers.', '', '## Dependencies', '', 'Use pnpm to install dependencies.', '', '## Testing', '', 'Write tests with vitest.', '', '## Security', '', 'Never commit secrets or API keys.']);
+  assert.deepEqual(r.lines, [
+    '# API',
+    'You are working on the orders API.',
+    'Be kind to reviewers.',
+    '',
+    '## Dependencies',
+    '',
+    'Use pnpm to install dependencies.',
+    '',
+    '## Testing',
+    '',
+    'Write tests with vitest.',
+    '',
+    '## Security',
+    '',
+    'Never commit secrets or API keys.',
+  ]);
 });
 
 test('pseudo-headings become headings one level below the title, each with its lines; a line answering the one before moves with it', () => {
-  const lines = ['# UI', '', '🎨 Code Style', '- Use 2 spaces.', '', '**Release:**', 'Tag the commit.', 'Push the tag.', '', 'Run tests with vitest.', 'But e2e tests run from the e2e folder.'];
+  const lines = [
+    '# UI',
+    '',
+    '🎨 Code Style',
+    '- Use 2 spaces.',
+    '',
+    '**Release:**',
+    'Tag the commit.',
+    'Push the tag.',
+    '',
+    'Run tests with vitest.',
+    'But e2e tests run from the e2e folder.',
+  ];
   const r = restructure('f.md', splitUnits('f.md', lines));
-  assert.deepEqual(r.lines, ['# UI', '', '## 🎨 Code Style', '', '- Use 2 spaces.', '', '## **Release:**', '', 'Tag the commit.', 'Push the tag.', '', 'Run tests with vitest.', 'But e2e tests run from the e2e folder.']);
+  assert.deepEqual(r.lines, [
+    '# UI',
+    '',
+    '## 🎨 Code Style',
+    '',
+    '- Use 2 spaces.',
+    '',
+    '## **Release:**',
+    '',
+    'Tag the commit.',
+    'Push the tag.',
+    '',
+    'Run tests with vitest.',
+    'But e2e tests run from the e2e folder.',
+  ]);
   assert.deepEqual(r.added, [], 'the heading lines are source lines with `#`s before them');
 });
 
@@ -81,11 +179,34 @@ test('the topic table: each topic finds its contradiction, and consistent rules 
 });
 
 test('duplicates: repeated headings, paragraphs and lines, with every location', () => {
-  const units = splitUnits('f.md', ['## Setup', '', 'Install the toolchain first.', '', '## Setup', '', 'Install the toolchain first.', '', 'One line repeated here.', 'Another.', '', 'x', 'One line repeated here.']);
+  const units = splitUnits('f.md', [
+    '## Setup',
+    '',
+    'Install the toolchain first.',
+    '',
+    '## Setup',
+    '',
+    'Install the toolchain first.',
+    '',
+    'One line repeated here.',
+    'Another.',
+    '',
+    'x',
+    'One line repeated here.',
+  ]);
   const found = findDuplicates(units).map((p) => `${p.description} @ ${p.locations.map((l) => l.line).join(',')}`);
-  assert.ok(found.some((f) => /Repeated heading "setup" @ 1,5/.test(f)), found.join('\n'));
-  assert.ok(found.some((f) => /Repeated line: "Install the toolchain first\." @ 3,7/.test(f)), found.join('\n'));
-  assert.ok(found.some((f) => /One line repeated here\." @ 9,13/.test(f)), found.join('\n'));
+  assert.ok(
+    found.some((f) => /Repeated heading "setup" @ 1,5/.test(f)),
+    found.join('\n'),
+  );
+  assert.ok(
+    found.some((f) => /Repeated line: "Install the toolchain first\." @ 3,7/.test(f)),
+    found.join('\n'),
+  );
+  assert.ok(
+    found.some((f) => /One line repeated here\." @ 9,13/.test(f)),
+    found.join('\n'),
+  );
 });
 
 test('paths: .., absolute paths and NUL are refused; a sibling with a common prefix is outside', () => {

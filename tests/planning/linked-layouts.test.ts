@@ -53,12 +53,14 @@ function linkedRepo(t: Cleanup): string {
 }
 
 const read = (repo: string, rel: string) => fs.readFileSync(path.join(repo, rel), 'utf8');
-const link = (repo: string, rel: string) => (fs.lstatSync(path.join(repo, rel)).isSymbolicLink() ? fs.readlinkSync(path.join(repo, rel)) : null);
+const link = (repo: string, rel: string) =>
+  fs.lstatSync(path.join(repo, rel)).isSymbolicLink() ? fs.readlinkSync(path.join(repo, rel)) : null;
 
 /** Yes to every form, and in the approve form the given value for the field that offers it. */
 function yesChoosing(value: string): ElicitAnswer {
   return (req) => {
-    const props = (req as { requestedSchema?: { properties?: Record<string, { oneOf?: { const: string }[] }> } }).requestedSchema?.properties ?? {};
+    const props =
+      (req as { requestedSchema?: { properties?: Record<string, { oneOf?: { const: string }[] }> } }).requestedSchema?.properties ?? {};
     if (!isChoicesRound(req)) return yesToAll(req);
     const content: Record<string, unknown> = {};
     for (const [name, p] of Object.entries(props)) if (p.oneOf?.some((o) => o.const === value)) content[name] = value;
@@ -70,14 +72,23 @@ test('a linked Copilot file is left as it is, and an always-applied Cursor rule 
   const repo = linkedRepo(t);
   const scan = await scanRepository(repo);
   const plan = buildPlan(scan, analyze(scan));
-  assert.deepEqual(plan.operations.map((o) => `${o.op} ${o.path}`), [`create ${FALLBACK}`]);
+  assert.deepEqual(
+    plan.operations.map((o) => `${o.op} ${o.path}`),
+    [`create ${FALLBACK}`],
+  );
   const content = plan.operations[0]!.content!;
   assert.match(content, /^---\napplyTo: "\*\*"\n---\n/);
-  for (const line of ALWAYS_RULE.split('\n').slice(5).filter((l) => l.trim() !== '')) assert.ok(content.includes(line), line);
+  for (const line of ALWAYS_RULE.split('\n')
+    .slice(5)
+    .filter((l) => l.trim() !== ''))
+    assert.ok(content.includes(line), line);
   // CLAUDE.md is what Copilot reads through the link: its rules are not copied a second time.
   assert.ok(!content.includes('make test'), content);
   assert.deepEqual(plan.legacy.find((l) => l.path === 'CLAUDE.md')?.fates, ['keep']);
-  assert.ok(plan.notes.some((n) => n.includes('CLAUDE.md') && n.includes('through the link')), plan.notes.join('\n'));
+  assert.ok(
+    plan.notes.some((n) => n.includes('CLAUDE.md') && n.includes('through the link')),
+    plan.notes.join('\n'),
+  );
   assert.deepEqual(plan.legacy.find((l) => l.path === COPILOT)?.fates, ['keep', 'replace']);
 });
 
@@ -159,7 +170,10 @@ test('a Copilot file linked to a non-instruction file keeps that file untouched;
   fs.symlinkSync('../docs/ai.md', path.join(repo, COPILOT));
   const scan = await scanRepository(repo);
   const plan = buildPlan(scan, analyze(scan));
-  assert.deepEqual(plan.operations.map((o) => `${o.op} ${o.path}`), [`create ${FALLBACK}`]);
+  assert.deepEqual(
+    plan.operations.map((o) => `${o.op} ${o.path}`),
+    [`create ${FALLBACK}`],
+  );
   assert.ok(plan.operations[0]!.content!.includes('- Prefer dataclasses.'));
   assert.deepEqual(plan.legacy.find((l) => l.path === 'GEMINI.md')?.fates, ['keep', 'remove', 'pointer']);
   const replaced = buildPlan(scan, analyze(scan), { legacy: { [COPILOT]: 'replace' }, conflicts: {} });
@@ -192,7 +206,10 @@ test('a linked legacy file stays an alias read once', async (t) => {
   fs.symlinkSync('.github/copilot-instructions.md', path.join(repo, 'AGENTS.md'));
   fs.symlinkSync('.github/copilot-instructions.md', path.join(repo, 'CLAUDE.md'));
   const scan = await scanRepository(repo);
-  assert.deepEqual(scan.sources.filter((s) => s.aliasOf).map((s) => `${s.path}->${s.aliasOf}`), ['AGENTS.md->.github/copilot-instructions.md', 'CLAUDE.md->.github/copilot-instructions.md']);
+  assert.deepEqual(
+    scan.sources.filter((s) => s.aliasOf).map((s) => `${s.path}->${s.aliasOf}`),
+    ['AGENTS.md->.github/copilot-instructions.md', 'CLAUDE.md->.github/copilot-instructions.md'],
+  );
   const plan = buildPlan(scan, analyze(scan));
   assert.deepEqual(plan.operations, []);
 });

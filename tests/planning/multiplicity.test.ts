@@ -33,7 +33,9 @@ const ops = (p: Plan) => p.operations.map((o) => `${o.op} ${o.path}`);
 test('a closing tag repeated inside one scoped rule is written as often as the rule has it', async (t) => {
   const tab = (tool: string) => [`<Tab title="${tool}">`, '', `Run ${tool} test.`, '', '</Tab>', ''];
   const tabs = ['<Tabs>', '', ...tab('npm'), ...tab('pnpm'), ...tab('yarn'), '</Tabs>'];
-  const { first, second, read } = await migrate(t, { '.cursor/rules/docs.mdc': ['---', 'globs: docs/**', 'alwaysApply: false', '---', ...tabs, ''].join('\n') });
+  const { first, second, read } = await migrate(t, {
+    '.cursor/rules/docs.mdc': ['---', 'globs: docs/**', 'alwaysApply: false', '---', ...tabs, ''].join('\n'),
+  });
   const target = first.operations.find((o) => o.path.endsWith('.instructions.md'))!.path;
   assert.equal(count(read(target), '</Tab>'), 3, read(target));
   assert.deepEqual(first.merged, []);
@@ -41,16 +43,24 @@ test('a closing tag repeated inside one scoped rule is written as often as the r
 });
 
 test('a bullet repeated inside one AGENTS.md is written twice', async (t) => {
-  const { first, second, read } = await migrate(t, { 'AGENTS.md': '# Agents\n\n- Run the tests.\n- Keep commits small.\n- Run the tests.\n' });
+  const { first, second, read } = await migrate(t, {
+    'AGENTS.md': '# Agents\n\n- Run the tests.\n- Keep commits small.\n- Run the tests.\n',
+  });
   assert.equal(count(read(COPILOT), '- Run the tests.'), 2, read(COPILOT));
   assert.deepEqual(first.merged, []);
   assert.deepEqual(ops(second), []);
 });
 
 test('the same bullet once in AGENTS.md and once in CLAUDE.md lands once', async (t) => {
-  const { first, second, read } = await migrate(t, { 'AGENTS.md': '- Run the tests.\n- Keep commits small.\n', 'CLAUDE.md': '- Run the tests.\n' });
+  const { first, second, read } = await migrate(t, {
+    'AGENTS.md': '- Run the tests.\n- Keep commits small.\n',
+    'CLAUDE.md': '- Run the tests.\n',
+  });
   assert.equal(count(read(COPILOT), '- Run the tests.'), 1, read(COPILOT));
-  assert.deepEqual(first.merged.map((m) => `${m.path}:${m.line} -> ${m.keptAt.path}:${m.keptAt.line}`), ['CLAUDE.md:1 -> AGENTS.md:1']);
+  assert.deepEqual(
+    first.merged.map((m) => `${m.path}:${m.line} -> ${m.keptAt.path}:${m.keptAt.line}`),
+    ['CLAUDE.md:1 -> AGENTS.md:1'],
+  );
   assert.deepEqual(ops(second), []);
 });
 
@@ -62,7 +72,7 @@ test('one file with X twice and another with X once give X twice, in either orde
     const { first, second, read } = await migrate(t, { 'AGENTS.md': agents, 'CLAUDE.md': claude });
     assert.equal(count(read(COPILOT), '- X rule.'), 2, read(COPILOT));
     assert.equal(first.merged.length, 1, JSON.stringify(first.merged));
-    assert.notEqual(first.merged[0]!.path, first.merged[0]!.keptAt.path, 'merged into another file\'s copy');
+    assert.notEqual(first.merged[0]!.path, first.merged[0]!.keptAt.path, "merged into another file's copy");
     assert.deepEqual(ops(second), []);
   }
 });
@@ -91,13 +101,16 @@ test('a flat copilot-instructions.md put in sections keeps its repeated bullet',
   assert.deepEqual(ops(second), []);
 });
 
-test('a legacy file repeating a bullet of Copilot\'s file merges one copy and writes the other', async (t) => {
+test("a legacy file repeating a bullet of Copilot's file merges one copy and writes the other", async (t) => {
   const { first, second, read } = await migrate(t, {
     [COPILOT]: '# Project\n\n## Testing\n\n- Run the tests.\n',
     'AGENTS.md': '## Testing\n\n- Run the tests.\n- Add a test per fix.\n- Run the tests.\n',
   });
   assert.equal(count(read(COPILOT), '- Run the tests.'), 2, read(COPILOT));
-  assert.deepEqual(first.merged.map((m) => `${m.path}:${m.line}`), ['AGENTS.md:1', 'AGENTS.md:3']);
+  assert.deepEqual(
+    first.merged.map((m) => `${m.path}:${m.line}`),
+    ['AGENTS.md:1', 'AGENTS.md:3'],
+  );
   assert.deepEqual(ops(second), []);
 });
 
@@ -113,7 +126,7 @@ test('a section heading repeated inside one legacy file is written twice', async
   assert.deepEqual(ops(second), []);
 });
 
-test('a title kept in a comment is found again by every file that had it, and a file\'s second copy of a title is its own', async (t) => {
+test("a title kept in a comment is found again by every file that had it, and a file's second copy of a title is its own", async (t) => {
   const a = await migrate(t, { 'AGENTS.md': '# Title\n', '.windsurfrules': '# Title\n' });
   assert.equal(count(a.read(COPILOT), '# Title'), 1, a.read(COPILOT));
   assert.deepEqual(ops(a.second), []);
@@ -121,7 +134,10 @@ test('a title kept in a comment is found again by every file that had it, and a 
   const out = b.read(COPILOT);
   // Copilot's file has sections (its `# Title` below a rule opens one): it keeps its shape; the second title is the file's own.
   assert.equal(count(out, '# Title') + count(out, '## Title'), 2, out);
-  assert.deepEqual(b.first.merged.map((m) => `${m.path}:${m.line}`), ['.windsurfrules:1']);
+  assert.deepEqual(
+    b.first.merged.map((m) => `${m.path}:${m.line}`),
+    ['.windsurfrules:1'],
+  );
   assert.deepEqual(ops(b.second), []);
 });
 
@@ -132,20 +148,50 @@ test('a label last in its file introduces nothing: a second plan finds it and wr
   assert.deepEqual(ops(second), []);
 });
 
-test('property: every file\'s lines land as often as it has them, and a second plan is a no-op', async () => {
-  const pieces = ['## General', '# Copilot instructions', '- Use pnpm to install.', '## Build and dependencies', '- X rule.', '- Y rule.', '---', '</Tab>', '| a | b |', '## Database', '# Title', '### Example', '**Example:**', '```sh\nnpm test\n```', 'Steps:', 'Plain paragraph.', '- Run the tests with vitest.'];
-  const body = (extra: string[] = []) => fc.array(fc.constantFrom(...pieces, ...extra), { maxLength: 8 }).filter((xs) => xs[0] !== '---').map((xs) => `${xs.join('\n\n')}\n`);
+test("property: every file's lines land as often as it has them, and a second plan is a no-op", async () => {
+  const pieces = [
+    '## General',
+    '# Copilot instructions',
+    '- Use pnpm to install.',
+    '## Build and dependencies',
+    '- X rule.',
+    '- Y rule.',
+    '---',
+    '</Tab>',
+    '| a | b |',
+    '## Database',
+    '# Title',
+    '### Example',
+    '**Example:**',
+    '```sh\nnpm test\n```',
+    'Steps:',
+    'Plain paragraph.',
+    '- Run the tests with vitest.',
+  ];
+  const body = (extra: string[] = []) =>
+    fc
+      .array(fc.constantFrom(...pieces, ...extra), { maxLength: 8 })
+      .filter((xs) => xs[0] !== '---')
+      .map((xs) => `${xs.join('\n\n')}\n`);
   const mdc = body().map((b) => `---\nglobs: docs/**\nalwaysApply: false\n---\n${b}`);
   // Left out, being known apart from this rule: code left open in a scoped rule or in Copilot's own
   // file (what follows lands in the code), and a `---` block opening a file without front matter.
-  const files = fc.record({ 'AGENTS.md': fc.option(body(['```sh\nopen'])), 'CLAUDE.md': fc.option(body()), [COPILOT]: fc.option(body()), '.cursor/rules/a.mdc': fc.option(mdc), '.cursor/rules/b.mdc': fc.option(mdc) });
+  const files = fc.record({
+    'AGENTS.md': fc.option(body(['```sh\nopen'])),
+    'CLAUDE.md': fc.option(body()),
+    [COPILOT]: fc.option(body()),
+    '.cursor/rules/a.mdc': fc.option(mdc),
+    '.cursor/rules/b.mdc': fc.option(mdc),
+  });
   await fc.assert(
     fc.asyncProperty(files, async (f) => {
       const input = Object.fromEntries(Object.entries(f).filter((e): e is [string, string] => e[1] !== null));
       const cleanup = round();
       const { repo, first, second, read } = await migrate(cleanup, input);
       try {
-        const scoped = fs.existsSync(path.join(repo, '.github/instructions')) ? fs.readdirSync(path.join(repo, '.github/instructions')).map((n) => `.github/instructions/${n}`) : [];
+        const scoped = fs.existsSync(path.join(repo, '.github/instructions'))
+          ? fs.readdirSync(path.join(repo, '.github/instructions')).map((n) => `.github/instructions/${n}`)
+          : [];
         const out = [COPILOT, ...scoped].filter((p) => fs.existsSync(path.join(repo, p))).flatMap((p) => read(p).split('\n'));
         // A file the plan leaves out with a note (a copy of another, analysis/copies.ts) lands through the file it copies.
         const leftOut = new Set(first.sources.filter((x) => x.notRule).map((x) => x.path));

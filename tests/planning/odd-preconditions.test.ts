@@ -8,7 +8,10 @@ import { hashTree, readState, sandbox, writeFile } from '../helpers/sandbox.js';
 
 const RULES = '# Rules\n\n- Use pnpm for all package management.\n';
 const git = (repo: string, ...args: string[]) =>
-  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-C', repo, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', '-C', repo, ...args], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 
 async function session(t: { after: (fn: () => unknown) => void }, repo: string): Promise<Session> {
   const s = await openSession(t, { repo, elicit: yesToAll });
@@ -44,7 +47,11 @@ test('a file over the read limit is left out with its size and the limit, and th
 test('a nested AGENTS.md under a very long folder name gets a bounded target name, its full folder in applyTo, and migrates', async (t) => {
   const long = 'a'.repeat(235);
   const deep = Array.from({ length: 30 }, (_, i) => `folder-number-${i}`).join('/');
-  const repo = sandbox(t, { 'AGENTS.md': RULES, [`${long}/AGENTS.md`]: '- Long folder rule.\n', [`${deep}/AGENTS.md`]: '- Deep folder rule.\n' });
+  const repo = sandbox(t, {
+    'AGENTS.md': RULES,
+    [`${long}/AGENTS.md`]: '- Long folder rule.\n',
+    [`${deep}/AGENTS.md`]: '- Deep folder rule.\n',
+  });
   const s = await session(t, repo);
   const p = await s.call('onboarding_propose');
   assert.equal(outcomeOf(p), 'proposed', textOf(p));

@@ -41,8 +41,14 @@ async function migrate(t: Cleanup, files: Record<string, string>, rounds = 3) {
 }
 
 const lines = (text: string) => text.replace(/\n$/, '').split('\n');
-const h2s = (text: string) => splitUnits('x.md', lines(text)).filter((u) => u.kind === 'heading' && u.level === 2).map((u) => u.lines[0]!);
-const h1s = (text: string) => splitUnits('x.md', lines(text)).filter((u) => u.kind === 'heading' && u.level === 1).map((u) => u.lines[0]!);
+const h2s = (text: string) =>
+  splitUnits('x.md', lines(text))
+    .filter((u) => u.kind === 'heading' && u.level === 2)
+    .map((u) => u.lines[0]!);
+const h1s = (text: string) =>
+  splitUnits('x.md', lines(text))
+    .filter((u) => u.kind === 'heading' && u.level === 1)
+    .map((u) => u.lines[0]!);
 const count = (text: string, line: string) => lines(text).filter((l) => l === line).length;
 /** Lines of the `## ` section with this heading, up to the next `## ` heading. */
 function section(text: string, heading: string): string[] {
@@ -54,11 +60,30 @@ function section(text: string, heading: string): string[] {
 }
 
 function doc(text: string): InstructionDoc {
-  return { path: COPILOT, kind: 'copilot-instructions', scope: { kind: 'repo' }, units: splitUnits(COPILOT, lines(text)), role: 'copilot', description: null, excludeAgent: [], aliasOf: null, notRule: null };
+  return {
+    path: COPILOT,
+    kind: 'copilot-instructions',
+    scope: { kind: 'repo' },
+    units: splitUnits(COPILOT, lines(text)),
+    role: 'copilot',
+    description: null,
+    excludeAgent: [],
+    aliasOf: null,
+    notRule: null,
+  };
 }
 
 test('repro A: a title, a long intro and loose rules are put in sections once; planning again changes nothing', async (t) => {
-  const source = ['# Project', '', ...INTRO, '', '- Write tests for every new route with vitest.', '- Install dependencies with pnpm only.', '- Use camelCase naming for variables.', ''].join('\n');
+  const source = [
+    '# Project',
+    '',
+    ...INTRO,
+    '',
+    '- Write tests for every new route with vitest.',
+    '- Install dependencies with pnpm only.',
+    '- Use camelCase naming for variables.',
+    '',
+  ].join('\n');
   const { plans, read } = await migrate(t, { [COPILOT]: source });
   assert.equal(plans[0]!.operations.length, 1);
   assert.deepEqual(plans[1]?.operations ?? [], [], 'the second plan is a no-op');
@@ -70,11 +95,24 @@ test('repro A: a title, a long intro and loose rules are put in sections once; p
 
 test('repro B: a file with sections keeps its shape: loose rules above the sections stay in place, nothing is moved', async (t) => {
   const source = [
-    '# Project', '',
-    '- Write unit tests with vitest.', '- Install dependencies with pnpm.', '- Use camelCase naming.', '- Keep functions short.',
-    '- Never commit secrets.', '- Update the README when behaviour changes.', '- Use strict TypeScript.', '',
-    '## Testing', '', '- Run the e2e tests before merging.', '',
-    '## Deployment', '', '- Deploy with the release script after a build.', '',
+    '# Project',
+    '',
+    '- Write unit tests with vitest.',
+    '- Install dependencies with pnpm.',
+    '- Use camelCase naming.',
+    '- Keep functions short.',
+    '- Never commit secrets.',
+    '- Update the README when behaviour changes.',
+    '- Use strict TypeScript.',
+    '',
+    '## Testing',
+    '',
+    '- Run the e2e tests before merging.',
+    '',
+    '## Deployment',
+    '',
+    '- Deploy with the release script after a build.',
+    '',
   ].join('\n');
   const { plans } = await migrate(t, { [COPILOT]: source });
   assert.deepEqual(plans[0]!.operations, [], 'sections give the file its structure: the plan changes nothing');
@@ -83,7 +121,13 @@ test('repro B: a file with sections keeps its shape: loose rules above the secti
 test('what restructure produces counts as structured, and restructuring it again gives the same lines', () => {
   const inputs = [
     ['# Project', '', ...INTRO, '', '- Write tests with vitest.', '- Use pnpm.'],
-    ['# Project', 'You are a careful engineer.', 'Use pnpm to install dependencies.', 'Write tests with vitest.', 'Never commit secrets or API keys.'],
+    [
+      '# Project',
+      'You are a careful engineer.',
+      'Use pnpm to install dependencies.',
+      'Write tests with vitest.',
+      'Never commit secrets or API keys.',
+    ],
     ['# UI', '', '🎨 Code Style', '- Use 2 spaces.', '', '**Release:**', 'Tag the commit.', 'Push the tag.'],
   ];
   for (const input of inputs) {
@@ -96,7 +140,22 @@ test('what restructure produces counts as structured, and restructuring it again
 
 test('a flat Copilot file that has headings keeps its shape line for line when restructured', () => {
   const inputs = [
-    ['# Project', '', 'Short intro.', '', '- a rule', '- Write tests.', '', '## Testing', '', '- Run e2e.', '', '## Deployment', '', '- Ship it.'],
+    [
+      '# Project',
+      '',
+      'Short intro.',
+      '',
+      '- a rule',
+      '- Write tests.',
+      '',
+      '## Testing',
+      '',
+      '- Run e2e.',
+      '',
+      '## Deployment',
+      '',
+      '- Ship it.',
+    ],
     ['---', 'x: 1', '---', '# T', '', 'Intro.', '', 'Follow these rules:', '', '- one', '- two', '', '### Sub', '', 'Under sub.'],
     ['Loose paragraph first.', '', '- Use pnpm.', '', '## Testing', '', '- Run tests.'],
   ];
@@ -105,12 +164,24 @@ test('a flat Copilot file that has headings keeps its shape line for line when r
 
 test('a title with a long intro and sections is structured', () => {
   assert.ok(isStructured(doc(['# Project', '', ...INTRO, '', '## Testing', '', '- Run tests.'].join('\n'))));
-  assert.ok(!isStructured(doc(['# Project', '', ...INTRO, '', ...INTRO.map((l) => `- ${l}`), '', '## Testing', '', '- Run tests.'].join('\n'))));
+  assert.ok(
+    !isStructured(doc(['# Project', '', ...INTRO, '', ...INTRO.map((l) => `- ${l}`), '', '## Testing', '', '- Run tests.'].join('\n'))),
+  );
 });
 
-test('legacy H1 titles: the title names the file\'s chapter, its headings move down as a tree, nothing lost or doubled, no-op after', async (t) => {
+test("legacy H1 titles: the title names the file's chapter, its headings move down as a tree, nothing lost or doubled, no-op after", async (t) => {
   const files = {
-    'AGENTS.md': ['# Security', '', '- Never log access tokens.', '- Rotate signing keys every quarter.', '', '## Testing', '', '- Run the whole suite before a release.', ''].join('\n'),
+    'AGENTS.md': [
+      '# Security',
+      '',
+      '- Never log access tokens.',
+      '- Rotate signing keys every quarter.',
+      '',
+      '## Testing',
+      '',
+      '- Run the whole suite before a release.',
+      '',
+    ].join('\n'),
     'CLAUDE.md': ['# House style', '', 'Always prefer small modules.', '', '## Details', '', '- Avoid global state.', ''].join('\n'),
   };
   const { plans, read } = await migrate(t, files);
@@ -119,17 +190,28 @@ test('legacy H1 titles: the title names the file\'s chapter, its headings move d
   assert.equal(h1s(out).length, 1, `one H1 title:\n${out}`);
   assert.match(lines(out)[0]!, /^# /);
   assert.deepEqual(h2s(out), ['## Security', '## House style']);
-  assert.deepEqual(section(out, '## Security'), ['- Never log access tokens.', '- Rotate signing keys every quarter.', '### Testing', '- Run the whole suite before a release.']);
+  assert.deepEqual(section(out, '## Security'), [
+    '- Never log access tokens.',
+    '- Rotate signing keys every quarter.',
+    '### Testing',
+    '- Run the whole suite before a release.',
+  ]);
   assert.deepEqual(section(out, '## House style'), ['Always prefer small modules.', '### Details', '- Avoid global state.']);
   assert.ok(!out.includes('<!-- copilot-onboard'), 'no comment where the heading itself can stand');
-  assert.ok(plans[0]!.notes.some((n) => /AGENTS\.md: 2 headings move down a level/.test(n)), plans[0]!.notes.join('\n'));
+  assert.ok(
+    plans[0]!.notes.some((n) => /AGENTS\.md: 2 headings move down a level/.test(n)),
+    plans[0]!.notes.join('\n'),
+  );
   for (const text of Object.values(files)) {
-    for (const l of lines(text).filter((x) => x.trim() !== '')) assert.equal(count(out, l) + (/^#+\s/.test(l) ? count(out, `#${l}`) : 0), 1, l);
+    for (const l of lines(text).filter((x) => x.trim() !== ''))
+      assert.equal(count(out, l) + (/^#+\s/.test(l) ? count(out, `#${l}`) : 0), 1, l);
   }
 });
 
 test('a legacy title that names a file (# AGENTS.md) is no subject: it is kept in a comment on top, and the chapters stay ## sections', async (t) => {
-  const files = { 'AGENTS.md': ['# AGENTS.md', '', 'This file guides coding agents.', '', '## Commands', '', '- Build with make.', ''].join('\n') };
+  const files = {
+    'AGENTS.md': ['# AGENTS.md', '', 'This file guides coding agents.', '', '## Commands', '', '- Build with make.', ''].join('\n'),
+  };
   const { plans, read } = await migrate(t, files);
   assert.deepEqual(plans[1]?.operations ?? [], []);
   const out = read(COPILOT);
@@ -137,7 +219,10 @@ test('a legacy title that names a file (# AGENTS.md) is no subject: it is kept i
   assert.deepEqual(h2s(out), ['## Commands']);
   assert.equal(count(out, '# AGENTS.md'), 1);
   assert.ok(lines(out).indexOf('# AGENTS.md') < lines(out).indexOf('This file guides coding agents.'));
-  assert.ok(lines(out).indexOf('This file guides coding agents.') < lines(out).indexOf('## Commands'), 'the intro stays above the first section');
+  assert.ok(
+    lines(out).indexOf('This file guides coding agents.') < lines(out).indexOf('## Commands'),
+    'the intro stays above the first section',
+  );
 });
 
 test('two files with a ## Database chapter about different packages keep two sections', async (t) => {
@@ -154,11 +239,32 @@ test('two files with a ## Database chapter about different packages keep two sec
 });
 
 test('a pseudo-heading in a legacy file becomes a heading, named in the notes, with its lines under it', async (t) => {
-  const { plans, read } = await migrate(t, { 'AGENTS.md': ['# Release guide', '', '**Release:**', 'Tag the commit.', 'Push the tag.', '', '⚠️ Don\'ts', '- Don\'t push on Friday.', ''].join('\n') });
+  const { plans, read } = await migrate(t, {
+    'AGENTS.md': [
+      '# Release guide',
+      '',
+      '**Release:**',
+      'Tag the commit.',
+      'Push the tag.',
+      '',
+      "⚠️ Don'ts",
+      "- Don't push on Friday.",
+      '',
+    ].join('\n'),
+  });
   assert.deepEqual(plans[1]?.operations ?? [], []);
   const out = read(COPILOT);
-  assert.deepEqual(section(out, '## Release guide'), ['### **Release:**', 'Tag the commit.', 'Push the tag.', '### ⚠️ Don\'ts', '- Don\'t push on Friday.']);
-  assert.ok(plans[0]!.notes.some((n) => n.includes('AGENTS.md:3 "**Release:**" reads as a heading')), plans[0]!.notes.join('\n'));
+  assert.deepEqual(section(out, '## Release guide'), [
+    '### **Release:**',
+    'Tag the commit.',
+    'Push the tag.',
+    "### ⚠️ Don'ts",
+    "- Don't push on Friday.",
+  ]);
+  assert.ok(
+    plans[0]!.notes.some((n) => n.includes('AGENTS.md:3 "**Release:**" reads as a heading')),
+    plans[0]!.notes.join('\n'),
+  );
   assert.match(plans[0]!.operations[0]!.diff, /^\+### \*\*Release:\*\*$/m);
 });
 
@@ -172,10 +278,22 @@ test('drifted copies: a unit equal under the same heading is written once, what 
 });
 
 test('a lead-in line ending with ":" stays right before its list, in every kind of source', async (t) => {
-  const rule = ['There are four major object types:', '', '- Tools', '- Resources', '- Resource templates', '- Prompts', '', 'Changes to one usually need testing on all the others.', ''];
+  const rule = [
+    'There are four major object types:',
+    '',
+    '- Tools',
+    '- Resources',
+    '- Resource templates',
+    '- Prompts',
+    '',
+    'Changes to one usually need testing on all the others.',
+    '',
+  ];
   const { plans, read } = await migrate(t, {
     '.cursor/rules/objects.mdc': ['---', 'description:', 'globs:', 'alwaysApply: true', '---', ...rule].join('\n'),
-    'CLAUDE.md': ['# Guide', '', 'Before a release, check these:', '- The changelog has an entry', '- The version is bumped', ''].join('\n'),
+    'CLAUDE.md': ['# Guide', '', 'Before a release, check these:', '- The changelog has an entry', '- The version is bumped', ''].join(
+      '\n',
+    ),
   });
   assert.deepEqual(plans[1]?.operations ?? [], []);
   const out = lines(read(COPILOT));
@@ -227,9 +345,19 @@ test('front matter opened with trailing spaces does not leak into the migrated b
 
 test('HTML comments spanning lines are one unit, headings inside them are not headings', () => {
   const units = splitUnits('f.md', ['<!--', '# Not a title', '', '- not a rule', '-->', '', '# Title']);
-  assert.deepEqual(units.map((u) => [u.kind, u.line, u.lines.length]), [['html', 1, 5], ['heading', 7, 1]]);
+  assert.deepEqual(
+    units.map((u) => [u.kind, u.line, u.lines.length]),
+    [
+      ['html', 1, 5],
+      ['heading', 7, 1],
+    ],
+  );
   const open = splitUnits('f.md', ['<!-- never closed', '# Title', '', 'Text.']);
-  assert.deepEqual(open.map((u) => u.kind), ['html', 'heading', 'paragraph'], 'an unclosed comment does not swallow the file');
+  assert.deepEqual(
+    open.map((u) => u.kind),
+    ['html', 'heading', 'paragraph'],
+    'an unclosed comment does not swallow the file',
+  );
 });
 
 test('the plan is the same bytes twice', async (t) => {
@@ -244,7 +372,9 @@ test('the plan is the same bytes twice', async (t) => {
 
 test('a conflict mark from an earlier migration is not written again when its topics come in another order', async (t) => {
   const { plans, read } = await migrate(t, {
-    [COPILOT]: ['# Project', '', '## Testing', '', '- Use vitest for tests.', '', '## Tooling', '', '- Use pnpm for everything.', ''].join('\n'),
+    [COPILOT]: ['# Project', '', '## Testing', '', '- Use vitest for tests.', '', '## Tooling', '', '- Use pnpm for everything.', ''].join(
+      '\n',
+    ),
     'AGENTS.md': ['- Use jest for tests, and use npm for packages.', ''].join('\n'),
   });
   assert.ok(plans[0]!.conflicts.length > 0, 'the fixture has contradictions');
@@ -253,7 +383,7 @@ test('a conflict mark from an earlier migration is not written again when its to
   assert.ok(marks.length > 0);
 });
 
-test('a legacy H1 over a one-line rule Copilot\'s file has already writes it once, and its chapters move under it', async (t) => {
+test("a legacy H1 over a one-line rule Copilot's file has already writes it once, and its chapters move under it", async (t) => {
   const { plans, read } = await migrate(t, {
     [COPILOT]: ['# Project', '', '## Rules', '', '- Never log access tokens.', ''].join('\n'),
     'AGENTS.md': ['# Security', '', '- Never log access tokens.', '', '## Commands', '', '- Build with make.', ''].join('\n'),
@@ -263,16 +393,22 @@ test('a legacy H1 over a one-line rule Copilot\'s file has already writes it onc
   assert.deepEqual(h2s(out), ['## Rules', '## Security']);
   assert.deepEqual(section(out, '## Security'), ['### Commands', '- Build with make.']);
   assert.equal(count(out, '- Never log access tokens.'), 1);
-  assert.deepEqual(plans[0]!.merged.map((m) => `${m.path}:${m.line}`), ['AGENTS.md:3']);
+  assert.deepEqual(
+    plans[0]!.merged.map((m) => `${m.path}:${m.line}`),
+    ['AGENTS.md:3'],
+  );
 });
 
-test('a legacy file whose every rule Copilot\'s file has under the same headings adds nothing', async (t) => {
+test("a legacy file whose every rule Copilot's file has under the same headings adds nothing", async (t) => {
   const { plans } = await migrate(t, {
     [COPILOT]: ['# Project', '', '## Security', '', '- Never log access tokens.', ''].join('\n'),
     'AGENTS.md': ['## Security', '', '- Never log access tokens.', ''].join('\n'),
   });
   assert.deepEqual(plans[0]!.operations, []);
-  assert.deepEqual(plans[0]!.merged.map((m) => `${m.path}:${m.line}`), ['AGENTS.md:1', 'AGENTS.md:3']);
+  assert.deepEqual(
+    plans[0]!.merged.map((m) => `${m.path}:${m.line}`),
+    ['AGENTS.md:1', 'AGENTS.md:3'],
+  );
 });
 
 test('a mark the tool wrote stays with the rule it marks when a flat file is restructured', () => {

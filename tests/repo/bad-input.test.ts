@@ -60,7 +60,10 @@ for (const [name, bytes, reason] of [
     const a = await s.call('onboarding_analyze');
     assert.equal(outcomeOf(a), 'analyzed');
     const skipped = (a.structuredContent as { skipped: { path: string; reason: string }[] }).skipped;
-    assert.deepEqual(skipped.map((x) => [x.path, x.reason]), [[FILE, reason]]);
+    assert.deepEqual(
+      skipped.map((x) => [x.path, x.reason]),
+      [[FILE, reason]],
+    );
     assert.deepEqual((a.structuredContent as { problems: unknown[] }).problems, []);
     const p = await s.call('onboarding_propose');
     assert.equal(outcomeOf(p), 'proposed');

@@ -17,12 +17,14 @@ function committedRepo(t: Cleanup): string {
   return repo;
 }
 
-const answers = (migrateExtra: Record<string, unknown> = {}): ElicitAnswer => (req: any) => {
-  const props = req.requestedSchema.properties;
-  if ('approved' in props) return { action: 'accept', content: { approved: true } };
-  if ('understood_risks' in props) return { action: 'accept', content: { confirmed: true, understood_risks: true, ...migrateExtra } };
-  return { action: 'accept', content: { confirmed: true } };
-};
+const answers =
+  (migrateExtra: Record<string, unknown> = {}): ElicitAnswer =>
+  (req: any) => {
+    const props = req.requestedSchema.properties;
+    if ('approved' in props) return { action: 'accept', content: { approved: true } };
+    if ('understood_risks' in props) return { action: 'accept', content: { confirmed: true, understood_risks: true, ...migrateExtra } };
+    return { action: 'accept', content: { confirmed: true } };
+  };
 
 test('propose and the forms show HEAD and uncommitted changes in the files the plan touches', async (t) => {
   const repo = committedRepo(t);
@@ -97,13 +99,22 @@ test('without git everything works the same', async (t) => {
   assert.deepEqual(hashTree(repo), before);
 });
 
-const withChoices = (legacy: string): ElicitAnswer => (req: any) => {
-  const props = req.requestedSchema.properties;
-  if (!('approved' in props) && !('confirmed' in props)) {
-    return { action: 'accept', content: Object.fromEntries(Object.keys(props).filter((k) => k.startsWith('legacy')).map((k) => [k, legacy])) };
-  }
-  return answers()(req);
-};
+const withChoices =
+  (legacy: string): ElicitAnswer =>
+  (req: any) => {
+    const props = req.requestedSchema.properties;
+    if (!('approved' in props) && !('confirmed' in props)) {
+      return {
+        action: 'accept',
+        content: Object.fromEntries(
+          Object.keys(props)
+            .filter((k) => k.startsWith('legacy'))
+            .map((k) => [k, legacy]),
+        ),
+      };
+    }
+    return answers()(req);
+  };
 
 test('--commit commits the trace it names with the migrated files; nothing it names is left untracked', async (t) => {
   const repo = committedRepo(t);
@@ -121,7 +132,10 @@ test('--commit commits the trace it names with the migrated files; nothing it na
   // Backups and the plan stay out of it.
   assert.equal(git(repo, 'ls-files', '--', '.copilot-state/backups', '.copilot-state/plan.json'), '');
   // The migrate form said so before anything was written.
-  assert.match((s.elicitations.at(-1) as any).message, /With --commit: the migrated files and the traces under \.copilot-state\/ \(this migrate's trace included\) are committed on branch/);
+  assert.match(
+    (s.elicitations.at(-1) as any).message,
+    /With --commit: the migrated files and the traces under \.copilot-state\/ \(this migrate's trace included\) are committed on branch/,
+  );
 });
 
 test('--commit when git ignores .copilot-state/ commits the files and names no trace', async (t) => {
@@ -148,7 +162,10 @@ test('--commit on a detached HEAD is refused before anything is written; with --
   const asked = s.elicitations.length;
   const refused = await s.call('onboarding_migrate');
   assert.equal(outcomeOf(refused), 'precondition_failed');
-  assert.match(textOf(refused), /--commit on a detached HEAD \([0-9a-f]+ initial instructions\) would make a commit that belongs to no branch/);
+  assert.match(
+    textOf(refused),
+    /--commit on a detached HEAD \([0-9a-f]+ initial instructions\) would make a commit that belongs to no branch/,
+  );
   assert.equal(s.elicitations.length, asked, 'nothing was asked');
   assert.deepEqual(hashTree(repo), before);
   const s2 = await openSession(t, { repo, elicit: answers(), args: ['--commit', '--branch', 'onboarding'] });
@@ -166,7 +183,10 @@ test('--commit with a removed legacy file git does not track: said before, and t
   assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
   const migrated = await s.call('onboarding_migrate');
   assert.equal(outcomeOf(migrated), 'migrated', textOf(migrated));
-  assert.match((s.elicitations.at(-1) as any).message, /Not in the commit: AGENTS\.md: git does not track it, so its removal is no change a commit can hold/);
+  assert.match(
+    (s.elicitations.at(-1) as any).message,
+    /Not in the commit: AGENTS\.md: git does not track it, so its removal is no change a commit can hold/,
+  );
   assert.match(textOf(migrated), /Committed as [0-9a-f]+/);
   assert.ok(!fs.existsSync(path.join(repo, 'AGENTS.md')));
   assert.equal(git(repo, 'status', '--porcelain', '--', FILE), '', 'the Copilot file is committed');
@@ -182,7 +202,9 @@ test('rollback after --commit says, before it asks, that the commit and branch s
   const head = git(repo, 'rev-parse', '--short', 'HEAD');
   const rolled = await s.call('onboarding_rollback');
   assert.equal(outcomeOf(rolled), 'rolled_back', textOf(rolled));
-  const said = new RegExp(`The migration was committed by --commit as ${head} \\(on onboarding\\)\\. Rollback restores the files in the work tree only: it does not rewrite git history`);
+  const said = new RegExp(
+    `The migration was committed by --commit as ${head} \\(on onboarding\\)\\. Rollback restores the files in the work tree only: it does not rewrite git history`,
+  );
   assert.match((s.elicitations.at(-1) as any).message, said, 'said in the rollback form');
   assert.match(textOf(rolled), said);
   assert.equal(git(repo, 'rev-parse', '--short', 'HEAD'), head, 'the commit stays');

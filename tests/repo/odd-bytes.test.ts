@@ -42,18 +42,28 @@ test('a NUL byte after the first 8 KB leaves the file out as binary: no NUL reac
 
 test('front-matter values that are dropped get a note: a yes-or-no that is neither, a key given twice', async (t) => {
   const repo = sandbox(t, {
-    '.cursor/rules/api.mdc': '---\ndescription: API rules\nglobs: src/old/**\nglobs: src/api/**\nalwaysApply: maybe\n---\n- Validate request bodies.\n',
+    '.cursor/rules/api.mdc':
+      '---\ndescription: API rules\nglobs: src/old/**\nglobs: src/api/**\nalwaysApply: maybe\n---\n- Validate request bodies.\n',
   });
   const s = await session(t, repo);
   const p = await s.call('onboarding_propose');
   assert.equal(outcomeOf(p), 'proposed', textOf(p));
   const notes = notesOf(p);
-  assert.match(notes, /\.cursor\/rules\/api\.mdc: its front matter sets "globs" 2 times \(lines 3, 4\); only the last one \(line 4: "src\/api\/\*\*"\) is read/);
-  assert.match(notes, /\.cursor\/rules\/api\.mdc: its front matter says alwaysApply: "maybe", which is neither true nor false, so it is read as false/);
+  assert.match(
+    notes,
+    /\.cursor\/rules\/api\.mdc: its front matter sets "globs" 2 times \(lines 3, 4\); only the last one \(line 4: "src\/api\/\*\*"\) is read/,
+  );
+  assert.match(
+    notes,
+    /\.cursor\/rules\/api\.mdc: its front matter says alwaysApply: "maybe", which is neither true nor false, so it is read as false/,
+  );
 });
 
 test('a file with lone-CR line ends (classic Mac) is read as lines and written back with them', async (t) => {
-  const repo = sandbox(t, { 'AGENTS.md': '# Rules\r\r- Use pnpm.\r- Run tests with vitest.\r', 'src/AGENTS.md': '- Keep handlers small.\r- Name files in kebab-case.\r' });
+  const repo = sandbox(t, {
+    'AGENTS.md': '# Rules\r\r- Use pnpm.\r- Run tests with vitest.\r',
+    'src/AGENTS.md': '- Keep handlers small.\r- Name files in kebab-case.\r',
+  });
   const s = await session(t, repo);
   const a = await s.call('onboarding_analyze');
   assert.equal(outcomeOf(a), 'analyzed');

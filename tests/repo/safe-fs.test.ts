@@ -50,7 +50,10 @@ test('a link at the name, or on the way (to outside or inside), is refused with 
   const { repo, outside, victim } = sandbox(t);
   const mode = fs.statSync(victim).mode;
   fs.symlinkSync(victim, path.join(repo, 'state.json'));
-  await assert.rejects(writeFile(repo, 'state.json', 'x'), (err: unknown) => err instanceof LinkRefusedError && /"state\.json": is a symlink/.test((err as Error).message));
+  await assert.rejects(
+    writeFile(repo, 'state.json', 'x'),
+    (err: unknown) => err instanceof LinkRefusedError && /"state\.json": is a symlink/.test((err as Error).message),
+  );
   fs.symlinkSync(outside, path.join(repo, 'out'));
   await assert.rejects(writeFile(repo, 'out/new.txt', 'x'), /"out": is a symlink/);
   fs.mkdirSync(path.join(repo, 'real'));

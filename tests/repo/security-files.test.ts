@@ -16,7 +16,7 @@ import { hashTree, readTraces, round, sandbox, tempDir, type Cleanup } from '../
 
 const RULES = '# Rules\n\n- Write a test for every fix.\n- Use pnpm for packages.\n';
 const SCOPED = '---\ndescription: API rules\nglobs: src/api/**\nalwaysApply: false\n---\n- Validate every request body.\n';
-const VICTIM = 'precious bytes that are not the repository\'s\n';
+const VICTIM = "precious bytes that are not the repository's\n";
 
 const GITIGNORE = `# Written by copilot-onboard when it created this folder. The traces (elicitation-traces/,
 # sampling-traces/ and trace-chain.json) are meant to be reviewed and may be committed; the rest is
@@ -193,7 +193,14 @@ test('.copilot-state as a link to an outside folder: every command refuses namin
   }
   for (const action of ['list', 'verify']) assert.equal(cli(['traces', action, '--repo', repo]).status, 2, action);
   const s = await openSession(t, { repo, elicit: yesToAll });
-  for (const tool of ['onboarding_analyze', 'onboarding_propose', 'onboarding_approve', 'onboarding_migrate', 'onboarding_rollback', 'onboarding_status']) {
+  for (const tool of [
+    'onboarding_analyze',
+    'onboarding_propose',
+    'onboarding_approve',
+    'onboarding_migrate',
+    'onboarding_rollback',
+    'onboarding_status',
+  ]) {
     const r = await s.call(tool);
     assert.equal(outcomeOf(r), 'precondition_failed', `${tool}: ${textOf(r)}`);
     assert.match(textOf(r), /\.copilot-state/);
@@ -334,7 +341,10 @@ test('AGENTS.md as a link out of the repository is left out, and approve, migrat
   const s = await openSession(t, { repo, elicit: yesToAll });
   const a = await s.call('onboarding_analyze');
   const skipped = (a.structuredContent as { skipped: { path: string; reason: string }[] }).skipped;
-  assert.deepEqual(skipped.map((x) => `${x.path}:${x.reason}`), ['AGENTS.md:symlink_outside']);
+  assert.deepEqual(
+    skipped.map((x) => `${x.path}:${x.reason}`),
+    ['AGENTS.md:symlink_outside'],
+  );
   assert.doesNotMatch(textOf(a), /Use npm/);
   const p = await s.call('onboarding_propose');
   assert.equal(outcomeOf(p), 'proposed');
@@ -416,7 +426,8 @@ test('traces verify and list with a folder named x.json, a FIFO and a link in th
   const v = cli(['traces', 'verify', '--repo', repo], { timeout: 20_000 });
   assert.equal(v.signal, null, 'verify did not hang');
   assert.equal(v.status, 2, v.stdout + v.stderr);
-  for (const name of ['sampling-traces/x.json', 'elicitation-traces/y.json', 'sampling-traces/z.json']) assert.match(v.stderr, new RegExp(escape(name)));
+  for (const name of ['sampling-traces/x.json', 'elicitation-traces/y.json', 'sampling-traces/z.json'])
+    assert.match(v.stderr, new RegExp(escape(name)));
   assert.doesNotMatch(v.stderr, /Internal error|TypeError|EISDIR|at .*\.js:\d+/);
   assert.doesNotMatch(v.stderr, /precious/);
   const vj = cli(['traces', 'verify', '--json', '--repo', repo], { timeout: 20_000 });
@@ -462,23 +473,38 @@ function allTraces(repo: string): Traced[] {
 const traceFileOf = (repo: string, x: { _file: string; _kind: string }) => path.join(repo, '.copilot-state', `${x._kind}-traces`, x._file);
 
 for (const [what, damage] of [
-  ['the newest two traces and trace-chain.json deleted', (repo: string) => {
-    for (const x of allTraces(repo).slice(-2)) fs.rmSync(traceFileOf(repo, x));
-    fs.rmSync(path.join(repo, '.copilot-state/trace-chain.json'));
-  }],
-  ['the newest trace deleted, the chain head kept', (repo: string) => {
-    fs.rmSync(traceFileOf(repo, allTraces(repo).at(-1)!));
-  }],
-  ['the newest trace edited', (repo: string) => {
-    const file = traceFileOf(repo, allTraces(repo).at(-1)!);
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"migrated"', '"declined"'));
-  }],
-  ['a trace in the middle deleted', (repo: string) => {
-    fs.rmSync(traceFileOf(repo, allTraces(repo)[1]!));
-  }],
-  ['trace-chain.json deleted', (repo: string) => {
-    fs.rmSync(path.join(repo, '.copilot-state/trace-chain.json'));
-  }],
+  [
+    'the newest two traces and trace-chain.json deleted',
+    (repo: string) => {
+      for (const x of allTraces(repo).slice(-2)) fs.rmSync(traceFileOf(repo, x));
+      fs.rmSync(path.join(repo, '.copilot-state/trace-chain.json'));
+    },
+  ],
+  [
+    'the newest trace deleted, the chain head kept',
+    (repo: string) => {
+      fs.rmSync(traceFileOf(repo, allTraces(repo).at(-1)!));
+    },
+  ],
+  [
+    'the newest trace edited',
+    (repo: string) => {
+      const file = traceFileOf(repo, allTraces(repo).at(-1)!);
+      fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"migrated"', '"declined"'));
+    },
+  ],
+  [
+    'a trace in the middle deleted',
+    (repo: string) => {
+      fs.rmSync(traceFileOf(repo, allTraces(repo)[1]!));
+    },
+  ],
+  [
+    'trace-chain.json deleted',
+    (repo: string) => {
+      fs.rmSync(path.join(repo, '.copilot-state/trace-chain.json'));
+    },
+  ],
 ] as const) {
   test(`${what}: the next command does not heal the chain; verify fails until the break is acknowledged, with a trace saying so`, async (t) => {
     const repo = repoWithRules(t);
@@ -578,7 +604,10 @@ test('paths in a trace are made relative to the repository in every field', asyn
   const rest = JSON.stringify({ ...trace, detail: '' });
   assert.ok(!rest.includes(repo) && !rest.includes(real), text);
   assert.equal(trace.message, 'Write .github/copilot-instructions.md');
-  assert.equal(trace.detail, `ENOENT: no such file or directory, open '.copilot-state/backups/x'. The repository is .. Not ${repo}-2 nor ${repo}.git.`);
+  assert.equal(
+    trace.detail,
+    `ENOENT: no such file or directory, open '.copilot-state/backups/x'. The repository is .. Not ${repo}-2 nor ${repo}.git.`,
+  );
   assert.equal(trace.response.content.where, '.');
 });
 
@@ -621,14 +650,20 @@ test('an existing .copilot-state/.gitignore is left as it is, and an existing .c
 
 test('after a whole flow, git status offers only the traces under .copilot-state/, and .copilot-state is never a source', async (t) => {
   const repo = repoWithRules(t);
-  const git = (...args: string[]) => execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { encoding: 'utf8' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { encoding: 'utf8' });
   git('add', '-A');
   git('commit', '-qm', 'init');
   await fullFlow(repo);
   const allowed = /^\?\? \.copilot-state\/(\.gitignore|trace-chain\.json|(elicitation|sampling)-traces\/[^/]+\.json)$/;
   const check = () => {
-    const lines = git('status', '--porcelain', '--untracked-files=all').split('\n').filter((l) => l.includes('.copilot-state'));
-    assert.ok(lines.some((l) => /elicitation-traces/.test(l)), lines.join('\n'));
+    const lines = git('status', '--porcelain', '--untracked-files=all')
+      .split('\n')
+      .filter((l) => l.includes('.copilot-state'));
+    assert.ok(
+      lines.some((l) => /elicitation-traces/.test(l)),
+      lines.join('\n'),
+    );
     for (const l of lines) assert.match(l, allowed);
   };
   check();
@@ -674,7 +709,14 @@ const SOURCE_PLACES = [
   '.cursor/rules/api.mdc',
 ];
 const TARGETS = ['victim.txt', 'folder', 'folder/inner.md', 'empty', 'missing-file', 'missing-folder/x.json'];
-const STEPS = ['onboarding_analyze', 'onboarding_propose', 'onboarding_approve', 'onboarding_migrate', 'onboarding_rollback', 'onboarding_status'];
+const STEPS = [
+  'onboarding_analyze',
+  'onboarding_propose',
+  'onboarding_approve',
+  'onboarding_migrate',
+  'onboarding_rollback',
+  'onboarding_status',
+];
 
 test('property: links to outside files and folders under .copilot-state and at source places, then a whole accepted flow: nothing outside changes', async () => {
   await fc.assert(

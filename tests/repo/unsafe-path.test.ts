@@ -28,7 +28,7 @@ test('an unsafe path is precondition_failed (CLI exit 2) at approve, and nothing
   assert.deepEqual(hashTree(repo), before);
 });
 
-test('a read-only step that meets an unsafe path reports precondition_failed (CLI exit 2, as the contract\'s Security section says)', async () => {
+test("a read-only step that meets an unsafe path reports precondition_failed (CLI exit 2, as the contract's Security section says)", async () => {
   const { resultForError } = await import('../../server/src/steps/result.js');
   const { UnsafePathError } = await import('../../server/src/common/errors.js');
   const { exitCodeFor } = await import('../../server/src/common/outcomes.js');

@@ -17,12 +17,46 @@ const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u034F\u115F\u1160\u3164\uFFA0\u
 const isControl = (c: string) => CONTROL.test(c);
 
 const NASTY = [
-  '\x1b[2K', '\x1b[G', '\x1b[2J\x1b[3J', '\x1b]8;;http://evil.example/\x07', '\x1b]52;c;Y3VybCB8IHNo\x07', '\x1b]0;title\x07',
-  '\r', '\r\n', '\n', '\t', '\x00', '\x7f', '\x9b', '\x85', '\u202e', '\u2066', '\u200b', '\u200d', '\u2060', '\ufeff', '\u2028',
-  '\u{e0041}', '\ud800', '\udc00', '\u3164', '\\', '"', 'Create x.md', ' ',
+  '\x1b[2K',
+  '\x1b[G',
+  '\x1b[2J\x1b[3J',
+  '\x1b]8;;http://evil.example/\x07',
+  '\x1b]52;c;Y3VybCB8IHNo\x07',
+  '\x1b]0;title\x07',
+  '\r',
+  '\r\n',
+  '\n',
+  '\t',
+  '\x00',
+  '\x7f',
+  '\x9b',
+  '\x85',
+  '\u202e',
+  '\u2066',
+  '\u200b',
+  '\u200d',
+  '\u2060',
+  '\ufeff',
+  '\u2028',
+  '\u{e0041}',
+  '\ud800',
+  '\udc00',
+  '\u3164',
+  '\\',
+  '"',
+  'Create x.md',
+  ' ',
 ];
 const nastyText = fc
-  .array(fc.oneof(fc.constantFrom(...NASTY), fc.string({ unit: 'binary', maxLength: 6 }), fc.string({ unit: 'grapheme', maxLength: 6 }), fc.string({ maxLength: 6 })), { maxLength: 20 })
+  .array(
+    fc.oneof(
+      fc.constantFrom(...NASTY),
+      fc.string({ unit: 'binary', maxLength: 6 }),
+      fc.string({ unit: 'grapheme', maxLength: 6 }),
+      fc.string({ maxLength: 6 }),
+    ),
+    { maxLength: 20 },
+  )
   .map((parts) => parts.join(''));
 
 /** Whether `small`'s code points appear in `big` in order. */
@@ -55,7 +89,13 @@ test('property: shown text holds no control character but newline and tab, and k
     fc.property(nastyText, (s) => {
       const out = showText(s);
       for (const c of out) assert.ok(c === '\n' || c === '\t' || !isControl(c), `${JSON.stringify(c)} left in ${JSON.stringify(out)}`);
-      assert.ok(inOrder([...s].filter((c) => !isControl(c)), out), `printable characters of ${JSON.stringify(s)} kept in order`);
+      assert.ok(
+        inOrder(
+          [...s].filter((c) => !isControl(c)),
+          out,
+        ),
+        `printable characters of ${JSON.stringify(s)} kept in order`,
+      );
       assert.equal(showText(out), out, 'showing again changes nothing');
     }),
     { numRuns: runs },
@@ -67,7 +107,12 @@ test('property: a shown line holds no control character at all, newline and tab 
     fc.property(nastyText, (s) => {
       const out = showLine(s);
       for (const c of out) assert.ok(!isControl(c), `${JSON.stringify(c)} left in ${JSON.stringify(out)}`);
-      assert.ok(inOrder([...s].filter((c) => !isControl(c)), out));
+      assert.ok(
+        inOrder(
+          [...s].filter((c) => !isControl(c)),
+          out,
+        ),
+      );
     }),
     { numRuns: runs },
   );

@@ -12,7 +12,10 @@ test('two takers of a dead lock: one gets it, the other is told the repository i
   const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
   fs.mkdirSync(path.join(repo, '.copilot-state/operation.lock'), { recursive: true });
   await new Promise((r) => setTimeout(r, 20));
-  fs.writeFileSync(path.join(repo, '.copilot-state/operation.lock-owner.json'), JSON.stringify({ pid: Number(dead), host: os.hostname(), command: 'migrate', since: new Date().toISOString() }));
+  fs.writeFileSync(
+    path.join(repo, '.copilot-state/operation.lock-owner.json'),
+    JSON.stringify({ pid: Number(dead), host: os.hostname(), command: 'migrate', since: new Date().toISOString() }),
+  );
   const hold = () => withLock(repo, 'operation', 'propose', () => new Promise((r) => setTimeout(() => r('done'), 300)));
   const results = await Promise.allSettled([hold(), hold(), hold()]);
   const won = results.filter((r) => r.status === 'fulfilled');

@@ -17,7 +17,10 @@ test('the JSON Schemas in .copilot-state/schemas are generated from the zod sche
 });
 
 test('the example traces match their schemas, are named as the contract says, and verify as a chain', async (t) => {
-  for (const [kind, schema] of [['elicitation-traces', ElicitationTrace], ['sampling-traces', SamplingTrace]] as const) {
+  for (const [kind, schema] of [
+    ['elicitation-traces', ElicitationTrace],
+    ['sampling-traces', SamplingTrace],
+  ] as const) {
     const files = fs.readdirSync(path.join(examples, kind));
     assert.ok(files.length > 0, kind);
     for (const f of files) {

@@ -58,10 +58,20 @@ test('an approve whose form stays open while an analyze is traced verifies, and 
   assert.equal(r.status, 0, r.stderr);
   const all = [...readTraces(repo, 'elicitation'), ...readTraces(repo, 'sampling')].sort((a, b) => a.seq - b.seq);
   // Approve asks in two rounds here (the plan has a choice): the first round's trace comes after the analyze.
-  assert.deepEqual(all.map((x) => x.action ?? x.intent), ['propose', 'analyze', 'approve', 'approve']);
-  assert.deepEqual(all.map((x) => x._file), [...all.map((x) => x._file)].sort(), 'file names sort in chain order');
+  assert.deepEqual(
+    all.map((x) => x.action ?? x.intent),
+    ['propose', 'analyze', 'approve', 'approve'],
+  );
+  assert.deepEqual(
+    all.map((x) => x._file),
+    [...all.map((x) => x._file)].sort(),
+    'file names sort in chain order',
+  );
   const approveTrace = all[2]!;
-  assert.ok(Date.parse(approveTrace.timestamp) - approveTrace.duration_ms <= Date.parse(all[1]!.timestamp), 'duration_ms reaches back to the start of the exchange');
+  assert.ok(
+    Date.parse(approveTrace.timestamp) - approveTrace.duration_ms <= Date.parse(all[1]!.timestamp),
+    'duration_ms reaches back to the start of the exchange',
+  );
 });
 
 test('two trace files whose names were swapped are reported', async (t) => {

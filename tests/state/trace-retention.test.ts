@@ -9,7 +9,8 @@ import { writeElicitationTrace, writeSamplingTrace } from '../../server/src/stat
 import { prune, RETENTION } from '../../server/src/state/retention.js';
 import { verifyTraces } from '../../server/src/state/traces/verify.js';
 
-const cli = (repo: string, ...args: string[]) => spawnSync(process.execPath, [CLI, 'traces', ...args, '--repo', repo], { encoding: 'utf8', input: '' });
+const cli = (repo: string, ...args: string[]) =>
+  spawnSync(process.execPath, [CLI, 'traces', ...args, '--repo', repo], { encoding: 'utf8', input: '' });
 
 async function sampling(repo: string, n: number) {
   for (let i = 0; i < n; i++) {
@@ -26,7 +27,16 @@ async function sampling(repo: string, n: number) {
 }
 
 async function gated(repo: string, action: 'approve' | 'migrate') {
-  await writeElicitationTrace(repo, { action, message: 'm', schema: {}, response: null, outcome: 'declined', duration_ms: 0, planHash: null, client: null });
+  await writeElicitationTrace(repo, {
+    action,
+    message: 'm',
+    schema: {},
+    response: null,
+    outcome: 'declined',
+    duration_ms: 0,
+    planHash: null,
+    client: null,
+  });
 }
 
 test('past the bound, the oldest read-only traces go, every gated trace stays, and the chain still verifies', async (t) => {
@@ -45,10 +55,19 @@ test('past the bound, the oldest read-only traces go, every gated trace stays, a
   assert.equal(done?.traces, before - RETENTION.readOnlyTraces);
   assert.equal(readTraces(repo, 'sampling').length, RETENTION.readOnlyTraces);
   const elicitation = readTraces(repo, 'elicitation');
-  assert.deepEqual(elicitation.map((x) => x.action), ['approve', 'migrate', 'prune']);
+  assert.deepEqual(
+    elicitation.map((x) => x.action),
+    ['approve', 'migrate', 'prune'],
+  );
   const record = elicitation[2]!.pruned;
   // Two runs: the 40 before the approve trace, then the 80 - 29 after it (seq 42..)
-  assert.deepEqual(record.traces.map((r: { from: number; to: number }) => [r.from, r.to]), [[1, 40], [42, 42 + (before - RETENTION.readOnlyTraces - 40) - 1]]);
+  assert.deepEqual(
+    record.traces.map((r: { from: number; to: number }) => [r.from, r.to]),
+    [
+      [1, 40],
+      [42, 42 + (before - RETENTION.readOnlyTraces - 40) - 1],
+    ],
+  );
   assert.deepEqual(await verifyTraces(repo), { ok: true, traces: RETENTION.readOnlyTraces + 3, problems: [], acknowledged: [] });
   assert.equal(cli(repo, 'verify').status, 0);
 

@@ -24,7 +24,10 @@ test('every trace carries seq and prev, across both folders, and an untouched ch
   const repo = await repoWithTraces(t);
   const all = [...readTraces(repo, 'elicitation'), ...readTraces(repo, 'sampling')].sort((a, b) => a.seq - b.seq);
   // analyze, propose, and approve's two rounds (the plan has a choice).
-  assert.deepEqual(all.map((x) => x.seq), [1, 2, 3, 4, 5]);
+  assert.deepEqual(
+    all.map((x) => x.seq),
+    [1, 2, 3, 4, 5],
+  );
   assert.equal(all[0]!.prev, null);
   for (const x of all.slice(1)) assert.match(x.prev, /^[0-9a-f]{64}$/);
   const r = verify(repo);

@@ -32,7 +32,11 @@ test('accepted path: propose, approve, migrate create sections without losing a 
   const manifest = JSON.parse(fs.readFileSync(path.join(repo, '.copilot-state/backups', migration.id, 'manifest.json'), 'utf8'));
   assert.equal(manifest.files[0].path, FILE);
   assert.equal(manifest.files[0].existed, true);
-  assert.equal(manifest.files[0].sha256, createHash('sha256').update(MESSY_INSTRUCTIONS).digest('hex'), 'the manifest holds the sha256 of the original');
+  assert.equal(
+    manifest.files[0].sha256,
+    createHash('sha256').update(MESSY_INSTRUCTIONS).digest('hex'),
+    'the manifest holds the sha256 of the original',
+  );
 
   assert.equal(outcomeOf(await s.call('onboarding_rollback')), 'rolled_back');
   assert.deepEqual(hashTree(repo), before, 'rollback restores every file byte for byte');
@@ -40,6 +44,9 @@ test('accepted path: propose, approve, migrate create sections without losing a 
 
   const traces = readTraces(repo, 'elicitation');
   // The plan offers a choice (a contradiction): approve asks it in a round of its own first.
-  assert.deepEqual(traces.map((t) => t.outcome), ['chosen', 'approved', 'migrated', 'rolled_back']);
+  assert.deepEqual(
+    traces.map((t) => t.outcome),
+    ['chosen', 'approved', 'migrated', 'rolled_back'],
+  );
   assert.deepEqual(traces[0]!.client, { name: 'test-client', version: '1.2.3' });
 });

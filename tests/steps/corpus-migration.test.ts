@@ -47,7 +47,9 @@ if (!present) {
       const copilotLines = countLines(copilotFiles(repo).flatMap((f) => fs.readFileSync(path.join(repo, f), 'utf8').split(/\r?\n/)));
       // A legacy heading moves down with its tree (`#`s added), and a pseudo-heading becomes a heading (`#`s and a space).
       const landed = (line: string) => {
-        const forms = /^#{1,6}(\s|$)/.test(line) ? [1, 2, 3, 4, 5].map((n) => `${'#'.repeat(n)}${line}`) : [1, 2, 3, 4, 5, 6].map((n) => `${'#'.repeat(n)} ${line}`);
+        const forms = /^#{1,6}(\s|$)/.test(line)
+          ? [1, 2, 3, 4, 5].map((n) => `${'#'.repeat(n)}${line}`)
+          : [1, 2, 3, 4, 5, 6].map((n) => `${'#'.repeat(n)} ${line}`);
         return [line, ...forms].reduce((n, form) => n + (copilotLines.get(form) ?? 0), 0);
       };
       for (const src of analyzed.sources) {
@@ -57,18 +59,32 @@ if (!present) {
         // An `@path` import line of CLAUDE.md or GEMINI.md is replaced by what it imports, which is a source of its own.
         for (const [line, n] of countLines(bodyLines(text, src.kind).filter((l) => !isImportLine(l, src.kind)))) {
           const found = landed(line);
-          assert.ok(found >= n, `${src.path}: line ${found === 0 ? 'lost' : `written ${found} times of ${n}`} in Copilot's files: ${JSON.stringify(line.slice(0, 120))}`);
+          assert.ok(
+            found >= n,
+            `${src.path}: line ${found === 0 ? 'lost' : `written ${found} times of ${n}`} in Copilot's files: ${JSON.stringify(line.slice(0, 120))}`,
+          );
         }
         const globs = mdcGlobs(text, src.kind);
-        if (globs) assert.ok(applyToValues(repo).some((a) => a.includes(globs[0]!)), `${src.path}: globs ${globs[0]} mapped to applyTo`);
+        if (globs)
+          assert.ok(
+            applyToValues(repo).some((a) => a.includes(globs[0]!)),
+            `${src.path}: globs ${globs[0]} mapped to applyTo`,
+          );
         const nested = /^(.+)\/(?:(?:AGENTS|CLAUDE|GEMINI|CONVENTIONS)\.md|\.roorules)$/.exec(src.path);
         if (nested && src.kind !== 'claude-rules' && !nested[1]!.endsWith('.claude')) {
-          assert.ok(applyToValues(repo).some((a) => a.includes(`${nested[1]}/**`)), `${src.path}: applyTo "${nested[1]}/**"`);
+          assert.ok(
+            applyToValues(repo).some((a) => a.includes(`${nested[1]}/**`)),
+            `${src.path}: applyTo "${nested[1]}/**"`,
+          );
         }
       }
 
       const again = (await s.call('onboarding_propose')).structuredContent as any;
-      assert.deepEqual(again.operations.map((o: any) => `${o.op} ${o.path}`), [], 'a migrated repository has nothing left to do');
+      assert.deepEqual(
+        again.operations.map((o: any) => `${o.op} ${o.path}`),
+        [],
+        'a migrated repository has nothing left to do',
+      );
 
       assert.equal(outcomeOf(await s.call('onboarding_rollback')), 'rolled_back');
       assert.deepEqual(hashTree(repo), before, 'rollback restores every file byte for byte');
@@ -108,7 +124,13 @@ function copilotFiles(repo: string): string[] {
 /** Non-blank lines of a file's body: without the front matter block where the format has one. */
 function bodyLines(text: string, kind: string): string[] {
   let lines = text.split(/\r?\n/);
-  if (kind !== 'copilot-instructions' && kind !== 'cursorrules' && kind !== 'windsurfrules' && kind !== 'roorules' && lines[0]?.trim() === '---') {
+  if (
+    kind !== 'copilot-instructions' &&
+    kind !== 'cursorrules' &&
+    kind !== 'windsurfrules' &&
+    kind !== 'roorules' &&
+    lines[0]?.trim() === '---'
+  ) {
     const close = lines.findIndex((l, i) => i > 0 && (l.trim() === '---' || l.trim() === '...'));
     if (close > 0) lines = lines.slice(close + 1);
   }

@@ -9,7 +9,8 @@ import { sandbox } from '../helpers/sandbox.js';
 /** After a migration that keeps the legacy files (the default), they are one note each, not a list of the copies it made (issue 14). */
 
 const FILES = {
-  'AGENTS.md': '# Agents\n\n## Build\n\n- Use npm to install dependencies.\n- Run npm test before every commit.\n\n## Style\n\n- Prefer small functions.\n- Name files in kebab-case.\n',
+  'AGENTS.md':
+    '# Agents\n\n## Build\n\n- Use npm to install dependencies.\n- Run npm test before every commit.\n\n## Style\n\n- Prefer small functions.\n- Name files in kebab-case.\n',
   'CLAUDE.md': '# Claude\n\n- Write commit messages in the imperative.\n- Keep pull requests small.\n',
 };
 
@@ -37,7 +38,11 @@ test('a kept legacy file whose rules are in Copilot\'s files is one note, "super
   assert.equal((await s.call('onboarding_migrate')).structuredContent?.outcome, 'migrated');
 
   const json = JSON.parse(cli(['analyze', '--repo', repo, '--json']).stdout);
-  assert.deepEqual(json.problems.filter((p: any) => p.type === 'duplication'), [], 'no copies listed as problems');
+  assert.deepEqual(
+    json.problems.filter((p: any) => p.type === 'duplication'),
+    [],
+    'no copies listed as problems',
+  );
   assert.deepEqual(
     json.superseded.map((x: any) => [x.path, x.by, x.copies]),
     [
@@ -48,17 +53,24 @@ test('a kept legacy file whose rules are in Copilot\'s files is one note, "super
   );
   assert.doesNotMatch(json.patternDetail, /not in Copilot's files yet/);
   const text = cli(['analyze', '--repo', repo]).stdout;
-  assert.match(text, /^Note: AGENTS\.md is superseded by \.github\/copilot-instructions\.md; kept because you chose to\. Its 4 rule lines are in Copilot's files, so the 1 duplicate between them is not listed as problems\.$/m);
+  assert.match(
+    text,
+    /^Note: AGENTS\.md is superseded by \.github\/copilot-instructions\.md; kept because you chose to\. Its 4 rule lines are in Copilot's files, so the 1 duplicate between them is not listed as problems\.$/m,
+  );
   assert.match(text, /^Note: CLAUDE\.md is superseded by \.github\/copilot-instructions\.md; kept because you chose to\./m);
   assert.doesNotMatch(text, /Repeated rule/);
 
   const status = cli(['status', '--repo', repo]);
-  const next = /^Kept legacy files: AGENTS\.md \(superseded by \.github\/copilot-instructions\.md\), CLAUDE\.md \(superseded by \.github\/copilot-instructions\.md\)\. To replace them \(pointer or remove\): run (\S+ \S+ propose --repo \S+), then (\S+ \S+ approve --repo \S+) and choose pointer or remove for AGENTS\.md, CLAUDE\.md, then (\S+ \S+ migrate --repo \S+)\.$/m.exec(
-    status.stdout,
-  );
+  const next =
+    /^Kept legacy files: AGENTS\.md \(superseded by \.github\/copilot-instructions\.md\), CLAUDE\.md \(superseded by \.github\/copilot-instructions\.md\)\. To replace them \(pointer or remove\): run (\S+ \S+ propose --repo \S+), then (\S+ \S+ approve --repo \S+) and choose pointer or remove for AGENTS\.md, CLAUDE\.md, then (\S+ \S+ migrate --repo \S+)\.$/m.exec(
+      status.stdout,
+    );
   assert.ok(next, status.stdout);
   const statusJson = JSON.parse(cli(['status', '--repo', repo, '--json']).stdout);
-  assert.deepEqual(statusJson.superseded.map((x: any) => x.fates), [['remove'], ['pointer', 'remove']]);
+  assert.deepEqual(
+    statusJson.superseded.map((x: any) => x.fates),
+    [['remove'], ['pointer', 'remove']],
+  );
 
   // The steps it names do it: propose, approve choosing remove, migrate.
   remove = true;
@@ -81,7 +93,10 @@ test('a kept legacy file with a rule added since the migration is analyzed as an
   assert.deepEqual(superseded, ['CLAUDE.md']);
   // AGENTS.md is analyzed again: its copied rules are one problem with the Copilot file; CLAUDE.md's are not listed.
   const dups = (analyzed.structuredContent as any).problems.filter((p: any) => p.type === 'duplication');
-  assert.deepEqual(dups.map((p: any) => p.locations.map((l: any) => l.path).sort()), [['.github/copilot-instructions.md', 'AGENTS.md']]);
+  assert.deepEqual(
+    dups.map((p: any) => p.locations.map((l: any) => l.path).sort()),
+    [['.github/copilot-instructions.md', 'AGENTS.md']],
+  );
   assert.doesNotMatch(textOf(analyzed), /Keep pull requests small/);
   // Before any migration nothing is superseded.
   const fresh = sandbox(t, FILES);

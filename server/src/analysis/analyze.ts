@@ -35,7 +35,11 @@ function analyzeScan(scan: ScanResult): Analysis {
   const repeatDocs = [...docs, ...scan.docs.filter((d) => copyPaths.has(d.path))];
   const repeatUnits = repeatDocs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
   for (const d of repeatDocs) scopes.set(d.path, d.scope);
-  const repeats = [...findDuplicates(repeatUnits, scopeOf), ...findNearDuplicates(repeatUnits, scopeOf), ...findReworded(repeatUnits, scopeOf)];
+  const repeats = [
+    ...findDuplicates(repeatUnits, scopeOf),
+    ...findNearDuplicates(repeatUnits, scopeOf),
+    ...findReworded(repeatUnits, scopeOf),
+  ];
   dedupeByLocations(repeats);
   const problems = [
     ...collapseCopies(repeats, repeatDocs),
@@ -129,7 +133,12 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
 
   for (const group of groupBy(siblingHeadings(units), (h) => h.key).values()) {
     if (group.length < 2) continue;
-    problems.push({ type: 'duplication', kind: 'heading', description: `Repeated heading "${group[0]!.text}"`, locations: group.map((h) => loc(h.unit)) });
+    problems.push({
+      type: 'duplication',
+      kind: 'heading',
+      description: `Repeated heading "${group[0]!.text}"`,
+      locations: group.map((h) => loc(h.unit)),
+    });
   }
 
   const rules = units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isComment(u));
@@ -152,13 +161,21 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
   for (const [text, all] of groupBy(lines, (l) => l.text)) {
     const group = meeting(all, (l) => l.unit, scopeOf);
     if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;
-    problems.push({ type: 'duplication', kind: 'exact', description: `Repeated line: "${excerpt(text)}"`, locations: group.map((g) => g.at) });
+    problems.push({
+      type: 'duplication',
+      kind: 'exact',
+      description: `Repeated line: "${excerpt(text)}"`,
+      locations: group.map((g) => g.at),
+    });
   }
   return problems;
 }
 
 /** Fewer than three words once the list marker is gone ("- See above."): a fragment, not a rule. */
-const isFragment = (text: string): boolean => stripMarker(text).split(/\s+/).filter((w) => /\p{L}/u.test(w)).length < 3;
+const isFragment = (text: string): boolean =>
+  stripMarker(text)
+    .split(/\s+/)
+    .filter((w) => /\p{L}/u.test(w)).length < 3;
 
 const isComment = (u: Unit): boolean => u.kind === 'html' && u.lines[0]!.trimStart().startsWith('<!--');
 
@@ -180,7 +197,10 @@ function siblingHeadings(units: Unit[]): { key: string; text: string; unit: Unit
 
 /** The members of a group of repeats that share a scope with another member. */
 function meeting<T>(group: T[], unitOf: (x: T) => Unit, scopeOf: (u: Unit) => Scope): T[] {
-  if (group.length <= 8) return group.filter((x, i) => group.some((y, j) => j !== i && (unitOf(x).path === unitOf(y).path || scopesOverlap(scopeOf(unitOf(x)), scopeOf(unitOf(y))))));
+  if (group.length <= 8)
+    return group.filter((x, i) =>
+      group.some((y, j) => j !== i && (unitOf(x).path === unitOf(y).path || scopesOverlap(scopeOf(unitOf(x)), scopeOf(unitOf(y))))),
+    );
   // A line repeated in many files: through an index of the scopes, not every pair.
   const meets = meetingMembers(group.map((x) => ({ path: unitOf(x).path, scope: scopeOf(unitOf(x)) })));
   return group.filter((_, i) => meets[i]);

@@ -43,12 +43,15 @@ function* verbsIn(clause: string): Generator<{ index: number; text: string; verb
   }
 }
 
-const NEVER_BEFORE = /\b(?:never|don'?t|do not|doesn'?t|does not|must not|mustn'?t|should not|shouldn'?t|cannot|can'?t|may not|not|no|avoid)\b/i;
+const NEVER_BEFORE =
+  /\b(?:never|don'?t|do not|doesn'?t|does not|must not|mustn'?t|should not|shouldn'?t|cannot|can'?t|may not|not|no|avoid)\b/i;
 const MAY_BEFORE = /\b(?:may|can|could|allowed to|free to|ok to|okay to|fine to|permitted to)\b/i;
-const MUST_BEFORE = /\b(?:always|must|should|need to|needs to|have to|has to|make sure (?:to|you)|be sure to|prefer(?:ably)?|do|please|remember to|only)\b/i;
+const MUST_BEFORE =
+  /\b(?:always|must|should|need to|needs to|have to|has to|make sure (?:to|you)|be sure to|prefer(?:ably)?|do|please|remember to|only)\b/i;
 /** Words that may stand before an imperative without making it a description ("Then run x"). */
 const IMPERATIVE_LEAD = /^(?:(?:then|also|first|next|finally|and|just|instead)\b[\s,]*)*$/i;
-const NEVER_AFTER = /\b(?:is|are)\s+(?:strictly\s+|absolutely\s+)?(?:forbidden|prohibited|not allowed|not permitted|banned|disallowed|discouraged)\b/i;
+const NEVER_AFTER =
+  /\b(?:is|are)\s+(?:strictly\s+|absolutely\s+)?(?:forbidden|prohibited|not allowed|not permitted|banned|disallowed|discouraged)\b/i;
 const MAY_AFTER = /\b(?:is|are)\s+(?:also\s+)?(?:fine|ok|okay|allowed|permitted|acceptable)\b/i;
 const MUST_AFTER = /\b(?:is|are)\s+(?:required|mandatory)\b/i;
 /** Words in a prohibition that carve out an exception: "never X, except in scripts/". */
@@ -56,10 +59,71 @@ const EXCEPTION = /\b(?:except|unless|other than|apart from|outside of|excluding
 /** Words right after an object that narrow the rule to some cases. */
 const QUALIFIER = /^(?:with|without|when|if|unless|except|outside|inside|in|for|during|on|while|within|under|from)\b/i;
 
-const FILLER = new Set(['the', 'a', 'an', 'any', 'your', 'our', 'all', 'every', 'each', 'these', 'those', 'this', 'that', 'its', 'their', 'directly', 'straight', 'ever', 'manually', 'explicitly']);
+const FILLER = new Set([
+  'the',
+  'a',
+  'an',
+  'any',
+  'your',
+  'our',
+  'all',
+  'every',
+  'each',
+  'these',
+  'those',
+  'this',
+  'that',
+  'its',
+  'their',
+  'directly',
+  'straight',
+  'ever',
+  'manually',
+  'explicitly',
+]);
 const STOP = new Set([
-  'in', 'on', 'for', 'with', 'without', 'when', 'by', 'to', 'from', 'at', 'after', 'before', 'unless', 'except', 'if', 'and', 'or', 'but', 'because', 'so', 'instead',
-  'as', 'than', 'via', 'inside', 'outside', 'under', 'over', 'into', 'onto', 'while', 'during', 'unless', 'until', 'is', 'are', 'be', 'only', 'whenever', 'where', 'which', 'that',
+  'in',
+  'on',
+  'for',
+  'with',
+  'without',
+  'when',
+  'by',
+  'to',
+  'from',
+  'at',
+  'after',
+  'before',
+  'unless',
+  'except',
+  'if',
+  'and',
+  'or',
+  'but',
+  'because',
+  'so',
+  'instead',
+  'as',
+  'than',
+  'via',
+  'inside',
+  'outside',
+  'under',
+  'over',
+  'into',
+  'onto',
+  'while',
+  'during',
+  'unless',
+  'until',
+  'is',
+  'are',
+  'be',
+  'only',
+  'whenever',
+  'where',
+  'which',
+  'that',
 ]);
 const GENERIC = /^(?:files?|code|anything|folders?|directory|directories|contents?|things?)$/;
 const BRANCH_ACTIONS = new Set(['commit', 'merge', 'force-push', 'rebase']);
@@ -98,13 +162,27 @@ function clauses(text: string): string[] {
 export function actionClaims(line: string): ActionClaim[] {
   const out: ActionClaim[] = [];
   // Most lines name no action and no "avoid": a word lookup says so before any parsing.
-  if (!line.toLowerCase().split(/[^a-z-]+/).some((w) => VERB_OF.has(w) || w === 'avoid' || w === 'force')) return out;
+  if (
+    !line
+      .toLowerCase()
+      .split(/[^a-z-]+/)
+      .some((w) => VERB_OF.has(w) || w === 'avoid' || w === 'force')
+  )
+    return out;
   for (const clause of clauses(ruleText(line))) {
     // "Avoid `any`": avoiding a thing is never using it.
     const avoid = /^\s*(?:always\s+)?avoid\s+(?!\w+ing\b)/i.exec(clause);
     const avoided = avoid ? readObject('use', clause.slice(avoid[0].length)) : null;
     if (avoided) {
-      out.push({ action: 'use', verb: 'use', polarity: 'never', object: avoided.object, objectKind: avoided.kind, qualifier: '', excepted: EXCEPTION.test(clause) });
+      out.push({
+        action: 'use',
+        verb: 'use',
+        polarity: 'never',
+        object: avoided.object,
+        objectKind: avoided.kind,
+        qualifier: '',
+        excepted: EXCEPTION.test(clause),
+      });
       continue;
     }
     let from = 0;
@@ -126,14 +204,23 @@ export function actionClaims(line: string): ActionClaim[] {
       else if (MUST_AFTER.test(after) || MUST_BEFORE.test(prefix)) polarity = 'must';
       else if (IMPERATIVE_LEAD.test(prefix) && verb.form === 0) polarity = 'must';
       if (!polarity) continue;
-      const q = bare(after.replace(/`/g, '')).replace(/^[,:]\s*/, '').replace(/\s*\b(?:is|are)\b.*$/i, '');
+      const q = bare(after.replace(/`/g, ''))
+        .replace(/^[,:]\s*/, '')
+        .replace(/\s*\b(?:is|are)\b.*$/i, '');
       out.push({
         action: verb.action,
         verb: verb.base,
         polarity,
         object: object.object,
         objectKind: object.kind,
-        qualifier: QUALIFIER.test(q) ? q.toLowerCase().replace(/[.!]+$/, '').split(' ').slice(0, 4).join(' ') : '',
+        qualifier: QUALIFIER.test(q)
+          ? q
+              .toLowerCase()
+              .replace(/[.!]+$/, '')
+              .split(' ')
+              .slice(0, 4)
+              .join(' ')
+          : '',
         excepted: EXCEPTION.test(clause),
       });
       break;
@@ -155,17 +242,25 @@ function readObject(action: string, rest: string): { object: string; kind: Actio
   skip();
   if (action === 'rebase') return { object: 'rebase', kind: 'act', consumed: i };
   if (BRANCH_ACTIONS.has(action)) {
-    const to = /^\s*(?:(?:changes|commits|code|it|them|work)\s+)?(?:to|into|onto|on|against)\s+(?:the\s+)?`?([\w./-]+?)`?(?:\s+branch)?(?=[\s.,;:!?)]|$)/i.exec(rest.slice(i));
+    const to =
+      /^\s*(?:(?:changes|commits|code|it|them|work)\s+)?(?:to|into|onto|on|against)\s+(?:the\s+)?`?([\w./-]+?)`?(?:\s+branch)?(?=[\s.,;:!?)]|$)/i.exec(
+        rest.slice(i),
+      );
     if (to) return { object: to[1]!.toLowerCase(), kind: 'branch', consumed: i + to[0].length };
   }
   const tick = /^\s*`([^`]+)`/.exec(rest.slice(i));
   if (tick) {
     const raw = tick[1]!.trim();
     const kind = /\s/.test(raw) ? 'command' : /[./]/.test(raw) ? 'file' : 'identifier';
-    return { object: kind === 'command' ? normalizeCommand(raw) : raw.replace(/^\.\//, '').toLowerCase(), kind, consumed: i + tick[0].length };
+    return {
+      object: kind === 'command' ? normalizeCommand(raw) : raw.replace(/^\.\//, '').toLowerCase(),
+      kind,
+      consumed: i + tick[0].length,
+    };
   }
   const file = /^\s*([\w-]*\.[A-Za-z0-9]{1,8}|[\w.-]+\/[\w./-]*)(?=[\s.,;:!?)]|$)/.exec(rest.slice(i));
-  if (file && /[A-Za-z]/.test(file[1]!)) return { object: file[1]!.replace(/^\.\//, '').toLowerCase(), kind: 'file', consumed: i + file[0].length };
+  if (file && /[A-Za-z]/.test(file[1]!))
+    return { object: file[1]!.replace(/^\.\//, '').toLowerCase(), kind: 'file', consumed: i + file[0].length };
   // Words up to a preposition or a mark: "the database", "snapshot tests", "files in `migrations/`".
   const words: string[] = [];
   const re = /\s*([A-Za-z][\w'-]*)/y;
@@ -195,7 +290,22 @@ export interface RoleClaim {
 }
 
 const ROLE_LABEL = /^\s*(?:[-*+]|\d+[.)])?\s*(?:\*\*|__)?([A-Za-z][\w /-]{0,40}?)(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(?=\S)/;
-const ROLE_FILLER = new Set(['to', 'run', 'all', 'the', 'command', 'commands', 'cmd', 'script', 'scripts', 'full', 'whole', 'entire', 'project', 'suite']);
+const ROLE_FILLER = new Set([
+  'to',
+  'run',
+  'all',
+  'the',
+  'command',
+  'commands',
+  'cmd',
+  'script',
+  'scripts',
+  'full',
+  'whole',
+  'entire',
+  'project',
+  'suite',
+]);
 const STRICT = /\b(?:must|always|only|never|not)\b/i;
 const NEGATED_COMMAND = /\b(?:not|never|instead of|rather than|don'?t use|do not use|avoid)\s*(?:\*\*|__)?\s*$/i;
 
@@ -213,7 +323,10 @@ export function roleClaim(line: string): RoleClaim | null {
   const strict = STRICT.test(line.replace(/`[^`]*`/g, ''));
   const label = ROLE_LABEL.exec(line);
   if (label && label.index === 0 && line.indexOf('`') > label[0].length - 1) {
-    const words = label[1]!.toLowerCase().split(/[\s/]+/).filter((w) => w !== '' && !ROLE_FILLER.has(w));
+    const words = label[1]!
+      .toLowerCase()
+      .split(/[\s/]+/)
+      .filter((w) => w !== '' && !ROLE_FILLER.has(w));
     const roles = words.map((w) => COMMAND_ROLES[w]).filter((r): r is string => r !== undefined);
     if (roles.length === 1 && words.length <= 2) {
       const key = words.length === 1 ? roles[0]! : words.map((w) => COMMAND_ROLES[w] ?? w).join(' ');
@@ -254,7 +367,11 @@ export function codeCommands(lines: string[]): { offset: number; command: string
       fence = { marker: m[1]!, lang: m[2]!.toLowerCase(), start: i };
       block = [];
     } else if (fence !== null && m && l.trim() === m[1] && m[1]!.length >= fence.marker.length && m[1]![0] === fence.marker[0]) {
-      const shell = SHELL_FENCES.has(fence.lang) || (fence.lang === '' && block.length > 0 && block.every((c) => commandTool(c.command) !== null || /^(?:nvm|pyenv|cd|export|git)\b/.test(c.command)));
+      const shell =
+        SHELL_FENCES.has(fence.lang) ||
+        (fence.lang === '' &&
+          block.length > 0 &&
+          block.every((c) => commandTool(c.command) !== null || /^(?:nvm|pyenv|cd|export|git)\b/.test(c.command)));
       if (shell) out.push(...block);
       fence = null;
     } else if (fence !== null) {

@@ -58,13 +58,28 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
   const sections = new Map<string, string>();
   for (const unit of units) {
     // Headings name a section; the rules are the lines under them.
-    if (unit.kind === 'heading') sections.set(unit.path, unit.lines[0]!.replace(/^\s*#+\s*/, '').trim().toLowerCase());
+    if (unit.kind === 'heading')
+      sections.set(
+        unit.path,
+        unit.lines[0]!.replace(/^\s*#+\s*/, '')
+          .trim()
+          .toLowerCase(),
+      );
     if (unit.kind === 'frontmatter' || unit.kind === 'heading') continue;
     const scope = scopeOf(unit);
     const unitKey = `${unit.path}:${unit.line}`;
     const section = sections.get(unit.path) ?? '';
     let placed: { offset: number; at: ReturnType<typeof placeAt> } | null = null;
-    const placeAt = (offset: number, text: string) => ({ path: unit.path, line: unit.line + offset, unit: unitKey, text, scope, langs: languagesOf(text, scope), section, label: labelOf(text) });
+    const placeAt = (offset: number, text: string) => ({
+      path: unit.path,
+      line: unit.line + offset,
+      unit: unitKey,
+      text,
+      scope,
+      langs: languagesOf(text, scope),
+      section,
+      label: labelOf(text),
+    });
     // Most lines claim nothing: where a line stands is worked out once it does.
     const place = (offset: number, text: string) => {
       if (placed?.offset !== offset) placed = { offset, at: placeAt(offset, text) };
@@ -74,8 +89,26 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
       for (const command of list) {
         const at = place(offset, unit.lines[offset]!);
         const tool = commandTool(command);
-        if (tool) claims.push({ topic: tool.topic, topicTitle: TITLES.get(tool.topic) ?? tool.topic, value: tool.value, positive: true, kind: 'option', weak: true, ...at });
-        for (const v of commandVersions(command)) claims.push({ topic: `version:${v.key}`, topicTitle: `${v.name} version`, value: v.value, positive: true, kind: 'version', weak: true, ...at });
+        if (tool)
+          claims.push({
+            topic: tool.topic,
+            topicTitle: TITLES.get(tool.topic) ?? tool.topic,
+            value: tool.value,
+            positive: true,
+            kind: 'option',
+            weak: true,
+            ...at,
+          });
+        for (const v of commandVersions(command))
+          claims.push({
+            topic: `version:${v.key}`,
+            topicTitle: `${v.name} version`,
+            value: v.value,
+            positive: true,
+            kind: 'version',
+            weak: true,
+            ...at,
+          });
       }
     };
     if (unit.kind === 'code' || unit.lines.length > 1) {
@@ -91,30 +124,64 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
           if (option.context && !option.context.test(text)) continue;
           for (const match of text.matchAll(option.pattern)) {
             const positive = readOption(topic, option, text, match.index, match[0].length);
-            if (positive !== null) claims.push({ topic: topic.id, topicTitle: topic.title, value: option.value, positive, kind: 'option', ...at() });
+            if (positive !== null)
+              claims.push({ topic: topic.id, topicTitle: topic.title, value: option.value, positive, kind: 'option', ...at() });
           }
         }
       }
       for (const v of versionClaims(text)) {
-        claims.push({ topic: `version:${v.key}`, topicTitle: `${v.name} version`, value: v.value, positive: true, kind: 'version', ...at() });
+        claims.push({
+          topic: `version:${v.key}`,
+          topicTitle: `${v.name} version`,
+          value: v.value,
+          positive: true,
+          kind: 'version',
+          ...at(),
+        });
       }
       commands(offset, tableCommands(text));
       for (const a of actionClaims(text)) {
         if (a.action === 'use' && TOOL_NAMES.has(a.object)) continue;
         const shown = shownAs(text, a.object);
         claims.push({
-          topic: `act:${a.action}:${a.object}`, topicTitle: shown.replace(/:/g, ' '), value: a.object, positive: a.polarity !== 'never', kind: 'action',
-          polarity: a.polarity, verb: a.verb, qualifier: a.qualifier, excepted: a.excepted, objectKind: a.objectKind, ...at(),
+          topic: `act:${a.action}:${a.object}`,
+          topicTitle: shown.replace(/:/g, ' '),
+          value: a.object,
+          positive: a.polarity !== 'never',
+          kind: 'action',
+          polarity: a.polarity,
+          verb: a.verb,
+          qualifier: a.qualifier,
+          excepted: a.excepted,
+          objectKind: a.objectKind,
+          ...at(),
         });
       }
       const role = roleClaim(text);
       if (role) {
-        claims.push({ topic: `role:${role.role}`, topicTitle: `the ${role.role} command`, value: role.commands.join(' + '), positive: true, kind: 'role', commands: role.commands, strict: role.strict, ...at() });
+        claims.push({
+          topic: `role:${role.role}`,
+          topicTitle: `the ${role.role} command`,
+          value: role.commands.join(' + '),
+          positive: true,
+          kind: 'role',
+          commands: role.commands,
+          strict: role.strict,
+          ...at(),
+        });
       }
       for (const modal of MODALS) {
         for (const match of text.matchAll(modal.pattern)) {
           const object = ruleObject(text.slice(match.index + match[0].length));
-          if (object) claims.push({ topic: `rule:${object}`, topicTitle: `"${object}"`, value: object, positive: modal.positive, kind: 'modal', ...at() });
+          if (object)
+            claims.push({
+              topic: `rule:${object}`,
+              topicTitle: `"${object}"`,
+              value: object,
+              positive: modal.positive,
+              kind: 'modal',
+              ...at(),
+            });
         }
       }
     }
@@ -172,7 +239,10 @@ function clashApart(a: Claim, b: Claim): string | null {
   if (a.weak && b.weak && a.kind !== 'version') return null;
   if (a.positive && b.positive && a.value !== b.value) {
     if (a.topic.startsWith('version:') && compatibleVersions(a.value, b.value)) return null;
-    return [a.value, b.value].sort().map((v) => `"${v}"`).join(' vs ');
+    return [a.value, b.value]
+      .sort()
+      .map((v) => `"${v}"`)
+      .join(' vs ');
   }
   if (a.positive !== b.positive && a.value === b.value) return `"${a.value}" both required and ruled out`;
   return null;
@@ -191,7 +261,8 @@ function actionClash(a: Claim, b: Claim): string | null {
   if (!never || other.polarity === 'never' || never.excepted) return null;
   // "**Unit Tests**: should NOT use the database" and "**Feature Tests**: may use the database" are
   // about different things; so is a permission under another heading ("#### Feature Tests").
-  if (a.label && b.label && a.label !== b.label && !/^(?:must|never|always|may|do|don'?t|note|important)/.test(a.label + b.label)) return null;
+  if (a.label && b.label && a.label !== b.label && !/^(?:must|never|always|may|do|don'?t|note|important)/.test(a.label + b.label))
+    return null;
   // A copy of the file elsewhere keeps its headings, so this holds across files too.
   if (other.polarity === 'may' && a.section && b.section && a.section !== b.section) return null;
   if (never.qualifier && never.qualifier !== other.qualifier) return null;
@@ -278,7 +349,12 @@ function signature(c: Claim, i: number): string {
  * pair would, without comparing every pair of rules (a repository that says "use pnpm" 500 times).
  */
 function clashingPairs(list: Claim[]): [Claim, Claim, string][] {
-  const groups = [...groupBy(list.map((c, i) => ({ c, key: signature(c, i) })), (x) => x.key).values()].map((g) => g.map((x) => x.c));
+  const groups = [
+    ...groupBy(
+      list.map((c, i) => ({ c, key: signature(c, i) })),
+      (x) => x.key,
+    ).values(),
+  ].map((g) => g.map((x) => x.c));
   const pairs: [Claim, Claim, string][] = [];
   const partner = (x: Claim, g: Claim[]) => g.find((y) => !sameRule(x, y));
   // Groups of one class never clash (see clashClass); a run of them is stepped over at once, so 2,000
@@ -359,7 +435,11 @@ function quotedSummary(reason: string, claims: Claim[], sides: number[]): string
 }
 
 function quote(line: string): string {
-  const t = line.trim().replace(/^(?:[-*+]|\d+[.)])\s+/, '').replace(/\s+/g, ' ').replace(/"/g, "'");
+  const t = line
+    .trim()
+    .replace(/^(?:[-*+]|\d+[.)])\s+/, '')
+    .replace(/\s+/g, ' ')
+    .replace(/"/g, "'");
   return t.length > 100 ? `${t.slice(0, 97)}...` : t;
 }
 

@@ -51,11 +51,15 @@ export interface Copy {
 /** A Copilot file that names its source: "`AGENTS.md` is the source of truth", "kept in sync with AGENTS.md". */
 const SYNCED = /source of truth|distill|kept in sync|keep in sync|synced from|generated from|derived from/i;
 
-const MARKER = /\b(?:(?:auto-?)?generated|synced|synchroni[sz]ed|copied|mirrored)\s+from\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b|\b(?:a|an exact)\s+copy\s+of\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b|\bkeep\s+(?:this\s+file\s+)?in\s+sync\s+with\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b/i;
+const MARKER =
+  /\b(?:(?:auto-?)?generated|synced|synchroni[sz]ed|copied|mirrored)\s+from\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b|\b(?:a|an exact)\s+copy\s+of\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b|\bkeep\s+(?:this\s+file\s+)?in\s+sync\s+with\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b/i;
 
 /** Rule lines, headings aside (a migration may turn a title or a pseudo-heading into another heading). */
 function ruleLines(doc: InstructionDoc): string[] {
-  return doc.units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter').flatMap((u) => u.lines.map(normalizeLine)).filter((l) => l !== '');
+  return doc.units
+    .filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter')
+    .flatMap((u) => u.lines.map(normalizeLine))
+    .filter((l) => l !== '');
 }
 
 function bodyLines(doc: InstructionDoc): string[] {
@@ -96,9 +100,14 @@ function markedSource(doc: InstructionDoc, text: string, known: Set<string>): { 
  * title at most): it points at that file, like an import or a symlink.
  */
 function linkedFile(doc: InstructionDoc, known: Set<string>): string | null {
-  const text = doc.units.filter((u) => u.kind !== 'heading').flatMap((u) => u.lines).filter((l) => l.trim() !== '');
+  const text = doc.units
+    .filter((u) => u.kind !== 'heading')
+    .flatMap((u) => u.lines)
+    .filter((l) => l.trim() !== '');
   if (text.length === 0 || text.length > 2 || text.join(' ').length > 300) return null;
-  const targets = [...text.join(' ').matchAll(/\]\(\s*<?([^)\s>]+)>?\s*\)|`([^`\s]+)`/g)].map((m) => (m[1] ?? m[2])!.replace(/^mdc:/, '').replace(/[#?].*$/, ''));
+  const targets = [...text.join(' ').matchAll(/\]\(\s*<?([^)\s>]+)>?\s*\)|`([^`\s]+)`/g)].map((m) =>
+    (m[1] ?? m[2])!.replace(/^mdc:/, '').replace(/[#?].*$/, ''),
+  );
   for (const raw of targets) {
     for (const base of [path.posix.dirname(doc.path), '.']) {
       const target = path.posix.normalize(path.posix.join(base, raw.replace(/^\//, '')));
@@ -108,7 +117,8 @@ function linkedFile(doc: InstructionDoc, known: Set<string>): string | null {
   return null;
 }
 
-const scopeKey = (s: Scope) => (s.kind === 'repo' ? 'repo' : s.kind === 'globs' ? `globs:${s.globs.join(',')}` : `request:${s.description ?? ''}`);
+const scopeKey = (s: Scope) =>
+  s.kind === 'repo' ? 'repo' : s.kind === 'globs' ? `globs:${s.globs.join(',')}` : `request:${s.description ?? ''}`;
 
 /** The kept file applies wherever the copy does. */
 const covers = (kept: Scope, copy: Scope) => kept.kind === 'repo' || scopeKey(kept) === scopeKey(copy);
@@ -157,7 +167,10 @@ export function findCopies(docs: InstructionDoc[], textOf: (path: string) => str
       sized.push(d);
     } else join(index.get(d.path)!, first);
   }
-  for (const [i, j] of similarCandidates(sized.map((d) => lines.get(d.path)!), SAME_SHARE)) {
+  for (const [i, j] of similarCandidates(
+    sized.map((d) => lines.get(d.path)!),
+    SAME_SHARE,
+  )) {
     const x = index.get(sized[i]!.path)!;
     const y = index.get(sized[j]!.path)!;
     if (find(x) === find(y)) continue;
@@ -172,7 +185,8 @@ export function findCopies(docs: InstructionDoc[], textOf: (path: string) => str
   for (const group of groups.values()) {
     if (group.length < 2) continue;
     const named = group.map((d) => marked.get(d.path)?.path).find((p) => p !== undefined && !marked.has(p));
-    const complete = (ds: InstructionDoc[]) => [...ds].sort((a, b) => lines.get(b.path)!.length - lines.get(a.path)!.length || index.get(a.path)! - index.get(b.path)!)[0];
+    const complete = (ds: InstructionDoc[]) =>
+      [...ds].sort((a, b) => lines.get(b.path)!.length - lines.get(a.path)!.length || index.get(a.path)! - index.get(b.path)!)[0];
     const held = group.filter((d) => ruleLines(d).length > 0 && ruleLines(d).every((l) => inCopilot.has(l)));
     const kept =
       (held.length > 0 && held.length < group.length ? (held.find((d) => d.path === named) ?? complete(held)) : undefined) ??
@@ -184,9 +198,18 @@ export function findCopies(docs: InstructionDoc[], textOf: (path: string) => str
       const marker = marked.get(d.path);
       const isCopy = same >= SAME_SHARE || marker !== undefined;
       if (!isCopy) continue;
-      const why = marker && same < SAME_SHARE ? `it says "${marker.line.slice(0, 120)}"` : `${Math.floor(same * 100)}% of its lines are the same`;
+      const why =
+        marker && same < SAME_SHARE ? `it says "${marker.line.slice(0, 120)}"` : `${Math.floor(same * 100)}% of its lines are the same`;
       d.notRule = `a copy of ${kept.path} (${why}); the rules of ${kept.path} are migrated, and the differences are in the plan's notes`;
-      copies.push({ relation: 'copy', path: d.path, keptPath: kept.path, same, why, diff: diffOf(kept, d, textOf), swappable: covers(d.scope, kept.scope) });
+      copies.push({
+        relation: 'copy',
+        path: d.path,
+        keptPath: kept.path,
+        same,
+        why,
+        diff: diffOf(kept, d, textOf),
+        swappable: covers(d.scope, kept.scope),
+      });
     }
   }
   copies.push(...syncedSources(docs, live, textOf));
@@ -208,7 +231,15 @@ function syncedSources(docs: InstructionDoc[], live: InstructionDoc[], textOf: (
         if (!new RegExp(`(^|[\\s\`'"(\\[/])(\\./)?${name}([\\s\`'")\\]:,.]|$)`).test(line)) continue;
         const said = line.trim().slice(0, 160);
         source.notRule = `the source ${copilot.path} says it is written from by hand ("${said}"): ${copilot.path} is left as it is and ${source.path} is not merged into it`;
-        out.push({ relation: 'synced-source', path: source.path, keptPath: copilot.path, same: 0, why: `${copilot.path} says "${said}"`, diff: '', swappable: false });
+        out.push({
+          relation: 'synced-source',
+          path: source.path,
+          keptPath: copilot.path,
+          same: 0,
+          why: `${copilot.path} says "${said}"`,
+          diff: '',
+          swappable: false,
+        });
       }
     }
   }
@@ -249,7 +280,10 @@ export interface CopySwap {
 export function keepInstead(chosen: Copy, copies: Copy[], docs: InstructionDoc[], textOf: (path: string) => string): CopySwap {
   const byPath = new Map(docs.map((d) => [d.path, d]));
   const now = byPath.get(chosen.path)!;
-  const rest = [chosen.keptPath, ...copies.filter((c) => c.relation === 'copy' && c.keptPath === chosen.keptPath && c.path !== chosen.path).map((c) => c.path)];
+  const rest = [
+    chosen.keptPath,
+    ...copies.filter((c) => c.relation === 'copy' && c.keptPath === chosen.keptPath && c.path !== chosen.path).map((c) => c.path),
+  ];
   return {
     chosen: chosen.path,
     was: chosen.keptPath,

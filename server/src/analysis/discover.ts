@@ -8,9 +8,22 @@ import { formatFor } from './formats/registry.js';
 const run = promisify(execFile);
 
 /** Folders that never hold the repository's own instructions. */
-export const SKIPPED_DIRS = new Set(['.git', 'node_modules', 'vendor', 'third_party', 'bower_components', '.venv', 'venv', '.copilot-state']);
+export const SKIPPED_DIRS = new Set([
+  '.git',
+  'node_modules',
+  'vendor',
+  'third_party',
+  'bower_components',
+  '.venv',
+  'venv',
+  '.copilot-state',
+]);
 
-const skipped = (rel: string): boolean => rel.split('/').slice(0, -1).some((seg) => SKIPPED_DIRS.has(seg));
+const skipped = (rel: string): boolean =>
+  rel
+    .split('/')
+    .slice(0, -1)
+    .some((seg) => SKIPPED_DIRS.has(seg));
 
 /**
  * Repository-relative paths (with `/`) of every instruction file. In a git work tree this is git's

@@ -18,13 +18,81 @@ const MAX_WORDS = 25;
 /** Words in more rules than this say nothing about which rules are alike. */
 const MAX_POSTINGS = 60;
 
-const NEGATION = /\b(?:never|don'?t|do not|does not|doesn'?t|must not|mustn'?t|should not|shouldn'?t|avoid|no|without|cannot|can'?t|not)\b/gi;
+const NEGATION =
+  /\b(?:never|don'?t|do not|does not|doesn'?t|must not|mustn'?t|should not|shouldn'?t|avoid|no|without|cannot|can'?t|not)\b/gi;
 const STOP = new Set([
-  'a', 'an', 'the', 'to', 'of', 'and', 'or', 'for', 'with', 'in', 'on', 'at', 'by', 'all', 'any', 'every', 'each', 'your', 'our', 'this', 'that', 'these', 'those',
-  'is', 'are', 'be', 'use', 'using', 'run', 'keep', 'make', 'always', 'must', 'should', 'please', 'prefer', 'write', 'it', 'its', 'as', 'from', 'into', 'under',
-  'over', 'before', 'after', 'when', 'then', 'only', 'do', 'does', 'just', 'we', 'you', 'type', 'instead', 'also', 'new', 'code', 'repository', 'repo', 'sure',
+  'a',
+  'an',
+  'the',
+  'to',
+  'of',
+  'and',
+  'or',
+  'for',
+  'with',
+  'in',
+  'on',
+  'at',
+  'by',
+  'all',
+  'any',
+  'every',
+  'each',
+  'your',
+  'our',
+  'this',
+  'that',
+  'these',
+  'those',
+  'is',
+  'are',
+  'be',
+  'use',
+  'using',
+  'run',
+  'keep',
+  'make',
+  'always',
+  'must',
+  'should',
+  'please',
+  'prefer',
+  'write',
+  'it',
+  'its',
+  'as',
+  'from',
+  'into',
+  'under',
+  'over',
+  'before',
+  'after',
+  'when',
+  'then',
+  'only',
+  'do',
+  'does',
+  'just',
+  'we',
+  'you',
+  'type',
+  'instead',
+  'also',
+  'new',
+  'code',
+  'repository',
+  'repo',
+  'sure',
 ]);
-const SYNONYMS: Record<string, string> = { development: 'dev', chars: 'character', char: 'character', validation: 'validate', tests: 'test', testing: 'test', wrap: 'line-limit' };
+const SYNONYMS: Record<string, string> = {
+  development: 'dev',
+  chars: 'character',
+  char: 'character',
+  validation: 'validate',
+  tests: 'test',
+  testing: 'test',
+  wrap: 'line-limit',
+};
 
 interface Tokens {
   words: Set<string>;
@@ -47,7 +115,10 @@ function tokens(text: string): Tokens | null {
   const negated = NEGATION.test(t);
   NEGATION.lastIndex = 0;
   t = t.replace(NEGATION, ' ').toLowerCase();
-  const raw = t.split(/[^\p{L}\p{N}.+#-]+/u).map((w) => w.replace(/^[.-]+|[.-]+$/g, '')).filter((w) => w !== '');
+  const raw = t
+    .split(/[^\p{L}\p{N}.+#-]+/u)
+    .map((w) => w.replace(/^[.-]+|[.-]+$/g, ''))
+    .filter((w) => w !== '');
   if (raw.length + spans.length > MAX_WORDS) return null;
   const words = new Set(spans);
   for (const w of raw) {
@@ -63,15 +134,85 @@ function tokens(text: string): Tokens | null {
 /** Words a rule starts with when it tells the reader what to do ("Keep", "Never", "Use"). */
 const RULE_START = new RegExp(
   `^(?:${[
-    'always', 'never', 'no', 'must', 'should', "don'?t", 'do', 'avoid', 'prefer', 'only', 'please', 'make sure', 'ensure', 'use', 'keep', 'wrap', 'validate', 'write', 'start', 'run',
-    'add', 'follow', 'document', 'name', 'place', 'put', 'check', 'test', 'commit', 'push', 'limit', 'format', 'lint', 'import', 'export', 'return', 'handle', 'log', 'throw',
-    'create', 'define', 'declare', 'implement', 'mock', 'update', 'edit', 'install', 'call', 'pass', 'store', 'include', 'remove', 'delete', 'split', 'group', 'sort',
-    'prefix', 'suffix', 'favor', 'favour', 'stick', 'treat', 'wrap', 'mark', 'verify', 'regenerate', 'rebase', 'merge', 'squash', 'sign', 'open', 'link', 'reference',
+    'always',
+    'never',
+    'no',
+    'must',
+    'should',
+    "don'?t",
+    'do',
+    'avoid',
+    'prefer',
+    'only',
+    'please',
+    'make sure',
+    'ensure',
+    'use',
+    'keep',
+    'wrap',
+    'validate',
+    'write',
+    'start',
+    'run',
+    'add',
+    'follow',
+    'document',
+    'name',
+    'place',
+    'put',
+    'check',
+    'test',
+    'commit',
+    'push',
+    'limit',
+    'format',
+    'lint',
+    'import',
+    'export',
+    'return',
+    'handle',
+    'log',
+    'throw',
+    'create',
+    'define',
+    'declare',
+    'implement',
+    'mock',
+    'update',
+    'edit',
+    'install',
+    'call',
+    'pass',
+    'store',
+    'include',
+    'remove',
+    'delete',
+    'split',
+    'group',
+    'sort',
+    'prefix',
+    'suffix',
+    'favor',
+    'favour',
+    'stick',
+    'treat',
+    'wrap',
+    'mark',
+    'verify',
+    'regenerate',
+    'rebase',
+    'merge',
+    'squash',
+    'sign',
+    'open',
+    'link',
+    'reference',
   ].join('|')})\\b`,
   'i',
 );
 /** A rule that tells the reader what to do or not to do, not a description or a label ("**PHPStan**: static analysis"). */
-const stripLabel = (t: string): string => t.replace(/^(?:(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)|`[^`]{1,40}`)\s*:\s*|^(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)\s*/, '');
+const stripLabel = (t: string): string =>
+  t.replace(/^(?:(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)|`[^`]{1,40}`)\s*:\s*|^(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)\s*/, '');
 function isRule(text: string): boolean {
   if (text.startsWith('|') || /^\s*(?:[-*+]\s+)?\[[ xX]\]/.test(text)) return false;
   const t = stripLabel(stripMarker(text)).replace(/^[^\p{L}`]+/u, '');
@@ -115,7 +256,12 @@ export function findReworded(units: Unit[], scopeOf: (u: Unit) => Scope = () => 
         const b = items[ids[y]!]!;
         const pair = `${a.u.path}:${a.u.line}|${b.u.path}:${b.u.line}`;
         if (a.u === b.u || reported.has(pair)) continue;
-        if ((a.whole && b.whole && stripMarker(a.text) === stripMarker(b.text)) || a.t.negated !== b.t.negated || a.t.anchors !== b.t.anchors) continue;
+        if (
+          (a.whole && b.whole && stripMarker(a.text) === stripMarker(b.text)) ||
+          a.t.negated !== b.t.negated ||
+          a.t.anchors !== b.t.anchors
+        )
+          continue;
         if (a.u.path !== b.u.path && !scopesOverlap(scopeOf(a.u), scopeOf(b.u))) continue;
         let common = 0;
         a.t.words.forEach((w) => (common += b.t.words.has(w) ? 1 : 0));
@@ -150,7 +296,10 @@ const COPY_FILE = 0.6;
 export function collapseCopies(problems: Problem[], docs: InstructionDoc[]): Problem[] {
   const dups = problems.filter((p) => p.type === 'duplication' && p.kind !== 'heading');
   // The pairs of files that COPY_MIN reports or more have in common, through an index (not every pair of every report).
-  const together = pairsTogether(dups.map((p) => [...new Set(p.locations.map((l) => l.path))].sort()), COPY_MIN);
+  const together = pairsTogether(
+    dups.map((p) => [...new Set(p.locations.map((l) => l.path))].sort()),
+    COPY_MIN,
+  );
   const pairs = new Map<string, Problem[]>(together.map((t) => [`${t.a}\0${t.b}`, t.groups.map((k) => dups[k]!)]));
   const byPath = new Map(docs.map((d) => [d.path, d]));
   const absorbed = new Map<Problem, Set<string>>();
@@ -161,7 +310,12 @@ export function collapseCopies(problems: Problem[], docs: InstructionDoc[]): Pro
     const da = byPath.get(a);
     const db = byPath.get(b);
     if (!da || !db) continue;
-    const shared = (d: InstructionDoc) => new Set(list.flatMap((p) => p.locations.filter((l) => l.path === d.path).map((l) => unitAt(d, l.line))).filter((u): u is Unit => u !== undefined));
+    const shared = (d: InstructionDoc) =>
+      new Set(
+        list
+          .flatMap((p) => p.locations.filter((l) => l.path === d.path).map((l) => unitAt(d, l.line)))
+          .filter((u): u is Unit => u !== undefined),
+      );
     const sa = shared(da);
     const sb = shared(db);
     const ra = ruleUnits(da);
@@ -172,11 +326,27 @@ export function collapseCopies(problems: Problem[], docs: InstructionDoc[]): Pro
     if (pct >= COPY_FILE * 100) {
       const differ = new Set([...differingSections(da, ra, sa), ...differingSections(db, rb, sb)]);
       const sections = differ.size === 0 ? 'no section differs' : `${differ.size} section${differ.size > 1 ? 's differ' : ' differs'}`;
-      copies.push({ type: 'duplication', kind: 'copied-file', description: `${a} and ${b} are ${pct}% the same (${sa.size} of their rules repeat); ${sections}`, locations: [{ path: a, line: firstA }, { path: b, line: firstB }] });
+      copies.push({
+        type: 'duplication',
+        kind: 'copied-file',
+        description: `${a} and ${b} are ${pct}% the same (${sa.size} of their rules repeat); ${sections}`,
+        locations: [
+          { path: a, line: firstA },
+          { path: b, line: firstB },
+        ],
+      });
     } else {
       const lastA = Math.max(...[...sa].map((u) => u.line + u.lines.length - 1));
       const lastB = Math.max(...[...sb].map((u) => u.line + u.lines.length - 1));
-      copies.push({ type: 'duplication', kind: 'copied-section', description: `Copied section: ${a} lines ${firstA}-${lastA} and ${b} lines ${firstB}-${lastB} share ${Math.min(sa.size, sb.size)} rules`, locations: [{ path: a, line: firstA }, { path: b, line: firstB }] });
+      copies.push({
+        type: 'duplication',
+        kind: 'copied-section',
+        description: `Copied section: ${a} lines ${firstA}-${lastA} and ${b} lines ${firstB}-${lastB} share ${Math.min(sa.size, sb.size)} rules`,
+        locations: [
+          { path: a, line: firstA },
+          { path: b, line: firstB },
+        ],
+      });
     }
     for (const p of list) {
       const s = absorbed.get(p) ?? new Set<string>();
@@ -191,14 +361,17 @@ export function collapseCopies(problems: Problem[], docs: InstructionDoc[]): Pro
     const paths = p.locations.map((l) => l.path);
     if (new Set(paths).size < paths.length) return true; // also repeated inside one file
     const distinct = [...new Set(paths)].sort();
-    for (let i = 0; i < distinct.length; i++) for (let j = i + 1; j < distinct.length; j++) if (!s.has(`${distinct[i]}\0${distinct[j]}`)) return true;
+    for (let i = 0; i < distinct.length; i++)
+      for (let j = i + 1; j < distinct.length; j++) if (!s.has(`${distinct[i]}\0${distinct[j]}`)) return true;
     return false;
   });
   return [...kept, ...copies];
 }
 
 function ruleUnits(d: InstructionDoc): Unit[] {
-  return d.units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isTrivial(stripMarker(normalizedOf(u))));
+  return d.units.filter(
+    (u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isTrivial(stripMarker(normalizedOf(u))),
+  );
 }
 
 function unitAt(d: InstructionDoc, line: number): Unit | undefined {
@@ -211,7 +384,10 @@ function differingSections(d: InstructionDoc, list: Unit[], shared: Set<Unit>): 
   const rules = new Set(list);
   let heading = '(top)';
   for (const u of d.units) {
-    if (u.kind === 'heading') heading = u.lines[0]!.replace(/^\s*#+\s*/, '').trim().toLowerCase();
+    if (u.kind === 'heading')
+      heading = u.lines[0]!.replace(/^\s*#+\s*/, '')
+        .trim()
+        .toLowerCase();
     else if (rules.has(u) && !shared.has(u)) out.push(heading);
   }
   return out;

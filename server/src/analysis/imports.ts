@@ -64,7 +64,9 @@ export function importOnLine(line: string): string | null {
 /** Units made of import lines only (blank lines aside). */
 export function importUnits(doc: InstructionDoc): Unit[] {
   if (!IMPORTING_KINDS.has(doc.kind)) return [];
-  return doc.units.filter((u) => (u.kind === 'paragraph' || u.kind === 'list-item') && u.lines.every((l) => l.trim() === '' || importOnLine(l) !== null));
+  return doc.units.filter(
+    (u) => (u.kind === 'paragraph' || u.kind === 'list-item') && u.lines.every((l) => l.trim() === '' || importOnLine(l) !== null),
+  );
 }
 
 /** Where an import points, relative to the importing file; null when it leaves the repository. */
@@ -126,7 +128,11 @@ export async function followImports(paths: RepoPaths, docs: InstructionDoc[]): P
           ref.status = 'not_text';
           continue;
         }
-        if (inSkippedDir(target) || target.split('/').some((seg) => seg === '.git' || seg === '.copilot-state') || (await gitIgnores(paths.root, target))) {
+        if (
+          inSkippedDir(target) ||
+          target.split('/').some((seg) => seg === '.git' || seg === '.copilot-state') ||
+          (await gitIgnores(paths.root, target))
+        ) {
           ref.status = 'ignored';
           continue;
         }
@@ -148,7 +154,16 @@ export async function followImports(paths: RepoPaths, docs: InstructionDoc[]): P
         ref.status = 'followed';
         placed.add(target);
         const parsed = claudeMd.parse(read);
-        const imported: InstructionDoc = { ...parsed, kind: IMPORTED_KIND, scope: doc.scope, aliasOf: null, importOnly: null, notRule: null, description: null, frontMatterKeys: [] };
+        const imported: InstructionDoc = {
+          ...parsed,
+          kind: IMPORTED_KIND,
+          scope: doc.scope,
+          aliasOf: null,
+          importOnly: null,
+          notRule: null,
+          description: null,
+          frontMatterKeys: [],
+        };
         out.docs.push(imported);
         out.files.push(read);
         await visit(imported, depth + 1, [...chain, target]);

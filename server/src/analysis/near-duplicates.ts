@@ -35,10 +35,11 @@ export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = 
   const shared = new Map<number, number>();
   for (const ids of postings.values()) {
     if (ids.length < 2 || ids.length > MAX_POSTINGS) continue;
-    for (let a = 0; a < ids.length; a++) for (let b = a + 1; b < ids.length; b++) {
-      const key = ids[a]! * n + ids[b]!;
-      shared.set(key, (shared.get(key) ?? 0) + 1);
-    }
+    for (let a = 0; a < ids.length; a++)
+      for (let b = a + 1; b < ids.length; b++) {
+        const key = ids[a]! * n + ids[b]!;
+        shared.set(key, (shared.get(key) ?? 0) + 1);
+      }
   }
   const problems: Problem[] = [];
   for (const [key, rare] of shared) {
@@ -65,7 +66,6 @@ export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = 
   }
   return problems.sort((x, y) => byCodeUnit(x.locations[0]!.path, y.locations[0]!.path) || x.locations[0]!.line - y.locations[0]!.line);
 }
-
 
 function excerpt(t: string): string {
   const one = t.replace(/\n/g, ' ');

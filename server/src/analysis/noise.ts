@@ -15,7 +15,8 @@ import type { InstructionDoc } from '../model/model.js';
 const SKILL_FOLDER = /(^|\/)\.(agent|agents|claude|codex|cursor|gemini|windsurf|github|kiro|roo|cline|opencode)\/skills\//;
 
 const META_RULE_NAMES = /(^|\/)(cursor[_-]rules?|self[_-]improve(ment)?|rule[_-]writing|writing[_-]rules|meta[_-]rules?)\.mdc?$/i;
-const META_DESCRIPTION = /\b(creat|maintain|writ|improv|updat|add)\w*\b[^.]*\bcursor rules?\b|\bcursor rules?\b[^.]*\b(creat|maintain|writ|improv|updat)\w*/i;
+const META_DESCRIPTION =
+  /\b(creat|maintain|writ|improv|updat|add)\w*\b[^.]*\bcursor rules?\b|\bcursor rules?\b[^.]*\b(creat|maintain|writ|improv|updat)\w*/i;
 
 export function skillFolder(rel: string): string | null {
   const m = SKILL_FOLDER.exec(rel);
@@ -27,7 +28,7 @@ export function metaRuleReason(doc: InstructionDoc): string | null {
   if (doc.kind !== 'cursor-rules') return null;
   const onlyRules = doc.scope.kind === 'globs' && doc.scope.globs.every((g) => /(^|\/)\.cursor\/rules(\/|$)/.test(g));
   if (META_RULE_NAMES.test(doc.path) || (doc.description !== null && META_DESCRIPTION.test(doc.description)) || onlyRules) {
-    return 'a Cursor meta-rule (it tells Cursor how to write and maintain its own rule files, which Copilot does not read), not a rule for this repository\'s code';
+    return "a Cursor meta-rule (it tells Cursor how to write and maintain its own rule files, which Copilot does not read), not a rule for this repository's code";
   }
   return null;
 }

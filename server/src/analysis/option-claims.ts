@@ -45,7 +45,10 @@ export function readOption(topic: ClaimTopic, option: ClaimOption, text: string,
     return command ? null : false;
   }
   // "pnpm, not npm" rules npm out; "`bun run compile`, not `bun run build`" contrasts two commands of one tool.
-  const clause = lead.split(/[.;!?](?:\s|$)/).pop()!.replace(CONTRAST_BEFORE, '');
+  const clause = lead
+    .split(/[.;!?](?:\s|$)/)
+    .pop()!
+    .replace(CONTRAST_BEFORE, '');
   if (CONTRAST_BEFORE.test(lead) && [...p.one].some(([o, re]) => o !== option && re.test(clause))) return false;
   if (listed) return null;
   return topic.choice.positive.test(lead) || topic.choice.positiveAfter?.test(after) ? true : null;

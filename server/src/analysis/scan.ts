@@ -72,7 +72,8 @@ export async function scanRepository(root: string, onProgress?: ScanProgress): P
   // An alias counts only when it points at another instruction file; otherwise its content is its own.
   const known = new Set(result.docs.map((d) => d.path));
   for (const doc of result.docs) {
-    doc.aliasOf ??= importTarget(doc.path, doc.importOnly ?? null, known) ?? symlinkStoredAsText(doc.path, result.files.get(doc.path)!.text, known);
+    doc.aliasOf ??=
+      importTarget(doc.path, doc.importOnly ?? null, known) ?? symlinkStoredAsText(doc.path, result.files.get(doc.path)!.text, known);
     if (doc.aliasOf !== null && !known.has(doc.aliasOf)) doc.aliasOf = null;
   }
   // Two files that only import each other are no alias of anything: neither holds the rules.
@@ -103,7 +104,14 @@ export async function scanRepository(root: string, onProgress?: ScanProgress): P
   result.optional = [...noise, ...result.copies.map((c) => c.path)];
   for (const doc of result.docs) {
     const file = result.files.get(doc.path)!;
-    result.sources.push({ path: doc.path, kind: doc.kind, bytes: file.bytes.length, sha256: file.sha256, aliasOf: doc.aliasOf, notRule: doc.notRule });
+    result.sources.push({
+      path: doc.path,
+      kind: doc.kind,
+      bytes: file.bytes.length,
+      sha256: file.sha256,
+      aliasOf: doc.aliasOf,
+      notRule: doc.notRule,
+    });
   }
   const order = new Map(found.map((f, i) => [f.rel, i]));
   // Imported files come after the instruction files, in the order they were reached.

@@ -103,7 +103,7 @@ export function pairsTogether(groups: readonly (readonly string[])[], min: numbe
 
 function intersectSorted(x: number[], y: number[]): number[] {
   const out: number[] = [];
-  for (let i = 0, j = 0; i < x.length && j < y.length; ) {
+  for (let i = 0, j = 0; i < x.length && j < y.length;) {
     if (x[i] === y[j]) {
       out.push(x[i]!);
       i++;

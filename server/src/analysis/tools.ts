@@ -57,7 +57,8 @@ export const COMMAND_TOOLS: Readonly<Record<string, { topic: string; value: stri
 };
 
 /** Commands that only fetch or run a tool once (a global install, a scaffold) say nothing about the project's choice. */
-const ONE_OFF = /(?:\s-g\b|\s--global\b|^npm (?:create|init|exec)\b|^(?:npm|pnpm|yarn|bun) (?:install|add) -g\b|^corepack\b|\binstall (?:pnpm|yarn|bun|uv|poetry)\b)/;
+const ONE_OFF =
+  /(?:\s-g\b|\s--global\b|^npm (?:create|init|exec)\b|^(?:npm|pnpm|yarn|bun) (?:install|add) -g\b|^corepack\b|\binstall (?:pnpm|yarn|bun|uv|poetry)\b)/;
 
 /** The tool of choice a command runs, or null (a one-off, or a tool no topic knows). */
 export function commandTool(command: string): { topic: string; value: string } | null {
@@ -74,7 +75,10 @@ export function commandTool(command: string): { topic: string; value: string } |
 function addsAPackage(command: string): boolean {
   const m = /^\S+ (?:install|add|i)\b(.*)$/.exec(command);
   if (!m) return false;
-  const args = m[1]!.replace(/\s(?:-r|--requirement|-e|--editable|-c)\s+\S+/g, ' ').split(' ').filter((a) => a !== '' && !a.startsWith('-') && a !== '.');
+  const args = m[1]!
+    .replace(/\s(?:-r|--requirement|-e|--editable|-c)\s+\S+/g, ' ')
+    .split(' ')
+    .filter((a) => a !== '' && !a.startsWith('-') && a !== '.');
   return args.length > 0;
 }
 
@@ -82,7 +86,11 @@ function addsAPackage(command: string): boolean {
 const VERSION_COMMANDS: readonly { name: string; pattern: RegExp }[] = [
   { name: 'Node.js', pattern: /^(?:nvm|fnm|n|volta)\s+(?:use|install|default|pin)?\s*(?:node@)?v?(\d+(?:\.\d+){0,2})\b/ },
   { name: 'Node.js', pattern: /^nvm alias default v?(\d+(?:\.\d+){0,2})\b/ },
-  { name: 'Python', pattern: /^(?:pyenv (?:install|local|global|shell)|uv python (?:install|pin)|uv venv --python|conda create .*python=)\s*(\d+(?:\.\d+){0,2})\b/ },
+  {
+    name: 'Python',
+    pattern:
+      /^(?:pyenv (?:install|local|global|shell)|uv python (?:install|pin)|uv venv --python|conda create .*python=)\s*(\d+(?:\.\d+){0,2})\b/,
+  },
   { name: 'Python', pattern: /^python(\d\.\d+)\b/ },
 ];
 
@@ -96,18 +104,44 @@ export function commandVersions(command: string): { key: string; name: string; v
 }
 
 /** Fence languages of shell steps; an unmarked fence counts when its lines are commands a topic knows. */
-export const SHELL_FENCES = new Set(['bash', 'sh', 'shell', 'console', 'zsh', 'terminal', 'shellscript', 'cmd', 'powershell', 'ps1', 'pwsh']);
+export const SHELL_FENCES = new Set([
+  'bash',
+  'sh',
+  'shell',
+  'console',
+  'zsh',
+  'terminal',
+  'shellscript',
+  'cmd',
+  'powershell',
+  'ps1',
+  'pwsh',
+]);
 
 /**
  * Words a command runs for: the role a labelled line or a strict rule gives it
  * ("**Build**: `bun run compile`", "To run all tests: `php artisan test`").
  */
 export const COMMAND_ROLES: Readonly<Record<string, string>> = {
-  build: 'build', builds: 'build', building: 'build', compile: 'build',
-  test: 'test', tests: 'test', testing: 'test',
-  lint: 'lint', linting: 'lint', linter: 'lint',
-  format: 'format', formatting: 'format', formatter: 'format',
-  typecheck: 'typecheck', 'type-check': 'typecheck', typechecking: 'typecheck',
-  dev: 'dev', develop: 'dev', serve: 'dev',
-  install: 'install', setup: 'install',
+  build: 'build',
+  builds: 'build',
+  building: 'build',
+  compile: 'build',
+  test: 'test',
+  tests: 'test',
+  testing: 'test',
+  lint: 'lint',
+  linting: 'lint',
+  linter: 'lint',
+  format: 'format',
+  formatting: 'format',
+  formatter: 'format',
+  typecheck: 'typecheck',
+  'type-check': 'typecheck',
+  typechecking: 'typecheck',
+  dev: 'dev',
+  develop: 'dev',
+  serve: 'dev',
+  install: 'install',
+  setup: 'install',
 };

@@ -31,10 +31,12 @@ export interface ClaimTopic {
 }
 
 /** Right before an option, words that rule the tool itself out. */
-const RULED_OUT = /\b(?:never|don'?t|do not|must not|should not|shouldn'?t|avoid|no longer)(?:\s+(?:use|using|run|call|install with))?\s*$/i;
+const RULED_OUT =
+  /\b(?:never|don'?t|do not|must not|should not|shouldn'?t|avoid|no longer)(?:\s+(?:use|using|run|call|install with))?\s*$/i;
 
 /** Right before a tool, words that choose it ("use uv", "lint with ESLint", "only pytest"). */
-const TOOL_CHOSEN = /\b(?:use|uses|using|prefer|prefers|require|requires|run|runs|with|only|stick (?:to|with)|switch(?:ed)? to)\s+(?:only\s+)?$/i;
+const TOOL_CHOSEN =
+  /\b(?:use|uses|using|prefer|prefers|require|requires|run|runs|with|only|stick (?:to|with)|switch(?:ed)? to)\s+(?:only\s+)?$/i;
 
 export const CLAIM_TOPICS: readonly ClaimTopic[] = [
   {
@@ -48,7 +50,8 @@ export const CLAIM_TOPICS: readonly ClaimTopic[] = [
       { value: 'bun', pattern: /\bbun\b/gi },
     ],
     choice: {
-      positive: /(?:\b(?:use|uses|using|prefer|prefers|require|requires|run|runs|execute|only|stick (?:to|with)|switch(?:ed)? to)\s+(?:only\s+)?|\bpackage manager(?:\s+is)?:?\s*)$/i,
+      positive:
+        /(?:\b(?:use|uses|using|prefer|prefers|require|requires|run|runs|execute|only|stick (?:to|with)|switch(?:ed)? to)\s+(?:only\s+)?|\bpackage manager(?:\s+is)?:?\s*)$/i,
       positiveAfter: /^\S*\s+(?:is|as)\s+(?:the|our|its)\s+(?:only\s+)?package manager/i,
       negative: RULED_OUT,
     },
@@ -186,17 +189,98 @@ export const CONTRAST_BEFORE = /\b(?:not|instead of|rather than|nor|over)(?:\s+(
  * claim; two different versions of one name contradict. Words that number things are not names.
  */
 export const GENERIC_VERSION = /\b([A-Z][A-Za-z0-9+-]*(?:\.[a-z]+)?)\s+v?(\d+\.\d+(?:\.\d+)?)\b/g;
-export const NOT_A_PRODUCT = new Set(['section', 'step', 'version', 'chapter', 'figure', 'table', 'phase', 'part', 'item', 'rule', 'see', 'page', 'line', 'and', 'or', 'the', 'v', 'python', 'node', 'nodejs', 'node.js', 'typescript', 'java', 'go', 'golang', 'ruby']);
+export const NOT_A_PRODUCT = new Set([
+  'section',
+  'step',
+  'version',
+  'chapter',
+  'figure',
+  'table',
+  'phase',
+  'part',
+  'item',
+  'rule',
+  'see',
+  'page',
+  'line',
+  'and',
+  'or',
+  'the',
+  'v',
+  'python',
+  'node',
+  'nodejs',
+  'node.js',
+  'typescript',
+  'java',
+  'go',
+  'golang',
+  'ruby',
+]);
 
 /**
  * Capitalised words that start a sentence rather than a product name: in "Use Python 3.11" the
  * version is Python's, in "Pest PHP 3.8" it is Pest PHP's.
  */
 export const NOT_A_NAME_PART = new Set([
-  'a', 'an', 'the', 'this', 'that', 'our', 'we', 'you', 'it', 'all', 'any', 'and', 'or', 'with', 'on', 'in', 'for', 'to', 'at', 'by', 'from', 'of', 'is', 'are',
-  'use', 'uses', 'using', 'target', 'targets', 'targeting', 'require', 'requires', 'required', 'run', 'runs', 'running', 'install', 'installs', 'upgrade',
-  'support', 'supports', 'supported', 'pin', 'pinned', 'build', 'built', 'always', 'must', 'only', 'prefer', 'needs', 'need', 'latest', 'minimum', 'min',
-  'see', 'note', 'version',
+  'a',
+  'an',
+  'the',
+  'this',
+  'that',
+  'our',
+  'we',
+  'you',
+  'it',
+  'all',
+  'any',
+  'and',
+  'or',
+  'with',
+  'on',
+  'in',
+  'for',
+  'to',
+  'at',
+  'by',
+  'from',
+  'of',
+  'is',
+  'are',
+  'use',
+  'uses',
+  'using',
+  'target',
+  'targets',
+  'targeting',
+  'require',
+  'requires',
+  'required',
+  'run',
+  'runs',
+  'running',
+  'install',
+  'installs',
+  'upgrade',
+  'support',
+  'supports',
+  'supported',
+  'pin',
+  'pinned',
+  'build',
+  'built',
+  'always',
+  'must',
+  'only',
+  'prefer',
+  'needs',
+  'need',
+  'latest',
+  'minimum',
+  'min',
+  'see',
+  'note',
+  'version',
 ]);
 
 /** Right after a version: a range or list of versions follows ("3.10 through 3.13", "18, 20 or 22"). */
@@ -232,11 +316,33 @@ export const LANGUAGE_WORDS: readonly { family: string; pattern: RegExp }[] = [
 
 /** File extensions of a glob, mapped to the same families. */
 export const EXTENSION_FAMILIES: Record<string, string> = {
-  js: 'js', mjs: 'js', cjs: 'js', ts: 'js', tsx: 'js', jsx: 'js', mts: 'js', cts: 'js',
-  css: 'css', scss: 'css', sass: 'css', less: 'css',
-  html: 'html', htm: 'html', vue: 'html', svelte: 'html',
-  py: 'python', pyi: 'python',
-  go: 'go', rs: 'rust', java: 'java', kt: 'java',
-  yml: 'yaml', yaml: 'yaml', md: 'markdown', mdx: 'markdown',
-  sh: 'shell', bash: 'shell', sql: 'sql',
+  js: 'js',
+  mjs: 'js',
+  cjs: 'js',
+  ts: 'js',
+  tsx: 'js',
+  jsx: 'js',
+  mts: 'js',
+  cts: 'js',
+  css: 'css',
+  scss: 'css',
+  sass: 'css',
+  less: 'css',
+  html: 'html',
+  htm: 'html',
+  vue: 'html',
+  svelte: 'html',
+  py: 'python',
+  pyi: 'python',
+  go: 'go',
+  rs: 'rust',
+  java: 'java',
+  kt: 'java',
+  yml: 'yaml',
+  yaml: 'yaml',
+  md: 'markdown',
+  mdx: 'markdown',
+  sh: 'shell',
+  bash: 'shell',
+  sql: 'sql',
 };

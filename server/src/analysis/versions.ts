@@ -1,4 +1,13 @@
-import { GENERIC_VERSION, NEGATION_BEFORE, NOT_A_NAME_PART, NOT_A_PRODUCT, VERSIONED_LANGUAGES, VERSION_LIST_AFTER, VERSION_MINIMUM_AFTER, VERSION_MINIMUM_BEFORE } from './topics.js';
+import {
+  GENERIC_VERSION,
+  NEGATION_BEFORE,
+  NOT_A_NAME_PART,
+  NOT_A_PRODUCT,
+  VERSIONED_LANGUAGES,
+  VERSION_LIST_AFTER,
+  VERSION_MINIMUM_AFTER,
+  VERSION_MINIMUM_BEFORE,
+} from './topics.js';
 
 /** One stated version of one product; `value` ends with `+` when it is a minimum ("3.10+"). */
 export interface VersionClaim {
@@ -35,14 +44,15 @@ export function versionClaims(raw: string): VersionClaim[] {
  * ("3.11+"), `~3.11` and `==3.11` are that version.
  */
 function normalizeRanges(text: string): string {
-  return text
-    .replace(/(?:>=|≥|\^)\s*v?(\d+(?:\.\d+){0,2})(?:\.[x*])?/g, '$1+')
-    .replace(/(?:~=?|==)\s*v?(\d+(?:\.\d+){0,2})/g, '$1');
+  return text.replace(/(?:>=|≥|\^)\s*v?(\d+(?:\.\d+){0,2})(?:\.[x*])?/g, '$1+').replace(/(?:~=?|==)\s*v?(\d+(?:\.\d+){0,2})/g, '$1');
 }
 
 /** Capitalised words right before a name that belong to it: "Pest" in "Pest PHP 3.8", none in "Use PHP 8.4". */
 function namePrefix(before: string): string {
-  const words = (/(?:[A-Z][\w+.-]*\s+)+$/.exec(before)?.[0] ?? '').trim().split(/\s+/).filter((w) => w !== '');
+  const words = (/(?:[A-Z][\w+.-]*\s+)+$/.exec(before)?.[0] ?? '')
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== '');
   while (words.length > 0 && NOT_A_NAME_PART.has(words[0]!.toLowerCase())) words.shift();
   return words.join(' ');
 }

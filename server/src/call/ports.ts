@@ -38,7 +38,10 @@ export type NoReplyKind =
 
 export class NoReplyError extends Error {
   override name = 'NoReplyError';
-  constructor(readonly kind: NoReplyKind, message: string) {
+  constructor(
+    readonly kind: NoReplyKind,
+    message: string,
+  ) {
     super(message);
   }
 }

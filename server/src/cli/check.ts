@@ -37,7 +37,9 @@ export async function checkCommand(root: string, args: CheckArgs): Promise<numbe
   if (args.writeBaseline !== undefined) {
     const { base, rel } = baselinePlace(args.writeBaseline, root);
     await writeFile(base, rel, `${JSON.stringify(baselineOf(report), null, 2)}\n`);
-    process.stderr.write(`Wrote the baseline ${args.writeBaseline}: ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}.\n`);
+    process.stderr.write(
+      `Wrote the baseline ${args.writeBaseline}: ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}.\n`,
+    );
     for (const f of report.findings) f.inBaseline = true;
     report.failed = false;
   }

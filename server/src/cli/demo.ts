@@ -63,14 +63,19 @@ export async function runDemo(options: { keep?: boolean } = {}): Promise<number>
     if (options.keep) say(`\nThe sandbox stays in ${root} (--keep). Remove it with: rm -rf ${shellQuote(root)}`);
     else {
       const gone = await removeTree(path.dirname(root), path.basename(root)).catch(() => false);
-      say(gone ? `\nThe sandbox was in ${root}; it is removed now (demo --keep keeps it).` : `\nThe sandbox in ${root} could not be removed; remove it with: rm -rf ${shellQuote(root)}`);
+      say(
+        gone
+          ? `\nThe sandbox was in ${root}; it is removed now (demo --keep keeps it).`
+          : `\nThe sandbox in ${root} could not be removed; remove it with: rm -rf ${shellQuote(root)}`,
+      );
     }
   }
 }
 
 async function walk(root: string, keep: boolean): Promise<number> {
   for (const [rel, text] of Object.entries(EXAMPLE)) await writeFile(root, rel, text);
-  const git = (...args: string[]) => execFileSync('git', ['-C', root, '-c', 'user.name=demo', '-c', 'user.email=demo@localhost', ...args], { stdio: 'ignore' });
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', root, '-c', 'user.name=demo', '-c', 'user.email=demo@localhost', ...args], { stdio: 'ignore' });
   git('init', '-q');
   git('add', '-A');
   git('commit', '-qm', 'Instructions before the demo');
@@ -85,9 +90,10 @@ async function walk(root: string, keep: boolean): Promise<number> {
 
   heading('2. propose (read-only: the exact plan)');
   const proposed = await callInProcess(repo, 'onboarding_propose', null);
-  const ops = ((proposed.structuredContent as { operations?: { op: string; path: string; diff: string }[] }).operations ?? []);
+  const ops = (proposed.structuredContent as { operations?: { op: string; path: string; diff: string }[] }).operations ?? [];
   shownPlan = (proposed.structuredContent as { planHash?: string }).planHash ?? null;
-  for (const op of ops) say(`\n${styleText('bold', `${op.op} ${showPath(op.path)}`)}\n${colourDiff(showText(op.diff.trimEnd()), colourFor(process.stdout))}`);
+  for (const op of ops)
+    say(`\n${styleText('bold', `${op.op} ${showPath(op.path)}`)}\n${colourDiff(showText(op.diff.trimEnd()), colourFor(process.stdout))}`);
 
   for (const [step, tool] of [
     ['3. approve (you decide: yes, or no with a comment to ask for changes)', 'onboarding_approve'],
@@ -95,7 +101,9 @@ async function walk(root: string, keep: boolean): Promise<number> {
   ] as const) {
     heading(step);
     if (tool === 'onboarding_approve' && person) {
-      say('First you choose (what happens to each legacy file, which rule stands); then you see the exact plan those choices give, with its diff, and approve it or not. No lets you go back to the choices, or record a comment with the changes you ask for; no without one declines.');
+      say(
+        'First you choose (what happens to each legacy file, which rule stands); then you see the exact plan those choices give, with its diff, and approve it or not. No lets you go back to the choices, or record a comment with the changes you ask for; no without one declines.',
+      );
     }
     const r = await callInProcess(repo, tool, person);
     const outcome = (r.structuredContent as { outcome: string }).outcome;

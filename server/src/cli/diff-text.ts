@@ -32,7 +32,13 @@ export function withoutDiffs(text: string, placeholder: string): string {
   let replaced = false;
   const out: string[] = [];
   for (const part of diffParts(text)) {
-    if (!part.diff) out.push(part.text.split('\n').filter((l) => !l.startsWith('… (diff cut at')).join('\n'));
+    if (!part.diff)
+      out.push(
+        part.text
+          .split('\n')
+          .filter((l) => !l.startsWith('… (diff cut at'))
+          .join('\n'),
+      );
     else if (!replaced) {
       out.push(placeholder);
       replaced = true;
@@ -88,7 +94,12 @@ export type StyleName = 'bold' | 'dim' | 'italic' | 'underline' | 'red' | 'green
  * the styles when `stream` gets colour by the rule of colourFor (FORCE_COLOR, NO_COLOR, a terminal),
  * else as it is. Node's own styleText does not look at NO_COLOR before Node 22.13.
  */
-export function styled(styles: StyleName | StyleName[], text: string, stream: { isTTY?: boolean } = process.stdout, env: NodeJS.ProcessEnv = process.env): string {
+export function styled(
+  styles: StyleName | StyleName[],
+  text: string,
+  stream: { isTTY?: boolean } = process.stdout,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   if (!colourFor(stream, env)) return text;
   return ([] as StyleName[]).concat(styles).reduceRight((t: string, name) => {
     const codes = inspect.colors[name];

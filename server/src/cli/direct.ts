@@ -29,7 +29,8 @@ export async function callDirect(repo: RepoChoice, tool: ReadOnlyTool, options: 
       name: tool,
       run: TOOL_STEPS[tool],
       // The in-process client declares no roots: --repo (or the environment), else the working directory.
-      root: () => (repo.explicit ? checkRepoDir(repo.explicit, '--repo or COPILOT_ONBOARD_REPO') : checkRepoDir(repo.cwd, 'the working directory')),
+      root: () =>
+        repo.explicit ? checkRepoDir(repo.explicit, '--repo or COPILOT_ONBOARD_REPO') : checkRepoDir(repo.cwd, 'the working directory'),
       session: CLI_SESSION,
       // Commands in the sentences name the repository this call was given (see call/words.ts).
       options: { ...options, cliCommand: options.cliCommand ?? cliCommand(), repoArg: options.repoArg ?? repo.explicit ?? '' },

@@ -21,9 +21,18 @@ export type ElicitHandler = (params: ElicitRequest['params'], signal: AbortSigna
  * its own sentences for the person (tool names read as commands, see steps/words.ts); nothing it
  * returns is rewritten here, so file text and diffs reach the terminal as the server showed them.
  */
-export async function callInProcess(repo: RepoChoice, tool: string, elicit: ElicitHandler | null, options: FlowOptions = {}): Promise<CallToolResult> {
+export async function callInProcess(
+  repo: RepoChoice,
+  tool: string,
+  elicit: ElicitHandler | null,
+  options: FlowOptions = {},
+): Promise<CallToolResult> {
   // Commands in the server's sentences name the repository this call was given (see steps/words.ts).
-  const server = createServer(repo, { ...options, cliCommand: options.cliCommand ?? cliCommand(), repoArg: options.repoArg ?? repo.explicit ?? '' });
+  const server = createServer(repo, {
+    ...options,
+    cliCommand: options.cliCommand ?? cliCommand(),
+    repoArg: options.repoArg ?? repo.explicit ?? '',
+  });
   const client = new Client(
     { name: 'copilot-onboard-cli', version: VERSION },
     { capabilities: elicit ? { elicitation: { form: {} } } : {} },
@@ -46,8 +55,12 @@ export async function callInProcess(repo: RepoChoice, tool: string, elicit: Elic
   await client.connect(clientSide);
   try {
     // A person at a terminal may take long; the server applies its own elicitation timeout.
-    const onprogress = (p: { progress: number; total?: number; message?: string }) => line.update(showLine(p.message ?? `${p.progress} of ${p.total ?? '?'}`));
-    const result = (await client.callTool({ name: tool, arguments: {} }, undefined, { timeout: 24 * 3600 * 1000, onprogress })) as CallToolResult;
+    const onprogress = (p: { progress: number; total?: number; message?: string }) =>
+      line.update(showLine(p.message ?? `${p.progress} of ${p.total ?? '?'}`));
+    const result = (await client.callTool({ name: tool, arguments: {} }, undefined, {
+      timeout: 24 * 3600 * 1000,
+      onprogress,
+    })) as CallToolResult;
     done.abort();
     await Promise.all(open);
     return result;

@@ -18,7 +18,10 @@ export interface OptionSpec {
  */
 export function quickArgs<T>(args: string[], spec: Record<string, OptionSpec>, positionals: readonly string[] = []): T | null {
   const options = Object.fromEntries(
-    Object.entries(spec).map(([name, o]) => [name, { type: o.type === 'boolean' ? ('boolean' as const) : ('string' as const), multiple: o.array === true }]),
+    Object.entries(spec).map(([name, o]) => [
+      name,
+      { type: o.type === 'boolean' ? ('boolean' as const) : ('string' as const), multiple: o.array === true },
+    ]),
   );
   let parsed: ReturnType<typeof parseArgs>;
   try {

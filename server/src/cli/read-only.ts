@@ -23,7 +23,13 @@ export async function runReadOnly(tool: ReadOnlyTool, argv: { repo?: string; jso
   }
 }
 
-export async function runTraces(argv: { repo?: string; json: boolean; action: TracesAction; id?: string; reason?: string }): Promise<number> {
+export async function runTraces(argv: {
+  repo?: string;
+  json: boolean;
+  action: TracesAction;
+  id?: string;
+  reason?: string;
+}): Promise<number> {
   try {
     return await traces(argv);
   } catch (err) {

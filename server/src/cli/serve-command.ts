@@ -7,7 +7,10 @@ import { checkRepoDir, repoChoice } from '../mcp/repo.js';
  * that starts a server without loading yargs at all (a client waits for every millisecond of it).
  */
 export const SERVE_OPTIONS = {
-  repo: { type: 'string', describe: 'repository folder (default: COPILOT_ONBOARD_REPO, else the client\'s first root, else the working directory)' },
+  repo: {
+    type: 'string',
+    describe: "repository folder (default: COPILOT_ONBOARD_REPO, else the client's first root, else the working directory)",
+  },
   branch: { type: 'string', describe: 'migrate on a new git branch of this name' },
   commit: { type: 'boolean', default: false, describe: 'commit the migrated files, naming the trace in the message' },
   http: { type: 'boolean', default: false, describe: 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio' },
@@ -35,7 +38,8 @@ export function quickServeArgs(args: string[]): ServeArgs | null {
 /** A port as typed: a whole number from 0 to 65535. */
 export function parsePort(raw: string): number {
   const n = /^\d{1,5}$/.test(raw) ? Number(raw) : NaN;
-  if (!(n >= 0 && n <= 65535)) throw new BadInputError(`--port must be a whole number from 0 to 65535 (0 picks a free port); got ${JSON.stringify(raw)}.`);
+  if (!(n >= 0 && n <= 65535))
+    throw new BadInputError(`--port must be a whole number from 0 to 65535 (0 picks a free port); got ${JSON.stringify(raw)}.`);
   return n;
 }
 
@@ -57,7 +61,9 @@ export async function runServe(argv: ServeArgs): Promise<void> {
     // The token is printed here, once; nothing else the server says holds it.
     const lines = [`serving MCP on ${url}`];
     if (fromEnv) {
-      lines.push(`token from COPILOT_ONBOARD_HTTP_TOKEN: send "Authorization: Bearer <token>" with every request; a client that sends no headers can use ${url}?token=<token>`);
+      lines.push(
+        `token from COPILOT_ONBOARD_HTTP_TOKEN: send "Authorization: Bearer <token>" with every request; a client that sends no headers can use ${url}?token=<token>`,
+      );
     } else {
       lines.push(`token for this run (set COPILOT_ONBOARD_HTTP_TOKEN to choose your own): ${token}`);
       lines.push(`send "Authorization: Bearer <token>" with every request; a client that sends no headers can use ${url}?token=${token}`);

@@ -20,7 +20,8 @@ const THIS_CLI = CLI_PATH ?? '/path/to/copilot-onboard/server/dist/cli.js';
  * checkout, node runs this build by its path.
  */
 export function serveCommand(cliPath: string | null = CLI_PATH): { command: string; args: string[] } {
-  if (cliPath !== null && cliPath.split(/[\\/]/).includes('node_modules')) return { command: 'npx', args: ['--no-install', 'copilot-onboard', 'serve'] };
+  if (cliPath !== null && cliPath.split(/[\\/]/).includes('node_modules'))
+    return { command: 'npx', args: ['--no-install', 'copilot-onboard', 'serve'] };
   return { command: 'node', args: [cliPath ?? THIS_CLI, 'serve'] };
 }
 
@@ -112,11 +113,20 @@ export async function planVscodeSetup(repo: string): Promise<VscodeChange | null
   const errors: ParseError[] = [];
   const current = parse(text, errors, { allowTrailingComma: true }) as { servers?: unknown } | undefined;
   if (errors.length > 0 || !isObject(current) || (current.servers !== undefined && !isObject(current.servers))) {
-    throw new BadInputError(`${file} is not valid JSON with comments, or its "servers" is not an object; fix it first, nothing was written`);
+    throw new BadInputError(
+      `${file} is not valid JSON with comments, or its "servers" is not an object; fix it first, nothing was written`,
+    );
   }
   if (isObject(current.servers) && Object.hasOwn(current.servers, SERVER_NAME)) return null;
   const after = insertProperty(text, ['servers', SERVER_NAME], vscodeEntry());
-  return { root: repo, rel: VSCODE_REL, file, before, after, diff: createTwoFilesPatch(before === null ? '/dev/null' : 'a/.vscode/mcp.json', 'b/.vscode/mcp.json', before ?? '', after) };
+  return {
+    root: repo,
+    rel: VSCODE_REL,
+    file,
+    before,
+    after,
+    diff: createTwoFilesPatch(before === null ? '/dev/null' : 'a/.vscode/mcp.json', 'b/.vscode/mcp.json', before ?? '', after),
+  };
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -6,7 +6,14 @@ import { showLine, showText } from '../show/untrusted.js';
 /** Answers an elicitation; `signal` aborts when the server stops waiting (timeout, cancelled call). */
 export type TerminalForm = (params: ElicitRequest['params'], signal?: AbortSignal) => Promise<ElicitResult>;
 
-type Property = { type?: string; title?: string; description?: string; default?: unknown; oneOf?: { const: string; title: string }[]; enum?: string[] };
+type Property = {
+  type?: string;
+  title?: string;
+  description?: string;
+  default?: unknown;
+  oneOf?: { const: string; title: string }[];
+  enum?: string[];
+};
 
 /** The approve form's comment: asked after a no, it turns the answer into requested changes. */
 const CHANGES_FIELD = 'comment';
@@ -60,9 +67,12 @@ export function terminalForm(options: { diffShown?: boolean | (() => string | nu
 
     const ask = async (name: string, p: Property, raw = p.title ?? name): Promise<string | boolean> => {
       const title = showLine(raw);
-      if (p.type === 'boolean') return confirm({ message: p.description ? `${title} (${showLine(p.description)})` : title, default: p.default === true }, context);
+      if (p.type === 'boolean')
+        return confirm({ message: p.description ? `${title} (${showLine(p.description)})` : title, default: p.default === true }, context);
       if (p.oneOf || p.enum) {
-        const options = p.oneOf ? p.oneOf.map((o) => ({ value: o.const, name: showLine(o.title) })) : p.enum!.map((v) => ({ value: v, name: showLine(v) }));
+        const options = p.oneOf
+          ? p.oneOf.map((o) => ({ value: o.const, name: showLine(o.title) }))
+          : p.enum!.map((v) => ({ value: v, name: showLine(v) }));
         return select({ message: title, choices: options, default: typeof p.default === 'string' ? p.default : undefined }, context);
       }
       return input({ message: title, default: typeof p.default === 'string' && p.default !== '' ? p.default : undefined }, context);
@@ -85,7 +95,11 @@ export function terminalForm(options: { diffShown?: boolean | (() => string | nu
         const changes = texts.find(([n]) => n === CHANGES_FIELD);
         if (!changes) return { action: 'decline' };
         const comment = String(
-          await ask(CHANGES_FIELD, changes[1], 'Comment (optional): what should change? It is recorded and shown by the next propose. Leave it empty to just decline.'),
+          await ask(
+            CHANGES_FIELD,
+            changes[1],
+            'Comment (optional): what should change? It is recorded and shown by the next propose. Leave it empty to just decline.',
+          ),
         ).trim();
         if (comment === '') return { action: 'decline' };
         return { action: 'accept', content: { ...content, [CHANGES_FIELD]: comment } };

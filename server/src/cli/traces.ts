@@ -9,7 +9,13 @@ import { acknowledgeTraces, verifyTraces } from '../state/traces/verify.js';
 /** Traces hold what clients and files sent (a client's name, messages): every cell and line is shown escaped. */
 export type TracesAction = 'list' | 'show' | 'verify' | 'acknowledge' | 'prune';
 
-export async function tracesCommand(root: string, action: TracesAction, id: string | undefined, json: boolean, reason?: string): Promise<number> {
+export async function tracesCommand(
+  root: string,
+  action: TracesAction,
+  id: string | undefined,
+  json: boolean,
+  reason?: string,
+): Promise<number> {
   if (action === 'verify') {
     const report = await verifyTraces(root);
     if (json) process.stdout.write(`${showJson(report)}\n`);
@@ -30,23 +36,35 @@ export async function tracesCommand(root: string, action: TracesAction, id: stri
   }
   if (action === 'prune') {
     // The retention policy now, down to its limits: gated traces stay, and so does every backup that can still be rolled back.
-    const done = await withLock(root, 'operation', 'traces prune', () => prune(root, reason?.trim() || 'copilot-onboard traces prune, from the command line.', { force: true }));
+    const done = await withLock(root, 'operation', 'traces prune', () =>
+      prune(root, reason?.trim() || 'copilot-onboard traces prune, from the command line.', { force: true }),
+    );
     if (json) process.stdout.write(`${showJson(done ?? { trace: null, traces: 0, backups: [] })}\n`);
-    else if (!done) process.stdout.write(`Nothing to prune: at most ${RETENTION.readOnlyTraces} read-only traces and the backups of the last ${RETENTION.backups} rolled-back migrations are kept, and every gated trace. Nothing was written.\n`);
+    else if (!done)
+      process.stdout.write(
+        `Nothing to prune: at most ${RETENTION.readOnlyTraces} read-only traces and the backups of the last ${RETENTION.backups} rolled-back migrations are kept, and every gated trace. Nothing was written.\n`,
+      );
     else {
       const trace = path.relative(root, done.trace).split(path.sep).join('/');
-      process.stdout.write(`Pruned ${done.traces} read-only trace${done.traces === 1 ? '' : 's'}${done.backups.length ? ` and ${done.backups.length} backup${done.backups.length === 1 ? '' : 's'} (${done.backups.map(showLine).join(', ')})` : ''}; ${showLine(trace)} records what was removed, so traces verify still verifies the chain.\n`);
+      process.stdout.write(
+        `Pruned ${done.traces} read-only trace${done.traces === 1 ? '' : 's'}${done.backups.length ? ` and ${done.backups.length} backup${done.backups.length === 1 ? '' : 's'} (${done.backups.map(showLine).join(', ')})` : ''}; ${showLine(trace)} records what was removed, so traces verify still verifies the chain.\n`,
+      );
     }
     return 0;
   }
   if (action === 'acknowledge') {
     if (reason === undefined || reason.trim() === '') {
-      throw new BadInputError('traces acknowledge needs --reason "why the chain broke": the reason goes into the acknowledge trace. Nothing was written.');
+      throw new BadInputError(
+        'traces acknowledge needs --reason "why the chain broke": the reason goes into the acknowledge trace. Nothing was written.',
+      );
     }
     const done = await acknowledgeTraces(root, reason.trim());
     if (json) process.stdout.write(`${showJson(done ?? { trace: null, problems: [] })}\n`);
     else if (!done) process.stdout.write('The traces verify: there is nothing to acknowledge, and nothing was written.\n');
-    else process.stdout.write(`Acknowledged ${done.problems.length} problem${done.problems.length > 1 ? 's' : ''} in ${done.trace}:\n${done.problems.map((p) => `- ${showLine(p)}`).join('\n')}\n`);
+    else
+      process.stdout.write(
+        `Acknowledged ${done.problems.length} problem${done.problems.length > 1 ? 's' : ''} in ${done.trace}:\n${done.problems.map((p) => `- ${showLine(p)}`).join('\n')}\n`,
+      );
     return 0;
   }
   const traces = await listTraces(root);
@@ -67,8 +85,20 @@ export async function tracesCommand(root: string, action: TracesAction, id: stri
     process.stdout.write('No traces yet.\n');
     return 0;
   }
-  const rows = [['time', 'kind', 'step', 'outcome', 'ms', 'client', 'id'], ...traces.map((t) => [t.timestamp, t.kind, t.step, t.outcome, String(t.duration_ms ?? '-'), t.client, t.id].map(showLine))];
+  const rows = [
+    ['time', 'kind', 'step', 'outcome', 'ms', 'client', 'id'],
+    ...traces.map((t) => [t.timestamp, t.kind, t.step, t.outcome, String(t.duration_ms ?? '-'), t.client, t.id].map(showLine)),
+  ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  process.stdout.write(`${rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n')}\n`);
+  process.stdout.write(
+    `${rows
+      .map((r) =>
+        r
+          .map((c, i) => c.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n')}\n`,
+  );
   return 0;
 }

@@ -26,5 +26,7 @@ export interface ErrorOutcome {
 
 export function outcomeForError(err: unknown): ErrorOutcome {
   const row = ERROR_OUTCOMES.find((r) => err instanceof r.error);
-  return row ? { outcome: row.outcome, badInput: row.badInput, known: true, message: errorMessage(err) } : { outcome: 'error', badInput: false, known: false, message: errorMessage(err) };
+  return row
+    ? { outcome: row.outcome, badInput: row.badInput, known: true, message: errorMessage(err) }
+    : { outcome: 'error', badInput: false, known: false, message: errorMessage(err) };
 }

@@ -9,7 +9,10 @@ export class BadInputError extends Error {
 }
 
 export class UnsafePathError extends BadInputError {
-  constructor(readonly path: string, reason: string) {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
     super(`Unsafe path "${path}": ${reason}`);
   }
 }

@@ -4,7 +4,15 @@ import { fileOperationDone } from './crash-point.js';
 import { sha256 } from '../common/hash.js';
 import { PreconditionError, UnsafePathError } from '../common/errors.js';
 import { normalizeRepoPath, RepoPaths } from '../repo/repo-path.js';
-import { assertWritable, NotAFileError, readResolvedFile, removeEmptyFolder, removeFile, removeLinkOrFile, writeFile } from '../repo/safe-fs.js';
+import {
+  assertWritable,
+  NotAFileError,
+  readResolvedFile,
+  removeEmptyFolder,
+  removeFile,
+  removeLinkOrFile,
+  writeFile,
+} from '../repo/safe-fs.js';
 import type { PlanOperation } from '../planning/plan.js';
 import type { SourceInfo } from '../analysis/scan.js';
 import { MAX_SOURCE_BYTES } from '../repo/source-file.js';
@@ -55,7 +63,9 @@ export async function assertPlanCurrent(root: string, sources: SourceInfo[], ops
     if ((await currentSha(paths, op.path)) !== op.beforeSha256 || linkNow !== op.replacesLink) changed.push(op.path);
   }
   if (changed.length > 0) {
-    throw new PreconditionError(`The plan is stale: ${changed.join(', ')} changed since it was proposed. Run propose again and approve the new plan.`);
+    throw new PreconditionError(
+      `The plan is stale: ${changed.join(', ')} changed since it was proposed. Run propose again and approve the new plan.`,
+    );
   }
   for (const op of ops) await assertWritable(root, op.path, { linkAtName: op.replacesLink !== undefined });
 }

@@ -26,7 +26,9 @@ export async function approvedPlan(root: string, plan: PlanFile, choices: PlanCh
   await assertPlanCurrent(root, plan.sources, plan.operations);
   const fresh = buildPlan(await scanRepository(root), undefined, choices);
   if (fresh.planHash !== plan.planHash) {
-    throw new PreconditionError('The plan is stale: the instruction files changed since it was proposed. Run propose again and approve the new plan.');
+    throw new PreconditionError(
+      'The plan is stale: the instruction files changed since it was proposed. Run propose again and approve the new plan.',
+    );
   }
   return fresh;
 }
@@ -44,7 +46,8 @@ export async function planToApply(root: string): Promise<PlanToApply> {
   const plan = await currentPlan(root, state);
   const approval = state.approval;
   if (!approval || approval.planHash !== plan.planHash) throw new PreconditionError('This plan has not been approved. Run approve first.');
-  if (approval.usedAt !== null) throw new PreconditionError('The approval of this plan was already used by a migration. Run approve again.');
+  if (approval.usedAt !== null)
+    throw new PreconditionError('The approval of this plan was already used by a migration. Run approve again.');
   const chosen = await approvedPlan(root, plan, approval.choices);
   // The approval binds to the plan its second round showed: rebuilt with the same choices, it must be the same plan.
   if (chosen.chosenHash !== (approval.approvedHash ?? plan.planHash)) {
@@ -59,13 +62,17 @@ export async function planToApply(root: string): Promise<PlanToApply> {
  * again, while the form was open. The approval must still be the unused one of this plan, and the
  * files must still give exactly the operations shown. Returns the state to record the migration in.
  */
-export async function recheckApprovedPlan(root: string, shown: { planHash: string; operations: PlanOperation[] }): Promise<OnboardingState> {
+export async function recheckApprovedPlan(
+  root: string,
+  shown: { planHash: string; operations: PlanOperation[] },
+): Promise<OnboardingState> {
   const state = await readState(root);
   const approved = await currentPlan(root, state);
   if (approved.planHash !== shown.planHash || state.approval?.planHash !== shown.planHash || state.approval.usedAt !== null) {
     throw new PreconditionError('The approval changed while waiting for the confirmation.');
   }
   const current = (await approvedPlan(root, approved, state.approval.choices)).operations;
-  if (JSON.stringify(current) !== JSON.stringify(shown.operations)) throw new PreconditionError('The files changed while waiting for the confirmation.');
+  if (JSON.stringify(current) !== JSON.stringify(shown.operations))
+    throw new PreconditionError('The files changed while waiting for the confirmation.');
   return state;
 }

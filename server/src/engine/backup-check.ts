@@ -20,13 +20,16 @@ export interface RecordedFile {
 export async function trustedManifest(root: string, id: string, recorded: RecordedFile[], recordedIn: string): Promise<BackupManifest> {
   const manifest = await readManifest(root, id);
   const differs = (why: string) =>
-    new BackupDamagedError(`${backupDirRel(id)}manifest.json does not match the migration recorded in ${recordedIn} (${why}); it was changed after the migration.`);
+    new BackupDamagedError(
+      `${backupDirRel(id)}manifest.json does not match the migration recorded in ${recordedIn} (${why}); it was changed after the migration.`,
+    );
   if (manifest.id !== id) throw differs(`it names migration ${manifest.id}`);
   if (manifest.files.map((f) => f.path).join('\n') !== recorded.map((f) => f.path).join('\n')) throw differs('it lists other files');
   manifest.files.forEach((f, i) => {
     const r = recorded[i]!;
     const existed = f.beforeSha256 !== null;
-    if (f.existed !== existed || f.sha256 !== f.beforeSha256 || f.backup !== (existed ? `files/${f.path}` : null)) throw differs(`${f.path}: its entry contradicts itself`);
+    if (f.existed !== existed || f.sha256 !== f.beforeSha256 || f.backup !== (existed ? `files/${f.path}` : null))
+      throw differs(`${f.path}: its entry contradicts itself`);
     if (f.beforeSha256 !== r.beforeSha256 || f.afterSha256 !== r.afterSha256 || (r.existed !== undefined && r.existed !== f.existed)) {
       throw differs(`${f.path}: other sha256 or existence`);
     }
@@ -47,10 +50,14 @@ export async function backupCopy(root: string, manifest: BackupManifest, f: Back
     bytes = read;
   } catch (err) {
     if (err instanceof LinkRefusedError) throw err;
-    throw new BackupDamagedError(`${rel}, the saved original of ${f.path}, cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`);
+    throw new BackupDamagedError(
+      `${rel}, the saved original of ${f.path}, cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}).`,
+    );
   }
   if (sha256(bytes) !== f.beforeSha256) {
-    throw new BackupDamagedError(`${rel}, the saved original of ${f.path}, has changed since the migration saved it: its sha256 is no longer ${f.beforeSha256}, as the manifest says.`);
+    throw new BackupDamagedError(
+      `${rel}, the saved original of ${f.path}, has changed since the migration saved it: its sha256 is no longer ${f.beforeSha256}, as the manifest says.`,
+    );
   }
   return bytes;
 }

@@ -49,10 +49,27 @@ export async function createBackup(root: string, id: string, planHash: string, o
       fileOperationDone();
     }
     const before = bytes ? sha256(bytes) : null;
-    files.push({ path: op.path, existed: bytes !== null, sha256: before, beforeSha256: before, afterSha256: op.afterSha256, backup, ...(mode !== undefined ? { mode } : {}), ...(linkTarget !== null ? { linkTarget } : {}) });
+    files.push({
+      path: op.path,
+      existed: bytes !== null,
+      sha256: before,
+      beforeSha256: before,
+      afterSha256: op.afterSha256,
+      backup,
+      ...(mode !== undefined ? { mode } : {}),
+      ...(linkTarget !== null ? { linkTarget } : {}),
+    });
   }
   const dirModes = await folderModes(paths, ops);
-  const manifest: BackupManifest = { version: 1, id, planHash, createdAt: new Date().toISOString(), files, createdDirs, ...(Object.keys(dirModes).length > 0 ? { dirModes } : {}) };
+  const manifest: BackupManifest = {
+    version: 1,
+    id,
+    planHash,
+    createdAt: new Date().toISOString(),
+    files,
+    createdDirs,
+    ...(Object.keys(dirModes).length > 0 ? { dirModes } : {}),
+  };
   await writeJson(root, `${dir}/manifest.json`, manifest);
   fileOperationDone();
   return manifest;
@@ -82,7 +99,14 @@ async function foldersToCreate(paths: RepoPaths, ops: PlanOperation[]): Promise<
     const parts = normalizeRepoPath(op.path).split('/');
     for (let i = 1; i < parts.length; i++) {
       const dir = parts.slice(0, i).join('/');
-      if (!missing.has(dir) && !(await fs.lstat(paths.abs(dir)).then(() => true, () => false))) missing.add(dir);
+      if (
+        !missing.has(dir) &&
+        !(await fs.lstat(paths.abs(dir)).then(
+          () => true,
+          () => false,
+        ))
+      )
+        missing.add(dir);
     }
   }
   return [...missing];

@@ -24,7 +24,13 @@ export async function clearJournal(root: string): Promise<void> {
 
 /** The journal of an interrupted operation, or null. A journal that cannot be read is an error, not ignored. */
 export async function readJournal(root: string): Promise<Journal | null> {
-  return readStateFile(root, JOURNAL_REL, 'journal.json', async () => (await import('../state/schema.js')).Journal, () => journalAdvice(root));
+  return readStateFile(
+    root,
+    JOURNAL_REL,
+    'journal.json',
+    async () => (await import('../state/schema.js')).Journal,
+    () => journalAdvice(root),
+  );
 }
 
 async function journalAdvice(root: string): Promise<string> {

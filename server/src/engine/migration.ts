@@ -37,7 +37,12 @@ export async function performMigration(
       startedAt: now,
       phase: 'backup',
       pid: process.pid,
-      files: ops.map((o) => ({ path: o.path, beforeSha256: o.beforeSha256, afterSha256: o.afterSha256, ...(o.replacesLink !== undefined ? { linkTarget: o.replacesLink } : {}) })),
+      files: ops.map((o) => ({
+        path: o.path,
+        beforeSha256: o.beforeSha256,
+        afterSha256: o.afterSha256,
+        ...(o.replacesLink !== undefined ? { linkTarget: o.replacesLink } : {}),
+      })),
       edited: [],
     };
     await writeJournal(root, journal);
@@ -50,7 +55,13 @@ export async function performMigration(
       planHash,
       migratedAt: now,
       backupDir: backupDirRel(id),
-      files: manifest.files.map(({ path, existed, beforeSha256, afterSha256, linkTarget }) => ({ path, existed, beforeSha256, afterSha256, ...(linkTarget !== undefined ? { linkTarget } : {}) })),
+      files: manifest.files.map(({ path, existed, beforeSha256, afterSha256, linkTarget }) => ({
+        path,
+        existed,
+        beforeSha256,
+        afterSha256,
+        ...(linkTarget !== undefined ? { linkTarget } : {}),
+      })),
       rolledBackAt: null,
     };
     await saveState(root, { ...usedState, step: 'migrated', migrations: [...usedState.migrations, migration] });
@@ -76,7 +87,12 @@ export async function performRollback(root: string, migration: Migration, onFile
       startedAt: new Date().toISOString(),
       phase: 'restore',
       pid: process.pid,
-      files: migration.files.map((f) => ({ path: f.path, beforeSha256: f.beforeSha256, afterSha256: f.afterSha256, ...(f.linkTarget !== undefined ? { linkTarget: f.linkTarget } : {}) })),
+      files: migration.files.map((f) => ({
+        path: f.path,
+        beforeSha256: f.beforeSha256,
+        afterSha256: f.afterSha256,
+        ...(f.linkTarget !== undefined ? { linkTarget: f.linkTarget } : {}),
+      })),
       edited,
     });
     return await finishRollback(root, migration.id, edited, onFile);

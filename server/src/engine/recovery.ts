@@ -36,20 +36,41 @@ export async function recoverInterrupted(root: string): Promise<Recovery | null>
   if (journal.operation === 'migrate') {
     const recorded = state.migrations.some((m) => m.id === id);
     if (recorded) {
-      recovery = { operation: 'migrate', migrationId: id, result: 'after-migration', detail: `Migration ${id} had written every file before it was interrupted; it stands.` };
+      recovery = {
+        operation: 'migrate',
+        migrationId: id,
+        result: 'after-migration',
+        detail: `Migration ${id} had written every file before it was interrupted; it stands.`,
+      };
     } else if (journal.phase === 'backup') {
       await removeTree(root, backupRel(id));
-      recovery = { operation: 'migrate', migrationId: id, result: 'before-migration', detail: `Migration ${id} was interrupted while saving backups, before any repository file changed; its partial backup was removed.` };
+      recovery = {
+        operation: 'migrate',
+        migrationId: id,
+        result: 'before-migration',
+        detail: `Migration ${id} was interrupted while saving backups, before any repository file changed; its partial backup was removed.`,
+      };
     } else {
       await undoPartialMigration(root, await manifestOfJournal(root, journal));
-      recovery = { operation: 'migrate', migrationId: id, result: 'before-migration', detail: `Migration ${id} was interrupted while writing files; every file was restored from ${backupDirRel(id)}. Run approve and migrate again to apply the plan.` };
+      recovery = {
+        operation: 'migrate',
+        migrationId: id,
+        result: 'before-migration',
+        detail: `Migration ${id} was interrupted while writing files; every file was restored from ${backupDirRel(id)}. Run approve and migrate again to apply the plan.`,
+      };
     }
   } else {
     const done = state.migrations.some((m) => m.id === id && m.rolledBackAt !== null);
     if (!done) await finishRollback(root, id, journal.edited);
-    recovery = { operation: 'rollback', migrationId: id, result: 'before-migration', detail: `Rollback of ${id} was interrupted; it was finished, and every file is restored from the backup.` };
+    recovery = {
+      operation: 'rollback',
+      migrationId: id,
+      result: 'before-migration',
+      detail: `Rollback of ${id} was interrupted; it was finished, and every file is restored from the backup.`,
+    };
   }
-  if (removed.length > 0) recovery.detail += ` ${removed.length} temporary file${removed.length === 1 ? '' : 's'} left by the interrupted write ${removed.length === 1 ? 'was' : 'were'} removed (${removed.slice(0, 5).join(', ')}${removed.length > 5 ? ', …' : ''}).`;
+  if (removed.length > 0)
+    recovery.detail += ` ${removed.length} temporary file${removed.length === 1 ? '' : 's'} left by the interrupted write ${removed.length === 1 ? 'was' : 'were'} removed (${removed.slice(0, 5).join(', ')}${removed.length > 5 ? ', …' : ''}).`;
   const after = await readState(root);
   const at = new Date().toISOString();
   // The approval was spent on the attempt, whichever side it ended on.
@@ -74,7 +95,9 @@ export async function recoverAfterFailure(root: string, err: unknown): Promise<u
     }
     return new Error(`${errorMessage(err)}. ${recovery.detail}`);
   } catch (again) {
-    return new Error(`${errorMessage(err)}. Recovery failed too (${errorMessage(again)}); the journal in .copilot-state/ is kept, and the next command tries again.`);
+    return new Error(
+      `${errorMessage(err)}. Recovery failed too (${errorMessage(again)}); the journal in .copilot-state/ is kept, and the next command tries again.`,
+    );
   }
 }
 
@@ -129,7 +152,8 @@ async function recoveryBlocker(root: string, journal: Journal): Promise<string |
   try {
     const state = await readState(root);
     const recorded = state.migrations.find((m) => m.id === journal.migrationId);
-    if (journal.operation === 'rollback' && recorded && recorded.rolledBackAt === null) await manifestOfRecorded(root, journal.migrationId, state);
+    if (journal.operation === 'rollback' && recorded && recorded.rolledBackAt === null)
+      await manifestOfRecorded(root, journal.migrationId, state);
     if (journal.operation === 'migrate' && !recorded && journal.phase !== 'backup') await manifestOfJournal(root, journal);
   } catch (err) {
     return errorMessage(err);

@@ -6,7 +6,17 @@ import { currentLink, currentSha } from './apply.js';
 import { fileOperationDone } from './crash-point.js';
 import { PreconditionError } from '../common/errors.js';
 import { isInside, RepoPaths } from '../repo/repo-path.js';
-import { createSymlink, entryStat, readResolvedFile, removeEmptyFolder, removeFile, removeLinkOrFile, setFolderMode, setMode, writeFile } from '../repo/safe-fs.js';
+import {
+  createSymlink,
+  entryStat,
+  readResolvedFile,
+  removeEmptyFolder,
+  removeFile,
+  removeLinkOrFile,
+  setFolderMode,
+  setMode,
+  writeFile,
+} from '../repo/safe-fs.js';
 import { STATE_DIR } from '../repo/state-paths.js';
 import type { BackupManifest, OnboardingState } from '../state/schema.js';
 import { readState, writeState } from '../state/store.js';
@@ -125,7 +135,8 @@ async function restoreLink(paths: RepoPaths, rel: string, target: string): Promi
   }
   if ((await currentLink(paths, rel)) === target) return;
   const st = await fs.lstat(abs).catch(() => null);
-  if (st?.isDirectory()) throw new PreconditionError(`${rel} is a folder now; move it aside and run rollback again to put the symlink back.`);
+  if (st?.isDirectory())
+    throw new PreconditionError(`${rel} is a folder now; move it aside and run rollback again to put the symlink back.`);
   // The link itself is removed and made again, never followed (safe-fs.ts).
   if (st && (await removeLinkOrFile(paths.root, rel))) fileOperationDone();
   await createSymlink(paths.root, rel, target);

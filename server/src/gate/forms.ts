@@ -100,15 +100,20 @@ const FATE_TITLES: Record<Fate, (path: string, target: string, copyOf?: string) 
   remove: (p) => `Remove ${showPath(p)} (it is backed up first)`,
   pointer: (p, t) => `Replace ${showPath(p)} with a pointer to ${showPath(t)}`,
   replace: (p) => `Replace the link ${showPath(p)} with a regular file holding all repo-wide rules (the backup keeps the link)`,
-  migrate: (p, t, c) => `Migrate ${showPath(p)} after all: its rules go to ${showPath(t)}${c === undefined ? '' : `, beside those of ${showPath(c)}`}`,
-  'use-this': (p, t, c) => `Migrate ${showPath(p)} instead of ${showPath(c ?? '')} (${showPath(c ?? '')} is then left out as the copy): its rules go to ${showPath(t)}`,
+  migrate: (p, t, c) =>
+    `Migrate ${showPath(p)} after all: its rules go to ${showPath(t)}${c === undefined ? '' : `, beside those of ${showPath(c)}`}`,
+  'use-this': (p, t, c) =>
+    `Migrate ${showPath(p)} instead of ${showPath(c ?? '')} (${showPath(c ?? '')} is then left out as the copy): its rules go to ${showPath(t)}`,
 };
 
 /** The question a file's field asks: where its rules go, or, for a linked Copilot file, what becomes of the link. */
 function fileTitle(l: { path: string; target: string; fates: Fate[]; linkTarget?: string; copyOf?: { path: string } }): string {
   if (l.linkTarget !== undefined) return `${showPath(l.path)} is a symlink to ${showPath(l.linkTarget)}`;
-  if (l.copyOf !== undefined) return `${showPath(l.path)} is left out as a copy of ${showPath(l.copyOf.path)}, whose rules are migrated (keeping it as it is)`;
-  return l.fates.includes('migrate') ? `${showPath(l.path)} is left out of the migration (keeping it as it is)` : `${showPath(l.path)}: its rules go to ${showPath(l.target)}`;
+  if (l.copyOf !== undefined)
+    return `${showPath(l.path)} is left out as a copy of ${showPath(l.copyOf.path)}, whose rules are migrated (keeping it as it is)`;
+  return l.fates.includes('migrate')
+    ? `${showPath(l.path)} is left out of the migration (keeping it as it is)`
+    : `${showPath(l.path)}: its rules go to ${showPath(l.target)}`;
 }
 
 export interface ApproveFormInput {
@@ -157,7 +162,9 @@ export function approveForm(withChoices: boolean): Form {
  * Approve's first round, when the plan offers choices: only the choices, each optional with a safe
  * default (keep legacy files; keep all contradicting rules and mark them).
  */
-export function choicesForm(plan: ApproveFormInput): Form & { choicesFrom(content: Record<string, unknown>): { legacy: Record<string, Fate>; conflicts: Record<string, string> } } {
+export function choicesForm(
+  plan: ApproveFormInput,
+): Form & { choicesFrom(content: Record<string, unknown>): { legacy: Record<string, Fate>; conflicts: Record<string, string> } } {
   const properties: Record<string, Record<string, unknown>> = {};
   const shape: Record<string, z.ZodType> = {};
   const choosable = plan.legacy.filter((l) => l.fates.length > 1);
@@ -191,7 +198,13 @@ export function choicesForm(plan: ApproveFormInput): Form & { choicesFrom(conten
       title: `Which rule stands? ${showLine(c.description)}${certaintyOf(plan, c.description)}`,
       oneOf: [
         { const: 'keep_all', title: 'Keep all of them and mark the conflict in the file' },
-        ...sides.map((side) => ({ const: `keep_${side.first + 1}`, title: sideTitle(side.at, c.locations.filter((l) => !side.at.includes(l))) })),
+        ...sides.map((side) => ({
+          const: `keep_${side.first + 1}`,
+          title: sideTitle(
+            side.at,
+            c.locations.filter((l) => !side.at.includes(l)),
+          ),
+        })),
       ],
       default: 'keep_all',
     };

@@ -36,7 +36,8 @@ export interface GateContext {
  * choices: `next`) or carries what `act` needs (`prepared`), which the gate hands to `act` with the
  * accepted answer: the data flows one way, from prepare through the person to act.
  */
-export type Prepared<P> = Round & ({ next: (content: Record<string, unknown>) => Promise<Prepared<P>>; prepared?: never } | { next?: never; prepared: P });
+export type Prepared<P> = Round &
+  ({ next: (content: Record<string, unknown>) => Promise<Prepared<P>>; prepared?: never } | { next?: never; prepared: P });
 
 interface Round {
   planHash: string | null;
@@ -139,7 +140,10 @@ export async function runGated<P>(
     };
   }
   if (busy.has(ctx.root)) {
-    return finish('precondition_failed', `Another ${'approve, migrate or rollback'} step is in progress for this repository; try again when it has finished.`);
+    return finish(
+      'precondition_failed',
+      `Another ${'approve, migrate or rollback'} step is in progress for this repository; try again when it has finished.`,
+    );
   }
   busy.add(ctx.root);
   try {
@@ -160,7 +164,10 @@ export async function runGated<P>(
       // A step that could not go ahead even with an answer (no plan, no approval yet) says so:
       // asking could not help, so that is the more useful refusal.
       let failed: unknown = null;
-      await prepare().then((p) => ({ planHash, message, form = form } = showPrepared(p)), (err) => (failed = err));
+      await prepare().then(
+        (p) => ({ planHash, message, form = form } = showPrepared(p)),
+        (err) => (failed = err),
+      );
       if (failed !== null && outcomeForError(failed).outcome === 'precondition_failed') return refusedByError(failed, finish);
       return finish(
         'elicitation_unsupported',
@@ -186,14 +193,29 @@ export async function runGated<P>(
       answer = await ask(ctx, message, form.requestedSchema, form.content, form.confirmations, current.goBack);
       response = answer.response;
       if (answer.kind === 'refused') {
-        return finish(answer.outcome, answer.reason, { answered: answer.response?.content as Record<string, unknown> | undefined, ...(current.next ? {} : { prepared: current.prepared }) });
+        return finish(answer.outcome, answer.reason, {
+          answered: answer.response?.content as Record<string, unknown> | undefined,
+          ...(current.next ? {} : { prepared: current.prepared }),
+        });
       }
       if (answer.kind === 'back') {
         if (firstRounds >= MAX_ROUNDS) {
-          return finish('not_confirmed', `You asked to choose again ${MAX_ROUNDS} times, so this ${step} step ends here without an approval. Nothing was changed. Run it again when you are ready.`);
+          return finish(
+            'not_confirmed',
+            `You asked to choose again ${MAX_ROUNDS} times, so this ${step} step ends here without an approval. Nothing was changed. Run it again when you are ready.`,
+          );
         }
-        const written = await traceExchange('choose_again', 'The person asked to go back and choose again; nothing was approved in this round.');
-        if (written.problem) return { outcome: 'error', text: `The trace could not be written (${written.problem}), so the ${step} step stops here. Nothing was changed.`, trace: null, planHash };
+        const written = await traceExchange(
+          'choose_again',
+          'The person asked to go back and choose again; nothing was approved in this round.',
+        );
+        if (written.problem)
+          return {
+            outcome: 'error',
+            text: `The trace could not be written (${written.problem}), so the ${step} step stops here. Nothing was changed.`,
+            trace: null,
+            planHash,
+          };
         firstRounds++;
         current = first;
         continue;
@@ -205,14 +227,27 @@ export async function runGated<P>(
       } catch (err) {
         return refusedByError(err, finish);
       }
-      const written = await traceExchange('chosen', `The choices are made; the plan rebuilt with them (${next.planHash?.slice(0, 12) ?? 'no hash'}) is shown next for approval.`);
-      if (written.problem) return { outcome: 'error', text: `The trace could not be written (${written.problem}), so the ${step} step stops here. Nothing was changed.`, trace: null, planHash };
+      const written = await traceExchange(
+        'chosen',
+        `The choices are made; the plan rebuilt with them (${next.planHash?.slice(0, 12) ?? 'no hash'}) is shown next for approval.`,
+      );
+      if (written.problem)
+        return {
+          outcome: 'error',
+          text: `The trace could not be written (${written.problem}), so the ${step} step stops here. Nothing was changed.`,
+          trace: null,
+          planHash,
+        };
       current = next;
     }
     const prepared = current.prepared as P;
     try {
       const done = await act(answer.content, prepared);
-      const result = await finish(done.outcome, done.detail, { content: answer.content, prepared, ...(done.fields ? { fields: done.fields } : {}) });
+      const result = await finish(done.outcome, done.detail, {
+        content: answer.content,
+        prepared,
+        ...(done.fields ? { fields: done.fields } : {}),
+      });
       if (done.settle) {
         try {
           await done.settle();
@@ -240,7 +275,11 @@ export async function runGated<P>(
  * paths themselves; this is the net under them. The values a form accepts are not touched.
  */
 function showPrepared<P>(p: Prepared<P>): Prepared<P> {
-  return { ...p, message: showText(p.message), ...(p.form ? { form: { ...p.form, requestedSchema: showSchema(p.form.requestedSchema) } } : {}) };
+  return {
+    ...p,
+    message: showText(p.message),
+    ...(p.form ? { form: { ...p.form, requestedSchema: showSchema(p.form.requestedSchema) } } : {}),
+  };
 }
 
 function showSchema(schema: Form['requestedSchema']): Form['requestedSchema'] {
@@ -266,7 +305,11 @@ function refusedByError<P>(
   extra: Partial<GateResult<P>> = {},
 ): Promise<GateResult<P>> {
   const { outcome, badInput, known, message } = outcomeForError(err);
-  const text = !known ? `Internal error: ${showLine(message)}.` : outcome === 'precondition_failed' ? `${asSentence(showLine(message))} Nothing was changed.` : showLine(message);
+  const text = !known
+    ? `Internal error: ${showLine(message)}.`
+    : outcome === 'precondition_failed'
+      ? `${asSentence(showLine(message))} Nothing was changed.`
+      : showLine(message);
   return finish(outcome, text, { ...extra, ...(badInput ? { badInput } : {}) });
 }
 
@@ -287,15 +330,33 @@ async function ask(
     return { kind: 'refused', response: null, ...refusalForError(err, ctx) };
   }
   const action = raw.action;
-  const response = { action: typeof action === 'string' ? action : JSON.stringify(action ?? null), ...(raw.hasContent ? { content: raw.content } : {}) };
+  const response = {
+    action: typeof action === 'string' ? action : JSON.stringify(action ?? null),
+    ...(raw.hasContent ? { content: raw.content } : {}),
+  };
   if (action === 'decline') {
-    return { kind: 'refused', response, outcome: 'declined', reason: `${said(ctx.options, { model: 'The person declined.', person: 'You answered No.' })} Nothing was changed.${forModel(ctx.options, ' Do not ask again unless the person asks for it.')}` };
+    return {
+      kind: 'refused',
+      response,
+      outcome: 'declined',
+      reason: `${said(ctx.options, { model: 'The person declined.', person: 'You answered No.' })} Nothing was changed.${forModel(ctx.options, ' Do not ask again unless the person asks for it.')}`,
+    };
   }
   if (action === 'cancel') {
-    return { kind: 'refused', response, outcome: 'cancelled', reason: `${said(ctx.options, { model: 'The person dismissed the request.', person: 'You closed the form.' })} Nothing was changed.${forModel(ctx.options, ' Do not ask again unless the person asks for it.')}` };
+    return {
+      kind: 'refused',
+      response,
+      outcome: 'cancelled',
+      reason: `${said(ctx.options, { model: 'The person dismissed the request.', person: 'You closed the form.' })} Nothing was changed.${forModel(ctx.options, ' Do not ask again unless the person asks for it.')}`,
+    };
   }
   if (action !== 'accept') {
-    return { kind: 'refused', response, outcome: 'invalid_response', reason: `The client answered with an unknown action (${response.action}). Nothing was changed.` };
+    return {
+      kind: 'refused',
+      response,
+      outcome: 'invalid_response',
+      reason: `The client answered with an unknown action (${response.action}). Nothing was changed.`,
+    };
   }
   const parsed = content.safeParse(raw.content ?? undefined);
   if (!parsed.success) {

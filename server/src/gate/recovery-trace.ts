@@ -40,7 +40,9 @@ export async function recoverAndTrace(root: string, client: ClientInfo | null): 
     });
   } catch (err) {
     if (!(err instanceof LockHeldError)) {
-      process.stderr.write(`copilot-onboard: an interrupted migrate or rollback could not be recovered: ${showLine(errorMessage(err))} Run status for the way back.\n`);
+      process.stderr.write(
+        `copilot-onboard: an interrupted migrate or rollback could not be recovered: ${showLine(errorMessage(err))} Run status for the way back.\n`,
+      );
     }
     return null;
   }

@@ -43,7 +43,8 @@ export function idleMs(env: NodeJS.ProcessEnv = process.env): number {
 export function httpToken(env: NodeJS.ProcessEnv = process.env): { token: string; fromEnv: boolean } {
   const set = env.COPILOT_ONBOARD_HTTP_TOKEN;
   if (set !== undefined && set !== '') {
-    if (!/^[\x21-\x7e]+$/.test(set)) throw new BadInputError('COPILOT_ONBOARD_HTTP_TOKEN may hold only visible ASCII characters (no spaces or control characters).');
+    if (!/^[\x21-\x7e]+$/.test(set))
+      throw new BadInputError('COPILOT_ONBOARD_HTTP_TOKEN may hold only visible ASCII characters (no spaces or control characters).');
     return { token: set, fromEnv: true };
   }
   return { token: randomBytes(32).toString('base64url'), fromEnv: false };
@@ -72,7 +73,11 @@ interface Session {
 }
 
 class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly closeConnection = false) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly closeConnection = false,
+  ) {
     super(message);
   }
 }
@@ -98,21 +103,32 @@ export async function serveHttp(repo: RepoChoice, options: HttpOptions, flow: Fl
     async (req, res) => {
       try {
         const url = new URL(req.url ?? '/', 'http://localhost');
-        if (!sameMachine(req, port(), bound.url, options.allowedHosts ?? [])) return reply(res, 403, 'Forbidden: Host or Origin is not this server');
+        if (!sameMachine(req, port(), bound.url, options.allowedHosts ?? []))
+          return reply(res, 403, 'Forbidden: Host or Origin is not this server');
         if (!tokenMatches(presentedToken(req, url), expected)) {
           res.setHeader('www-authenticate', 'Bearer realm="copilot-onboard"');
-          return reply(res, 401, 'Unauthorized: send Authorization: Bearer <token> (the token copilot-onboard serve --http printed, or COPILOT_ONBOARD_HTTP_TOKEN)');
+          return reply(
+            res,
+            401,
+            'Unauthorized: send Authorization: Bearer <token> (the token copilot-onboard serve --http printed, or COPILOT_ONBOARD_HTTP_TOKEN)',
+          );
         }
         if (url.pathname !== '/mcp') return reply(res, 404, 'Not found: the MCP endpoint is /mcp');
         const sessionId = req.headers['mcp-session-id'];
         const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
         if (existing) return void (await toSession(existing, req, res));
-        if (req.method !== 'POST') return reply(res, sessionId ? 404 : 400, sessionId ? 'Unknown session' : 'No session: send initialize first');
+        if (req.method !== 'POST')
+          return reply(res, sessionId ? 404 : 400, sessionId ? 'Unknown session' : 'No session: send initialize first');
         const body = await readJson(req, res);
-        if (sessionId || !isInitializeRequest(body)) return reply(res, sessionId ? 404 : 400, sessionId ? 'Unknown session' : 'No session: send initialize first');
+        if (sessionId || !isInitializeRequest(body))
+          return reply(res, sessionId ? 404 : 400, sessionId ? 'Unknown session' : 'No session: send initialize first');
         if (sessions.size + starting >= MAX_SESSIONS) {
           res.setHeader('retry-after', '60');
-          return reply(res, 503, `Too many sessions: ${MAX_SESSIONS} are open. End one (DELETE), or wait until one is idle for ${idle} ms.`);
+          return reply(
+            res,
+            503,
+            `Too many sessions: ${MAX_SESSIONS} are open. End one (DELETE), or wait until one is idle for ${idle} ms.`,
+          );
         }
         starting++;
         try {
@@ -155,7 +171,11 @@ export async function serveHttp(repo: RepoChoice, options: HttpOptions, flow: Fl
       if (session.stream) return reply(res, 409, 'Conflict: this session already has its GET stream open');
       if (streams >= MAX_STREAMS) {
         res.setHeader('retry-after', '60');
-        return reply(res, 503, `Too many GET streams: ${MAX_STREAMS} are open. Requests and forms still work: they answer on each POST's own stream.`);
+        return reply(
+          res,
+          503,
+          `Too many GET streams: ${MAX_STREAMS} are open. Requests and forms still work: they answer on each POST's own stream.`,
+        );
       }
       streams++;
       session.stream = res;
@@ -177,15 +197,18 @@ export async function serveHttp(repo: RepoChoice, options: HttpOptions, flow: Fl
   }
 
   // Close sessions with nothing in flight for `idle` ms; later requests to them get 404.
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [id, session] of sessions) {
-      if (session.inFlight === 0 && now - session.lastActive >= idle) {
-        sessions.delete(id);
-        void session.server.close().catch(() => {});
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) {
+        if (session.inFlight === 0 && now - session.lastActive >= idle) {
+          sessions.delete(id);
+          void session.server.close().catch(() => {});
+        }
       }
-    }
-  }, Math.max(50, Math.min(idle / 4, 60_000)));
+    },
+    Math.max(50, Math.min(idle / 4, 60_000)),
+  );
   sweep.unref();
   httpServer.once('close', () => {
     clearInterval(sweep);
@@ -274,7 +297,14 @@ async function readJson(req: http.IncomingMessage, res: http.ServerResponse): Pr
     if (res.headersSent) return void req.destroy();
     res.setHeader('connection', 'close');
     res.writeHead(408, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Request timeout: the body did not arrive within ${BODY_TIMEOUT_MS} ms` }, id: null }), () => req.destroy());
+    res.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        error: { code: -32000, message: `Request timeout: the body did not arrive within ${BODY_TIMEOUT_MS} ms` },
+        id: null,
+      }),
+      () => req.destroy(),
+    );
   }, BODY_TIMEOUT_MS);
   try {
     for await (const chunk of req) {

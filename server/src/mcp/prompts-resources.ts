@@ -21,19 +21,46 @@ const ONBOARD_PROMPT = `Onboard this repository's AI instruction files to GitHub
 6. onboarding_rollback undoes the migration, after asking me. onboarding_status says where things stand.`;
 
 const RESOURCES = [
-  { uri: 'copilot-onboard://status', name: 'status', title: 'Onboarding status', mimeType: 'text/plain', description: 'Where the onboarding stands and the next step.' },
-  { uri: 'copilot-onboard://plan', name: 'plan', title: 'Current migration plan', mimeType: 'text/markdown', description: 'The plan from the last propose, with every diff.' },
-  { uri: 'copilot-onboard://traces', name: 'traces', title: 'Trace files', mimeType: 'application/json', description: 'Every sampling and elicitation trace, and whether the chain verifies.' },
+  {
+    uri: 'copilot-onboard://status',
+    name: 'status',
+    title: 'Onboarding status',
+    mimeType: 'text/plain',
+    description: 'Where the onboarding stands and the next step.',
+  },
+  {
+    uri: 'copilot-onboard://plan',
+    name: 'plan',
+    title: 'Current migration plan',
+    mimeType: 'text/markdown',
+    description: 'The plan from the last propose, with every diff.',
+  },
+  {
+    uri: 'copilot-onboard://traces',
+    name: 'traces',
+    title: 'Trace files',
+    mimeType: 'application/json',
+    description: 'Every sampling and elicitation trace, and whether the chain verifies.',
+  },
 ];
 
 /** The prompt `onboard` and read-only resources for the status, the plan and the traces. */
 export function registerPromptsAndResources(server: Server, repo: RepoChoice): void {
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: [{ name: 'onboard', title: 'Onboard to Copilot instructions', description: 'Walks the agent through analyze, propose, approve, migrate, with the person deciding.' }],
+    prompts: [
+      {
+        name: 'onboard',
+        title: 'Onboard to Copilot instructions',
+        description: 'Walks the agent through analyze, propose, approve, migrate, with the person deciding.',
+      },
+    ],
   }));
   server.setRequestHandler(GetPromptRequestSchema, async (req) => {
     if (req.params.name !== 'onboard') throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${req.params.name}`);
-    return { description: 'Onboard to Copilot instructions', messages: [{ role: 'user', content: { type: 'text', text: ONBOARD_PROMPT } }] };
+    return {
+      description: 'Onboard to Copilot instructions',
+      messages: [{ role: 'user', content: { type: 'text', text: ONBOARD_PROMPT } }],
+    };
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
   server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
@@ -48,15 +75,23 @@ export function registerPromptsAndResources(server: Server, repo: RepoChoice): v
     else if (resource.name === 'plan') text = planMarkdown(await (await import('../state/store.js')).readPlan(root));
     else if (resource.name === 'analysis') text = await analysisJson(root);
     else {
-      const [{ listTraces }, { verifyTraces }] = await Promise.all([import('../state/traces/reader.js'), import('../state/traces/verify.js')]);
+      const [{ listTraces }, { verifyTraces }] = await Promise.all([
+        import('../state/traces/reader.js'),
+        import('../state/traces/verify.js'),
+      ]);
       const traces = (await listTraces(root)).map(({ data: _d, file: _f, ...t }) => t);
       text = showJson({ traces, verify: await verifyTraces(root) });
     }
     // Shown to a client like every tool result: hidden characters escaped (JSON stays the same value).
     const pages = paginate(showText(text), PAGE_BYTES);
-    if (page > pages.length) throw new McpError(ErrorCode.InvalidParams, `${base} has ${pages.length} page${pages.length > 1 ? 's' : ''}; there is no page ${page}.`);
+    if (page > pages.length)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${base} has ${pages.length} page${pages.length > 1 ? 's' : ''}; there is no page ${page}.`,
+      );
     const body = pages[page - 1]!;
-    const footer = pages.length === 1 ? '' : `\n\n[Page ${page} of ${pages.length}.${page < pages.length ? ` Next: ${base}?page=${page + 1}` : ''}]\n`;
+    const footer =
+      pages.length === 1 ? '' : `\n\n[Page ${page} of ${pages.length}.${page < pages.length ? ` Next: ${base}?page=${page + 1}` : ''}]\n`;
     return { contents: [{ uri, mimeType: pages.length === 1 ? resource.mimeType : 'text/plain', text: `${body}${footer}` }] };
   });
 }
@@ -65,7 +100,13 @@ export function registerPromptsAndResources(server: Server, repo: RepoChoice): v
  * The analysis of the repository as it is now, whole (analyze's reply shows the first of each list).
  * Not listed (the contract fixes the three listed resources): analyze's reply links to it when cut.
  */
-const ANALYSIS = { uri: 'copilot-onboard://analysis', name: 'analysis', title: 'Analysis', mimeType: 'application/json', description: 'The whole analysis: every source, problem and location.' };
+const ANALYSIS = {
+  uri: 'copilot-onboard://analysis',
+  name: 'analysis',
+  title: 'Analysis',
+  mimeType: 'application/json',
+  description: 'The whole analysis: every source, problem and location.',
+};
 
 /** A page of a resource is at most this many bytes: a read stays well under 1 MiB. */
 export const PAGE_BYTES = 256 * 1024;
@@ -105,7 +146,13 @@ async function analysisJson(root: string): Promise<string> {
   if (analysisCache && analysisCache.root === root && Date.now() - analysisCache.at < 60_000) return analysisCache.text;
   const [{ scanRepository }, { analyze }] = await Promise.all([import('../analysis/scan.js'), import('../analysis/analyze.js')]);
   const a = analyze(await scanRepository(root));
-  const text = showJson({ pattern: a.pattern, patternDetail: a.patternDetail, sources: a.sources, problems: a.problems, skipped: a.skipped });
+  const text = showJson({
+    pattern: a.pattern,
+    patternDetail: a.patternDetail,
+    sources: a.sources,
+    problems: a.problems,
+    skipped: a.skipped,
+  });
   analysisCache = { root, at: Date.now(), text };
   return text;
 }
@@ -121,7 +168,8 @@ function planMarkdown(plan: PlanFile | null): string {
   }
   if (plan.problems.length > 0) {
     out.push('## Problems', '');
-    for (const p of plan.problems) out.push(`- **${p.type}**: ${showLine(p.description)} (${p.locations.map((l) => `${showPath(l.path)}:${l.line}`).join(', ')})`);
+    for (const p of plan.problems)
+      out.push(`- **${p.type}**: ${showLine(p.description)} (${p.locations.map((l) => `${showPath(l.path)}:${l.line}`).join(', ')})`);
     out.push('');
   }
   if (plan.notes.length > 0) out.push('## Notes', '', ...plan.notes.map((n) => `- ${showLine(n)}`), '');

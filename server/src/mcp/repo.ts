@@ -17,7 +17,9 @@ export interface RepoChoice {
 export function repoChoice(flag: string | undefined, env = process.env, cwd = process.cwd()): RepoChoice {
   // An unset shell variable (`--repo "$REPO"`) must not quietly become the working directory.
   if (flag !== undefined && flag.trim() === '') {
-    throw new BadInputError('--repo is empty (an unset shell variable?): name the repository folder, or leave --repo out to use COPILOT_ONBOARD_REPO or the working directory.');
+    throw new BadInputError(
+      '--repo is empty (an unset shell variable?): name the repository folder, or leave --repo out to use COPILOT_ONBOARD_REPO or the working directory.',
+    );
   }
   const explicit = flag ?? (env.COPILOT_ONBOARD_REPO && env.COPILOT_ONBOARD_REPO !== '' ? env.COPILOT_ONBOARD_REPO : null);
   return { explicit: explicit ? path.resolve(cwd, explicit) : null, cwd };

@@ -48,7 +48,7 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
     {
       capabilities: { tools: {}, logging: {}, prompts: {}, resources: {} },
       instructions:
-        'copilot-onboard migrates AI-assistant instruction files into GitHub Copilot\'s layout. Call onboarding_analyze, then onboarding_propose and show the person the plan; onboarding_approve, onboarding_migrate and onboarding_rollback ask the person themselves. Never retry a step the person declined or cancelled unless they ask.',
+        "copilot-onboard migrates AI-assistant instruction files into GitHub Copilot's layout. Call onboarding_analyze, then onboarding_propose and show the person the plan; onboarding_approve, onboarding_migrate and onboarding_rollback ask the person themselves. Never retry a step the person declined or cancelled unless they ask.",
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDefinitions() }));
@@ -59,8 +59,16 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
     const args = request.params.arguments;
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args) || Object.keys(args).length > 0)) {
-      const names = args && typeof args === 'object' ? Object.keys(args).map((k) => JSON.stringify(k)).join(', ') : typeof args;
-      throw new McpError(ErrorCode.InvalidParams, `${name} takes no arguments (got: ${names}). Only the person can answer its questions, through the form it shows.`);
+      const names =
+        args && typeof args === 'object'
+          ? Object.keys(args)
+              .map((k) => JSON.stringify(k))
+              .join(', ')
+          : typeof args;
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `${name} takes no arguments (got: ${names}). Only the person can answer its questions, through the form it shows.`,
+      );
     }
     return callStep({
       name,
@@ -82,12 +90,19 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
  */
 const FLUSH_LIMIT_MS = 5000;
 
-export function reporter(server: Server, token: string | number | undefined, send: (n: ServerNotification) => Promise<void>): FlowReport & { flush(): Promise<void> } {
+export function reporter(
+  server: Server,
+  token: string | number | undefined,
+  send: (n: ServerNotification) => Promise<void>,
+): FlowReport & { flush(): Promise<void> } {
   let sent: Promise<void> = Promise.resolve();
   return {
     progress(done, total, message) {
       if (token === undefined) return;
-      const notification: ServerNotification = { method: 'notifications/progress', params: { progressToken: token, progress: done, total, message: showLine(message) } };
+      const notification: ServerNotification = {
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: done, total, message: showLine(message) },
+      };
       sent = sent.then(() => send(notification)).catch(() => {});
     },
     // Bounded: a send that never settles (a connection gone quiet) does not hold the result back.

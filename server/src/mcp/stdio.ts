@@ -13,7 +13,9 @@ export async function serveStdio(repo: RepoChoice, options: FlowOptions = {}): P
   server.onerror = (err) => {
     if (/ReadBuffer exceeded maximum size/.test(err.message)) {
       const mib = STDIO_DEFAULT_MAX_BUFFER_SIZE / (1024 * 1024);
-      process.stderr.write(`copilot-onboard: a message on stdin was larger than the MCP SDK's stdio limit of ${mib} MiB (${STDIO_DEFAULT_MAX_BUFFER_SIZE} bytes); the server stops.\n`);
+      process.stderr.write(
+        `copilot-onboard: a message on stdin was larger than the MCP SDK's stdio limit of ${mib} MiB (${STDIO_DEFAULT_MAX_BUFFER_SIZE} bytes); the server stops.\n`,
+      );
       process.exitCode = 1;
     }
   };

@@ -88,7 +88,9 @@ const WHOLE: Partial<Record<ToolName, { uri: string; name: string; file?: string
  */
 function toCallToolResult(r: StepResult, tool: ToolName): CallToolResult {
   const whole = WHOLE[tool];
-  const where = whole ? `The whole of it: the MCP resource ${whole.uri} (read in pages)${whole.file ? `, and ${whole.file}` : ''}.` : 'The whole of it is in .copilot-state/.';
+  const where = whole
+    ? `The whole of it: the MCP resource ${whole.uri} (read in pages)${whole.file ? `, and ${whole.file}` : ''}.`
+    : 'The whole of it is in .copilot-state/.';
   const bounded = boundJson(r.structured, MAX_STRUCTURED_BYTES);
   const structured: CallToolResult['structuredContent'] = bounded.value;
   let text = showText(r.text);
@@ -99,7 +101,14 @@ function toCallToolResult(r: StepResult, tool: ToolName): CallToolResult {
     structured.truncated = { omitted: bounded.omitted ?? {}, textCut, whole: where, ...(whole ? { resource: whole.uri } : {}) };
   }
   const content: CallToolResult['content'] = [{ type: 'text', text }];
-  if ((textCut || bounded.omitted) && whole) content.push({ type: 'resource_link', uri: whole.uri, name: whole.name, mimeType: whole.mimeType, description: `The whole ${whole.name}, in pages.` });
+  if ((textCut || bounded.omitted) && whole)
+    content.push({
+      type: 'resource_link',
+      uri: whole.uri,
+      name: whole.name,
+      mimeType: whole.mimeType,
+      description: `The whole ${whole.name}, in pages.`,
+    });
   const result: CallToolResult = { content, structuredContent: structured, isError: r.isError };
   // Lets the CLI tell bad input (exit 2) from an internal error (exit 1).
   if (r.badInput) result._meta = { [BAD_INPUT_META]: true };

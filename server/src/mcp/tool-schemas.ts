@@ -48,23 +48,32 @@ export const TOOLS = {
     description:
       "Find and classify the repository's AI-assistant instruction files (pattern: clean, structured, unstructured or messy) and list duplicated and contradicting rules. Read-only.",
     input: NO_ARGUMENTS,
-    output: () => z.looseObject({ ...base, pattern: pattern.optional(), sources: sources.optional(), problems: problems.optional(), skipped: skipped.optional(), narration }),
+    output: () =>
+      z.looseObject({
+        ...base,
+        pattern: pattern.optional(),
+        sources: sources.optional(),
+        problems: problems.optional(),
+        skipped: skipped.optional(),
+        narration,
+      }),
     annotations: READ_ONLY,
     run: TOOL_STEPS.onboarding_analyze,
   },
   onboarding_propose: {
     title: 'Propose a migration plan',
     description:
-      'Build the exact migration plan into Copilot\'s layout: every file to create, change or remove, with content and unified diff. Writes only under .copilot-state/. Show the diff to the person before onboarding_approve.',
+      "Build the exact migration plan into Copilot's layout: every file to create, change or remove, with content and unified diff. Writes only under .copilot-state/. Show the diff to the person before onboarding_approve.",
     input: NO_ARGUMENTS,
-    output: () => z.looseObject({
-      ...base,
-      planHash: z.string().optional(),
-      operations: z.array(PlanOperation.pick({ op: true, path: true, diff: true, content: true })).optional(),
-      pattern: PlanContent.shape.pattern.optional(),
-      problems: PlanContent.shape.problems.optional(),
-      narration,
-    }),
+    output: () =>
+      z.looseObject({
+        ...base,
+        planHash: z.string().optional(),
+        operations: z.array(PlanOperation.pick({ op: true, path: true, diff: true, content: true })).optional(),
+        pattern: PlanContent.shape.pattern.optional(),
+        problems: PlanContent.shape.problems.optional(),
+        narration,
+      }),
     annotations: READ_ONLY,
     run: TOOL_STEPS.onboarding_propose,
   },
@@ -88,15 +97,18 @@ export const TOOLS = {
   },
   onboarding_rollback: {
     title: 'Roll back the last migration',
-    description: 'Asks the person for confirmation, then restores every file from the backup byte for byte and removes the files the migration created. Takes no arguments.',
+    description:
+      'Asks the person for confirmation, then restores every file from the backup byte for byte and removes the files the migration created. Takes no arguments.',
     input: NO_ARGUMENTS,
-    output: () => z.looseObject({ ...base, ...gatedResult, restored: z.array(z.string()).optional(), removed: z.array(z.string()).optional() }),
+    output: () =>
+      z.looseObject({ ...base, ...gatedResult, restored: z.array(z.string()).optional(), removed: z.array(z.string()).optional() }),
     annotations: DESTRUCTIVE,
     run: TOOL_STEPS.onboarding_rollback,
   },
   onboarding_status: {
     title: 'Onboarding status',
-    description: 'Where the onboarding stands: the plan, the approval, the migration that can be rolled back, and the next step. Read-only.',
+    description:
+      'Where the onboarding stands: the plan, the approval, the migration that can be rolled back, and the next step. Read-only.',
     input: NO_ARGUMENTS,
     output: () => z.looseObject({ ...base, step: z.string().nullable().optional(), damaged: z.boolean().optional() }),
     annotations: READ_ONLY,
@@ -107,25 +119,26 @@ export const TOOLS = {
     description:
       "What copilot-onboard check reports in CI: contradictions, duplicates, drift (a legacy file saying what Copilot's files do not) and the files propose would change now; failed is true when a contradiction is found. Writes nothing, not even .copilot-state/. Read-only.",
     input: NO_ARGUMENTS,
-    output: () => z.looseObject({
-      ...base,
-      failOn: z.enum(['contradiction', 'duplicate', 'drift', 'any', 'none']).optional(),
-      failed: z.boolean().optional(),
-      counts: z.record(z.string(), z.number()).optional(),
-      findings: z
-        .array(
-          z.object({
-            rule: z.enum(['contradiction', 'duplicate', 'drift', 'would-change', 'ambiguity']),
-            kind: z.string(),
-            certainty: Certainty,
-            message: z.string(),
-            locations: z.array(z.object({ path: z.string(), line: z.number() })),
-            fingerprint: z.string(),
-            inBaseline: z.boolean().optional(),
-          }),
-        )
-        .optional(),
-    }),
+    output: () =>
+      z.looseObject({
+        ...base,
+        failOn: z.enum(['contradiction', 'duplicate', 'drift', 'any', 'none']).optional(),
+        failed: z.boolean().optional(),
+        counts: z.record(z.string(), z.number()).optional(),
+        findings: z
+          .array(
+            z.object({
+              rule: z.enum(['contradiction', 'duplicate', 'drift', 'would-change', 'ambiguity']),
+              kind: z.string(),
+              certainty: Certainty,
+              message: z.string(),
+              locations: z.array(z.object({ path: z.string(), line: z.number() })),
+              fingerprint: z.string(),
+              inBaseline: z.boolean().optional(),
+            }),
+          )
+          .optional(),
+      }),
     annotations: READ_ONLY,
     run: TOOL_STEPS.onboarding_check,
   },

@@ -71,9 +71,7 @@ function unquote(v: string): string {
 export function globList(value: unknown): string[] {
   if (value === null || value === undefined || value === '') return [];
   const items = Array.isArray(value) ? value.map(String) : splitOutsideBraces(String(value));
-  return items
-    .map((g) => g.trim().replace(/^(['"])(.*)\1$/, '$2'))
-    .filter((g) => g !== '');
+  return items.map((g) => g.trim().replace(/^(['"])(.*)\1$/, '$2')).filter((g) => g !== '');
 }
 
 /** Split a comma list of globs, keeping brace alternatives such as `*.{ts,tsx}` whole. */

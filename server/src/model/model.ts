@@ -22,10 +22,7 @@ export interface Unit {
  * Where a document's rules apply: the whole repository, files matching globs (repository-relative),
  * or only when the agent asks for them (a description and no globs), or when referenced by hand.
  */
-export type Scope =
-  | { kind: 'repo' }
-  | { kind: 'globs'; globs: string[] }
-  | { kind: 'request'; description: string | null };
+export type Scope = { kind: 'repo' } | { kind: 'globs'; globs: string[] } | { kind: 'request'; description: string | null };
 
 export interface InstructionDoc {
   path: string;
@@ -54,7 +51,10 @@ export const unitText = (u: Unit): string => u.lines.join('\n');
 
 /** Text used to compare units: trimmed lines, collapsed inner whitespace. */
 export function normalizedText(u: Unit): string {
-  return u.lines.map(normalizeLine).filter((l) => l !== '').join('\n');
+  return u.lines
+    .map(normalizeLine)
+    .filter((l) => l !== '')
+    .join('\n');
 }
 
 export function normalizeLine(line: string): string {

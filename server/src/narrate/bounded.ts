@@ -18,7 +18,10 @@ export function boundText(text: string, max: number, rest: string): string {
   if (bytes(text) <= max) return text;
   const tail = (left: number) => `\n\n[… ${left} more bytes not shown here. ${rest}]`;
   const room = max - bytes(tail(bytes(text))) - 16;
-  let head = Buffer.from(text, 'utf8').subarray(0, Math.max(0, room)).toString('utf8').replace(/\uFFFD$/, '');
+  let head = Buffer.from(text, 'utf8')
+    .subarray(0, Math.max(0, room))
+    .toString('utf8')
+    .replace(/\uFFFD$/, '');
   const nl = head.lastIndexOf('\n');
   if (nl > head.length * 0.8) head = head.slice(0, nl);
   return `${head}${tail(bytes(text) - bytes(head))}`;

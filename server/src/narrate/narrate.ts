@@ -49,7 +49,9 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
   const sent = boundJson(facts, MAX_SAMPLING_FACTS_BYTES);
   const shown = sent.omitted ? { ...(sent.value as object), omittedFromThisSummary: sent.omitted } : sent.value;
   const request: SampleRequest = {
-    messages: [{ role: 'user', content: { type: 'text', text: `Result of ${intent}:\n${JSON.stringify(shown, null, sent.omitted ? 0 : 2)}` } }],
+    messages: [
+      { role: 'user', content: { type: 'text', text: `Result of ${intent}:\n${JSON.stringify(shown, null, sent.omitted ? 0 : 2)}` } },
+    ],
     maxTokens: MAX_TOKENS,
     systemPrompt: SYSTEM_PROMPT,
   };
@@ -63,10 +65,7 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
     outcome = 'unsupported';
   } else {
     try {
-      const result = await ctx.session.model.sample(
-        request,
-        { timeoutMs: samplingTimeoutMs(), signal: ctx.signal },
-      );
+      const result = await ctx.session.model.sample(request, { timeoutMs: samplingTimeoutMs(), signal: ctx.signal });
       response = { model: result.model, stopReason: result.stopReason, content: result.content };
       const content = textBlock(Array.isArray(result.content) ? result.content[0] : result.content);
       if (content && content.text.trim() !== '') {
@@ -102,7 +101,10 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
   }
   // Read-only traces are kept up to a bound (state/retention.ts): past it, the oldest go, recorded in a prune trace.
   try {
-    await prune(ctx.root, `Retention policy: read-only traces passed ${RETENTION.readOnlyTraces + RETENTION.slack}; the newest ${RETENTION.readOnlyTraces} are kept.`);
+    await prune(
+      ctx.root,
+      `Retention policy: read-only traces passed ${RETENTION.readOnlyTraces + RETENTION.slack}; the newest ${RETENTION.readOnlyTraces} are kept.`,
+    );
   } catch (err) {
     process.stderr.write(`copilot-onboard: could not prune old traces: ${showLine(errorMessage(err))}\n`);
   }

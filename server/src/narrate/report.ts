@@ -49,7 +49,10 @@ export function analysisReport(a: Pick<Analysis, 'pattern' | 'sources' | 'proble
   else {
     out.push(`Problems (${a.problems.length}):`);
     // The certainty and the rule that found it come last: people sort by the first, reviewers check the second.
-    for (const p of a.problems) out.push(`- ${p.type}: ${showLine(p.description)} at ${at(p.locations)}${p.certainty ? ` (certainty ${p.certainty}${p.kind ? `, ${p.kind}` : ''})` : ''}`);
+    for (const p of a.problems)
+      out.push(
+        `- ${p.type}: ${showLine(p.description)} at ${at(p.locations)}${p.certainty ? ` (certainty ${p.certainty}${p.kind ? `, ${p.kind}` : ''})` : ''}`,
+      );
   }
   return out.join('\n');
 }
@@ -67,7 +70,10 @@ export function planReport(plan: PlanFile, options?: FlowOptions): string {
     const choosable = plan.legacy.filter((l) => l.fates.length > 1);
     if (choosable.length > 0) {
       out.push('Legacy files (approve lets the person keep, remove or point each one; the default keeps it):');
-      for (const l of choosable) out.push(`- ${showPath(l.path)} ${l.linkTarget !== undefined ? `is a symlink to ${showPath(l.linkTarget)}` : `-> ${showPath(l.target)}`} (choices: ${l.fates.join(', ')})`);
+      for (const l of choosable)
+        out.push(
+          `- ${showPath(l.path)} ${l.linkTarget !== undefined ? `is a symlink to ${showPath(l.linkTarget)}` : `-> ${showPath(l.target)}`} (choices: ${l.fates.join(', ')})`,
+        );
     }
     if (plan.conflicts.length > 0) {
       const notAsked = plan.conflicts.slice(MAX_CONFLICT_FIELDS).map((c) => c.id);

@@ -4,7 +4,18 @@ import { blockTopic, restructure, sameSection, type Merged } from './structure.j
 import { SECTION_TOPICS } from './section-topics.js';
 import { demoted, isToolMark } from '../model/unit-shape.js';
 import { isBlank } from '../common/text.js';
-import { asHeading, blocksOf, headingKey, headingText, isFileNameTitle, isSortable, isSplitLine, isStructural, outlineUnits, splitRuleLines } from './outline.js';
+import {
+  asHeading,
+  blocksOf,
+  headingKey,
+  headingText,
+  isFileNameTitle,
+  isSortable,
+  isSplitLine,
+  isStructural,
+  outlineUnits,
+  splitRuleLines,
+} from './outline.js';
 
 /**
  * Output text with, for every line, the source line it came from (null for lines the tool added:
@@ -71,7 +82,13 @@ export class WrittenUnits {
       const parent = stack[stack.length - 1]?.key ?? '';
       // A heading may have been a pseudo-heading line in a source ("**Release:**"): found as that line too.
       const line = u.lines[0]!.replace(/^ {0,3}#{1,6} /, '').trimEnd();
-      this.register({ unit: u, takenBy: new Set() }, [headKey('', u.lines[0]!), headKey(parent, u.lines[0]!), ...plainKeys(u), ctxKey('', line), `P\u0001${line}`]);
+      this.register({ unit: u, takenBy: new Set() }, [
+        headKey('', u.lines[0]!),
+        headKey(parent, u.lines[0]!),
+        ...plainKeys(u),
+        ctxKey('', line),
+        `P\u0001${line}`,
+      ]);
       if (!stray) stack.push({ level: u.level!, key: headingKey(u.lines[0]!) });
       return;
     }
@@ -79,13 +96,16 @@ export class WrittenUnits {
     const texts = foundAs(u);
     const keyList = [...texts.flatMap((t) => [ctxKey('', t), ctxKey(ctx, t)]), ...plainKeys(u)];
     // A one-line unit may be what a source's pseudo-heading says, once made a heading.
-    if (u.lines.length === 1 && (u.kind === 'paragraph' || u.kind === 'list-item')) keyList.push(headKey('', u.lines[0]!), headKey(ctx, u.lines[0]!), `P\u0001H${headingKey(u.lines[0]!)}`);
+    if (u.lines.length === 1 && (u.kind === 'paragraph' || u.kind === 'list-item'))
+      keyList.push(headKey('', u.lines[0]!), headKey(ctx, u.lines[0]!), `P\u0001H${headingKey(u.lines[0]!)}`);
     const title = keptTitle(u);
     if (title) keyList.push(headKey('', title), `P\u0001H${headingKey(title)}`);
     this.register({ unit: u, takenBy: new Set() }, keyList);
     // A unit here may come in parts from a file that had them apart: cut where a person starts a new unit.
     const pieces = splitRuleLines([u]);
-    if (pieces.length > 1) for (const part of pieces) this.register({ unit: part, takenBy: new Set() }, [ctxKey('', unitKey(part)), ctxKey(ctx, unitKey(part)), ...plainKeys(part)]);
+    if (pieces.length > 1)
+      for (const part of pieces)
+        this.register({ unit: part, takenBy: new Set() }, [ctxKey('', unitKey(part)), ctxKey(ctx, unitKey(part)), ...plainKeys(part)]);
     // Lines of one paragraph here may come, one rule per line, from a file that had them apart.
     else if (u.kind === 'paragraph' && u.lines.length > 1) {
       u.lines.forEach((line, k) => {
@@ -170,7 +190,8 @@ export function renderBase(path: string, fileLines: string[], units: Unit[], str
   const r = restructure(path, units);
   const refs: (LineRef | null)[] = r.lines.map(() => null);
   for (const p of r.provenance) {
-    for (let i = 0; i <= p.to.endLine - p.to.startLine; i++) refs[p.to.startLine - 1 + i] = { path: p.from.path, line: p.from.startLine + i };
+    for (let i = 0; i <= p.to.endLine - p.to.startLine; i++)
+      refs[p.to.startLine - 1 + i] = { path: p.from.path, line: p.from.startLine + i };
   }
   return { lines: r.lines, refs };
 }
@@ -339,7 +360,13 @@ export function additionsFrom(sourceUnits: Unit[], written: WrittenUnits, into: 
  * merged whole; otherwise a lone unit is merged when it has one and is not a separator, tag, table
  * row or code; the units of a lead-in with its list, or of a line and its answer, stay together.
  */
-function keptUnits(units: Unit[], written: WrittenUnits, lookup: (u: Unit) => string[], addKeys: (u: Unit) => string[], merged: Merged[]): Unit[] {
+function keptUnits(
+  units: Unit[],
+  written: WrittenUnits,
+  lookup: (u: Unit) => string[],
+  addKeys: (u: Unit) => string[],
+  merged: Merged[],
+): Unit[] {
   const structural = units.length === 1 && isStructural(units[0]!);
   if (!structural && written.covers(units, lookup)) {
     for (const u of units) merged.push(mergedEntry(u, written.take(u, lookup(u))!));
@@ -359,9 +386,13 @@ function placeDocument(sourceUnits: Unit[]): Placed[] {
   if (units.length === 0) return [];
   const first = units[0]!;
   const h1s = units.filter((u) => u.kind === 'heading' && u.level === 1);
-  const isNameTitle = (u: Unit) => u.kind === 'heading' && u.level === 1 && (isFileNameTitle(u.lines[0]!) || headingText(u.lines[0]!) === '' || (u === first && units.length === 1));
+  const isNameTitle = (u: Unit) =>
+    u.kind === 'heading' &&
+    u.level === 1 &&
+    (isFileNameTitle(u.lines[0]!) || headingText(u.lines[0]!) === '' || (u === first && units.length === 1));
   // A title with nothing under it names no section: it is kept in a comment, as a title naming a file is.
-  const subject = first.kind === 'heading' && first.level === 1 && h1s.length === 1 && units.length > 1 && !isNameTitle(first) ? first : null;
+  const subject =
+    first.kind === 'heading' && first.level === 1 && h1s.length === 1 && units.length > 1 && !isNameTitle(first) ? first : null;
   const levels = units.filter((u) => u.kind === 'heading' && u !== subject && !isNameTitle(u)).map((u) => u.level!);
   const min = levels.length > 0 ? Math.min(...levels) : Infinity;
   const by = min === Infinity ? 0 : Math.max(0, (subject ? 3 : 2) - min);
@@ -412,13 +443,22 @@ function keptTitle(u: Unit): string | null {
 const TITLE_NOTE_LINE = /^<!-- copilot-onboard: top-level heading from .*, kept as a comment \(one title per file\):$/;
 
 /** The key under which a legacy `# ` heading, once written into Copilot's file, is found again. */
-const titleKey = (u: Unit): string => ctxKey('', titleLines(u).map((l) => l.trimEnd()).join('\n'));
+const titleKey = (u: Unit): string =>
+  ctxKey(
+    '',
+    titleLines(u)
+      .map((l) => l.trimEnd())
+      .join('\n'),
+  );
 
 /** A rule of one line (a bullet or a sentence), not a separator, tag, table row or code. */
 const oneLineRule = (u: Unit): boolean => (u.kind === 'list-item' || u.kind === 'paragraph') && u.lines.length === 1 && !isStructural(u);
 
 /** The key of a unit as `placed` writes it (an open code fence closed). */
-const placedKey = (u: Unit): string => placed(u).lines.map((l) => l.trimEnd()).join('\n');
+const placedKey = (u: Unit): string =>
+  placed(u)
+    .lines.map((l) => l.trimEnd())
+    .join('\n');
 
 /** The addition under `key` (its heading line), made when missing. */
 function ensure(into: Map<string, Addition>, key: string, headingUnit: Unit | null, heading = key): Addition {
@@ -466,7 +506,10 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
   // A target with no section gets none from its sources either: its rules are sorted by topic as a flat file's are.
   if (starts.length === 0 && additions.every((a) => a.top || isEmpty(a))) additions = sortedTop(additions);
   // Rules for the top of a file that starts with a section go under a title the tool adds, never first in the file.
-  if (additions.some((a) => a.top && (a.blocks.length > 0 || !a.children.every(isEmpty))) && base.lines.slice(0, starts[0] ?? base.lines.length).every(isBlank)) {
+  if (
+    additions.some((a) => a.top && (a.blocks.length > 0 || !a.children.every(isEmpty))) &&
+    base.lines.slice(0, starts[0] ?? base.lines.length).every(isBlank)
+  ) {
     base = { lines: ['# Copilot instructions', '', ...base.lines], refs: [null, null, ...base.refs] };
     starts = sectionStarts(base.lines);
   }
@@ -564,7 +607,13 @@ function flatAgain(target: string, r: Rendered): Rendered {
 
 /** The top blocks of a target without sections, sorted as `restructure` sorts a flat file: a confident topic, or in place. */
 function sortedTop(additions: Addition[]): Addition[] {
-  const top: Addition = { heading: '', headingUnit: null, blocks: [], children: additions.filter((a) => a.top).flatMap((a) => a.children), top: true };
+  const top: Addition = {
+    heading: '',
+    headingUnit: null,
+    blocks: [],
+    children: additions.filter((a) => a.top).flatMap((a) => a.children),
+    top: true,
+  };
   const byTopic = new Map<string, Addition>();
   for (const block of additions.filter((a) => a.top).flatMap((a) => a.blocks)) {
     const b = { units: block, blankBefore: block[0]!.blankBefore };
@@ -579,7 +628,14 @@ function sortedTop(additions: Addition[]): Addition[] {
 }
 
 /** A legacy body kept as it is, minus units another file already wrote into the target under the same heading, for a scoped file. */
-export function bodyOf(fileLines: string[], bodyStart: number, units: Unit[], written: WrittenUnits, merged: Merged[], path: string): Rendered {
+export function bodyOf(
+  fileLines: string[],
+  bodyStart: number,
+  units: Unit[],
+  written: WrittenUnits,
+  merged: Merged[],
+  path: string,
+): Rendered {
   const drop = new Set<number>();
   const ctx: string[] = [];
   const stack: { level: number; key: string }[] = [];
@@ -601,7 +657,11 @@ export function bodyOf(fileLines: string[], bodyStart: number, units: Unit[], wr
   for (const [index, u] of units.entries()) {
     // A heading is merged only with everything under it; separators, tags, table rows and code never alone.
     const mayMerge = all || (u.kind === 'heading' ? subtreeCovered(units, index, written, keysOf) : !isStructural(u));
-    const dupOf = mayMerge ? (all ? written.take(u, [...keysOf(index), ...plainKeys(u)]) ?? written.take(u, plainKeys(u)) : written.take(u, keysOf(index))) : undefined;
+    const dupOf = mayMerge
+      ? all
+        ? (written.take(u, [...keysOf(index), ...plainKeys(u)]) ?? written.take(u, plainKeys(u)))
+        : written.take(u, keysOf(index))
+      : undefined;
     if (dupOf) {
       merged.push(mergedEntry(u, dupOf));
       const start = u.line - 1;
@@ -647,10 +707,15 @@ export function changedLineNotes(target: string, r: Rendered, sourceLine: (path:
     const out = r.lines[i]!;
     if (source === undefined || source === out) return;
     if (/^#{1,6}(\s|$)/.test(source)) moved.set(ref.path, (moved.get(ref.path) ?? 0) + 1);
-    else notes.push(`${ref.path}:${ref.line} "${source.trim()}" reads as a heading, so ${target} has it as the heading "${out.trim()}", with its lines under it.`);
+    else
+      notes.push(
+        `${ref.path}:${ref.line} "${source.trim()}" reads as a heading, so ${target} has it as the heading "${out.trim()}", with its lines under it.`,
+      );
   });
   for (const [path, n] of moved) {
-    notes.push(`${path}: ${n === 1 ? 'one heading moves' : `${n} headings move`} down a level in ${target}, with what is under ${n === 1 ? 'it' : 'them'}, below the heading that names what the file is about (a "#" added to each).`);
+    notes.push(
+      `${path}: ${n === 1 ? 'one heading moves' : `${n} headings move`} down a level in ${target}, with what is under ${n === 1 ? 'it' : 'them'}, below the heading that names what the file is about (a "#" added to each).`,
+    );
   }
   return notes;
 }

@@ -14,9 +14,11 @@ const SMALL_WORDS = new Set(['a', 'an', 'and', 'or', 'of', 'the', 'to', 'for', '
 /** Lines that answer the line before them and travel with it. */
 const ANSWER = /^(but|this way|that way|otherwise|however|instead|in that case|if not|else|unless)\b/i;
 /** Lines that say who the assistant is or what the project is: they stay on top, under the title. */
-const PERSONA = /^(you are|you're|you will be|you act|act as|as an? |your (role|job|task)|this (file|document|guide|repository|repo|project|codebase|service|package|library|app)|we are|our (team|project|codebase)|welcome)\b/i;
+const PERSONA =
+  /^(you are|you're|you will be|you act|act as|as an? |your (role|job|task)|this (file|document|guide|repository|repo|project|codebase|service|package|library|app)|we are|our (team|project|codebase)|welcome)\b/i;
 /** A title that names a file (`# CLAUDE.md`, `# AGENTS`): not a subject. */
-const FILE_NAME_TITLE = /^(AGENTS|CLAUDE|GEMINI|\.?cursorrules|\.?windsurfrules|\.?clinerules)$|^[\w.-]+\.(md|mdc|txt)$|^copilot[- ]instructions$/i;
+const FILE_NAME_TITLE =
+  /^(AGENTS|CLAUDE|GEMINI|\.?cursorrules|\.?windsurfrules|\.?clinerules)$|^[\w.-]+\.(md|mdc|txt)$|^copilot[- ]instructions$/i;
 /** The stems above count only as written in capitals (`AGENTS`), not as a word (`Agents`). */
 const FILE_STEM = /^(agents|claude|gemini)$/i;
 
@@ -26,7 +28,12 @@ export const isAnswer = (u: Unit): boolean => u.kind === 'paragraph' && u.lines.
 export const isPersona = (u: Unit): boolean => u.kind === 'paragraph' && PERSONA.test(firstLine(u));
 
 /** The text of a heading line without its `#` marks, or of a pseudo-heading as written. */
-export const headingText = (line: string): string => line.trim().replace(/^#+\s*/, '').replace(/\s+#+$/, '').trim();
+export const headingText = (line: string): string =>
+  line
+    .trim()
+    .replace(/^#+\s*/, '')
+    .replace(/\s+#+$/, '')
+    .trim();
 
 /** A heading's words for comparing headings: case, spacing and `#` marks aside. */
 export const headingKey = (line: string): string => headingText(line).replace(/\s+/g, ' ').toLowerCase();
@@ -69,10 +76,18 @@ export function isPseudoHeading(units: Unit[], i: number): boolean {
   const kind = pseudoKind(units[i]!);
   const next = units[i + 1];
   // What stands under a pseudo-heading is content: rules, a list, code; not a heading, a comment or nothing.
-  if (kind === null || next === undefined || !(next.kind === 'paragraph' || next.kind === 'list-item' || next.kind === 'code')) return false;
+  if (kind === null || next === undefined || !(next.kind === 'paragraph' || next.kind === 'list-item' || next.kind === 'code'))
+    return false;
   if (pseudoKind(next) === kind && kind === 'label') return false;
   // "**Example:**" over code or a list is a lead-in: it stays with what it introduces, as a line.
-  if (kind === 'label' && firstLine(units[i]!).replace(/[*_]+$/, '').endsWith(':') && (next.kind !== 'paragraph' || isTable(next))) return false;
+  if (
+    kind === 'label' &&
+    firstLine(units[i]!)
+      .replace(/[*_]+$/, '')
+      .endsWith(':') &&
+    (next.kind !== 'paragraph' || isTable(next))
+  )
+    return false;
   if (kind === 'step') {
     // Lines under it: bullets, or a paragraph when the step does not end a plain numbered list.
     const numbered = (x: Unit | undefined) => x?.kind === 'list-item' && /^\s*\d{1,3}[.)]\s/.test(x.lines[0]!);
@@ -122,7 +137,13 @@ function cutRuns(u: Unit): Unit[] {
     const tableEnd = lazy && isRow(prev) && !isRow(line);
     const tableStart = u.kind === 'list-item' && lazy && isRow(line) && !isRow(prev);
     if (lazyStart || tableEnd || tableStart) {
-      parts.push({ ...u, kind: start === 0 ? u.kind : 'paragraph', line: u.line + start, lines: u.lines.slice(start, k), blankBefore: start === 0 ? u.blankBefore : false });
+      parts.push({
+        ...u,
+        kind: start === 0 ? u.kind : 'paragraph',
+        line: u.line + start,
+        lines: u.lines.slice(start, k),
+        blankBefore: start === 0 ? u.blankBefore : false,
+      });
       start = k;
     }
   }
@@ -135,8 +156,60 @@ const SPLIT = new WeakSet<Unit>();
 /** Whether a unit is one line of a paragraph that `splitRuleLines` took apart. */
 export const isSplitLine = (u: Unit): boolean => SPLIT.has(u);
 
-const DESCRIPTIVE_START = new Set(['the', 'this', 'that', 'these', 'those', 'it', 'its', "it's", 'we', 'our', 'you', 'your', 'they', 'their', 'there', 'a', 'an', 'each', 'every', 'all', 'some', 'most', 'many', 'i', 'my', 'he', 'she']);
-const DESCRIPTIVE_VERB = new Set(['is', 'are', 'was', 'were', 'has', 'have', 'go', 'goes', 'sit', 'sits', 'live', 'lives', 'uses', 'runs', 'holds', 'owns', 'talks', 'takes', 'contains', 'provides', 'handles', 'stores', 'includes']);
+const DESCRIPTIVE_START = new Set([
+  'the',
+  'this',
+  'that',
+  'these',
+  'those',
+  'it',
+  'its',
+  "it's",
+  'we',
+  'our',
+  'you',
+  'your',
+  'they',
+  'their',
+  'there',
+  'a',
+  'an',
+  'each',
+  'every',
+  'all',
+  'some',
+  'most',
+  'many',
+  'i',
+  'my',
+  'he',
+  'she',
+]);
+const DESCRIPTIVE_VERB = new Set([
+  'is',
+  'are',
+  'was',
+  'were',
+  'has',
+  'have',
+  'go',
+  'goes',
+  'sit',
+  'sits',
+  'live',
+  'lives',
+  'uses',
+  'runs',
+  'holds',
+  'owns',
+  'talks',
+  'takes',
+  'contains',
+  'provides',
+  'handles',
+  'stores',
+  'includes',
+]);
 
 /** A line that describes (the project, the code) rather than asks for something: prose, not a rule. */
 function isDescriptive(line: string): boolean {
@@ -218,7 +291,10 @@ export function blocksOf(units: Unit[], isMark: (u: Unit) => boolean): Block[] {
         u.kind === 'code' ||
         (headingLevel < Infinity && !(u.kind === 'heading' && u.level! <= headingLevel)) ||
         isAnswer(u) ||
-        (leadIn && (u.kind === 'list-item' || isTable(u)) && last!.kind !== 'code' && !(last!.kind === 'paragraph' && isTable(last!) && u.kind === 'list-item')));
+        (leadIn &&
+          (u.kind === 'list-item' || isTable(u)) &&
+          last!.kind !== 'code' &&
+          !(last!.kind === 'paragraph' && isTable(last!) && u.kind === 'list-item')));
     if (!joins) {
       block = { units: [], blankBefore: u.blankBefore };
       blocks.push(block);
@@ -235,14 +311,23 @@ export function blocksOf(units: Unit[], isMark: (u: Unit) => boolean): Block[] {
 }
 
 function endsWithColon(u: Unit): boolean {
-  return u.kind === 'paragraph' && u.lines[u.lines.length - 1]!.trimEnd().replace(/[*_]+$/, '').endsWith(':');
+  return (
+    u.kind === 'paragraph' &&
+    u.lines[u.lines.length - 1]!.trimEnd()
+      .replace(/[*_]+$/, '')
+      .endsWith(':')
+  );
 }
 
 /** A block that is one standalone rule (with what travels with it), the kind topic sorting may move. */
 export function isSortable(b: Block): boolean {
   const first = b.units[0]!;
   if (first.kind === 'heading' || first.kind === 'html' || first.kind === 'code' || first.kind === 'frontmatter') return false;
-  if (b.units.length === 1) return first.lines.length === 1 || (first.lines[0]!.trimEnd().endsWith(':') && first.lines.slice(1).every((l) => isTable({ ...first, lines: [l] })));
+  if (b.units.length === 1)
+    return (
+      first.lines.length === 1 ||
+      (first.lines[0]!.trimEnd().endsWith(':') && first.lines.slice(1).every((l) => isTable({ ...first, lines: [l] })))
+    );
   return endsWithColon(first) || b.units.slice(1).every(isAnswer);
 }
 

@@ -5,7 +5,18 @@ import { analyze } from '../analysis/analyze.js';
 import type { Analysis } from '../model/analysis.js';
 import type { ConflictOption, LegacyFate, LegacyOption, Merged, Plan, PlanChoices, PlanOperation, Provenance } from '../model/plan.js';
 import type { SourceInfo } from '../model/source.js';
-import { additionsFrom, appendAdditions, bodyOf, changedLineNotes, insertMarks, renderBase, WrittenUnits, type Addition, type LineRef, type Rendered } from './assemble.js';
+import {
+  additionsFrom,
+  appendAdditions,
+  bodyOf,
+  changedLineNotes,
+  insertMarks,
+  renderBase,
+  WrittenUnits,
+  type Addition,
+  type LineRef,
+  type Rendered,
+} from './assemble.js';
 import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
 import { canonicalJson, sha256 } from '../common/hash.js';
 import type { InstructionDoc, Scope } from '../model/model.js';
@@ -36,7 +47,11 @@ export function buildPlan(scan: ScanResult, analysis: Analysis = analyze(scan), 
   const base = planWith(scan, analysis, DEFAULT_CHOICES);
   const chosen = isDefault(choices) ? base : planWith(scan, analysis, choices);
   const planHash = hashPlan(analysis.sources, base.operations, base.legacy, base.conflicts);
-  return { ...chosen, planHash, chosenHash: chosen === base ? planHash : hashPlan(analysis.sources, chosen.operations, base.legacy, base.conflicts) };
+  return {
+    ...chosen,
+    planHash,
+    chosenHash: chosen === base ? planHash : hashPlan(analysis.sources, chosen.operations, base.legacy, base.conflicts),
+  };
 }
 
 function isDefault(c: PlanChoices): boolean {
@@ -76,7 +91,11 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
   const legacyDocs = docs.filter((d) => d.role === 'legacy' && d !== link?.shown);
   const existing = new Map<string, Scope>(copilot.map((d) => [d.path, d.scope]));
   const targets = planTargets(legacyDocs, existing, copilotBlocked ? 'scoped' : 'copilot');
-  if (!copilotBlocked && !targets.some((t) => t.path === COPILOT_INSTRUCTIONS_PATH) && (byPath.has(COPILOT_INSTRUCTIONS_PATH) || replaceLink)) {
+  if (
+    !copilotBlocked &&
+    !targets.some((t) => t.path === COPILOT_INSTRUCTIONS_PATH) &&
+    (byPath.has(COPILOT_INSTRUCTIONS_PATH) || replaceLink)
+  ) {
     targets.unshift({ path: COPILOT_INSTRUCTIONS_PATH, scope: { kind: 'repo' }, docs: [] });
   }
 
@@ -98,7 +117,9 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     if (why) {
       blocked.add(target.path);
       const from = target.docs.map((d) => d.path);
-      notes.push(`${target.path} ${why}, and copilot-onboard does not write through links or over files it cannot read. ${from.length ? `The rules of ${from.join(', ')} are not migrated: make it a regular text file and propose again.` : 'It is left as it is.'}`);
+      notes.push(
+        `${target.path} ${why}, and copilot-onboard does not write through links or over files it cannot read. ${from.length ? `The rules of ${from.join(', ')} are not migrated: make it a regular text file and propose again.` : 'It is left as it is.'}`,
+      );
       continue;
     }
     const existingDoc = replacing ? link!.shown : byPath.get(target.path);
@@ -108,7 +129,10 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     // A new file with no rule in it (its sources were empty, or all merged) is not created.
     if (!existingDoc && !marked.refs.some((r) => r !== null)) continue;
     // A new scoped file opens with its generated front matter: no BOM may stand before its `---`.
-    const style = { ...textStyle(scan, existingDoc ?? target.docs[0]), ...(existingDoc || target.path === COPILOT_INSTRUCTIONS_PATH ? {} : { bom: false }) };
+    const style = {
+      ...textStyle(scan, existingDoc ?? target.docs[0]),
+      ...(existingDoc || target.path === COPILOT_INSTRUCTIONS_PATH ? {} : { bom: false }),
+    };
     const finalNewline = existingDoc ? splitText(scan.files.get(existingDoc.path)!.text).finalNewline : true;
     const content = joinText({ ...style, lines: marked.lines, finalNewline: finalNewline && marked.lines.length > 0 });
     provenance.push(...spans(target.path, marked.refs));
@@ -123,7 +147,9 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     if (size) long.push(size);
     if (replacing) {
       op.replacesLink = link!.link;
-      notes.push(`${target.path} is a symlink to ${link!.link}; as you chose, the link itself is replaced by a regular file with the rules (the backup keeps the link, and rollback puts it back). ${link!.shown.path} is not changed.`);
+      notes.push(
+        `${target.path} is a symlink to ${link!.link}; as you chose, the link itself is replaced by a regular file with the rules (the backup keeps the link, and rollback puts it back). ${link!.shown.path} is not changed.`,
+      );
     }
     operations.push(op);
   }
@@ -131,7 +157,12 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
   // A file read only because it is imported (a README) is not an instruction file: it stays, with no choice to make.
   const legacy = [
     ...linkOptions(link, replaceLink),
-    ...legacyOptions(legacyDocs.filter((d) => d.kind !== IMPORTED_KIND && !asked.has(d)), targets, scan, blocked),
+    ...legacyOptions(
+      legacyDocs.filter((d) => d.kind !== IMPORTED_KIND && !asked.has(d)),
+      targets,
+      scan,
+      blocked,
+    ),
     ...optionalOptions(optional, legacyDocs, targets, existing, copilotBlocked, notRuleOf, copies),
   ];
   for (const option of legacy) {
@@ -153,16 +184,24 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     if (option && (choices.legacy[d.path] ?? 'keep') === 'keep') {
       const readers = readersOf(option.kind, option.path);
       const alsoRead = readers.length > 0 ? `, and ${surfaceList(readers)} read${readers.length > 1 ? '' : 's'} it too` : '';
-      notes.push(`${d.path}:${d.line} is dropped from Copilot's files, but ${d.path} is kept and still says "${d.text.trim()}"${alsoRead}: remove the file, or edit that line, to settle the contradiction everywhere.`);
+      notes.push(
+        `${d.path}:${d.line} is dropped from Copilot's files, but ${d.path} is kept and still says "${d.text.trim()}"${alsoRead}: remove the file, or edit that line, to settle the contradiction everywhere.`,
+      );
     }
   }
   for (const d of scan.docs.filter((x) => notRuleOf(x) !== null)) {
     if (asked.has(d)) notes.push(`${d.path} is ${notRuleOf(d)}; as you chose, it is migrated all the same.`);
-    else notes.push(`${d.path} is ${notRuleOf(d)}; it is reported, not migrated${optional.includes(d) ? ' (the approve form can migrate it all the same)' : ''}.`);
+    else
+      notes.push(
+        `${d.path} is ${notRuleOf(d)}; it is reported, not migrated${optional.includes(d) ? ' (the approve form can migrate it all the same)' : ''}.`,
+      );
   }
   for (const w of swaps) {
     const fate = choices.legacy[w.was];
-    const undone = fate === 'remove' || fate === 'pointer' ? ` Your choice to ${fate === 'remove' ? 'remove it' : 'replace it with a pointer'} does not apply: a file left out as a copy is kept as it is.` : '';
+    const undone =
+      fate === 'remove' || fate === 'pointer'
+        ? ` Your choice to ${fate === 'remove' ? 'remove it' : 'replace it with a pointer'} does not apply: a file left out as a copy is kept as it is.`
+        : '';
     notes.push(`As you chose, ${w.chosen} is migrated instead of ${w.was}; ${w.was} is left out as the copy.${undone}`);
   }
   notes.push(...ignored);
@@ -175,10 +214,16 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
   }
   for (const c of copies.filter((x) => x.relation === 'synced-source')) {
     const readers = readersOf(scan.docs.find((d) => d.path === c.path)!.kind, c.path);
-    const read = readers.length > 0 ? ` ${surfaceList(readers)} read${readers.length > 1 ? '' : 's'} ${c.path} as it is.` : ` No Copilot surface reads ${c.path}: carry over by hand what ${c.keptPath} should say.`;
-    notes.push(`${c.keptPath} is kept as the hand-written distillation of ${c.path}, as it says; the plan does not merge ${c.path} into it.${read}`);
+    const read =
+      readers.length > 0
+        ? ` ${surfaceList(readers)} read${readers.length > 1 ? '' : 's'} ${c.path} as it is.`
+        : ` No Copilot surface reads ${c.path}: carry over by hand what ${c.keptPath} should say.`;
+    notes.push(
+      `${c.keptPath} is kept as the hand-written distillation of ${c.path}, as it says; the plan does not merge ${c.path} into it.${read}`,
+    );
   }
-  for (const d of scan.docs.filter((x) => x.aliasOf !== null)) notes.push(`${d.path} points at ${d.aliasOf}; its rules are read once, from ${d.aliasOf}.`);
+  for (const d of scan.docs.filter((x) => x.aliasOf !== null))
+    notes.push(`${d.path} points at ${d.aliasOf}; its rules are read once, from ${d.aliasOf}.`);
   for (const r of scan.imports) {
     const note = importNote(r);
     if (note) notes.push(note);
@@ -189,14 +234,33 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
   }
   if (docs.length === 0 && scan.skipped.length === 0) notes.push('No instruction files were found; there is nothing to migrate.');
   if (conflicts.length > 0) {
-    notes.push('Contradicting rules are kept and marked unless you choose which one stands in the approve form: the plan never picks a winner.');
+    notes.push(
+      'Contradicting rules are kept and marked unless you choose which one stands in the approve form: the plan never picks a winner.',
+    );
   }
 
   operations.sort((a, b) => byCodeUnit(a.path, b.path));
-  return { pattern: analysis.pattern, sources: analysis.sources, operations, problems: analysis.problems, merged, provenance, legacy, conflicts, dropped: [...dropped.values()], notes };
+  return {
+    pattern: analysis.pattern,
+    sources: analysis.sources,
+    operations,
+    problems: analysis.problems,
+    merged,
+    provenance,
+    legacy,
+    conflicts,
+    dropped: [...dropped.values()],
+    notes,
+  };
 }
 
-function renderTarget(linesOf: (p: string) => string[], target: Target, existingDoc: InstructionDoc | undefined, analysis: Analysis, merged: Merged[]): Rendered {
+function renderTarget(
+  linesOf: (p: string) => string[],
+  target: Target,
+  existingDoc: InstructionDoc | undefined,
+  analysis: Analysis,
+  merged: Merged[],
+): Rendered {
   // Every unit of the existing file, repeats too: legacy files merge into these copies, one each.
   const written = new WrittenUnits();
   if (existingDoc) for (const u of existingDoc.units) written.add(u);
@@ -214,7 +278,10 @@ function renderTarget(linesOf: (p: string) => string[], target: Target, existing
     return appendAdditions(base, [...additions.values()], target.path, merged);
   }
   const out: Rendered = existingDoc
-    ? { lines: lines(existingDoc), refs: lines(existingDoc).map((l, i) => (l.trim() === '' ? null : { path: existingDoc.path, line: i + 1 })) }
+    ? {
+        lines: lines(existingDoc),
+        refs: lines(existingDoc).map((l, i) => (l.trim() === '' ? null : { path: existingDoc.path, line: i + 1 })),
+      }
     : { lines: frontMatterFor(target), refs: frontMatterFor(target).map(() => null) };
   for (const doc of target.docs) {
     if (doc.units.length === 0) continue; // front matter only: nothing to carry over
@@ -243,7 +310,15 @@ function operation(p: string, before: string | null, beforeSha: string | null, a
     content: after,
     beforeSha256: beforeSha,
     afterSha256: after === null ? null : sha256(Buffer.from(after, 'utf8')),
-    diff: createTwoFilesPatch(before === null ? '/dev/null' : `a/${p}`, after === null ? '/dev/null' : `b/${p}`, before ?? '', after ?? '', undefined, undefined, { context: 3 }),
+    diff: createTwoFilesPatch(
+      before === null ? '/dev/null' : `a/${p}`,
+      after === null ? '/dev/null' : `b/${p}`,
+      before ?? '',
+      after ?? '',
+      undefined,
+      undefined,
+      { context: 3 },
+    ),
   };
 }
 
@@ -276,8 +351,13 @@ function frontMatterNotes(targets: Target[], blocked: Set<string>): string[] {
     const carried = target.path === COPILOT_INSTRUCTIONS_PATH ? null : targetDescription(target);
     for (const doc of target.docs) {
       // An empty description says nothing, so nothing of it is lost.
-      const lost = (doc.frontMatterKeys ?? []).filter((k) => !SCOPE_KEYS.has(k) && !(k === 'description' && (doc.description === null || carried === doc.description)));
-      if (lost.length > 0) notes.push(`${doc.path}: its front matter ${lost.map((k) => `"${k}"`).join(', ')} is not carried into ${target.path}, which has no place for it; the file keeps it while you keep the file.`);
+      const lost = (doc.frontMatterKeys ?? []).filter(
+        (k) => !SCOPE_KEYS.has(k) && !(k === 'description' && (doc.description === null || carried === doc.description)),
+      );
+      if (lost.length > 0)
+        notes.push(
+          `${doc.path}: its front matter ${lost.map((k) => `"${k}"`).join(', ')} is not carried into ${target.path}, which has no place for it; the file keeps it while you keep the file.`,
+        );
     }
   }
   return notes;
@@ -314,9 +394,15 @@ function copilotLink(scan: ScanResult, byPath: Map<string, InstructionDoc>): Cop
 function blockedCopilotNote(scan: ScanResult, link: CopilotLink | null, targets: Target[]): string {
   const fallback = targets.find((t) => t.docs.some((d) => d.scope.kind === 'repo'));
   const moved = fallback ? fallback.docs.filter((d) => d.scope.kind === 'repo').map((d) => d.path) : [];
-  const where = moved.length > 0 ? ` The repo-wide rules of ${moved.join(', ')} go to ${fallback!.path} (applyTo "**"), which Copilot reads for every file.` : '';
+  const where =
+    moved.length > 0
+      ? ` The repo-wide rules of ${moved.join(', ')} go to ${fallback!.path} (applyTo "**"), which Copilot reads for every file.`
+      : '';
   if (link) {
-    const through = link.shown.path === COPILOT_INSTRUCTIONS_PATH ? '' : ` Copilot reads ${link.shown.path} through it, so those rules are already Copilot's and stay where they are.`;
+    const through =
+      link.shown.path === COPILOT_INSTRUCTIONS_PATH
+        ? ''
+        : ` Copilot reads ${link.shown.path} through it, so those rules are already Copilot's and stay where they are.`;
     return `${COPILOT_INSTRUCTIONS_PATH} is a symlink to ${link.link}: copilot-onboard does not write through links, so it is left as it is.${through}${where} The approve form can instead replace the link with a regular file holding all of them.`;
   }
   return `${COPILOT_INSTRUCTIONS_PATH} ${unwritable(scan, COPILOT_INSTRUCTIONS_PATH)}: copilot-onboard does not write through links or over files it cannot read, so it is left as it is.${where}`;
@@ -377,7 +463,8 @@ function optionalOptions(
 ): LegacyOption[] {
   return optional.map((doc) => {
     // Where its rules would go: where they go now, or where they would go with it among the others.
-    const target = (targets.find((t) => t.docs.includes(doc)) ?? planTargets([...legacyDocs, doc], existing, copilotBlocked ? 'scoped' : 'copilot').find((t) => t.docs.includes(doc)))!.path;
+    const target = (targets.find((t) => t.docs.includes(doc)) ??
+      planTargets([...legacyDocs, doc], existing, copilotBlocked ? 'scoped' : 'copilot').find((t) => t.docs.includes(doc)))!.path;
     const copy = copies.find((c) => c.relation === 'copy' && c.path === doc.path);
     const fates: LegacyFate[] = copy?.swappable ? ['keep', 'migrate', 'use-this'] : ['keep', 'migrate'];
     return {
@@ -395,13 +482,19 @@ function optionalOptions(
  * The copies as the person's choices leave them. A `use-this` on a swappable copy turns its group
  * around (analysis/copies.ts, keepInstead); a second `use-this` in the same group is not applied, and said.
  */
-function copyChoices(scan: ScanResult, choices: PlanChoices): { swaps: CopySwap[]; copies: Copy[]; leftOut: Map<string, string>; ignored: string[] } {
+function copyChoices(
+  scan: ScanResult,
+  choices: PlanChoices,
+): { swaps: CopySwap[]; copies: Copy[]; leftOut: Map<string, string>; ignored: string[] } {
   const swaps: CopySwap[] = [];
   const ignored: string[] = [];
   for (const c of scan.copies) {
     if (choices.legacy[c.path] !== 'use-this' || c.relation !== 'copy' || !c.swappable) continue;
     const first = swaps.find((w) => w.was === c.keptPath);
-    if (first) ignored.push(`${c.path}: your choice to migrate it instead of ${c.keptPath} is not applied, because you chose ${first.chosen} for that already; ${c.path} is left out as a copy of ${first.chosen}.`);
+    if (first)
+      ignored.push(
+        `${c.path}: your choice to migrate it instead of ${c.keptPath} is not applied, because you chose ${first.chosen} for that already; ${c.path} is left out as a copy of ${first.chosen}.`,
+      );
     else swaps.push(keepInstead(c, scan.copies, scan.docs, (p) => scan.files.get(p)!.text));
   }
   if (swaps.length === 0) return { swaps, copies: scan.copies, leftOut: new Map(), ignored };
@@ -499,7 +592,13 @@ function dropLines(r: Rendered, dropped: Map<string, unknown>): Rendered {
  * once, unless listed as merged (into a copy from another file: a repeat inside one file is kept) or
  * dropped by the person's choice, and every line that claims to come from a source is byte-identical to it.
  */
-function assertEveryLineOnce(linesOf: (p: string) => string[], contributors: InstructionDoc[], out: Rendered, merged: Merged[], dropped: Map<string, unknown>): void {
+function assertEveryLineOnce(
+  linesOf: (p: string) => string[],
+  contributors: InstructionDoc[],
+  out: Rendered,
+  merged: Merged[],
+  dropped: Map<string, unknown>,
+): void {
   const seen = new Map<string, number>();
   out.refs.forEach((ref, i) => {
     if (!ref) return;
@@ -511,7 +610,8 @@ function assertEveryLineOnce(linesOf: (p: string) => string[], contributors: Ins
   // A repeat inside one file is written again, never merged into its own file's copy.
   for (const m of merged) {
     const own = m.keptAt.path === m.path && linesOf(m.path)[m.keptAt.line - 1] === linesOf(m.path)[m.line - 1];
-    if (own) throw new Error(`internal check failed: ${m.path}:${m.line} repeats line ${m.keptAt.line} of its own file and would be merged`);
+    if (own)
+      throw new Error(`internal check failed: ${m.path}:${m.line} repeats line ${m.keptAt.line} of its own file and would be merged`);
   }
   const mergedLines = new Set(merged.flatMap((m) => Array.from({ length: m.lines }, (_, i) => `${m.path}:${m.line + i}`)));
   for (const doc of contributors) {
@@ -535,19 +635,32 @@ function spans(target: string, refs: (LineRef | null)[]): Provenance[] {
       last.from.endLine = ref.line;
       last.to.endLine = i + 1;
     } else if (ref) {
-      out.push({ from: { path: ref.path, startLine: ref.line, endLine: ref.line }, to: { path: target, startLine: i + 1, endLine: i + 1 } });
+      out.push({
+        from: { path: ref.path, startLine: ref.line, endLine: ref.line },
+        to: { path: target, startLine: i + 1, endLine: i + 1 },
+      });
     }
   });
   return out;
 }
 
 /** The hash that an approval binds to: the sources read, the options offered, every default operation's exact content. */
-export function hashPlan(sources: SourceInfo[], operations: PlanOperation[], legacy: LegacyOption[] = [], conflicts: ConflictOption[] = []): string {
+export function hashPlan(
+  sources: SourceInfo[],
+  operations: PlanOperation[],
+  legacy: LegacyOption[] = [],
+  conflicts: ConflictOption[] = [],
+): string {
   return sha256(
     canonicalJson({
       sources: sources.map((s) => ({ path: s.path, sha256: s.sha256 })),
       operations: operations.map((o) => ({ op: o.op, path: o.path, content: o.content, beforeSha256: o.beforeSha256 })),
-      legacy: legacy.map((l) => ({ path: l.path, target: l.target, fates: l.fates, ...(l.linkTarget !== undefined ? { linkTarget: l.linkTarget } : {}) })),
+      legacy: legacy.map((l) => ({
+        path: l.path,
+        target: l.target,
+        fates: l.fates,
+        ...(l.linkTarget !== undefined ? { linkTarget: l.linkTarget } : {}),
+      })),
       conflicts: conflicts.map((c) => ({ id: c.id, locations: c.locations })),
     }),
   );

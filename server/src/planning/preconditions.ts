@@ -34,7 +34,9 @@ export function assertSourcesClean(scan: ScanResult): void {
   }
   if (found.length > 0) {
     const shown = found.slice(0, 5).join(', ') + (found.length > 5 ? ` and ${found.length - 5} more` : '');
-    throw new PreconditionError(`Propose refused: ${shown} still ${found.length > 1 ? 'hold' : 'holds'} merge conflict markers (<<<<<<<, =======, >>>>>>>). Resolve the conflict, then propose again.`);
+    throw new PreconditionError(
+      `Propose refused: ${shown} still ${found.length > 1 ? 'hold' : 'holds'} merge conflict markers (<<<<<<<, =======, >>>>>>>). Resolve the conflict, then propose again.`,
+    );
   }
 }
 
@@ -59,7 +61,8 @@ export async function assertPlanApplies(root: string, ops: PlanOperation[]): Pro
   for (const op of ops) {
     if (op.op === 'delete') continue;
     const rel = normalizeRepoPath(op.path);
-    const tooLong = Buffer.byteLength(path.join(root, rel)) > MAX_PATH_BYTES || rel.split('/').some((part) => Buffer.byteLength(part) > MAX_NAME_BYTES);
+    const tooLong =
+      Buffer.byteLength(path.join(root, rel)) > MAX_PATH_BYTES || rel.split('/').some((part) => Buffer.byteLength(part) > MAX_NAME_BYTES);
     if (tooLong) {
       problems.push(`${rel} is a path too long for the file system to hold; shorten the folder names of its sources, then propose again.`);
       continue;
@@ -85,7 +88,8 @@ export async function assertPlanApplies(root: string, ops: PlanOperation[]): Pro
     }
   }
   for (const { what, blocks } of inTheWay.values()) {
-    const needed = blocks.length === 0 ? '' : ` (for ${blocks.slice(0, 3).join(', ')}${blocks.length > 3 ? ` and ${blocks.length - 3} more` : ''})`;
+    const needed =
+      blocks.length === 0 ? '' : ` (for ${blocks.slice(0, 3).join(', ')}${blocks.length > 3 ? ` and ${blocks.length - 3} more` : ''})`;
     problems.push(`${what}${needed}: move it aside or rename it, then propose again.`);
   }
   if (mayExist.length > 0) {
@@ -144,11 +148,15 @@ export function droppedFrontMatterNotes(scan: ScanResult): string[] {
     for (const [key, uses] of seen) {
       if (uses.length > 1) {
         const last = uses[uses.length - 1]!;
-        notes.push(`${doc.path}: its front matter sets "${key}" ${uses.length} times (lines ${uses.map((u) => u.line).join(', ')}); only the last one (line ${last.line}: ${JSON.stringify(last.value)}) is read, the others are dropped. Keep one "${key}" line to say which you mean.`);
+        notes.push(
+          `${doc.path}: its front matter sets "${key}" ${uses.length} times (lines ${uses.map((u) => u.line).join(', ')}); only the last one (line ${last.line}: ${JSON.stringify(last.value)}) is read, the others are dropped. Keep one "${key}" line to say which you mean.`,
+        );
       }
       const value = uses[uses.length - 1]!.value.replace(/^(['"])(.*)\1$/, '$2');
       if (BOOLEAN_KEYS.has(key) && value !== 'true' && value !== 'false') {
-        notes.push(`${doc.path}: its front matter says ${key}: ${JSON.stringify(value)}, which is neither true nor false, so it is read as false (the rule applies by its globs or description, not always). Write true or false to say which.`);
+        notes.push(
+          `${doc.path}: its front matter says ${key}: ${JSON.stringify(value)}, which is neither true nor false, so it is read as false (the rule applies by its globs or description, not always). Write true or false to say which.`,
+        );
       }
     }
   }

@@ -50,7 +50,12 @@ export function blockTopic(block: Block): SectionTopic | null {
 
 /** A `## ` heading and the title of a topic name the same section when their words match, case aside. */
 export function sameSection(headingLine: string, title: string): boolean {
-  const words = (t: string) => t.replace(/^\s*#+\s*/, '').trim().replace(/\s+/g, ' ').toLowerCase();
+  const words = (t: string) =>
+    t
+      .replace(/^\s*#+\s*/, '')
+      .trim()
+      .replace(/\s+/g, ' ')
+      .toLowerCase();
   return words(headingLine) === words(title);
 }
 
@@ -192,7 +197,10 @@ function inShape(path: string, units: Unit[]): Restructured {
     }
     const start = out.length + 1;
     out.push(...u.lines);
-    provenance.push({ from: { path: u.path, startLine: u.line, endLine: u.line + u.lines.length - 1 }, to: { path, startLine: start, endLine: out.length } });
+    provenance.push({
+      from: { path: u.path, startLine: u.line, endLine: u.line + u.lines.length - 1 },
+      to: { path, startLine: start, endLine: out.length },
+    });
     next = u.line + u.lines.length;
     const fence = unclosedFence(u);
     if (fence) {
@@ -213,4 +221,3 @@ function tight(prev: Unit, u: Unit, blankBefore: boolean): boolean {
 function lastUnit(item: Item): Unit {
   return item.units[item.units.length - 1]!;
 }
-

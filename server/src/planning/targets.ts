@@ -81,7 +81,11 @@ export function planTargets(legacy: InstructionDoc[], existing: Map<string, Scop
     // A rule applied on request is keyed by the description its file gets, so that the file the plan
     // wrote is found again (with its scope) by the next plan.
     const scope: Scope =
-      doc.scope.kind === 'repo' ? EVERYWHERE : doc.scope.kind === 'request' && doc.scope.description === null ? { kind: 'request', description: `Rules from ${doc.path}` } : doc.scope;
+      doc.scope.kind === 'repo'
+        ? EVERYWHERE
+        : doc.scope.kind === 'request' && doc.scope.description === null
+          ? { kind: 'request', description: `Rules from ${doc.path}` }
+          : doc.scope;
     const key = scopeKey(scope);
     const same = scoped.get(key);
     if (same) {

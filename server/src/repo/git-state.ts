@@ -5,7 +5,11 @@ import { promisify } from 'node:util';
 import { PreconditionError } from '../common/errors.js';
 
 const run = promisify(execFile);
-const exists = (p: string) => fs.lstat(p).then(() => true, () => false);
+const exists = (p: string) =>
+  fs.lstat(p).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * A bare repository (its folder holds HEAD, objects/ and refs/, and no work tree): there are no
@@ -65,7 +69,10 @@ export async function operationInProgress(root: string): Promise<{ what: string;
  */
 export async function assertNoOperationInProgress(root: string): Promise<void> {
   const op = await operationInProgress(root);
-  if (op) throw new PreconditionError(`Git says ${op.what} in this repository: its files are not in a state to migrate. First ${op.todo}, then propose again.`);
+  if (op)
+    throw new PreconditionError(
+      `Git says ${op.what} in this repository: its files are not in a state to migrate. First ${op.todo}, then propose again.`,
+    );
 }
 
 /** Which of `paths` git ignores (`git check-ignore`); empty outside git. */

@@ -30,7 +30,13 @@ async function open(root: string) {
 async function mayBeInWorkTree(root: string): Promise<boolean> {
   if (process.env.GIT_DIR) return true;
   for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
-    if (await fs.stat(path.join(dir, '.git')).then(() => true, () => false)) return true;
+    if (
+      await fs.stat(path.join(dir, '.git')).then(
+        () => true,
+        () => false,
+      )
+    )
+      return true;
     if (path.dirname(dir) === dir) return false;
   }
 }
@@ -56,7 +62,10 @@ export async function gitInfo(root: string, paths: string[]): Promise<GitInfo | 
       .filter((p) => wanted.has(p));
     const untracked = status.not_added.map(toRepo).filter((p) => wanted.has(p));
     const tracked = new Set((await git.raw(['ls-files', '--', ...paths]).catch(() => '')).split('\n').filter(Boolean));
-    const ignored = await ignoredAmong(git, paths.filter((p) => !tracked.has(p)));
+    const ignored = await ignoredAmong(
+      git,
+      paths.filter((p) => !tracked.has(p)),
+    );
     return {
       head,
       branch: status.detached ? null : (status.current ?? null),
@@ -82,7 +91,9 @@ async function ignoredAmong(git: Awaited<ReturnType<typeof open>>, paths: string
 export function describeGit(info: GitInfo | null): string[] {
   if (!info) return ['Git: not a git work tree; the backup is the only way back.'];
   // A commit subject and file names come from the repository: shown escaped, on one line.
-  const lines = [`Git: ${info.detached ? 'detached HEAD (no branch), ' : info.branch ? `branch ${showLine(info.branch)}, ` : ''}HEAD ${info.head ? showLine(info.head) : '(no commits yet)'}.`];
+  const lines = [
+    `Git: ${info.detached ? 'detached HEAD (no branch), ' : info.branch ? `branch ${showLine(info.branch)}, ` : ''}HEAD ${info.head ? showLine(info.head) : '(no commits yet)'}.`,
+  ];
   if (info.modified.length > 0) lines.push(`Uncommitted changes in files the plan touches: ${showPaths(info.modified)}.`);
   if (info.untracked.length > 0) lines.push(`Not tracked by git (the backup still keeps them): ${showPaths(info.untracked)}.`);
   return lines;
@@ -101,7 +112,12 @@ export async function createBranch(root: string, name: string): Promise<void> {
 }
 
 /** The reviewable part of `.copilot-state/` (see state-paths.ts): what `--commit` commits with the migrated files. */
-export const TRACE_PATHS = ['.copilot-state/.gitignore', '.copilot-state/elicitation-traces', '.copilot-state/sampling-traces', '.copilot-state/trace-chain.json'];
+export const TRACE_PATHS = [
+  '.copilot-state/.gitignore',
+  '.copilot-state/elicitation-traces',
+  '.copilot-state/sampling-traces',
+  '.copilot-state/trace-chain.json',
+];
 
 /**
  * What `--commit` will and will not commit, known before anything is written: a removed file git
@@ -121,7 +137,8 @@ export function planCommit(info: GitInfo, operations: { op: 'create' | 'update' 
   const left: CommitPlan['left'] = [];
   for (const o of operations) {
     if (ignored.has(o.path)) left.push({ path: o.path, why: 'git ignores it' });
-    else if (o.op === 'delete' && untracked.has(o.path)) left.push({ path: o.path, why: 'git does not track it, so its removal is no change a commit can hold (the backup keeps it)' });
+    else if (o.op === 'delete' && untracked.has(o.path))
+      left.push({ path: o.path, why: 'git does not track it, so its removal is no change a commit can hold (the backup keeps it)' });
     else files.push(o.path);
   }
   return { files, left };
@@ -130,7 +147,9 @@ export function planCommit(info: GitInfo, operations: { op: 'create' | 'update' 
 export function describeCommit(info: GitInfo, plan: CommitPlan, branch: string | undefined): string[] {
   const files = plan.files.length === 0 ? 'no migrated file (none is a change git can hold), only' : 'the migrated files and';
   const where = branch ? ` on the new branch ${showLine(branch)}` : info.branch ? ` on branch ${showLine(info.branch)}` : '';
-  const lines = [`With --commit: ${files} the traces under .copilot-state/ (this migrate's trace included) are committed${where}, with a message that names the trace.`];
+  const lines = [
+    `With --commit: ${files} the traces under .copilot-state/ (this migrate's trace included) are committed${where}, with a message that names the trace.`,
+  ];
   for (const l of plan.left) lines.push(`Not in the commit: ${showPaths([l.path])}: ${l.why}.`);
   return lines;
 }
@@ -140,7 +159,9 @@ export async function commitsOfMigration(root: string, migrationId: string): Pro
   if (!(await mayBeInWorkTree(root))) return [];
   try {
     const git = await open(root);
-    const hashes = (await git.raw(['log', '--all', '--fixed-strings', `--grep=Migration ${migrationId}`, '--format=%h'])).split('\n').filter(Boolean);
+    const hashes = (await git.raw(['log', '--all', '--fixed-strings', `--grep=Migration ${migrationId}`, '--format=%h']))
+      .split('\n')
+      .filter(Boolean);
     const out: { commit: string; branches: string[] }[] = [];
     for (const commit of hashes) {
       const branches = (await git.raw(['branch', '--contains', commit, '--format=%(refname:short)'])).split('\n').filter(Boolean);
@@ -156,7 +177,14 @@ export async function commitsOfMigration(root: string, migrationId: string): Pro
 export async function committableTraces(root: string): Promise<string[]> {
   const git = await open(root);
   const present: string[] = [];
-  for (const p of TRACE_PATHS) if (await fs.stat(path.join(root, p)).then(() => true, () => false)) present.push(p);
+  for (const p of TRACE_PATHS)
+    if (
+      await fs.stat(path.join(root, p)).then(
+        () => true,
+        () => false,
+      )
+    )
+      present.push(p);
   const ignored = new Set(await ignoredAmong(git, present));
   return present.filter((p) => !ignored.has(p));
 }

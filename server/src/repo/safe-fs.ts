@@ -37,7 +37,10 @@ export const TEMP_PREFIX = '.copilot-tmp-';
 
 /** A symlink where copilot-onboard reads or writes its own files, or on the way to a file it writes. */
 export class LinkRefusedError extends UnsafePathError {
-  constructor(readonly rel: string, target: string | null) {
+  constructor(
+    readonly rel: string,
+    target: string | null,
+  ) {
     super(
       rel,
       `is a symlink${target !== null ? ` (to ${target})` : ''}; copilot-onboard neither writes nor reads its files through a link, so nothing was written. Replace it with a real folder or file inside the repository, or remove it`,
@@ -49,7 +52,10 @@ export class LinkRefusedError extends UnsafePathError {
 export class NotAFolderError extends PreconditionError {
   override name = 'NotAFolderError';
   readonly code = 'ENOTDIR';
-  constructor(readonly rel: string, what: string) {
+  constructor(
+    readonly rel: string,
+    what: string,
+  ) {
     super(`${rel} is ${what}, where copilot-onboard needs a folder; move it aside`);
   }
 }
@@ -58,7 +64,10 @@ export class NotAFolderError extends PreconditionError {
 export class NotAFileError extends PreconditionError {
   override name = 'NotAFileError';
   readonly code = 'ENOTFILE';
-  constructor(readonly rel: string, what: string) {
+  constructor(
+    readonly rel: string,
+    what: string,
+  ) {
     super(`${rel} is ${what}, not a regular file; move it aside`);
   }
 }
@@ -307,7 +316,11 @@ export async function removeTree(root: string, rel: string): Promise<boolean> {
  * The entry at `rel` in its real folder, or null when it (or a folder on the way) is not there; a
  * link at `rel` is refused unless `link: 'allow'` (then it is the link itself, never followed).
  */
-async function existingEntry(root: string, rel: string, opts: { link: 'refuse' | 'allow' } = { link: 'refuse' }): Promise<{ at: string; abs: string; st: Stats } | null> {
+async function existingEntry(
+  root: string,
+  rel: string,
+  opts: { link: 'refuse' | 'allow' } = { link: 'refuse' },
+): Promise<{ at: string; abs: string; st: Stats } | null> {
   const p = await placeOf(root, rel);
   const at = await realFolders(p, p.parts.length - 1, false, true);
   if (at === null) return null;
@@ -526,7 +539,11 @@ export function makeTempFolder(prefix: string): string {
 export async function lockFolder(
   root: string,
   rel: string,
-  options: { stale: number; retries: number | { retries: number; minTimeout: number; maxTimeout: number }; onCompromised: (err: Error) => void },
+  options: {
+    stale: number;
+    retries: number | { retries: number; minTimeout: number; maxTimeout: number };
+    onCompromised: (err: Error) => void;
+  },
 ): Promise<() => Promise<void>> {
   const p = await placeOf(root, rel);
   const { abs } = (await folderAndName(p, true))!;
@@ -538,16 +555,32 @@ export async function lockFolder(
     return st;
   };
   type Callback<T> = (err: Error | null, value?: T) => void;
-  const done = <T>(work: Promise<T>, cb: Callback<T>) => void work.then((v) => cb(null, v), (err: Error) => cb(err));
+  const done = <T>(work: Promise<T>, cb: Callback<T>) =>
+    void work.then(
+      (v) => cb(null, v),
+      (err: Error) => cb(err),
+    );
   const adapter = {
-    mkdir: (target: string, ...rest: unknown[]) => done(checked(target).then(() => fs.mkdir(abs)), rest[rest.length - 1] as Callback<unknown>),
-    rmdir: (target: string, cb: Callback<void>) => done(checked(target).then(() => fs.rmdir(abs)), cb),
+    mkdir: (target: string, ...rest: unknown[]) =>
+      done(
+        checked(target).then(() => fs.mkdir(abs)),
+        rest[rest.length - 1] as Callback<unknown>,
+      ),
+    rmdir: (target: string, cb: Callback<void>) =>
+      done(
+        checked(target).then(() => fs.rmdir(abs)),
+        cb,
+      ),
     stat: (target: string, cb: Callback<Stats>) =>
       done(
         checked(target).then((st) => st ?? fs.lstat(abs)),
         cb,
       ),
-    utimes: (target: string, atime: Date, mtime: Date, cb: Callback<void>) => done(checked(target).then(() => fs.lutimes(abs, atime, mtime)), cb),
+    utimes: (target: string, atime: Date, mtime: Date, cb: Callback<void>) =>
+      done(
+        checked(target).then(() => fs.lutimes(abs, atime, mtime)),
+        cb,
+      ),
     rmdirSync: (target: string) => {
       const st = fsSync.lstatSync(target);
       if (target === abs && st.isDirectory()) fsSync.rmdirSync(abs);

@@ -50,7 +50,9 @@ export async function readSource(paths: RepoPaths, rel: string): Promise<SourceR
     return skipped(rel, 'not_a_file', `is a broken symlink (its target ${link} does not exist)`, 0, null);
   }
   if (!isInside(realRoot, target)) {
-    const how = (await fs.lstat(abs)).isSymbolicLink() ? `a symlink that leaves the repository (${await fs.readlink(abs)})` : 'inside a symlinked folder that leaves the repository';
+    const how = (await fs.lstat(abs)).isSymbolicLink()
+      ? `a symlink that leaves the repository (${await fs.readlink(abs)})`
+      : 'inside a symlinked folder that leaves the repository';
     return skipped(rel, 'symlink_outside', `is ${how}`, 0, null);
   }
   const inRepo = path.relative(realRoot, target).split(path.sep).join('/');

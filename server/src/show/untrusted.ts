@@ -68,7 +68,9 @@ export function showPaths(paths: readonly string[], separator = ', '): string {
  */
 export function showJson(value: unknown, indent = 2): string {
   const unit = (c: string, i: number) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
-  return JSON.stringify(value, null, indent).replace(HIDDEN_ALL, (c) => (c === '\n' ? c : c.length === 2 ? unit(c, 0) + unit(c, 1) : unit(c, 0)));
+  return JSON.stringify(value, null, indent).replace(HIDDEN_ALL, (c) =>
+    c === '\n' ? c : c.length === 2 ? unit(c, 0) + unit(c, 1) : unit(c, 0),
+  );
 }
 
 /** At most `max` characters (code points, so no surrogate pair is split), with "..." when cut; then shown as one line. */

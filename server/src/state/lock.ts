@@ -85,7 +85,8 @@ export async function withLock<T>(root: string, name: LockName, command: string,
     if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
     const owner = await readOwner(root, name);
     const who = owner ? `process ${owner.pid} on ${owner.host} (${owner.command}) since ${owner.since}` : 'another process';
-    const busy = (holder: string) => new LockHeldError(`Another copilot-onboard is working on this repository: ${holder} holds the lock. Try again when it has finished.`);
+    const busy = (holder: string) =>
+      new LockHeldError(`Another copilot-onboard is working on this repository: ${holder} holds the lock. Try again when it has finished.`);
     if (owner && owner.host === os.hostname() && !alive(owner.pid) && (await ownerMatchesLock(root, name))) {
       // Two processes may take over the same dead lock at once: the one that loses is busy, like any other.
       try {
@@ -96,7 +97,11 @@ export async function withLock<T>(root: string, name: LockName, command: string,
       } catch (again) {
         if ((again as NodeJS.ErrnoException).code !== 'ELOCKED' && (again as NodeJS.ErrnoException).code !== 'ENOENT') throw again;
         const now = await readOwner(root, name);
-        throw busy(now && now.pid !== owner.pid ? `process ${now.pid} on ${now.host} (${now.command}), which took over the lock of a process that had died,` : 'another process, which took over the lock of a process that had died,');
+        throw busy(
+          now && now.pid !== owner.pid
+            ? `process ${now.pid} on ${now.host} (${now.command}), which took over the lock of a process that had died,`
+            : 'another process, which took over the lock of a process that had died,',
+        );
       }
     } else {
       throw busy(who);

@@ -64,7 +64,14 @@ export async function prune(root: string, reason: string, opts: { force?: boolea
   }
   if (removed.length === 0 && backupVictims.length === 0) return null;
 
-  const what = [removed.length > 0 ? `${removed.length} read-only trace${removed.length === 1 ? '' : 's'} (analyze and propose narrations; the newest ${keep} are kept)` : null, backupVictims.length > 0 ? `the backups of ${backupVictims.length} rolled-back migration${backupVictims.length === 1 ? '' : 's'} (${backupVictims.join(', ')})` : null]
+  const what = [
+    removed.length > 0
+      ? `${removed.length} read-only trace${removed.length === 1 ? '' : 's'} (analyze and propose narrations; the newest ${keep} are kept)`
+      : null,
+    backupVictims.length > 0
+      ? `the backups of ${backupVictims.length} rolled-back migration${backupVictims.length === 1 ? '' : 's'} (${backupVictims.join(', ')})`
+      : null,
+  ]
     .filter(Boolean)
     .join(' and ');
   // Recorded before anything is removed: a crash in between leaves files the record names, which verify accepts.
@@ -89,6 +96,8 @@ export async function prune(root: string, reason: string, opts: { force?: boolea
 async function oldBackups(root: string): Promise<string[]> {
   const state = await readState(root);
   const present = new Set(((await listFolder(root, STATE.backups)) ?? []).filter((e) => e.isDirectory()).map((e) => e.name));
-  const rolledBack = state.migrations.filter((m) => m.rolledBackAt !== null && present.has(m.id)).sort((a, b) => (a.migratedAt < b.migratedAt ? -1 : a.migratedAt > b.migratedAt ? 1 : 0));
+  const rolledBack = state.migrations
+    .filter((m) => m.rolledBackAt !== null && present.has(m.id))
+    .sort((a, b) => (a.migratedAt < b.migratedAt ? -1 : a.migratedAt > b.migratedAt ? 1 : 0));
   return rolledBack.slice(0, Math.max(0, rolledBack.length - RETENTION.backups)).map((m) => m.id);
 }

@@ -159,7 +159,9 @@ export const ElicitationTrace = z.object({
   pruned: z
     .object({
       reason: z.string().min(1),
-      traces: z.array(z.object({ from: z.number().int().min(1), to: z.number().int().min(1), lastSha256: Sha256, files: z.number().int().min(1) })),
+      traces: z.array(
+        z.object({ from: z.number().int().min(1), to: z.number().int().min(1), lastSha256: Sha256, files: z.number().int().min(1) }),
+      ),
       backups: z.array(z.string()),
     })
     .optional(),
@@ -193,7 +195,14 @@ export const Journal = z.object({
   /** migrate: 'backup' while originals are saved (no repository file touched yet), then 'apply'. */
   phase: z.enum(['backup', 'apply', 'restore']),
   pid: z.number().int(),
-  files: z.array(z.object({ path: z.string(), beforeSha256: z.string().nullable(), afterSha256: z.string().nullable(), linkTarget: z.string().optional() })),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      beforeSha256: z.string().nullable(),
+      afterSha256: z.string().nullable(),
+      linkTarget: z.string().optional(),
+    }),
+  ),
   /** rollback: files edited after the migration, whose current bytes were saved before restoring. */
   edited: z.array(z.string()),
 });

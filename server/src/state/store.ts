@@ -6,7 +6,11 @@ import type { OnboardingState, PlanFile } from './schema.js';
 
 export class StateDamagedError extends BadInputError {
   override name = 'StateDamagedError';
-  constructor(readonly file: string, problem: string, readonly recovery: string) {
+  constructor(
+    readonly file: string,
+    problem: string,
+    readonly recovery: string,
+  ) {
     super(`${STATE_DIR}/${file} is damaged: ${problem}. ${recovery}`);
   }
 }
@@ -21,7 +25,13 @@ export function freshState(now: string): OnboardingState {
  * `rel` is repository-relative: it is read through no link (safe-fs.ts). `schema` is loaded only
  * when the file exists: a command on a repository without state does not build zod's schemas.
  */
-export async function readStateFile<T>(root: string, rel: string, name: string, schema: () => Promise<z.ZodType<T>>, advice: () => Promise<string>): Promise<T | null> {
+export async function readStateFile<T>(
+  root: string,
+  rel: string,
+  name: string,
+  schema: () => Promise<z.ZodType<T>>,
+  advice: () => Promise<string>,
+): Promise<T | null> {
   const bytes = await readFile(root, rel);
   if (bytes === null) return null;
   const raw = bytes.toString('utf8');
@@ -34,14 +44,24 @@ export async function readStateFile<T>(root: string, rel: string, name: string, 
   const parsed = (await schema()).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new StateDamagedError(name, `it does not match its schema (${issue.path.join('.') || '(root)'}: ${issue.message})`, await advice());
+    throw new StateDamagedError(
+      name,
+      `it does not match its schema (${issue.path.join('.') || '(root)'}: ${issue.message})`,
+      await advice(),
+    );
   }
   return parsed.data;
 }
 
 /** Read the onboarding state; a missing file is a fresh start, a damaged one is an error, never a reset. */
 export async function readState(root: string): Promise<OnboardingState> {
-  const state = await readStateFile(root, STATE.onboarding, 'onboarding.json', async () => (await import('./schema.js')).OnboardingState, () => recoveryAdvice(root));
+  const state = await readStateFile(
+    root,
+    STATE.onboarding,
+    'onboarding.json',
+    async () => (await import('./schema.js')).OnboardingState,
+    () => recoveryAdvice(root),
+  );
   return state ?? freshState(new Date().toISOString());
 }
 
@@ -50,7 +70,13 @@ export async function writeState(root: string, state: OnboardingState): Promise<
 }
 
 export async function readPlan(root: string): Promise<PlanFile | null> {
-  return readStateFile(root, STATE.plan, 'plan.json', async () => (await import('./schema.js')).PlanFile, async () => 'Run propose again to build a fresh plan.');
+  return readStateFile(
+    root,
+    STATE.plan,
+    'plan.json',
+    async () => (await import('./schema.js')).PlanFile,
+    async () => 'Run propose again to build a fresh plan.',
+  );
 }
 
 export async function writePlan(root: string, plan: PlanFile): Promise<void> {

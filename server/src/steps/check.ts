@@ -54,7 +54,11 @@ export interface CheckReport {
   findings: CheckFinding[];
 }
 
-export async function runCheck(root: string, failOn: FailOn = 'contradiction', baseline: ReadonlySet<string> = new Set()): Promise<CheckReport> {
+export async function runCheck(
+  root: string,
+  failOn: FailOn = 'contradiction',
+  baseline: ReadonlySet<string> = new Set(),
+): Promise<CheckReport> {
   const scan = await scanRepository(root);
   const analysis = analyze(scan);
   const superseded = await supersededNow(root, scan);
@@ -67,13 +71,25 @@ export async function runCheck(root: string, failOn: FailOn = 'contradiction', b
   };
   for (const p of problems) {
     const rule: CheckRule = p.type === 'contradiction' ? 'contradiction' : p.type === 'duplication' ? 'duplicate' : 'ambiguity';
-    add({ rule, kind: p.kind ?? p.type, certainty: p.certainty ?? 'medium', message: p.description, locations: p.locations.map(({ path, line }) => ({ path, line })) });
+    add({
+      rule,
+      kind: p.kind ?? p.type,
+      certainty: p.certainty ?? 'medium',
+      message: p.description,
+      locations: p.locations.map(({ path, line }) => ({ path, line })),
+    });
   }
   for (const d of findDrift(scan)) add(d);
   const plan = buildPlan(scan, analysis);
   for (const op of plan.operations) {
     const verb = op.op === 'create' ? 'would create' : op.op === 'update' ? 'would change' : 'would remove';
-    add({ rule: 'would-change', kind: op.op, certainty: 'high', message: `propose ${verb} ${op.path}`, locations: [{ path: op.path, line: 1 }] });
+    add({
+      rule: 'would-change',
+      kind: op.op,
+      certainty: 'high',
+      message: `propose ${verb} ${op.path}`,
+      locations: [{ path: op.path, line: 1 }],
+    });
   }
   findings.sort(byFinding);
   for (const f of findings) if (baseline.has(f.fingerprint)) f.inBaseline = true;
@@ -150,21 +166,31 @@ export function baselineOf(report: CheckReport): BaselineFile {
   return {
     version: 1,
     tool: 'copilot-onboard',
-    findings: report.findings.map((f) => ({ fingerprint: f.fingerprint, rule: f.rule, path: f.locations[0]?.path ?? '', message: f.message })),
+    findings: report.findings.map((f) => ({
+      fingerprint: f.fingerprint,
+      rule: f.rule,
+      path: f.locations[0]?.path ?? '',
+      message: f.message,
+    })),
   };
 }
 
 /** The fingerprints of a baseline file's text; throws on a file that is not one. */
 export function parseBaseline(text: string): Set<string> {
   const json = JSON.parse(text) as Partial<BaselineFile>;
-  if (json?.tool !== 'copilot-onboard' || json.version !== 1 || !Array.isArray(json.findings)) throw new Error('not a copilot-onboard baseline (version 1)');
+  if (json?.tool !== 'copilot-onboard' || json.version !== 1 || !Array.isArray(json.findings))
+    throw new Error('not a copilot-onboard baseline (version 1)');
   return new Set(json.findings.map((f) => String(f.fingerprint)));
 }
 
 /** The report as text for a person, one finding a line; the same input gives the same bytes. */
 export function checkText(report: CheckReport): string {
   const lines = report.findings.map((f) => {
-    const at = f.locations.map((l) => `${l.path}:${l.line}`).slice(0, 4).join(', ') + (f.locations.length > 4 ? `, … (${f.locations.length} places)` : '');
+    const at =
+      f.locations
+        .map((l) => `${l.path}:${l.line}`)
+        .slice(0, 4)
+        .join(', ') + (f.locations.length > 4 ? `, … (${f.locations.length} places)` : '');
     return `${f.inBaseline ? '(baseline) ' : ''}${f.rule} [${f.kind}, ${f.certainty}] ${at}: ${f.message}`;
   });
   const summary = CHECK_RULES.map((r) => `${report.counts[r]} ${r}`).join(', ');

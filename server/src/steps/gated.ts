@@ -5,7 +5,18 @@ import { backupDirRel, backupRel } from '../engine/backup.js';
 import { PreconditionError } from '../common/errors.js';
 import type { Plan, PlanOperation } from '../planning/plan.js';
 import { approveForm, choicesForm, hasChoices, migrateForm } from '../gate/forms.js';
-import { commitFiles, commitsOfMigration, committableTraces, createBranch, describeCommit, describeGit, gitInfo, planCommit, type CommitPlan, type GitInfo } from '../repo/git.js';
+import {
+  commitFiles,
+  commitsOfMigration,
+  committableTraces,
+  createBranch,
+  describeCommit,
+  describeGit,
+  gitInfo,
+  planCommit,
+  type CommitPlan,
+  type GitInfo,
+} from '../repo/git.js';
 import { RepoPaths } from '../repo/repo-path.js';
 import { editedSinceMigration, manifestOfRecorded } from '../engine/restore.js';
 import { performMigration, performRollback, settleOperation } from '../engine/migration.js';
@@ -38,9 +49,18 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
   const secondRound = async (plan: PlanFile, picked: PlanChoices, withChoices: boolean): Promise<Prepared<ApproveRound>> => {
     const chosen = await approvedPlan(ctx.root, plan, picked);
     if (chosen.operations.length === 0) {
-      throw new PreconditionError(withChoices ? 'With these choices the plan changes no file, so there is nothing to approve' : 'The plan has nothing to do, so there is nothing to approve');
+      throw new PreconditionError(
+        withChoices
+          ? 'With these choices the plan changes no file, so there is nothing to approve'
+          : 'The plan has nothing to do, so there is nothing to approve',
+      );
     }
-    const git = describeGit(await gitInfo(ctx.root, chosen.operations.map((o) => o.path)));
+    const git = describeGit(
+      await gitInfo(
+        ctx.root,
+        chosen.operations.map((o) => o.path),
+      ),
+    );
     return {
       planHash: chosen.chosenHash,
       message: `${approveMessage(plan, chosen, withChoices ? choiceLines(picked, plan, forPerson(ctx.options)) : [], backupHint)}\n\n${git.join('\n')}`,
@@ -58,7 +78,12 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
       if (!hasChoices(plan)) return secondRound(plan, { legacy: {}, conflicts: {} }, false);
       await assertPlanCurrent(ctx.root, plan.sources, plan.operations);
       const form = choicesForm(plan);
-      return { planHash: plan.planHash, message: choicesMessage(plan), form, next: (content) => secondRound(plan, form.choicesFrom(content), true) };
+      return {
+        planHash: plan.planHash,
+        message: choicesMessage(plan),
+        form,
+        next: (content) => secondRound(plan, form.choicesFrom(content), true),
+      };
     },
     async (content, { plan, chosen, choices }) => {
       const state = await readState(ctx.root);
@@ -68,7 +93,15 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
         ...state,
         step: 'approved',
         feedback: null,
-        approval: { planHash: plan.planHash, approvedAt: new Date().toISOString(), client: ctx.session.client.info(), comment, choices, approvedHash: chosen.chosenHash, usedAt: null },
+        approval: {
+          planHash: plan.planHash,
+          approvedAt: new Date().toISOString(),
+          client: ctx.session.client.info(),
+          comment,
+          choices,
+          approvedHash: chosen.chosenHash,
+          usedAt: null,
+        },
       });
       const picked = choiceLines(choices, plan, forPerson(ctx.options));
       return {
@@ -78,10 +111,27 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
     },
   );
   const comment = g.answered?.comment;
-  if (g.outcome === 'not_confirmed' && g.prepared && g.answered?.approved === false && typeof comment === 'string' && comment.trim() !== '') {
+  if (
+    g.outcome === 'not_confirmed' &&
+    g.prepared &&
+    g.answered?.approved === false &&
+    typeof comment === 'string' &&
+    comment.trim() !== ''
+  ) {
     const state = await readState(ctx.root);
-    await writeState(ctx.root, { ...state, feedback: { planHash: g.prepared.plan.planHash, comment: comment.trim(), at: new Date().toISOString(), client: ctx.session.client.info() } });
-    return fromGate({ ...g, text: `${g.text} The comment is recorded as requested changes: "${showLine(comment.trim())}". The next propose shows it.` }, { requestedChanges: comment.trim() });
+    await writeState(ctx.root, {
+      ...state,
+      feedback: {
+        planHash: g.prepared.plan.planHash,
+        comment: comment.trim(),
+        at: new Date().toISOString(),
+        client: ctx.session.client.info(),
+      },
+    });
+    return fromGate(
+      { ...g, text: `${g.text} The comment is recorded as requested changes: "${showLine(comment.trim())}". The next propose shows it.` },
+      { requestedChanges: comment.trim() },
+    );
   }
   return fromGate(g);
 }
@@ -103,8 +153,12 @@ function choiceLines(picked: PlanChoices, plan: Pick<PlanFile, 'conflicts'>, per
     return `${name}: keep the rule at ${at ? `${showPath(at.path)}:${at.line}` : `its location ${keep[1]}`}`;
   };
   return [
-    ...Object.entries(picked.legacy).filter(([, f]) => f !== 'keep').map(([p, f]) => `${showPath(p)}: ${f}`),
-    ...Object.entries(picked.conflicts).filter(([, c]) => c !== 'keep_all').map(([id, c]) => conflict(id, c)),
+    ...Object.entries(picked.legacy)
+      .filter(([, f]) => f !== 'keep')
+      .map(([p, f]) => `${showPath(p)}: ${f}`),
+    ...Object.entries(picked.conflicts)
+      .filter(([, c]) => c !== 'keep_all')
+      .map(([id, c]) => conflict(id, c)),
   ];
 }
 
@@ -125,8 +179,14 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
       const { plan, chosen } = await planToApply(ctx.root);
       const ops = chosen.operations;
       const id = await freshMigrationId(ctx.root);
-      const git = await gitInfo(ctx.root, ops.map((o) => o.path));
-      const extra = [...describeGit(git), ...(ctx.options?.branch && git ? [`The migration goes on a new branch: ${showLine(ctx.options.branch)}.`] : [])];
+      const git = await gitInfo(
+        ctx.root,
+        ops.map((o) => o.path),
+      );
+      const extra = [
+        ...describeGit(git),
+        ...(ctx.options?.branch && git ? [`The migration goes on a new branch: ${showLine(ctx.options.branch)}.`] : []),
+      ];
       let commitPlan: CommitPlan | null = null;
       // What --commit will do is said here, before anything is written; a commit on no branch is refused.
       if (ctx.options?.commit) {
@@ -150,7 +210,9 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
     },
     async (content, { planHash, ops, id, git, commitPlan }) => {
       if (git && git.modified.length > 0 && content.allow_uncommitted !== true) {
-        throw new PreconditionError(`The plan would overwrite uncommitted changes in ${showPaths(git.modified)}. Commit or stash them, or allow it in the migrate form.`);
+        throw new PreconditionError(
+          `The plan would overwrite uncommitted changes in ${showPaths(git.modified)}. Commit or stash them, or allow it in the migrate form.`,
+        );
       }
       // The person may have edited a file while the form was open: check again right before writing.
       const state = await recheckApprovedPlan(ctx.root, { planHash, operations: ops });
@@ -205,9 +267,17 @@ export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
       const manifest = await manifestOfRecorded(ctx.root, migration.id, state);
       const edited = await editedSinceMigration(ctx.root, manifest);
       const deleted = await missing(ctx.root, edited);
-      const message = rollbackMessage(manifest, migration.backupDir, edited.filter((p) => !deleted.includes(p)));
+      const message = rollbackMessage(
+        manifest,
+        migration.backupDir,
+        edited.filter((p) => !deleted.includes(p)),
+      );
       const committed = commitLines(await commitsOfMigration(ctx.root, migration.id));
-      return { planHash: migration.planHash, message: [message, ...(deleted.length ? [deletedLine(deleted)] : []), ...committed].join('\n'), prepared: { migration, committed } };
+      return {
+        planHash: migration.planHash,
+        message: [message, ...(deleted.length ? [deletedLine(deleted)] : []), ...committed].join('\n'),
+        prepared: { migration, committed },
+      };
     },
     async (_content, { migration, committed }) => {
       const state = await readState(ctx.root);
@@ -220,7 +290,12 @@ export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
       if (done.savedEdits.length) parts.push(`Edits made after the migration were saved in ${migration.backupDir}edited-after-migration/.`);
       if (done.deletedAfterMigration.length) parts.push(deletedLine(done.deletedAfterMigration));
       parts.push(...committed);
-      return { outcome: 'rolled_back', detail: parts.join(' '), settle: () => settleOperation(ctx.root), fields: { migrationId: migration.id, ...done } };
+      return {
+        outcome: 'rolled_back',
+        detail: parts.join(' '),
+        settle: () => settleOperation(ctx.root),
+        fields: { migrationId: migration.id, ...done },
+      };
     },
   );
   return fromGate(g);

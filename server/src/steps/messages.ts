@@ -23,7 +23,12 @@ export function describeOperations(operations: PlanFile['operations']): string[]
  * Approve's second round: the plan as it will be applied (rebuilt with the person's choices, when
  * a first round asked them), its hash, every operation and its exact diff.
  */
-export function approveMessage(plan: Pick<PlanFile, 'merged'>, chosen: { chosenHash: string; operations: PlanFile['operations'] }, chosenLines: string[], backupHint: string): string {
+export function approveMessage(
+  plan: Pick<PlanFile, 'merged'>,
+  chosen: { chosenHash: string; operations: PlanFile['operations'] },
+  chosenLines: string[],
+  backupHint: string,
+): string {
   const lines = [
     `copilot-onboard asks you to approve migration plan ${chosen.chosenHash.slice(0, 12)} for this repository.`,
     ...(chosenLines.length > 0 ? ['', 'Your choices (the plan below is built with them):', ...chosenLines.map((l) => `- ${l}`)] : []),
@@ -32,7 +37,8 @@ export function approveMessage(plan: Pick<PlanFile, 'merged'>, chosen: { chosenH
     ...describeOperations(chosen.operations),
     `Every file is backed up first under ${backupHint}, and rollback restores it byte for byte.`,
   ];
-  if (plan.merged.length > 0) lines.push(`Exact duplicates from other files merged: ${plan.merged.map((m) => `${showPath(m.path)}:${m.line}`).join(', ')}.`);
+  if (plan.merged.length > 0)
+    lines.push(`Exact duplicates from other files merged: ${plan.merged.map((m) => `${showPath(m.path)}:${m.line}`).join(', ')}.`);
   lines.push('', 'The changes:', ...diffs(chosen.operations));
   return lines.join('\n');
 }
@@ -54,14 +60,18 @@ export function choicesMessage(plan: PlanFile): string {
     lines.push('', 'Legacy files (the default keeps each one):');
     for (const l of choosable) {
       if (l.linkTarget !== undefined) {
-        lines.push(`- ${showPath(l.path)} is a symlink to ${showPath(l.linkTarget)}. Keep: the link stays, and the plan above is what happens. Replace: the link itself becomes a regular file with all repo-wide rules (the file it points at is not changed; rollback puts the link back).`);
+        lines.push(
+          `- ${showPath(l.path)} is a symlink to ${showPath(l.linkTarget)}. Keep: the link stays, and the plan above is what happens. Replace: the link itself becomes a regular file with all repo-wide rules (the file it points at is not changed; rollback puts the link back).`,
+        );
         continue;
       }
       if (l.copyOf !== undefined) {
         lines.push(...copyChoiceLines(l));
         continue;
       }
-      lines.push(`- ${showPath(l.path)}: its rules go to ${showPath(l.target)}. Keep: ${showLine(l.note)}${l.fates.includes('remove') ? ' Remove: deleted after backup.' : ''}${l.fates.includes('pointer') ? ` Pointer: replaced by a line importing ${showPath(l.target)}.` : ''}`);
+      lines.push(
+        `- ${showPath(l.path)}: its rules go to ${showPath(l.target)}. Keep: ${showLine(l.note)}${l.fates.includes('remove') ? ' Remove: deleted after backup.' : ''}${l.fates.includes('pointer') ? ` Pointer: replaced by a line importing ${showPath(l.target)}.` : ''}`,
+      );
     }
   }
   if (plan.conflicts.length > 0) lines.push('', ...contradictionLines(plan.conflicts));
@@ -101,7 +111,9 @@ export function migrateMessage(plan: PlanFile, chosen: Pick<PlanFile, 'operation
   ];
   const newNotes = chosen.notes.filter((n) => !plan.notes.includes(n));
   if (newNotes.length > 0) lines.push('', ...newNotes.map((n) => `Note: ${showLine(n)}`));
-  const same = chosen.operations.length === plan.operations.length && chosen.operations.every((o, i) => o.path === plan.operations[i]!.path && o.content === plan.operations[i]!.content);
+  const same =
+    chosen.operations.length === plan.operations.length &&
+    chosen.operations.every((o, i) => o.path === plan.operations[i]!.path && o.content === plan.operations[i]!.content);
   if (!same) lines.push('', 'With your choices, the changes are:', ...diffs(chosen.operations));
   return lines.join('\n');
 }
@@ -109,7 +121,9 @@ export function migrateMessage(plan: PlanFile, chosen: Pick<PlanFile, 'operation
 export function rollbackMessage(manifest: BackupManifest, backupRel: string, edited: string[]): string {
   const lines = [`copilot-onboard will undo migration ${manifest.id} from the backup in ${backupRel}:`];
   for (const f of manifest.files) {
-    lines.push(f.existed ? `- Restore ${showPath(f.path)} to its original bytes` : `- Remove ${showPath(f.path)} (the migration created it)`);
+    lines.push(
+      f.existed ? `- Restore ${showPath(f.path)} to its original bytes` : `- Remove ${showPath(f.path)} (the migration created it)`,
+    );
   }
   if (edited.length > 0) {
     lines.push(

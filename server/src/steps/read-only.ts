@@ -1,7 +1,13 @@
 import { analyze } from '../analysis/analyze.js';
 import { describeGit, gitInfo } from '../repo/git.js';
 import { buildPlan } from '../planning/plan.js';
-import { assertCanPropose, assertPlanApplies, assertSourcesClean, droppedFrontMatterNotes, oversizedTargetNotes } from '../planning/preconditions.js';
+import {
+  assertCanPropose,
+  assertPlanApplies,
+  assertSourcesClean,
+  droppedFrontMatterNotes,
+  oversizedTargetNotes,
+} from '../planning/preconditions.js';
 import { scanRepository } from '../analysis/scan.js';
 import { narrate } from '../narrate/narrate.js';
 import { showLine } from '../show/untrusted.js';
@@ -46,7 +52,14 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
     // Legacy files kept after a migration: one note each, not the copies the migration made.
     const superseded = await supersededNow(ctx.root, scan);
     const a = annotated(analyze(scan), superseded, legacyCount(scan));
-    const facts = { pattern: a.pattern, patternDetail: a.patternDetail, sources: a.sources, problems: a.problems, skipped: a.skipped, superseded };
+    const facts = {
+      pattern: a.pattern,
+      patternDetail: a.patternDetail,
+      sources: a.sources,
+      problems: a.problems,
+      skipped: a.skipped,
+      superseded,
+    };
     await progress.phase('Writing the report…');
     const told = await narrate(ctx, 'analyze', facts, [analysisReport(a), ...supersededLines(superseded, ctx.options)].join('\n'));
     return result('analyzed', told.text, { ...facts, narration: told.source });
@@ -84,7 +97,8 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
   await writePlan(ctx.root, file);
   // An open approval of this very plan stands (the files and the choices offered are the same); one
   // of an earlier, different plan no longer applies. Step and approval say the same in status.
-  const openApproval = state.approval && state.approval.usedAt === null && state.plan?.planHash === state.approval.planHash ? state.approval : null;
+  const openApproval =
+    state.approval && state.approval.usedAt === null && state.plan?.planHash === state.approval.planHash ? state.approval : null;
   const approvalStillValid = openApproval !== null && openApproval.planHash === plan.planHash;
   await writeState(ctx.root, {
     ...state,
@@ -105,20 +119,41 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     problems: plan.problems,
     merged: plan.merged.map((m) => ({ path: m.path, line: m.line, keptAt: m.keptAt })),
     legacy: plan.legacy,
-    conflicts: plan.conflicts.map((c) => ({ id: c.id, description: c.description, locations: c.locations.map(({ path, line }) => ({ path, line })) })),
+    conflicts: plan.conflicts.map((c) => ({
+      id: c.id,
+      description: c.description,
+      locations: c.locations.map(({ path, line }) => ({ path, line })),
+    })),
     notes: plan.notes,
     superseded,
   };
-  const git = await gitInfo(ctx.root, plan.operations.map((o) => o.path));
+  const git = await gitInfo(
+    ctx.root,
+    plan.operations.map((o) => o.path),
+  );
   const narrationFacts = { ...facts, operations: plan.operations.map((o) => ({ op: o.op, path: o.path })) };
   const feedback = state.feedback ? answerFeedback(state.feedback, plan.planHash) : null;
   const shown: PlanFile & { patternDetail?: string } = { ...file, patternDetail };
-  const report = [feedback?.text, planReport(shown, ctx.options), supersededLines(superseded, ctx.options).join('\n'), approvalText, describeGit(git).join('\n')].filter(Boolean).join('\n\n');
+  const report = [
+    feedback?.text,
+    planReport(shown, ctx.options),
+    supersededLines(superseded, ctx.options).join('\n'),
+    approvalText,
+    describeGit(git).join('\n'),
+  ]
+    .filter(Boolean)
+    .join('\n\n');
   await progress.phase('Writing the report…');
   const told = await narrate(ctx, 'propose', { ...narrationFacts, feedback }, report);
   // A person at the CLI gets the figures at a glance at the end; --json and MCP keep their shapes.
   const text = forPerson(ctx.options) ? `${told.text}\n\n${proposeSummary(scan, plan)}` : told.text;
-  return result('proposed', text, { ...facts, git, feedback, approval: openApproval ? { stillApplies: approvalStillValid, planHash: openApproval.planHash } : null, narration: told.source });
+  return result('proposed', text, {
+    ...facts,
+    git,
+    feedback,
+    approval: openApproval ? { stillApplies: approvalStillValid, planHash: openApproval.planHash } : null,
+    narration: told.source,
+  });
 }
 
 /** How a new plan answers the changes the person asked for on an earlier one. */
@@ -127,7 +162,12 @@ function answerFeedback(feedback: { planHash: string; comment: string; at: strin
   const answer = same
     ? 'This plan is the same as the one you commented on: the instruction files have not changed. Edit them, or make your choices in the approve form (legacy files, which rule stands), and propose again.'
     : 'This plan differs from the one you commented on: the instruction files changed since. Check the diff below against your comment.';
-  return { comment: feedback.comment, on: feedback.planHash, samePlan: same, text: `Requested changes (${feedback.at}): "${showLine(feedback.comment)}"\n${answer}` };
+  return {
+    comment: feedback.comment,
+    on: feedback.planHash,
+    samePlan: same,
+    text: `Requested changes (${feedback.at}): "${showLine(feedback.comment)}"\n${answer}`,
+  };
 }
 
 function legacyCount(scan: { docs: { role: string; aliasOf: string | null; notRule: string | null }[] }): number {
@@ -140,7 +180,9 @@ function proposeSummary(scan: Awaited<ReturnType<typeof scanRepository>>, plan: 
   const rules = docs.flatMap((d) => d.units).filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter').length;
   const written = plan.operations.filter((o) => o.content !== null);
   const sections = written.reduce((n, o) => n + (o.content!.match(/^## /gm)?.length ?? 0), 0);
-  const byKind = (['create', 'update', 'delete'] as const).map((op) => [op, plan.operations.filter((o) => o.op === op).length] as const).filter(([, n]) => n > 0);
+  const byKind = (['create', 'update', 'delete'] as const)
+    .map((op) => [op, plan.operations.filter((o) => o.op === op).length] as const)
+    .filter(([, n]) => n > 0);
   const kinds = { create: 'to create', update: 'to change', delete: 'to remove' } as const;
   const byType = new Map<string, number>();
   for (const p of plan.problems) byType.set(p.type, (byType.get(p.type) ?? 0) + 1);
@@ -148,7 +190,13 @@ function proposeSummary(scan: Awaited<ReturnType<typeof scanRepository>>, plan: 
     ['Files read', `${scan.sources.length}${scan.skipped.length > 0 ? ` (${scan.skipped.length} left out)` : ''}`],
     ['Rules', `${rules}`],
     ['Sections', written.length > 0 ? `${sections} in the Copilot files the plan writes` : 'none written'],
-    ['Problems', plan.problems.length === 0 ? '0' : `${plan.problems.length} (${[...byType].map(([type, n]) => `${n} ${type}`).join(', ')})`],
-    ['Operations', byKind.length === 0 ? '0: nothing to do' : `${plan.operations.length} (${byKind.map(([op, n]) => `${n} ${kinds[op]}`).join(', ')})`],
+    [
+      'Problems',
+      plan.problems.length === 0 ? '0' : `${plan.problems.length} (${[...byType].map(([type, n]) => `${n} ${type}`).join(', ')})`,
+    ],
+    [
+      'Operations',
+      byKind.length === 0 ? '0: nothing to do' : `${plan.operations.length} (${byKind.map(([op, n]) => `${n} ${kinds[op]}`).join(', ')})`,
+    ],
   ]);
 }

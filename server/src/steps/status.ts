@@ -35,7 +35,9 @@ export async function statusStep(ctx: Pick<FlowContext, 'root' | 'options'>): Pr
       `Migration to roll back: ${active ? `${active.id} (backup in ${active.backupDir})` : 'none'}`,
       `Next: ${next}`,
       ...(kept.length > 0
-        ? [`Kept legacy files: ${kept.map((k) => `${showPath(k.path)} (superseded by ${k.by.map(showPath).join(', ')})`).join(', ')}. ${nextForSuperseded(kept, ctx.options)}`]
+        ? [
+            `Kept legacy files: ${kept.map((k) => `${showPath(k.path)} (superseded by ${k.by.map(showPath).join(', ')})`).join(', ')}. ${nextForSuperseded(kept, ctx.options)}`,
+          ]
         : []),
       ...(state.lastRecovery ? [`Last recovery (${showLine(state.lastRecovery.at)}): ${showLine(state.lastRecovery.detail)}`] : []),
     ];
@@ -55,7 +57,11 @@ export async function statusStep(ctx: Pick<FlowContext, 'root' | 'options'>): Pr
     });
   } catch (err) {
     if (err instanceof StateDamagedError) {
-      return result('status', `The onboarding state cannot be read. ${showLine(errorMessage(err))}`, { damaged: true, step: null, message: errorMessage(err) });
+      return result('status', `The onboarding state cannot be read. ${showLine(errorMessage(err))}`, {
+        damaged: true,
+        step: null,
+        message: errorMessage(err),
+      });
     }
     return resultForError(err);
   }
@@ -63,7 +69,8 @@ export async function statusStep(ctx: Pick<FlowContext, 'root' | 'options'>): Pr
 
 /** An approval spent on a migration that did not stand (undone at a restart) is no approval. */
 function nextStep(state: OnboardingState, approvalOpen: boolean, o: FlowOptions | undefined): string {
-  if (state.step === 'approved' && !approvalOpen) return `The approval was used. Run ${stepName(o, 'approve')} again, then ${stepName(o, 'migrate')}.`;
+  if (state.step === 'approved' && !approvalOpen)
+    return `The approval was used. Run ${stepName(o, 'approve')} again, then ${stepName(o, 'migrate')}.`;
   return NEXT[state.step]!(o);
 }
 

@@ -34,8 +34,12 @@ export function supersededFiles(scan: Pick<ScanResult, 'docs'>, state: Pick<Onbo
   const touched = new Set(active.files.map((f) => f.path));
   const written = new Set(active.files.filter((f) => f.afterSha256 !== null).map((f) => f.path));
   const ruleLines = (units: ScanResult['docs'][number]['units']) =>
-    units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter').flatMap((u) => u.lines.map((l) => l.trim()).filter((l) => l !== ''));
-  const copilot = scan.docs.filter((d) => d.role === 'copilot' && written.has(d.path)).map((d) => ({ path: d.path, lines: new Set(ruleLines(d.units)) }));
+    units
+      .filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter')
+      .flatMap((u) => u.lines.map((l) => l.trim()).filter((l) => l !== ''));
+  const copilot = scan.docs
+    .filter((d) => d.role === 'copilot' && written.has(d.path))
+    .map((d) => ({ path: d.path, lines: new Set(ruleLines(d.units)) }));
   if (copilot.length === 0) return [];
   const out: SupersededFile[] = [];
   for (const doc of scan.docs) {
@@ -43,7 +47,13 @@ export function supersededFiles(scan: Pick<ScanResult, 'docs'>, state: Pick<Onbo
     const lines = ruleLines(doc.units);
     if (lines.length === 0 || !lines.every((l) => copilot.some((c) => c.lines.has(l)))) continue;
     const by = copilot.filter((c) => lines.some((l) => c.lines.has(l))).map((c) => c.path);
-    out.push({ path: doc.path, by, rules: lines.length, copies: 0, fates: POINTER_KINDS.has(doc.kind) ? ['pointer', 'remove'] : ['remove'] });
+    out.push({
+      path: doc.path,
+      by,
+      rules: lines.length,
+      copies: 0,
+      fates: POINTER_KINDS.has(doc.kind) ? ['pointer', 'remove'] : ['remove'],
+    });
   }
   return out;
 }
@@ -97,7 +107,11 @@ export async function supersededNow(root: string, scan: Pick<ScanResult, 'docs'>
  * An analysis (or a plan) with the copies left out and, when every legacy file is superseded, the
  * pattern said as it is: the rules are in Copilot's files already.
  */
-export function annotated<A extends { problems: Problem[]; patternDetail?: string }>(a: A, superseded: SupersededFile[], legacyCount: number): A {
+export function annotated<A extends { problems: Problem[]; patternDetail?: string }>(
+  a: A,
+  superseded: SupersededFile[],
+  legacyCount: number,
+): A {
   if (superseded.length === 0) return a;
   const out = { ...a, problems: withoutCopies(a.problems, superseded) };
   if (a.patternDetail !== undefined && superseded.length === legacyCount) {

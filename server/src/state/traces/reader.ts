@@ -39,7 +39,15 @@ export async function traceFiles(root: string): Promise<TraceFile[]> {
       if (!entry.name.endsWith('.json')) continue;
       const file = `${folder}/${entry.name}`;
       if (!entry.isFile()) {
-        const what = entry.isSymbolicLink() ? 'a symlink' : entry.isDirectory() ? 'a folder' : entry.isFIFO() ? 'a FIFO' : entry.isSocket() ? 'a socket' : 'a device or an odd entry';
+        const what = entry.isSymbolicLink()
+          ? 'a symlink'
+          : entry.isDirectory()
+            ? 'a folder'
+            : entry.isFIFO()
+              ? 'a FIFO'
+              : entry.isSocket()
+                ? 'a socket'
+                : 'a device or an odd entry';
         out.push({ kind, name: entry.name, file, bytes: null, problem: `${file} is ${what}, not a trace file` });
         continue;
       }

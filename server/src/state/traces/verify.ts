@@ -57,11 +57,23 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
     }
     const parsed = (t.kind === 'elicitation' ? ElicitationTrace : SamplingTrace).safeParse(json);
     if (!parsed.success) {
-      problems.push(`${file} does not match the trace schema (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}).`);
+      problems.push(
+        `${file} does not match the trace schema (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}).`,
+      );
     }
-    const j = json as { seq?: unknown; prev?: unknown; timestamp?: unknown; action?: unknown; intent?: unknown; chainBreak?: { problems?: unknown }; acknowledged?: { problems?: unknown }; pruned?: { traces?: unknown } };
+    const j = json as {
+      seq?: unknown;
+      prev?: unknown;
+      timestamp?: unknown;
+      action?: unknown;
+      intent?: unknown;
+      chainBreak?: { problems?: unknown };
+      acknowledged?: { problems?: unknown };
+      pruned?: { traces?: unknown };
+    };
     const own = typeof j.timestamp === 'string' ? `${fileStamp(j.timestamp)}-${String(j.action ?? j.intent)}.json` : null;
-    if (own !== name) problems.push(`${file} does not carry its own name${own ? ` (its timestamp and step make ${own})` : ''}: renamed or swapped.`);
+    if (own !== name)
+      problems.push(`${file} does not carry its own name${own ? ` (its timestamp and step make ${own})` : ''}: renamed or swapped.`);
     entries.push({
       file,
       bytes,
@@ -70,7 +82,7 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
       timestamp: typeof j.timestamp === 'string' ? j.timestamp : '',
       chainBreak: strings(j.chainBreak?.problems),
       acknowledges: j.action === 'acknowledge' ? strings(j.acknowledged?.problems) : null,
-      pruned: j.action === 'prune' && parsed.success ? (parsed.data as ElicitationTrace).pruned?.traces ?? [] : [],
+      pruned: j.action === 'prune' && parsed.success ? ((parsed.data as ElicitationTrace).pruned?.traces ?? []) : [],
     });
   }
   for (const e of entries.filter((x) => x.seq === null)) problems.push(`${e.file} has no place in the chain (no seq).`);
@@ -100,10 +112,13 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
     expected = e.seq! + 1;
     const prevEntry = before && before.seq === e.seq! - 1 ? before : undefined;
     const prevRun = prevEntry ? undefined : prunedRun(e.seq! - 1);
-    if (prevRun && prevRun.to === e.seq! - 1 && e.prev !== prevRun.lastSha256) problems.push(`${e.file} names a previous trace that is not the one a prune trace recorded removing (seq ${e.seq! - 1}).`);
+    if (prevRun && prevRun.to === e.seq! - 1 && e.prev !== prevRun.lastSha256)
+      problems.push(`${e.file} names a previous trace that is not the one a prune trace recorded removing (seq ${e.seq! - 1}).`);
     if (e.seq === 1 && e.prev !== null) problems.push(`${e.file} is first but names a previous trace.`);
-    if (prevEntry && e.prev !== sha256(prevEntry.bytes)) problems.push(`${prevEntry.file} was edited or replaced after ${e.file} was written (its sha256 no longer matches).`);
-    if (before && e.timestamp < before.timestamp) problems.push(`${e.file} is dated before ${before.file}, which comes earlier in the chain (reordered).`);
+    if (prevEntry && e.prev !== sha256(prevEntry.bytes))
+      problems.push(`${prevEntry.file} was edited or replaced after ${e.file} was written (its sha256 no longer matches).`);
+    if (before && e.timestamp < before.timestamp)
+      problems.push(`${e.file} is dated before ${before.file}, which comes earlier in the chain (reordered).`);
   }
   // A break found when a trace was written stays reported: a new trace never re-roots the chain quietly.
   const breakProblem = (e: Entry) => `${e.file} was written after a break in the trace chain: ${e.chainBreak.join('; ')}.`;
@@ -112,11 +127,14 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
   const { head, problem } = await readChainHead(root);
   if (!head && chained.length > 0) problems.push(`the chain head (.copilot-state/trace-chain.json) is ${problem}.`);
   if (head && last) {
-    if (head.seq > last.seq!) problems.push(`trace${head.seq - last.seq! > 1 ? 's' : ''} ${last.seq! + 1}..${head.seq} missing at the end of the chain.`);
-    else if (head.seq === last.seq && head.sha256 !== sha256(last.bytes)) problems.push(`${last.file}, the newest trace, was edited after it was written.`);
+    if (head.seq > last.seq!)
+      problems.push(`trace${head.seq - last.seq! > 1 ? 's' : ''} ${last.seq! + 1}..${head.seq} missing at the end of the chain.`);
+    else if (head.seq === last.seq && head.sha256 !== sha256(last.bytes))
+      problems.push(`${last.file}, the newest trace, was edited after it was written.`);
     for (const seq of head.breaks ?? []) {
       const e = chained.find((x) => x.seq === seq);
-      if (e && e.chainBreak.length === 0) problems.push(`${e.file} no longer carries the break in the chain that the chain head records for it (edited).`);
+      if (e && e.chainBreak.length === 0)
+        problems.push(`${e.file} no longer carries the break in the chain that the chain head records for it (edited).`);
     }
   } else if (head && head.seq > 0 && !last) {
     problems.push(`all ${head.seq} traces are missing.`);

@@ -82,10 +82,22 @@ function writeChained<T extends object>(root: string, folder: string, suffix: st
         // A caller's own timestamp (the start of its exchange) gives way to this one.
         const { timestamp: _start, ...fields } = trace as T & { timestamp?: unknown };
         const clean = relativeToRepo(fields, await machinePaths(root)) as Record<string, unknown>;
-        const body = { seq: at.seq, prev: at.prev, timestamp, ...clean, ...(at.problems.length > 0 ? { chainBreak: { problems: at.problems } } : {}) };
+        const body = {
+          seq: at.seq,
+          prev: at.prev,
+          timestamp,
+          ...clean,
+          ...(at.problems.length > 0 ? { chainBreak: { problems: at.problems } } : {}),
+        };
         const written = await writeUnique(root, folder, suffix, body);
         const breaks = at.problems.length > 0 ? [...at.breaks, at.seq] : at.breaks;
-        const next: ChainHead = { seq: at.seq, sha256: written.sha256, file: written.rel, timestamp: written.timestamp, ...(breaks.length > 0 ? { breaks } : {}) };
+        const next: ChainHead = {
+          seq: at.seq,
+          sha256: written.sha256,
+          file: written.rel,
+          timestamp: written.timestamp,
+          ...(breaks.length > 0 ? { breaks } : {}),
+        };
         await writeJson(root, CHAIN_REL, next);
         return path.join(root, ...written.rel.split('/'));
       },
@@ -93,7 +105,10 @@ function writeChained<T extends object>(root: string, folder: string, suffix: st
     );
   const previous = queues.get(root) ?? Promise.resolve();
   const mine = previous.then(run, run);
-  queues.set(root, mine.catch(() => undefined));
+  queues.set(
+    root,
+    mine.catch(() => undefined),
+  );
   return mine;
 }
 
@@ -124,7 +139,8 @@ export async function readChainHead(root: string): Promise<{ head: ChainHead | n
   }
   // zod's schemas are loaded when there is a head to check.
   const parsed = (await import('../chain-head-schema.js')).ChainHead.safeParse(json);
-  if (!parsed.success || (parsed.data.file !== null && !TRACE_PATH.test(parsed.data.file))) return { head: null, problem: 'not a chain head (it does not match its schema)' };
+  if (!parsed.success || (parsed.data.file !== null && !TRACE_PATH.test(parsed.data.file)))
+    return { head: null, problem: 'not a chain head (it does not match its schema)' };
   return { head: parsed.data, problem: null };
 }
 
@@ -144,7 +160,8 @@ async function chainPosition(root: string): Promise<Position> {
       return brokenFrom(newest, count, 'the chain head (.copilot-state/trace-chain.json) names no trace, though traces exist', breaks);
     }
     const named = head.file === null ? null : await traceBytes(root, head.file);
-    if (named !== null && sha256(named) === head.sha256) return { seq: head.seq + 1, prev: head.sha256, ...(head.timestamp ? { timestamp: head.timestamp } : {}), problems: [], breaks };
+    if (named !== null && sha256(named) === head.sha256)
+      return { seq: head.seq + 1, prev: head.sha256, ...(head.timestamp ? { timestamp: head.timestamp } : {}), problems: [], breaks };
     const { newest } = await newestTrace(root);
     const what = named === null ? `is missing` : 'was edited after it was written';
     return {
@@ -161,8 +178,16 @@ async function chainPosition(root: string): Promise<Position> {
 }
 
 function brokenFrom(newest: Newest | null, count: number, why: string, breaks: number[]): Position {
-  const from = newest ? `${newest.file} (seq ${newest.seq}), the newest of the ${count} trace file${count === 1 ? '' : 's'} left` : `nothing: none of the ${count} trace files left has a place in the chain`;
-  return { seq: (newest?.seq ?? 0) + 1, prev: newest?.sha256 ?? null, ...latest(newest?.timestamp), problems: [`${why}; the chain went on from ${from}`], breaks };
+  const from = newest
+    ? `${newest.file} (seq ${newest.seq}), the newest of the ${count} trace file${count === 1 ? '' : 's'} left`
+    : `nothing: none of the ${count} trace files left has a place in the chain`;
+  return {
+    seq: (newest?.seq ?? 0) + 1,
+    prev: newest?.sha256 ?? null,
+    ...latest(newest?.timestamp),
+    problems: [`${why}; the chain went on from ${from}`],
+    breaks,
+  };
 }
 
 function latest(...stamps: Array<string | undefined>): { timestamp?: string } {
@@ -202,7 +227,12 @@ async function newestTrace(root: string): Promise<{ newest: Newest | null; count
       try {
         const json = JSON.parse(bytes.toString('utf8')) as { seq?: unknown; timestamp?: unknown };
         if (typeof json.seq === 'number' && Number.isInteger(json.seq) && json.seq > (newest?.seq ?? 0)) {
-          newest = { file: rel, seq: json.seq, sha256: sha256(bytes), ...(typeof json.timestamp === 'string' ? { timestamp: json.timestamp } : {}) };
+          newest = {
+            file: rel,
+            seq: json.seq,
+            sha256: sha256(bytes),
+            ...(typeof json.timestamp === 'string' ? { timestamp: json.timestamp } : {}),
+          };
         }
       } catch {
         // an unreadable trace is reported by verify
@@ -233,7 +263,9 @@ export function relativeToRepo(value: unknown, paths: Array<[string, string]>): 
     let s = value;
     for (const [abs, stands] of paths) {
       // Not when the path goes on (`/home/me/repo-2`, `/home/me/repo.git`); a full stop after it ends a sentence.
-      s = s.replace(new RegExp(`${escapeRegExp(abs)}(/|(?![\\w@+-]|\\.[\\w-]))`, 'g'), (_m, slash: string) => (slash === '/' ? (stands === '.' ? '' : `${stands}/`) : stands));
+      s = s.replace(new RegExp(`${escapeRegExp(abs)}(/|(?![\\w@+-]|\\.[\\w-]))`, 'g'), (_m, slash: string) =>
+        slash === '/' ? (stands === '.' ? '' : `${stands}/`) : stands,
+      );
     }
     return s;
   }
