@@ -2,11 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CLI } from '../helpers/mcp.js';
-import { makeRepo, removeRepo } from '../helpers/sandbox.js';
+import { sandbox, tempDir } from '../helpers/sandbox.js';
 
 /**
  * The fixed cost of the read-only commands (docs/performance.md, "Cold start"): they load one file
@@ -49,16 +48,9 @@ const distFiles = (urls: string[]) =>
 const packages = (urls: string[]) =>
   [...new Set(urls.filter((u) => u.includes('/node_modules/')).map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)![1]!))].sort();
 
-function tmpDir(t: { after: (fn: () => void) => void }): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'co-cold-'));
-  t.after(() => removeRepo(dir));
-  return dir;
-}
-
 test('the read-only commands load the CLI and one file of the build, and no yargs, SDK or prompts; --version loads no yargs', (t) => {
-  const repo = makeRepo(FILES);
-  t.after(() => removeRepo(repo));
-  const tmp = tmpDir(t);
+  const repo = sandbox(t, FILES);
+  const tmp = tempDir(t, 'co-cold-');
   const version = loadedBy([CLI, '--version'], tmp);
   assert.equal(version.status, 0);
   assert.equal(version.stdout, `${JSON.parse(fs.readFileSync(path.join(DIST, '../../package.json'), 'utf8')).version}\n`);
@@ -97,9 +89,8 @@ const NOT_ON_A_REPO_WITHOUT_STATE = ['zod', '@modelcontextprotocol/sdk', 'yargs'
 const distModule = (r: { urls: string[] }, rel: string) => r.urls.some((u) => u.endsWith(`/server/dist/${rel}`));
 
 test('status and a first analyze on a repository without state build no zod schema, status takes no lock; an analyze after one checks the chain head with its schema alone', (t) => {
-  const repo = makeRepo(FILES);
-  t.after(() => removeRepo(repo));
-  const tmp = tmpDir(t);
+  const repo = sandbox(t, FILES);
+  const tmp = tempDir(t, 'co-cold-');
   for (const tool of ['onboarding_status', 'onboarding_analyze']) {
     const r = readOnlyModules(tool, repo, tmp);
     assert.equal(r.status, 0, `${tool}: ${r.stderr}`);
@@ -122,9 +113,8 @@ test('status and a first analyze on a repository without state build no zod sche
 });
 
 test('traces without yargs: the same output as through yargs, and yargs still answers what it alone reads', (t) => {
-  const repo = makeRepo(FILES);
-  t.after(() => removeRepo(repo));
-  const tmp = tmpDir(t);
+  const repo = sandbox(t, FILES);
+  const tmp = tempDir(t, 'co-cold-');
   assert.equal(run([CLI, 'analyze', '--repo', repo], tmp).status, 0);
   // `--json=true` is not read by the quick parser: yargs parses it, and the output is the same.
   for (const [quick, viaYargs] of [
@@ -154,7 +144,7 @@ test('traces without yargs: the same output as through yargs, and yargs still an
 });
 
 test('--help without yargs prints what yargs prints; in a locale yargs translates, yargs answers', (t) => {
-  const tmp = tmpDir(t);
+  const tmp = tempDir(t, 'co-cold-');
   const english = { LC_ALL: '', LC_MESSAGES: '', LANGUAGE: '' };
   const quick = loadedBy([CLI, '--help'], tmp, { ...english, LANG: 'en_US.UTF-8' });
   // A locale without a translation: yargs prints English too, so the texts must be the same.
