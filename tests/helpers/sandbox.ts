@@ -69,20 +69,29 @@ export function removeRepo(dir: string): void {
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-/** sha256 of every file outside .git and .copilot-state, by path: a tree fingerprint. */
-export function hashTree(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
+/**
+ * Every entry under `root` outside .git and .copilot-state, by its `/`-separated path, parents before
+ * their children; links are not followed.
+ */
+export function eachEntry(root: string, visit: (rel: string, abs: string, entry: fs.Dirent) => void): void {
   const walk = (dir: string) => {
     for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
       if (dir === root && (entry.name === '.git' || entry.name === '.copilot-state')) continue;
       const abs = path.join(dir, entry.name);
-      const rel = path.relative(root, abs).split(path.sep).join('/');
-      if (entry.isSymbolicLink()) out[rel] = `link:${fs.readlinkSync(abs)}`;
-      else if (entry.isDirectory()) walk(abs);
-      else out[rel] = createHash('sha256').update(fs.readFileSync(abs)).digest('hex');
+      visit(path.relative(root, abs).split(path.sep).join('/'), abs, entry);
+      if (entry.isDirectory()) walk(abs);
     }
   };
   walk(root);
+}
+
+/** sha256 of every file outside .git and .copilot-state, by path: a tree fingerprint. */
+export function hashTree(root: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  eachEntry(root, (rel, abs, entry) => {
+    if (entry.isSymbolicLink()) out[rel] = `link:${fs.readlinkSync(abs)}`;
+    else if (entry.isFile()) out[rel] = createHash('sha256').update(fs.readFileSync(abs)).digest('hex');
+  });
   return out;
 }
 
