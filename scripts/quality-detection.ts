@@ -9,9 +9,8 @@ import { scanRepository } from '../server/src/analysis/scan.js';
 import { CERTAINTY, HIGH_MIN_REPORTS, HIGH_PRECISION } from '../server/src/analysis/certainty.js';
 import { loadJudgedCases } from '../tests/fixtures/judged-detection/cases.js';
 import { judge, precision, ratio, recall } from '../tests/fixtures/judged-detection/judge.js';
+import { CORPUS, corpusRepos } from '../tests/helpers/corpus.js';
 
-const root = path.resolve(import.meta.dirname, '..');
-const CORPUS = path.resolve(root, '../shared/corpus');
 const args = process.argv.slice(2);
 
 async function corpus(): Promise<void> {
@@ -20,10 +19,7 @@ async function corpus(): Promise<void> {
     return;
   }
   console.log('\nCorpus (not judged: listed for a reviewer)');
-  for (const name of fs
-    .readdirSync(CORPUS)
-    .filter((n) => fs.statSync(path.join(CORPUS, n)).isDirectory())
-    .sort()) {
+  for (const name of corpusRepos()) {
     const problems = analyze(await scanRepository(path.join(CORPUS, name))).problems;
     const dups = problems.filter((p) => p.type === 'duplication');
     const cons = problems.filter((p) => p.type === 'contradiction');

@@ -10,10 +10,10 @@ import path from 'node:path';
 import { scanRepository } from '../server/src/analysis/scan.js';
 import { buildPlan, type Plan } from '../server/src/planning/plan.js';
 import { splitText } from '../server/src/common/text.js';
+import { CORPUS, corpusRepos } from '../tests/helpers/corpus.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const FIXTURES = path.join(root, 'tests/fixtures/judged-structure');
-const CORPUS = path.resolve(root, '../shared/corpus');
 const show = process.argv.includes('--show') ? process.argv[process.argv.indexOf('--show') + 1] : undefined;
 
 type Entry = string | [string, string];
@@ -246,11 +246,7 @@ console.log(`  mean F1 ${mean.toFixed(3)}`);
 if (!fs.existsSync(path.join(CORPUS, 'MANIFEST.tsv'))) {
   console.log(`structure: corpus absent at ${CORPUS}; corpus figures skipped`);
 } else {
-  const repos = fs
-    .readdirSync(CORPUS, { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort();
+  const repos = corpusRepos();
   console.log(`structure: ${repos.length} corpus repositories (lines that stood under a heading and no longer do)`);
   let moved = 0;
   let total = 0;

@@ -13,6 +13,7 @@ import { loadJudgedCases } from '../fixtures/judged-detection/cases.js';
 import { analyzeFiles, judge, precision, recall } from '../fixtures/judged-detection/judge.js';
 import { CLI } from '../helpers/mcp.js';
 import { sandbox } from '../helpers/sandbox.js';
+import { CORPUS, corpusRepos } from '../helpers/corpus.js';
 
 /** Issue 12: contradictions and duplicates a careful reader sees. */
 
@@ -171,15 +172,13 @@ test("analyze --json and the report carry each problem's certainty and kind", (t
   );
 });
 
-const CORPUS = path.resolve(import.meta.dirname, '../../../shared/corpus');
-
 test("corpus: the issue's reproductions are found and no repository gets more than 20 duplicate reports", async (t) => {
   if (!fs.existsSync(CORPUS)) {
     t.skip(`${CORPUS} is absent`);
     return;
   }
   const found: string[] = [];
-  for (const name of fs.readdirSync(CORPUS).filter((n) => fs.statSync(path.join(CORPUS, n)).isDirectory())) {
+  for (const name of corpusRepos()) {
     const problems = analyze(await scanRepository(path.join(CORPUS, name))).problems;
     const dups = problems.filter((p) => p.type === 'duplication');
     assert.ok(dups.length <= 20, `${name}: ${dups.length} duplicate reports`);

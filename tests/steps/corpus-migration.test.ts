@@ -5,12 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openSession, outcomeOf, yesToAll } from '../helpers/mcp.js';
 import { hashTree, tempDir } from '../helpers/sandbox.js';
+import { CORPUS, corpusRepos } from '../helpers/corpus.js';
 
 /**
  * End to end over real instruction files: every repository of ../shared/corpus is copied into a
  * sandbox, analyzed, proposed, approved, migrated, re-proposed (nothing left to do) and rolled back.
  */
-const CORPUS = path.resolve(import.meta.dirname, '../../../shared/corpus');
 const required = process.env.COPILOT_ONBOARD_REQUIRE_CORPUS === '1';
 const present = fs.existsSync(path.join(CORPUS, 'MANIFEST.tsv'));
 
@@ -20,12 +20,7 @@ if (!present) {
     t.skip(`corpus absent at ${CORPUS}: real-world migration tests skipped`);
   });
 } else {
-  const repos = fs
-    .readdirSync(CORPUS, { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort();
-  for (const name of repos) {
+  for (const name of corpusRepos()) {
     test(`corpus ${name}: migrate keeps every rule line, maps scopes, and rolls back byte for byte`, async (t) => {
       const repo = tempDir(t, 'co-corpus-');
       execFileSync('cp', ['-a', `${path.join(CORPUS, name)}/.`, repo]);

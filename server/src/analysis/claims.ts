@@ -45,6 +45,9 @@ const REPO: Scope = { kind: 'repo' };
 /** Any option of any topic: a line that names none is read for no topic. */
 const ANY_OPTION = new RegExp(CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.pattern.source)).join('|'), 'i');
 const TITLES = new Map(CLAIM_TOPICS.map((t) => [t.id, t.title]));
+/** The topic, value and kind of a version a line states (in prose, or in a command it gives). */
+const versionClaim = (v: { key: string; name: string; value: string }) =>
+  ({ topic: `version:${v.key}`, topicTitle: `${v.name} version`, value: v.value, positive: true, kind: 'version' }) as const;
 /** Tool names, which the topics judge: an action on one ("never use npm") is left to them. */
 const TOOL_NAMES = new Set([...Object.keys(COMMAND_TOOLS), ...CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.value.toLowerCase()))]);
 
@@ -99,16 +102,7 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
             weak: true,
             ...at,
           });
-        for (const v of commandVersions(command))
-          claims.push({
-            topic: `version:${v.key}`,
-            topicTitle: `${v.name} version`,
-            value: v.value,
-            positive: true,
-            kind: 'version',
-            weak: true,
-            ...at,
-          });
+        for (const v of commandVersions(command)) claims.push({ ...versionClaim(v), weak: true, ...at });
       }
     };
     if (unit.kind === 'code' || unit.lines.length > 1) {
@@ -129,16 +123,7 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
           }
         }
       }
-      for (const v of versionClaims(text)) {
-        claims.push({
-          topic: `version:${v.key}`,
-          topicTitle: `${v.name} version`,
-          value: v.value,
-          positive: true,
-          kind: 'version',
-          ...at(),
-        });
-      }
+      for (const v of versionClaims(text)) claims.push({ ...versionClaim(v), ...at() });
       commands(offset, tableCommands(text));
       for (const a of actionClaims(text)) {
         if (a.action === 'use' && TOOL_NAMES.has(a.object)) continue;

@@ -185,6 +185,13 @@ export async function runGated<P>(
     }
     const first = current;
     let firstRounds = 1;
+    // A round whose trace cannot be written ends the step: the chain must hold every exchange.
+    const traceFailed = (problem: string): GateResult<P> => ({
+      outcome: 'error',
+      text: `The trace could not be written (${problem}), so the ${step} step stops here. Nothing was changed.`,
+      trace: null,
+      planHash,
+    });
     let answer: Answer;
     for (;;) {
       ({ planHash, message, form = FORMS[step] } = current);
@@ -209,13 +216,7 @@ export async function runGated<P>(
           'choose_again',
           'The person asked to go back and choose again; nothing was approved in this round.',
         );
-        if (written.problem)
-          return {
-            outcome: 'error',
-            text: `The trace could not be written (${written.problem}), so the ${step} step stops here. Nothing was changed.`,
-            trace: null,
-            planHash,
-          };
+        if (written.problem) return traceFailed(written.problem);
         firstRounds++;
         current = first;
         continue;
@@ -231,13 +232,7 @@ export async function runGated<P>(
         'chosen',
         `The choices are made; the plan rebuilt with them (${next.planHash?.slice(0, 12) ?? 'no hash'}) is shown next for approval.`,
       );
-      if (written.problem)
-        return {
-          outcome: 'error',
-          text: `The trace could not be written (${written.problem}), so the ${step} step stops here. Nothing was changed.`,
-          trace: null,
-          planHash,
-        };
+      if (written.problem) return traceFailed(written.problem);
       current = next;
     }
     const prepared = current.prepared as P;
