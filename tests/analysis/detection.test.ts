@@ -174,6 +174,7 @@ test("analyze --json and the report carry each problem's certainty and kind", (t
 
 test("corpus: the issue's reproductions are found and no repository gets more than 20 duplicate reports", async (t) => {
   if (!fs.existsSync(CORPUS)) {
+    if (process.env.COPILOT_ONBOARD_REQUIRE_CORPUS === '1') assert.fail(`the corpus is required here but ${CORPUS} is absent`);
     t.skip(`${CORPUS} is absent`);
     return;
   }
