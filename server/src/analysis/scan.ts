@@ -8,7 +8,7 @@ import { leaveOutNoise } from './noise.js';
 import { findCopies, type Copy } from './copies.js';
 import { formatFor, formatRank } from './formats/registry.js';
 import { RepoPaths } from '../repo/repo-path.js';
-import { readSource, type ReadableSource, type SkippedSource } from '../repo/source-file.js';
+import { SourceReader, type ReadableSource, type SkippedSource, type SourceRead } from '../repo/source-file.js';
 
 export type { SourceInfo } from '../model/source.js';
 
@@ -40,24 +40,25 @@ export function contentDocs(scan: ScanResult): InstructionDoc[] {
 /** Called as files are read: how many of how many. */
 export type ScanProgress = (done: number, total: number) => void;
 
+/** Files read between two turns of the event loop (and two progress reports). */
+const READ_BATCH = 25;
+
 export async function scanRepository(root: string, onProgress?: ScanProgress): Promise<ScanResult> {
   const paths = new RepoPaths(root);
   const result: ScanResult = { root, sources: [], docs: [], files: new Map(), skipped: [], imports: [], copies: [], optional: [] };
   const found = (await discoverInstructionFiles(root))
     .map((rel) => ({ rel, format: formatFor(rel)! }))
     .sort((a, b) => formatRank(a.format.id) - formatRank(b.format.id) || byCodeUnit(a.rel, b.rel));
-  let done = 0;
-  const reads = await mapLimit(found, 32, async ({ rel }) => {
-    try {
-      return await readSource(paths, rel);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null; // listed by git, deleted from the work tree
-      throw err;
-    } finally {
-      done++;
-      if (onProgress && (done % 25 === 0 || done === found.length)) onProgress(done, found.length);
+  const reader = new SourceReader(paths, await paths.realRoot());
+  const reads: (SourceRead | null)[] = [];
+  for (const { rel } of found) {
+    reads.push(readUnlessGone(reader, rel));
+    // The reads are synchronous: every batch, report progress and let the event loop turn.
+    if (reads.length % READ_BATCH === 0 || reads.length === found.length) {
+      onProgress?.(reads.length, found.length);
+      await new Promise((resolve) => setImmediate(resolve));
     }
-  });
+  }
   found.forEach(({ rel, format }, i) => {
     const read = reads[i];
     if (!read) return;
@@ -146,16 +147,12 @@ function symlinkStoredAsText(rel: string, text: string, known: Set<string>): str
   return target !== rel && known.has(target) ? target : null;
 }
 
-/** Map with at most `limit` calls in flight; results keep the input order. */
-async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
+/** A file git lists but the work tree no longer has is left out. */
+function readUnlessGone(reader: SourceReader, rel: string): SourceRead | null {
+  try {
+    return reader.read(rel);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
 }
