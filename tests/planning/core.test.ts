@@ -12,7 +12,7 @@ import { joinText, splitText } from '../../server/src/common/text.js';
 import { sandbox, writeFile } from '../helpers/sandbox.js';
 
 test('text round trip is byte-exact for LF, CRLF, BOM, no final newline, empty', () => {
-  for (const t of ['a\nb\n', 'a\r\nb\r\n', '\uFEFFa\nb', 'single', '', '\n', 'a\n\n\nb\n'])
+  for (const t of ['a\nb\n', 'a\rb\r', '\uFEFF', '\uFEFF\n', 'a\r\nb\r\n', '\uFEFFa\nb', 'single', '', '\n', 'a\n\n\nb\n'])
     assert.equal(joinText(splitText(t)), t, JSON.stringify(t));
 });
 

@@ -9,16 +9,22 @@ export interface TextLines {
 export function splitText(text: string): TextLines {
   const bom = text.startsWith('\uFEFF');
   const body = bom ? text.slice(1) : text;
+  // Without a CR, every line ends in LF: nothing to count, and a plain split.
+  const hasCr = body.includes('\r');
+  const eol = hasCr ? mostCommonEol(body) : '\n';
+  if (body === '') return { bom, eol, finalNewline: false, lines: [] };
+  const lines = hasCr ? body.split(eol === '\r' ? /\r\n|\r|\n/ : /\r?\n/) : body.split('\n');
+  const finalNewline = lines[lines.length - 1] === '';
+  if (finalNewline) lines.pop();
+  return { bom, eol, finalNewline, lines };
+}
+
+function mostCommonEol(body: string): TextLines['eol'] {
   const crlf = (body.match(/\r\n/g) ?? []).length;
   const lf = (body.match(/\n/g) ?? []).length - crlf;
   // A file whose lines end in lone CRs (classic Mac) is read as lines too, and written back the same way.
   const cr = (body.match(/\r(?!\n)/g) ?? []).length;
-  const eol = cr > crlf && cr > lf ? '\r' : crlf > lf ? '\r\n' : '\n';
-  if (body === '') return { bom, eol, finalNewline: false, lines: [] };
-  const lines = body.split(eol === '\r' ? /\r\n|\r|\n/ : /\r?\n/);
-  const finalNewline = lines[lines.length - 1] === '';
-  if (finalNewline) lines.pop();
-  return { bom, eol, finalNewline, lines };
+  return cr > crlf && cr > lf ? '\r' : crlf > lf ? '\r\n' : '\n';
 }
 
 export function joinText(t: TextLines): string {

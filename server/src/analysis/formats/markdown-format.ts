@@ -1,7 +1,7 @@
 import type { Format } from './types.js';
 import { globList, readFrontMatter, type FrontMatter } from '../../model/frontmatter.js';
 import { splitUnits } from '../../model/markdown-units.js';
-import type { InstructionDoc, Scope } from '../../model/model.js';
+import type { InstructionDoc, Scope, Unit } from '../../model/model.js';
 import type { ReadableSource } from '../../repo/source-file.js';
 import { splitText } from '../../common/text.js';
 
@@ -45,7 +45,7 @@ export function markdownFormat(spec: MarkdownFormatSpec): Format {
         frontMatterKeys: fm ? Object.keys(fm.data) : [],
         excludeAgent: meta.excludeAgent ?? [],
         aliasOf: file.linkTarget,
-        importOnly: importOnlyTarget(units.map((u) => u.lines).flat()),
+        importOnly: importOnlyTarget(units),
         notRule: meta.notRule ?? null,
       };
     },
@@ -90,9 +90,15 @@ export function truthy(fm: FrontMatter | null, key: string): boolean {
 export { globList };
 
 /** A file whose every non-blank line is an `@path` import only points at that file (CLAUDE.md, GEMINI.md). */
-function importOnlyTarget(lines: string[]): string | null {
-  const content = lines.filter((l) => l.trim() !== '');
-  if (content.length !== 1) return null;
-  const m = /^@(\S+)$/.exec(content[0]!.trim());
+function importOnlyTarget(units: Unit[]): string | null {
+  let only: string | null = null;
+  for (const u of units) {
+    for (const line of u.lines) {
+      if (line.trim() === '') continue;
+      if (only !== null) return null;
+      only = line;
+    }
+  }
+  const m = only === null ? null : /^@(\S+)$/.exec(only.trim());
   return m ? m[1]! : null;
 }
