@@ -5,6 +5,9 @@ import { normalizeLine, normalizedText, type Unit } from '../../server/src/model
 import { proseLines } from '../../server/src/analysis/claims.js';
 import { isLabel, stripMarker } from '../../server/src/analysis/trivial.js';
 import { hiddenIn, isHidden } from '../../server/src/show/untrusted.js';
+import { ANY_VERSION, versionClaims } from '../../server/src/analysis/versions.js';
+import { GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/topics.js';
+import { wordsOf } from '../../server/src/analysis/near-duplicates.js';
 
 /** Issue 13: the per-line passes take shortcuts for the common case; each answers what the long way does. */
 
@@ -88,6 +91,61 @@ test('isLabel answers as before its words were counted last', () => {
     fc.property(fc.array(parts, { maxLength: 12 }), (p) =>
       assert.equal(isLabel(p.join('')), reference(p.join('')), JSON.stringify(p.join(''))),
     ),
+    { numRuns: 5000 },
+  );
+});
+
+test('a line that no version pattern matches fails the one test that stands for all of them', () => {
+  const patterns = [...VERSIONED_LANGUAGES.map((l) => l.pattern), GENERIC_VERSION];
+  // The combined test ignores case: it matches whatever each pattern matches only when none needs more than g and i.
+  for (const p of patterns) assert.match(p.flags, /^g?i?$/, p.source);
+  const parts = fc.constantFrom(
+    'Node',
+    'node.js',
+    'Python',
+    'python3',
+    'go',
+    'Go',
+    'Ruby',
+    'Java',
+    'TypeScript',
+    'Remix',
+    'v',
+    ' ',
+    '18',
+    '3.11',
+    '.',
+    '>=',
+    '^',
+    '~',
+    '+',
+    'version ',
+    'use ',
+  );
+  fc.assert(
+    fc.property(fc.array(parts, { maxLength: 8 }), (p) => {
+      const text = p.join('');
+      const any = patterns.some((re) => new RegExp(re.source, re.flags.replace('g', '')).test(text));
+      if (any) assert.ok(ANY_VERSION.test(text), text);
+    }),
+    { numRuns: 5000 },
+  );
+  assert.deepEqual(
+    ['Use Node 20. Python >=3.11', '>=3.11python3', 'Remix 2.1'].flatMap(versionClaims).map((v) => `${v.name} ${v.value}`),
+    ['Node.js 20', 'Python 3.11+', 'Python 3', 'Remix 2.1'],
+  );
+});
+
+test('the words near-duplicates compare are the runs of letters and digits, as before', () => {
+  const reference = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s]+/gu, ' ')
+      .split(/\s+/)
+      .filter((w) => w.length > 2);
+  const chars = fc.constantFrom('a', 'B', 'é', '1', ' ', '-', '`', '.', '\u{1d400}', '\ud800', 'ß', 'İ', '\u00a0', '_', '日');
+  fc.assert(
+    fc.property(fc.array(chars, { maxLength: 14 }), (p) => assert.deepEqual(wordsOf(p.join('')), reference(p.join('')))),
     { numRuns: 5000 },
   );
 });

@@ -310,6 +310,7 @@ const STRICT = /\b(?:must|always|only|never|not)\b/i;
 const NEGATED_COMMAND = /\b(?:not|never|instead of|rather than|don'?t use|do not use|avoid)\s*(?:\*\*|__)?\s*$/i;
 
 export function roleClaim(line: string): RoleClaim | null {
+  if (!line.includes('`')) return null;
   const ticks = [...line.matchAll(/`([^`\n]+)`/g)];
   if (ticks.length === 0) return null;
   const commands: string[] = [];

@@ -44,6 +44,8 @@ const REPO: Scope = { kind: 'repo' };
 
 /** Any option of any topic: a line that names none is read for no topic. */
 const ANY_OPTION = new RegExp(CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.pattern.source)).join('|'), 'i');
+/** The modal patterns, each with a twin that only tests (a line without "always" or "never" is read no further). */
+const MODALS_READ = MODALS.map((m) => ({ ...m, anywhere: new RegExp(m.pattern.source, m.pattern.flags.replace('g', '')) }));
 const TITLES = new Map(CLAIM_TOPICS.map((t) => [t.id, t.title]));
 /** The topic, value and kind of a version a line states (in prose, or in a command it gives). */
 const versionClaim = (v: { key: string; name: string; value: string }) =>
@@ -155,7 +157,8 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
           ...at(),
         });
       }
-      for (const modal of MODALS) {
+      for (const modal of MODALS_READ) {
+        if (!modal.anywhere.test(text)) continue;
         for (const match of text.matchAll(modal.pattern)) {
           const object = ruleObject(text.slice(match.index + match[0].length));
           if (object)

@@ -11,11 +11,11 @@ const THRESHOLD = 0.75;
 /** Words in more units than this say nothing about which units are alike. */
 const MAX_POSTINGS = 60;
 
-const words = (u: Unit): string[] =>
-  normalizedOf(u)
+/** The words of a text, lower-cased: runs of letters and digits longer than two UTF-16 units. */
+export const wordsOf = (text: string): string[] =>
+  text
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s]+/gu, ' ')
-    .split(/\s+/)
+    .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 2);
 
 /**
@@ -27,7 +27,7 @@ export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = 
   const items: { u: Unit; text: string; set: Set<string> }[] = [];
   for (const u of units) {
     if (u.kind !== 'paragraph' && u.kind !== 'list-item') continue;
-    const set = new Set(words(u));
+    const set = new Set(wordsOf(normalizedOf(u)));
     if (set.size >= MIN_WORDS) items.push({ u, text: normalizedOf(u), set });
   }
   const postings = new Map<string, number[]>();
