@@ -144,8 +144,10 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
 
   const rules = units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isComment(u));
   const blocks = groupBy(rules, normalizedOf);
-  for (const [text, all] of blocks) {
+  // Values, not entries: a repository of thousands of rules has thousands of groups, nearly all of one.
+  for (const all of blocks.values()) {
     if (all.length < 2) continue;
+    const text = normalizedOf(all[0]!);
     const group = meeting(all, (u) => u, scopeOf);
     if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;
     const what = group[0]!.lines.length > 1 ? 'paragraph' : group[0]!.kind === 'list-item' ? 'rule' : 'line';
@@ -160,12 +162,15 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
   const lines: { text: string; unit: Unit; offset: number }[] = [];
   for (const u of rules) {
     const covered = coveredLines.get(u.path);
-    for (const i of proseLines(u)) {
+    const prose = proseLines(u);
+    for (let k = 0; k < prose.length; k++) {
+      const i = prose[k]!;
       if (!covered?.has(u.line + i)) lines.push({ text: stripMarker(normalizeLine(u.lines[i]!)), unit: u, offset: i });
     }
   }
-  for (const [text, all] of groupBy(lines, (l) => l.text)) {
+  for (const all of groupBy(lines, (l) => l.text).values()) {
     if (all.length < 2) continue;
+    const text = all[0]!.text;
     const group = meeting(all, (l) => l.unit, scopeOf);
     if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;
     problems.push({
@@ -231,16 +236,17 @@ export function findContradictions(units: Unit[], scopeOf?: (u: Unit) => Scope):
 export function findHiddenCharacters(units: Unit[]): Problem[] {
   const problems: Problem[] = [];
   for (const u of units) {
-    u.lines.forEach((line, i) => {
+    for (let i = 0; i < u.lines.length; i++) {
+      const line = u.lines[i]!;
       const hidden = hiddenIn(line);
-      if (hidden.length === 0) return;
+      if (hidden.length === 0) continue;
       problems.push({
         type: 'ambiguity',
         kind: 'hidden-character',
         description: `Hidden character${hidden.length > 1 ? 's' : ''} ${hidden.map(charName).join(', ')} in "${showExcerpt(line.replace(/^[ \t]+|[ \t]+$/g, ''), 80)}": the text is not what it looks like`,
         locations: [{ path: u.path, line: u.line + i }],
       });
-    });
+    }
   }
   return problems;
 }
