@@ -8,6 +8,7 @@ import { hiddenIn, isHidden } from '../../server/src/show/untrusted.js';
 import { ANY_VERSION, versionClaims } from '../../server/src/analysis/versions.js';
 import { GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/topics.js';
 import { wordsOf } from '../../server/src/analysis/near-duplicates.js';
+import { ACTION_WORD, ACTIONS, VERB_OF } from '../../server/src/analysis/claim-reader.js';
 
 /** Issue 13: the per-line passes take shortcuts for the common case; each answers what the long way does. */
 
@@ -147,5 +148,53 @@ test('the words near-duplicates compare are the runs of letters and digits, as b
   fc.assert(
     fc.property(fc.array(chars, { maxLength: 14 }), (p) => assert.deepEqual(wordsOf(p.join('')), reference(p.join('')))),
     { numRuns: 5000 },
+  );
+});
+
+test('the action-word test answers what splitting a line into words and looking each up answers', () => {
+  const verbs = [...Object.values(ACTIONS).flat(), ...VERB_OF.keys()];
+  // Every form the reader knows is a plain word: the test's alternation needs no escaping.
+  assert.match(ACTION_WORD.source, /^\(\?<!\[a-z-\]\)\(\?:[a-z|-]+\)\(\?!\[a-z-\]\)$/);
+  const reference = (line: string) =>
+    line
+      .toLowerCase()
+      .split(/[^a-z-]+/)
+      .some((w) => VERB_OF.has(w) || w === 'avoid' || w === 'force');
+  const part = fc.oneof(
+    fc.constantFrom(...verbs),
+    fc.constantFrom(
+      's',
+      'ed',
+      'ing',
+      'd',
+      'es',
+      '-',
+      ' ',
+      '_',
+      '1',
+      'Force',
+      'force ',
+      'AVOID',
+      'avoided',
+      're',
+      'x',
+      '`',
+      'ß',
+      'İ',
+      '\u212a',
+    ),
+  );
+  fc.assert(
+    fc.property(fc.array(part, { maxLength: 6 }), (p) => {
+      const line = p.join('');
+      assert.equal(ACTION_WORD.test(line.toLowerCase()), reference(line), JSON.stringify(line));
+    }),
+    { numRuns: 5000 },
+  );
+  assert.deepEqual(
+    ['Never edit `dist/`', 'Editing is fine', 're-edit later', 'force push to main', 'Avoid `any`', 'A plain line'].map((l) =>
+      ACTION_WORD.test(l.toLowerCase()),
+    ),
+    [true, true, false, true, true, false],
   );
 });
