@@ -158,3 +158,25 @@ test('--help without yargs prints what yargs prints; in a locale yargs translate
   assert.equal(german.status, 0);
   assert.match(german.stdout, /^Kommandos:$/m, 'yargs words the help in German');
 });
+
+test('a read-only command that ends at once still hands a slow reader its whole output, with its exit code', (t) => {
+  // About 100 KB of JSON: more than a pipe holds, so the CLI's last write waits for the reader,
+  // which starts reading a second later.
+  const files = Object.fromEntries(
+    Array.from({ length: 400 }, (_, i) => [`.cursor/rules/area-${i}.mdc`, `---\nalwaysApply: true\n---\n- Keep module ${i} small.\n`]),
+  );
+  const repo = sandbox(t, files);
+  const tmp = tempDir(t, 'co-cold-');
+  const whole = run([CLI, 'analyze', '--json', '--repo', repo], tmp).stdout.length;
+  assert.ok(whole > 100_000, `${whole} bytes: the check needs more than a pipe holds`);
+  const status = path.join(tmp, 'status');
+  const r = spawnSync(
+    'sh',
+    ['-c', '{ "$0" "$1" analyze --json --repo "$2"; echo $? > "$3"; } | { sleep 1; cat; }', process.execPath, CLI, repo, status],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.stdout.endsWith('}\n') && r.stdout.length > 100_000, `the output was cut at ${r.stdout.length} bytes`);
+  assert.equal((JSON.parse(r.stdout) as { sources: unknown[] }).sources.length, 400);
+  assert.equal(fs.readFileSync(status, 'utf8').trim(), '0');
+});
