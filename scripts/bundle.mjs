@@ -64,6 +64,25 @@ const noGracefulFs = {
   },
 };
 
+/**
+ * In the read-only file, Node's built-in modules are taken with require, each by the module that
+ * needs it when that module first runs. Imported, every built-in the file names anywhere loaded at
+ * start (worker_threads for a progress line on a terminal, crypto before any hash), and through
+ * an ES module face, which reads every export of the built-in (all of crypto's, webcrypto too).
+ */
+const builtinsByRequire = {
+  name: 'builtins-by-require',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) =>
+      args.namespace === 'builtin-require' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtin-require' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'builtin-require' }, (args) => ({
+      contents: `module.exports = require(${JSON.stringify(args.path)});\n`,
+      loader: 'js',
+    }));
+  },
+};
+
 // CommonJS dependencies inside the bundle still call require: a chunk that does gets it. (Creating
 // a require in every chunk cost a read-only command about 10 ms.)
 const REQUIRE_BANNER =
@@ -115,7 +134,7 @@ writeOutput(
     ...common,
     entryPoints: [path.join(dist, 'cli/read-only.js')],
     outfile: path.join(dist, READ_ONLY),
-    plugins: [englishOnlyZod, zodByName, noGracefulFs],
+    plugins: [englishOnlyZod, zodByName, noGracefulFs, builtinsByRequire],
   }),
 );
 writeOutput(
