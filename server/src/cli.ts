@@ -6,7 +6,8 @@ import { builtHelp, joinDashValues, quickArgs, type OptionSpec } from './cli/qui
 import { showText } from './show/untrusted.js';
 import { VERSION } from './version.js';
 import type { ReadOnlyTool, runTraces } from './cli/read-only.js';
-import type { RepoChoice } from './mcp/repo.js';
+import { repoChoice, type RepoChoice } from './mcp/repo.js';
+import { listGitFiles, type EarlyListing } from './analysis/git-listing.js';
 
 /** The command-line face: parses, calls the same core as the MCP server, prints. */
 
@@ -38,7 +39,20 @@ async function repoFrom(flag: string | undefined): Promise<RepoChoice> {
 
 async function readOnly(tool: ReadOnlyTool, argv: { repo?: string; json: boolean }): Promise<number> {
   endAtOnce = true;
-  return (await import('./cli/read-only.js')).runReadOnly(tool, argv);
+  // Analyze begins with git's list of the repository's files: git makes it while the read-only file loads.
+  const early = tool === 'onboarding_analyze' ? earlyListing(argv.repo) : undefined;
+  return (await import('./cli/read-only.js')).runReadOnly(tool, argv, early);
+}
+
+/** The listing of the folder the command will work on, started now; none when the choice of folder is refused (the command says why). */
+function earlyListing(flag: string | undefined): EarlyListing | undefined {
+  try {
+    const { explicit, cwd } = repoChoice(flag);
+    const root = explicit ?? cwd;
+    return { root, files: listGitFiles(root) };
+  } catch {
+    return undefined;
+  }
 }
 
 async function runTracesCommand(argv: Parameters<typeof runTraces>[0]): Promise<number> {
