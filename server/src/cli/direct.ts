@@ -3,7 +3,7 @@ import { NO_SESSION, type Session } from '../call/ports.js';
 import { cliCommand } from '../call/for-person.js';
 import { checkRepoDir, type RepoChoice } from '../mcp/repo.js';
 import { callStep, type ToolResult } from '../mcp/tool-call.js';
-import { TOOL_STEPS, type ReadOnlyTool } from '../mcp/tool-steps.js';
+import { READ_ONLY_STEPS, type ReadOnlyTool } from '../mcp/read-only-steps.js';
 import { showLine } from '../show/untrusted.js';
 import { VERSION } from '../version.js';
 import { progressLine } from './progress-line.js';
@@ -11,7 +11,7 @@ import { useEarlyListing, type EarlyListing } from '../analysis/git-listing.js';
 import { JOURNAL_REL } from '../engine/journal.js';
 import { entryStat } from '../repo/safe-fs.js';
 
-export type { ReadOnlyTool } from '../mcp/tool-steps.js';
+export type { ReadOnlyTool } from '../mcp/read-only-steps.js';
 
 /**
  * The session of a CLI command that asks no one: no form, no sampling (the narration is the
@@ -36,7 +36,7 @@ export async function callDirect(
   try {
     return await callStep({
       name: tool,
-      run: TOOL_STEPS[tool],
+      run: READ_ONLY_STEPS[tool],
       // The in-process client declares no roots: --repo (or the environment), else the working directory.
       root: () =>
         repo.explicit ? checkRepoDir(repo.explicit, '--repo or COPILOT_ONBOARD_REPO') : checkRepoDir(repo.cwd, 'the working directory'),
