@@ -72,11 +72,19 @@ test('the read-only commands load the CLI and one file of the build, and no yarg
         assert.ok(!loaded.includes(p), `propose loaded ${p}`);
     else assert.deepEqual(loaded, [], `${command.join(' ')} loaded a package`);
   }
-  // The read-only file bundles no SDK, yargs or prompts (esbuild names each bundled module in a comment).
+  // The read-only file bundles no SDK, yargs or prompts, and none of the gated steps (esbuild names each bundled module in a comment).
   const bundled = fs.readFileSync(path.join(DIST, 'chunks/read-only-cli.js'), 'utf8');
-  for (const name of ['@modelcontextprotocol/sdk', 'node_modules/yargs', '@inquirer', 'node_modules/ajv'])
+  for (const name of [
+    '@modelcontextprotocol/sdk',
+    'node_modules/yargs',
+    '@inquirer',
+    'node_modules/ajv',
+    'steps/gated.js',
+    'gate/forms.js',
+    'node_modules/fs-extra',
+  ])
     assert.ok(!bundled.includes(name), `the read-only file bundles ${name}`);
-  assert.ok(bundled.includes('node_modules/zod/'), 'the check would see a bundled package');
+  assert.ok(bundled.includes('node_modules/zod/') && bundled.includes('steps/read-only.js'), 'the check would see a bundled module');
 });
 
 /** A read-only command through the compiled modules (server/dist, before bundling): one URL per module. */
