@@ -10,8 +10,9 @@ import { sandbox, tempDir } from '../helpers/sandbox.js';
 /**
  * The fixed cost of the read-only commands (docs/performance.md, "Cold start"): they load one file
  * of the build besides the CLI's own (chunks/read-only-cli.js, scripts/bundle.mjs), never yargs, the
- * SDK or the terminal prompts; and inside it, what only some runs need is imported when needed: zod's
- * stored-file schemas when a state file exists, proper-lockfile when a lock is taken.
+ * SDK or the terminal prompts; what only some runs need is imported when needed: zod and the
+ * stored-file schemas (a file of their own, chunks/read-only-schemas.js) when a state file or a
+ * trace is checked, proper-lockfile when a lock is taken; and a command ends once its output is out.
  */
 
 const DIST = path.dirname(CLI);
@@ -48,7 +49,7 @@ const distFiles = (urls: string[]) =>
 const packages = (urls: string[]) =>
   [...new Set(urls.filter((u) => u.includes('/node_modules/')).map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)![1]!))].sort();
 
-test('the read-only commands load the CLI and one file of the build, and no yargs, SDK or prompts; --version loads no yargs', (t) => {
+test('the read-only commands load the CLI and one file of the build (and the stored-file schemas beside it when they check a stored file), and no yargs, SDK or prompts; --version loads no yargs', (t) => {
   const repo = sandbox(t, FILES);
   const tmp = tempDir(t, 'co-cold-');
   const version = loadedBy([CLI, '--version'], tmp);
@@ -57,14 +58,18 @@ test('the read-only commands load the CLI and one file of the build, and no yarg
   assert.deepEqual(packages(version.urls), [], '--version loaded a package');
   const entry = new Set(distFiles(version.urls));
   assert.ok(entry.has('cli.js'), 'the hook saw the CLI load');
+  const ofBuild = (r: { urls: string[] }) => distFiles(r.urls).filter((f) => !entry.has(f));
   for (const command of [['analyze'], ['propose'], ['status'], ['traces'], ['traces', 'list'], ['traces', 'verify'], ['analyze']]) {
     const r = loadedBy([CLI, ...command, '--json', '--repo', repo], tmp);
     assert.equal(r.status, 0, `${command.join(' ')}: ${r.stderr}`);
-    assert.deepEqual(
-      distFiles(r.urls).filter((f) => !entry.has(f)),
-      ['chunks/read-only-cli.js'],
-      `${command.join(' ')} loaded files of the build beyond the CLI's own and the read-only file`,
+    const files = ofBuild(r);
+    assert.ok(
+      files[0] === 'chunks/read-only-cli.js' && files.slice(1).every((f) => f === 'chunks/read-only-schemas.js'),
+      `${command.join(' ')} loaded files of the build beyond the CLI's own, the read-only file and the schemas: ${files.join(', ')}`,
     );
+    // The first analyze reads no stored file (the chain head is checked without zod); verify checks every trace against its schema.
+    if (command.join(' ') === 'traces verify')
+      assert.ok(files.includes('chunks/read-only-schemas.js'), 'the check sees the schemas where they load');
     // Outside the bundle are the packages it leaves external: propose asks simple-git about the repository, nothing else loads one.
     const loaded = packages(r.urls);
     if (command[0] === 'propose')
@@ -72,6 +77,8 @@ test('the read-only commands load the CLI and one file of the build, and no yarg
         assert.ok(!loaded.includes(p), `propose loaded ${p}`);
     else assert.deepEqual(loaded, [], `${command.join(' ')} loaded a package`);
   }
+  const fresh = loadedBy([CLI, 'analyze', '--json', '--repo', sandbox(t, FILES)], tmp);
+  assert.deepEqual(ofBuild(fresh), ['chunks/read-only-cli.js'], 'a first analyze loaded the stored-file schemas');
   // The read-only file bundles no SDK, yargs or prompts, and none of the gated steps (esbuild names each bundled module in a comment).
   const bundled = fs.readFileSync(path.join(DIST, 'chunks/read-only-cli.js'), 'utf8');
   for (const name of [
@@ -84,7 +91,9 @@ test('the read-only commands load the CLI and one file of the build, and no yarg
     'node_modules/fs-extra',
   ])
     assert.ok(!bundled.includes(name), `the read-only file bundles ${name}`);
-  assert.ok(bundled.includes('node_modules/zod/') && bundled.includes('steps/read-only.js'), 'the check would see a bundled module');
+  assert.ok(!bundled.includes('node_modules/zod/'), 'the read-only file bundles zod: it belongs in the schemas file');
+  assert.ok(bundled.includes('steps/read-only.js'), 'the check would see a bundled module');
+  assert.ok(fs.readFileSync(path.join(DIST, 'chunks/read-only-schemas.js'), 'utf8').includes('node_modules/zod/'), 'and a bundled package');
 });
 
 /** A read-only command through the compiled modules (server/dist, before bundling): one URL per module. */
