@@ -65,25 +65,6 @@ const noGracefulFs = {
 };
 
 /**
- * In the read-only file, Node's built-in modules are taken with require, each by the module that
- * needs it when that module first runs. Imported, every built-in the file names anywhere loaded at
- * start (worker_threads for a progress line on a terminal, crypto before any hash), and through
- * an ES module face, which reads every export of the built-in (all of crypto's, webcrypto too).
- */
-const builtinsByRequire = {
-  name: 'builtins-by-require',
-  setup(b) {
-    b.onResolve({ filter: /^node:/ }, (args) =>
-      args.namespace === 'builtin-require' ? { path: args.path, external: true } : { path: args.path, namespace: 'builtin-require' },
-    );
-    b.onLoad({ filter: /.*/, namespace: 'builtin-require' }, (args) => ({
-      contents: `module.exports = require(${JSON.stringify(args.path)});\n`,
-      loader: 'js',
-    }));
-  },
-};
-
-/**
  * The stored-file schemas (state/schema.ts) and zod, a quarter of the read-only file, are a file of
  * their own beside it: every module of the file imports them lazily (when a state file or a trace
  * is there to check), and a command that checks none, such as analyze, does not compile them.
@@ -151,7 +132,7 @@ writeOutput(
     ...common,
     entryPoints: [path.join(dist, 'cli/read-only.js')],
     outfile: path.join(dist, READ_ONLY),
-    plugins: [englishOnlyZod, zodByName, noGracefulFs, builtinsByRequire, schemasApart],
+    plugins: [englishOnlyZod, zodByName, noGracefulFs, schemasApart],
   }),
 );
 writeOutput(
@@ -159,7 +140,7 @@ writeOutput(
     ...common,
     entryPoints: [path.join(dist, 'state/schema.js')],
     outfile: path.join(dist, SCHEMAS),
-    plugins: [englishOnlyZod, zodByName, builtinsByRequire],
+    plugins: [englishOnlyZod, zodByName],
   }),
 );
 writeOutput(
