@@ -64,6 +64,23 @@ const noGracefulFs = {
   },
 };
 
+/**
+ * The stored-file schemas (state/schema.ts) and zod, a quarter of the read-only file, are a file of
+ * their own beside it: every module of the file imports them lazily (when a state file or a trace
+ * is there to check), and a command that checks none, such as analyze, does not compile them.
+ */
+const SCHEMAS = 'chunks/read-only-schemas.js';
+const schemasApart = {
+  name: 'schemas-apart',
+  setup(b) {
+    b.onResolve({ filter: /(^|\/)schema\.js$/ }, (args) =>
+      path.resolve(args.resolveDir, args.path) === path.join(dist, 'state/schema.js')
+        ? { path: `./${path.basename(SCHEMAS)}`, external: true }
+        : undefined,
+    );
+  },
+};
+
 // CommonJS dependencies inside the bundle still call require: a chunk that does gets it. (Creating
 // a require in every chunk cost a read-only command about 10 ms.)
 const REQUIRE_BANNER =
@@ -115,7 +132,15 @@ writeOutput(
     ...common,
     entryPoints: [path.join(dist, 'cli/read-only.js')],
     outfile: path.join(dist, READ_ONLY),
-    plugins: [englishOnlyZod, zodByName, noGracefulFs],
+    plugins: [englishOnlyZod, zodByName, noGracefulFs, schemasApart],
+  }),
+);
+writeOutput(
+  await build({
+    ...common,
+    entryPoints: [path.join(dist, 'state/schema.js')],
+    outfile: path.join(dist, SCHEMAS),
+    plugins: [englishOnlyZod, zodByName],
   }),
 );
 writeOutput(

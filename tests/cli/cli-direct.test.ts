@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CLI, openSession } from '../helpers/mcp.js';
-import { MESSY_INSTRUCTIONS, sandbox, tempDir } from '../helpers/sandbox.js';
+import { MESSY_INSTRUCTIONS, sandbox, tempDir, writeFile } from '../helpers/sandbox.js';
 
 /**
  * analyze, propose and status at the CLI call their steps directly (cli/direct.ts), without an
@@ -75,6 +75,20 @@ test('the direct call says what the in-process MCP client said, word for word, a
   }
   const cut = await callDirect({ explicit: a, cwd: a }, 'onboarding_propose', options);
   assert.ok((cut.structuredContent as { truncated?: unknown }).truncated, 'the reply was cut, as it is over MCP');
+});
+
+test('analyze takes the listing git made before it began, unless a journal says files may move first', async (t) => {
+  const { callDirect } = await import('../../server/src/cli/direct.js');
+  const repo = sandbox(t, { 'AGENTS.md': '# Agents\n\n- Use pnpm.\n' });
+  const analyzed = async () => {
+    // A made-up early listing, which names no file: a scan that takes it finds nothing.
+    const r = await callDirect({ explicit: repo, cwd: repo }, 'onboarding_analyze', {}, { root: repo, files: Promise.resolve([]) });
+    return (r.structuredContent as { sources: Array<{ path: string }> }).sources.map((s) => s.path);
+  };
+  assert.deepEqual(await analyzed(), [], 'the early listing was not taken');
+  // The journal of an interrupted migrate (a damaged one here, which recovery reports and leaves as it is).
+  writeFile(repo, '.copilot-state/journal.json', '{}');
+  assert.deepEqual(await analyzed(), ['AGENTS.md'], 'the early listing was taken, though recovery may move files first');
 });
 
 /** Runs the CLI with a loader hook that writes every module URL it resolves, and returns them with their text. */

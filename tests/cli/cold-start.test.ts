@@ -10,8 +10,9 @@ import { sandbox, tempDir } from '../helpers/sandbox.js';
 /**
  * The fixed cost of the read-only commands (docs/performance.md, "Cold start"): they load one file
  * of the build besides the CLI's own (chunks/read-only-cli.js, scripts/bundle.mjs), never yargs, the
- * SDK or the terminal prompts; and inside it, what only some runs need is imported when needed: zod's
- * stored-file schemas when a state file exists, proper-lockfile when a lock is taken.
+ * SDK or the terminal prompts; what only some runs need is imported when needed: zod and the
+ * stored-file schemas (a file of their own, chunks/read-only-schemas.js) when a state file or a
+ * trace is checked, proper-lockfile when a lock is taken; and a command ends once its output is out.
  */
 
 const DIST = path.dirname(CLI);
@@ -48,7 +49,7 @@ const distFiles = (urls: string[]) =>
 const packages = (urls: string[]) =>
   [...new Set(urls.filter((u) => u.includes('/node_modules/')).map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)![1]!))].sort();
 
-test('the read-only commands load the CLI and one file of the build, and no yargs, SDK or prompts; --version loads no yargs', (t) => {
+test('the read-only commands load the CLI and one file of the build (and the stored-file schemas beside it when they check a stored file), and no yargs, SDK or prompts; --version loads no yargs', (t) => {
   const repo = sandbox(t, FILES);
   const tmp = tempDir(t, 'co-cold-');
   const version = loadedBy([CLI, '--version'], tmp);
@@ -57,14 +58,18 @@ test('the read-only commands load the CLI and one file of the build, and no yarg
   assert.deepEqual(packages(version.urls), [], '--version loaded a package');
   const entry = new Set(distFiles(version.urls));
   assert.ok(entry.has('cli.js'), 'the hook saw the CLI load');
+  const ofBuild = (r: { urls: string[] }) => distFiles(r.urls).filter((f) => !entry.has(f));
   for (const command of [['analyze'], ['propose'], ['status'], ['traces'], ['traces', 'list'], ['traces', 'verify'], ['analyze']]) {
     const r = loadedBy([CLI, ...command, '--json', '--repo', repo], tmp);
     assert.equal(r.status, 0, `${command.join(' ')}: ${r.stderr}`);
-    assert.deepEqual(
-      distFiles(r.urls).filter((f) => !entry.has(f)),
-      ['chunks/read-only-cli.js'],
-      `${command.join(' ')} loaded files of the build beyond the CLI's own and the read-only file`,
+    const files = ofBuild(r);
+    assert.ok(
+      files[0] === 'chunks/read-only-cli.js' && files.slice(1).every((f) => f === 'chunks/read-only-schemas.js'),
+      `${command.join(' ')} loaded files of the build beyond the CLI's own, the read-only file and the schemas: ${files.join(', ')}`,
     );
+    // The first analyze reads no stored file (the chain head is checked without zod); verify checks every trace against its schema.
+    if (command.join(' ') === 'traces verify')
+      assert.ok(files.includes('chunks/read-only-schemas.js'), 'the check sees the schemas where they load');
     // Outside the bundle are the packages it leaves external: propose asks simple-git about the repository, nothing else loads one.
     const loaded = packages(r.urls);
     if (command[0] === 'propose')
@@ -72,11 +77,23 @@ test('the read-only commands load the CLI and one file of the build, and no yarg
         assert.ok(!loaded.includes(p), `propose loaded ${p}`);
     else assert.deepEqual(loaded, [], `${command.join(' ')} loaded a package`);
   }
-  // The read-only file bundles no SDK, yargs or prompts (esbuild names each bundled module in a comment).
+  const fresh = loadedBy([CLI, 'analyze', '--json', '--repo', sandbox(t, FILES)], tmp);
+  assert.deepEqual(ofBuild(fresh), ['chunks/read-only-cli.js'], 'a first analyze loaded the stored-file schemas');
+  // The read-only file bundles no SDK, yargs or prompts, and none of the gated steps (esbuild names each bundled module in a comment).
   const bundled = fs.readFileSync(path.join(DIST, 'chunks/read-only-cli.js'), 'utf8');
-  for (const name of ['@modelcontextprotocol/sdk', 'node_modules/yargs', '@inquirer', 'node_modules/ajv'])
+  for (const name of [
+    '@modelcontextprotocol/sdk',
+    'node_modules/yargs',
+    '@inquirer',
+    'node_modules/ajv',
+    'steps/gated.js',
+    'gate/forms.js',
+    'node_modules/fs-extra',
+  ])
     assert.ok(!bundled.includes(name), `the read-only file bundles ${name}`);
-  assert.ok(bundled.includes('node_modules/zod/'), 'the check would see a bundled package');
+  assert.ok(!bundled.includes('node_modules/zod/'), 'the read-only file bundles zod: it belongs in the schemas file');
+  assert.ok(bundled.includes('steps/read-only.js'), 'the check would see a bundled module');
+  assert.ok(fs.readFileSync(path.join(DIST, 'chunks/read-only-schemas.js'), 'utf8').includes('node_modules/zod/'), 'and a bundled package');
 });
 
 /** A read-only command through the compiled modules (server/dist, before bundling): one URL per module. */
@@ -88,7 +105,7 @@ function readOnlyModules(tool: string, repo: string, tmp: string) {
 const NOT_ON_A_REPO_WITHOUT_STATE = ['zod', '@modelcontextprotocol/sdk', 'yargs', '@inquirer/prompts'];
 const distModule = (r: { urls: string[] }, rel: string) => r.urls.some((u) => u.endsWith(`/server/dist/${rel}`));
 
-test('status and a first analyze on a repository without state build no zod schema, status takes no lock; an analyze after one checks the chain head with its schema alone', (t) => {
+test('status and analyze on a repository without onboarding state build no zod schema (the chain head is checked without it), status takes no lock', (t) => {
   const repo = sandbox(t, FILES);
   const tmp = tempDir(t, 'co-cold-');
   for (const tool of ['onboarding_status', 'onboarding_analyze']) {
@@ -101,15 +118,20 @@ test('status and a first analyze on a repository without state build no zod sche
     // Status takes no lock; analyze writes its trace under one.
     assert.equal(packages(r.urls).includes('proper-lockfile'), tool === 'onboarding_analyze', `${tool} and proper-lockfile`);
   }
-  // The first analyze wrote a trace and the chain head: the next one checks the head against its schema.
+  // The first analyze wrote a trace and the chain head: the next one checks the head, without zod.
   const again = readOnlyModules('onboarding_analyze', repo, tmp);
   assert.equal(again.status, 0, again.stderr);
+  assert.ok(distModule(again, 'state/chain-head.js'), 'the chain head was checked');
   assert.ok(
-    packages(again.urls).includes('zod') && distModule(again, 'state/chain-head-schema.js'),
-    'the check sees zod where it is loaded',
+    !packages(again.urls).includes('zod') && !distModule(again, 'state/chain-head-schema.js'),
+    'the chain head was checked with zod',
   );
-  assert.ok(!distModule(again, 'state/schema.js'), 'the chain head is checked without building every stored-file schema');
   assert.ok(packages(again.urls).includes('proper-lockfile'), 'and proper-lockfile: the trace is written under the lock');
+  // Once propose has written the onboarding state, status reads it through its zod schema.
+  assert.equal(run([CLI, 'propose', '--repo', repo], tmp).status, 0);
+  const withState = readOnlyModules('onboarding_status', repo, tmp);
+  assert.equal(withState.status, 0, withState.stderr);
+  assert.ok(packages(withState.urls).includes('zod') && distModule(withState, 'state/schema.js'), 'the check sees zod where it is loaded');
 });
 
 test('traces without yargs: the same output as through yargs, and yargs still answers what it alone reads', (t) => {
@@ -157,4 +179,26 @@ test('--help without yargs prints what yargs prints; in a locale yargs translate
   const german = run([CLI, '--help'], tmp, { ...english, LC_ALL: 'de_DE.UTF-8' });
   assert.equal(german.status, 0);
   assert.match(german.stdout, /^Kommandos:$/m, 'yargs words the help in German');
+});
+
+test('a read-only command that ends at once still hands a slow reader its whole output, with its exit code', (t) => {
+  // About 100 KB of JSON: more than a pipe holds, so the CLI's last write waits for the reader,
+  // which starts reading a second later.
+  const files = Object.fromEntries(
+    Array.from({ length: 400 }, (_, i) => [`.cursor/rules/area-${i}.mdc`, `---\nalwaysApply: true\n---\n- Keep module ${i} small.\n`]),
+  );
+  const repo = sandbox(t, files);
+  const tmp = tempDir(t, 'co-cold-');
+  const whole = run([CLI, 'analyze', '--json', '--repo', repo], tmp).stdout.length;
+  assert.ok(whole > 100_000, `${whole} bytes: the check needs more than a pipe holds`);
+  const status = path.join(tmp, 'status');
+  const r = spawnSync(
+    'sh',
+    ['-c', '{ "$0" "$1" analyze --json --repo "$2"; echo $? > "$3"; } | { sleep 1; cat; }', process.execPath, CLI, repo, status],
+    { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(r.stdout.endsWith('}\n') && r.stdout.length > 100_000, `the output was cut at ${r.stdout.length} bytes`);
+  assert.equal((JSON.parse(r.stdout) as { sources: unknown[] }).sources.length, 400);
+  assert.equal(fs.readFileSync(status, 'utf8').trim(), '0');
 });

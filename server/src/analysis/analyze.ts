@@ -129,7 +129,8 @@ export function isStructured(doc: InstructionDoc): boolean {
  */
 export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
   const problems: Problem[] = [];
-  const coveredLines = new Set<string>();
+  // The lines of the repeated blocks reported, by file: their lines are not reported again one by one.
+  const coveredLines = new Map<string, Set<number>>();
 
   for (const group of groupBy(siblingHeadings(units), (h) => h.key).values()) {
     if (group.length < 2) continue;
@@ -143,29 +144,40 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
 
   const rules = units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isComment(u));
   const blocks = groupBy(rules, normalizedOf);
-  for (const [text, all] of blocks) {
+  // Values, not entries: a repository of thousands of rules has thousands of groups, nearly all of one.
+  for (const all of blocks.values()) {
+    if (all.length < 2) continue;
+    const text = normalizedOf(all[0]!);
     const group = meeting(all, (u) => u, scopeOf);
     if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;
     const what = group[0]!.lines.length > 1 ? 'paragraph' : group[0]!.kind === 'list-item' ? 'rule' : 'line';
     problems.push({ type: 'duplication', kind: 'exact', description: `Repeated ${what}: "${excerpt(text)}"`, locations: group.map(loc) });
-    for (const u of group) u.lines.forEach((_, i) => coveredLines.add(`${u.path}:${u.line + i}`));
+    for (const u of group) {
+      let covered = coveredLines.get(u.path);
+      if (!covered) coveredLines.set(u.path, (covered = new Set()));
+      for (let i = 0; i < u.lines.length; i++) covered.add(u.line + i);
+    }
   }
 
-  const lines: { text: string; at: Location; unit: Unit }[] = [];
+  const lines: { text: string; unit: Unit; offset: number }[] = [];
   for (const u of rules) {
-    proseLines(u).forEach((i) => {
-      const at = { path: u.path, line: u.line + i };
-      if (!coveredLines.has(`${at.path}:${at.line}`)) lines.push({ text: stripMarker(normalizeLine(u.lines[i]!)), at, unit: u });
-    });
+    const covered = coveredLines.get(u.path);
+    const prose = proseLines(u);
+    for (let k = 0; k < prose.length; k++) {
+      const i = prose[k]!;
+      if (!covered?.has(u.line + i)) lines.push({ text: stripMarker(normalizeLine(u.lines[i]!)), unit: u, offset: i });
+    }
   }
-  for (const [text, all] of groupBy(lines, (l) => l.text)) {
+  for (const all of groupBy(lines, (l) => l.text).values()) {
+    if (all.length < 2) continue;
+    const text = all[0]!.text;
     const group = meeting(all, (l) => l.unit, scopeOf);
     if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;
     problems.push({
       type: 'duplication',
       kind: 'exact',
       description: `Repeated line: "${excerpt(text)}"`,
-      locations: group.map((g) => g.at),
+      locations: group.map((g) => ({ path: g.unit.path, line: g.unit.line + g.offset })),
     });
   }
   return problems;
@@ -224,16 +236,17 @@ export function findContradictions(units: Unit[], scopeOf?: (u: Unit) => Scope):
 export function findHiddenCharacters(units: Unit[]): Problem[] {
   const problems: Problem[] = [];
   for (const u of units) {
-    u.lines.forEach((line, i) => {
+    for (let i = 0; i < u.lines.length; i++) {
+      const line = u.lines[i]!;
       const hidden = hiddenIn(line);
-      if (hidden.length === 0) return;
+      if (hidden.length === 0) continue;
       problems.push({
         type: 'ambiguity',
         kind: 'hidden-character',
         description: `Hidden character${hidden.length > 1 ? 's' : ''} ${hidden.map(charName).join(', ')} in "${showExcerpt(line.replace(/^[ \t]+|[ \t]+$/g, ''), 80)}": the text is not what it looks like`,
         locations: [{ path: u.path, line: u.line + i }],
       });
-    });
+    }
   }
   return problems;
 }

@@ -30,7 +30,7 @@ function forms(base: string): string[] {
   return [base, s, `${stem}ing`, base.endsWith('e') ? `${base}d` : `${stem}ed`];
 }
 
-const VERB_OF = new Map<string, { action: string; base: string; form: number }>();
+export const VERB_OF = new Map<string, { action: string; base: string; form: number }>();
 for (const [action, verbs] of Object.entries(ACTIONS)) {
   for (const base of verbs) forms(base).forEach((f, form) => VERB_OF.set(f, { action, base, form }));
 }
@@ -42,6 +42,12 @@ function* verbsIn(clause: string): Generator<{ index: number; text: string; verb
     if (verb) yield { index: m.index, text: m[0], verb };
   }
 }
+
+/**
+ * A word of a lower-cased line (a run of `a`-`z` and `-`) that is a verb form, "avoid" or "force":
+ * what splitting the line into such words and looking each up answers, without the list of words.
+ */
+export const ACTION_WORD = new RegExp(`(?<![a-z-])(?:${[...VERB_OF.keys(), 'avoid', 'force'].join('|')})(?![a-z-])`);
 
 const NEVER_BEFORE =
   /\b(?:never|don'?t|do not|doesn'?t|does not|must not|mustn'?t|should not|shouldn'?t|cannot|can'?t|may not|not|no|avoid)\b/i;
@@ -161,14 +167,8 @@ function clauses(text: string): string[] {
 /** The claims of one line: at most one per clause, for the first action that has a polarity. */
 export function actionClaims(line: string): ActionClaim[] {
   const out: ActionClaim[] = [];
-  // Most lines name no action and no "avoid": a word lookup says so before any parsing.
-  if (
-    !line
-      .toLowerCase()
-      .split(/[^a-z-]+/)
-      .some((w) => VERB_OF.has(w) || w === 'avoid' || w === 'force')
-  )
-    return out;
+  // Most lines name no action and no "avoid": one test says so before any parsing.
+  if (!ACTION_WORD.test(line.toLowerCase())) return out;
   for (const clause of clauses(ruleText(line))) {
     // "Avoid `any`": avoiding a thing is never using it.
     const avoid = /^\s*(?:always\s+)?avoid\s+(?!\w+ing\b)/i.exec(clause);
@@ -310,6 +310,7 @@ const STRICT = /\b(?:must|always|only|never|not)\b/i;
 const NEGATED_COMMAND = /\b(?:not|never|instead of|rather than|don'?t use|do not use|avoid)\s*(?:\*\*|__)?\s*$/i;
 
 export function roleClaim(line: string): RoleClaim | null {
+  if (!line.includes('`')) return null;
   const ticks = [...line.matchAll(/`([^`\n]+)`/g)];
   if (ticks.length === 0) return null;
   const commands: string[] = [];

@@ -44,6 +44,8 @@ const REPO: Scope = { kind: 'repo' };
 
 /** Any option of any topic: a line that names none is read for no topic. */
 const ANY_OPTION = new RegExp(CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.pattern.source)).join('|'), 'i');
+/** The modal patterns, each with a twin that only tests (a line without "always" or "never" is read no further). */
+const MODALS_READ = MODALS.map((m) => ({ ...m, anywhere: new RegExp(m.pattern.source, m.pattern.flags.replace('g', '')) }));
 const TITLES = new Map(CLAIM_TOPICS.map((t) => [t.id, t.title]));
 /** The topic, value and kind of a version a line states (in prose, or in a command it gives). */
 const versionClaim = (v: { key: string; name: string; value: string }) =>
@@ -69,109 +71,137 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
           .toLowerCase(),
       );
     if (unit.kind === 'frontmatter' || unit.kind === 'heading') continue;
-    const scope = scopeOf(unit);
-    const unitKey = `${unit.path}:${unit.line}`;
-    const section = sections.get(unit.path) ?? '';
-    let placed: { offset: number; at: ReturnType<typeof placeAt> } | null = null;
-    const placeAt = (offset: number, text: string) => ({
-      path: unit.path,
-      line: unit.line + offset,
-      unit: unitKey,
-      text,
-      scope,
-      langs: languagesOf(text, scope),
-      section,
-      label: labelOf(text),
-    });
-    // Most lines claim nothing: where a line stands is worked out once it does.
-    const place = (offset: number, text: string) => {
-      if (placed?.offset !== offset) placed = { offset, at: placeAt(offset, text) };
-      return placed.at;
-    };
-    const commands = (offset: number, list: string[]) => {
-      for (const command of list) {
-        const at = place(offset, unit.lines[offset]!);
-        const tool = commandTool(command);
-        if (tool)
-          claims.push({
-            topic: tool.topic,
-            topicTitle: TITLES.get(tool.topic) ?? tool.topic,
-            value: tool.value,
-            positive: true,
-            kind: 'option',
-            weak: true,
-            ...at,
-          });
-        for (const v of commandVersions(command)) claims.push({ ...versionClaim(v), weak: true, ...at });
-      }
-    };
-    if (unit.kind === 'code' || unit.lines.length > 1) {
-      for (const c of codeCommands(unit.lines)) commands(c.offset, [c.command]);
-    }
-    if (unit.kind === 'code') continue;
-    for (const offset of proseLines(unit)) {
-      const text = unit.lines[offset]!;
-      const at = () => place(offset, text);
-      for (const topic of ANY_OPTION.test(text) ? CLAIM_TOPICS : []) {
-        if (topic.context && !topic.context.test(text)) continue;
-        for (const option of topic.options) {
-          if (option.context && !option.context.test(text)) continue;
-          for (const match of text.matchAll(option.pattern)) {
-            const positive = readOption(topic, option, text, match.index, match[0].length);
-            if (positive !== null)
-              claims.push({ topic: topic.id, topicTitle: topic.title, value: option.value, positive, kind: 'option', ...at() });
-          }
-        }
-      }
-      for (const v of versionClaims(text)) claims.push({ ...versionClaim(v), ...at() });
-      commands(offset, tableCommands(text));
-      for (const a of actionClaims(text)) {
-        if (a.action === 'use' && TOOL_NAMES.has(a.object)) continue;
-        const shown = shownAs(text, a.object);
+    unitClaims(unit, scopeOf(unit), sections.get(unit.path) ?? '', claims);
+  }
+  return claims;
+}
+
+/** Where a claim stands: its line, unit, scope, languages, section and label. */
+type Place = Pick<Claim, 'path' | 'line' | 'unit' | 'text' | 'scope' | 'langs' | 'section' | 'label'>;
+
+/**
+ * The claims of one unit, line by line. A function per unit and per line, not one loop body for the
+ * whole repository: a short function called often is optimised early in a process that runs once.
+ */
+function unitClaims(unit: Unit, scope: Scope, section: string, claims: Claim[]): void {
+  let placed: { offset: number; at: Place } | null = null;
+  const placeAt = (offset: number, text: string): Place => ({
+    path: unit.path,
+    line: unit.line + offset,
+    unit: `${unit.path}:${unit.line}`,
+    text,
+    scope,
+    langs: languagesOf(text, scope),
+    section,
+    label: labelOf(text),
+  });
+  // Most lines claim nothing: where a line stands is worked out once it does.
+  const place = (offset: number, text: string) => {
+    if (placed?.offset !== offset) placed = { offset, at: placeAt(offset, text) };
+    return placed.at;
+  };
+  const commands = (offset: number, list: string[]) => {
+    for (const command of list) {
+      const at = place(offset, unit.lines[offset]!);
+      const tool = commandTool(command);
+      if (tool)
         claims.push({
-          topic: `act:${a.action}:${a.object}`,
-          topicTitle: shown.replace(/:/g, ' '),
-          value: a.object,
-          positive: a.polarity !== 'never',
-          kind: 'action',
-          polarity: a.polarity,
-          verb: a.verb,
-          qualifier: a.qualifier,
-          excepted: a.excepted,
-          objectKind: a.objectKind,
-          ...at(),
-        });
-      }
-      const role = roleClaim(text);
-      if (role) {
-        claims.push({
-          topic: `role:${role.role}`,
-          topicTitle: `the ${role.role} command`,
-          value: role.commands.join(' + '),
+          topic: tool.topic,
+          topicTitle: TITLES.get(tool.topic) ?? tool.topic,
+          value: tool.value,
           positive: true,
-          kind: 'role',
-          commands: role.commands,
-          strict: role.strict,
-          ...at(),
+          kind: 'option',
+          weak: true,
+          ...at,
         });
-      }
-      for (const modal of MODALS) {
-        for (const match of text.matchAll(modal.pattern)) {
-          const object = ruleObject(text.slice(match.index + match[0].length));
-          if (object)
-            claims.push({
-              topic: `rule:${object}`,
-              topicTitle: `"${object}"`,
-              value: object,
-              positive: modal.positive,
-              kind: 'modal',
-              ...at(),
-            });
+      for (const v of commandVersions(command)) claims.push({ ...versionClaim(v), weak: true, ...at });
+    }
+  };
+  if (unit.kind === 'code' || unit.lines.length > 1) {
+    for (const c of codeCommands(unit.lines)) commands(c.offset, [c.command]);
+  }
+  if (unit.kind === 'code') return;
+  const prose = proseLines(unit);
+  for (let k = 0; k < prose.length; k++) {
+    const offset = prose[k]!;
+    const text = unit.lines[offset]!;
+    const at = () => place(offset, text);
+    optionClaims(text, at, claims);
+    const table = tableCommands(text);
+    if (table.length > 0) commands(offset, table);
+    ruleClaims(text, at, claims);
+  }
+}
+
+/** The options of the claim topics a line names, and the versions it states. */
+function optionClaims(text: string, at: () => Place, claims: Claim[]): void {
+  if (ANY_OPTION.test(text)) {
+    for (const topic of CLAIM_TOPICS) {
+      if (topic.context && !topic.context.test(text)) continue;
+      for (const option of topic.options) {
+        if (option.context && !option.context.test(text)) continue;
+        for (const match of text.matchAll(option.pattern)) {
+          const positive = readOption(topic, option, text, match.index, match[0].length);
+          if (positive !== null)
+            claims.push({ topic: topic.id, topicTitle: topic.title, value: option.value, positive, kind: 'option', ...at() });
         }
       }
     }
   }
-  return claims;
+  const versions = versionClaims(text);
+  for (let i = 0; i < versions.length; i++) claims.push({ ...versionClaim(versions[i]!), ...at() });
+}
+
+/** What a line tells the reader to do or not to do: actions on objects, a command's role, "always X" and "never X". */
+function ruleClaims(text: string, at: () => Place, claims: Claim[]): void {
+  const actions = actionClaims(text);
+  for (let i = 0; i < actions.length; i++) {
+    const a = actions[i]!;
+    if (a.action === 'use' && TOOL_NAMES.has(a.object)) continue;
+    const shown = shownAs(text, a.object);
+    claims.push({
+      topic: `act:${a.action}:${a.object}`,
+      topicTitle: shown.replace(/:/g, ' '),
+      value: a.object,
+      positive: a.polarity !== 'never',
+      kind: 'action',
+      polarity: a.polarity,
+      verb: a.verb,
+      qualifier: a.qualifier,
+      excepted: a.excepted,
+      objectKind: a.objectKind,
+      ...at(),
+    });
+  }
+  const role = roleClaim(text);
+  if (role) {
+    claims.push({
+      topic: `role:${role.role}`,
+      topicTitle: `the ${role.role} command`,
+      value: role.commands.join(' + '),
+      positive: true,
+      kind: 'role',
+      commands: role.commands,
+      strict: role.strict,
+      ...at(),
+    });
+  }
+  for (let i = 0; i < MODALS_READ.length; i++) {
+    const modal = MODALS_READ[i]!;
+    if (!modal.anywhere.test(text)) continue;
+    for (const match of text.matchAll(modal.pattern)) {
+      const object = ruleObject(text.slice(match.index + match[0].length));
+      if (object)
+        claims.push({
+          topic: `rule:${object}`,
+          topicTitle: `"${object}"`,
+          value: object,
+          positive: modal.positive,
+          kind: 'modal',
+          ...at(),
+        });
+    }
+  }
 }
 
 /** A line's leading bold label, lower-cased: "- **Unit Tests** (`tests/Unit/`): ..." → "unit tests". */
@@ -185,12 +215,15 @@ function shownAs(text: string, object: string): string {
   return i >= 0 ? text.slice(i, i + object.length) : object;
 }
 
+const FENCE_MARKER = /^\s*(`{3,}|~{3,})/;
+
 /** Indexes of a unit's lines outside the code blocks nested in it (an example under a list item). */
 export function proseLines(u: Unit): number[] {
+  if (u.lines.length === 1) return FENCE_MARKER.test(u.lines[0]!) ? [] : [0];
   const out: number[] = [];
   let fence: string | null = null;
   u.lines.forEach((l, i) => {
-    const marker = /^\s*(`{3,}|~{3,})/.exec(l)?.[1];
+    const marker = FENCE_MARKER.exec(l)?.[1];
     if (fence === null && marker) fence = marker;
     else if (fence !== null && marker && l.trim() === marker && marker.length >= fence.length && marker[0] === fence[0]) fence = null;
     else if (fence === null) out.push(i);

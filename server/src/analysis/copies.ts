@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { normalizeLine, type InstructionDoc, type Scope } from '../model/model.js';
+import { normalizeLine, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
 import { pushTo } from '../common/collections.js';
 import { similarCandidates } from './similar-lines.js';
 
@@ -56,14 +56,23 @@ const MARKER =
 
 /** Rule lines, headings aside (a migration may turn a title or a pseudo-heading into another heading). */
 function ruleLines(doc: InstructionDoc): string[] {
-  return doc.units
-    .filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter')
-    .flatMap((u) => u.lines.map(normalizeLine))
-    .filter((l) => l !== '');
+  return normalizedLines(doc.units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter'));
 }
 
 function bodyLines(doc: InstructionDoc): string[] {
-  return doc.units.flatMap((u) => u.lines.map(normalizeLine)).filter((l) => l !== '');
+  return normalizedLines(doc.units);
+}
+
+/** The non-blank lines of the units, normalised, in one list (no list per unit: this runs for every file). */
+function normalizedLines(units: readonly Unit[]): string[] {
+  const out: string[] = [];
+  for (const u of units) {
+    for (const line of u.lines) {
+      const l = normalizeLine(line);
+      if (l !== '') out.push(l);
+    }
+  }
+  return out;
 }
 
 function counts(lines: string[]): Map<string, number> {
@@ -83,7 +92,7 @@ export function sameShare(a: string[], b: string[]): number {
 
 /** The instruction file a copy's marker names, when it is one of the documents. */
 function markedSource(doc: InstructionDoc, text: string, known: Set<string>): { path: string; line: string } | null {
-  for (const line of text.split(/\r?\n/).slice(0, 40)) {
+  for (const line of text.split(/\r?\n/, 40)) {
     const m = MARKER.exec(line);
     if (!m) continue;
     const raw = (m[1] ?? m[2] ?? m[3])!.replace(/^\.\//, '');

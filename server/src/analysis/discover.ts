@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import ignore, { type Ignore } from 'ignore';
 import { formatFor } from './formats/registry.js';
+import { gitListing } from './git-listing.js';
 
 const run = promisify(execFile);
 
@@ -30,21 +31,8 @@ const skipped = (rel: string): boolean =>
  * own list of tracked and untracked-but-not-ignored files; elsewhere a walk that honours .gitignore.
  */
 export async function discoverInstructionFiles(root: string): Promise<string[]> {
-  const all = (await gitFiles(root)) ?? (await walk(root));
+  const all = (await gitListing(root)) ?? (await walk(root));
   return all.filter((rel) => !skipped(rel) && formatFor(rel) !== undefined).sort();
-}
-
-async function gitFiles(root: string): Promise<string[] | null> {
-  try {
-    // `git ls-files` is spawned directly: it is the hot path of a scan, and its output is all we need.
-    const { stdout } = await run('git', ['-C', root, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'], {
-      maxBuffer: 256 * 1024 * 1024,
-      encoding: 'utf8',
-    });
-    return stdout.split('\0').filter((p) => p !== '');
-  } catch {
-    return null;
-  }
 }
 
 async function walk(root: string): Promise<string[]> {

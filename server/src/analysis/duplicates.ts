@@ -231,14 +231,16 @@ export function findReworded(units: Unit[], scopeOf: (u: Unit) => Scope = () => 
   for (const u of units) {
     if ((u.kind !== 'paragraph' && u.kind !== 'list-item') || u.lines.length !== 1) continue;
     const text = normalizedOf(u);
-    const body = stripLabel(stripMarker(text));
-    const sentences = body.split(/(?<=[.!?])\s+(?=[A-Z`])/);
-    if (isTrivial(stripMarker(text))) continue;
-    for (const part of sentences.length > 1 ? [text, ...sentences] : [text]) {
-      if (!isRule(part)) continue;
+    const bare = stripMarker(text);
+    if (isTrivial(bare)) continue;
+    const add = (part: string) => {
+      if (!isRule(part)) return;
       const t = tokens(part);
       if (t !== null) items.push({ u, text: part, t, whole: part === text });
-    }
+    };
+    add(text);
+    const sentences = stripLabel(bare).split(/(?<=[.!?])\s+(?=[A-Z`])/);
+    if (sentences.length > 1) for (const part of sentences) add(part);
   }
   const postings = new Map<string, number[]>();
   items.forEach((x, i) => x.t.words.forEach((w) => pushTo(postings, w, i)));

@@ -11,11 +11,11 @@ const THRESHOLD = 0.75;
 /** Words in more units than this say nothing about which units are alike. */
 const MAX_POSTINGS = 60;
 
-const words = (u: Unit): string[] =>
-  normalizedOf(u)
+/** The words of a text, lower-cased: runs of letters and digits longer than two UTF-16 units. */
+export const wordsOf = (text: string): string[] =>
+  text
     .toLowerCase()
-    .replace(/[^\p{L}\p{N}\s]+/gu, ' ')
-    .split(/\s+/)
+    .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 2);
 
 /**
@@ -24,10 +24,12 @@ const words = (u: Unit): string[] =>
  * the cost stays near linear in the number of units. Files whose scopes never meet each need their copy.
  */
 export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
-  const items = units
-    .filter((u) => u.kind === 'paragraph' || u.kind === 'list-item')
-    .map((u) => ({ u, text: normalizedOf(u), set: new Set(words(u)) }))
-    .filter((x) => x.set.size >= MIN_WORDS);
+  const items: { u: Unit; text: string; set: Set<string> }[] = [];
+  for (const u of units) {
+    if (u.kind !== 'paragraph' && u.kind !== 'list-item') continue;
+    const set = new Set(wordsOf(normalizedOf(u)));
+    if (set.size >= MIN_WORDS) items.push({ u, text: normalizedOf(u), set });
+  }
   const postings = new Map<string, number[]>();
   items.forEach((x, i) => x.set.forEach((w) => pushTo(postings, w, i)));
   // Pairs by number (i * n + j): a repository of thousands of rules makes hundreds of thousands of them.
@@ -37,6 +39,8 @@ export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = 
     if (ids.length < 2 || ids.length > MAX_POSTINGS) continue;
     for (let a = 0; a < ids.length; a++)
       for (let b = a + 1; b < ids.length; b++) {
+        // Rules of one file are never drifted copies (below): their pairs are not counted at all.
+        if (items[ids[a]!]!.u.path === items[ids[b]!]!.u.path) continue;
         const key = ids[a]! * n + ids[b]!;
         shared.set(key, (shared.get(key) ?? 0) + 1);
       }

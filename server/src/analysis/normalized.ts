@@ -5,7 +5,8 @@ import { normalizedText, type Unit } from '../model/model.js';
  * rewordings, trivial lines) asks for it. The cache lives only while {@link withNormalizedCache}
  * runs (no unit changes during an analysis); outside it, the text is worked out each time.
  */
-let cache: WeakMap<Unit, string> | null = null;
+// A plain Map: it is dropped with the analysis, and a WeakMap costs the garbage collector more.
+let cache: Map<Unit, string> | null = null;
 
 export function normalizedOf(u: Unit): string {
   if (cache === null) return normalizedText(u);
@@ -16,7 +17,7 @@ export function normalizedOf(u: Unit): string {
 
 export function withNormalizedCache<T>(run: () => T): T {
   const outer = cache;
-  cache = outer ?? new WeakMap();
+  cache = outer ?? new Map();
   try {
     return run();
   } finally {

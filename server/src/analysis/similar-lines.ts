@@ -9,28 +9,25 @@
 
 /** Pairs `[i, j]` (i < j) of lists that may share at least `share` of the longer one's lines: every such pair is among them. */
 export function similarCandidates(lists: readonly (readonly string[])[], share: number): [number, number][] {
+  // Token ids in the order first seen: the k-th repeat of a line in a file is idsOf.get(line)[k].
+  const idsOf = new Map<string, number[]>();
+  const freq: number[] = [];
   const tokensOf = lists.map((lines) => {
     const seen = new Map<string, number>();
     return lines.map((l) => {
       const k = seen.get(l) ?? 0;
       seen.set(l, k + 1);
-      return `${k}\0${l}`;
-    });
-  });
-  // One global order: rarest first, then first seen.
-  const ids = new Map<string, number>();
-  const freq: number[] = [];
-  for (const tokens of tokensOf) {
-    for (const t of tokens) {
-      let id = ids.get(t);
+      let ids = idsOf.get(l);
+      if (ids === undefined) idsOf.set(l, (ids = []));
+      let id = ids[k];
       if (id === undefined) {
-        id = freq.length;
-        ids.set(t, id);
+        id = ids[k] = freq.length;
         freq.push(0);
       }
       freq[id]!++;
-    }
-  }
+      return id;
+    });
+  });
   const postings = new Map<number, number[]>();
   const pairs: [number, number][] = [];
   const seenPair = new Set<number>();
@@ -40,7 +37,9 @@ export function similarCandidates(lists: readonly (readonly string[])[], share: 
     // One token more than the bound needs, so a rounding of `share * n` can never leave a pair out.
     const need = Math.max(1, Math.ceil(share * n) - 1);
     const prefix = Math.min(n, n - need + 1);
-    const order = [...new Set(tokens.map((t) => ids.get(t)!))].sort((a, b) => freq[a]! - freq[b]! || a - b);
+    // One global order: rarest first, then first seen. A file's tokens are distinct (each repeat of a
+    // line is a token of its own), and its list is not read again: sorted in place.
+    const order = tokens.sort((a, b) => freq[a]! - freq[b]! || a - b);
     for (const id of order.slice(0, prefix)) {
       const list = postings.get(id);
       if (list === undefined) {

@@ -23,9 +23,10 @@ export function isTrivial(text: string): boolean {
  */
 export function isLabel(text: string): boolean {
   if (text.startsWith('|') && text.replace(/[|:-]/g, ' ').trim().split(/\s+/).length <= MAX_LABEL_WORDS) return true;
+  if (text.includes('\n')) return false;
   const bare = stripMarker(text).replace(/[*_`]/g, '').trim();
-  const words = bare.split(/\s+/).length;
-  return !text.includes('\n') && words <= MAX_LABEL_WORDS && (bare.endsWith(':') || /^(\*\*|__)[^*_]+(\*\*|__)$/.test(stripMarker(text)));
+  // The words are counted last: most lines end otherwise and are not bold.
+  return (bare.endsWith(':') || /^(\*\*|__)[^*_]+(\*\*|__)$/.test(stripMarker(text))) && bare.split(/\s+/).length <= MAX_LABEL_WORDS;
 }
 
 /** A paragraph that is a label; a list item, however short or bold, is a rule. */

@@ -16,10 +16,17 @@ export interface VersionClaim {
   value: string;
 }
 
+/**
+ * Any of the patterns below, at once, case aside: a line it does not match states no version, and is
+ * read no further (most lines). Every pattern's flags are among `g` and `i` (tests/analysis/fast-paths.test.ts).
+ */
+export const ANY_VERSION = new RegExp([...VERSIONED_LANGUAGES.map((l) => l.pattern.source), GENERIC_VERSION.source].join('|'), 'i');
+
 /** The versions a line states: one per product, ranges and lists of supported versions left out. */
 export function versionClaims(raw: string): VersionClaim[] {
   const out: VersionClaim[] = [];
   const text = normalizeRanges(raw);
+  if (!ANY_VERSION.test(text)) return out;
   for (const lang of VERSIONED_LANGUAGES) {
     for (const m of text.matchAll(lang.pattern)) {
       const before = text.slice(0, m.index);

@@ -3,12 +3,15 @@ import { NO_SESSION, type Session } from '../call/ports.js';
 import { cliCommand } from '../call/for-person.js';
 import { checkRepoDir, type RepoChoice } from '../mcp/repo.js';
 import { callStep, type ToolResult } from '../mcp/tool-call.js';
-import { TOOL_STEPS, type ReadOnlyTool } from '../mcp/tool-steps.js';
+import { READ_ONLY_STEPS, type ReadOnlyTool } from '../mcp/read-only-steps.js';
 import { showLine } from '../show/untrusted.js';
 import { VERSION } from '../version.js';
 import { progressLine } from './progress-line.js';
+import { useEarlyListing, type EarlyListing } from '../analysis/git-listing.js';
+import { JOURNAL_REL } from '../engine/journal.js';
+import { entryStat } from '../repo/safe-fs.js';
 
-export type { ReadOnlyTool } from '../mcp/tool-steps.js';
+export type { ReadOnlyTool } from '../mcp/read-only-steps.js';
 
 /**
  * The session of a CLI command that asks no one: no form, no sampling (the narration is the
@@ -22,12 +25,18 @@ const CLI_SESSION: Session = { ...NO_SESSION, client: { info: () => ({ name: 'co
  * with the same checks, words and bounds, so the text and `--json` are those of `serve`'s tool
  * result; but the process never loads the MCP SDK, which was most of its start and memory.
  */
-export async function callDirect(repo: RepoChoice, tool: ReadOnlyTool, options: FlowOptions = {}): Promise<ToolResult> {
+export async function callDirect(
+  repo: RepoChoice,
+  tool: ReadOnlyTool,
+  options: FlowOptions = {},
+  early?: EarlyListing,
+): Promise<ToolResult> {
+  if (early) await takeEarlyListing(early);
   const line = progressLine();
   try {
     return await callStep({
       name: tool,
-      run: TOOL_STEPS[tool],
+      run: READ_ONLY_STEPS[tool],
       // The in-process client declares no roots: --repo (or the environment), else the working directory.
       root: () =>
         repo.explicit ? checkRepoDir(repo.explicit, '--repo or COPILOT_ONBOARD_REPO') : checkRepoDir(repo.cwd, 'the working directory'),
@@ -43,4 +52,15 @@ export async function callDirect(repo: RepoChoice, tool: ReadOnlyTool, options: 
   } finally {
     await line.stop();
   }
+}
+
+/**
+ * The scan takes a listing git made before the step began (cli.ts starts it for analyze), unless a
+ * journal is there: then the step first finishes or undoes an interrupted migrate or rollback,
+ * which moves files, and the scan must list the folder after it.
+ */
+async function takeEarlyListing(early: EarlyListing): Promise<void> {
+  // null: no journal; a folder that cannot be checked (undefined) lists afresh.
+  const journal = await entryStat(early.root, JOURNAL_REL).catch(() => undefined);
+  if (journal === null) useEarlyListing(early);
 }

@@ -1,5 +1,3 @@
-import { Worker } from 'node:worker_threads';
-
 /**
  * One line on stderr with the latest progress message, shown once a step has taken over a second,
  * and only on a terminal. The timer and the drawing live in a small worker thread: the analysis
@@ -43,6 +41,8 @@ const SILENT: ProgressLine = { update() {}, pause() {}, resume() {}, stop: async
 
 export function progressLine(delayMs = 1000, stream: LineStream = process.stderr): ProgressLine {
   if (!stream.isTTY || stream.fd === undefined) return SILENT;
+  // worker_threads loads here, on a terminal: a command whose output goes to a pipe or a file does without it.
+  const { Worker } = process.getBuiltinModule('node:worker_threads');
   const flags = new Int32Array(new SharedArrayBuffer(8));
   const worker = new Worker(DRAWER, { eval: true, workerData: { delayMs, fd: stream.fd, flags: flags.buffer } });
   worker.unref();

@@ -3,6 +3,7 @@ import { callDirect, type ReadOnlyTool } from './direct.js';
 import { print, repoArgFrom, repoFrom } from './command-io.js';
 import { reportFailure } from './failure.js';
 import type { TracesAction } from './traces.js';
+import type { EarlyListing } from '../analysis/git-listing.js';
 
 /**
  * The read-only commands (`analyze`, `propose`, `status`, `traces`), whole: the build bundles this
@@ -15,9 +16,9 @@ export type { ReadOnlyTool };
 
 // The read-only commands call their steps directly, without the MCP SDK (cli/direct.ts).
 // Each returns its exit code: a failure is reported here, where its error class is known (cli/failure.ts).
-export async function runReadOnly(tool: ReadOnlyTool, argv: { repo?: string; json: boolean }): Promise<number> {
+export async function runReadOnly(tool: ReadOnlyTool, argv: { repo?: string; json: boolean }, early?: EarlyListing): Promise<number> {
   try {
-    return await print(await callDirect(await repoFrom(argv.repo), tool, repoArgFrom(argv.repo)), argv.json);
+    return await print(await callDirect(await repoFrom(argv.repo), tool, repoArgFrom(argv.repo), early), argv.json);
   } catch (err) {
     return reportFailure(err);
   }

@@ -51,12 +51,17 @@ export const unitText = (u: Unit): string => u.lines.join('\n');
 
 /** Text used to compare units: trimmed lines, collapsed inner whitespace. */
 export function normalizedText(u: Unit): string {
+  if (u.lines.length === 1) return normalizeLine(u.lines[0]!);
   return u.lines
     .map(normalizeLine)
     .filter((l) => l !== '')
     .join('\n');
 }
 
+/** Whitespace that normalizing changes: at either end, two in a row, or any but a plain space. */
+const UNNORMALIZED = /^\s|\s$|\s\s|[^\S ]/;
+
 export function normalizeLine(line: string): string {
-  return line.trim().replace(/\s+/g, ' ');
+  // Most lines are already normal: a test allocates nothing, a replace a new string.
+  return UNNORMALIZED.test(line) ? line.trim().replace(/\s+/g, ' ') : line;
 }

@@ -81,6 +81,7 @@ export function showExcerpt(text: string, max: number): string {
 
 /** The hidden characters in a line of text (a rule), each once, in order of first appearance. */
 export function hiddenIn(line: string): string[] {
+  if (!HIDDEN.test(line)) return [];
   const found = new Set<string>();
   for (const m of line.matchAll(HIDDEN_ALL)) if (m[0] !== '\t') found.add(m[0]);
   return [...found];

@@ -1,5 +1,5 @@
 import { sha256 } from '../../common/hash.js';
-import { ElicitationTrace, SamplingTrace } from '../schema.js';
+import type * as Schemas from '../schema.js';
 import { traceFiles } from './reader.js';
 import { fileStamp, machinePaths, readChainHead, relativeToRepo, repoRelative, writeElicitationTrace } from './writer.js';
 
@@ -36,6 +36,8 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is
  * folders (a folder, FIFO or link named `*.json`), until an acknowledge trace lists it.
  */
 export async function verifyTraces(root: string): Promise<VerifyReport> {
+  // The trace schemas (and zod) load when there is a trace to check.
+  let schemas: typeof Schemas | null = null;
   const problems: string[] = [];
   const entries: Entry[] = [];
   for (const t of await traceFiles(root)) {
@@ -55,7 +57,8 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
       problems.push(`${file} is not a trace (not a JSON object).`);
       continue;
     }
-    const parsed = (t.kind === 'elicitation' ? ElicitationTrace : SamplingTrace).safeParse(json);
+    schemas ??= await import('../schema.js');
+    const parsed = (t.kind === 'elicitation' ? schemas.ElicitationTrace : schemas.SamplingTrace).safeParse(json);
     if (!parsed.success) {
       problems.push(
         `${file} does not match the trace schema (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}).`,
@@ -82,7 +85,7 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
       timestamp: typeof j.timestamp === 'string' ? j.timestamp : '',
       chainBreak: strings(j.chainBreak?.problems),
       acknowledges: j.action === 'acknowledge' ? strings(j.acknowledged?.problems) : null,
-      pruned: j.action === 'prune' && parsed.success ? ((parsed.data as ElicitationTrace).pruned?.traces ?? []) : [],
+      pruned: j.action === 'prune' && parsed.success ? ((parsed.data as Schemas.ElicitationTrace).pruned?.traces ?? []) : [],
     });
   }
   for (const e of entries.filter((x) => x.seq === null)) problems.push(`${e.file} has no place in the chain (no seq).`);

@@ -7,6 +7,7 @@ import type { ChainHead, ElicitationTrace, SamplingTrace } from '../schema.js';
 import { sha256 } from '../../common/hash.js';
 import { createFile, ensureFolder, entryStat, LinkRefusedError, listFolder, readFile, removeFile, writeJson } from '../../repo/safe-fs.js';
 import { lockRel, ownerRel, withLock } from '../lock.js';
+import { chainHeadFrom } from '../chain-head.js';
 import { errorMessage } from '../../common/errors.js';
 
 export type { ChainHead } from '../schema.js';
@@ -137,11 +138,10 @@ export async function readChainHead(root: string): Promise<{ head: ChainHead | n
   } catch {
     return { head: null, problem: 'not valid JSON' };
   }
-  // zod's schemas are loaded when there is a head to check.
-  const parsed = (await import('../chain-head-schema.js')).ChainHead.safeParse(json);
-  if (!parsed.success || (parsed.data.file !== null && !TRACE_PATH.test(parsed.data.file)))
+  const head = chainHeadFrom(json);
+  if (!head || (head.file !== null && !TRACE_PATH.test(head.file)))
     return { head: null, problem: 'not a chain head (it does not match its schema)' };
-  return { head: parsed.data, problem: null };
+  return { head, problem: null };
 }
 
 /**

@@ -1,0 +1,200 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { normalizeLine, normalizedText, type Unit } from '../../server/src/model/model.js';
+import { proseLines } from '../../server/src/analysis/claims.js';
+import { isLabel, stripMarker } from '../../server/src/analysis/trivial.js';
+import { hiddenIn, isHidden } from '../../server/src/show/untrusted.js';
+import { ANY_VERSION, versionClaims } from '../../server/src/analysis/versions.js';
+import { GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/topics.js';
+import { wordsOf } from '../../server/src/analysis/near-duplicates.js';
+import { ACTION_WORD, ACTIONS, VERB_OF } from '../../server/src/analysis/claim-reader.js';
+
+/** Issue 13: the per-line passes take shortcuts for the common case; each answers what the long way does. */
+
+/** Text with every kind of whitespace `\s` knows, runs of it, and letters. */
+const spacey = fc
+  .array(
+    fc.constantFrom(
+      'a',
+      'b',
+      ' ',
+      ' ',
+      '  ',
+      '\t',
+      '\n',
+      '\r',
+      '\v',
+      '\f',
+      '\u00a0',
+      '\u2003',
+      '\u3000',
+      '\ufeff',
+      '\u200b',
+      'é',
+      '-',
+      '`',
+    ),
+    {
+      maxLength: 12,
+    },
+  )
+  .map((parts) => parts.join(''));
+
+test('normalizeLine answers what trimming and collapsing whitespace does, whatever the whitespace', () => {
+  fc.assert(
+    fc.property(spacey, (line) => assert.equal(normalizeLine(line), line.trim().replace(/\s+/g, ' '))),
+    { numRuns: 5000 },
+  );
+  for (const line of ['', ' ', 'a b', ' a', 'a ', 'a  b', 'a\tb', 'a\u00a0b', '\ufeffa', 'a\u2028b'])
+    assert.equal(normalizeLine(line), line.trim().replace(/\s+/g, ' '), JSON.stringify(line));
+});
+
+test('normalizedText of a one-line unit is that line normalized, as for longer units', () => {
+  const unit = (lines: string[]): Unit => ({ kind: 'paragraph', path: 'a.md', line: 1, lines, blankBefore: false });
+  const reference = (lines: string[]) =>
+    lines
+      .map((l) => l.trim().replace(/\s+/g, ' '))
+      .filter((l) => l !== '')
+      .join('\n');
+  fc.assert(
+    fc.property(fc.array(spacey, { minLength: 1, maxLength: 3 }), (lines) => assert.equal(normalizedText(unit(lines)), reference(lines))),
+    { numRuns: 2000 },
+  );
+});
+
+test('a one-line unit is prose unless the line opens a code fence', () => {
+  const unit = (line: string): Unit => ({ kind: 'list-item', path: 'a.md', line: 3, lines: [line], blankBefore: false });
+  for (const fence of ['```', '```ts', '  ~~~', '````']) assert.deepEqual(proseLines(unit(fence)), [], fence);
+  for (const line of ['- Use pnpm', '`` not a fence', 'text ``` later', '']) assert.deepEqual(proseLines(unit(line)), [0], line);
+  // As in a longer unit: the line before the fence is prose, the fence and what follows it are not.
+  assert.deepEqual(proseLines({ ...unit('- Use pnpm'), lines: ['- Use pnpm', '```', 'npm i', '```', 'after'] }), [0, 4]);
+});
+
+test('hiddenIn finds the hidden characters of a line, each once, tabs aside', () => {
+  const chars = fc.constantFrom('a', ' ', '\t', '\u200b', '\u202e', '\x1b', '\x7f', '\u00ad', 'é', '\ud800', '\u{e0041}', '\u3164');
+  const reference = (line: string) => [...new Set([...line].filter((c) => c !== '\t' && isHidden(c)))];
+  fc.assert(
+    fc.property(fc.array(chars, { maxLength: 10 }), (parts) => assert.deepEqual(hiddenIn(parts.join('')), reference(parts.join('')))),
+    { numRuns: 3000 },
+  );
+});
+
+test('isLabel answers as before its words were counted last', () => {
+  const reference = (text: string): boolean => {
+    if (text.startsWith('|') && text.replace(/[|:-]/g, ' ').trim().split(/\s+/).length <= 6) return true;
+    const bare = stripMarker(text).replace(/[*_`]/g, '').trim();
+    const words = bare.split(/\s+/).length;
+    return !text.includes('\n') && words <= 6 && (bare.endsWith(':') || /^(\*\*|__)[^*_]+(\*\*|__)$/.test(stripMarker(text)));
+  };
+  const parts = fc.constantFrom('- ', '1. ', '**', '__', '`', 'word', 'Example', ' ', ':', '|', '\n', 'x y z', '-');
+  fc.assert(
+    fc.property(fc.array(parts, { maxLength: 12 }), (p) =>
+      assert.equal(isLabel(p.join('')), reference(p.join('')), JSON.stringify(p.join(''))),
+    ),
+    { numRuns: 5000 },
+  );
+});
+
+test('a line that no version pattern matches fails the one test that stands for all of them', () => {
+  const patterns = [...VERSIONED_LANGUAGES.map((l) => l.pattern), GENERIC_VERSION];
+  // The combined test ignores case: it matches whatever each pattern matches only when none needs more than g and i.
+  for (const p of patterns) assert.match(p.flags, /^g?i?$/, p.source);
+  const parts = fc.constantFrom(
+    'Node',
+    'node.js',
+    'Python',
+    'python3',
+    'go',
+    'Go',
+    'Ruby',
+    'Java',
+    'TypeScript',
+    'Remix',
+    'v',
+    ' ',
+    '18',
+    '3.11',
+    '.',
+    '>=',
+    '^',
+    '~',
+    '+',
+    'version ',
+    'use ',
+  );
+  fc.assert(
+    fc.property(fc.array(parts, { maxLength: 8 }), (p) => {
+      const text = p.join('');
+      const any = patterns.some((re) => new RegExp(re.source, re.flags.replace('g', '')).test(text));
+      if (any) assert.ok(ANY_VERSION.test(text), text);
+    }),
+    { numRuns: 5000 },
+  );
+  assert.deepEqual(
+    ['Use Node 20. Python >=3.11', '>=3.11python3', 'Remix 2.1'].flatMap(versionClaims).map((v) => `${v.name} ${v.value}`),
+    ['Node.js 20', 'Python 3.11+', 'Python 3', 'Remix 2.1'],
+  );
+});
+
+test('the words near-duplicates compare are the runs of letters and digits, as before', () => {
+  const reference = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s]+/gu, ' ')
+      .split(/\s+/)
+      .filter((w) => w.length > 2);
+  const chars = fc.constantFrom('a', 'B', 'é', '1', ' ', '-', '`', '.', '\u{1d400}', '\ud800', 'ß', 'İ', '\u00a0', '_', '日');
+  fc.assert(
+    fc.property(fc.array(chars, { maxLength: 14 }), (p) => assert.deepEqual(wordsOf(p.join('')), reference(p.join('')))),
+    { numRuns: 5000 },
+  );
+});
+
+test('the action-word test answers what splitting a line into words and looking each up answers', () => {
+  const verbs = [...Object.values(ACTIONS).flat(), ...VERB_OF.keys()];
+  // Every form the reader knows is a plain word: the test's alternation needs no escaping.
+  assert.match(ACTION_WORD.source, /^\(\?<!\[a-z-\]\)\(\?:[a-z|-]+\)\(\?!\[a-z-\]\)$/);
+  const reference = (line: string) =>
+    line
+      .toLowerCase()
+      .split(/[^a-z-]+/)
+      .some((w) => VERB_OF.has(w) || w === 'avoid' || w === 'force');
+  const part = fc.oneof(
+    fc.constantFrom(...verbs),
+    fc.constantFrom(
+      's',
+      'ed',
+      'ing',
+      'd',
+      'es',
+      '-',
+      ' ',
+      '_',
+      '1',
+      'Force',
+      'force ',
+      'AVOID',
+      'avoided',
+      're',
+      'x',
+      '`',
+      'ß',
+      'İ',
+      '\u212a',
+    ),
+  );
+  fc.assert(
+    fc.property(fc.array(part, { maxLength: 6 }), (p) => {
+      const line = p.join('');
+      assert.equal(ACTION_WORD.test(line.toLowerCase()), reference(line), JSON.stringify(line));
+    }),
+    { numRuns: 5000 },
+  );
+  assert.deepEqual(
+    ['Never edit `dist/`', 'Editing is fine', 're-edit later', 'force push to main', 'Avoid `any`', 'A plain line'].map((l) =>
+      ACTION_WORD.test(l.toLowerCase()),
+    ),
+    [true, true, false, true, true, false],
+  );
+});
