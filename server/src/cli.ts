@@ -279,6 +279,15 @@ async function main(): Promise<number> {
   return code;
 }
 
+// A reader that stops early (`copilot-onboard analyze --json | head`) closes the pipe: the rest of
+// the output is no longer wanted, which is no failure of the command. It ends quietly, as git does.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+    process.exit(typeof process.exitCode === 'number' ? process.exitCode : 0);
+  });
+}
+
 main().then(
   (code) => {
     if (code < 0) return;

@@ -202,3 +202,22 @@ test('a read-only command that ends at once still hands a slow reader its whole 
   assert.equal((JSON.parse(r.stdout) as { sources: unknown[] }).sources.length, 400);
   assert.equal(fs.readFileSync(status, 'utf8').trim(), '0');
 });
+
+test('a reader that stops early ends the command quietly, without an EPIPE trace', (t) => {
+  const files = Object.fromEntries(
+    Array.from({ length: 400 }, (_, i) => [`.cursor/rules/area-${i}.mdc`, `---\nalwaysApply: true\n---\n- Keep module ${i} small.\n`]),
+  );
+  const repo = sandbox(t, files);
+  const tmp = tempDir(t, 'co-pipe-');
+  const status = path.join(tmp, 'status');
+  // About 100 KB of JSON: more than a pipe holds, so the CLI is still writing when the reader leaves.
+  const r = spawnSync(
+    'sh',
+    ['-c', '{ "$0" "$1" analyze --json --repo "$2" 2>&1; echo $? > "$3"; } | head -c 1', process.execPath, CLI, repo, status],
+    {
+      encoding: 'utf8',
+    },
+  );
+  assert.equal(r.stdout, '{');
+  assert.equal(fs.readFileSync(status, 'utf8').trim(), '0');
+});
