@@ -7,6 +7,7 @@ import { isLabel, stripMarker } from '../../server/src/analysis/trivial.js';
 import { hiddenIn, isHidden } from '../../server/src/show/untrusted.js';
 import { ANY_VERSION, versionClaims } from '../../server/src/analysis/versions.js';
 import { GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/topics.js';
+import { repeatedKeys } from '../../server/src/common/collections.js';
 import { wordIdsOf, wordsOf } from '../../server/src/analysis/near-duplicates.js';
 import { ACTION_WORD, ACTIONS, VERB_OF } from '../../server/src/analysis/claim-reader.js';
 
@@ -191,6 +192,20 @@ test('the numbered words of a text are its distinct words, numbered in first-met
         assert.deepEqual([...ids], [...expected]);
       }
     }),
+    { numRuns: 3000 },
+  );
+});
+
+test('the repeated keys are the groups of more than one that grouping gives, in the order of first use', () => {
+  const reference = (keys: string[]) => {
+    const groups = new Map<string, number[]>();
+    keys.forEach((k, i) => groups.set(k, [...(groups.get(k) ?? []), i]));
+    return [...groups.values()].filter((g) => g.length > 1);
+  };
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', '', 'ab'), { maxLength: 20 }), (keys) =>
+      assert.deepEqual(repeatedKeys(keys), reference(keys)),
+    ),
     { numRuns: 3000 },
   );
 });
