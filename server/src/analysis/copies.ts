@@ -54,6 +54,8 @@ const SYNCED = /source of truth|distill|kept in sync|keep in sync|synced from|ge
 const MARKER =
   /\b(?:(?:auto-?)?generated|synced|synchroni[sz]ed|copied|mirrored)\s+from\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b|\b(?:a|an exact)\s+copy\s+of\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b|\bkeep\s+(?:this\s+file\s+)?in\s+sync\s+with\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b/i;
 
+const MARKER_WORD = /from|copy|sync/i;
+
 /** Rule lines, headings aside (a migration may turn a title or a pseudo-heading into another heading). */
 function ruleLines(doc: InstructionDoc): string[] {
   return normalizedLines(doc.units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter'));
@@ -92,6 +94,8 @@ export function sameShare(a: string[], b: string[]): number {
 
 /** The instruction file a copy's marker names, when it is one of the documents. */
 function markedSource(doc: InstructionDoc, text: string, known: Set<string>): { path: string; line: string } | null {
+  // Every marker says "from", "copy" or "sync": most files say none of them, and are not split into lines.
+  if (!MARKER_WORD.test(text)) return null;
   for (const line of text.split(/\r?\n/, 40)) {
     const m = MARKER.exec(line);
     if (!m) continue;
