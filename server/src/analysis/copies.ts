@@ -77,6 +77,17 @@ function normalizedLines(units: readonly Unit[]): string[] {
   return out;
 }
 
+/** Equal for files with the same lines in any order: how many, and the first and last by code unit. */
+function linesKey(lines: readonly string[]): string {
+  let min = lines[0]!;
+  let max = lines[0]!;
+  for (const l of lines) {
+    if (l < min) min = l;
+    if (l > max) max = l;
+  }
+  return `${lines.length}\0${min}\0${max}`;
+}
+
 function counts(lines: string[]): Map<string, number> {
   const m = new Map<string, number>();
   for (const l of lines) m.set(l, (m.get(l) ?? 0) + 1);
@@ -168,17 +179,19 @@ export function findCopies(docs: InstructionDoc[], textOf: (path: string) => str
   }
   // Files with the same lines (in any order) are copies of one another; one of them stands for the
   // rest below. The others are compared through an index of their rarest lines, never every pair.
+  // By a short key (no sorted copy of each file's lines): files whose keys match are then compared.
   const sized: InstructionDoc[] = [];
-  const sameLines = new Map<string, number>();
+  const sameKey = new Map<string, InstructionDoc[]>();
   for (const d of live) {
     const l = lines.get(d.path)!;
     if (l.length < MIN_LINES) continue;
-    const key = [...l].sort().join('\n');
-    const first = sameLines.get(key);
+    const key = linesKey(l);
+    const alike = sameKey.get(key) ?? [];
+    const first = alike.find((o) => sameShare(lines.get(o.path)!, l) === 1);
     if (first === undefined) {
-      sameLines.set(key, index.get(d.path)!);
+      sameKey.set(key, [...alike, d]);
       sized.push(d);
-    } else join(index.get(d.path)!, first);
+    } else join(index.get(d.path)!, index.get(first.path)!);
   }
   for (const [i, j] of similarCandidates(
     sized.map((d) => lines.get(d.path)!),
