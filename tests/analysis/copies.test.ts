@@ -227,3 +227,24 @@ test("round one's diff between two copies is cut to a sane length, and says how 
   assert.match(lines.at(-1)!, /^… \d+ more lines of differences in the plan's notes/);
   assert.match(lines[0]!, /Use this: AGENTS\.md is migrated instead, and CLAUDE\.md is left out as the copy\./);
 });
+
+test('files with the same lines in another order are copies of one another, not of a file with the same count, first and last line', async (t) => {
+  const lines = [
+    '- Alpha rule one.',
+    '- Bravo rule two.',
+    '- Charlie rule three.',
+    '- Delta rule four.',
+    '- Echo rule five.',
+    '- Zulu rule six.',
+  ];
+  const other = lines.map((l) => (l.startsWith('- Bravo') || l.startsWith('- Delta') ? `${l} More.` : l));
+  const { scan } = await plannedSandbox(t, {
+    'AGENTS.md': lines.join('\n'),
+    'CLAUDE.md': other.join('\n'),
+    '.cursorrules': [...other].reverse().join('\n'),
+  });
+  assert.deepEqual(
+    scan.copies.map((c) => `${c.path} -> ${c.keptPath} (${c.why})`),
+    ['.cursorrules -> CLAUDE.md (100% of its lines are the same)'],
+  );
+});

@@ -7,7 +7,8 @@ import { isLabel, stripMarker } from '../../server/src/analysis/trivial.js';
 import { hiddenIn, isHidden } from '../../server/src/show/untrusted.js';
 import { ANY_VERSION, versionClaims } from '../../server/src/analysis/versions.js';
 import { GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/topics.js';
-import { wordsOf } from '../../server/src/analysis/near-duplicates.js';
+import { repeatedKeys } from '../../server/src/common/collections.js';
+import { wordIdsOf, wordsOf } from '../../server/src/analysis/near-duplicates.js';
 import { ACTION_WORD, ACTIONS, VERB_OF } from '../../server/src/analysis/claim-reader.js';
 
 /** Issue 13: the per-line passes take shortcuts for the common case; each answers what the long way does. */
@@ -148,6 +149,64 @@ test('the words near-duplicates compare are the runs of letters and digits, as b
   fc.assert(
     fc.property(fc.array(chars, { maxLength: 14 }), (p) => assert.deepEqual(wordsOf(p.join('')), reference(p.join('')))),
     { numRuns: 5000 },
+  );
+});
+
+test('the numbered words of a text are its distinct words, numbered in first-met order, and forgotten below the minimum', () => {
+  const chars = fc.constantFrom(
+    'a',
+    'B',
+    'é',
+    '1',
+    ' ',
+    '-',
+    '`',
+    '.',
+    '\u{1d400}',
+    '\ud800',
+    '\udc00',
+    'ß',
+    'İ',
+    '\u00a0',
+    '_',
+    '日',
+    'Ω',
+    '٣',
+  );
+  fc.assert(
+    fc.property(fc.array(fc.array(chars, { maxLength: 24 }), { maxLength: 5 }), fc.nat(6), (texts, min) => {
+      const ids = new Map<string, number>();
+      const expected = new Map<string, number>();
+      for (const t of texts.map((p) => p.join(''))) {
+        const distinct = [...new Set(wordsOf(t))];
+        const got = wordIdsOf(t, ids, min);
+        if (distinct.length < min) {
+          assert.equal(got, null);
+        } else {
+          for (const w of distinct) if (!expected.has(w)) expected.set(w, expected.size);
+          assert.deepEqual(
+            [...got!],
+            distinct.map((w) => expected.get(w)!).sort((x, y) => x - y),
+          );
+        }
+        assert.deepEqual([...ids], [...expected]);
+      }
+    }),
+    { numRuns: 3000 },
+  );
+});
+
+test('the repeated keys are the groups of more than one that grouping gives, in the order of first use', () => {
+  const reference = (keys: string[]) => {
+    const groups = new Map<string, number[]>();
+    keys.forEach((k, i) => groups.set(k, [...(groups.get(k) ?? []), i]));
+    return [...groups.values()].filter((g) => g.length > 1);
+  };
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom('a', 'b', 'c', 'd', 'e', '', 'ab'), { maxLength: 20 }), (keys) =>
+      assert.deepEqual(repeatedKeys(keys), reference(keys)),
+    ),
+    { numRuns: 3000 },
   );
 });
 

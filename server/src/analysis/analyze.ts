@@ -9,7 +9,7 @@ import { certaintyOf } from './certainty.js';
 import type { Location, Problem } from '../model/problem.js';
 import { headLength, isToolMark } from '../model/unit-shape.js';
 import { isTrivial, stripMarker } from './trivial.js';
-import { groupBy } from '../common/collections.js';
+import { groupBy, repeatedKeys } from '../common/collections.js';
 import { meetingMembers, scopesOverlap } from './scope-overlap.js';
 import type { SkippedSource } from '../repo/source-file.js';
 import { charName, hiddenIn, showExcerpt } from '../show/untrusted.js';
@@ -143,10 +143,9 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
   }
 
   const rules = units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isComment(u));
-  const blocks = groupBy(rules, normalizedOf);
-  // Values, not entries: a repository of thousands of rules has thousands of groups, nearly all of one.
-  for (const all of blocks.values()) {
-    if (all.length < 2) continue;
+  // Only the repeated texts are grouped: a repository of thousands of rules has thousands of texts, nearly all used once.
+  for (const indexes of repeatedKeys(rules.map(normalizedOf))) {
+    const all = indexes.map((i) => rules[i]!);
     const text = normalizedOf(all[0]!);
     const group = meeting(all, (u) => u, scopeOf);
     if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;
@@ -159,17 +158,23 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
     }
   }
 
-  const lines: { text: string; unit: Unit; offset: number }[] = [];
+  // Each line as three columns, not an object: an object is made only for the lines that repeat.
+  const texts: string[] = [];
+  const lineUnits: Unit[] = [];
+  const offsets: number[] = [];
   for (const u of rules) {
     const covered = coveredLines.get(u.path);
     const prose = proseLines(u);
     for (let k = 0; k < prose.length; k++) {
       const i = prose[k]!;
-      if (!covered?.has(u.line + i)) lines.push({ text: stripMarker(normalizeLine(u.lines[i]!)), unit: u, offset: i });
+      if (covered?.has(u.line + i)) continue;
+      texts.push(stripMarker(normalizeLine(u.lines[i]!)));
+      lineUnits.push(u);
+      offsets.push(i);
     }
   }
-  for (const all of groupBy(lines, (l) => l.text).values()) {
-    if (all.length < 2) continue;
+  for (const indexes of repeatedKeys(texts)) {
+    const all = indexes.map((i) => ({ text: texts[i]!, unit: lineUnits[i]!, offset: offsets[i]! }));
     const text = all[0]!.text;
     const group = meeting(all, (l) => l.unit, scopeOf);
     if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;

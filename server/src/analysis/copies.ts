@@ -54,6 +54,8 @@ const SYNCED = /source of truth|distill|kept in sync|keep in sync|synced from|ge
 const MARKER =
   /\b(?:(?:auto-?)?generated|synced|synchroni[sz]ed|copied|mirrored)\s+from\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b|\b(?:a|an exact)\s+copy\s+of\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b|\bkeep\s+(?:this\s+file\s+)?in\s+sync\s+with\s+[`"'[(]*([\w./-]+\.(?:md|mdc|txt)|\.\w+rules)\b/i;
 
+const MARKER_WORD = /from|copy|sync/i;
+
 /** Rule lines, headings aside (a migration may turn a title or a pseudo-heading into another heading). */
 function ruleLines(doc: InstructionDoc): string[] {
   return normalizedLines(doc.units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter'));
@@ -75,6 +77,17 @@ function normalizedLines(units: readonly Unit[]): string[] {
   return out;
 }
 
+/** Equal for files with the same lines in any order: how many, and the first and last by code unit. */
+function linesKey(lines: readonly string[]): string {
+  let min = lines[0]!;
+  let max = lines[0]!;
+  for (const l of lines) {
+    if (l < min) min = l;
+    if (l > max) max = l;
+  }
+  return `${lines.length}\0${min}\0${max}`;
+}
+
 function counts(lines: string[]): Map<string, number> {
   const m = new Map<string, number>();
   for (const l of lines) m.set(l, (m.get(l) ?? 0) + 1);
@@ -92,6 +105,8 @@ export function sameShare(a: string[], b: string[]): number {
 
 /** The instruction file a copy's marker names, when it is one of the documents. */
 function markedSource(doc: InstructionDoc, text: string, known: Set<string>): { path: string; line: string } | null {
+  // Every marker says "from", "copy" or "sync": most files say none of them, and are not split into lines.
+  if (!MARKER_WORD.test(text)) return null;
   for (const line of text.split(/\r?\n/, 40)) {
     const m = MARKER.exec(line);
     if (!m) continue;
@@ -164,17 +179,19 @@ export function findCopies(docs: InstructionDoc[], textOf: (path: string) => str
   }
   // Files with the same lines (in any order) are copies of one another; one of them stands for the
   // rest below. The others are compared through an index of their rarest lines, never every pair.
+  // By a short key (no sorted copy of each file's lines): files whose keys match are then compared.
   const sized: InstructionDoc[] = [];
-  const sameLines = new Map<string, number>();
+  const sameKey = new Map<string, InstructionDoc[]>();
   for (const d of live) {
     const l = lines.get(d.path)!;
     if (l.length < MIN_LINES) continue;
-    const key = [...l].sort().join('\n');
-    const first = sameLines.get(key);
+    const key = linesKey(l);
+    const alike = sameKey.get(key) ?? [];
+    const first = alike.find((o) => sameShare(lines.get(o.path)!, l) === 1);
     if (first === undefined) {
-      sameLines.set(key, index.get(d.path)!);
+      sameKey.set(key, [...alike, d]);
       sized.push(d);
-    } else join(index.get(d.path)!, first);
+    } else join(index.get(d.path)!, index.get(first.path)!);
   }
   for (const [i, j] of similarCandidates(
     sized.map((d) => lines.get(d.path)!),

@@ -256,8 +256,7 @@ export function findReworded(units: Unit[], scopeOf: (u: Unit) => Scope = () => 
         seen.add(key);
         const a = items[ids[x]!]!;
         const b = items[ids[y]!]!;
-        const pair = `${a.u.path}:${a.u.line}|${b.u.path}:${b.u.line}`;
-        if (a.u === b.u || reported.has(pair)) continue;
+        if (a.u === b.u) continue;
         if (
           (a.whole && b.whole && stripMarker(a.text) === stripMarker(b.text)) ||
           a.t.negated !== b.t.negated ||
@@ -269,6 +268,9 @@ export function findReworded(units: Unit[], scopeOf: (u: Unit) => Scope = () => 
         a.t.words.forEach((w) => (common += b.t.words.has(w) ? 1 : 0));
         const similarity = common / (a.t.words.size + b.t.words.size - common);
         if (common < Math.min(2, a.t.words.size, b.t.words.size) || similarity < REWORDED) continue;
+        // Named only now: most candidate pairs fail the checks above, and a string per pair is garbage.
+        const pair = `${a.u.path}:${a.u.line}|${b.u.path}:${b.u.line}`;
+        if (reported.has(pair)) continue;
         reported.add(pair);
         problems.push({
           type: 'duplication',

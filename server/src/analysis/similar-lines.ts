@@ -9,25 +9,7 @@
 
 /** Pairs `[i, j]` (i < j) of lists that may share at least `share` of the longer one's lines: every such pair is among them. */
 export function similarCandidates(lists: readonly (readonly string[])[], share: number): [number, number][] {
-  // Token ids in the order first seen: the k-th repeat of a line in a file is idsOf.get(line)[k].
-  const idsOf = new Map<string, number[]>();
-  const freq: number[] = [];
-  const tokensOf = lists.map((lines) => {
-    const seen = new Map<string, number>();
-    return lines.map((l) => {
-      const k = seen.get(l) ?? 0;
-      seen.set(l, k + 1);
-      let ids = idsOf.get(l);
-      if (ids === undefined) idsOf.set(l, (ids = []));
-      let id = ids[k];
-      if (id === undefined) {
-        id = ids[k] = freq.length;
-        freq.push(0);
-      }
-      freq[id]!++;
-      return id;
-    });
-  });
+  const { tokensOf, freq } = lineTokens(lists);
   const postings = new Map<number, number[]>();
   const pairs: [number, number][] = [];
   const seenPair = new Set<number>();
@@ -40,7 +22,8 @@ export function similarCandidates(lists: readonly (readonly string[])[], share: 
     // One global order: rarest first, then first seen. A file's tokens are distinct (each repeat of a
     // line is a token of its own), and its list is not read again: sorted in place.
     const order = tokens.sort((a, b) => freq[a]! - freq[b]! || a - b);
-    for (const id of order.slice(0, prefix)) {
+    for (let t = 0; t < prefix; t++) {
+      const id = order[t]!;
       const list = postings.get(id);
       if (list === undefined) {
         postings.set(id, [i]);
@@ -56,6 +39,50 @@ export function similarCandidates(lists: readonly (readonly string[])[], share: 
     }
   });
   return pairs;
+}
+
+/**
+ * Each list's lines as token numbers, in the order first seen: the k-th repeat of a line in a list
+ * is a token of its own, the same in every list. With how many lists hold each token. One map of the
+ * distinct lines and a few arrays by line, not a map per list (this runs for every file).
+ */
+function lineTokens(lists: readonly (readonly string[])[]): { tokensOf: Int32Array[]; freq: number[] } {
+  const lineIds = new Map<string, number>();
+  // By line number: its first occurrence's token, the list it was last met in, and how often there.
+  const firstToken: number[] = [];
+  const lastList: number[] = [];
+  const metInList: number[] = [];
+  // The tokens of a line's later repeats in one list (the k-th repeat's at k - 1), for lines that repeat at all.
+  const laterTokens = new Map<number, number[]>();
+  const freq: number[] = [];
+  const newToken = (): number => freq.push(0) - 1;
+  const tokensOf = lists.map((lines, list) => {
+    const tokens = new Int32Array(lines.length);
+    for (let x = 0; x < lines.length; x++) {
+      let line = lineIds.get(lines[x]!);
+      if (line === undefined) {
+        lineIds.set(lines[x]!, (line = firstToken.length));
+        firstToken.push(newToken());
+        lastList.push(-1);
+        metInList.push(0);
+      }
+      let id: number;
+      if (lastList[line] !== list) {
+        lastList[line] = list;
+        metInList[line] = 1;
+        id = firstToken[line]!;
+      } else {
+        const k = metInList[line]!++;
+        let later = laterTokens.get(line);
+        if (later === undefined) laterTokens.set(line, (later = []));
+        id = later[k - 1] ??= newToken();
+      }
+      freq[id]!++;
+      tokens[x] = id;
+    }
+    return tokens;
+  });
+  return { tokensOf, freq };
 }
 
 /**

@@ -11,6 +11,25 @@ export function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> 
   return map;
 }
 
+/**
+ * The indexes of the keys used more than once, one list per key, in the order of the key's first use
+ * (what grouping and dropping the groups of one gives, without a list for every key used once).
+ */
+export function repeatedKeys(keys: readonly string[]): number[][] {
+  // A key's first index, or, once it repeats, -1 - its group's number.
+  const at = new Map<string, number>();
+  const groups: number[][] = [];
+  for (let i = 0; i < keys.length; i++) {
+    const seen = at.get(keys[i]!);
+    if (seen === undefined) at.set(keys[i]!, i);
+    else if (seen >= 0) {
+      at.set(keys[i]!, -1 - groups.length);
+      groups.push([seen, i]);
+    } else groups[-1 - seen]!.push(i);
+  }
+  return groups.sort((a, b) => a[0]! - b[0]!);
+}
+
 /** Order strings by code unit, the same on every machine (localeCompare follows the system locale). */
 export function byCodeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
