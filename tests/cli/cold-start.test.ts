@@ -221,3 +221,32 @@ test('a reader that stops early ends the command quietly, without an EPIPE trace
   assert.equal(r.stdout, '{');
   assert.equal(fs.readFileSync(status, 'utf8').trim(), '0');
 });
+
+test('the read-only commands keep the young generation at its first size, and write nothing to stderr', (t) => {
+  const files = Object.fromEntries(
+    Array.from({ length: 300 }, (_, i) => [
+      `.cursor/rules/area-${i}.mdc`,
+      `---\nglobs: src/area-${i}/**\n---\n# Area ${i}\n\n${Array.from({ length: 12 }, (_, j) => `- Rule ${j} of area ${i}: keep handler ${j} small and tested.`).join('\n')}\n`,
+    ]),
+  );
+  const repo = sandbox(t, files);
+  const tmp = tempDir(t, 'co-young-');
+  // Writes the young generation's size when the process ends (the CLI ends with process.exit).
+  const hook = path.join(tmp, 'young.mjs');
+  const out = path.join(tmp, 'young.txt');
+  fs.writeFileSync(
+    hook,
+    `import v8 from 'node:v8'; import fs from 'node:fs';\nprocess.on('exit', () => fs.writeFileSync(${JSON.stringify(out)}, String(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size)));\n`,
+  );
+  const youngAfter = (args: string[]) => {
+    const r = run(['--import', pathToFileURL(hook).href, ...args], tmp);
+    assert.equal(r.stderr, '');
+    return Number(fs.readFileSync(out, 'utf8'));
+  };
+  // Loading the CLI takes it from its first size to the next (before a command runs); left alone, an analysis takes it to 16 MB.
+  const first = youngAfter(['-e', '0']);
+  for (const command of ['analyze', 'propose']) {
+    const young = youngAfter([CLI, command, '--json', '--repo', repo]);
+    assert.ok(young <= 2 * first, `${command}: the young generation grew to ${young} bytes (${first} at start)`);
+  }
+});
