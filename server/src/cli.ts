@@ -38,8 +38,7 @@ async function repoFrom(flag: string | undefined): Promise<RepoChoice> {
 }
 
 async function readOnly(tool: ReadOnlyTool, argv: { repo?: string; json: boolean }): Promise<number> {
-  endAtOnce = true;
-  keepYoungGenerationSmall();
+  startOneShot();
   // Analyze begins with git's list of the repository's files: git makes it while the read-only file loads.
   const early = tool === 'onboarding_analyze' ? earlyListing(argv.repo) : undefined;
   return (await import('./cli/read-only.js')).runReadOnly(tool, argv, early);
@@ -69,8 +68,7 @@ function earlyListing(flag: string | undefined): EarlyListing | undefined {
 }
 
 async function runTracesCommand(argv: Parameters<typeof runTraces>[0]): Promise<number> {
-  endAtOnce = true;
-  keepYoungGenerationSmall();
+  startOneShot();
   return (await import('./cli/read-only.js')).runTraces(argv);
 }
 
@@ -80,6 +78,12 @@ async function runTracesCommand(argv: Parameters<typeof runTraces>[0]): Promise<
  * analysis, more after a large one). Other commands end as Node ends them.
  */
 let endAtOnce = false;
+
+/** A read-only command: it ends once its output is written, and keeps its young generation small. */
+function startOneShot(): void {
+  endAtOnce = true;
+  keepYoungGenerationSmall();
+}
 
 async function exitOnceWritten(code: number): Promise<void> {
   const written = (stream: NodeJS.WriteStream) => new Promise<void>((resolve) => stream.write('', () => resolve()));

@@ -8,7 +8,7 @@ import { hiddenIn, isHidden } from '../../server/src/show/untrusted.js';
 import { ANY_VERSION, versionClaims } from '../../server/src/analysis/versions.js';
 import { GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/topics.js';
 import { repeatedKeys } from '../../server/src/common/collections.js';
-import { wordIdsOf, wordsOf } from '../../server/src/analysis/near-duplicates.js';
+import { wordIdsOf } from '../../server/src/analysis/near-duplicates.js';
 import { ACTION_WORD, ACTIONS, VERB_OF } from '../../server/src/analysis/claim-reader.js';
 
 /** Issue 13: the per-line passes take shortcuts for the common case; each answers what the long way does. */
@@ -138,19 +138,13 @@ test('a line that no version pattern matches fails the one test that stands for 
   );
 });
 
-test('the words near-duplicates compare are the runs of letters and digits, as before', () => {
-  const reference = (text: string) =>
-    text
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}\s]+/gu, ' ')
-      .split(/\s+/)
-      .filter((w) => w.length > 2);
-  const chars = fc.constantFrom('a', 'B', 'é', '1', ' ', '-', '`', '.', '\u{1d400}', '\ud800', 'ß', 'İ', '\u00a0', '_', '日');
-  fc.assert(
-    fc.property(fc.array(chars, { maxLength: 14 }), (p) => assert.deepEqual(wordsOf(p.join('')), reference(p.join('')))),
-    { numRuns: 5000 },
-  );
-});
+/** The words near-duplicates compared before they were numbered: runs of letters and digits, longer than two. */
+const wordsOf = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s]+/gu, ' ')
+    .split(/\s+/)
+    .filter((w) => w.length > 2);
 
 test('the numbered words of a text are its distinct words, numbered in first-met order, and forgotten below the minimum', () => {
   const chars = fc.constantFrom(

@@ -1,4 +1,5 @@
 import type { Scope, Unit } from '../model/model.js';
+import { FENCE } from '../model/markdown-units.js';
 import { byCodeUnit, groupBy, pushTo } from '../common/collections.js';
 import { languagesMeet, languagesOf, scopesOverlap } from './scope-overlap.js';
 import { readOption } from './option-claims.js';
@@ -215,15 +216,13 @@ function shownAs(text: string, object: string): string {
   return i >= 0 ? text.slice(i, i + object.length) : object;
 }
 
-const FENCE_MARKER = /^\s*(`{3,}|~{3,})/;
-
 /** Indexes of a unit's lines outside the code blocks nested in it (an example under a list item). */
 export function proseLines(u: Unit): number[] {
-  if (u.lines.length === 1) return FENCE_MARKER.test(u.lines[0]!) ? [] : [0];
+  if (u.lines.length === 1) return FENCE.test(u.lines[0]!) ? [] : [0];
   const out: number[] = [];
   let fence: string | null = null;
   u.lines.forEach((l, i) => {
-    const marker = FENCE_MARKER.exec(l)?.[1];
+    const marker = FENCE.exec(l)?.[1];
     if (fence === null && marker) fence = marker;
     else if (fence !== null && marker && l.trim() === marker && marker.length >= fence.length && marker[0] === fence[0]) fence = null;
     else if (fence === null) out.push(i);

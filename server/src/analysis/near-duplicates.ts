@@ -11,13 +11,6 @@ const THRESHOLD = 0.75;
 /** Words in more units than this say nothing about which units are alike. */
 const MAX_POSTINGS = 60;
 
-/** The words of a text, lower-cased: runs of letters and digits longer than two UTF-16 units. */
-export const wordsOf = (text: string): string[] =>
-  text
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 2);
-
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** UTF-16 units of the letter or digit at `i`, 0 when there is none (ASCII without a regular expression). */
@@ -29,7 +22,7 @@ function wordCharAt(text: string, i: number): number {
 }
 
 /**
- * The distinct words of {@link wordsOf}, numbered through `ids` (a word first met gets the next
+ * The distinct words of a text (lower-cased runs of letters and digits longer than two UTF-16 units), numbered through `ids` (a word first met gets the next
  * number, `ids.size`), in ascending order; null, with the words it numbered forgotten, when there are
  * fewer than `min`. No list of strings per text, and numbers compare faster than words.
  */

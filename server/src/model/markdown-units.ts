@@ -3,7 +3,8 @@ import type { Unit } from './model.js';
 import { isBlank } from '../common/text.js';
 
 const HEADING = /^ {0,3}(#{1,6})(\s|$)/;
-const FENCE = /^\s*(`{3,}|~{3,})/;
+/** A fence line's opening: its marker is group 1. */
+export const FENCE = /^\s*(`{3,}|~{3,})/;
 const LIST_ITEM = /^ {0,3}([-*+]|\d{1,9}[.)])\s+\S/;
 const HTML_BLOCK = /^ {0,3}<(!--|[a-zA-Z][\w-]*)/;
 const COMMENT_START = /^ {0,3}<!--/;
