@@ -161,7 +161,7 @@ export function ruleText(line: string): string {
 
 /** The clauses of a line: sentences, and the parts around a dash or a semicolon. */
 function clauses(text: string): string[] {
-  return text.split(/(?<=[.;!?])\s+|;\s*|\s[—–]\s|\s--\s/).filter((c) => c.trim() !== '');
+  return text.split(/(?<=[.;!?])\s+|;\s*|\s[\u2014\u2013]\s|\s--\s/).filter((c) => c.trim() !== '');
 }
 
 /** The claims of one line: at most one per clause, for the first action that has a polarity. */

@@ -51,7 +51,7 @@ export function versionClaims(raw: string): VersionClaim[] {
  * ("3.11+"), `~3.11` and `==3.11` are that version.
  */
 function normalizeRanges(text: string): string {
-  return text.replace(/(?:>=|≥|\^)\s*v?(\d+(?:\.\d+){0,2})(?:\.[x*])?/g, '$1+').replace(/(?:~=?|==)\s*v?(\d+(?:\.\d+){0,2})/g, '$1');
+  return text.replace(/(?:>=|\u2265|\^)\s*v?(\d+(?:\.\d+){0,2})(?:\.[x*])?/g, '$1+').replace(/(?:~=?|==)\s*v?(\d+(?:\.\d+){0,2})/g, '$1');
 }
 
 /** Capitalised words right before a name that belong to it: "Pest" in "Pest PHP 3.8", none in "Use PHP 8.4". */
