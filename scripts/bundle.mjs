@@ -68,8 +68,9 @@ const noGracefulFs = {
  * The stored-file schemas (state/schema.ts) and zod, a quarter of the read-only file, are a file of
  * their own beside it: every module of the file imports them lazily (when a state file or a trace
  * is there to check), and a command that checks none, such as analyze, does not compile them.
+ * CommonJS, as the read-only file is (below), which requires it.
  */
-const SCHEMAS = 'chunks/read-only-schemas.js';
+const SCHEMAS = 'chunks/read-only-schemas.cjs';
 const schemasApart = {
   name: 'schemas-apart',
   setup(b) {
@@ -107,7 +108,8 @@ function writeOutput(result) {
     const shebang = text.startsWith('#!') ? text.slice(0, text.indexOf('\n') + 1) : '';
     text = text.slice(shebang.length);
     fs.mkdirSync(path.dirname(file.path), { recursive: true });
-    fs.writeFileSync(file.path, shebang + (usesRequire(text) ? REQUIRE_BANNER : '') + text);
+    const banner = !file.path.endsWith('.cjs') && usesRequire(text) ? REQUIRE_BANNER : '';
+    fs.writeFileSync(file.path, shebang + banner + text);
   }
 }
 
@@ -127,8 +129,15 @@ const common = {
  * splitting: loading and linking each of the thirty chunks they used to import cost more than
  * reading the code of the commands they do not run. Its dynamic imports stay lazy inside the file
  * (esbuild runs a module's top level on first import), so zod, yaml and diff run only when used.
+ *
+ * That file is CommonJS (`read-only-cli.cjs`, its dynamic imports made requires), run with V8's code
+ * cache (`read-only-cli.cache`, made below) by a small module, `read-only-cli.js`
+ * (cli/read-only-bundled.ts, cli/code-cache.ts), which is what cli.js imports: Node 20 has no code
+ * cache for ES modules (docs/performance.md, "The code cache").
  */
 const READ_ONLY = 'chunks/read-only-cli.js';
+const READ_ONLY_CJS = 'chunks/read-only-cli.cjs';
+const READ_ONLY_CACHE = 'chunks/read-only-cli.cache';
 const readOnlyApart = {
   name: 'read-only-apart',
   setup(b) {
@@ -138,21 +147,38 @@ const readOnlyApart = {
   },
 };
 
+/** CommonJS output of modules written as ES modules: strict, and `import.meta.url` is the file's own. */
+const commonJs = {
+  format: 'cjs',
+  supported: { 'dynamic-import': false },
+  define: { 'import.meta.url': '__coImportMetaUrl' },
+  banner: { js: "'use strict';\nconst __coImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
+
 fs.rmSync(path.join(dist, 'chunks'), { recursive: true, force: true });
 writeOutput(
   await build({
     ...common,
+    ...commonJs,
     entryPoints: [path.join(dist, 'cli/read-only.js')],
-    outfile: path.join(dist, READ_ONLY),
+    outfile: path.join(dist, READ_ONLY_CJS),
     plugins: [englishOnlyZod, zodByName, noGracefulFs, schemasApart],
   }),
 );
 writeOutput(
   await build({
     ...common,
+    ...commonJs,
     entryPoints: [path.join(dist, 'state/schema.js')],
     outfile: path.join(dist, SCHEMAS),
     plugins: [englishOnlyZod, zodByName],
+  }),
+);
+writeOutput(
+  await build({
+    ...common,
+    entryPoints: [path.join(dist, 'cli/read-only-bundled.js')],
+    outfile: path.join(dist, READ_ONLY),
   }),
 );
 writeOutput(
@@ -172,3 +198,14 @@ writeOutput(
 const help = spawnSync(process.execPath, [path.join(dist, 'cli.js'), '--help'], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
 if (help.status !== 0 || !help.stdout.includes('copilot-onboard <command>')) throw new Error(`cli.js --help failed: ${help.stderr}`);
 fs.writeFileSync(path.join(dist, 'chunks/help.js'), `export default ${JSON.stringify(help.stdout)};\n`);
+
+// The code cache of the read-only file: the bytecode of what an analyze runs (scripts/warm-code-cache.mjs).
+const warm = spawnSync(
+  process.execPath,
+  [path.join(root, 'scripts/warm-code-cache.mjs'), path.join(dist, READ_ONLY_CJS), path.join(dist, READ_ONLY_CACHE)],
+  {
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+  },
+);
+if (warm.status !== 0) throw new Error(`the code cache could not be made: ${warm.stderr}`);

@@ -8,6 +8,7 @@ import { VERSION } from './version.js';
 import type { ReadOnlyTool, runTraces } from './cli/read-only.js';
 import { repoChoice, type RepoChoice } from './mcp/repo.js';
 import { listGitFiles, type EarlyListing } from './analysis/git-listing.js';
+import { keepYoungGenerationSmall } from './cli/young-generation.js';
 
 /** The command-line face: parses, calls the same core as the MCP server, prints. */
 
@@ -42,18 +43,6 @@ async function readOnly(tool: ReadOnlyTool, argv: { repo?: string; json: boolean
   // Analyze begins with git's list of the repository's files: git makes it while the read-only file loads.
   const early = tool === 'onboarding_analyze' ? earlyListing(argv.repo) : undefined;
   return (await import('./cli/read-only.js')).runReadOnly(tool, argv, early);
-}
-
-/**
- * A one-shot command's peak memory is mostly V8's young generation, which doubles (up to 16 MB a
- * half) while an analysis builds what it keeps: 500 rules peaked at 83 MB, 70 MB with the young
- * generation kept at its first size, for the same CPU (the collector runs more often over less).
- * The flag is read each time the young generation would grow. Set only on the Node lines it was
- * measured on: V8 writes an error line for a flag it does not know. `serve` keeps V8's defaults.
- */
-function keepYoungGenerationSmall(): void {
-  const major = Number(process.versions.node.split('.')[0]);
-  if (major >= 20 && major <= 24) process.getBuiltinModule('node:v8').setFlagsFromString('--semi-space-growth-factor=1');
 }
 
 /** The listing of the folder the command will work on, started now; none when the choice of folder is refused (the command says why). */

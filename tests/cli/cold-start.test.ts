@@ -9,9 +9,10 @@ import { sandbox, tempDir } from '../helpers/sandbox.js';
 
 /**
  * The fixed cost of the read-only commands (docs/performance.md, "Cold start"): they load one file
- * of the build besides the CLI's own (chunks/read-only-cli.js, scripts/bundle.mjs), never yargs, the
+ * of the build besides the CLI's own (chunks/read-only-cli.js, which runs chunks/read-only-cli.cjs with
+ * its code cache, scripts/bundle.mjs), never yargs, the
  * SDK or the terminal prompts; what only some runs need is imported when needed: zod and the
- * stored-file schemas (a file of their own, chunks/read-only-schemas.js) when a state file or a
+ * stored-file schemas (a file of their own, chunks/read-only-schemas.cjs) when a state file or a
  * trace is checked, proper-lockfile when a lock is taken; and a command ends once its output is out.
  */
 
@@ -24,7 +25,10 @@ function run(nodeArgs: string[], cwd: string, env: Record<string, string> = {}) 
   return spawnSync(process.execPath, nodeArgs, { encoding: 'utf8', input: '', env: e, cwd });
 }
 
-/** Runs node with a module hook that writes every module URL it resolves; returns them, unique, in order. */
+/** The modules required as CommonJS (the read-only file is CommonJS: its schemas and packages are required), logged beside the ES modules. */
+const CJS_LOG = `import Module from 'node:module';\nimport { pathToFileURL } from 'node:url';\nimport fsLog from 'node:fs';\nconst resolveFilename = Module._resolveFilename;\nModule._resolveFilename = function (...args) { const r = resolveFilename.apply(this, args); if (r.startsWith('/')) fsLog.appendFileSync(process.env.LOADED_LOG, pathToFileURL(r).href + '\\n'); return r; };\n`;
+
+/** Runs node with module hooks that write every module URL it resolves (ES modules and CommonJS); returns them, unique, in order. */
 function loadedBy(
   nodeArgs: string[],
   tmp: string,
@@ -37,7 +41,7 @@ function loadedBy(
     hook,
     `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(
       "import fs from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); fs.appendFileSync(process.env.LOADED_LOG, r.url + '\\n'); return r; }\n",
-    )}));\n`,
+    )}));\n${CJS_LOG}`,
   );
   const r = run(['--import', pathToFileURL(hook).href, ...nodeArgs], tmp, env);
   const urls = fs.existsSync(log) ? [...new Set(fs.readFileSync(log, 'utf8').split('\n').filter(Boolean))] : [];
@@ -64,12 +68,12 @@ test('the read-only commands load the CLI and one file of the build (and the sto
     assert.equal(r.status, 0, `${command.join(' ')}: ${r.stderr}`);
     const files = ofBuild(r);
     assert.ok(
-      files[0] === 'chunks/read-only-cli.js' && files.slice(1).every((f) => f === 'chunks/read-only-schemas.js'),
+      files[0] === 'chunks/read-only-cli.js' && files.slice(1).every((f) => f === 'chunks/read-only-schemas.cjs'),
       `${command.join(' ')} loaded files of the build beyond the CLI's own, the read-only file and the schemas: ${files.join(', ')}`,
     );
     // The first analyze reads no stored file (the chain head is checked without zod); verify checks every trace against its schema.
     if (command.join(' ') === 'traces verify')
-      assert.ok(files.includes('chunks/read-only-schemas.js'), 'the check sees the schemas where they load');
+      assert.ok(files.includes('chunks/read-only-schemas.cjs'), 'the check sees the schemas where they load');
     // Outside the bundle are the packages it leaves external: propose asks simple-git about the repository, nothing else loads one.
     const loaded = packages(r.urls);
     if (command[0] === 'propose')
@@ -80,7 +84,7 @@ test('the read-only commands load the CLI and one file of the build (and the sto
   const fresh = loadedBy([CLI, 'analyze', '--json', '--repo', sandbox(t, FILES)], tmp);
   assert.deepEqual(ofBuild(fresh), ['chunks/read-only-cli.js'], 'a first analyze loaded the stored-file schemas');
   // The read-only file bundles no SDK, yargs or prompts, and none of the gated steps (esbuild names each bundled module in a comment).
-  const bundled = fs.readFileSync(path.join(DIST, 'chunks/read-only-cli.js'), 'utf8');
+  const bundled = fs.readFileSync(path.join(DIST, 'chunks/read-only-cli.cjs'), 'utf8');
   for (const name of [
     '@modelcontextprotocol/sdk',
     'node_modules/yargs',
@@ -96,13 +100,17 @@ test('the read-only commands load the CLI and one file of the build (and the sto
   // keeps. One `–` written in a pattern made the whole read-only file two-byte text: Node decoded it
   // and V8 scanned it at twice the cost (about 20 ms of CPU and 2 MB per run). Write `\u2013` in a
   // pattern; scripts/bundle.mjs escapes comments.
-  for (const file of ['cli.js', ...fs.readdirSync(path.join(DIST, 'chunks')).map((f) => `chunks/${f}`)]) {
+  const scripts = fs.readdirSync(path.join(DIST, 'chunks')).filter((f) => /\.c?js$/.test(f));
+  for (const file of ['cli.js', ...scripts.map((f) => `chunks/${f}`)]) {
     const text = fs.readFileSync(path.join(DIST, file), 'utf8');
     const notAscii = /[\u0080-\uffff]/.exec(text);
     assert.equal(notAscii, null, `${file} holds a character that is not ASCII: ${JSON.stringify(notAscii?.[0])} at ${notAscii?.index}`);
   }
   assert.ok(bundled.includes('steps/read-only.js'), 'the check would see a bundled module');
-  assert.ok(fs.readFileSync(path.join(DIST, 'chunks/read-only-schemas.js'), 'utf8').includes('node_modules/zod/'), 'and a bundled package');
+  assert.ok(
+    fs.readFileSync(path.join(DIST, 'chunks/read-only-schemas.cjs'), 'utf8').includes('node_modules/zod/'),
+    'and a bundled package',
+  );
 });
 
 /** A read-only command through the compiled modules (server/dist, before bundling): one URL per module. */
@@ -210,6 +218,44 @@ test('a read-only command that ends at once still hands a slow reader its whole 
   assert.ok(r.stdout.endsWith('}\n') && r.stdout.length > 100_000, `the output was cut at ${r.stdout.length} bytes`);
   assert.equal((JSON.parse(r.stdout) as { sources: unknown[] }).sources.length, 400);
   assert.equal(fs.readFileSync(status, 'utf8').trim(), '0');
+});
+
+/** How the read-only file of the build `dist` took its code cache, loaded as cli.js loads it (the same V8 flags first). */
+function codeCacheOf(dist: string, tmp: string): string {
+  const young = pathToFileURL(path.join(DIST, 'cli/young-generation.js')).href;
+  const shim = pathToFileURL(path.join(dist, 'chunks/read-only-cli.js')).href;
+  const script = `(await import(${JSON.stringify(young)})).keepYoungGenerationSmall(); console.log((await import(${JSON.stringify(shim)})).codeCache);`;
+  const r = run(['--input-type=module', '-e', script], tmp);
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.trim();
+}
+
+test('the read-only file runs with the code cache the build made; a missing or damaged cache is compiled over, with the same output', (t) => {
+  const tmp = tempDir(t, 'co-cold-');
+  assert.equal(codeCacheOf(DIST, tmp), 'accepted');
+  const repo = sandbox(t, FILES);
+  const analyze = (cli: string) => {
+    const r = run([cli, 'analyze', '--json', '--repo', repo], tmp);
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr, '');
+    return r.stdout;
+  };
+  analyze(CLI); // the first one makes .copilot-state/ and says so
+  const expected = analyze(CLI);
+  const copy = path.join(tmp, 'dist');
+  fs.cpSync(DIST, copy, { recursive: true });
+  const cache = path.join(copy, 'chunks/read-only-cli.cache');
+  const whole = fs.readFileSync(cache);
+  for (const [what, bytes, use] of [
+    ['garbage', Buffer.from('not a code cache at all, only some bytes'), 'rejected'],
+    ['cut short', whole.subarray(0, whole.length >> 1), 'rejected'],
+    ['missing', null, 'none'],
+  ] as const) {
+    if (bytes === null) fs.rmSync(cache);
+    else fs.writeFileSync(cache, bytes);
+    assert.equal(codeCacheOf(copy, tmp), use, what);
+    assert.equal(analyze(path.join(copy, 'cli.js')), expected, `${what}: analyze printed something else`);
+  }
 });
 
 test('a reader that stops early ends the command quietly, without an EPIPE trace', (t) => {
