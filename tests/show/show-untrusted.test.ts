@@ -182,3 +182,31 @@ test('colour follows FORCE_COLOR, then NO_COLOR, then whether the stream is a te
   assert.equal(colourFor({ isTTY: false }, { FORCE_COLOR: '1' }), true);
   assert.equal(colourFor({ isTTY: true }, { FORCE_COLOR: '0' }), false);
 });
+
+test('every code point is shown in text, in a line and in JSON as the one-pattern rule says (text keeps newline and tab, JSON newline)', () => {
+  // The rule as it was written first, one pattern for all three, with the kept characters handed back unchanged.
+  const escape = (c: string) => {
+    const cp = c.codePointAt(0)!;
+    const short: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+    if (short[c]) return short[c];
+    return cp < 0x100
+      ? `\\x${cp.toString(16).padStart(2, '0')}`
+      : cp <= 0xffff
+        ? `\\u${cp.toString(16).padStart(4, '0')}`
+        : `\\u{${cp.toString(16)}}`;
+  };
+  const jsonUnits = (c: string) => [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+  // The first plane whole, the tag and variation-selector block whole, and a sample of the rest.
+  const codePoints = [...Array(0x10000).keys(), ...Array.from({ length: 0x200 }, (_, i) => 0xe0000 + i)];
+  for (let cp = 0x10000; cp < 0x110000; cp += 97) codePoints.push(cp);
+  for (const cp of codePoints) {
+    const c = String.fromCodePoint(cp);
+    const hidden = isControl(c);
+    const inText = `a${c}b`;
+    assert.equal(showText(inText), hidden && c !== '\n' && c !== '\t' ? `a${escape(c)}b` : inText, `text U+${cp.toString(16)}`);
+    assert.equal(showLine(inText), hidden ? `a${escape(c)}b` : inText, `line U+${cp.toString(16)}`);
+    const json = JSON.stringify([c], null, 2);
+    const expected = [...json].map((x) => (isControl(x) && x !== '\n' ? jsonUnits(x) : x)).join('');
+    assert.equal(showJson([c]), expected, `JSON U+${cp.toString(16)}`);
+  }
+});

@@ -6,7 +6,7 @@ import type { ToolName } from './tool-schemas.js';
 import { BAD_INPUT_META } from '../common/outcomes.js';
 import { showLine, showText } from '../show/untrusted.js';
 import { NARRATION_LABEL } from '../narrate/label.js';
-import { boundJson, boundText, countBy, MAX_STRUCTURED_BYTES, MAX_TEXT_BYTES } from '../narrate/bounded.js';
+import { boundJson, boundText, countBy, fitsBytes, MAX_STRUCTURED_BYTES, MAX_TEXT_BYTES } from '../narrate/bounded.js';
 
 /**
  * A tool call once the server has taken it: the checks, the recovery, the step, and the result as
@@ -94,7 +94,7 @@ function toCallToolResult(r: StepResult, tool: ToolName): CallToolResult {
   const bounded = boundJson(r.structured, MAX_STRUCTURED_BYTES);
   const structured: CallToolResult['structuredContent'] = bounded.value;
   let text = showText(r.text);
-  const textCut = Buffer.byteLength(text, 'utf8') > MAX_TEXT_BYTES;
+  const textCut = !fitsBytes(text, MAX_TEXT_BYTES);
   if (textCut || bounded.omitted) {
     const summary = summaryOf(r.structured);
     text = boundText(summary ? `${summary}\n\n${text}` : text, MAX_TEXT_BYTES, where);

@@ -13,18 +13,32 @@ export const MAX_SAMPLING_FACTS_BYTES = 32 * 1024;
 
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
+/**
+ * Whether `s` is at most `max` bytes in UTF-8. A UTF-16 unit is 1 to 3 bytes, so the bytes are
+ * counted only between those bounds (counting flattens a long string, a copy as large as it).
+ */
+export function fitsBytes(s: string, max: number): boolean {
+  if (s.length > max) return false;
+  return s.length * 3 <= max || bytes(s) <= max;
+}
+
 /** `text` whole when it fits in `max` bytes; else its start, cut at a line where one is near, and what follows says where the rest is. */
 export function boundText(text: string, max: number, rest: string): string {
-  if (bytes(text) <= max) return text;
+  if (fitsBytes(text, max)) return text;
+  const total = bytes(text);
   const tail = (left: number) => `\n\n[… ${left} more bytes not shown here. ${rest}]`;
-  const room = max - bytes(tail(bytes(text))) - 16;
-  let head = Buffer.from(text, 'utf8')
-    .subarray(0, Math.max(0, room))
-    .toString('utf8')
-    .replace(/\uFFFD$/, '');
+  const room = Math.max(0, max - bytes(tail(total)) - 16);
+  // Text of one byte a character (most replies) is cut by characters: the same as cutting its bytes.
+  let head =
+    total === text.length
+      ? text.slice(0, room)
+      : Buffer.from(text, 'utf8')
+          .subarray(0, room)
+          .toString('utf8')
+          .replace(/\uFFFD$/, '');
   const nl = head.lastIndexOf('\n');
   if (nl > head.length * 0.8) head = head.slice(0, nl);
-  return `${head}${tail(bytes(text) - bytes(head))}`;
+  return `${head}${tail(total - bytes(head))}`;
 }
 
 export interface Bounded<T> {
@@ -49,11 +63,14 @@ const LEVELS = [
  * schema). `omitted` counts what each cut list held.
  */
 export function boundJson<T>(value: T, max: number): Bounded<T> {
-  if (bytes(JSON.stringify(value)) <= max) return { value, omitted: null };
+  if (fitsBytes(JSON.stringify(value), max)) return { value, omitted: null };
   for (const level of LEVELS) {
     const omitted: Record<string, number> = {};
     const cut = shrink(value, level.items, level.chars, '', omitted) as T;
-    if (bytes(JSON.stringify(cut)) + bytes(JSON.stringify(limitKeys(omitted))) <= max) return { value: cut, omitted: limitKeys(omitted) };
+    // A level that cuts nothing gives the value itself, which is already too large.
+    if (cut === value) continue;
+    const kept = limitKeys(omitted);
+    if (fitsBytes(JSON.stringify(cut), max - bytes(JSON.stringify(kept)))) return { value: cut, omitted: kept };
   }
   // Nothing but the smallest fields: a value of many keys, each small. Keep the scalars that fit.
   const omitted: Record<string, number> = {};
@@ -61,16 +78,42 @@ export function boundJson<T>(value: T, max: number): Bounded<T> {
   return { value: last, omitted: limitKeys(omitted) };
 }
 
+/**
+ * `v` with long lists and strings cut. What nothing is cut in is given back itself, not copied
+ * (its JSON is the same): only plain objects and arrays, since a copy of anything else (a Date, a
+ * boxed string) is `{}` or its indexes in JSON, as it always was here.
+ */
 function shrink(v: unknown, items: number, chars: number, at: string, omitted: Record<string, number>): unknown {
   if (typeof v === 'string') return v.length <= chars ? v : `${v.slice(0, chars)}\n[… cut: ${v.length - chars} more characters]`;
   if (Array.isArray(v)) {
     if (v.length > items) omitted[at || '(list)'] = v.length;
-    return v.slice(0, items).map((x, i) => shrink(x, items, chars, `${at}[${i}]`, omitted));
+    const n = Math.min(v.length, items);
+    let out: unknown[] | null = v.length > items ? [] : null;
+    for (let i = 0; i < n; i++) {
+      const x: unknown = v[i];
+      const y = shrink(x, items, chars, `${at}[${i}]`, omitted);
+      if (out === null && y !== x) out = v.slice(0, i);
+      out?.push(y);
+    }
+    return out ?? v;
   }
   if (v !== null && typeof v === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[k] = shrink(x, items, chars, at ? `${at}.${k}` : k, omitted);
-    return out;
+    const proto: unknown = Object.getPrototypeOf(v);
+    const plain = (proto === Object.prototype || proto === null) && typeof (v as { toJSON?: unknown }).toJSON !== 'function';
+    const o = v as Record<string, unknown>;
+    const keys = Object.keys(o);
+    let out: Record<string, unknown> | null = plain ? null : {};
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const x = o[k];
+      const y = shrink(x, items, chars, at ? `${at}.${k}` : k, omitted);
+      if (out === null && y !== x) {
+        out = {};
+        for (const before of keys.slice(0, i)) out[before] = o[before];
+      }
+      if (out !== null) out[k] = y;
+    }
+    return out ?? v;
   }
   return v;
 }

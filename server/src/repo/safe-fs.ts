@@ -195,8 +195,8 @@ export async function fsyncFolder(dir: string): Promise<void> {
   }
 }
 
-/** A new temporary file in `dir` holding `data`, synced: created no-follow and exclusive, never an existing entry. */
-async function writeTemp(dir: string, data: string | Uint8Array, mode?: number): Promise<string> {
+/** A new temporary file in `dir` holding `data`, synced unless `durable` is false: created no-follow and exclusive, never an existing entry. */
+async function writeTemp(dir: string, data: string | Uint8Array, mode?: number, durable = true): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
     let fh: FileHandle;
@@ -210,7 +210,7 @@ async function writeTemp(dir: string, data: string | Uint8Array, mode?: number):
       // The mode given (or the replaced file's) exactly, not as the umask leaves it.
       if (mode !== undefined) await fh.chmod(mode);
       await fh.writeFile(data);
-      await fh.sync();
+      if (durable) await fh.sync();
       await fh.close();
     } catch (err) {
       await fh.close().catch(() => {});
@@ -223,13 +223,20 @@ async function writeTemp(dir: string, data: string | Uint8Array, mode?: number):
 
 /**
  * Write `rel` whole or not at all, replacing a regular file (whose mode it keeps unless `mode` is
- * given) or creating it, and the folders on the way.
+ * given) or creating it, and the folders on the way. `durable: false` is for a file that may be
+ * lost in a power loss (an advisory one): it is still written whole, but nothing waits for the disk.
  */
-export async function writeFile(root: string, rel: string, data: string | Uint8Array, opts: { mode?: number } = {}): Promise<void> {
+export async function writeFile(
+  root: string,
+  rel: string,
+  data: string | Uint8Array,
+  opts: { mode?: number; durable?: boolean } = {},
+): Promise<void> {
+  const durable = opts.durable ?? true;
   const p = await placeOf(root, rel);
   const { dir, abs } = (await folderAndName(p, true))!;
   const existing = await regularOrMissing(p, abs);
-  const tmp = await writeTemp(dir, data, opts.mode ?? (existing ? existing.mode & 0o7777 : undefined));
+  const tmp = await writeTemp(dir, data, opts.mode ?? (existing ? existing.mode & 0o7777 : undefined), durable);
   try {
     // Checked again right before the rename: it replaces whatever entry has the name.
     await realFolders(p, p.parts.length - 1, false);
@@ -239,7 +246,7 @@ export async function writeFile(root: string, rel: string, data: string | Uint8A
     await fs.unlink(tmp).catch(() => {});
     throw err;
   }
-  await fsyncFolder(dir);
+  if (durable) await fsyncFolder(dir);
 }
 
 export async function writeJson(root: string, rel: string, value: unknown): Promise<void> {
@@ -272,15 +279,18 @@ export async function ensureFolder(root: string, rel: string): Promise<void> {
   await realFolders(p, p.parts.length, true);
 }
 
-/** Remove the regular file `rel`; false when it is not there. A link or folder of that name is refused. */
-export async function removeFile(root: string, rel: string): Promise<boolean> {
+/**
+ * Remove the regular file `rel`; false when it is not there. A link or folder of that name is
+ * refused. `durable: false`: the removal may be undone by a power loss (an advisory file).
+ */
+export async function removeFile(root: string, rel: string, opts: { durable?: boolean } = {}): Promise<boolean> {
   const p = await placeOf(root, rel);
   const at = await realFolders(p, p.parts.length - 1, false, true);
   if (at === null) return false;
   const abs = path.join(at, p.name);
   if (!(await regularOrMissing(p, abs))) return false;
   await fs.unlink(abs);
-  await fsyncFolder(at);
+  if (opts.durable ?? true) await fsyncFolder(at);
   return true;
 }
 
@@ -576,6 +586,9 @@ export async function lockFolder(
     onCompromised: (err: Error) => void;
   },
 ): Promise<() => Promise<void>> {
+  // Loaded here: a command that takes no lock does not load it (nor graceful-fs, which it loads).
+  // Started first, so that it loads while the checks below wait on the disk.
+  const loading = import('proper-lockfile');
   const p = await placeOf(root, rel);
   const { abs } = (await folderAndName(p, true))!;
   const checked = async (target: string) => {
@@ -619,8 +632,7 @@ export async function lockFolder(
     realpath: (target: string, cb: Callback<string>) => done(fs.realpath(target), cb),
   };
   // proper-lockfile keeps one registry entry per locked path: the key is the lock's own path without `.lock`.
-  // Loaded here: a command that takes no lock does not load it (nor graceful-fs, which it loads).
-  const { default: lockfile } = await import('proper-lockfile');
+  const { default: lockfile } = await loading;
   return lockfile.lock(abs.replace(/\.lock$/, ''), {
     lockfilePath: abs,
     realpath: false,

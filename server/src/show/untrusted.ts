@@ -20,6 +20,14 @@
 // eslint-disable-next-line no-misleading-character-class -- U+034F is a character of its own here, not combined
 const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u034F\u115F\u1160\u3164\uFFA0\u{E0100}-\u{E01EF}]/u;
 const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu'); // eslint-disable-line no-misleading-character-class -- as above
+/**
+ * HIDDEN without what is kept as it is: newline and tab in multi-line text, newline in JSON
+ * (\p{Cc} is exactly U+0000–U+001F and U+007F–U+009F). A long report or JSON then has no match per
+ * line to hand back unchanged, which was most of the cost of showing it.
+ */
+const NOT_CC = HIDDEN.source.replace('[\\p{Cc}', '');
+const HIDDEN_IN_TEXT = new RegExp(`[\\0-\\x08\\x0B-\\x1F\\x7F-\\x9F${NOT_CC}`, 'gu');
+const HIDDEN_IN_JSON = new RegExp(`[\\0-\\x09\\x0B-\\x1F\\x7F-\\x9F${NOT_CC}`, 'gu');
 
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
@@ -39,7 +47,7 @@ export function isHidden(c: string): boolean {
 
 /** Multi-line text: every hidden character escaped except newline and tab; CRLF shown as a line end. */
 export function showText(text: string): string {
-  return text.replace(/\r\n/g, '\n').replace(HIDDEN_ALL, (c) => (c === '\n' || c === '\t' ? c : escapeChar(c)));
+  return text.replace(/\r\n/g, '\n').replace(HIDDEN_IN_TEXT, escapeChar);
 }
 
 /** One line: newlines and tabs escaped too, so the text cannot start a line of its own. */
@@ -68,9 +76,7 @@ export function showPaths(paths: readonly string[], separator = ', '): string {
  */
 export function showJson(value: unknown, indent = 2): string {
   const unit = (c: string, i: number) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
-  return JSON.stringify(value, null, indent).replace(HIDDEN_ALL, (c) =>
-    c === '\n' ? c : c.length === 2 ? unit(c, 0) + unit(c, 1) : unit(c, 0),
-  );
+  return JSON.stringify(value, null, indent).replace(HIDDEN_IN_JSON, (c) => (c.length === 2 ? unit(c, 0) + unit(c, 1) : unit(c, 0)));
 }
 
 /** At most `max` characters (code points, so no surrogate pair is split), with "..." when cut; then shown as one line. */

@@ -109,10 +109,13 @@ export async function withLock<T>(root: string, name: LockName, command: string,
   }
   const owner: Owner = { pid: process.pid, host: os.hostname(), command, since: new Date().toISOString() };
   try {
-    await writeFile(root, ownerRel(name), `${JSON.stringify(owner)}\n`);
+    // The owner file only tells another process who holds the lock, and is no longer true after a
+    // power loss: it is written whole, but not synced. One lost or left over in a crash names a
+    // process that is gone (taken over at once), or none (taken over once stale), as a killed holder's does.
+    await writeFile(root, ownerRel(name), `${JSON.stringify(owner)}\n`, { durable: false });
     return await fn();
   } finally {
-    await removeFile(root, ownerRel(name)).catch(() => {});
+    await removeFile(root, ownerRel(name), { durable: false }).catch(() => {});
     await release().catch(() => {});
   }
 }

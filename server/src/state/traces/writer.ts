@@ -77,12 +77,12 @@ function writeChained<T extends object>(root: string, folder: string, suffix: st
       'traces',
       'trace writer',
       async () => {
-        const at = await chainPosition(root);
+        const [at, paths] = await Promise.all([chainPosition(root), machinePaths(root)]);
         const now = new Date().toISOString();
         const timestamp = at.timestamp && at.timestamp > now ? at.timestamp : now;
         // A caller's own timestamp (the start of its exchange) gives way to this one.
         const { timestamp: _start, ...fields } = trace as T & { timestamp?: unknown };
-        const clean = relativeToRepo(fields, await machinePaths(root)) as Record<string, unknown>;
+        const clean = relativeToRepo(fields, paths) as Record<string, unknown>;
         const body = {
           seq: at.seq,
           prev: at.prev,
