@@ -213,10 +213,41 @@ const RULE_START = new RegExp(
 /** A rule that tells the reader what to do or not to do, not a description or a label ("**PHPStan**: static analysis"). */
 const stripLabel = (t: string): string =>
   t.replace(/^(?:(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)|`[^`]{1,40}`)\s*:\s*|^(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)\s*/, '');
-function isRule(text: string): boolean {
+function isRule(text: string, bare = stripMarker(text)): boolean {
   if (text.startsWith('|') || /^\s*(?:[-*+]\s+)?\[[ xX]\]/.test(text)) return false;
-  const t = stripLabel(stripMarker(text)).replace(/^[^\p{L}`]+/u, '');
+  const t = stripLabel(bare).replace(/^[^\p{L}`]+/u, '');
   return RULE_START.test(t) || /\b(?:must|should|never|always)\b/i.test(t);
+}
+
+/** Where a text says several things: a sentence's end, then spaces, then a capital or code. */
+const SENTENCE_BREAK = /(?<=[.!?])\s+(?=[A-Z`])/;
+
+/**
+ * Whether a text may hold a {@link SENTENCE_BREAK}: a `.`, `!` or `?` with whitespace after it (past
+ * ASCII, maybe). Most rules are one sentence, and splitting them would copy each into a list of one.
+ */
+export function mayHaveSentenceBreak(text: string): boolean {
+  for (let i = text.length - 2; i >= 0; i--) {
+    const c = text.charCodeAt(i);
+    if (c !== 46 && c !== 33 && c !== 63) continue;
+    const next = text.charCodeAt(i + 1);
+    if (next === 32 || (next >= 9 && next <= 13) || next >= 128) return true;
+  }
+  return false;
+}
+
+/** One rule (whole, or one sentence of it) as findReworded compares it; nothing when it is not a rule or has too few words. */
+function addRule(items: RuleItem[], u: Unit, part: string, whole: boolean, bare?: string): void {
+  if (!isRule(part, bare)) return;
+  const t = tokens(part);
+  if (t !== null) items.push({ u, text: part, t, whole });
+}
+
+interface RuleItem {
+  u: Unit;
+  text: string;
+  t: Tokens;
+  whole: boolean;
 }
 
 /**
@@ -227,20 +258,16 @@ function isRule(text: string): boolean {
  */
 export function findReworded(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
   // Each one-line rule, and each sentence of one that says several things ("Strict mode. No `any`.").
-  const items: { u: Unit; text: string; t: Tokens; whole: boolean }[] = [];
+  const items: RuleItem[] = [];
   for (const u of units) {
     if ((u.kind !== 'paragraph' && u.kind !== 'list-item') || u.lines.length !== 1) continue;
     const text = normalizedOf(u);
     const bare = stripMarker(text);
     if (isTrivial(bare)) continue;
-    const add = (part: string) => {
-      if (!isRule(part)) return;
-      const t = tokens(part);
-      if (t !== null) items.push({ u, text: part, t, whole: part === text });
-    };
-    add(text);
-    const sentences = stripLabel(bare).split(/(?<=[.!?])\s+(?=[A-Z`])/);
-    if (sentences.length > 1) for (const part of sentences) add(part);
+    addRule(items, u, text, true, bare);
+    if (!mayHaveSentenceBreak(bare)) continue;
+    const sentences = stripLabel(bare).split(SENTENCE_BREAK);
+    if (sentences.length > 1) for (const part of sentences) addRule(items, u, part, part === text);
   }
   const postings = new Map<string, number[]>();
   items.forEach((x, i) => x.t.words.forEach((w) => pushTo(postings, w, i)));
