@@ -22,46 +22,133 @@ function wordCharAt(text: string, i: number): number {
 }
 
 /**
- * The distinct words of a text (lower-cased runs of letters and digits longer than two UTF-16 units), numbered through `ids` (a word first met gets the next
- * number, `ids.size`), in ascending order; null, with the words it numbered forgotten, when there are
- * fewer than `min`. No list of strings per text, and numbers compare faster than words.
+ * Words numbered in the order first met. A word is looked up by its characters where they stand in
+ * the text, through their hash: no string is made for a word met before (nearly every word).
  */
-export function wordIdsOf(text: string, ids: Map<string, number>, min = 0): Int32Array | null {
-  const lower = text.toLowerCase();
-  const found: number[] = [];
-  const fresh: string[] = [];
-  for (let i = 0; i < lower.length;) {
-    let end = i;
-    for (let n = wordCharAt(lower, end); n > 0; n = wordCharAt(lower, end)) end += n;
-    if (end - i > 2) {
-      const w = lower.slice(i, end);
-      let id = ids.get(w);
-      if (id === undefined) {
-        ids.set(w, (id = ids.size));
-        fresh.push(w);
-      }
-      found.push(id);
-    }
-    i = end > i ? end : i + 1;
+export class WordNumbers {
+  /** The words, by number. */
+  readonly words: string[] = [];
+  private readonly hashes: number[] = [];
+  /** Chains of the words of one bucket, newest first: the next number in the chain, or -1. */
+  private readonly next: number[] = [];
+  private heads = new Int32Array(1024).fill(-1);
+
+  get size(): number {
+    return this.words.length;
   }
-  const sorted = Int32Array.from(found).sort();
-  let n = 0;
-  for (let k = 0; k < sorted.length; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) sorted[n++] = sorted[k]!;
-  if (n >= min) return sorted.slice(0, n);
-  // Numbers are handed out in order: forgetting the newest words gives their numbers back.
-  for (const w of fresh) ids.delete(w);
-  return null;
+
+  /** The number of `lower` from `from` to `to` (its hash `hash`), numbered now when it is new. */
+  numberOf(lower: string, from: number, to: number, hash: number): number {
+    const bucket = hash & (this.heads.length - 1);
+    for (let id = this.heads[bucket]!; id >= 0; id = this.next[id]!)
+      if (this.hashes[id] === hash && sameText(this.words[id]!, lower, from, to)) return id;
+    const id = this.words.length;
+    this.words.push(lower.slice(from, to));
+    this.hashes.push(hash);
+    this.next.push(this.heads[bucket]!);
+    this.heads[bucket] = id;
+    if (this.words.length > this.heads.length) this.grow();
+    return id;
+  }
+
+  /** Forgets the words numbered `size` and after: the newest, each first in its chain. */
+  truncate(size: number): void {
+    const mask = this.heads.length - 1;
+    for (let id = this.words.length - 1; id >= size; id--) {
+      this.heads[this.hashes[id]! & mask] = this.next[id]!;
+      this.words.pop();
+      this.hashes.pop();
+      this.next.pop();
+    }
+  }
+
+  private grow(): void {
+    const heads = new Int32Array(this.heads.length * 2).fill(-1);
+    const mask = heads.length - 1;
+    // In number order: each chain stays newest first.
+    for (let id = 0; id < this.words.length; id++) {
+      this.next[id] = heads[this.hashes[id]! & mask]!;
+      heads[this.hashes[id]! & mask] = id;
+    }
+    this.heads = heads;
+  }
 }
 
-/** How many numbers two ascending lists share. */
-function commonCount(a: Int32Array, b: Int32Array): number {
+function sameText(word: string, text: string, from: number, to: number): boolean {
+  if (word.length !== to - from) return false;
+  for (let k = 0; k < word.length; k++) if (word.charCodeAt(k) !== text.charCodeAt(from + k)) return false;
+  return true;
+}
+
+/** Lists of numbers end to end in one growing array: no typed array per list. */
+export class IntLists {
+  data = new Int32Array(4096);
+  length = 0;
+
+  push(n: number): void {
+    if (this.length === this.data.length) {
+      const data = new Int32Array(this.data.length * 2);
+      data.set(this.data);
+      this.data = data;
+    }
+    this.data[this.length++] = n;
+  }
+}
+
+/**
+ * The distinct words of a text (lower-cased runs of letters and digits longer than two UTF-16
+ * units), numbered through `ids`, appended to `out` in ascending order; their count, or -1 with
+ * nothing appended and the words it numbered forgotten when there are fewer than `min`. No string
+ * per word, and numbers compare faster than words.
+ */
+export function addWordIds(text: string, ids: WordNumbers, out: IntLists, min = 0): number {
+  const lower = text.toLowerCase();
+  const known = ids.size;
+  const from = out.length;
+  for (let i = 0; i < lower.length;) {
+    let end = i;
+    let hash = 0x811c9dc5;
+    for (let n = wordCharAt(lower, end); n > 0; n = wordCharAt(lower, end)) {
+      for (const stop = end + n; end < stop; end++) hash = Math.imul(hash ^ lower.charCodeAt(end), 0x01000193);
+    }
+    if (end - i > 2) out.push(ids.numberOf(lower, i, end, hash));
+    i = end > i ? end : i + 1;
+  }
+  const n = distinctAscending(out.data, from, out.length);
+  if (n >= min) {
+    out.length = from + n;
+    return n;
+  }
+  out.length = from;
+  // Numbers are handed out in order: forgetting the newest words gives their numbers back.
+  ids.truncate(known);
+  return -1;
+}
+
+/** Sorts `data` from `from` to `to` ascending, in place, and moves its distinct numbers to the front; their count. */
+function distinctAscending(data: Int32Array, from: number, to: number): number {
+  if (to - from > 32) data.subarray(from, to).sort();
+  else
+    for (let i = from + 1; i < to; i++) {
+      const x = data[i]!;
+      let j = i - 1;
+      for (; j >= from && data[j]! > x; j--) data[j + 1] = data[j]!;
+      data[j + 1] = x;
+    }
+  let n = 0;
+  for (let k = from; k < to; k++) if (k === from || data[k] !== data[k - 1]) data[from + n++] = data[k]!;
+  return n;
+}
+
+/** How many numbers two ascending runs of `data` share. */
+function commonCount(data: Int32Array, a: number, aEnd: number, b: number, bEnd: number): number {
   let common = 0;
-  for (let i = 0, j = 0; i < a.length && j < b.length;) {
-    if (a[i] === b[j]) {
+  for (let i = a, j = b; i < aEnd && j < bEnd;) {
+    if (data[i] === data[j]) {
       common++;
       i++;
       j++;
-    } else if (a[i]! < b[j]!) i++;
+    } else if (data[i]! < data[j]!) i++;
     else j++;
   }
   return common;
@@ -74,14 +161,16 @@ function commonCount(a: Int32Array, b: Int32Array): number {
  */
 export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
   // Words are numbered in the order the compared units first use them: the postings below are met in that order.
-  const ids = new Map<string, number>();
-  const items: { u: Unit; words: Int32Array }[] = [];
+  const ids = new WordNumbers();
+  const lists = new IntLists();
+  const items: Item[] = [];
   for (const u of units) {
     if (u.kind !== 'paragraph' && u.kind !== 'list-item') continue;
-    const words = wordIdsOf(normalizedOf(u), ids, MIN_WORDS);
-    if (words !== null) items.push({ u, words });
+    const from = lists.length;
+    if (addWordIds(normalizedOf(u), ids, lists, MIN_WORDS) >= 0) items.push({ u, from, to: lists.length });
   }
-  const postings = postingsOf(items, ids.size);
+  const words = lists.data;
+  const postings = postingsOf(items, words, ids.size);
   // Pairs by number (i * n + j): a repository of thousands of rules makes hundreds of thousands of them.
   const n = items.length;
   const shared = new Map<number, number>();
@@ -107,8 +196,8 @@ export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = 
     const aText = normalizedOf(a.u);
     // Drifted copies live in different files; alike lines in one file are usually a list's pattern.
     if (aText === normalizedOf(b.u) || a.u.path === b.u.path || !scopesOverlap(scopeOf(a.u), scopeOf(b.u))) continue;
-    const common = commonCount(a.words, b.words);
-    const union = a.words.length + b.words.length - common;
+    const common = commonCount(words, a.from, a.to, b.from, b.to);
+    const union = a.to - a.from + (b.to - b.from) - common;
     if (common / union < THRESHOLD) continue;
     problems.push({
       type: 'duplication',
@@ -123,17 +212,24 @@ export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = 
   return problems.sort((x, y) => byCodeUnit(x.locations[0]!.path, y.locations[0]!.path) || x.locations[0]!.line - y.locations[0]!.line);
 }
 
+/** A unit compared, and where its word numbers are in the one list of them all. */
+interface Item {
+  u: Unit;
+  from: number;
+  to: number;
+}
+
 /** The items using each word, ascending: those of word w are items[start[w]] to items[start[w + 1] - 1] (two flat arrays, no list per word). */
-function postingsOf(list: readonly { words: Int32Array }[], words: number): { start: Int32Array; items: Int32Array } {
-  const start = new Int32Array(words + 1);
-  // Indexed loops: iterating a typed array with for-of allocates a result object per number until optimised.
-  for (const x of list) for (let k = 0; k < x.words.length; k++) start[x.words[k]! + 1]!++;
-  for (let w = 0; w < words; w++) start[w + 1]! += start[w]!;
-  const next = start.slice(0, words);
-  const items = new Int32Array(start[words]!);
-  list.forEach((x, i) => {
-    for (let k = 0; k < x.words.length; k++) items[next[x.words[k]!]!++] = i;
-  });
+function postingsOf(list: readonly Item[], words: Int32Array, count: number): { start: Int32Array; items: Int32Array } {
+  const start = new Int32Array(count + 1);
+  for (const x of list) for (let k = x.from; k < x.to; k++) start[words[k]! + 1]!++;
+  for (let w = 0; w < count; w++) start[w + 1]! += start[w]!;
+  const next = start.slice(0, count);
+  const items = new Int32Array(start[count]!);
+  for (let i = 0; i < list.length; i++) {
+    const x = list[i]!;
+    for (let k = x.from; k < x.to; k++) items[next[words[k]!]!++] = i;
+  }
   return { start, items };
 }
 
