@@ -200,6 +200,10 @@ test('the numbered words of a text are its distinct words, numbered in first-met
 test('numbered words keep their numbers as the table grows and its newest words are forgotten', () => {
   const ids = new WordNumbers();
   const expected: string[] = [];
+  const add = (w: string) => {
+    expected.push(w);
+    numberOf(w);
+  };
   const numberOf = (w: string) => {
     const out = new IntLists();
     assert.equal(addWordIds(w, ids, out), 1, w);
@@ -211,7 +215,7 @@ test('numbered words keep their numbers as the table grows and its newest words 
     assert.equal(ids.size, expected.length);
   };
   // Past the first table's size (1,024 buckets) twice over, then back below it, then past it again.
-  for (let k = 0; k < 2500; k++) (expected.push(`w${k.toString(36)}x`), numberOf(`w${k.toString(36)}x`));
+  for (let k = 0; k < 2500; k++) add(`w${k.toString(36)}x`);
   check();
   const out = new IntLists();
   // A text below the minimum forgets the words it numbered: here, new ones past a growth of the table.
@@ -222,7 +226,7 @@ test('numbered words keep their numbers as the table grows and its newest words 
   expected.length = 900;
   ids.truncate(900);
   check();
-  for (let k = 0; k < 1500; k++) (expected.push(`z${k}z`), numberOf(`z${k}z`));
+  for (let k = 0; k < 1500; k++) add(`z${k}z`);
   check();
 });
 
