@@ -11,7 +11,7 @@ import { hiddenIn, isHidden } from '../../server/src/show/untrusted.js';
 import { ANY_VERSION, normalizeRanges, versionClaims } from '../../server/src/analysis/versions.js';
 import { GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/topics.js';
 import { repeatedKeys } from '../../server/src/common/collections.js';
-import { addWordIds, IntLists, WordNumbers } from '../../server/src/analysis/near-duplicates.js';
+import { addWordIds, WordNumbers } from '../../server/src/analysis/near-duplicates.js';
 import { ACTION_WORD, ACTIONS, VERB_OF } from '../../server/src/analysis/claim-reader.js';
 
 /** Issue 13: the per-line passes take shortcuts for the common case; each answers what the long way does. */
@@ -173,7 +173,7 @@ test('the numbered words of a text are its distinct words, numbered in first-met
   fc.assert(
     fc.property(fc.array(fc.array(chars, { maxLength: 24 }), { maxLength: 5 }), fc.nat(6), (texts, min) => {
       const ids = new WordNumbers();
-      const out = new IntLists();
+      const out: number[] = [];
       const expected = new Map<string, number>();
       for (const t of texts.map((p) => p.join(''))) {
         const distinct = [...new Set(wordsOf(t))];
@@ -186,7 +186,7 @@ test('the numbered words of a text are its distinct words, numbered in first-met
           for (const w of distinct) if (!expected.has(w)) expected.set(w, expected.size);
           assert.equal(got, out.length - from);
           assert.deepEqual(
-            [...out.data.subarray(from, out.length)],
+            out.slice(from),
             distinct.map((w) => expected.get(w)!).sort((x, y) => x - y),
           );
         }
@@ -205,9 +205,9 @@ test('numbered words keep their numbers as the table grows and its newest words 
     numberOf(w);
   };
   const numberOf = (w: string) => {
-    const out = new IntLists();
+    const out: number[] = [];
     assert.equal(addWordIds(w, ids, out), 1, w);
-    return out.data[0];
+    return out[0];
   };
   const check = () => {
     assert.deepEqual(ids.words, expected);
@@ -217,7 +217,7 @@ test('numbered words keep their numbers as the table grows and its newest words 
   // Past the first table's size (1,024 buckets) twice over, then back below it, then past it again.
   for (let k = 0; k < 2500; k++) add(`w${k.toString(36)}x`);
   check();
-  const out = new IntLists();
+  const out: number[] = [];
   // A text below the minimum forgets the words it numbered: here, new ones past a growth of the table.
   const many = Array.from({ length: 1700 }, (_, k) => `n${k}q`).join(' ');
   assert.equal(addWordIds(many, ids, out, 5000), -1);

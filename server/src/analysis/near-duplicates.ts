@@ -21,77 +21,29 @@ function wordCharAt(text: string, i: number): number {
   return LETTER_OR_DIGIT.test(text.slice(i, i + units)) ? units : 0;
 }
 
-/**
- * Words numbered in the order first met. A word is looked up by its characters where they stand in
- * the text, through their hash: no string is made for a word met before (nearly every word).
- */
+/** Words numbered in the order first met. */
 export class WordNumbers {
+  private readonly ids = new Map<string, number>();
   /** The words, by number. */
   readonly words: string[] = [];
-  private readonly hashes: number[] = [];
-  /** Chains of the words of one bucket, newest first: the next number in the chain, or -1. */
-  private readonly next: number[] = [];
-  private heads = new Int32Array(1024).fill(-1);
 
   get size(): number {
     return this.words.length;
   }
 
-  /** The number of `lower` from `from` to `to` (its hash `hash`), numbered now when it is new. */
-  numberOf(lower: string, from: number, to: number, hash: number): number {
-    const bucket = hash & (this.heads.length - 1);
-    for (let id = this.heads[bucket]!; id >= 0; id = this.next[id]!)
-      if (this.hashes[id] === hash && sameText(this.words[id]!, lower, from, to)) return id;
-    const id = this.words.length;
-    this.words.push(lower.slice(from, to));
-    this.hashes.push(hash);
-    this.next.push(this.heads[bucket]!);
-    this.heads[bucket] = id;
-    if (this.words.length > this.heads.length) this.grow();
+  /** The number of `word`, numbered now when it is new. */
+  numberOf(word: string): number {
+    let id = this.ids.get(word);
+    if (id === undefined) {
+      this.ids.set(word, (id = this.words.length));
+      this.words.push(word);
+    }
     return id;
   }
 
-  /** Forgets the words numbered `size` and after: the newest, each first in its chain. */
+  /** Forgets the words numbered `size` and after: the newest. */
   truncate(size: number): void {
-    const mask = this.heads.length - 1;
-    for (let id = this.words.length - 1; id >= size; id--) {
-      this.heads[this.hashes[id]! & mask] = this.next[id]!;
-      this.words.pop();
-      this.hashes.pop();
-      this.next.pop();
-    }
-  }
-
-  private grow(): void {
-    const heads = new Int32Array(this.heads.length * 2).fill(-1);
-    const mask = heads.length - 1;
-    // In number order: each chain stays newest first.
-    for (let id = 0; id < this.words.length; id++) {
-      this.next[id] = heads[this.hashes[id]! & mask]!;
-      heads[this.hashes[id]! & mask] = id;
-    }
-    this.heads = heads;
-  }
-}
-
-function sameText(word: string, text: string, from: number, to: number): boolean {
-  if (word.length !== to - from) return false;
-  for (let k = 0; k < word.length; k++) if (word.charCodeAt(k) !== text.charCodeAt(from + k)) return false;
-  return true;
-}
-
-/** Lists of numbers end to end in one growing array: no typed array per list. */
-export class IntLists {
-  data = new Int32Array(4096);
-  length = 0;
-
-  push(n: number): void {
-    if (this.length === this.data.length) {
-      const data = new Int32Array(this.data.length * 2);
-      data.set(this.data);
-      this.data = data;
-    }
-    this.data[this.length++] = n;
+    while (this.words.length > size) this.ids.delete(this.words.pop()!);
   }
 }
 
@@ -101,20 +53,17 @@ export class IntLists {
  * nothing appended and the words it numbered forgotten when there are fewer than `min`. No string
  * per word, and numbers compare faster than words.
  */
-export function addWordIds(text: string, ids: WordNumbers, out: IntLists, min = 0): number {
+export function addWordIds(text: string, ids: WordNumbers, out: number[], min = 0): number {
   const lower = text.toLowerCase();
   const known = ids.size;
   const from = out.length;
   for (let i = 0; i < lower.length;) {
     let end = i;
-    let hash = 0x811c9dc5;
-    for (let n = wordCharAt(lower, end); n > 0; n = wordCharAt(lower, end)) {
-      for (const stop = end + n; end < stop; end++) hash = Math.imul(hash ^ lower.charCodeAt(end), 0x01000193);
-    }
-    if (end - i > 2) out.push(ids.numberOf(lower, i, end, hash));
+    for (let n = wordCharAt(lower, end); n > 0; n = wordCharAt(lower, end)) end += n;
+    if (end - i > 2) out.push(ids.numberOf(lower.slice(i, end)));
     i = end > i ? end : i + 1;
   }
-  const n = distinctAscending(out.data, from, out.length);
+  const n = distinctAscending(out, from, out.length);
   if (n >= min) {
     out.length = from + n;
     return n;
@@ -126,9 +75,11 @@ export function addWordIds(text: string, ids: WordNumbers, out: IntLists, min = 
 }
 
 /** Sorts `data` from `from` to `to` ascending, in place, and moves its distinct numbers to the front; their count. */
-function distinctAscending(data: Int32Array, from: number, to: number): number {
-  if (to - from > 32) data.subarray(from, to).sort();
-  else
+function distinctAscending(data: number[], from: number, to: number): number {
+  if (to - from > 32) {
+    const sorted = data.slice(from, to).sort((x, y) => x - y);
+    for (let k = 0; k < sorted.length; k++) data[from + k] = sorted[k]!;
+  } else
     for (let i = from + 1; i < to; i++) {
       const x = data[i]!;
       let j = i - 1;
@@ -141,7 +92,7 @@ function distinctAscending(data: Int32Array, from: number, to: number): number {
 }
 
 /** How many numbers two ascending runs of `data` share. */
-function commonCount(data: Int32Array, a: number, aEnd: number, b: number, bEnd: number): number {
+function commonCount(data: readonly number[], a: number, aEnd: number, b: number, bEnd: number): number {
   let common = 0;
   for (let i = a, j = b; i < aEnd && j < bEnd;) {
     if (data[i] === data[j]) {
@@ -162,15 +113,15 @@ function commonCount(data: Int32Array, a: number, aEnd: number, b: number, bEnd:
 export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
   // Words are numbered in the order the compared units first use them: the postings below are met in that order.
   const ids = new WordNumbers();
-  const lists = new IntLists();
+  // Every unit's word numbers end to end in one list: a typed array per unit costs more than its numbers.
+  const lists: number[] = [];
   const items: Item[] = [];
   for (const u of units) {
     if (u.kind !== 'paragraph' && u.kind !== 'list-item') continue;
     const from = lists.length;
     if (addWordIds(normalizedOf(u), ids, lists, MIN_WORDS) >= 0) items.push({ u, from, to: lists.length });
   }
-  const words = lists.data;
-  const postings = postingsOf(items, words, ids.size);
+  const postings = postingsOf(items, lists, ids.size);
   // Pairs by number (i * n + j): a repository of thousands of rules makes hundreds of thousands of them.
   const n = items.length;
   const shared = new Map<number, number>();
@@ -196,7 +147,7 @@ export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = 
     const aText = normalizedOf(a.u);
     // Drifted copies live in different files; alike lines in one file are usually a list's pattern.
     if (aText === normalizedOf(b.u) || a.u.path === b.u.path || !scopesOverlap(scopeOf(a.u), scopeOf(b.u))) continue;
-    const common = commonCount(words, a.from, a.to, b.from, b.to);
+    const common = commonCount(lists, a.from, a.to, b.from, b.to);
     const union = a.to - a.from + (b.to - b.from) - common;
     if (common / union < THRESHOLD) continue;
     problems.push({
@@ -220,7 +171,7 @@ interface Item {
 }
 
 /** The items using each word, ascending: those of word w are items[start[w]] to items[start[w + 1] - 1] (two flat arrays, no list per word). */
-function postingsOf(list: readonly Item[], words: Int32Array, count: number): { start: Int32Array; items: Int32Array } {
+function postingsOf(list: readonly Item[], words: readonly number[], count: number): { start: Int32Array; items: Int32Array } {
   const start = new Int32Array(count + 1);
   for (const x of list) for (let k = x.from; k < x.to; k++) start[words[k]! + 1]!++;
   for (let w = 0; w < count; w++) start[w + 1]! += start[w]!;
