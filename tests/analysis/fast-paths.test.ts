@@ -11,7 +11,7 @@ import { hiddenIn, isHidden } from '../../server/src/show/untrusted.js';
 import { ANY_VERSION, normalizeRanges, versionClaims } from '../../server/src/analysis/versions.js';
 import { GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/topics.js';
 import { repeatedKeys } from '../../server/src/common/collections.js';
-import { addWordIds, WordNumbers } from '../../server/src/analysis/near-duplicates.js';
+import { wordIdsOf } from '../../server/src/analysis/near-duplicates.js';
 import { ACTION_WORD, ACTIONS, VERB_OF } from '../../server/src/analysis/claim-reader.js';
 
 /** Issue 13: the per-line passes take shortcuts for the common case; each answers what the long way does. */
@@ -172,62 +172,25 @@ test('the numbered words of a text are its distinct words, numbered in first-met
   );
   fc.assert(
     fc.property(fc.array(fc.array(chars, { maxLength: 24 }), { maxLength: 5 }), fc.nat(6), (texts, min) => {
-      const ids = new WordNumbers();
-      const out: number[] = [];
+      const ids = new Map<string, number>();
       const expected = new Map<string, number>();
       for (const t of texts.map((p) => p.join(''))) {
         const distinct = [...new Set(wordsOf(t))];
-        const from = out.length;
-        const got = addWordIds(t, ids, out, min);
+        const got = wordIdsOf(t, ids, min);
         if (distinct.length < min) {
-          assert.equal(got, -1);
-          assert.equal(out.length, from);
+          assert.equal(got, null);
         } else {
           for (const w of distinct) if (!expected.has(w)) expected.set(w, expected.size);
-          assert.equal(got, out.length - from);
           assert.deepEqual(
-            out.slice(from),
+            [...got!],
             distinct.map((w) => expected.get(w)!).sort((x, y) => x - y),
           );
         }
-        assert.deepEqual(ids.words, [...expected.keys()]);
+        assert.deepEqual([...ids], [...expected]);
       }
     }),
     { numRuns: 3000 },
   );
-});
-
-test('numbered words keep their numbers as the table grows and its newest words are forgotten', () => {
-  const ids = new WordNumbers();
-  const expected: string[] = [];
-  const add = (w: string) => {
-    expected.push(w);
-    numberOf(w);
-  };
-  const numberOf = (w: string) => {
-    const out: number[] = [];
-    assert.equal(addWordIds(w, ids, out), 1, w);
-    return out[0];
-  };
-  const check = () => {
-    assert.deepEqual(ids.words, expected);
-    expected.forEach((w, id) => assert.equal(numberOf(w), id, w));
-    assert.equal(ids.size, expected.length);
-  };
-  // Past the first table's size (1,024 buckets) twice over, then back below it, then past it again.
-  for (let k = 0; k < 2500; k++) add(`w${k.toString(36)}x`);
-  check();
-  const out: number[] = [];
-  // A text below the minimum forgets the words it numbered: here, new ones past a growth of the table.
-  const many = Array.from({ length: 1700 }, (_, k) => `n${k}q`).join(' ');
-  assert.equal(addWordIds(many, ids, out, 5000), -1);
-  assert.equal(out.length, 0);
-  check();
-  expected.length = 900;
-  ids.truncate(900);
-  check();
-  for (let k = 0; k < 1500; k++) add(`z${k}z`);
-  check();
 });
 
 test('the repeated keys are the groups of more than one that grouping gives, in the order of first use', () => {

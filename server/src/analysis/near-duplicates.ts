@@ -21,85 +21,47 @@ function wordCharAt(text: string, i: number): number {
   return LETTER_OR_DIGIT.test(text.slice(i, i + units)) ? units : 0;
 }
 
-/** Words numbered in the order first met. */
-export class WordNumbers {
-  private readonly ids = new Map<string, number>();
-  /** The words, by number. */
-  readonly words: string[] = [];
-
-  get size(): number {
-    return this.words.length;
-  }
-
-  /** The number of `word`, numbered now when it is new. */
-  numberOf(word: string): number {
-    let id = this.ids.get(word);
-    if (id === undefined) {
-      this.ids.set(word, (id = this.words.length));
-      this.words.push(word);
-    }
-    return id;
-  }
-
-  /** Forgets the words numbered `size` and after: the newest. */
-  truncate(size: number): void {
-    while (this.words.length > size) this.ids.delete(this.words.pop()!);
-  }
-}
-
 /**
- * The distinct words of a text (lower-cased runs of letters and digits longer than two UTF-16
- * units), numbered through `ids`, appended to `out` in ascending order; their count, or -1 with
- * nothing appended and the words it numbered forgotten when there are fewer than `min`. No string
- * per word, and numbers compare faster than words.
+ * The distinct words of a text (lower-cased runs of letters and digits longer than two UTF-16 units), numbered through `ids` (a word first met gets the next
+ * number, `ids.size`), in ascending order; null, with the words it numbered forgotten, when there are
+ * fewer than `min`. No list of strings per text, and numbers compare faster than words.
  */
-export function addWordIds(text: string, ids: WordNumbers, out: number[], min = 0): number {
+export function wordIdsOf(text: string, ids: Map<string, number>, min = 0): Int32Array | null {
   const lower = text.toLowerCase();
-  const known = ids.size;
-  const from = out.length;
+  const found: number[] = [];
+  const fresh: string[] = [];
   for (let i = 0; i < lower.length;) {
     let end = i;
     for (let n = wordCharAt(lower, end); n > 0; n = wordCharAt(lower, end)) end += n;
-    if (end - i > 2) out.push(ids.numberOf(lower.slice(i, end)));
+    if (end - i > 2) {
+      const w = lower.slice(i, end);
+      let id = ids.get(w);
+      if (id === undefined) {
+        ids.set(w, (id = ids.size));
+        fresh.push(w);
+      }
+      found.push(id);
+    }
     i = end > i ? end : i + 1;
   }
-  const n = distinctAscending(out, from, out.length);
-  if (n >= min) {
-    out.length = from + n;
-    return n;
-  }
-  out.length = from;
-  // Numbers are handed out in order: forgetting the newest words gives their numbers back.
-  ids.truncate(known);
-  return -1;
-}
-
-/** Sorts `data` from `from` to `to` ascending, in place, and moves its distinct numbers to the front; their count. */
-function distinctAscending(data: number[], from: number, to: number): number {
-  if (to - from > 32) {
-    const sorted = data.slice(from, to).sort((x, y) => x - y);
-    for (let k = 0; k < sorted.length; k++) data[from + k] = sorted[k]!;
-  } else
-    for (let i = from + 1; i < to; i++) {
-      const x = data[i]!;
-      let j = i - 1;
-      for (; j >= from && data[j]! > x; j--) data[j + 1] = data[j]!;
-      data[j + 1] = x;
-    }
+  const sorted = Int32Array.from(found).sort();
   let n = 0;
-  for (let k = from; k < to; k++) if (k === from || data[k] !== data[k - 1]) data[from + n++] = data[k]!;
-  return n;
+  for (let k = 0; k < sorted.length; k++) if (k === 0 || sorted[k] !== sorted[k - 1]) sorted[n++] = sorted[k]!;
+  if (n >= min) return sorted.slice(0, n);
+  // Numbers are handed out in order: forgetting the newest words gives their numbers back.
+  for (const w of fresh) ids.delete(w);
+  return null;
 }
 
-/** How many numbers two ascending runs of `data` share. */
-function commonCount(data: readonly number[], a: number, aEnd: number, b: number, bEnd: number): number {
+/** How many numbers two ascending lists share. */
+function commonCount(a: Int32Array, b: Int32Array): number {
   let common = 0;
-  for (let i = a, j = b; i < aEnd && j < bEnd;) {
-    if (data[i] === data[j]) {
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    if (a[i] === b[j]) {
       common++;
       i++;
       j++;
-    } else if (data[i]! < data[j]!) i++;
+    } else if (a[i]! < b[j]!) i++;
     else j++;
   }
   return common;
@@ -112,16 +74,14 @@ function commonCount(data: readonly number[], a: number, aEnd: number, b: number
  */
 export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
   // Words are numbered in the order the compared units first use them: the postings below are met in that order.
-  const ids = new WordNumbers();
-  // Every unit's word numbers end to end in one list: a typed array per unit costs more than its numbers.
-  const lists: number[] = [];
-  const items: Item[] = [];
+  const ids = new Map<string, number>();
+  const items: { u: Unit; words: Int32Array }[] = [];
   for (const u of units) {
     if (u.kind !== 'paragraph' && u.kind !== 'list-item') continue;
-    const from = lists.length;
-    if (addWordIds(normalizedOf(u), ids, lists, MIN_WORDS) >= 0) items.push({ u, from, to: lists.length });
+    const words = wordIdsOf(normalizedOf(u), ids, MIN_WORDS);
+    if (words !== null) items.push({ u, words });
   }
-  const postings = postingsOf(items, lists, ids.size);
+  const postings = postingsOf(items, ids.size);
   // Pairs by number (i * n + j): a repository of thousands of rules makes hundreds of thousands of them.
   const n = items.length;
   const shared = new Map<number, number>();
@@ -147,8 +107,8 @@ export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = 
     const aText = normalizedOf(a.u);
     // Drifted copies live in different files; alike lines in one file are usually a list's pattern.
     if (aText === normalizedOf(b.u) || a.u.path === b.u.path || !scopesOverlap(scopeOf(a.u), scopeOf(b.u))) continue;
-    const common = commonCount(lists, a.from, a.to, b.from, b.to);
-    const union = a.to - a.from + (b.to - b.from) - common;
+    const common = commonCount(a.words, b.words);
+    const union = a.words.length + b.words.length - common;
     if (common / union < THRESHOLD) continue;
     problems.push({
       type: 'duplication',
@@ -163,24 +123,17 @@ export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = 
   return problems.sort((x, y) => byCodeUnit(x.locations[0]!.path, y.locations[0]!.path) || x.locations[0]!.line - y.locations[0]!.line);
 }
 
-/** A unit compared, and where its word numbers are in the one list of them all. */
-interface Item {
-  u: Unit;
-  from: number;
-  to: number;
-}
-
 /** The items using each word, ascending: those of word w are items[start[w]] to items[start[w + 1] - 1] (two flat arrays, no list per word). */
-function postingsOf(list: readonly Item[], words: readonly number[], count: number): { start: Int32Array; items: Int32Array } {
-  const start = new Int32Array(count + 1);
-  for (const x of list) for (let k = x.from; k < x.to; k++) start[words[k]! + 1]!++;
-  for (let w = 0; w < count; w++) start[w + 1]! += start[w]!;
-  const next = start.slice(0, count);
-  const items = new Int32Array(start[count]!);
-  for (let i = 0; i < list.length; i++) {
-    const x = list[i]!;
-    for (let k = x.from; k < x.to; k++) items[next[words[k]!]!++] = i;
-  }
+function postingsOf(list: readonly { words: Int32Array }[], words: number): { start: Int32Array; items: Int32Array } {
+  const start = new Int32Array(words + 1);
+  // Indexed loops: iterating a typed array with for-of allocates a result object per number until optimised.
+  for (const x of list) for (let k = 0; k < x.words.length; k++) start[x.words[k]! + 1]!++;
+  for (let w = 0; w < words; w++) start[w + 1]! += start[w]!;
+  const next = start.slice(0, words);
+  const items = new Int32Array(start[words]!);
+  list.forEach((x, i) => {
+    for (let k = 0; k < x.words.length; k++) items[next[x.words[k]!]!++] = i;
+  });
   return { start, items };
 }
 
