@@ -223,18 +223,12 @@ function isRule(text: string, bare = stripMarker(text)): boolean {
 const SENTENCE_BREAK = /(?<=[.!?])\s+(?=[A-Z`])/;
 
 /**
- * Whether a text may hold a {@link SENTENCE_BREAK}: a `.`, `!` or `?` with whitespace after it (past
- * ASCII, maybe). Most rules are one sentence, and splitting them would copy each into a list of one.
+ * What every {@link SENTENCE_BREAK} holds: a `.`, `!` or `?` with whitespace after it. Most rules are
+ * one sentence: a text without it is not split (a regular expression without a lookbehind scans a
+ * line faster than one with it, or than a loop over its characters in a process that runs once).
  */
-export function mayHaveSentenceBreak(text: string): boolean {
-  for (let i = text.length - 2; i >= 0; i--) {
-    const c = text.charCodeAt(i);
-    if (c !== 46 && c !== 33 && c !== 63) continue;
-    const next = text.charCodeAt(i + 1);
-    if (next === 32 || (next >= 9 && next <= 13) || next >= 128) return true;
-  }
-  return false;
-}
+const MAY_BREAK = /[.!?]\s/;
+export const mayHaveSentenceBreak = (text: string): boolean => MAY_BREAK.test(text);
 
 /** One rule (whole, or one sentence of it) as findReworded compares it; nothing when it is not a rule or has too few words. */
 function addRule(items: RuleItem[], u: Unit, part: string, whole: boolean, bare?: string): void {
