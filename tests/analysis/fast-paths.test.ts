@@ -3,9 +3,12 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { normalizeLine, normalizedText, type Unit } from '../../server/src/model/model.js';
 import { proseLines } from '../../server/src/analysis/claims.js';
-import { isLabel, stripMarker } from '../../server/src/analysis/trivial.js';
+import { hasTwoWords, isLabel, isTrivial, stripMarker } from '../../server/src/analysis/trivial.js';
+import { mayHaveSentenceBreak } from '../../server/src/analysis/duplicates.js';
+import { ANY_MODAL } from '../../server/src/analysis/claims.js';
+import { MODALS } from '../../server/src/analysis/topics.js';
 import { hiddenIn, isHidden } from '../../server/src/show/untrusted.js';
-import { ANY_VERSION, versionClaims } from '../../server/src/analysis/versions.js';
+import { ANY_VERSION, normalizeRanges, versionClaims } from '../../server/src/analysis/versions.js';
 import { GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/topics.js';
 import { repeatedKeys } from '../../server/src/common/collections.js';
 import { wordIdsOf } from '../../server/src/analysis/near-duplicates.js';
@@ -249,5 +252,140 @@ test('the action-word test answers what splitting a line into words and looking 
       ACTION_WORD.test(l.toLowerCase()),
     ),
     [true, true, false, true, true, false],
+  );
+});
+
+test('the two-words test answers what its regular expression answers, ASCII or not', () => {
+  const TWO_WORDS = /\p{L}{2,}.*\s.*\p{L}{2,}/su;
+  const chars = fc.constantFrom(
+    'a',
+    'B',
+    'z',
+    'Z',
+    ' ',
+    '\t',
+    '\n',
+    '\v',
+    '1',
+    '-',
+    '@',
+    '[',
+    '`',
+    '{',
+    '_',
+    'é',
+    '\u00a0',
+    '\u{1d400}',
+    '日',
+  );
+  fc.assert(
+    fc.property(fc.array(chars, { maxLength: 14 }), (p) =>
+      assert.equal(hasTwoWords(p.join('')), TWO_WORDS.test(p.join('')), JSON.stringify(p.join(''))),
+    ),
+    { numRuns: 8000 },
+  );
+  for (const text of ['ab cd', 'a b', 'ab c', 'abcd', 'ab\ncd', 'ab  -  cd', 'x ab cd', 'ab@ cd'])
+    assert.equal(hasTwoWords(text), TWO_WORDS.test(text), text);
+});
+
+test('a trivial text is short, has fewer than two words, or is a label, as the long way says', () => {
+  const reference = (text: string) => text.length < 12 || !/\p{L}{2,}.*\s.*\p{L}{2,}/su.test(text) || isLabel(text);
+  const parts = fc.constantFrom('- ', '1. ', '**', '__', '`', 'word', 'Example', ' ', ':', '|', 'x y z', '\u00a0', 'é', '日本', '.');
+  fc.assert(
+    fc.property(fc.array(parts, { maxLength: 10 }), (p) =>
+      assert.equal(isTrivial(p.join('')), reference(p.join('')), JSON.stringify(p.join(''))),
+    ),
+    { numRuns: 5000 },
+  );
+});
+
+test('a label ends bold or with a colon: other lines are labels for neither the short way nor the long', () => {
+  const parts = fc.constantFrom(
+    '- ',
+    '* ',
+    '+ ',
+    '1) ',
+    '**',
+    '__',
+    '`',
+    '*',
+    '_',
+    'word',
+    ':',
+    ' ',
+    '\t',
+    '\u00a0',
+    '\u3000',
+    '\ufeff',
+    'é',
+    '-',
+    '1.',
+  );
+  const reference = (text: string): boolean => {
+    if (text.startsWith('|') && text.replace(/[|:-]/g, ' ').trim().split(/\s+/).length <= 6) return true;
+    const bare = stripMarker(text).replace(/[*_`]/g, '').trim();
+    return (
+      !text.includes('\n') && bare.split(/\s+/).length <= 6 && (bare.endsWith(':') || /^(\*\*|__)[^*_]+(\*\*|__)$/.test(stripMarker(text)))
+    );
+  };
+  fc.assert(
+    fc.property(fc.array(parts, { maxLength: 9 }), (p) =>
+      assert.equal(isLabel(p.join('')), reference(p.join('')), JSON.stringify(p.join(''))),
+    ),
+    { numRuns: 8000 },
+  );
+});
+
+test('a text without a possible sentence break splits into one sentence', () => {
+  const SENTENCE_BREAK = /(?<=[.!?])\s+(?=[A-Z`])/;
+  const chars = fc.constantFrom('a', 'A', '`', '.', '!', '?', ' ', '\t', '\n', '\u00a0', '\u2003', '\ufeff', 'É', ',');
+  fc.assert(
+    fc.property(fc.array(chars, { maxLength: 10 }), (p) => {
+      const text = p.join('');
+      if (text.split(SENTENCE_BREAK).length > 1) assert.ok(mayHaveSentenceBreak(text), JSON.stringify(text));
+    }),
+    { numRuns: 8000 },
+  );
+  assert.deepEqual(['Strict mode. No `any`.', 'One rule.', 'Use a.b c'].map(mayHaveSentenceBreak), [true, false, false]);
+});
+
+test('a line without a range mark has no range to normalise', () => {
+  const longWay = (text: string) =>
+    text.replace(/(?:>=|≥|\^)\s*v?(\d+(?:\.\d+){0,2})(?:\.[x*])?/g, '$1+').replace(/(?:~=?|==)\s*v?(\d+(?:\.\d+){0,2})/g, '$1');
+  const parts = fc.constantFrom('>=', '≥', '^', '~', '~=', '==', '=', '>', ' ', 'v', '3', '.11', '.x', 'Node ', 'a');
+  fc.assert(
+    fc.property(fc.array(parts, { maxLength: 8 }), (p) => assert.equal(normalizeRanges(p.join('')), longWay(p.join('')))),
+    { numRuns: 5000 },
+  );
+});
+
+test('a line the one modal test does not match matches no modal pattern', () => {
+  for (const m of MODALS) assert.equal(m.pattern.flags, 'gi', m.pattern.source);
+  const parts = fc.constantFrom(
+    'never',
+    'must',
+    'not',
+    "mustn't",
+    'do',
+    "don't",
+    'should',
+    "shouldn't",
+    'avoid',
+    'always',
+    ' ',
+    '\t',
+    'x',
+    'Always',
+    'MUST',
+    '-',
+    'a',
+  );
+  fc.assert(
+    fc.property(fc.array(parts, { maxLength: 6 }), (p) => {
+      const text = p.join('');
+      const any = MODALS.some((m) => new RegExp(m.pattern.source, 'i').test(text));
+      assert.equal(ANY_MODAL.test(text), any, JSON.stringify(text));
+    }),
+    { numRuns: 5000 },
   );
 });

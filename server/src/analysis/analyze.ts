@@ -168,7 +168,8 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
     for (let k = 0; k < prose.length; k++) {
       const i = prose[k]!;
       if (covered?.has(u.line + i)) continue;
-      texts.push(stripMarker(normalizeLine(u.lines[i]!)));
+      // A one-line unit's normalised text is its line's, already worked out.
+      texts.push(stripMarker(u.lines.length === 1 ? normalizedOf(u) : normalizeLine(u.lines[i]!)));
       lineUnits.push(u);
       offsets.push(i);
     }

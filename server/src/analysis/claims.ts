@@ -47,6 +47,8 @@ const REPO: Scope = { kind: 'repo' };
 const ANY_OPTION = new RegExp(CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.pattern.source)).join('|'), 'i');
 /** The modal patterns, each with a twin that only tests (a line without "always" or "never" is read no further). */
 const MODALS_READ = MODALS.map((m) => ({ ...m, anywhere: new RegExp(m.pattern.source, m.pattern.flags.replace('g', '')) }));
+/** Any of the modal patterns (their flags are `gi`, tests/analysis/fast-paths.test.ts): one test for a line that has none. */
+export const ANY_MODAL = new RegExp(MODALS.map((m) => m.pattern.source).join('|'), 'i');
 const TITLES = new Map(CLAIM_TOPICS.map((t) => [t.id, t.title]));
 /** The topic, value and kind of a version a line states (in prose, or in a command it gives). */
 const versionClaim = (v: { key: string; name: string; value: string }) =>
@@ -62,6 +64,7 @@ const TOOL_NAMES = new Set([...Object.keys(COMMAND_TOOLS), ...CLAIM_TOPICS.flatM
 export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () => REPO): Claim[] {
   const claims: Claim[] = [];
   const sections = new Map<string, string>();
+  const line = new LineReading();
   for (const unit of units) {
     // Headings name a section; the rules are the lines under them.
     if (unit.kind === 'heading')
@@ -72,7 +75,10 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
           .toLowerCase(),
       );
     if (unit.kind === 'frontmatter' || unit.kind === 'heading') continue;
-    unitClaims(unit, scopeOf(unit), sections.get(unit.path) ?? '', claims);
+    line.unit = unit;
+    line.scope = scopeOf(unit);
+    line.section = sections.get(unit.path) ?? '';
+    unitClaims(line, claims);
   }
   return claims;
 }
@@ -81,61 +87,86 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
 type Place = Pick<Claim, 'path' | 'line' | 'unit' | 'text' | 'scope' | 'langs' | 'section' | 'label'>;
 
 /**
+ * The line being read, and where it stands once it claims something: most lines claim nothing, and
+ * their place is never worked out. One object for the whole reading, not closures per unit and line.
+ */
+class LineReading {
+  unit!: Unit;
+  scope: Scope = REPO;
+  section = '';
+  offset = -1;
+  private placed: Place | null = null;
+  private placedUnit: Unit | null = null;
+  private placedOffset = -1;
+
+  get text(): string {
+    return this.unit.lines[this.offset]!;
+  }
+
+  /** The claim's place: worked out once per line, whichever reading asks first. */
+  at(): Place {
+    if (this.placed === null || this.placedUnit !== this.unit || this.placedOffset !== this.offset) {
+      const text = this.text;
+      this.placed = {
+        path: this.unit.path,
+        line: this.unit.line + this.offset,
+        unit: `${this.unit.path}:${this.unit.line}`,
+        text,
+        scope: this.scope,
+        langs: languagesOf(text, this.scope),
+        section: this.section,
+        label: labelOf(text),
+      };
+      this.placedUnit = this.unit;
+      this.placedOffset = this.offset;
+    }
+    return this.placed;
+  }
+}
+
+/**
  * The claims of one unit, line by line. A function per unit and per line, not one loop body for the
  * whole repository: a short function called often is optimised early in a process that runs once.
  */
-function unitClaims(unit: Unit, scope: Scope, section: string, claims: Claim[]): void {
-  let placed: { offset: number; at: Place } | null = null;
-  const placeAt = (offset: number, text: string): Place => ({
-    path: unit.path,
-    line: unit.line + offset,
-    unit: `${unit.path}:${unit.line}`,
-    text,
-    scope,
-    langs: languagesOf(text, scope),
-    section,
-    label: labelOf(text),
-  });
-  // Most lines claim nothing: where a line stands is worked out once it does.
-  const place = (offset: number, text: string) => {
-    if (placed?.offset !== offset) placed = { offset, at: placeAt(offset, text) };
-    return placed.at;
-  };
-  const commands = (offset: number, list: string[]) => {
-    for (const command of list) {
-      const at = place(offset, unit.lines[offset]!);
-      const tool = commandTool(command);
-      if (tool)
-        claims.push({
-          topic: tool.topic,
-          topicTitle: TITLES.get(tool.topic) ?? tool.topic,
-          value: tool.value,
-          positive: true,
-          kind: 'option',
-          weak: true,
-          ...at,
-        });
-      for (const v of commandVersions(command)) claims.push({ ...versionClaim(v), weak: true, ...at });
-    }
-  };
+function unitClaims(line: LineReading, claims: Claim[]): void {
+  const unit = line.unit;
   if (unit.kind === 'code' || unit.lines.length > 1) {
-    for (const c of codeCommands(unit.lines)) commands(c.offset, [c.command]);
+    for (const c of codeCommands(unit.lines)) {
+      line.offset = c.offset;
+      commandClaims(line, c.command, claims);
+    }
   }
   if (unit.kind === 'code') return;
   const prose = proseLines(unit);
   for (let k = 0; k < prose.length; k++) {
-    const offset = prose[k]!;
-    const text = unit.lines[offset]!;
-    const at = () => place(offset, text);
-    optionClaims(text, at, claims);
+    line.offset = prose[k]!;
+    const text = line.text;
+    optionClaims(text, line, claims);
     const table = tableCommands(text);
-    if (table.length > 0) commands(offset, table);
-    ruleClaims(text, at, claims);
+    for (let i = 0; i < table.length; i++) commandClaims(line, table[i]!, claims);
+    ruleClaims(text, line, claims);
   }
 }
 
+/** A command a line gives (a setup step, a table cell): the tool it uses and the versions it pins, weak claims. */
+function commandClaims(line: LineReading, command: string, claims: Claim[]): void {
+  const at = line.at();
+  const tool = commandTool(command);
+  if (tool)
+    claims.push({
+      topic: tool.topic,
+      topicTitle: TITLES.get(tool.topic) ?? tool.topic,
+      value: tool.value,
+      positive: true,
+      kind: 'option',
+      weak: true,
+      ...at,
+    });
+  for (const v of commandVersions(command)) claims.push({ ...versionClaim(v), weak: true, ...at });
+}
+
 /** The options of the claim topics a line names, and the versions it states. */
-function optionClaims(text: string, at: () => Place, claims: Claim[]): void {
+function optionClaims(text: string, line: LineReading, claims: Claim[]): void {
   if (ANY_OPTION.test(text)) {
     for (const topic of CLAIM_TOPICS) {
       if (topic.context && !topic.context.test(text)) continue;
@@ -144,17 +175,17 @@ function optionClaims(text: string, at: () => Place, claims: Claim[]): void {
         for (const match of text.matchAll(option.pattern)) {
           const positive = readOption(topic, option, text, match.index, match[0].length);
           if (positive !== null)
-            claims.push({ topic: topic.id, topicTitle: topic.title, value: option.value, positive, kind: 'option', ...at() });
+            claims.push({ topic: topic.id, topicTitle: topic.title, value: option.value, positive, kind: 'option', ...line.at() });
         }
       }
     }
   }
   const versions = versionClaims(text);
-  for (let i = 0; i < versions.length; i++) claims.push({ ...versionClaim(versions[i]!), ...at() });
+  for (let i = 0; i < versions.length; i++) claims.push({ ...versionClaim(versions[i]!), ...line.at() });
 }
 
 /** What a line tells the reader to do or not to do: actions on objects, a command's role, "always X" and "never X". */
-function ruleClaims(text: string, at: () => Place, claims: Claim[]): void {
+function ruleClaims(text: string, line: LineReading, claims: Claim[]): void {
   const actions = actionClaims(text);
   for (let i = 0; i < actions.length; i++) {
     const a = actions[i]!;
@@ -171,7 +202,7 @@ function ruleClaims(text: string, at: () => Place, claims: Claim[]): void {
       qualifier: a.qualifier,
       excepted: a.excepted,
       objectKind: a.objectKind,
-      ...at(),
+      ...line.at(),
     });
   }
   const role = roleClaim(text);
@@ -184,9 +215,10 @@ function ruleClaims(text: string, at: () => Place, claims: Claim[]): void {
       kind: 'role',
       commands: role.commands,
       strict: role.strict,
-      ...at(),
+      ...line.at(),
     });
   }
+  if (!ANY_MODAL.test(text)) return;
   for (let i = 0; i < MODALS_READ.length; i++) {
     const modal = MODALS_READ[i]!;
     if (!modal.anywhere.test(text)) continue;
@@ -199,7 +231,7 @@ function ruleClaims(text: string, at: () => Place, claims: Claim[]): void {
           value: object,
           positive: modal.positive,
           kind: 'modal',
-          ...at(),
+          ...line.at(),
         });
     }
   }
@@ -216,9 +248,13 @@ function shownAs(text: string, object: string): string {
   return i >= 0 ? text.slice(i, i + object.length) : object;
 }
 
+const NO_LINE: readonly number[] = Object.freeze([]);
+const FIRST_LINE: readonly number[] = Object.freeze([0]);
+
 /** Indexes of a unit's lines outside the code blocks nested in it (an example under a list item). */
-export function proseLines(u: Unit): number[] {
-  if (u.lines.length === 1) return FENCE.test(u.lines[0]!) ? [] : [0];
+export function proseLines(u: Unit): readonly number[] {
+  // One list for every one-line unit (nearly all of them), not one per unit and per pass.
+  if (u.lines.length === 1) return FENCE.test(u.lines[0]!) ? NO_LINE : FIRST_LINE;
   const out: number[] = [];
   let fence: string | null = null;
   u.lines.forEach((l, i) => {

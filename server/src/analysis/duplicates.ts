@@ -213,10 +213,35 @@ const RULE_START = new RegExp(
 /** A rule that tells the reader what to do or not to do, not a description or a label ("**PHPStan**: static analysis"). */
 const stripLabel = (t: string): string =>
   t.replace(/^(?:(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)|`[^`]{1,40}`)\s*:\s*|^(?:\*\*|__)[^*_]{1,40}(?:\*\*|__)\s*/, '');
-function isRule(text: string): boolean {
+function isRule(text: string, bare = stripMarker(text)): boolean {
   if (text.startsWith('|') || /^\s*(?:[-*+]\s+)?\[[ xX]\]/.test(text)) return false;
-  const t = stripLabel(stripMarker(text)).replace(/^[^\p{L}`]+/u, '');
+  const t = stripLabel(bare).replace(/^[^\p{L}`]+/u, '');
   return RULE_START.test(t) || /\b(?:must|should|never|always)\b/i.test(t);
+}
+
+/** Where a text says several things: a sentence's end, then spaces, then a capital or code. */
+const SENTENCE_BREAK = /(?<=[.!?])\s+(?=[A-Z`])/;
+
+/**
+ * What every {@link SENTENCE_BREAK} holds: a `.`, `!` or `?` with whitespace after it. Most rules are
+ * one sentence: a text without it is not split (a regular expression without a lookbehind scans a
+ * line faster than one with it, or than a loop over its characters in a process that runs once).
+ */
+const MAY_BREAK = /[.!?]\s/;
+export const mayHaveSentenceBreak = (text: string): boolean => MAY_BREAK.test(text);
+
+/** One rule (whole, or one sentence of it) as findReworded compares it; nothing when it is not a rule or has too few words. */
+function addRule(items: RuleItem[], u: Unit, part: string, whole: boolean, bare?: string): void {
+  if (!isRule(part, bare)) return;
+  const t = tokens(part);
+  if (t !== null) items.push({ u, text: part, t, whole });
+}
+
+interface RuleItem {
+  u: Unit;
+  text: string;
+  t: Tokens;
+  whole: boolean;
 }
 
 /**
@@ -227,20 +252,16 @@ function isRule(text: string): boolean {
  */
 export function findReworded(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
   // Each one-line rule, and each sentence of one that says several things ("Strict mode. No `any`.").
-  const items: { u: Unit; text: string; t: Tokens; whole: boolean }[] = [];
+  const items: RuleItem[] = [];
   for (const u of units) {
     if ((u.kind !== 'paragraph' && u.kind !== 'list-item') || u.lines.length !== 1) continue;
     const text = normalizedOf(u);
     const bare = stripMarker(text);
     if (isTrivial(bare)) continue;
-    const add = (part: string) => {
-      if (!isRule(part)) return;
-      const t = tokens(part);
-      if (t !== null) items.push({ u, text: part, t, whole: part === text });
-    };
-    add(text);
-    const sentences = stripLabel(bare).split(/(?<=[.!?])\s+(?=[A-Z`])/);
-    if (sentences.length > 1) for (const part of sentences) add(part);
+    addRule(items, u, text, true, bare);
+    if (!mayHaveSentenceBreak(bare)) continue;
+    const sentences = stripLabel(bare).split(SENTENCE_BREAK);
+    if (sentences.length > 1) for (const part of sentences) addRule(items, u, part, part === text);
   }
   const postings = new Map<string, number[]>();
   items.forEach((x, i) => x.t.words.forEach((w) => pushTo(postings, w, i)));

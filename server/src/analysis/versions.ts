@@ -46,11 +46,15 @@ export function versionClaims(raw: string): VersionClaim[] {
   return out;
 }
 
+/** What every range below starts with: a line without one has none (most lines), and is not searched for them. */
+const RANGE_MARK = /[>\u2265^~=]/;
+
 /**
  * Ranges written as package managers write them, read as words: `>=3.11` and `^3.11` are minimums
  * ("3.11+"), `~3.11` and `==3.11` are that version.
  */
-function normalizeRanges(text: string): string {
+export function normalizeRanges(text: string): string {
+  if (!RANGE_MARK.test(text)) return text;
   return text.replace(/(?:>=|\u2265|\^)\s*v?(\d+(?:\.\d+){0,2})(?:\.[x*])?/g, '$1+').replace(/(?:~=?|==)\s*v?(\d+(?:\.\d+){0,2})/g, '$1');
 }
 
