@@ -7,6 +7,7 @@ import { followImports, type ImportRef } from './imports.js';
 import { leaveOutNoise } from './noise.js';
 import { findCopies, type Copy } from './copies.js';
 import { formatFor, formatRank } from './formats/registry.js';
+import { loadYaml, needsYaml } from '../model/frontmatter.js';
 import { RepoPaths } from '../repo/repo-path.js';
 import { SourceReader, type ReadableSource, type SkippedSource, type SourceRead } from '../repo/source-file.js';
 
@@ -59,6 +60,8 @@ export async function scanRepository(root: string, onProgress?: ScanProgress): P
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
+  // The YAML parser is loaded only when a file's front matter needs it (model/frontmatter.ts).
+  if (reads.some((read) => read?.status === 'ok' && needsYaml(read.text))) await loadYaml();
   found.forEach(({ rel, format }, i) => {
     const read = reads[i];
     if (!read) return;

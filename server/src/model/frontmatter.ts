@@ -1,4 +1,7 @@
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+import { splitText } from '../common/text.js';
+
+type YamlParse = typeof import('yaml').parse;
 
 export interface FrontMatter {
   /** Parsed fields; values are strings, booleans, numbers or string lists. */
@@ -15,8 +18,7 @@ export interface FrontMatter {
  * takes `key: value` and `- item` lists as text.
  */
 export function readFrontMatter(lines: string[]): FrontMatter | null {
-  if (lines[0]?.trim() !== '---') return null;
-  const close = lines.findIndex((l, i) => i > 0 && (l.trim() === '---' || l.trim() === '...'));
+  const close = closingLine(lines);
   if (close < 0) return null;
   const body = lines.slice(1, close);
   const text = body.join('\n');
@@ -29,11 +31,55 @@ export function readFrontMatter(lines: string[]): FrontMatter | null {
 
 let last: { lines: string[]; text: string; result: FrontMatter } | null = null;
 
+/** The index of the line that closes the front matter block opening the lines, or -1 when there is none. */
+function closingLine(lines: string[]): number {
+  if (lines[0]?.trim() !== '---') return -1;
+  return lines.findIndex((l, i) => i > 0 && (l.trim() === '---' || l.trim() === '...'));
+}
+
+/**
+ * The YAML parser (the yaml package, a third of the read-only bundle) is loaded only when a front
+ * matter block needs it: the common flat block is read without it (flatFields). A caller that reads
+ * many files asks needsYaml of each and awaits loadYaml once when one does; readFrontMatter
+ * otherwise loads it synchronously when it must.
+ */
+let yamlParse: YamlParse | null = null;
+
+export async function loadYaml(): Promise<void> {
+  yamlParse ??= (await import('yaml')).parse;
+}
+
+function parseYaml(text: string): unknown {
+  yamlParse ??= (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse;
+  return yamlParse(text, { strict: false, uniqueKeys: false, logLevel: 'error' });
+}
+
+/** Whether readFrontMatter, given the lines of this text, would take the YAML parser. */
+export function needsYaml(text: string): boolean {
+  // Only the lines up to the block's end are split out (a text with a CR is split as splitText does).
+  const lines = text.includes('\r') ? splitText(text).lines : leadingLines(text);
+  const close = closingLine(lines);
+  return close >= 0 && flatFields(lines.slice(1, close)) === null;
+}
+
+/** The lines of a text without CR (as splitText gives them) from its first up to the one that closes a front matter block. */
+function leadingLines(text: string): string[] {
+  const lines: string[] = [];
+  for (let at = text.startsWith('\uFEFF') ? 1 : 0; ;) {
+    const nl = text.indexOf('\n', at);
+    const line = text.slice(at, nl < 0 ? text.length : nl);
+    lines.push(line);
+    const t = line.trim();
+    if (nl < 0 || (lines.length === 1 ? t !== '---' : t === '---' || t === '...')) return lines;
+    at = nl + 1;
+  }
+}
+
 function parseBlock(body: string[], text: string, close: number): FrontMatter {
   const simple = flatFields(body);
   if (simple !== null) return { data: simple, lineCount: close + 1, lenient: false };
   try {
-    const parsed = parseYaml(text, { strict: false, uniqueKeys: false, logLevel: 'error' }) as unknown;
+    const parsed = parseYaml(text);
     if (parsed === null || parsed === undefined) return { data: {}, lineCount: close + 1, lenient: false };
     if (typeof parsed === 'object' && !Array.isArray(parsed)) {
       return { data: parsed as Record<string, unknown>, lineCount: close + 1, lenient: false };
