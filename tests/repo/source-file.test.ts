@@ -65,26 +65,17 @@ test('a scan reads in batches and reports its progress after each', async (t) =>
   assert.equal(scan.docs.length, 60);
 });
 
-/** Counts the lstat calls made while `fn` runs (the reader's fast path takes none for a regular file). */
-function lstatsDuring<T>(fn: () => T): { result: T; lstats: number } {
-  const original = fs.lstatSync;
-  let lstats = 0;
-  fs.lstatSync = ((...args: Parameters<typeof fs.lstatSync>) => {
-    lstats++;
-    return original(...args);
-  }) as typeof fs.lstatSync;
-  try {
-    return { result: fn(), lstats };
-  } finally {
-    fs.lstatSync = original;
-  }
-}
-
 test('a regular file is read without an lstat, whole, small, large or empty; a link at its name is still seen as a link', (t) => {
   const big = Buffer.from('- rule\n'.repeat(60_000));
   const repo = sandbox(t, { 'AGENTS.md': '- root\n', 'docs/big.md': big, 'docs/empty.md': '', 'docs/rules.md': '- linked\n' });
   fs.symlinkSync('docs/rules.md', path.join(repo, 'CLAUDE.md'));
   const reader = readerFor(repo);
+  const lstat = t.mock.method(fs, 'lstatSync');
+  const lstatsDuring = <T>(fn: () => T) => {
+    const before = lstat.mock.callCount();
+    const result = fn();
+    return { result, lstats: lstat.mock.callCount() - before };
+  };
   for (const [rel, bytes] of [
     ['AGENTS.md', Buffer.from('- root\n')],
     ['docs/big.md', big],
