@@ -4,8 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
-import { flatFields, needsYaml, readFrontMatter } from '../../server/src/model/frontmatter.js';
-import { splitText } from '../../server/src/common/text.js';
+import { flatFields, readFrontMatter } from '../../server/src/model/frontmatter.js';
 import { CORPUS } from '../helpers/corpus.js';
 
 /** What the YAML parser makes of a block, as readFrontMatter asks it. */
@@ -167,60 +166,3 @@ function* markdownFiles(dir: string): Generator<string> {
     else if (e.isFile() && /\.(md|mdc)$/.test(e.name)) yield p;
   }
 }
-
-/** What readFrontMatter does with a text's lines: whether it takes the YAML parser (the flat reader cannot read the block). */
-function takesYaml(text: string): boolean {
-  const { lines } = splitText(text);
-  const fm = readFrontMatter(lines);
-  return fm !== null && flatFields(lines.slice(1, fm.lineCount - 1)) === null;
-}
-
-test('needsYaml tells from the text alone whether readFrontMatter takes the YAML parser', () => {
-  const texts = [
-    '',
-    '---',
-    '---\n',
-    '---\nglobs:\n  - "*.ts"\n',
-    '---\nglobs:\n  - "*.ts"\n---\n# Body',
-    '---\nglobs:\n  - "*.ts"\n...\n',
-    '---\ndescription: flat\n---\n- item: [1, 2]\n',
-    '  ---  \ncount: 3\n  ---\n',
-    '\uFEFF---\ncount: 3\n---\n',
-    '\uFEFF---\ndescription: flat\n---\n',
-    '---\r\ncount: 3\r\n---\r\n',
-    '---\r\ndescription: flat\r\n---\r\n',
-    '---\rcount: 3\r---\r',
-    '---\ncount: 3\r\n---\n',
-    'text\n---\ncount: 3\n---\n',
-    '---\n\ncount: 3\n---',
-  ];
-  for (const text of texts) assert.equal(needsYaml(text), takesYaml(text), JSON.stringify(text));
-  assert.ok(needsYaml('---\nglobs:\n  - "*.ts"\n---\n'));
-  assert.ok(!needsYaml('---\ndescription: flat\n---\n'));
-});
-
-test('fuzz: needsYaml agrees with readFrontMatter', () => {
-  const textLine = fc.oneof(line, fc.constantFrom('---', ' --- ', '...', '- item', '  - "*.ts"', '', '# Title'));
-  fc.assert(
-    fc.property(fc.array(textLine, { maxLength: 8 }), fc.constantFrom('\n', '\r\n', '\r'), fc.boolean(), (lines, eol, bom) => {
-      const text = (bom ? '\uFEFF' : '') + lines.join(eol);
-      assert.equal(needsYaml(text), takesYaml(text));
-    }),
-    { numRuns: 3000 },
-  );
-});
-
-test('the corpus: needsYaml agrees with readFrontMatter on every file', (t) => {
-  if (!fs.existsSync(CORPUS)) {
-    t.skip(`${CORPUS} is absent`);
-    return;
-  }
-  let yaml = 0;
-  for (const file of markdownFiles(CORPUS)) {
-    const text = fs.readFileSync(file, 'utf8');
-    assert.equal(needsYaml(text), takesYaml(text), file);
-    if (needsYaml(text)) yaml++;
-  }
-  t.diagnostic(`${yaml} files of the corpus need the YAML parser`);
-  assert.ok(yaml > 0);
-});

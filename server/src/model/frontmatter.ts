@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import { splitText } from '../common/text.js';
 
 type YamlParse = typeof import('yaml').parse;
 
@@ -39,47 +38,45 @@ function closingLine(lines: string[]): number {
 
 /**
  * The YAML parser (the yaml package, a third of the read-only bundle) is loaded only when a front
- * matter block needs it: the common flat block is read without it (flatFields). A caller that reads
- * many files asks needsYaml of each and awaits loadYaml once when one does; readFrontMatter
- * otherwise loads it synchronously when it must.
+ * matter block needs it: the common flat block is read without it (flatFields). A scan parses its
+ * files with parseDeferringYaml, and on the first that needs it awaits loadYaml and parses that file
+ * again; elsewhere readFrontMatter loads it synchronously when it must.
  */
 let yamlParse: YamlParse | null = null;
+let deferring = false;
+
+/** What parseDeferringYaml returns when the parse needed the YAML parser before it was loaded. */
+export const YAML_NEEDED: unique symbol = Symbol('the YAML parser is needed');
 
 export async function loadYaml(): Promise<void> {
   yamlParse ??= (await import('yaml')).parse;
 }
 
-function parseYaml(text: string): unknown {
-  yamlParse ??= (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse;
-  return yamlParse(text, { strict: false, uniqueKeys: false, logLevel: 'error' });
-}
-
-/** Whether readFrontMatter, given the lines of this text, would take the YAML parser. */
-export function needsYaml(text: string): boolean {
-  // Only the lines up to the block's end are split out (a text with a CR is split as splitText does).
-  const lines = text.includes('\r') ? splitText(text).lines : leadingLines(text);
-  const close = closingLine(lines);
-  return close >= 0 && flatFields(lines.slice(1, close)) === null;
-}
-
-/** The lines of a text without CR (as splitText gives them) from its first up to the one that closes a front matter block. */
-function leadingLines(text: string): string[] {
-  const lines: string[] = [];
-  for (let at = text.startsWith('\uFEFF') ? 1 : 0; ;) {
-    const nl = text.indexOf('\n', at);
-    const line = text.slice(at, nl < 0 ? text.length : nl);
-    lines.push(line);
-    const t = line.trim();
-    if (nl < 0 || (lines.length === 1 ? t !== '---' : t === '---' || t === '...')) return lines;
-    at = nl + 1;
+/** Runs a parse that reads front matter; YAML_NEEDED, instead of loading the parser synchronously, when a block needs it first. */
+export function parseDeferringYaml<T>(parse: () => T): T | typeof YAML_NEEDED {
+  deferring = true;
+  try {
+    return parse();
+  } catch (err) {
+    if (err === YAML_NEEDED) return YAML_NEEDED;
+    throw err;
+  } finally {
+    deferring = false;
   }
+}
+
+function yamlParser(): YamlParse {
+  if (yamlParse !== null) return yamlParse;
+  if (deferring) throw YAML_NEEDED;
+  return (yamlParse = (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse);
 }
 
 function parseBlock(body: string[], text: string, close: number): FrontMatter {
   const simple = flatFields(body);
   if (simple !== null) return { data: simple, lineCount: close + 1, lenient: false };
+  const parseYaml = yamlParser();
   try {
-    const parsed = parseYaml(text);
+    const parsed = parseYaml(text, { strict: false, uniqueKeys: false, logLevel: 'error' });
     if (parsed === null || parsed === undefined) return { data: {}, lineCount: close + 1, lenient: false };
     if (typeof parsed === 'object' && !Array.isArray(parsed)) {
       return { data: parsed as Record<string, unknown>, lineCount: close + 1, lenient: false };
