@@ -49,7 +49,9 @@ let deferring = false;
 export const YAML_NEEDED: unique symbol = Symbol('the YAML parser is needed');
 
 export async function loadYaml(): Promise<void> {
-  yamlParse ??= (await import('yaml')).parse;
+  // The split bundle (scripts/bundle.mjs) gives a CommonJS package's exports as its default export alone.
+  const yaml = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
+  yamlParse ??= yaml.parse ?? yaml.default!.parse;
 }
 
 /** Runs a parse that reads front matter; YAML_NEEDED, instead of loading the parser synchronously, when a block needs it first. */
