@@ -82,6 +82,19 @@ const schemasApart = {
   },
 };
 
+/**
+ * The YAML parser (the yaml package, 0.26 MB) is a file of its own beside the read-only file too: it
+ * is imported when a front matter block needs it (model/frontmatter.ts, loadYaml), and the common
+ * flat front matter never does. CommonJS, as the read-only file that requires it.
+ */
+const YAML = 'chunks/read-only-yaml.cjs';
+const yamlApart = {
+  name: 'yaml-apart',
+  setup(b) {
+    b.onResolve({ filter: /^yaml$/ }, () => ({ path: `./${path.basename(YAML)}`, external: true }));
+  },
+};
+
 // CommonJS dependencies inside the bundle still call require: a chunk that does gets it. (Creating
 // a require in every chunk cost a read-only command about 10 ms.)
 const REQUIRE_BANNER =
@@ -162,7 +175,15 @@ writeOutput(
     ...commonJs,
     entryPoints: [path.join(dist, 'cli/read-only.js')],
     outfile: path.join(dist, READ_ONLY_CJS),
-    plugins: [englishOnlyZod, zodByName, noGracefulFs, schemasApart],
+    plugins: [englishOnlyZod, zodByName, noGracefulFs, schemasApart, yamlApart],
+  }),
+);
+writeOutput(
+  await build({
+    ...common,
+    ...commonJs,
+    stdin: { contents: "export { parse } from 'yaml';\n", resolveDir: root, loader: 'js' },
+    outfile: path.join(dist, YAML),
   }),
 );
 writeOutput(

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CLI } from '../helpers/mcp.js';
 import { sandbox, tempDir } from '../helpers/sandbox.js';
+import { moduleLogHook } from '../helpers/loaded-modules.js';
 
 /**
  * The fixed cost of the read-only commands (docs/performance.md, "Cold start"): they load one file
@@ -20,13 +21,10 @@ const DIST = path.dirname(CLI);
 const FILES = { 'AGENTS.md': '# Agents\n\n- Use pnpm.\n' };
 
 function run(nodeArgs: string[], cwd: string, env: Record<string, string> = {}) {
-  const e: Record<string, string | undefined> = { ...process.env, LOADED_LOG: path.join(cwd, 'loaded.txt'), ...env };
+  const e: Record<string, string | undefined> = { ...process.env, ...env };
   delete e.COPILOT_ONBOARD_REPO;
   return spawnSync(process.execPath, nodeArgs, { encoding: 'utf8', input: '', env: e, cwd });
 }
-
-/** The modules required as CommonJS (the read-only file is CommonJS: its schemas and packages are required), logged beside the ES modules. */
-const CJS_LOG = `import Module from 'node:module';\nimport { pathToFileURL } from 'node:url';\nimport fsLog from 'node:fs';\nconst resolveFilename = Module._resolveFilename;\nModule._resolveFilename = function (...args) { const r = resolveFilename.apply(this, args); if (r.startsWith('/')) fsLog.appendFileSync(process.env.LOADED_LOG, pathToFileURL(r).href + '\\n'); return r; };\n`;
 
 /** Runs node with module hooks that write every module URL it resolves (ES modules and CommonJS); returns them, unique, in order. */
 function loadedBy(
@@ -34,18 +32,9 @@ function loadedBy(
   tmp: string,
   env: Record<string, string> = {},
 ): { urls: string[]; status: number | null; stdout: string; stderr: string } {
-  const hook = path.join(tmp, 'hook.mjs');
-  const log = path.join(tmp, 'loaded.txt');
-  fs.rmSync(log, { force: true });
-  fs.writeFileSync(
-    hook,
-    `import { register } from 'node:module';\nregister('data:text/javascript,' + encodeURIComponent(${JSON.stringify(
-      "import fs from 'node:fs';\nexport async function resolve(s, c, next) { const r = await next(s, c); fs.appendFileSync(process.env.LOADED_LOG, r.url + '\\n'); return r; }\n",
-    )}));\n${CJS_LOG}`,
-  );
-  const r = run(['--import', pathToFileURL(hook).href, ...nodeArgs], tmp, env);
-  const urls = fs.existsSync(log) ? [...new Set(fs.readFileSync(log, 'utf8').split('\n').filter(Boolean))] : [];
-  return { urls, status: r.status, stdout: r.stdout, stderr: r.stderr };
+  const hook = moduleLogHook(tmp);
+  const r = run(['--import', hook.importArg, ...nodeArgs], tmp, { LOADED_LOG: hook.log, ...env });
+  return { urls: hook.read(), status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
 const distFiles = (urls: string[]) =>

@@ -1,10 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { once } from 'node:events';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { scanRepository } from '../../server/src/analysis/scan.js';
 import { RepoPaths } from '../../server/src/repo/repo-path.js';
-import { SourceReader } from '../../server/src/repo/source-file.js';
+import { MAX_SOURCE_BYTES, SourceReader } from '../../server/src/repo/source-file.js';
 import { sandbox } from '../helpers/sandbox.js';
 
 const readerFor = (repo: string) => new SourceReader(new RepoPaths(repo), fs.realpathSync(repo));
@@ -60,4 +63,61 @@ test('a scan reads in batches and reports its progress after each', async (t) =>
     [60, 60],
   ]);
   assert.equal(scan.docs.length, 60);
+});
+
+test('a regular file is read without an lstat, whole, small, large or empty; a link at its name is still seen as a link', (t) => {
+  const big = Buffer.from('- rule\n'.repeat(60_000));
+  const repo = sandbox(t, { 'AGENTS.md': '- root\n', 'docs/big.md': big, 'docs/empty.md': '', 'docs/rules.md': '- linked\n' });
+  fs.symlinkSync('docs/rules.md', path.join(repo, 'CLAUDE.md'));
+  const reader = readerFor(repo);
+  const lstat = t.mock.method(fs, 'lstatSync');
+  const lstatsDuring = <T>(fn: () => T) => {
+    const before = lstat.mock.callCount();
+    const result = fn();
+    return { result, lstats: lstat.mock.callCount() - before };
+  };
+  for (const [rel, bytes] of [
+    ['AGENTS.md', Buffer.from('- root\n')],
+    ['docs/big.md', big],
+    ['docs/empty.md', Buffer.alloc(0)],
+  ] as const) {
+    const { result, lstats } = lstatsDuring(() => reader.read(rel));
+    assert.equal(lstats, 0, rel);
+    assert.ok(result.status === 'ok' && result.bytes.equals(bytes) && result.text === bytes.toString('utf8'), rel);
+  }
+  const { result: linked, lstats } = lstatsDuring(() => reader.read('CLAUDE.md'));
+  assert.equal(lstats, 1);
+  assert.ok(linked.status === 'ok');
+  assert.equal(linked.link, 'docs/rules.md');
+  assert.equal(linked.linkTarget, 'docs/rules.md');
+  assert.equal(linked.text, '- linked\n');
+});
+
+test('what is no regular file is skipped as before: links out or broken, a folder, a FIFO, a socket, a file over the limit', async (t) => {
+  const repo = sandbox(t, { 'AGENTS.md': '- root\n', 'huge.md': Buffer.alloc(MAX_SOURCE_BYTES + 1, 0x2d) });
+  const outside = sandbox(t, { 'x.md': '- outside\n' });
+  fs.symlinkSync(path.join(outside, 'x.md'), path.join(repo, 'out.md'));
+  fs.symlinkSync('nowhere.md', path.join(repo, 'broken.md'));
+  fs.mkdirSync(path.join(repo, 'folder.md'));
+  execFileSync('mkfifo', [path.join(repo, 'fifo.md')]);
+  const server = net.createServer().listen(path.join(repo, 'socket.md'));
+  await once(server, 'listening');
+  t.after(() => server.close());
+  const reader = readerFor(repo);
+  const skip = (rel: string) => {
+    const read = reader.read(rel);
+    assert.equal(read.status, 'skipped', rel);
+    return read.status === 'skipped' ? read : assert.fail(rel);
+  };
+  assert.equal(skip('out.md').reason, 'symlink_outside');
+  assert.match(skip('out.md').detail, /a symlink that leaves the repository/);
+  assert.match(skip('broken.md').detail, /is a broken symlink \(its target nowhere\.md does not exist\)/);
+  for (const rel of ['folder.md', 'fifo.md', 'socket.md']) {
+    assert.equal(skip(rel).reason, 'not_a_file', rel);
+    assert.match(skip(rel).detail, /is not a regular file/, rel);
+  }
+  assert.equal(skip('huge.md').reason, 'too_large');
+  assert.equal(skip('huge.md').size, MAX_SOURCE_BYTES + 1);
+  assert.throws(() => reader.read('docs/gone.md'), { code: 'ENOENT' });
+  assert.equal(reader.read('AGENTS.md').status, 'ok');
 });

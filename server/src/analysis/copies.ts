@@ -124,11 +124,17 @@ function markedSource(doc: InstructionDoc, text: string, known: Set<string>): { 
  * title at most): it points at that file, like an import or a symlink.
  */
 function linkedFile(doc: InstructionDoc, known: Set<string>): string | null {
-  const text = doc.units
-    .filter((u) => u.kind !== 'heading')
-    .flatMap((u) => u.lines)
-    .filter((l) => l.trim() !== '');
-  if (text.length === 0 || text.length > 2 || text.join(' ').length > 300) return null;
+  // Given up at a third non-blank line: most files are longer, and no copy of their lines is made.
+  const text: string[] = [];
+  for (const u of doc.units) {
+    if (u.kind === 'heading') continue;
+    for (const l of u.lines) {
+      if (l.trim() === '') continue;
+      if (text.length === 2) return null;
+      text.push(l);
+    }
+  }
+  if (text.length === 0 || text.join(' ').length > 300) return null;
   const targets = [...text.join(' ').matchAll(/\]\(\s*<?([^)\s>]+)>?\s*\)|`([^`\s]+)`/g)].map((m) =>
     (m[1] ?? m[2])!.replace(/^mdc:/, '').replace(/[#?].*$/, ''),
   );

@@ -7,6 +7,7 @@ import { followImports, type ImportRef } from './imports.js';
 import { leaveOutNoise } from './noise.js';
 import { findCopies, type Copy } from './copies.js';
 import { formatFor, formatRank } from './formats/registry.js';
+import { loadYaml, parseDeferringYaml, YAML_NEEDED } from '../model/frontmatter.js';
 import { RepoPaths } from '../repo/repo-path.js';
 import { SourceReader, type ReadableSource, type SkippedSource, type SourceRead } from '../repo/source-file.js';
 
@@ -59,17 +60,23 @@ export async function scanRepository(root: string, onProgress?: ScanProgress): P
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
-  found.forEach(({ rel, format }, i) => {
+  for (const [i, { rel, format }] of found.entries()) {
     const read = reads[i];
-    if (!read) return;
+    if (!read) continue;
     if (read.status === 'skipped') {
       result.skipped.push(read);
       result.sources.push({ path: rel, kind: format.id, bytes: read.size, sha256: read.sha256 });
-      return;
+      continue;
     }
     result.files.set(rel, read);
-    result.docs.push(format.parse(read));
-  });
+    // The YAML parser is loaded on the first file whose front matter needs it (model/frontmatter.ts).
+    let doc = parseDeferringYaml(() => format.parse(read));
+    if (doc === YAML_NEEDED) {
+      await loadYaml();
+      doc = format.parse(read);
+    }
+    result.docs.push(doc);
+  }
   // An alias counts only when it points at another instruction file; otherwise its content is its own.
   const known = new Set(result.docs.map((d) => d.path));
   for (const doc of result.docs) {

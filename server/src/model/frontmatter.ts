@@ -1,4 +1,6 @@
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
+
+type YamlParse = typeof import('yaml').parse;
 
 export interface FrontMatter {
   /** Parsed fields; values are strings, booleans, numbers or string lists. */
@@ -15,8 +17,7 @@ export interface FrontMatter {
  * takes `key: value` and `- item` lists as text.
  */
 export function readFrontMatter(lines: string[]): FrontMatter | null {
-  if (lines[0]?.trim() !== '---') return null;
-  const close = lines.findIndex((l, i) => i > 0 && (l.trim() === '---' || l.trim() === '...'));
+  const close = closingLine(lines);
   if (close < 0) return null;
   const body = lines.slice(1, close);
   const text = body.join('\n');
@@ -29,11 +30,55 @@ export function readFrontMatter(lines: string[]): FrontMatter | null {
 
 let last: { lines: string[]; text: string; result: FrontMatter } | null = null;
 
+/** The index of the line that closes the front matter block opening the lines, or -1 when there is none. */
+function closingLine(lines: string[]): number {
+  if (lines[0]?.trim() !== '---') return -1;
+  return lines.findIndex((l, i) => i > 0 && (l.trim() === '---' || l.trim() === '...'));
+}
+
+/**
+ * The YAML parser (the yaml package, a third of the read-only bundle) is loaded only when a front
+ * matter block needs it: the common flat block is read without it (flatFields). A scan parses its
+ * files with parseDeferringYaml, and on the first that needs it awaits loadYaml and parses that file
+ * again; elsewhere readFrontMatter loads it synchronously when it must.
+ */
+let yamlParse: YamlParse | null = null;
+let deferring = false;
+
+/** What parseDeferringYaml returns when the parse needed the YAML parser before it was loaded. */
+export const YAML_NEEDED: unique symbol = Symbol('the YAML parser is needed');
+
+export async function loadYaml(): Promise<void> {
+  // The split bundle (scripts/bundle.mjs) gives a CommonJS package's exports as its default export alone.
+  const yaml = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
+  yamlParse ??= yaml.parse ?? yaml.default!.parse;
+}
+
+/** Runs a parse that reads front matter; YAML_NEEDED, instead of loading the parser synchronously, when a block needs it first. */
+export function parseDeferringYaml<T>(parse: () => T): T | typeof YAML_NEEDED {
+  deferring = true;
+  try {
+    return parse();
+  } catch (err) {
+    if (err === YAML_NEEDED) return YAML_NEEDED;
+    throw err;
+  } finally {
+    deferring = false;
+  }
+}
+
+function yamlParser(): YamlParse {
+  if (yamlParse !== null) return yamlParse;
+  if (deferring) throw YAML_NEEDED;
+  return (yamlParse = (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse);
+}
+
 function parseBlock(body: string[], text: string, close: number): FrontMatter {
   const simple = flatFields(body);
   if (simple !== null) return { data: simple, lineCount: close + 1, lenient: false };
+  const parseYaml = yamlParser();
   try {
-    const parsed = parseYaml(text, { strict: false, uniqueKeys: false, logLevel: 'error' }) as unknown;
+    const parsed = parseYaml(text, { strict: false, uniqueKeys: false, logLevel: 'error' });
     if (parsed === null || parsed === undefined) return { data: {}, lineCount: close + 1, lenient: false };
     if (typeof parsed === 'object' && !Array.isArray(parsed)) {
       return { data: parsed as Record<string, unknown>, lineCount: close + 1, lenient: false };

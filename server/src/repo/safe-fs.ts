@@ -30,7 +30,7 @@ import { STATE_DIR, STATE_GITIGNORE, stateGitignoreText } from './state-paths.js
  * write can still win that race (Node has no openat); docs/security.md says so.
  */
 
-const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = constants;
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY, O_NOCTTY } = constants;
 
 /** Temporary files are named so, in the folder of the file they become (and `.copilot-state/.gitignore` ignores them). */
 export const TEMP_PREFIX = '.copilot-tmp-';
@@ -501,10 +501,51 @@ export function readResolvedFileSync(abs: string, rel: string): Buffer {
   try {
     const st = fsSync.fstatSync(fd);
     if (!st.isFile()) throw new NotAFileError(rel, kindOf(st));
-    return fsSync.readFileSync(fd);
+    return readOpenFileSync(fd, st.size);
   } finally {
     fsSync.closeSync(fd);
   }
+}
+
+/** What {@link readRegularNoFollowSync} found at a path: nothing is read but a regular file within the limit. */
+export type NoFollowRead =
+  { kind: 'file'; bytes: Buffer } | { kind: 'too_large'; size: number } | { kind: 'not_a_file' } | { kind: 'unopened' };
+
+/**
+ * Read the regular file at `abs`, when it holds at most `maxBytes`, with no lstat before: one open
+ * (no-follow, non-blocking, never as a controlling terminal), fstat, read and close. Whatever cannot
+ * be opened so (a link at the path, a socket, a missing file...) is 'unopened', and the caller
+ * looks at it as it must. The caller has checked the folders on the way.
+ */
+export function readRegularNoFollowSync(abs: string, maxBytes: number): NoFollowRead {
+  let fd: number;
+  try {
+    fd = fsSync.openSync(abs, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+  } catch {
+    return { kind: 'unopened' };
+  }
+  try {
+    const st = fsSync.fstatSync(fd);
+    if (!st.isFile()) return { kind: 'not_a_file' };
+    if (st.size > maxBytes) return { kind: 'too_large', size: st.size };
+    return { kind: 'file', bytes: readOpenFileSync(fd, st.size) };
+  } finally {
+    fsSync.closeSync(fd);
+  }
+}
+
+/** The bytes of an open regular file of `size` bytes (as its fstat said): readFileSync(fd) without its second fstat. */
+function readOpenFileSync(fd: number, size: number): Buffer {
+  // A size of 0 may be a file that says nothing of its size: read to the end.
+  if (size === 0) return fsSync.readFileSync(fd);
+  const bytes = Buffer.allocUnsafe(size);
+  let at = 0;
+  while (at < size) {
+    const n = fsSync.readSync(fd, bytes, at, size - at, null);
+    if (n === 0) break;
+    at += n;
+  }
+  return at < size ? bytes.subarray(0, at) : bytes;
 }
 
 /**

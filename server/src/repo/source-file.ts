@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { sha256 } from '../common/hash.js';
-import { isInside, RepoPaths } from './repo-path.js';
-import { NotAFileError, readResolvedFileSync } from './safe-fs.js';
+import { isInside, normalizeRepoPath, RepoPaths } from './repo-path.js';
+import { NotAFileError, readRegularNoFollowSync, readResolvedFileSync } from './safe-fs.js';
 
 export const MAX_SOURCE_BYTES = 1024 * 1024;
 
@@ -37,14 +37,21 @@ export async function readSource(paths: RepoPaths, rel: string): Promise<SourceR
   return new SourceReader(paths, await paths.realRoot()).read(rel);
 }
 
+interface Folder {
+  real: string;
+  /** Its repository path, or null when it lies outside the repository. */
+  inRepo: string | null;
+}
+
 /**
  * Reads a repository's instruction files, synchronously: a scan reads hundreds of small local files,
- * and five synchronous calls per file cost a fraction of their promise forms (docs/performance.md).
+ * and four synchronous calls per file (open, fstat, read, close) cost a fraction of their promise forms (docs/performance.md).
  * A caller that reads many yields to the event loop between batches. Folders' real paths are
  * worked out once each.
  */
 export class SourceReader {
-  private readonly folders = new Map<string, { real: string; inRepo: string | null }>();
+  /** By repository path ('' for the root). */
+  private readonly folders = new Map<string, Folder>();
 
   constructor(
     private readonly paths: RepoPaths,
@@ -53,6 +60,24 @@ export class SourceReader {
 
   /** Throws ENOENT for a path that is not there at all (listed by git, removed from the work tree). */
   read(rel: string): SourceRead {
+    const norm = normalizeRepoPath(rel);
+    const slash = norm.lastIndexOf('/');
+    const name = norm.slice(slash + 1);
+    const folder = this.folder(slash < 0 ? '' : norm.slice(0, slash));
+    if (folder.inRepo !== null) {
+      // The common case, a regular file in a folder inside the repository, takes no lstat: it is
+      // opened no-follow, and what cannot be opened so (a link, a socket, a missing file) is looked at below.
+      const read = readRegularNoFollowSync(inFolder(folder.real, name), MAX_SOURCE_BYTES);
+      const inRepo = folder.inRepo === '' ? name : `${folder.inRepo}/${name}`;
+      if (read.kind === 'file') return fromBytes(rel, read.bytes, inRepo === rel ? null : inRepo, null);
+      if (read.kind === 'not_a_file') return notAFile(rel);
+      if (read.kind === 'too_large') return tooLarge(rel, read.size);
+    }
+    return this.readLooking(rel, folder, name);
+  }
+
+  /** Reads a path after an lstat says what it is: a link is resolved, and it and its folders must stay inside. */
+  private readLooking(rel: string, folder: Folder, name: string): SourceRead {
     const abs = this.paths.abs(rel);
     const own = fs.lstatSync(abs);
     const link = own.isSymbolicLink() ? fs.readlinkSync(abs) : null;
@@ -60,9 +85,8 @@ export class SourceReader {
     let inRepo: string | null;
     let target: string;
     if (link === null) {
-      const folder = this.folder(path.dirname(abs));
-      target = path.join(folder.real, path.basename(abs));
-      inRepo = folder.inRepo === null ? null : folder.inRepo === '' ? path.basename(abs) : `${folder.inRepo}/${path.basename(abs)}`;
+      target = path.join(folder.real, name);
+      inRepo = folder.inRepo === null ? null : folder.inRepo === '' ? name : `${folder.inRepo}/${name}`;
     } else {
       try {
         target = fs.realpathSync.native(abs);
@@ -75,36 +99,27 @@ export class SourceReader {
       const how = link !== null ? `a symlink that leaves the repository (${link})` : 'inside a symlinked folder that leaves the repository';
       return skipped(rel, 'symlink_outside', `is ${how}`, 0, null);
     }
-    const linkTarget = inRepo === rel ? null : inRepo;
     // The path itself is no link: its lstat is the stat of the file.
     const st = link === null ? own : fs.statSync(target);
-    if (!st.isFile()) return skipped(rel, 'not_a_file', 'is not a regular file', 0, null);
-    if (st.size > MAX_SOURCE_BYTES) {
-      return skipped(rel, 'too_large', `is ${st.size} bytes, over the ${MAX_SOURCE_BYTES}-byte limit`, st.size, null);
-    }
+    if (!st.isFile()) return notAFile(rel);
+    if (st.size > MAX_SOURCE_BYTES) return tooLarge(rel, st.size);
     // Opened no-follow and non-blocking, and only as a regular file: a FIFO swapped in since the stat does not block.
     let bytes: Buffer;
     try {
       bytes = readResolvedFileSync(target, rel);
     } catch (err) {
-      if (err instanceof NotAFileError) return skipped(rel, 'not_a_file', 'is not a regular file', 0, null);
+      if (err instanceof NotAFileError) return notAFile(rel);
       throw err;
     }
-    const hash = sha256(bytes);
-    // Any NUL, not only in the first 8 KB: a NUL never reaches a Copilot file.
-    const nul = bytes.indexOf(0);
-    if (nul >= 0) return skipped(rel, 'binary', `looks binary (a NUL byte at offset ${nul})`, bytes.length, hash);
-    if (!isUtf8(bytes)) return skipped(rel, 'not_utf8', 'is not valid UTF-8', bytes.length, hash);
-    // toString keeps a BOM in the text, so that planned content can keep it too.
-    return { status: 'ok', path: rel, bytes, text: bytes.toString('utf8'), sha256: hash, linkTarget, link };
+    return fromBytes(rel, bytes, inRepo === rel ? null : inRepo, link);
   }
 
   /** A folder's real path, and its repository path (null when it lies outside), worked out once. */
-  private folder(abs: string): { real: string; inRepo: string | null } {
-    let folder = this.folders.get(abs);
+  private folder(rel: string): Folder {
+    let folder = this.folders.get(rel);
     if (folder === undefined) {
-      const real = fs.realpathSync.native(abs);
-      this.folders.set(abs, (folder = { real, inRepo: this.repoPathOf(real) }));
+      const real = fs.realpathSync.native(rel === '' ? this.paths.root : this.paths.abs(rel));
+      this.folders.set(rel, (folder = { real, inRepo: this.repoPathOf(real) }));
     }
     return folder;
   }
@@ -114,6 +129,25 @@ export class SourceReader {
     return isInside(this.realRoot, real) ? path.relative(this.realRoot, real).split(path.sep).join('/') : null;
   }
 }
+
+/** path.join of a real folder and one name, without path.join's normalising of the whole path (a scan joins hundreds). */
+const inFolder = (real: string, name: string) => (real.endsWith(path.sep) ? real + name : real + path.sep + name);
+
+/** The checks of the bytes of a file read (as a scan counts them): binary, not UTF-8, or readable. */
+function fromBytes(rel: string, bytes: Buffer, linkTarget: string | null, link: string | null): SourceRead {
+  const hash = sha256(bytes);
+  // Any NUL, not only in the first 8 KB: a NUL never reaches a Copilot file.
+  const nul = bytes.indexOf(0);
+  if (nul >= 0) return skipped(rel, 'binary', `looks binary (a NUL byte at offset ${nul})`, bytes.length, hash);
+  if (!isUtf8(bytes)) return skipped(rel, 'not_utf8', 'is not valid UTF-8', bytes.length, hash);
+  // toString keeps a BOM in the text, so that planned content can keep it too.
+  return { status: 'ok', path: rel, bytes, text: bytes.toString('utf8'), sha256: hash, linkTarget, link };
+}
+
+const notAFile = (rel: string) => skipped(rel, 'not_a_file', 'is not a regular file', 0, null);
+
+const tooLarge = (rel: string, size: number) =>
+  skipped(rel, 'too_large', `is ${size} bytes, over the ${MAX_SOURCE_BYTES}-byte limit`, size, null);
 
 function skipped(p: string, reason: SkipReason, detail: string, size: number, hash: string | null): SkippedSource {
   return { status: 'skipped', path: p, reason, detail: `${p} ${detail}; it was left untouched`, size, sha256: hash };
