@@ -19,7 +19,7 @@ import type { FlowContext } from '../call/context.js';
 import { forPerson, stepName } from '../call/words.js';
 import { summaryTable } from '../show/summary-table.js';
 import { result, resultForError, type StepResult } from './result.js';
-import { annotated, supersededLines, supersededNow } from './superseded.js';
+import { annotated, supersededLines, supersededNow, supersededOnceScanned } from './superseded.js';
 
 /**
  * Progress for the client: the files read, then each later phase by name. A phase is reported
@@ -47,10 +47,11 @@ export function stepProgress(ctx: FlowContext, phases: number) {
 export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
   try {
     const progress = stepProgress(ctx, 2);
+    // Legacy files kept after a migration: one note each, not the copies the migration made.
+    const supersededIn = supersededOnceScanned(ctx.root);
     const scan = await scanRepository(ctx.root, progress.read);
     await progress.phase(`Analyzing ${scan.sources.length} instruction files…`);
-    // Legacy files kept after a migration: one note each, not the copies the migration made.
-    const superseded = await supersededNow(ctx.root, scan);
+    const superseded = await supersededIn(scan);
     const a = annotated(analyze(scan), superseded, legacyCount(scan));
     const facts = {
       pattern: a.pattern,

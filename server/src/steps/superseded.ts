@@ -95,12 +95,28 @@ export function nextForSuperseded(superseded: SupersededFile[], options: FlowOpt
 }
 
 /** The superseded files of this repository now; none when its state cannot be read (analyze still runs). */
-export async function supersededNow(root: string, scan: Pick<ScanResult, 'docs'>): Promise<SupersededFile[]> {
-  try {
-    return supersededFiles(scan, await readState(root));
-  } catch {
-    return [];
-  }
+export function supersededNow(root: string, scan: Pick<ScanResult, 'docs'>): Promise<SupersededFile[]> {
+  return supersededOnceScanned(root)(scan);
+}
+
+/**
+ * The same, with the state read from now on: analyze starts it before its scan, which lets the
+ * event loop turn between its batches of files, so the state is read by the time the scan is done.
+ */
+export function supersededOnceScanned(root: string): (scan: Pick<ScanResult, 'docs'>) => Promise<SupersededFile[]> {
+  const read = readState(root).then(
+    (state) => ({ state }),
+    () => null,
+  );
+  return async (scan) => {
+    const got = await read;
+    if (got === null) return [];
+    try {
+      return supersededFiles(scan, got.state);
+    } catch {
+      return [];
+    }
+  };
 }
 
 /**
