@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { boundJson, boundText, fitsBytes } from '../../server/src/narrate/bounded.js';
+import { boundJson, boundText, fitsBytes, LEVELS, limitKeys } from '../../server/src/narrate/bounded.js';
 
 /**
  * boundJson and boundText count bytes only when they must, and give back what nothing was cut in
  * instead of a copy: their results must stay those of the first way, which stringified and counted
- * every level whole. That way is written again here as the reference.
+ * every level whole. That way is written again here as the reference (on the same levels).
  */
 
 const runs = Number(process.env.FUZZ_RUNS ?? 300);
@@ -24,15 +24,6 @@ function referenceText(text: string, max: number, rest: string): string {
   if (nl > head.length * 0.8) head = head.slice(0, nl);
   return `${head}${tail(bytes(text) - bytes(head))}`;
 }
-
-const LEVELS = [
-  { items: 500, chars: 64 * 1024 },
-  { items: 100, chars: 16 * 1024 },
-  { items: 25, chars: 4 * 1024 },
-  { items: 10, chars: 1024 },
-  { items: 3, chars: 256 },
-  { items: 1, chars: 64 },
-];
 
 function referenceJson(value: unknown, max: number): { value: unknown; omitted: Record<string, number> | null } {
   if (bytes(JSON.stringify(value)) <= max) return { value, omitted: null };
@@ -57,14 +48,6 @@ function referenceShrink(v: unknown, items: number, chars: number, at: string, o
     return out;
   }
   return v;
-}
-
-function limitKeys(o: Record<string, number>): Record<string, number> {
-  return Object.fromEntries(
-    Object.entries(o)
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, 20),
-  );
 }
 
 const same = (value: unknown, max: number) => {

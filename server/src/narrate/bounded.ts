@@ -48,7 +48,7 @@ export interface Bounded<T> {
 }
 
 /** Each step cuts harder: at most this many items in a list, this many characters in a string. */
-const LEVELS = [
+export const LEVELS = [
   { items: 500, chars: 64 * 1024 },
   { items: 100, chars: 16 * 1024 },
   { items: 25, chars: 4 * 1024 },
@@ -119,7 +119,7 @@ function shrink(v: unknown, items: number, chars: number, at: string, omitted: R
 }
 
 /** At most 20 entries, the largest counts first. */
-function limitKeys(o: Record<string, number>): Record<string, number> {
+export function limitKeys(o: Record<string, number>): Record<string, number> {
   const entries = Object.entries(o).sort((a, b) => b[1] - a[1]);
   return Object.fromEntries(entries.slice(0, 20));
 }
