@@ -144,18 +144,28 @@ const common = {
  * (esbuild runs a module's top level on first import), so zod, yaml and diff run only when used.
  *
  * That file is CommonJS (`read-only-cli.cjs`, its dynamic imports made requires), run with V8's code
- * cache (`read-only-cli.cache`, made below) by a small module, `read-only-cli.js`
- * (cli/read-only-bundled.ts, cli/code-cache.ts), which is what cli.js imports: Node 20 has no code
- * cache for ES modules (docs/performance.md, "The code cache").
+ * cache (`read-only-cli.cache`, made below) by a small module (cli/read-only-bundled.ts,
+ * cli/code-cache.ts), which cli.js holds a copy of, and the rest of the CLI imports as
+ * `read-only-cli.js`: Node 20 has no code cache for ES modules (docs/performance.md, "The code cache").
  */
 const READ_ONLY = 'chunks/read-only-cli.js';
 const READ_ONLY_CJS = 'chunks/read-only-cli.cjs';
 const READ_ONLY_CACHE = 'chunks/read-only-cli.cache';
-const readOnlyApart = {
-  name: 'read-only-apart',
+/** `import(spec)` in `importer` (a file of server/dist) becomes an import of `to`, a file of the build left as it is. */
+const importedApart = (importer, spec, to) => ({
+  name: `apart:${spec}`,
+  setup(b) {
+    const filter = new RegExp(`^${spec.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
+    b.onResolve({ filter }, (args) => (args.importer === path.join(dist, importer) ? { path: to, external: true } : undefined));
+  },
+});
+
+/** In cli.js, the read-only commands are the module that runs the CommonJS file, copied in (cli/read-only-bundled.ts). */
+const readOnlyBundled = {
+  name: 'read-only-bundled',
   setup(b) {
     b.onResolve({ filter: /^\.\/cli\/read-only\.js$/ }, (args) =>
-      args.importer === path.join(dist, 'cli.js') ? { path: `./${READ_ONLY}`, external: true } : undefined,
+      args.importer === path.join(dist, 'cli.js') ? { path: path.join(dist, 'cli/read-only-bundled.js') } : undefined,
     );
   },
 };
@@ -202,15 +212,34 @@ writeOutput(
     outfile: path.join(dist, READ_ONLY),
   }),
 );
+/**
+ * The rest of the CLI (cli/main.ts: serve, the gated commands, yargs), split into chunks that each
+ * command loads as it needs them.
+ */
+writeOutput(
+  await build({
+    ...common,
+    entryPoints: { 'chunks/cli-main': path.join(dist, 'cli/main.js') },
+    outdir: dist,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+    plugins: [englishOnlyZod, zodByName, importedApart('cli/main.js', './read-only.js', './read-only-cli.js')],
+  }),
+);
+
+/**
+ * cli.js is one file without splitting: the read-only commands start from it with no other module of
+ * the build but the read-only one (each module Node loads as an ES module costs a cold start a few
+ * milliseconds, about 20 for the dozen chunks cli.js used to import). The few small modules it shares
+ * with the rest of the CLI are copied into it.
+ */
 writeOutput(
   await build({
     ...common,
     entryPoints: [path.join(dist, 'cli.js')],
-    outdir: dist,
+    outfile: path.join(dist, 'cli.js'),
     allowOverwrite: true,
-    splitting: true,
-    chunkNames: 'chunks/[name]-[hash]',
-    plugins: [englishOnlyZod, zodByName, readOnlyApart],
+    plugins: [importedApart('cli.js', './cli/main.js', './chunks/cli-main.js'), readOnlyBundled],
   }),
 );
 

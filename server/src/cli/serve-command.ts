@@ -1,24 +1,7 @@
-import { quickArgs, type OptionSpec } from './quick-args.js';
+import { quickArgs } from './quick-args.js';
+import { SERVE_OPTIONS } from './commands.js';
 import { BadInputError } from '../common/errors.js';
 import { checkRepoDir, repoChoice } from '../mcp/repo.js';
-
-/**
- * `copilot-onboard serve`: its options, defined once for yargs (help, errors) and for the fast path
- * that starts a server without loading yargs at all (a client waits for every millisecond of it).
- */
-export const SERVE_OPTIONS = {
-  repo: {
-    type: 'string',
-    describe: "repository folder (default: COPILOT_ONBOARD_REPO, else the client's first root, else the working directory)",
-  },
-  branch: { type: 'string', describe: 'migrate on a new git branch of this name' },
-  commit: { type: 'boolean', default: false, describe: 'commit the migrated files, naming the trace in the message' },
-  http: { type: 'boolean', default: false, describe: 'serve Streamable HTTP at http://HOST:PORT/mcp instead of stdio' },
-  // A string, checked in runServe: yargs would read "" as 0 and "abc" as NaN.
-  port: { type: 'string', default: '3333', describe: 'port for --http, 0 to 65535 (0 picks a free one)' },
-  host: { type: 'string', default: '127.0.0.1', describe: 'loopback address for --http: 127.0.0.0/8, localhost or ::1' },
-  'allowed-host': { type: 'string', array: true, describe: 'extra Host header values to accept with --http' },
-} as const satisfies Record<string, OptionSpec>;
 
 export interface ServeArgs {
   repo?: string;

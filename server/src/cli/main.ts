@@ -1,0 +1,231 @@
+import type { Argv } from 'yargs';
+import { reportFailure } from './failure.js';
+import { quickServeArgs, runServe } from './serve-command.js';
+import { builtHelp } from './built-help.js';
+import { COMMON_OPTIONS, SERVE_OPTIONS, TRACES_ACTIONS, TRACES_OPTIONS, type ReadOnlyArgs, type TracesArgs } from './commands.js';
+import { exitOnceWritten } from './one-shot.js';
+import { showText } from '../show/untrusted.js';
+import { VERSION } from '../version.js';
+import type { ReadOnlyTool } from './read-only.js';
+import type { RepoChoice } from '../mcp/repo.js';
+import { keepYoungGenerationSmall } from './young-generation.js';
+
+/**
+ * The command line, except the read-only commands with plain arguments, which cli.ts starts itself:
+ * `serve` (quickly too, when its arguments are plain), `--version`, `--help`, and everything else
+ * through yargs, which also answers help, mistakes and the odd forms of the read-only commands.
+ */
+
+const withRepo = <T>(y: Argv<T>) => y.options({ repo: COMMON_OPTIONS.repo });
+const withJson = <T>(y: Argv<T>) => y.options({ json: COMMON_OPTIONS.json });
+const withGit = <T>(y: Argv<T>) => y.options({ branch: SERVE_OPTIONS.branch, commit: SERVE_OPTIONS.commit });
+
+// Modules are loaded by the command that needs them: `--help` and `serve` start faster. The read-only
+// commands (and `traces`) are one file of the build (cli/read-only.ts), loaded for them alone.
+async function repoFrom(flag: string | undefined): Promise<RepoChoice> {
+  return (await import('./command-io.js')).repoFrom(flag);
+}
+
+// A read-only command in a form only yargs reads: it ends once its output is written (cli/one-shot.ts).
+async function readOnly(tool: ReadOnlyTool, argv: ReadOnlyArgs): Promise<number> {
+  keepYoungGenerationSmall();
+  return exitOnceWritten(await (await import('./read-only.js')).runReadOnly(tool, argv));
+}
+
+async function runTracesCommand(argv: TracesArgs): Promise<number> {
+  keepYoungGenerationSmall();
+  return exitOnceWritten(await (await import('./read-only.js')).runTraces(argv));
+}
+
+async function gated(tool: string, argv: { repo?: string; json: boolean; branch?: string; commit?: boolean }): Promise<number> {
+  const { callInProcess } = await import('./in-process.js');
+  const { print, repoArgFrom } = await import('./command-io.js');
+  const person = process.stdin.isTTY ? (await import('./terminal-form.js')).askInTerminal : null;
+  const options = { ...repoArgFrom(argv.repo), ...(argv.branch ? { branch: argv.branch } : {}), ...(argv.commit ? { commit: true } : {}) };
+  const repo = await repoFrom(argv.repo);
+  return print(await callInProcess(repo, tool, person, options), argv.json);
+}
+
+/** Runs the command `args` name (normalized: cli/commands.ts); -1 when it keeps running (serve). */
+export async function main(args: string[]): Promise<number> {
+  try {
+    return await run(args);
+  } catch (err) {
+    return reportFailure(err);
+  }
+}
+
+async function run(args: string[]): Promise<number> {
+  const quick = args[0] === 'serve' ? quickServeArgs(args.slice(1)) : null;
+  if (quick) {
+    await runServe(quick);
+    return -1;
+  }
+  // As yargs prints them, without loading yargs.
+  if (args.length === 1 && args[0] === '--version') {
+    process.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const help = args.length === 1 && args[0] === '--help' ? await builtHelp() : null;
+  if (help !== null) {
+    process.stdout.write(help);
+    return 0;
+  }
+  const { default: yargs } = await import('yargs');
+  let code = 0;
+  const run = (fn: () => Promise<number>) => async () => {
+    code = await fn();
+  };
+  await yargs(args)
+    .scriptName('copilot-onboard')
+    .usage("$0 <command> [options]\n\nMove AI-assistant instruction files into GitHub Copilot's layout; every change needs a person's yes.")
+    .command(
+      'serve',
+      'MCP server on stdio, or on Streamable HTTP with --http',
+      (y) => y.options(SERVE_OPTIONS),
+      async (argv) => {
+        await runServe(argv);
+        code = -1;
+      },
+    )
+    .command(
+      'analyze',
+      'find and classify the instruction files (read-only)',
+      (y) => withJson(withRepo(y)),
+      (argv) => run(() => readOnly('onboarding_analyze', argv))(),
+    )
+    .command(
+      'propose',
+      'build the migration plan with diffs (writes only .copilot-state/)',
+      (y) => withJson(withRepo(y)),
+      (argv) => run(() => readOnly('onboarding_propose', argv))(),
+    )
+    .command(
+      'status',
+      'where the onboarding stands',
+      (y) => withJson(withRepo(y)),
+      (argv) => run(() => readOnly('onboarding_status', argv))(),
+    )
+    .command(
+      'approve',
+      'approve the current plan (asks in the terminal)',
+      (y) => withJson(withRepo(y)),
+      (argv) => run(() => gated('onboarding_approve', argv))(),
+    )
+    .command(
+      'migrate',
+      'apply the approved plan (asks in the terminal)',
+      (y) => withGit(withJson(withRepo(y))),
+      (argv) => run(() => gated('onboarding_migrate', argv))(),
+    )
+    .command(
+      'rollback',
+      'restore the files from the backup (asks in the terminal)',
+      (y) => withJson(withRepo(y)),
+      (argv) => run(() => gated('onboarding_rollback', argv))(),
+    )
+    .command(
+      'check',
+      'for CI: report contradictions, duplicates, drift and files propose would change; exit 1 when something reaches --fail-on (read-only)',
+      (y) =>
+        withRepo(y).options({
+          format: {
+            choices: ['text', 'json', 'sarif'] as const,
+            default: 'text' as const,
+            describe: 'output format (sarif: for GitHub code scanning)',
+          },
+          'fail-on': {
+            choices: ['contradiction', 'duplicate', 'drift', 'any', 'none'] as const,
+            default: 'contradiction' as const,
+            describe: 'fail on this and the levels before it: contradiction < duplicate < drift < any',
+          },
+          baseline: { type: 'string', describe: 'a baseline file: findings already in it do not fail the check' },
+          'write-baseline': {
+            type: 'string',
+            describe: 'write the current findings as a baseline to this file (under the working directory or the repository)',
+          },
+        }),
+      async (argv) => {
+        keepYoungGenerationSmall();
+        const { checkCommand } = await import('./check.js');
+        const choice = await repoFrom(argv.repo);
+        code = await checkCommand(choice.explicit ?? choice.cwd, {
+          format: argv.format,
+          failOn: argv['fail-on'],
+          baseline: argv.baseline,
+          writeBaseline: argv['write-baseline'],
+        });
+      },
+    )
+    .command(
+      'traces [action] [id]',
+      'review the trace files: list, show ID, verify, acknowledge --reason TEXT (a break in the chain you know about), prune (the retention policy now: old read-only traces and old backups go, recorded in a trace)',
+      (y) =>
+        withJson(withRepo(y))
+          .positional('action', { choices: TRACES_ACTIONS, default: 'list' as const })
+          .positional('id', { type: 'string' })
+          .option('reason', TRACES_OPTIONS.reason),
+      async (argv) => {
+        code = await runTracesCommand(argv);
+      },
+    )
+    .command(
+      'setup <target>',
+      "register the server with a client: vscode writes .vscode/mcp.json (asks first); print shows every client's snippet",
+      (y) => withRepo(y).positional('target', { choices: ['vscode', 'print'] as const, demandOption: true }),
+      async (argv) => {
+        const setup = await import('./setup.js');
+        if (argv.target === 'print') {
+          process.stdout.write(`${setup.snippets()}\n`);
+          return;
+        }
+        const choice = await repoFrom(argv.repo);
+        const change = await setup.planVscodeSetup(choice.explicit ?? choice.cwd);
+        if (!change) {
+          process.stdout.write('.vscode/mcp.json already registers copilot-onboard; nothing to do.\n');
+          return;
+        }
+        process.stdout.write(`${showText(change.diff)}\n${setup.vscodeHttpSnippet()}\n\n`);
+        if (!process.stdin.isTTY) {
+          process.stderr.write('No terminal to ask in: nothing was written. Run this in a terminal, or copy the snippet above.\n');
+          code = 3;
+          return;
+        }
+        const { confirm } = await import('@inquirer/prompts');
+        let yes = false;
+        try {
+          yes = await confirm({ message: `Write ${change.file}?`, default: false }, { output: process.stderr });
+        } catch {
+          yes = false;
+        }
+        if (!yes) {
+          process.stderr.write('Nothing was written.\n');
+          code = 3;
+          return;
+        }
+        await setup.applyVscodeSetup(change);
+        process.stdout.write(`Wrote ${change.file}. Reload the VS Code window, then start the copilot-onboard server from the MCP view.\n`);
+      },
+    )
+    .command(
+      'demo',
+      'walk the whole flow on a throw-away example repository, removed at the end (--keep keeps it); without a terminal it stops before the first question and exits 3, as approve, migrate and rollback do',
+      (y) =>
+        y.options({ keep: { type: 'boolean', default: false, describe: 'keep the sandbox repository (and its traces) after the demo' } }),
+      async (argv) => {
+        const { runDemo } = await import('./demo.js');
+        code = await runDemo({ keep: argv.keep });
+      },
+    )
+    .demandCommand(1, 'Name a command.')
+    .strict()
+    .version(VERSION)
+    .help()
+    .fail((msg, err) => {
+      if (err) throw err;
+      process.stderr.write(`${msg}\nRun copilot-onboard --help for the commands.\n`);
+      process.exit(2);
+    })
+    .parseAsync();
+  return code;
+}
