@@ -32,9 +32,11 @@ function analyzeScan(scan: ScanResult): Analysis {
   // A file left out of the migration as a copy of another is still a copy a reader should hear about:
   // repeats are looked for with it, and collapse to one report per copied file.
   const copyPaths = new Set(scan.copies.filter((c) => c.relation === 'copy').map((c) => c.path));
-  const repeatDocs = [...docs, ...scan.docs.filter((d) => copyPaths.has(d.path))];
-  const repeatUnits = repeatDocs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
-  for (const d of repeatDocs) scopes.set(d.path, d.scope);
+  const copyDocs = scan.docs.filter((d) => copyPaths.has(d.path));
+  const repeatDocs = copyDocs.length === 0 ? docs : [...docs, ...copyDocs];
+  // Without copies, the units searched for repeats are the units: not a second list of thousands.
+  const repeatUnits = copyDocs.length === 0 ? units : repeatDocs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
+  for (const d of copyDocs) scopes.set(d.path, d.scope);
   const repeats = [
     ...findDuplicates(repeatUnits, scopeOf),
     ...findNearDuplicates(repeatUnits, scopeOf),
@@ -44,7 +46,7 @@ function analyzeScan(scan: ScanResult): Analysis {
   const problems = [
     ...collapseCopies(repeats, repeatDocs),
     ...findContradictions(units, scopeOf),
-    ...findHiddenCharacters(docs.flatMap((d) => d.units)),
+    ...docs.flatMap((d) => findHiddenCharacters(d.units)),
   ];
   const structured = Object.fromEntries(docs.map((d) => [d.path, isStructured(d)]));
   dedupeByLocations(problems);

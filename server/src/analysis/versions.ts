@@ -23,10 +23,13 @@ export interface VersionClaim {
 export const ANY_VERSION = new RegExp([...VERSIONED_LANGUAGES.map((l) => l.pattern.source), GENERIC_VERSION.source].join('|'), 'i');
 
 /** The versions a line states: one per product, ranges and lists of supported versions left out. */
-export function versionClaims(raw: string): VersionClaim[] {
-  const out: VersionClaim[] = [];
+/** What most lines state: one list for all of them, not an empty list per line. */
+const NO_VERSIONS: readonly VersionClaim[] = Object.freeze([]);
+
+export function versionClaims(raw: string): readonly VersionClaim[] {
   const text = normalizeRanges(raw);
-  if (!ANY_VERSION.test(text)) return out;
+  if (!ANY_VERSION.test(text)) return NO_VERSIONS;
+  const out: VersionClaim[] = [];
   for (const lang of VERSIONED_LANGUAGES) {
     for (const m of text.matchAll(lang.pattern)) {
       const before = text.slice(0, m.index);
