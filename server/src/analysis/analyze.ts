@@ -146,9 +146,10 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
 
   const rules = units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isComment(u));
   // Only the repeated texts are grouped: a repository of thousands of rules has thousands of texts, nearly all used once.
-  for (const indexes of repeatedKeys(rules.map(normalizedOf))) {
+  const unitTexts = rules.map(normalizedOf);
+  for (const indexes of repeatedKeys(unitTexts)) {
     const all = indexes.map((i) => rules[i]!);
-    const text = normalizedOf(all[0]!);
+    const text = unitTexts[indexes[0]!]!;
     const group = meeting(all, (u) => u, scopeOf);
     if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;
     const what = group[0]!.lines.length > 1 ? 'paragraph' : group[0]!.kind === 'list-item' ? 'rule' : 'line';
@@ -164,14 +165,15 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
   const texts: string[] = [];
   const lineUnits: Unit[] = [];
   const offsets: number[] = [];
-  for (const u of rules) {
+  for (let r = 0; r < rules.length; r++) {
+    const u = rules[r]!;
     const covered = coveredLines.get(u.path);
     const prose = proseLines(u);
     for (let k = 0; k < prose.length; k++) {
       const i = prose[k]!;
       if (covered?.has(u.line + i)) continue;
       // A one-line unit's normalised text is its line's, already worked out.
-      texts.push(stripMarker(u.lines.length === 1 ? normalizedOf(u) : normalizeLine(u.lines[i]!)));
+      texts.push(stripMarker(u.lines.length === 1 ? unitTexts[r]! : normalizeLine(u.lines[i]!)));
       lineUnits.push(u);
       offsets.push(i);
     }

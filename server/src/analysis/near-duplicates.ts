@@ -64,22 +64,24 @@ class WordTable {
     const from = this.start[this.start.length - 1]!;
     this.reserve(from + ((lower.length + 1) >> 2));
     const textNo = this.texts++;
-    const words = this.words;
+    // Locals, not fields: this runs for every text, before it is optimised.
+    const { words, ids, lastText, fresh } = this;
     let end = from;
-    this.fresh.length = 0;
+    // The words this text numbered first are fresh[0] to fresh[added - 1] (the list is not emptied: setting a length is a call).
+    let added = 0;
     for (let i = 0; i < lower.length;) {
       let to = i;
       for (let n = wordCharAt(lower, to); n > 0; n = wordCharAt(lower, to)) to += n;
       if (to - i > 2) {
         const w = lower.slice(i, to);
-        let id = this.ids.get(w);
+        let id = ids.get(w);
         if (id === undefined) {
-          this.ids.set(w, (id = this.ids.size));
-          this.lastText.push(-1);
-          this.fresh.push(w);
+          ids.set(w, (id = ids.size));
+          lastText.push(-1);
+          fresh[added++] = w;
         }
-        if (this.lastText[id] !== textNo) {
-          this.lastText[id] = textNo;
+        if (lastText[id] !== textNo) {
+          lastText[id] = textNo;
           words[end++] = id;
         }
       }
@@ -90,8 +92,10 @@ class WordTable {
       return true;
     }
     // Numbers are handed out in order: forgetting the newest words gives their numbers back.
-    for (const w of this.fresh) this.ids.delete(w);
-    this.lastText.length = this.ids.size;
+    for (let k = 0; k < added; k++) {
+      ids.delete(fresh[k]!);
+      lastText.pop();
+    }
     return false;
   }
 
@@ -121,12 +125,13 @@ export function wordIdsOf(text: string, ids: Map<string, number>, min = 0): Int3
  */
 export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
   const compared = units.filter((u) => u.kind === 'paragraph' || u.kind === 'list-item');
+  const texts = compared.map(normalizedOf);
   let capacity = 0;
-  for (const u of compared) capacity += (normalizedOf(u).length + 1) >> 2;
+  for (let k = 0; k < texts.length; k++) capacity += (texts[k]!.length + 1) >> 2;
   // Words are numbered in the order the compared units first use them: the postings below are met in that order.
   const table = new WordTable(capacity);
   const items: Unit[] = [];
-  for (const u of compared) if (table.add(normalizedOf(u), MIN_WORDS)) items.push(u);
+  for (let k = 0; k < texts.length; k++) if (table.add(texts[k]!, MIN_WORDS)) items.push(compared[k]!);
   const postings = postingsOf(table);
   // Pairs by number (i * n + j): a repository of thousands of rules makes hundreds of thousands of them.
   const n = items.length;
