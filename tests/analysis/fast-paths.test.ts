@@ -5,11 +5,11 @@ import { normalizeLine, normalizedText, type Unit } from '../../server/src/model
 import { proseLines } from '../../server/src/analysis/claims.js';
 import { hasTwoWords, isLabel, isTrivial, stripMarker } from '../../server/src/analysis/trivial.js';
 import { mayHaveSentenceBreak } from '../../server/src/analysis/duplicates.js';
-import { ANY_MODAL } from '../../server/src/analysis/claims.js';
+import { ANY_MODAL, ANY_OPTION } from '../../server/src/analysis/claims.js';
 import { MODALS } from '../../server/src/analysis/topics.js';
 import { hiddenIn, isHidden } from '../../server/src/show/untrusted.js';
 import { ANY_VERSION, normalizeRanges, versionClaims } from '../../server/src/analysis/versions.js';
-import { GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/topics.js';
+import { anyOf, CLAIM_TOPICS, GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/topics.js';
 import { repeatedKeys } from '../../server/src/common/collections.js';
 import { findNearDuplicates, wordIdsOf } from '../../server/src/analysis/near-duplicates.js';
 import { ACTION_WORD, ACTIONS, VERB_OF } from '../../server/src/analysis/claim-reader.js';
@@ -261,6 +261,48 @@ test('drifted copies, through the word table, are the pairs that comparing every
     ['Near-identical rules (drifted copies, 80% the same words): "- abİcdİefİghİjkİlmİnoİprİstİ"'],
   );
   assert.deepEqual(nearPairsByEveryPair(dense), ['a.md:1|b.md:1']);
+});
+
+test('the test for any option finds a line exactly when one of the options does, its word boundary tested once', () => {
+  const options = CLAIM_TOPICS.flatMap((t) => t.options.map((o) => new RegExp(o.pattern.source, 'i')));
+  assert.ok(ANY_OPTION.source.startsWith('\\b(?:'), 'every option starts at a word boundary: one test of it');
+  const values = CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.value));
+  const parts = fc.oneof(
+    fc.constantFrom(...values, ...values.map((v) => v.toUpperCase())),
+    fc.constantFrom(
+      ' ',
+      '-',
+      '_',
+      'x',
+      '1',
+      '.',
+      ';',
+      'use ',
+      'never ',
+      'no ',
+      'with ',
+      "don't use ",
+      'quoted',
+      'two',
+      'semicolon',
+      'spaces',
+      'é',
+    ),
+  );
+  fc.assert(
+    fc.property(fc.array(parts, { maxLength: 6 }), (p) => {
+      const text = p.join('');
+      assert.equal(
+        ANY_OPTION.test(text),
+        options.some((re) => re.test(text)),
+        JSON.stringify(text),
+      );
+    }),
+    { numRuns: 5000 },
+  );
+  // Without a boundary at the start of each, the patterns are joined as they are.
+  assert.equal(anyOf([/\ba/, /b/]).source, '\\ba|b');
+  assert.equal(anyOf([/\ba/g, /\bb\b/]).source, '\\b(?:a|b\\b)');
 });
 
 test('the repeated keys are the groups of more than one that grouping gives, in the order of first use', () => {

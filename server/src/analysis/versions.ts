@@ -1,4 +1,5 @@
 import {
+  anyOf,
   GENERIC_VERSION,
   NEGATION_BEFORE,
   NOT_A_NAME_PART,
@@ -20,7 +21,7 @@ export interface VersionClaim {
  * Any of the patterns below, at once, case aside: a line it does not match states no version, and is
  * read no further (most lines). Every pattern's flags are among `g` and `i` (tests/analysis/fast-paths.test.ts).
  */
-export const ANY_VERSION = new RegExp([...VERSIONED_LANGUAGES.map((l) => l.pattern.source), GENERIC_VERSION.source].join('|'), 'i');
+export const ANY_VERSION = anyOf([...VERSIONED_LANGUAGES.map((l) => l.pattern), GENERIC_VERSION]);
 
 /** The versions a line states: one per product, ranges and lists of supported versions left out. */
 /** What most lines state: one list for all of them, not an empty list per line. */
