@@ -5,13 +5,13 @@ import { normalizeLine, normalizedText, type Unit } from '../../server/src/model
 import { proseLines } from '../../server/src/analysis/claims.js';
 import { hasTwoWords, isLabel, isTrivial, stripMarker } from '../../server/src/analysis/trivial.js';
 import { mayHaveSentenceBreak } from '../../server/src/analysis/duplicates.js';
-import { ANY_MODAL } from '../../server/src/analysis/claims.js';
+import { ANY_MODAL, ANY_OPTION } from '../../server/src/analysis/claims.js';
 import { MODALS } from '../../server/src/analysis/topics.js';
 import { hiddenIn, isHidden } from '../../server/src/show/untrusted.js';
 import { ANY_VERSION, normalizeRanges, versionClaims } from '../../server/src/analysis/versions.js';
-import { GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/topics.js';
+import { anyOf, CLAIM_TOPICS, GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/topics.js';
 import { repeatedKeys } from '../../server/src/common/collections.js';
-import { wordIdsOf } from '../../server/src/analysis/near-duplicates.js';
+import { findNearDuplicates, wordIdsOf } from '../../server/src/analysis/near-duplicates.js';
 import { ACTION_WORD, ACTIONS, VERB_OF } from '../../server/src/analysis/claim-reader.js';
 
 /** Issue 13: the per-line passes take shortcuts for the common case; each answers what the long way does. */
@@ -191,6 +191,118 @@ test('the numbered words of a text are its distinct words, numbered in first-met
     }),
     { numRuns: 3000 },
   );
+});
+
+/** Drifted copies the long way: every pair of units in different files, their word sets compared whole. */
+function nearPairsByEveryPair(units: Unit[]): string[] {
+  const sets = units.map((u) => new Set(wordsOf(normalizedText(u))));
+  const out: string[] = [];
+  for (let i = 0; i < units.length; i++)
+    for (let j = i + 1; j < units.length; j++) {
+      const [a, b] = [sets[i]!, sets[j]!];
+      if (a.size < 8 || b.size < 8 || units[i]!.path === units[j]!.path) continue;
+      if (normalizedText(units[i]!) === normalizedText(units[j]!)) continue;
+      const common = [...a].filter((w) => b.has(w)).length;
+      if (common >= 2 && common / (a.size + b.size - common) >= 0.75)
+        out.push(`${units[i]!.path}:${units[i]!.line}|${units[j]!.path}:${units[j]!.line}`);
+    }
+  return out.sort();
+}
+
+test('drifted copies, through the word table, are the pairs that comparing every pair finds (lower case longer than the text included)', () => {
+  // Few words, so that pairs share most of theirs. "İ" lower-cases to "i" and a combining dot: "abİcdİ" is
+  // the words "abi" and "cdi", more words in its lower case than its length leaves room for.
+  const word = fc.constantFrom(
+    'alpha',
+    'beta',
+    'gamma',
+    'delta',
+    'epsilon',
+    'zeta',
+    'theta',
+    'ΩMEGA',
+    '123',
+    'abİ',
+    'cdİ',
+    'efİ',
+    'ghİ',
+    'jkİ',
+    'lmİ',
+    'noİ',
+    'prİ',
+    'stİ',
+  );
+  const unit = fc.record({
+    path: fc.constantFrom('a.md', 'b.md', 'c.md'),
+    words: fc.array(word, { minLength: 6, maxLength: 16 }),
+    sep: fc.constantFrom(' ', ', ', '', ''),
+  });
+  fc.assert(
+    fc.property(fc.array(unit, { maxLength: 30 }), (specs) => {
+      const units: Unit[] = specs.map((x, k) => ({
+        kind: 'list-item',
+        path: x.path,
+        line: k + 1,
+        lines: [`- ${x.words.join(x.sep)}`],
+        blankBefore: false,
+      }));
+      const found = findNearDuplicates(units).map((p) => p.locations.map((l) => `${l.path}:${l.line}`).join('|'));
+      assert.deepEqual(found.sort(), nearPairsByEveryPair(units));
+    }),
+    { numRuns: 1000 },
+  );
+  // Every unit denser in words than its length leaves room for: the table grows.
+  const dense: Unit[] = [
+    { kind: 'list-item', path: 'a.md', line: 1, lines: ['- abİcdİefİghİjkİlmİnoİprİstİ'], blankBefore: false },
+    { kind: 'list-item', path: 'b.md', line: 1, lines: ['- abİcdİefİghİjkİlmİnoİprİxyİ'], blankBefore: false },
+  ];
+  assert.deepEqual(
+    findNearDuplicates(dense).map((p) => p.description),
+    ['Near-identical rules (drifted copies, 80% the same words): "- abİcdİefİghİjkİlmİnoİprİstİ"'],
+  );
+  assert.deepEqual(nearPairsByEveryPair(dense), ['a.md:1|b.md:1']);
+});
+
+test('the test for any option finds a line exactly when one of the options does, its word boundary tested once', () => {
+  const options = CLAIM_TOPICS.flatMap((t) => t.options.map((o) => new RegExp(o.pattern.source, 'i')));
+  assert.ok(ANY_OPTION.source.startsWith('\\b(?:'), 'every option starts at a word boundary: one test of it');
+  const values = CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.value));
+  const parts = fc.oneof(
+    fc.constantFrom(...values, ...values.map((v) => v.toUpperCase())),
+    fc.constantFrom(
+      ' ',
+      '-',
+      '_',
+      'x',
+      '1',
+      '.',
+      ';',
+      'use ',
+      'never ',
+      'no ',
+      'with ',
+      "don't use ",
+      'quoted',
+      'two',
+      'semicolon',
+      'spaces',
+      'é',
+    ),
+  );
+  fc.assert(
+    fc.property(fc.array(parts, { maxLength: 6 }), (p) => {
+      const text = p.join('');
+      assert.equal(
+        ANY_OPTION.test(text),
+        options.some((re) => re.test(text)),
+        JSON.stringify(text),
+      );
+    }),
+    { numRuns: 5000 },
+  );
+  // Without a boundary at the start of each, the patterns are joined as they are.
+  assert.equal(anyOf([/\ba/, /b/]).source, '\\ba|b');
+  assert.equal(anyOf([/\ba/g, /\bb\b/]).source, '\\b(?:a|b\\b)');
 });
 
 test('the repeated keys are the groups of more than one that grouping gives, in the order of first use', () => {

@@ -32,9 +32,11 @@ function analyzeScan(scan: ScanResult): Analysis {
   // A file left out of the migration as a copy of another is still a copy a reader should hear about:
   // repeats are looked for with it, and collapse to one report per copied file.
   const copyPaths = new Set(scan.copies.filter((c) => c.relation === 'copy').map((c) => c.path));
-  const repeatDocs = [...docs, ...scan.docs.filter((d) => copyPaths.has(d.path))];
-  const repeatUnits = repeatDocs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
-  for (const d of repeatDocs) scopes.set(d.path, d.scope);
+  const copyDocs = scan.docs.filter((d) => copyPaths.has(d.path));
+  const repeatDocs = copyDocs.length === 0 ? docs : [...docs, ...copyDocs];
+  // Without copies, the units searched for repeats are the units: not a second list of thousands.
+  const repeatUnits = copyDocs.length === 0 ? units : repeatDocs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
+  for (const d of copyDocs) scopes.set(d.path, d.scope);
   const repeats = [
     ...findDuplicates(repeatUnits, scopeOf),
     ...findNearDuplicates(repeatUnits, scopeOf),
@@ -44,7 +46,7 @@ function analyzeScan(scan: ScanResult): Analysis {
   const problems = [
     ...collapseCopies(repeats, repeatDocs),
     ...findContradictions(units, scopeOf),
-    ...findHiddenCharacters(docs.flatMap((d) => d.units)),
+    ...docs.flatMap((d) => findHiddenCharacters(d.units)),
   ];
   const structured = Object.fromEntries(docs.map((d) => [d.path, isStructured(d)]));
   dedupeByLocations(problems);
@@ -144,9 +146,10 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
 
   const rules = units.filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isComment(u));
   // Only the repeated texts are grouped: a repository of thousands of rules has thousands of texts, nearly all used once.
-  for (const indexes of repeatedKeys(rules.map(normalizedOf))) {
+  const unitTexts = rules.map(normalizedOf);
+  for (const indexes of repeatedKeys(unitTexts)) {
     const all = indexes.map((i) => rules[i]!);
-    const text = normalizedOf(all[0]!);
+    const text = unitTexts[indexes[0]!]!;
     const group = meeting(all, (u) => u, scopeOf);
     if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;
     const what = group[0]!.lines.length > 1 ? 'paragraph' : group[0]!.kind === 'list-item' ? 'rule' : 'line';
@@ -162,14 +165,15 @@ export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () =
   const texts: string[] = [];
   const lineUnits: Unit[] = [];
   const offsets: number[] = [];
-  for (const u of rules) {
+  for (let r = 0; r < rules.length; r++) {
+    const u = rules[r]!;
     const covered = coveredLines.get(u.path);
     const prose = proseLines(u);
     for (let k = 0; k < prose.length; k++) {
       const i = prose[k]!;
       if (covered?.has(u.line + i)) continue;
       // A one-line unit's normalised text is its line's, already worked out.
-      texts.push(stripMarker(u.lines.length === 1 ? normalizedOf(u) : normalizeLine(u.lines[i]!)));
+      texts.push(stripMarker(u.lines.length === 1 ? unitTexts[r]! : normalizeLine(u.lines[i]!)));
       lineUnits.push(u);
       offsets.push(i);
     }

@@ -165,10 +165,14 @@ function clauses(text: string): string[] {
 }
 
 /** The claims of one line: at most one per clause, for the first action that has a polarity. */
-export function actionClaims(line: string): ActionClaim[] {
-  const out: ActionClaim[] = [];
+/** What most lines claim: one list for all of them, not an empty list per line. */
+const NO_ACTIONS: readonly ActionClaim[] = Object.freeze([]);
+const NO_COMMANDS: readonly string[] = Object.freeze([]);
+
+export function actionClaims(line: string): readonly ActionClaim[] {
   // Most lines name no action and no "avoid": one test says so before any parsing.
-  if (!ACTION_WORD.test(line.toLowerCase())) return out;
+  if (!ACTION_WORD.test(line.toLowerCase())) return NO_ACTIONS;
+  const out: ActionClaim[] = [];
   for (const clause of clauses(ruleText(line))) {
     // "Avoid `any`": avoiding a thing is never using it.
     const avoid = /^\s*(?:always\s+)?avoid\s+(?!\w+ing\b)/i.exec(clause);
@@ -349,8 +353,8 @@ export function sameCommand(a: string, b: string): boolean {
 }
 
 /** The commands of a table row's cells: "| Start | `yarn dev` |". */
-export function tableCommands(line: string): string[] {
-  if (!line.trimStart().startsWith('|')) return [];
+export function tableCommands(line: string): readonly string[] {
+  if (!line.trimStart().startsWith('|')) return NO_COMMANDS;
   return [...line.matchAll(/`([^`\n]+)`/g)].map((m) => normalizeCommand(m[1]!)).filter((c) => /\s/.test(c) || commandTool(c) !== null);
 }
 

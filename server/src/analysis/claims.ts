@@ -3,7 +3,7 @@ import { FENCE } from '../model/markdown-units.js';
 import { byCodeUnit, groupBy, pushTo } from '../common/collections.js';
 import { languagesMeet, languagesOf, scopesOverlap } from './scope-overlap.js';
 import { readOption } from './option-claims.js';
-import { CLAIM_TOPICS, MODALS } from './topics.js';
+import { anyOf, CLAIM_TOPICS, MODALS } from './topics.js';
 import { compatibleVersions, versionClaims } from './versions.js';
 import { actionClaims, codeCommands, roleClaim, sameCommand, tableCommands, type Polarity } from './claim-reader.js';
 import { commandTool, commandVersions, COMMAND_TOOLS } from './tools.js';
@@ -44,11 +44,11 @@ export interface Claim {
 const REPO: Scope = { kind: 'repo' };
 
 /** Any option of any topic: a line that names none is read for no topic. */
-const ANY_OPTION = new RegExp(CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.pattern.source)).join('|'), 'i');
+export const ANY_OPTION = anyOf(CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.pattern)));
 /** The modal patterns, each with a twin that only tests (a line without "always" or "never" is read no further). */
 const MODALS_READ = MODALS.map((m) => ({ ...m, anywhere: new RegExp(m.pattern.source, m.pattern.flags.replace('g', '')) }));
 /** Any of the modal patterns (their flags are `gi`, tests/analysis/fast-paths.test.ts): one test for a line that has none. */
-export const ANY_MODAL = new RegExp(MODALS.map((m) => m.pattern.source).join('|'), 'i');
+export const ANY_MODAL = anyOf(MODALS.map((m) => m.pattern));
 const TITLES = new Map(CLAIM_TOPICS.map((t) => [t.id, t.title]));
 /** The topic, value and kind of a version a line states (in prose, or in a command it gives). */
 const versionClaim = (v: { key: string; name: string; value: string }) =>

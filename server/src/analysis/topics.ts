@@ -38,6 +38,17 @@ const RULED_OUT =
 const TOOL_CHOSEN =
   /\b(?:use|uses|using|prefer|prefers|require|requires|run|runs|with|only|stick (?:to|with)|switch(?:ed)? to)\s+(?:only\s+)?$/i;
 
+/**
+ * One case-insensitive test for any of `patterns` (their own flags aside). When every one starts at a
+ * word boundary, the boundary is tested once, before the alternation: `\b(?:a|b)` finds what
+ * `\ba|\bb` finds, and V8 runs it faster over a line that holds none of them (most lines).
+ */
+export function anyOf(patterns: readonly RegExp[]): RegExp {
+  const sources = patterns.map((p) => p.source);
+  const bounded = sources.every((s) => s.startsWith('\\b'));
+  return new RegExp(bounded ? `\\b(?:${sources.map((s) => s.slice(2)).join('|')})` : sources.join('|'), 'i');
+}
+
 export const CLAIM_TOPICS: readonly ClaimTopic[] = [
   {
     id: 'package-manager',

@@ -1,4 +1,5 @@
 import {
+  anyOf,
   GENERIC_VERSION,
   NEGATION_BEFORE,
   NOT_A_NAME_PART,
@@ -20,13 +21,16 @@ export interface VersionClaim {
  * Any of the patterns below, at once, case aside: a line it does not match states no version, and is
  * read no further (most lines). Every pattern's flags are among `g` and `i` (tests/analysis/fast-paths.test.ts).
  */
-export const ANY_VERSION = new RegExp([...VERSIONED_LANGUAGES.map((l) => l.pattern.source), GENERIC_VERSION.source].join('|'), 'i');
+export const ANY_VERSION = anyOf([...VERSIONED_LANGUAGES.map((l) => l.pattern), GENERIC_VERSION]);
 
 /** The versions a line states: one per product, ranges and lists of supported versions left out. */
-export function versionClaims(raw: string): VersionClaim[] {
-  const out: VersionClaim[] = [];
+/** What most lines state: one list for all of them, not an empty list per line. */
+const NO_VERSIONS: readonly VersionClaim[] = Object.freeze([]);
+
+export function versionClaims(raw: string): readonly VersionClaim[] {
   const text = normalizeRanges(raw);
-  if (!ANY_VERSION.test(text)) return out;
+  if (!ANY_VERSION.test(text)) return NO_VERSIONS;
+  const out: VersionClaim[] = [];
   for (const lang of VERSIONED_LANGUAGES) {
     for (const m of text.matchAll(lang.pattern)) {
       const before = text.slice(0, m.index);
