@@ -4,6 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import ignore, { type Ignore } from 'ignore';
 import { formatFor } from './formats/registry.js';
+import type { Format } from './formats/types.js';
 import { gitListing } from './git-listing.js';
 
 const run = promisify(execFile);
@@ -26,13 +27,24 @@ const skipped = (rel: string): boolean =>
     .slice(0, -1)
     .some((seg) => SKIPPED_DIRS.has(seg));
 
+/** An instruction file: its repository path (with `/`) and its format. */
+export interface FoundFile {
+  rel: string;
+  format: Format;
+}
+
 /**
- * Repository-relative paths (with `/`) of every instruction file. In a git work tree this is git's
- * own list of tracked and untracked-but-not-ignored files; elsewhere a walk that honours .gitignore.
+ * Every instruction file, in no particular order (the scan orders them). In a git work tree this is
+ * git's own list of tracked and untracked-but-not-ignored files; elsewhere a walk that honours .gitignore.
  */
-export async function discoverInstructionFiles(root: string): Promise<string[]> {
+export async function discoverInstructionFiles(root: string): Promise<FoundFile[]> {
   const all = (await gitListing(root)) ?? (await walk(root));
-  return all.filter((rel) => !skipped(rel) && formatFor(rel) !== undefined).sort();
+  const found: FoundFile[] = [];
+  for (const rel of all) {
+    const format = formatFor(rel);
+    if (format !== undefined && !skipped(rel)) found.push({ rel, format });
+  }
+  return found;
 }
 
 async function walk(root: string): Promise<string[]> {

@@ -1,5 +1,5 @@
 import { readFrontMatter } from './frontmatter.js';
-import type { Unit } from './model.js';
+import type { Unit, UnitKind } from './model.js';
 import { isBlank } from '../common/text.js';
 
 const HEADING = /^ {0,3}(#{1,6})(\s|$)/;
@@ -8,6 +8,9 @@ export const FENCE = /^\s*(`{3,}|~{3,})/;
 const LIST_ITEM = /^ {0,3}([-*+]|\d{1,9}[.)])\s+\S/;
 const HTML_BLOCK = /^ {0,3}<(!--|[a-zA-Z][\w-]*)/;
 const COMMENT_START = /^ {0,3}<!--/;
+const ONE_LINE_COMMENT = /^\s*<!--.*-->\s*$/;
+const INDENTED = /^\s+\S/;
+const INDENTED_TWO = /^ {2,}\S/;
 
 /**
  * Split Markdown lines into units: front matter, headings, list items (with their continuation and
@@ -15,20 +18,24 @@ const COMMENT_START = /^ {0,3}<!--/;
  * one unit, except blank lines between units.
  */
 export function splitUnits(path: string, lines: string[]): Unit[] {
-  const units: Unit[] = [];
-  let i = 0;
-  let blankBefore = false;
-  const push = (kind: Unit['kind'], start: number, end: number, extra: Partial<Unit> = {}) => {
-    units.push({ kind, path, line: start + 1, lines: lines.slice(start, end), blankBefore, ...extra });
-    blankBefore = false;
-  };
-
   // The same block the front matter reader takes (so a format that reads it also leaves it out of the body).
   const frontMatter = readFrontMatter(lines);
-  if (frontMatter) {
-    push('frontmatter', 0, frontMatter.lineCount);
-    i = frontMatter.lineCount;
-  }
+  if (!frontMatter) return splitBody(path, lines, 0);
+  const units = [unitOf('frontmatter', path, lines, 0, frontMatter.lineCount, false)];
+  return splitBody(path, lines, frontMatter.lineCount, units);
+}
+
+/**
+ * The units of the lines after the first `from`, which the caller has read itself (a format that
+ * takes the front matter into its fields skips its block: no unit is made for it), appended to `units`.
+ */
+export function splitBody(path: string, lines: string[], from: number, units: Unit[] = []): Unit[] {
+  let i = from;
+  let blankBefore = false;
+  const push = (kind: UnitKind, start: number, end: number) => {
+    units.push(unitOf(kind, path, lines, start, end, blankBefore));
+    blankBefore = false;
+  };
 
   while (i < lines.length) {
     const line = lines[i]!;
@@ -40,7 +47,8 @@ export function splitUnits(path: string, lines: string[]): Unit[] {
     const start = i;
     const heading = HEADING.exec(line);
     if (heading) {
-      push('heading', start, start + 1, { level: heading[1]!.length });
+      units.push({ kind: 'heading', path, line: start + 1, lines: [line], blankBefore, level: heading[1]!.length });
+      blankBefore = false;
       i++;
       continue;
     }
@@ -68,7 +76,7 @@ export function splitUnits(path: string, lines: string[]): Unit[] {
     }
     const kind = HTML_BLOCK.test(line) ? 'html' : 'paragraph';
     i++;
-    if (kind === 'html' && /^\s*<!--.*-->\s*$/.test(line)) {
+    if (kind === 'html' && ONE_LINE_COMMENT.test(line)) {
       // A one-line comment is a block of its own (CommonMark ends a comment block at `-->`).
       push(kind, start, i);
       continue;
@@ -77,6 +85,11 @@ export function splitUnits(path: string, lines: string[]): Unit[] {
     push(kind, start, i);
   }
   return units;
+}
+
+/** A unit of the lines from `start` to `end` (exclusive); one literal shape, so every unit shares it. */
+function unitOf(kind: UnitKind, path: string, lines: string[], start: number, end: number, blankBefore: boolean): Unit {
+  return { kind, path, line: start + 1, lines: lines.slice(start, end), blankBefore };
 }
 
 /**
@@ -115,9 +128,9 @@ function continuesListItem(lines: string[], i: number): boolean {
   if (isBlank(line)) {
     // A blank line followed by an indented line keeps the item going (loose list content).
     const next = lines[i + 1];
-    return next !== undefined && /^ {2,}\S/.test(next);
+    return next !== undefined && INDENTED_TWO.test(next);
   }
-  if (/^\s+\S/.test(line)) return true;
+  if (INDENTED.test(line)) return true;
   return !LIST_ITEM.test(line) && !HEADING.test(line) && !FENCE.test(line) && !HTML_BLOCK.test(line);
 }
 
