@@ -10,7 +10,7 @@ import { gitListing } from './git-listing.js';
 const run = promisify(execFile);
 
 /** Folders that never hold the repository's own instructions. */
-export const SKIPPED_DIRS = new Set([
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   '.git',
   'node_modules',
   'vendor',
@@ -21,11 +21,10 @@ export const SKIPPED_DIRS = new Set([
   '.copilot-state',
 ]);
 
-const skipped = (rel: string): boolean =>
-  rel
-    .split('/')
-    .slice(0, -1)
-    .some((seg) => SKIPPED_DIRS.has(seg));
+/** A folder of SKIPPED_DIRS anywhere on a path (a whole segment followed by `/`). */
+const IN_SKIPPED_DIR = new RegExp(`(?:^|/)(?:${[...SKIPPED_DIRS].map((d) => d.replace(/[.]/g, '\\.')).join('|')})/`);
+
+const skipped = (rel: string): boolean => IN_SKIPPED_DIR.test(rel);
 
 /** An instruction file: its repository path (with `/`) and its format. */
 export interface FoundFile {

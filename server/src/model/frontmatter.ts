@@ -94,7 +94,8 @@ function parseBlock(body: string[], close: number): FrontMatter {
   return { data: lenientFields(body), lineCount: close + 1, lenient: true };
 }
 
-const FLAT_LINE = /^([A-Za-z_][\w-]*):(?:[ ]+(.*?))?[ ]*$/;
+/** A key of a flat line: what comes before its first `:`. */
+const FLAT_KEY = /^[A-Za-z_][\w-]*$/;
 /** Characters that start something other than plain text in YAML, or a number. */
 const NOT_PLAIN_START = /^[-?:,[\]{}#&*!|>'"%@`.+0-9]/;
 /** A YAML null, bool, comment or mapping inside the value: left to the YAML parser. */
@@ -120,14 +121,38 @@ export function flatFields(body: string[]): Record<string, unknown> | null {
     const line = body[i]!;
     if (line === '') continue;
     if (ODD_CHAR.test(line)) return null;
-    const kv = FLAT_LINE.exec(line);
-    if (!kv || NULL_OR_BOOL_KEY.test(kv[1]!) || Object.hasOwn(data, kv[1]!)) return null;
-    const value = flatValue(kv[2] ?? '');
+    const kv = flatLine(line);
+    if (kv === null || NULL_OR_BOOL_KEY.test(kv.key) || Object.hasOwn(data, kv.key)) return null;
+    const value = flatValue(kv.text);
     if (value === undefined) return null;
-    data[kv[1]!] = value;
+    data[kv.key] = value;
   }
   return data;
 }
+
+/**
+ * A `key: value` line's key and value text, as `^([A-Za-z_][\w-]*):(?:[ ]+(.*?))?[ ]*$` takes them
+ * (after ODD_CHAR: no line breaks), or null: the key is what precedes the first colon, then nothing,
+ * or spaces and the text up to any spaces at the end. Read by hand: a scan reads a line of front
+ * matter of every file, and a match array is three objects.
+ */
+export function flatLine(line: string): { key: string; text: string } | null {
+  const colon = line.indexOf(':');
+  if (colon < 0) return null;
+  const key = line.slice(0, colon);
+  if (!FLAT_KEY.test(key)) return null;
+  const from = colon + 1;
+  if (from === line.length) return { key, text: '' };
+  // `key:value` and `key:\tvalue` are no flat lines.
+  if (line.charCodeAt(from) !== SPACE) return null;
+  let start = from;
+  while (start < line.length && line.charCodeAt(start) === SPACE) start++;
+  let end = line.length;
+  while (end > start && line.charCodeAt(end - 1) === SPACE) end--;
+  return { key, text: line.slice(start, end) };
+}
+
+const SPACE = 0x20;
 
 function flatValue(v: string): string | boolean | null | undefined {
   if (v === '') return null;
