@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { flatLine } from '../../server/src/model/frontmatter.js';
+import { flatLine, globList } from '../../server/src/model/frontmatter.js';
 import { inSkippedDir, SKIPPED_DIRS } from '../../server/src/analysis/discover.js';
 
 /** The line pattern the flat reader matched each line with, before it read lines by hand. */
@@ -33,6 +33,34 @@ test('a path is in a skipped folder when a folder on the way (not its file name)
     fc.property(fc.array(seg, { minLength: 1, maxLength: 5 }), (segs) => {
       const rel = segs.join('/');
       assert.equal(inSkippedDir(rel), reference(rel), JSON.stringify(rel));
+    }),
+    { numRuns: 20000 },
+  );
+});
+
+test('a globs list splits at the commas outside braces, with or without braces', () => {
+  // The brace-aware split, kept here as it splits every list (the reader splits a list without braces at once).
+  const reference = (text: string): string[] => {
+    const parts: string[] = [];
+    let depth = 0;
+    let start = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text[i];
+      if (c === '{') depth++;
+      else if (c === '}' && depth > 0) depth--;
+      else if (c === ',' && depth === 0) {
+        parts.push(text.slice(start, i));
+        start = i + 1;
+      }
+    }
+    parts.push(text.slice(start));
+    return parts.map((g) => g.trim().replace(/^(['"])(.*)\1$/, '$2')).filter((g) => g !== '');
+  };
+  const piece = fc.constantFrom('a', '*.ts', ',', ', ', '{', '}', '"', "'", ' ', '**/');
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 8 }), (pieces) => {
+      const text = pieces.join('');
+      assert.deepEqual(globList(text), reference(text), JSON.stringify(text));
     }),
     { numRuns: 20000 },
   );

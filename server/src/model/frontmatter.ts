@@ -200,6 +200,8 @@ export function globList(value: unknown): string[] {
 
 /** Split a comma list of globs, keeping brace alternatives such as `*.{ts,tsx}` whole. */
 function splitOutsideBraces(text: string): string[] {
+  // Without a brace every comma splits (most globs have none; a scan reads one list per rule file).
+  if (!text.includes('{')) return text.split(',');
   const parts: string[] = [];
   let depth = 0;
   let start = 0;
