@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { readFrontMatter } from '../../server/src/model/frontmatter.js';
 import { splitBody, splitUnits } from '../../server/src/model/markdown-units.js';
+import { referenceSplitUnits } from '../helpers/split-units-reference.js';
 
 const LINES = [
   '---',
@@ -56,4 +57,41 @@ test('front matter read again from the same lines, changed in between, is read a
   lines.splice(2, 0, 'globs: x');
   assert.deepEqual(readFrontMatter(lines)?.data, { description: 'two', globs: 'x' });
   assert.equal(readFrontMatter(lines)?.lineCount, 4);
+});
+
+test('the splitter cuts any lines into the units the splitter before its shortcuts cut them into', () => {
+  const line = fc.oneof(
+    fc.constantFrom(
+      ...LINES,
+      '-',
+      '- ',
+      '-x',
+      '- [ ] task',
+      '--',
+      '***',
+      '+ plus',
+      '* star',
+      '2) two',
+      'Text',
+      'a',
+      'Z:',
+      '\tTab',
+      ' #x',
+      '<!-- open',
+    ),
+    fc
+      .array(
+        fc.constantFrom('a', 'Z', '-', ' ', '\t', '#', '`', '~', '<', '!', '1', '.', ')', '*', '+', '>', '\u00a0', '\ufeff', 'é', '-->'),
+        {
+          maxLength: 6,
+        },
+      )
+      .map((p) => p.join('')),
+  );
+  fc.assert(
+    fc.property(fc.array(line, { maxLength: 25 }), (lines) => {
+      assert.deepEqual(splitUnits('a.md', lines), referenceSplitUnits('a.md', lines));
+    }),
+    { numRuns: 5000 },
+  );
 });

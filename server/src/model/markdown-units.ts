@@ -39,26 +39,27 @@ export function splitBody(path: string, lines: string[], from: number, units: Un
 
   while (i < lines.length) {
     const line = lines[i]!;
-    if (isBlank(line)) {
+    const first = startOf(line);
+    if (first === OTHER_START && isBlank(line)) {
       blankBefore = true;
       i++;
       continue;
     }
     const start = i;
-    const heading = HEADING.exec(line);
+    const heading = first === OTHER_START ? HEADING.exec(line) : null;
     if (heading) {
       units.push({ kind: 'heading', path, line: start + 1, lines: [line], blankBefore, level: heading[1]!.length });
       blankBefore = false;
       i++;
       continue;
     }
-    const fence = FENCE.exec(line);
+    const fence = first === OTHER_START ? FENCE.exec(line) : null;
     if (fence) {
       i = endOfFence(lines, start, fence[1]!);
       push('code', start, i);
       continue;
     }
-    if (LIST_ITEM.test(line)) {
+    if (first !== LETTER_START && LIST_ITEM.test(line)) {
       i++;
       while (i < lines.length && continuesListItem(lines, i)) {
         const inner = FENCE.exec(lines[i]!);
@@ -67,14 +68,14 @@ export function splitBody(path: string, lines: string[], from: number, units: Un
       push('list-item', start, i);
       continue;
     }
-    const commentEnd = COMMENT_START.test(line) ? endOfComment(lines, start) : -1;
+    const commentEnd = first === OTHER_START && COMMENT_START.test(line) ? endOfComment(lines, start) : -1;
     if (commentEnd > start) {
       // A comment over several lines is one block up to its `-->`, headings and blank lines included.
       i = commentEnd + 1;
       push('html', start, i);
       continue;
     }
-    const kind = HTML_BLOCK.test(line) ? 'html' : 'paragraph';
+    const kind = first === OTHER_START && HTML_BLOCK.test(line) ? 'html' : 'paragraph';
     i++;
     if (kind === 'html' && ONE_LINE_COMMENT.test(line)) {
       // A one-line comment is a block of its own (CommonMark ends a comment block at `-->`).
@@ -85,6 +86,22 @@ export function splitBody(path: string, lines: string[], from: number, units: Un
     push(kind, start, i);
   }
   return units;
+}
+
+/**
+ * What a line's first character leaves possible, so that most lines are tested against one pattern
+ * or none (a scan splits every line of every file): every pattern above needs a space, `#`, a fence
+ * character, a list marker or `<` first. A line that starts with an ASCII letter is no blank line and
+ * opens nothing (it is text); one that starts with `-` can open only a list item.
+ */
+const LETTER_START = 1;
+const DASH_START = 2;
+const OTHER_START = 0;
+
+function startOf(line: string): number {
+  const lower = line.charCodeAt(0) | 0x20;
+  if (lower >= 0x61 && lower <= 0x7a) return LETTER_START;
+  return line.charCodeAt(0) === 0x2d ? DASH_START : OTHER_START;
 }
 
 /** A unit of the lines from `start` to `end` (exclusive); one literal shape, so every unit shares it. */
@@ -125,6 +142,9 @@ function endOfFence(lines: string[], start: number, marker: string): number {
 /** A line continues a list item when it is indented (nested items, wrapped text) or lazily wraps it. */
 function continuesListItem(lines: string[], i: number): boolean {
   const line = lines[i]!;
+  const first = startOf(line);
+  if (first === LETTER_START) return true;
+  if (first === DASH_START) return !LIST_ITEM.test(line);
   if (isBlank(line)) {
     // A blank line followed by an indented line keeps the item going (loose list content).
     const next = lines[i + 1];
@@ -135,5 +155,8 @@ function continuesListItem(lines: string[], i: number): boolean {
 }
 
 function continuesParagraph(line: string): boolean {
+  const first = startOf(line);
+  if (first === LETTER_START) return true;
+  if (first === DASH_START) return !LIST_ITEM.test(line);
   return !isBlank(line) && !HEADING.test(line) && !FENCE.test(line) && !LIST_ITEM.test(line);
 }
