@@ -65,12 +65,16 @@ function bodyLines(doc: InstructionDoc): string[] {
   return normalizedLines(doc.units);
 }
 
-/** The non-blank lines of the units, normalised, in one list (no list per unit: this runs for every file). */
+/**
+ * The non-blank lines of the units, normalised, in one list (no list per unit: this runs for every
+ * file). Indexed loops: an array's for-of allocates a result per step in code not yet optimised.
+ */
 function normalizedLines(units: readonly Unit[]): string[] {
   const out: string[] = [];
-  for (const u of units) {
-    for (const line of u.lines) {
-      const l = normalizeLine(line);
+  for (let u = 0; u < units.length; u++) {
+    const lines = units[u]!.lines;
+    for (let i = 0; i < lines.length; i++) {
+      const l = normalizeLine(lines[i]!);
       if (l !== '') out.push(l);
     }
   }
@@ -81,7 +85,8 @@ function normalizedLines(units: readonly Unit[]): string[] {
 function linesKey(lines: readonly string[]): string {
   let min = lines[0]!;
   let max = lines[0]!;
-  for (const l of lines) {
+  for (let i = 1; i < lines.length; i++) {
+    const l = lines[i]!;
     if (l < min) min = l;
     if (l > max) max = l;
   }
@@ -126,9 +131,11 @@ function markedSource(doc: InstructionDoc, text: string, known: Set<string>): { 
 function linkedFile(doc: InstructionDoc, known: Set<string>): string | null {
   // Given up at a third non-blank line: most files are longer, and no copy of their lines is made.
   const text: string[] = [];
-  for (const u of doc.units) {
-    if (u.kind === 'heading') continue;
-    for (const l of u.lines) {
+  for (let u = 0; u < doc.units.length; u++) {
+    const { kind, lines } = doc.units[u]!;
+    if (kind === 'heading') continue;
+    for (let i = 0; i < lines.length; i++) {
+      const l = lines[i]!;
       if (l.trim() === '') continue;
       if (text.length === 2) return null;
       text.push(l);

@@ -4,12 +4,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import ignore, { type Ignore } from 'ignore';
 import { formatFor } from './formats/registry.js';
+import type { Format } from './formats/types.js';
 import { gitListing } from './git-listing.js';
 
 const run = promisify(execFile);
 
 /** Folders that never hold the repository's own instructions. */
-export const SKIPPED_DIRS = new Set([
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   '.git',
   'node_modules',
   'vendor',
@@ -20,19 +21,29 @@ export const SKIPPED_DIRS = new Set([
   '.copilot-state',
 ]);
 
-const skipped = (rel: string): boolean =>
-  rel
-    .split('/')
-    .slice(0, -1)
-    .some((seg) => SKIPPED_DIRS.has(seg));
+/** A folder of SKIPPED_DIRS anywhere on a path (a whole segment followed by `/`). */
+const IN_SKIPPED_DIR = new RegExp(`(?:^|/)(?:${[...SKIPPED_DIRS].map((d) => d.replace(/[.]/g, '\\.')).join('|')})/`);
+
+const skipped = (rel: string): boolean => IN_SKIPPED_DIR.test(rel);
+
+/** An instruction file: its repository path (with `/`) and its format. */
+export interface FoundFile {
+  rel: string;
+  format: Format;
+}
 
 /**
- * Repository-relative paths (with `/`) of every instruction file. In a git work tree this is git's
- * own list of tracked and untracked-but-not-ignored files; elsewhere a walk that honours .gitignore.
+ * Every instruction file, in no particular order (the scan orders them). In a git work tree this is
+ * git's own list of tracked and untracked-but-not-ignored files; elsewhere a walk that honours .gitignore.
  */
-export async function discoverInstructionFiles(root: string): Promise<string[]> {
+export async function discoverInstructionFiles(root: string): Promise<FoundFile[]> {
   const all = (await gitListing(root)) ?? (await walk(root));
-  return all.filter((rel) => !skipped(rel) && formatFor(rel) !== undefined).sort();
+  const found: FoundFile[] = [];
+  for (const rel of all) {
+    const format = formatFor(rel);
+    if (format !== undefined && !skipped(rel)) found.push({ rel, format });
+  }
+  return found;
 }
 
 async function walk(root: string): Promise<string[]> {

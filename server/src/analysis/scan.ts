@@ -6,7 +6,7 @@ import { discoverInstructionFiles } from './discover.js';
 import { followImports, type ImportRef } from './imports.js';
 import { leaveOutNoise } from './noise.js';
 import { findCopies, type Copy } from './copies.js';
-import { formatFor, formatRank } from './formats/registry.js';
+import { formatRank } from './formats/registry.js';
 import { loadYaml, parseDeferringYaml, YAML_NEEDED } from '../model/frontmatter.js';
 import { RepoPaths } from '../repo/repo-path.js';
 import { SourceReader, type ReadableSource, type SkippedSource, type SourceRead } from '../repo/source-file.js';
@@ -47,9 +47,9 @@ const READ_BATCH = 25;
 export async function scanRepository(root: string, onProgress?: ScanProgress): Promise<ScanResult> {
   const paths = new RepoPaths(root);
   const result: ScanResult = { root, sources: [], docs: [], files: new Map(), skipped: [], imports: [], copies: [], optional: [] };
-  const found = (await discoverInstructionFiles(root))
-    .map((rel) => ({ rel, format: formatFor(rel)! }))
-    .sort((a, b) => formatRank(a.format.id) - formatRank(b.format.id) || byCodeUnit(a.rel, b.rel));
+  const found = (await discoverInstructionFiles(root)).sort(
+    (a, b) => formatRank(a.format.id) - formatRank(b.format.id) || byCodeUnit(a.rel, b.rel),
+  );
   const reader = new SourceReader(paths, await paths.realRoot());
   const reads: (SourceRead | null)[] = [];
   for (const { rel } of found) {
@@ -60,7 +60,8 @@ export async function scanRepository(root: string, onProgress?: ScanProgress): P
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
-  for (const [i, { rel, format }] of found.entries()) {
+  for (let i = 0; i < found.length; i++) {
+    const { rel, format } = found[i]!;
     const read = reads[i];
     if (!read) continue;
     if (read.status === 'skipped') {
@@ -87,8 +88,9 @@ export async function scanRepository(root: string, onProgress?: ScanProgress): P
   // Two files that only import each other are no alias of anything: neither holds the rules.
   const byPath = new Map(result.docs.map((d) => [d.path, d]));
   for (const doc of result.docs) {
+    if (doc.aliasOf === null) continue;
     const seen = new Set<string>([doc.path]);
-    for (let at = doc.aliasOf; at !== null; at = byPath.get(at)?.aliasOf ?? null) {
+    for (let at: string | null = doc.aliasOf; at !== null; at = byPath.get(at)?.aliasOf ?? null) {
       if (seen.has(at)) {
         for (const p of seen) byPath.get(p)!.aliasOf = null;
         break;

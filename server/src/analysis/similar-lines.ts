@@ -46,25 +46,28 @@ export function similarCandidates(lists: readonly (readonly string[])[], share: 
  * is a token of its own, the same in every list. With how many lists hold each token. One map of the
  * distinct lines and a few arrays by line, not a map per list (this runs for every file).
  */
-function lineTokens(lists: readonly (readonly string[])[]): { tokensOf: Int32Array[]; freq: number[] } {
+function lineTokens(lists: readonly (readonly string[])[]): { tokensOf: Int32Array[]; freq: Int32Array } {
+  // No more distinct lines, nor tokens, than lines in all: arrays of that size, never grown.
+  let total = 0;
+  for (let l = 0; l < lists.length; l++) total += lists[l]!.length;
   const lineIds = new Map<string, number>();
+  let lineCount = 0;
   // By line number: its first occurrence's token, the list it was last met in, and how often there.
-  const firstToken: number[] = [];
-  const lastList: number[] = [];
-  const metInList: number[] = [];
+  const firstToken = new Int32Array(total);
+  const lastList = new Int32Array(total);
+  const metInList = new Int32Array(total);
   // The tokens of a line's later repeats in one list (the k-th repeat's at k - 1), for lines that repeat at all.
   const laterTokens = new Map<number, number[]>();
-  const freq: number[] = [];
-  const newToken = (): number => freq.push(0) - 1;
+  const freq = new Int32Array(total);
+  let tokenCount = 0;
   const tokensOf = lists.map((lines, list) => {
     const tokens = new Int32Array(lines.length);
     for (let x = 0; x < lines.length; x++) {
       let line = lineIds.get(lines[x]!);
       if (line === undefined) {
-        lineIds.set(lines[x]!, (line = firstToken.length));
-        firstToken.push(newToken());
-        lastList.push(-1);
-        metInList.push(0);
+        lineIds.set(lines[x]!, (line = lineCount++));
+        firstToken[line] = tokenCount++;
+        lastList[line] = -1;
       }
       let id: number;
       if (lastList[line] !== list) {
@@ -75,7 +78,7 @@ function lineTokens(lists: readonly (readonly string[])[]): { tokensOf: Int32Arr
         const k = metInList[line]!++;
         let later = laterTokens.get(line);
         if (later === undefined) laterTokens.set(line, (later = []));
-        id = later[k - 1] ??= newToken();
+        id = later[k - 1] ??= tokenCount++;
       }
       freq[id]!++;
       tokens[x] = id;

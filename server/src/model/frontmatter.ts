@@ -19,16 +19,21 @@ export interface FrontMatter {
 export function readFrontMatter(lines: string[]): FrontMatter | null {
   const close = closingLine(lines);
   if (close < 0) return null;
+  // A format's parse and planning's splitUnits may read the same block of the same lines one after the other.
+  if (last !== null && last.lines === lines && close === last.body.length + 1 && sameLines(last.body, lines, 1)) return last.result;
   const body = lines.slice(1, close);
-  const text = body.join('\n');
-  // A format's parse and splitUnits read the same block of the same lines one after the other.
-  if (last !== null && last.lines === lines && last.text === text) return last.result;
-  const result = parseBlock(body, text, close);
-  last = { lines, text, result };
+  const result = parseBlock(body, close);
+  last = { lines, body, result };
   return result;
 }
 
-let last: { lines: string[]; text: string; result: FrontMatter } | null = null;
+let last: { lines: string[]; body: string[]; result: FrontMatter } | null = null;
+
+/** Whether `lines` holds `body` from `from` on, line for line. */
+function sameLines(body: string[], lines: string[], from: number): boolean {
+  for (let i = 0; i < body.length; i++) if (body[i] !== lines[from + i]) return false;
+  return true;
+}
 
 /** The index of the line that closes the front matter block opening the lines, or -1 when there is none. */
 function closingLine(lines: string[]): number {
@@ -73,12 +78,12 @@ function yamlParser(): YamlParse {
   return (yamlParse = (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse);
 }
 
-function parseBlock(body: string[], text: string, close: number): FrontMatter {
+function parseBlock(body: string[], close: number): FrontMatter {
   const simple = flatFields(body);
   if (simple !== null) return { data: simple, lineCount: close + 1, lenient: false };
   const parseYaml = yamlParser();
   try {
-    const parsed = parseYaml(text, { strict: false, uniqueKeys: false, logLevel: 'error' });
+    const parsed = parseYaml(body.join('\n'), { strict: false, uniqueKeys: false, logLevel: 'error' });
     if (parsed === null || parsed === undefined) return { data: {}, lineCount: close + 1, lenient: false };
     if (typeof parsed === 'object' && !Array.isArray(parsed)) {
       return { data: parsed as Record<string, unknown>, lineCount: close + 1, lenient: false };
@@ -89,7 +94,8 @@ function parseBlock(body: string[], text: string, close: number): FrontMatter {
   return { data: lenientFields(body), lineCount: close + 1, lenient: true };
 }
 
-const FLAT_LINE = /^([A-Za-z_][\w-]*):(?:[ ]+(.*?))?[ ]*$/;
+/** A key of a flat line: what comes before its first `:`. */
+const FLAT_KEY = /^[A-Za-z_][\w-]*$/;
 /** Characters that start something other than plain text in YAML, or a number. */
 const NOT_PLAIN_START = /^[-?:,[\]{}#&*!|>'"%@`.+0-9]/;
 /** A YAML null, bool, comment or mapping inside the value: left to the YAML parser. */
@@ -97,6 +103,7 @@ const NOT_PLAIN_TEXT = /^(?:~|null|Null|NULL)$|: |:$| #/;
 /** Controls, C1, BOM, line and paragraph separators: left to the YAML parser. */
 // eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const ODD_CHAR = /[\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff]/;
+const QUOTED_WITHOUT_ESCAPES = /^'([^']*)'$|^"([^"\\]*)"$/;
 const TRUE = new Set(['true', 'True', 'TRUE']);
 const FALSE = new Set(['false', 'False', 'FALSE']);
 const NULL_OR_BOOL_KEY = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE|__proto__)$/;
@@ -110,23 +117,48 @@ const NULL_OR_BOOL_KEY = /^(?:null|Null|NULL|true|True|TRUE|false|False|FALSE|__
  */
 export function flatFields(body: string[]): Record<string, unknown> | null {
   const data: Record<string, unknown> = {};
-  for (const line of body) {
+  for (let i = 0; i < body.length; i++) {
+    const line = body[i]!;
     if (line === '') continue;
     if (ODD_CHAR.test(line)) return null;
-    const kv = FLAT_LINE.exec(line);
-    if (!kv || NULL_OR_BOOL_KEY.test(kv[1]!) || Object.hasOwn(data, kv[1]!)) return null;
-    const value = flatValue(kv[2] ?? '');
+    const kv = flatLine(line);
+    if (kv === null || NULL_OR_BOOL_KEY.test(kv.key) || Object.hasOwn(data, kv.key)) return null;
+    const value = flatValue(kv.text);
     if (value === undefined) return null;
-    data[kv[1]!] = value;
+    data[kv.key] = value;
   }
   return data;
 }
+
+/**
+ * A `key: value` line's key and value text, as `^([A-Za-z_][\w-]*):(?:[ ]+(.*?))?[ ]*$` takes them
+ * (after ODD_CHAR: no line breaks), or null: the key is what precedes the first colon, then nothing,
+ * or spaces and the text up to any spaces at the end. Read by hand: a scan reads a line of front
+ * matter of every file, and a match array is three objects.
+ */
+export function flatLine(line: string): { key: string; text: string } | null {
+  const colon = line.indexOf(':');
+  if (colon < 0) return null;
+  const key = line.slice(0, colon);
+  if (!FLAT_KEY.test(key)) return null;
+  const from = colon + 1;
+  if (from === line.length) return { key, text: '' };
+  // `key:value` and `key:\tvalue` are no flat lines.
+  if (line.charCodeAt(from) !== SPACE) return null;
+  let start = from;
+  while (start < line.length && line.charCodeAt(start) === SPACE) start++;
+  let end = line.length;
+  while (end > start && line.charCodeAt(end - 1) === SPACE) end--;
+  return { key, text: line.slice(start, end) };
+}
+
+const SPACE = 0x20;
 
 function flatValue(v: string): string | boolean | null | undefined {
   if (v === '') return null;
   if (TRUE.has(v)) return true;
   if (FALSE.has(v)) return false;
-  const quoted = /^'([^']*)'$|^"([^"\\]*)"$/.exec(v);
+  const quoted = QUOTED_WITHOUT_ESCAPES.exec(v);
   if (quoted) return quoted[1] ?? quoted[2]!;
   if (NOT_PLAIN_START.test(v) || NOT_PLAIN_TEXT.test(v)) return undefined;
   return v;
@@ -157,15 +189,19 @@ function unquote(v: string): string {
   return /^(['"]).*\1$/.test(v) ? v.slice(1, -1) : v;
 }
 
+const QUOTED_GLOB = /^(['"])(.*)\1$/;
+
 /** A globs value as a list: a string (comma-separated), a list, or nothing. */
 export function globList(value: unknown): string[] {
   if (value === null || value === undefined || value === '') return [];
   const items = Array.isArray(value) ? value.map(String) : splitOutsideBraces(String(value));
-  return items.map((g) => g.trim().replace(/^(['"])(.*)\1$/, '$2')).filter((g) => g !== '');
+  return items.map((g) => g.trim().replace(QUOTED_GLOB, '$2')).filter((g) => g !== '');
 }
 
 /** Split a comma list of globs, keeping brace alternatives such as `*.{ts,tsx}` whole. */
 function splitOutsideBraces(text: string): string[] {
+  // Without a brace every comma splits (most globs have none; a scan reads one list per rule file).
+  if (!text.includes('{')) return text.split(',');
   const parts: string[] = [];
   let depth = 0;
   let start = 0;

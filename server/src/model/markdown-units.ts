@@ -1,5 +1,5 @@
 import { readFrontMatter } from './frontmatter.js';
-import type { Unit } from './model.js';
+import type { Unit, UnitKind } from './model.js';
 import { isBlank } from '../common/text.js';
 
 const HEADING = /^ {0,3}(#{1,6})(\s|$)/;
@@ -8,6 +8,9 @@ export const FENCE = /^\s*(`{3,}|~{3,})/;
 const LIST_ITEM = /^ {0,3}([-*+]|\d{1,9}[.)])\s+\S/;
 const HTML_BLOCK = /^ {0,3}<(!--|[a-zA-Z][\w-]*)/;
 const COMMENT_START = /^ {0,3}<!--/;
+const ONE_LINE_COMMENT = /^\s*<!--.*-->\s*$/;
+const INDENTED = /^\s+\S/;
+const INDENTED_TWO = /^ {2,}\S/;
 
 /**
  * Split Markdown lines into units: front matter, headings, list items (with their continuation and
@@ -15,42 +18,48 @@ const COMMENT_START = /^ {0,3}<!--/;
  * one unit, except blank lines between units.
  */
 export function splitUnits(path: string, lines: string[]): Unit[] {
-  const units: Unit[] = [];
-  let i = 0;
+  // The same block the front matter reader takes (so a format that reads it also leaves it out of the body).
+  const frontMatter = readFrontMatter(lines);
+  if (!frontMatter) return splitBody(path, lines, 0);
+  const units = [unitOf('frontmatter', path, lines, 0, frontMatter.lineCount, false)];
+  return splitBody(path, lines, frontMatter.lineCount, units);
+}
+
+/**
+ * The units of the lines after the first `from`, which the caller has read itself (a format that
+ * takes the front matter into its fields skips its block: no unit is made for it), appended to `units`.
+ */
+export function splitBody(path: string, lines: string[], from: number, units: Unit[] = []): Unit[] {
+  let i = from;
   let blankBefore = false;
-  const push = (kind: Unit['kind'], start: number, end: number, extra: Partial<Unit> = {}) => {
-    units.push({ kind, path, line: start + 1, lines: lines.slice(start, end), blankBefore, ...extra });
+  const push = (kind: UnitKind, start: number, end: number) => {
+    units.push(unitOf(kind, path, lines, start, end, blankBefore));
     blankBefore = false;
   };
 
-  // The same block the front matter reader takes (so a format that reads it also leaves it out of the body).
-  const frontMatter = readFrontMatter(lines);
-  if (frontMatter) {
-    push('frontmatter', 0, frontMatter.lineCount);
-    i = frontMatter.lineCount;
-  }
-
   while (i < lines.length) {
     const line = lines[i]!;
-    if (isBlank(line)) {
+    const first = startOf(line);
+    if (first === OTHER_START && isBlank(line)) {
       blankBefore = true;
       i++;
       continue;
     }
     const start = i;
-    const heading = HEADING.exec(line);
+    const heading = first === OTHER_START ? HEADING.exec(line) : null;
     if (heading) {
-      push('heading', start, start + 1, { level: heading[1]!.length });
+      units.push({ kind: 'heading', path, line: start + 1, lines: [line], blankBefore, level: heading[1]!.length });
+      blankBefore = false;
       i++;
       continue;
     }
-    const fence = FENCE.exec(line);
+    const fence = first === OTHER_START ? FENCE.exec(line) : null;
     if (fence) {
       i = endOfFence(lines, start, fence[1]!);
       push('code', start, i);
       continue;
     }
-    if (LIST_ITEM.test(line)) {
+    if (first !== LETTER_START && LIST_ITEM.test(line)) {
       i++;
       while (i < lines.length && continuesListItem(lines, i)) {
         const inner = FENCE.exec(lines[i]!);
@@ -59,16 +68,16 @@ export function splitUnits(path: string, lines: string[]): Unit[] {
       push('list-item', start, i);
       continue;
     }
-    const commentEnd = COMMENT_START.test(line) ? endOfComment(lines, start) : -1;
+    const commentEnd = first === OTHER_START && COMMENT_START.test(line) ? endOfComment(lines, start) : -1;
     if (commentEnd > start) {
       // A comment over several lines is one block up to its `-->`, headings and blank lines included.
       i = commentEnd + 1;
       push('html', start, i);
       continue;
     }
-    const kind = HTML_BLOCK.test(line) ? 'html' : 'paragraph';
+    const kind = first === OTHER_START && HTML_BLOCK.test(line) ? 'html' : 'paragraph';
     i++;
-    if (kind === 'html' && /^\s*<!--.*-->\s*$/.test(line)) {
+    if (kind === 'html' && ONE_LINE_COMMENT.test(line)) {
       // A one-line comment is a block of its own (CommonMark ends a comment block at `-->`).
       push(kind, start, i);
       continue;
@@ -77,6 +86,27 @@ export function splitUnits(path: string, lines: string[]): Unit[] {
     push(kind, start, i);
   }
   return units;
+}
+
+/**
+ * What a line's first character leaves possible, so that most lines are tested against one pattern
+ * or none (a scan splits every line of every file): every pattern above needs a space, `#`, a fence
+ * character, a list marker or `<` first. A line that starts with an ASCII letter is no blank line and
+ * opens nothing (it is text); one that starts with `-` can open only a list item.
+ */
+const LETTER_START = 1;
+const DASH_START = 2;
+const OTHER_START = 0;
+
+function startOf(line: string): number {
+  const lower = line.charCodeAt(0) | 0x20;
+  if (lower >= 0x61 && lower <= 0x7a) return LETTER_START;
+  return line.charCodeAt(0) === 0x2d ? DASH_START : OTHER_START;
+}
+
+/** A unit of the lines from `start` to `end` (exclusive); one literal shape, so every unit shares it. */
+function unitOf(kind: UnitKind, path: string, lines: string[], start: number, end: number, blankBefore: boolean): Unit {
+  return { kind, path, line: start + 1, lines: lines.slice(start, end), blankBefore };
 }
 
 /**
@@ -112,15 +142,21 @@ function endOfFence(lines: string[], start: number, marker: string): number {
 /** A line continues a list item when it is indented (nested items, wrapped text) or lazily wraps it. */
 function continuesListItem(lines: string[], i: number): boolean {
   const line = lines[i]!;
+  const first = startOf(line);
+  if (first === LETTER_START) return true;
+  if (first === DASH_START) return !LIST_ITEM.test(line);
   if (isBlank(line)) {
     // A blank line followed by an indented line keeps the item going (loose list content).
     const next = lines[i + 1];
-    return next !== undefined && /^ {2,}\S/.test(next);
+    return next !== undefined && INDENTED_TWO.test(next);
   }
-  if (/^\s+\S/.test(line)) return true;
+  if (INDENTED.test(line)) return true;
   return !LIST_ITEM.test(line) && !HEADING.test(line) && !FENCE.test(line) && !HTML_BLOCK.test(line);
 }
 
 function continuesParagraph(line: string): boolean {
+  const first = startOf(line);
+  if (first === LETTER_START) return true;
+  if (first === DASH_START) return !LIST_ITEM.test(line);
   return !isBlank(line) && !HEADING.test(line) && !FENCE.test(line) && !LIST_ITEM.test(line);
 }

@@ -1,6 +1,6 @@
 import type { Format } from './types.js';
 import { globList, readFrontMatter, type FrontMatter } from '../../model/frontmatter.js';
-import { splitUnits } from '../../model/markdown-units.js';
+import { splitBody, splitUnits } from '../../model/markdown-units.js';
 import type { InstructionDoc, Scope, Unit } from '../../model/model.js';
 import type { ReadableSource } from '../../repo/source-file.js';
 import { splitText } from '../../common/text.js';
@@ -33,7 +33,8 @@ export function markdownFormat(spec: MarkdownFormatSpec): Format {
     parse(file: ReadableSource): InstructionDoc {
       const { lines } = splitText(file.text);
       const fm = spec.frontMatter ? readFrontMatter(lines) : null;
-      const units = splitUnits(file.path, lines).filter((u) => !(fm && u.kind === 'frontmatter' && u.line === 1));
+      // Front matter read into the fields is no unit of the body.
+      const units = fm ? splitBody(file.path, lines, fm.lineCount) : splitUnits(file.path, lines);
       const meta = spec.meta(file.path, fm);
       return {
         path: file.path,
@@ -89,16 +90,20 @@ export function truthy(fm: FrontMatter | null, key: string): boolean {
 
 export { globList };
 
+const IMPORT_ONLY = /^@(\S+)$/;
+
 /** A file whose every non-blank line is an `@path` import only points at that file (CLAUDE.md, GEMINI.md). */
 function importOnlyTarget(units: Unit[]): string | null {
   let only: string | null = null;
-  for (const u of units) {
-    for (const line of u.lines) {
+  for (let u = 0; u < units.length; u++) {
+    const lines = units[u]!.lines;
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i]!;
       if (line.trim() === '') continue;
       if (only !== null) return null;
       only = line;
     }
   }
-  const m = only === null ? null : /^@(\S+)$/.exec(only.trim());
+  const m = only === null ? null : IMPORT_ONLY.exec(only.trim());
   return m ? m[1]! : null;
 }

@@ -30,7 +30,9 @@ export function formatFor(relPath: string): Format | undefined {
   return FORMATS.find((f) => f.detect(relPath));
 }
 
-/** Order of formats, for sorting sources deterministically. */
+const RANKS = new Map(FORMATS.map((f, i) => [f.id, i]));
+
+/** Order of formats, for sorting sources deterministically (-1 for an unknown id). */
 export function formatRank(id: string): number {
-  return FORMATS.findIndex((f) => f.id === id);
+  return RANKS.get(id) ?? -1;
 }
