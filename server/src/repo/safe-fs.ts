@@ -186,38 +186,61 @@ async function regularOrMissing(p: Place, abs: string): Promise<Stats | null> {
   return st;
 }
 
+/** fsync of an open descriptor, the one call here that waits for the disk: through the thread pool. */
+function fsyncFd(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsSync.fsync(fd, (err) => (err ? reject(err) : resolve())));
+}
+
 export async function fsyncFolder(dir: string): Promise<void> {
-  let fh: FileHandle | undefined;
+  let fd: number | undefined;
   try {
-    fh = await fs.open(dir, O_RDONLY | O_DIRECTORY);
-    await fh.sync();
+    fd = fsSync.openSync(dir, O_RDONLY | O_DIRECTORY);
+    await fsyncFd(fd);
   } catch {
     // Some file systems cannot fsync a folder; the file itself is already synced.
   } finally {
-    await fh?.close().catch(() => {});
+    if (fd !== undefined) closeQuietly(fd);
   }
 }
 
-/** A new temporary file in `dir` holding `data`, synced unless `durable` is false: created no-follow and exclusive, never an existing entry. */
+function closeQuietly(fd: number): void {
+  try {
+    fsSync.closeSync(fd);
+  } catch {
+    // closed already: nothing was left open
+  }
+}
+
+/**
+ * A new temporary file in `dir` holding `data`, synced unless `durable` is false: created no-follow
+ * and exclusive, never an existing entry. Its bytes go to the page cache synchronously, as the scan
+ * reads them; the fsync, which waits for the disk, does not hold the event loop.
+ */
 async function writeTemp(dir: string, data: string | Uint8Array, mode?: number, durable = true): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
-    let fh: FileHandle;
+    let fd: number;
     try {
-      fh = await fs.open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode ?? 0o666);
+      fd = fsSync.openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode ?? 0o666);
     } catch (err) {
       if (codeOf(err) === 'EEXIST' && attempt < 100) continue;
       throw err;
     }
     try {
       // The mode given (or the replaced file's) exactly, not as the umask leaves it.
-      if (mode !== undefined) await fh.chmod(mode);
-      await fh.writeFile(data);
-      if (durable) await fh.sync();
-      await fh.close();
+      if (mode !== undefined) fsSync.fchmodSync(fd, mode);
+      fsSync.writeFileSync(fd, data);
+      if (durable) await fsyncFd(fd);
     } catch (err) {
-      await fh.close().catch(() => {});
-      await fs.unlink(tmp).catch(() => {});
+      closeQuietly(fd);
+      unlinkQuietly(tmp);
+      throw err;
+    }
+    // Closed once: a descriptor number closed twice may by then be another file's.
+    try {
+      fsSync.closeSync(fd);
+    } catch (err) {
+      unlinkQuietly(tmp);
       throw err;
     }
     return tmp;
