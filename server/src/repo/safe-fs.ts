@@ -94,7 +94,13 @@ const codeOf = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.cod
  */
 
 function lstatOrNull(abs: string): Stats | null {
-  return fsSync.lstatSync(abs, { throwIfNoEntry: false }) ?? null;
+  // Not `throwIfNoEntry: false`: only ENOENT is "missing" here, on every Node (ENOTDIR still throws).
+  try {
+    return fsSync.lstatSync(abs);
+  } catch (err) {
+    if (codeOf(err) === 'ENOENT') return null;
+    throw err;
+  }
 }
 
 const readlinkOrNull = (abs: string) => readlinkSyncOrNull(abs);
