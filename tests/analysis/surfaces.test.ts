@@ -94,3 +94,35 @@ test('the analyze report says, per file, which surfaces read it today', () => {
     /^- \.github\/copilot-instructions\.md \(copilot-instructions, 10 bytes\): read today by VS Code chat, the cloud agent, code review on GitHub\.com, code review in VS Code and the Copilot CLI\.$/m,
   );
 });
+
+test('the analyze report words each file as its own kind and place give, whatever files came before it', () => {
+  const kinds = [
+    'agents-md',
+    'claude-md',
+    'gemini-md',
+    'claude-rules',
+    'cursor-rules',
+    'copilot-instructions',
+    'copilot-path-instructions',
+  ];
+  const paths = ['AGENTS.md', 'pkg/AGENTS.md', 'CLAUDE.md', '.claude/CLAUDE.md', 'pkg/CLAUDE.md', 'GEMINI.md', 'pkg/GEMINI.md'];
+  const more = ['.claude/rules/a.md', '.claude/rules/a.txt', '.cursor/rules/a.mdc', '.github/copilot-instructions.md'];
+  const sources = kinds.flatMap((kind) => [...paths, ...more].map((path) => ({ path, kind, bytes: 1 })));
+  // Each line as the table gives it for that file alone, computed here the long way.
+  const expected = (kind: string, path: string) => {
+    const now = readersOf(kind, path);
+    const today = now.length === 0 ? 'no Copilot surface reads it today' : `read today by ${surfaceList(now)}`;
+    if (kind === 'copilot-instructions' || kind === 'copilot-path-instructions') return `${today}.`;
+    const later = newReaders(kind, path, '.github/instructions/x.instructions.md');
+    return later.length === 0 ? `${today}.` : `${today}; ${surfaceList(later)} will see its rules only after the migration.`;
+  };
+  for (const order of [sources, [...sources].reverse()]) {
+    const lines = analysisReport({ pattern: 'messy', sources: order as any, problems: [], skipped: [] })
+      .split('\n')
+      .filter((l) => l.startsWith('- '));
+    assert.deepEqual(
+      lines,
+      order.map((s) => `- ${s.path} (${s.kind}, 1 bytes): ${expected(s.kind, s.path)}`),
+    );
+  }
+});

@@ -7,21 +7,27 @@ import { createFile, removeFile, writeFile } from '../../server/src/repo/safe-fs
 import { withLock } from '../../server/src/state/lock.js';
 import { tempDir } from '../helpers/sandbox.js';
 
-/** Counts the fsyncs (FileHandle.sync) made while `work` runs. */
+/** Counts the fsyncs made while `work` runs: of a descriptor (fs.fsync, what safe-fs calls) or of a FileHandle. */
 async function syncsDuring(work: () => Promise<unknown>): Promise<number> {
   const probe = await fsp.open(process.execPath, 'r');
   const proto = Object.getPrototypeOf(probe) as { sync: () => Promise<void> };
   await probe.close();
   const sync = proto.sync;
+  const fsync = fs.fsync;
   let count = 0;
   proto.sync = function (this: unknown) {
     count++;
     return sync.call(this);
   };
+  fs.fsync = ((...args: Parameters<typeof fs.fsync>) => {
+    count++;
+    return fsync(...args);
+  }) as typeof fs.fsync;
   try {
     await work();
   } finally {
     proto.sync = sync;
+    fs.fsync = fsync;
   }
   return count;
 }

@@ -1,6 +1,6 @@
 import type { Analysis } from '../analysis/analyze.js';
 import { MAX_CONFLICT_FIELDS } from '../gate/limits.js';
-import { newReaders, readersOf, surfaceList } from '../analysis/surfaces.js';
+import { newReaders, readersOf, readFileOf, surfaceList } from '../analysis/surfaces.js';
 import { showLine, showPath } from '../show/untrusted.js';
 import type { PlanFile } from '../state/schema.js';
 import type { FlowOptions } from '../call/context.js';
@@ -28,6 +28,20 @@ const at = (locations: { path: string; line: number }[]) => locations.map((l) =>
  * repo-wide file, so it is not promised here).
  */
 function whoReads(kind: string, path: string): string {
+  // The sentence depends on the kind and on the row of the table the file is (readFileOf), not on
+  // the rest of its path: worked out once per pair, not for each of a repository's many rules.
+  const key = `${kind}\n${readFileOf(kind, path) ?? ''}`;
+  let sentence = sentences.get(key);
+  if (sentence === undefined) {
+    sentence = readersSentence(kind, path);
+    sentences.set(key, sentence);
+  }
+  return sentence;
+}
+
+const sentences = new Map<string, string>();
+
+function readersSentence(kind: string, path: string): string {
   const now = readersOf(kind, path);
   const today = now.length === 0 ? 'no Copilot surface reads it today' : `read today by ${surfaceList(now)}`;
   if (kind === 'copilot-instructions' || kind === 'copilot-path-instructions') return `${today}.`;

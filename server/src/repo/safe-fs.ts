@@ -85,16 +85,25 @@ export function kindOf(st: Stats): string {
 
 const codeOf = (err: unknown) => (err as NodeJS.ErrnoException | undefined)?.code;
 
-async function lstatOrNull(abs: string): Promise<Stats | null> {
+/*
+ * The calls that only look at or rename entries (realpath, lstat, readlink, mkdir, rename, link,
+ * unlink, readdir) and the reads of the tool's own small files are synchronous: each takes
+ * microseconds in the kernel, where its promise form costs a round trip through the thread pool
+ * (a trace write made about seventy). What waits for the disk (writing a file's bytes and every
+ * fsync) stays asynchronous, so a server's other sessions are not held up by it.
+ */
+
+function lstatOrNull(abs: string): Stats | null {
+  // Not `throwIfNoEntry: false`: only ENOENT is "missing" here, on every Node (ENOTDIR still throws).
   try {
-    return await fs.lstat(abs);
+    return fsSync.lstatSync(abs);
   } catch (err) {
     if (codeOf(err) === 'ENOENT') return null;
     throw err;
   }
 }
 
-const readlinkOrNull = (abs: string) => fs.readlink(abs).catch(() => null);
+const readlinkOrNull = (abs: string) => readlinkSyncOrNull(abs);
 
 function readlinkSyncOrNull(abs: string): string | null {
   try {
@@ -117,7 +126,7 @@ interface Place {
 async function placeOf(root: string, rel: string): Promise<Place> {
   const norm = normalizeRepoPath(rel);
   const parts = norm.split('/');
-  return { root, real: await fs.realpath(root), rel: norm, parts, name: parts[parts.length - 1]! };
+  return { root, real: fsSync.realpathSync.native(root), rel: norm, parts, name: parts[parts.length - 1]! };
 }
 
 /** Roots whose `.copilot-state/` this process created (and gave a .gitignore), until the notice is taken. */
@@ -133,13 +142,13 @@ async function realFolders(p: Place, count: number, create: boolean, lenient = f
   for (let i = 0; i < count; i++) {
     abs = path.join(abs, p.parts[i]!);
     const rel = p.parts.slice(0, i + 1).join('/');
-    let st = await lstatOrNull(abs);
+    let st = lstatOrNull(abs);
     if (!st) {
       if (!create) return null;
       await makeFolder(p, abs, rel);
-      st = await fs.lstat(abs);
+      st = fsSync.lstatSync(abs);
     }
-    if (st.isSymbolicLink()) throw new LinkRefusedError(rel, await readlinkOrNull(abs));
+    if (st.isSymbolicLink()) throw new LinkRefusedError(rel, readlinkOrNull(abs));
     if (!st.isDirectory()) {
       if (lenient) return null;
       throw new NotAFolderError(rel, kindOf(st));
@@ -150,7 +159,7 @@ async function realFolders(p: Place, count: number, create: boolean, lenient = f
 
 async function makeFolder(p: Place, abs: string, rel: string): Promise<void> {
   try {
-    await fs.mkdir(abs);
+    fsSync.mkdirSync(abs);
   } catch (err) {
     if (codeOf(err) === 'EEXIST') return; // another process made it; the caller checks what it is
     throw err;
@@ -176,45 +185,68 @@ async function folderAndName(p: Place, create: boolean): Promise<{ dir: string; 
 
 /** The final name, checked: missing (null), or a regular file; a link or anything else is refused. */
 async function regularOrMissing(p: Place, abs: string): Promise<Stats | null> {
-  const st = await lstatOrNull(abs);
+  const st = lstatOrNull(abs);
   if (!st) return null;
-  if (st.isSymbolicLink()) throw new LinkRefusedError(p.rel, await readlinkOrNull(abs));
+  if (st.isSymbolicLink()) throw new LinkRefusedError(p.rel, readlinkOrNull(abs));
   if (!st.isFile()) throw new NotAFileError(p.rel, kindOf(st));
   return st;
 }
 
+/** fsync of an open descriptor, the one call here that waits for the disk: through the thread pool. */
+function fsyncFd(fd: number): Promise<void> {
+  return new Promise((resolve, reject) => fsSync.fsync(fd, (err) => (err ? reject(err) : resolve())));
+}
+
 export async function fsyncFolder(dir: string): Promise<void> {
-  let fh: FileHandle | undefined;
+  let fd: number | undefined;
   try {
-    fh = await fs.open(dir, O_RDONLY | O_DIRECTORY);
-    await fh.sync();
+    fd = fsSync.openSync(dir, O_RDONLY | O_DIRECTORY);
+    await fsyncFd(fd);
   } catch {
     // Some file systems cannot fsync a folder; the file itself is already synced.
   } finally {
-    await fh?.close().catch(() => {});
+    if (fd !== undefined) closeQuietly(fd);
   }
 }
 
-/** A new temporary file in `dir` holding `data`, synced unless `durable` is false: created no-follow and exclusive, never an existing entry. */
+function closeQuietly(fd: number): void {
+  try {
+    fsSync.closeSync(fd);
+  } catch {
+    // closed already: nothing was left open
+  }
+}
+
+/**
+ * A new temporary file in `dir` holding `data`, synced unless `durable` is false: created no-follow
+ * and exclusive, never an existing entry. Its bytes go to the page cache synchronously, as the scan
+ * reads them; the fsync, which waits for the disk, does not hold the event loop.
+ */
 async function writeTemp(dir: string, data: string | Uint8Array, mode?: number, durable = true): Promise<string> {
   for (let attempt = 0; ; attempt++) {
     const tmp = path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
-    let fh: FileHandle;
+    let fd: number;
     try {
-      fh = await fs.open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode ?? 0o666);
+      fd = fsSync.openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode ?? 0o666);
     } catch (err) {
       if (codeOf(err) === 'EEXIST' && attempt < 100) continue;
       throw err;
     }
     try {
       // The mode given (or the replaced file's) exactly, not as the umask leaves it.
-      if (mode !== undefined) await fh.chmod(mode);
-      await fh.writeFile(data);
-      if (durable) await fh.sync();
-      await fh.close();
+      if (mode !== undefined) fsSync.fchmodSync(fd, mode);
+      fsSync.writeFileSync(fd, data);
+      if (durable) await fsyncFd(fd);
     } catch (err) {
-      await fh.close().catch(() => {});
-      await fs.unlink(tmp).catch(() => {});
+      closeQuietly(fd);
+      unlinkQuietly(tmp);
+      throw err;
+    }
+    // Closed once: a descriptor number closed twice may by then be another file's.
+    try {
+      fsSync.closeSync(fd);
+    } catch (err) {
+      unlinkQuietly(tmp);
       throw err;
     }
     return tmp;
@@ -241,9 +273,9 @@ export async function writeFile(
     // Checked again right before the rename: it replaces whatever entry has the name.
     await realFolders(p, p.parts.length - 1, false);
     await regularOrMissing(p, abs);
-    await fs.rename(tmp, abs);
+    fsSync.renameSync(tmp, abs);
   } catch (err) {
-    await fs.unlink(tmp).catch(() => {});
+    unlinkQuietly(tmp);
     throw err;
   }
   if (durable) await fsyncFolder(dir);
@@ -262,12 +294,12 @@ export async function createFile(root: string, rel: string, data: string | Uint8
   const { dir, abs } = (await folderAndName(p, true))!;
   const tmp = await writeTemp(dir, data);
   try {
-    await fs.link(tmp, abs);
+    fsSync.linkSync(tmp, abs);
   } catch (err) {
     if (codeOf(err) === 'EEXIST') return false;
     throw err;
   } finally {
-    await fs.unlink(tmp).catch(() => {});
+    unlinkQuietly(tmp);
   }
   await fsyncFolder(dir);
   return true;
@@ -289,7 +321,7 @@ export async function removeFile(root: string, rel: string, opts: { durable?: bo
   if (at === null) return false;
   const abs = path.join(at, p.name);
   if (!(await regularOrMissing(p, abs))) return false;
-  await fs.unlink(abs);
+  fsSync.unlinkSync(abs);
   if (opts.durable ?? true) await fsyncFolder(at);
   return true;
 }
@@ -343,9 +375,9 @@ async function existingEntry(
   const at = await realFolders(p, p.parts.length - 1, false, true);
   if (at === null) return null;
   const abs = path.join(at, p.name);
-  const st = await lstatOrNull(abs);
+  const st = lstatOrNull(abs);
   if (!st) return null;
-  if (st.isSymbolicLink() && opts.link === 'refuse') throw new LinkRefusedError(p.rel, await readlinkOrNull(abs));
+  if (st.isSymbolicLink() && opts.link === 'refuse') throw new LinkRefusedError(p.rel, readlinkOrNull(abs));
   return { at, abs, st };
 }
 
@@ -414,7 +446,7 @@ async function openRegular(p: Place, abs: string): Promise<FileHandle | null> {
     fh = await fs.open(abs, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (err) {
     if (codeOf(err) === 'ENOENT') return null;
-    if (codeOf(err) === 'ELOOP') throw new LinkRefusedError(p.rel, await readlinkOrNull(abs));
+    if (codeOf(err) === 'ELOOP') throw new LinkRefusedError(p.rel, readlinkOrNull(abs));
     throw err;
   }
   const now = await fh.stat();
@@ -433,12 +465,21 @@ export async function readFile(root: string, rel: string): Promise<Buffer | null
   const p = await placeOf(root, rel);
   const at = await folderAndName(p, false);
   if (!at) return null;
-  const fh = await openRegular(p, at.abs);
-  if (!fh) return null;
+  if (!(await regularOrMissing(p, at.abs))) return null;
+  let fd: number;
   try {
-    return await fh.readFile();
+    fd = fsSync.openSync(at.abs, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (err) {
+    if (codeOf(err) === 'ENOENT') return null;
+    if (codeOf(err) === 'ELOOP') throw new LinkRefusedError(p.rel, readlinkOrNull(at.abs));
+    throw err;
+  }
+  try {
+    const st = fsSync.fstatSync(fd);
+    if (!st.isFile()) throw new NotAFileError(p.rel, kindOf(st));
+    return readOpenFileSync(fd, st.size);
   } finally {
-    await fh.close();
+    fsSync.closeSync(fd);
   }
 }
 
@@ -447,7 +488,7 @@ export async function listFolder(root: string, rel: string): Promise<Dirent[] | 
   const p = await placeOf(root, rel);
   const at = await realFolders(p, p.parts.length, false);
   if (at === null) return null;
-  return fs.readdir(at, { withFileTypes: true });
+  return fsSync.readdirSync(at, { withFileTypes: true });
 }
 
 /** lstat of `rel` (never following it), with every folder on the way checked; null when it does not exist. */
@@ -455,6 +496,14 @@ export async function entryStat(root: string, rel: string): Promise<Stats | null
   const p = await placeOf(root, rel);
   const at = await folderAndName(p, false);
   return at ? lstatOrNull(at.abs) : null;
+}
+
+function unlinkQuietly(abs: string): void {
+  try {
+    fsSync.unlinkSync(abs);
+  } catch {
+    // already gone, or the error that matters is the one being thrown
+  }
 }
 
 /**
@@ -469,7 +518,7 @@ export async function readResolvedFile(abs: string, rel: string, opts?: { maxByt
   try {
     fh = await fs.open(abs, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (err) {
-    if (codeOf(err) === 'ELOOP') throw new LinkRefusedError(rel, await readlinkOrNull(abs));
+    if (codeOf(err) === 'ELOOP') throw new LinkRefusedError(rel, readlinkOrNull(abs));
     if (codeOf(err) === 'EISDIR') throw new NotAFileError(rel, 'a folder');
     throw err;
   }
@@ -586,11 +635,11 @@ export interface TooLarge {
  * link there is refused before any step reads or writes anything, read-only steps included.
  */
 export async function assertStateTreeReal(root: string): Promise<void> {
-  const real = await fs.realpath(root);
+  const real = fsSync.realpathSync.native(root);
   const dir = path.join(real, STATE_DIR);
-  const st = await lstatOrNull(dir);
+  const st = lstatOrNull(dir);
   if (!st) return;
-  if (st.isSymbolicLink()) throw new LinkRefusedError(STATE_DIR, await readlinkOrNull(dir));
+  if (st.isSymbolicLink()) throw new LinkRefusedError(STATE_DIR, readlinkOrNull(dir));
   if (!st.isDirectory()) return;
   for (const [folder, rel] of [
     [dir, STATE_DIR],
@@ -598,12 +647,12 @@ export async function assertStateTreeReal(root: string): Promise<void> {
   ] as const) {
     let entries: Dirent[];
     try {
-      entries = await fs.readdir(folder, { withFileTypes: true });
+      entries = fsSync.readdirSync(folder, { withFileTypes: true });
     } catch {
       continue; // missing, or not a folder: the step that needs it says so
     }
     for (const entry of entries) {
-      if (entry.isSymbolicLink()) throw new LinkRefusedError(`${rel}/${entry.name}`, await readlinkOrNull(path.join(folder, entry.name)));
+      if (entry.isSymbolicLink()) throw new LinkRefusedError(`${rel}/${entry.name}`, readlinkOrNull(path.join(folder, entry.name)));
     }
   }
 }
@@ -635,8 +684,8 @@ export async function lockFolder(
   const checked = async (target: string) => {
     if (target !== abs) throw new Error(`the lock ${p.rel} was asked about another path`);
     await realFolders(p, p.parts.length - 1, false);
-    const st = await lstatOrNull(abs);
-    if (st?.isSymbolicLink()) throw new LinkRefusedError(p.rel, await readlinkOrNull(abs));
+    const st = lstatOrNull(abs);
+    if (st?.isSymbolicLink()) throw new LinkRefusedError(p.rel, readlinkOrNull(abs));
     return st;
   };
   type Callback<T> = (err: Error | null, value?: T) => void;
@@ -648,17 +697,17 @@ export async function lockFolder(
   const adapter = {
     mkdir: (target: string, ...rest: unknown[]) =>
       done(
-        checked(target).then(() => fs.mkdir(abs)),
+        checked(target).then(() => fsSync.mkdirSync(abs)),
         rest[rest.length - 1] as Callback<unknown>,
       ),
     rmdir: (target: string, cb: Callback<void>) =>
       done(
-        checked(target).then(() => fs.rmdir(abs)),
+        checked(target).then(() => fsSync.rmdirSync(abs)),
         cb,
       ),
     stat: (target: string, cb: Callback<Stats>) =>
       done(
-        checked(target).then((st) => st ?? fs.lstat(abs)),
+        checked(target).then((st) => st ?? fsSync.lstatSync(abs)),
         cb,
       ),
     utimes: (target: string, atime: Date, mtime: Date, cb: Callback<void>) =>
@@ -693,7 +742,7 @@ export async function assertWritable(root: string, rel: string, opts: { linkAtNa
   const at = await realFolders(p, p.parts.length - 1, false);
   if (at === null) return;
   const abs = path.join(at, p.name);
-  const st = await lstatOrNull(abs);
+  const st = lstatOrNull(abs);
   if (!st || (opts.linkAtName && st.isSymbolicLink())) return;
   await regularOrMissing(p, abs);
 }

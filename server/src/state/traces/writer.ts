@@ -1,4 +1,4 @@
-import fs from 'node:fs/promises';
+import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -244,11 +244,19 @@ async function newestTrace(root: string): Promise<{ newest: Newest | null; count
 
 /** This machine's paths that may turn up in a trace (in an error message), longest first, with what stands for them. */
 export async function machinePaths(root: string): Promise<Array<[string, string]>> {
-  const roots = new Set([path.resolve(root), await fs.realpath(root).catch(() => path.resolve(root))]);
+  const roots = new Set([path.resolve(root), realOrResolved(root)]);
   const out: Array<[string, string]> = [...roots].map((r) => [r, '.']);
   const home = os.homedir();
   if (home.length > 1) out.push([home, '~']);
   return out.filter(([p]) => p.length > 1).sort((a, b) => b[0].length - a[0].length);
+}
+
+function realOrResolved(root: string): string {
+  try {
+    return realpathSync.native(root);
+  } catch {
+    return path.resolve(root);
+  }
 }
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
