@@ -151,24 +151,13 @@ const common = {
 const READ_ONLY = 'chunks/read-only-cli.js';
 const READ_ONLY_CJS = 'chunks/read-only-cli.cjs';
 const READ_ONLY_CACHE = 'chunks/read-only-cli.cache';
-/** `import(spec)` in `importer` (a file of server/dist) becomes an import of `to`, a file of the build left as it is. */
-const importedApart = (importer, spec, to) => ({
-  name: `apart:${spec}`,
+/** `spec`, imported by `importer` (a file of server/dist), resolves to `result` (esbuild's: a path, external or not). */
+const resolvedIn = (importer, spec, result) => ({
+  name: `${importer}:${spec}`,
   setup(b) {
-    const filter = new RegExp(`^${spec.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}$`);
-    b.onResolve({ filter }, (args) => (args.importer === path.join(dist, importer) ? { path: to, external: true } : undefined));
+    b.onResolve({ filter: /^\.\.?\// }, (args) => (args.importer === path.join(dist, importer) && args.path === spec ? result : undefined));
   },
 });
-
-/** In cli.js, the read-only commands are the module that runs the CommonJS file, copied in (cli/read-only-bundled.ts). */
-const readOnlyBundled = {
-  name: 'read-only-bundled',
-  setup(b) {
-    b.onResolve({ filter: /^\.\/cli\/read-only\.js$/ }, (args) =>
-      args.importer === path.join(dist, 'cli.js') ? { path: path.join(dist, 'cli/read-only-bundled.js') } : undefined,
-    );
-  },
-};
 
 /** CommonJS output of modules written as ES modules: strict, and `import.meta.url` is the file's own. */
 const commonJs = {
@@ -223,7 +212,11 @@ writeOutput(
     outdir: dist,
     splitting: true,
     chunkNames: 'chunks/[name]-[hash]',
-    plugins: [englishOnlyZod, zodByName, importedApart('cli/main.js', './read-only.js', './read-only-cli.js')],
+    plugins: [
+      englishOnlyZod,
+      zodByName,
+      resolvedIn('cli/main.js', './read-only.js', { path: `./${path.basename(READ_ONLY)}`, external: true }),
+    ],
   }),
 );
 
@@ -239,12 +232,16 @@ writeOutput(
     entryPoints: [path.join(dist, 'cli.js')],
     outfile: path.join(dist, 'cli.js'),
     allowOverwrite: true,
-    plugins: [importedApart('cli.js', './cli/main.js', './chunks/cli-main.js'), readOnlyBundled],
+    plugins: [
+      resolvedIn('cli.js', './cli/main.js', { path: './chunks/cli-main.js', external: true }),
+      // The module that runs the read-only file, copied in (cli/read-only-bundled.ts).
+      resolvedIn('cli.js', './cli/read-only.js', { path: path.join(dist, 'cli/read-only-bundled.js') }),
+    ],
   }),
 );
 
 // `--help` as yargs prints it (English, 80 columns: stdout is a pipe here), kept for the CLI to print
-// without loading yargs where yargs would print the same (cli/quick-args.ts, builtHelp).
+// without loading yargs where yargs would print the same (cli/built-help.ts).
 const help = spawnSync(process.execPath, [path.join(dist, 'cli.js'), '--help'], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
 if (help.status !== 0 || !help.stdout.includes('copilot-onboard <command>')) throw new Error(`cli.js --help failed: ${help.stderr}`);
 fs.writeFileSync(path.join(dist, 'chunks/help.js'), `export default ${JSON.stringify(help.stdout)};\n`);

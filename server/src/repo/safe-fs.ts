@@ -103,9 +103,7 @@ function lstatOrNull(abs: string): Stats | null {
   }
 }
 
-const readlinkOrNull = (abs: string) => readlinkSyncOrNull(abs);
-
-function readlinkSyncOrNull(abs: string): string | null {
+function readlinkOrNull(abs: string): string | null {
   try {
     return fsSync.readlinkSync(abs);
   } catch {
@@ -466,20 +464,11 @@ export async function readFile(root: string, rel: string): Promise<Buffer | null
   const at = await folderAndName(p, false);
   if (!at) return null;
   if (!(await regularOrMissing(p, at.abs))) return null;
-  let fd: number;
   try {
-    fd = fsSync.openSync(at.abs, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    return readResolvedFileSync(at.abs, p.rel);
   } catch (err) {
-    if (codeOf(err) === 'ENOENT') return null;
-    if (codeOf(err) === 'ELOOP') throw new LinkRefusedError(p.rel, readlinkOrNull(at.abs));
+    if (codeOf(err) === 'ENOENT') return null; // gone since the look
     throw err;
-  }
-  try {
-    const st = fsSync.fstatSync(fd);
-    if (!st.isFile()) throw new NotAFileError(p.rel, kindOf(st));
-    return readOpenFileSync(fd, st.size);
-  } finally {
-    fsSync.closeSync(fd);
   }
 }
 
@@ -543,7 +532,7 @@ export function readResolvedFileSync(abs: string, rel: string): Buffer {
   try {
     fd = fsSync.openSync(abs, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (err) {
-    if (codeOf(err) === 'ELOOP') throw new LinkRefusedError(rel, readlinkSyncOrNull(abs));
+    if (codeOf(err) === 'ELOOP') throw new LinkRefusedError(rel, readlinkOrNull(abs));
     if (codeOf(err) === 'EISDIR') throw new NotAFileError(rel, 'a folder');
     throw err;
   }
