@@ -189,6 +189,36 @@ test('the pattern is described as found: an AGENTS.md with headings is not "one 
   );
 });
 
+test('the pattern counts many files instead of naming each one, and names a few in full', (t) => {
+  const flatRule = (n: number) => `- Keep package ${n} free of circular imports.\n- Export package ${n} only from its index.\n`;
+  const sectioned = (n: number) => `# Package ${n}\n\n## Build\n\n- Build package ${n} with tsc.\n`;
+  const detail = (files: Record<string, string>) =>
+    JSON.parse(cli(['analyze', '--repo', sandbox(t, files), '--json']).stdout).patternDetail;
+  // Seven flat files: counted, the first three named (in the scan's order), and not counted twice.
+  const seven = Object.fromEntries(Array.from({ length: 7 }, (_, n) => [`pkg${n}/AGENTS.md`, flatRule(n)]));
+  assert.equal(
+    detail(seven),
+    "the rules in 7 files (pkg0/AGENTS.md, pkg1/AGENTS.md, pkg2/AGENTS.md and 4 more) are not in Copilot's files yet; " +
+      'those 7 files hold rules outside headed sections that can be grouped (rule: a file without headings is unstructured)',
+  );
+  // Seven files of which two are flat: the seven counted, the two named in full.
+  const mixed = Object.fromEntries(
+    Array.from({ length: 7 }, (_, n) => [`pkg${n}/AGENTS.md`, n === 2 || n === 5 ? flatRule(n) : sectioned(n)]),
+  );
+  assert.equal(
+    detail(mixed),
+    "the rules in 7 files (pkg0/AGENTS.md, pkg1/AGENTS.md, pkg2/AGENTS.md and 4 more) are not in Copilot's files yet; " +
+      'pkg2/AGENTS.md, pkg5/AGENTS.md hold rules outside headed sections that can be grouped (rule: a file without headings is unstructured)',
+  );
+  // Five files are still named, every one.
+  const five = Object.fromEntries(Array.from({ length: 5 }, (_, n) => [`pkg${n}/AGENTS.md`, flatRule(n)]));
+  assert.equal(
+    detail(five),
+    "the rules in pkg0/AGENTS.md, pkg1/AGENTS.md, pkg2/AGENTS.md, pkg3/AGENTS.md, pkg4/AGENTS.md are not in Copilot's files yet; " +
+      'pkg0/AGENTS.md, pkg1/AGENTS.md, pkg2/AGENTS.md, pkg3/AGENTS.md, pkg4/AGENTS.md hold rules outside headed sections that can be grouped (rule: a file without headings is unstructured)',
+  );
+});
+
 test('a refused step speaks to the person at the CLI; --json and the trace keep the outcome code', (t) => {
   const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
   assert.equal(cli(['propose', '--repo', repo]).status, 0);

@@ -13,6 +13,7 @@ import { groupBy, repeatedKeys } from '../common/collections.js';
 import { meetingMembers, scopesOverlap } from './scope-overlap.js';
 import type { SkippedSource } from '../repo/source-file.js';
 import { charName, hiddenIn, showExcerpt } from '../show/untrusted.js';
+import { fileNames, NAMED_IN_FULL } from '../show/file-names.js';
 
 export type { Analysis, Pattern } from '../model/analysis.js';
 export type { Location, Problem } from '../model/problem.js';
@@ -83,7 +84,7 @@ function describePattern(pattern: Pattern, docs: InstructionDoc[], structured: R
     return `${n === 1 ? 'one contradiction was' : `${n} contradictions were`} found (rule: a repository with contradictions is messy)`;
   }
   const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));
-  const names = (list: InstructionDoc[]) => list.map((d) => d.path).join(', ');
+  const names = (list: InstructionDoc[]) => fileNames(list.map((d) => d.path));
   const legacy = withContent.filter((d) => d.role !== 'copilot');
   const legacyPart = legacy.length ? [`the rules in ${names(legacy)} are not in Copilot's files yet`] : [];
   if (pattern === 'structured') {
@@ -93,9 +94,12 @@ function describePattern(pattern: Pattern, docs: InstructionDoc[], structured: R
       : [`every file is organised in sections (${rule})`, ...legacyPart].join('; ');
   }
   const flat = withContent.filter((d) => !structured[d.path]);
+  // When the files just counted are the same ones, they are not counted and named a second time.
+  const sameAsLegacy = flat.length === legacy.length && flat.every((d, i) => d === legacy[i]);
+  const who = sameAsLegacy && flat.length > NAMED_IN_FULL ? `those ${flat.length} files` : names(flat);
   const parts = [
     ...legacyPart,
-    `${names(flat)} ${flat.length === 1 ? 'holds rules' : 'hold rules'} outside headed sections that can be grouped (rule: a file without headings is unstructured)`,
+    `${who} ${flat.length === 1 ? 'holds rules' : 'hold rules'} outside headed sections that can be grouped (rule: a file without headings is unstructured)`,
   ];
   return parts.join('; ');
 }

@@ -5,6 +5,7 @@ import type { OnboardingState } from '../state/schema.js';
 import type { FlowOptions } from '../call/context.js';
 import { stepName } from '../call/words.js';
 import { showPath, showPaths } from '../show/untrusted.js';
+import { fileNames } from '../show/file-names.js';
 import { readState } from '../state/store.js';
 
 /**
@@ -131,7 +132,7 @@ export function annotated<A extends { problems: Problem[]; patternDetail?: strin
   if (superseded.length === 0) return a;
   const out = { ...a, problems: withoutCopies(a.problems, superseded) };
   if (a.patternDetail !== undefined && superseded.length === legacyCount) {
-    out.patternDetail = `the rules of ${superseded.map((s) => s.path).join(', ')} are in Copilot's files already; ${superseded.length === 1 ? 'that file is' : 'those files are'} kept as you chose`;
+    out.patternDetail = `the rules of ${fileNames(superseded.map((s) => s.path))} are in Copilot's files already; ${superseded.length === 1 ? 'that file is' : 'those files are'} kept as you chose`;
   }
   return out;
 }
