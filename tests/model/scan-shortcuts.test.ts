@@ -67,7 +67,7 @@ test('a globs list splits at the commas outside braces, with or without braces',
   );
 });
 
-test('a path that no format could take is found to be none without trying each format', () => {
+test("formatFor's shortcuts (an ending no format takes, a `.mdc` name) find what trying every format in order finds", () => {
   // Every format tried in order, as formatFor did before its first look at the path's ending.
   const reference = (rel: string) => FORMATS.find((f) => f.detect(rel));
   const seg = fc.constantFrom(
@@ -81,6 +81,7 @@ test('a path that no format could take is found to be none without trying each f
     '.clinerules',
     'rules',
     'workflows',
+    'rules.mdc',
     'node_modules',
     '',
   );
@@ -92,6 +93,8 @@ test('a path that no format could take is found to be none without trying each f
     'copilot-instructions.md',
     'x.instructions.md',
     'a.mdc',
+    'AGENTS.mdc',
+    '.cursorrules.mdc',
     'a.MD',
     'README.md',
     'notes.txt',
@@ -118,4 +121,5 @@ test('a path that no format could take is found to be none without trying each f
   assert.equal(formatFor('.cursor/rules/a.mdc')?.id, 'cursor-rules');
   assert.equal(formatFor('.github/copilot-instructions.md')?.id, 'copilot-instructions');
   assert.equal(formatFor('src/index.ts'), undefined);
+  assert.equal(formatFor('docs/a.mdc'), undefined);
 });

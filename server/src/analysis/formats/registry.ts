@@ -35,6 +35,8 @@ const MAYBE_INSTRUCTIONS = /(?:\.md|\.mdc|\.txt|rules)$/i;
 
 export function formatFor(relPath: string): Format | undefined {
   if (!MAYBE_INSTRUCTIONS.test(relPath)) return undefined;
+  // Only a Cursor rule's name ends in `.mdc`: such a file (hundreds in some repositories) is tried against it alone.
+  if (relPath.endsWith('.mdc')) return cursorMdc.detect(relPath) ? cursorMdc : undefined;
   return FORMATS.find((f) => f.detect(relPath));
 }
 
