@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { flatLine, globList } from '../../server/src/model/frontmatter.js';
 import { inSkippedDir, SKIPPED_DIRS } from '../../server/src/analysis/discover.js';
+import { FORMATS, formatFor } from '../../server/src/analysis/formats/registry.js';
 
 /** The line pattern the flat reader matched each line with, before it read lines by hand. */
 const FLAT_LINE = /^([A-Za-z_][\w-]*):(?:[ ]+(.*?))?[ ]*$/;
@@ -64,4 +65,61 @@ test('a globs list splits at the commas outside braces, with or without braces',
     }),
     { numRuns: 20000 },
   );
+});
+
+test("formatFor's shortcuts (an ending no format takes, a `.mdc` name) find what trying every format in order finds", () => {
+  // Every format tried in order, as formatFor did before its first look at the path's ending.
+  const reference = (rel: string) => FORMATS.find((f) => f.detect(rel));
+  const seg = fc.constantFrom(
+    'a',
+    'src',
+    '.github',
+    'instructions',
+    '.cursor',
+    '.claude',
+    '.windsurf',
+    '.clinerules',
+    'rules',
+    'workflows',
+    'rules.mdc',
+    'node_modules',
+    '',
+  );
+  const name = fc.constantFrom(
+    'AGENTS.md',
+    'CLAUDE.md',
+    'GEMINI.md',
+    'CONVENTIONS.md',
+    'copilot-instructions.md',
+    'x.instructions.md',
+    'a.mdc',
+    'AGENTS.mdc',
+    '.cursorrules.mdc',
+    'a.MD',
+    'README.md',
+    'notes.txt',
+    'NOTES.TXT',
+    'a.Mdc',
+    '.cursorrules',
+    '.windsurfrules',
+    '.clinerules',
+    '.roorules',
+    '.Roorules',
+    'rules',
+    'a.json',
+    'a.md.bak',
+    'mdc',
+    'a.ts',
+  );
+  fc.assert(
+    fc.property(fc.array(seg, { maxLength: 4 }), name, (segs, file) => {
+      const rel = [...segs, file].join('/');
+      assert.equal(formatFor(rel), reference(rel), JSON.stringify(rel));
+    }),
+    { numRuns: 20000 },
+  );
+  assert.equal(formatFor('.cursor/rules/a.mdc')?.id, 'cursor-rules');
+  assert.equal(formatFor('.github/copilot-instructions.md')?.id, 'copilot-instructions');
+  assert.equal(formatFor('src/index.ts'), undefined);
+  assert.equal(formatFor('docs/a.mdc'), undefined);
 });

@@ -1,7 +1,12 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import { createRequire } from 'node:module';
+
+/**
+ * Taken, not imported: cli.js is an ES module, and an import of node:fs there reads every export of
+ * fs, whose stream classes then load fs's streams, which a read-only command never uses.
+ */
+const fs = process.getBuiltinModule('node:fs');
 
 /**
  * Loading a CommonJS file of the build with V8's code cache: the bytecode of the functions a

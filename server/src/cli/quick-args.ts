@@ -1,4 +1,5 @@
-import { parseArgs } from 'node:util';
+/** Taken, not imported: in cli.js, an ES module, the import would read every export of util, and MIMEType's loads a MIME parser. */
+const { parseArgs } = process.getBuiltinModule('node:util');
 
 /** An option as yargs takes it; the same table feeds the quick parser below. */
 export interface OptionSpec {

@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import fs from 'node:fs/promises';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BadInputError } from '../common/errors.js';
@@ -28,7 +28,9 @@ export function repoChoice(flag: string | undefined, env = process.env, cwd = pr
 export async function checkRepoDir(dir: string, from: string): Promise<string> {
   let st;
   try {
-    st = await fs.stat(dir);
+    // Synchronous, like safe-fs's look-ups: a stat takes microseconds, its promise form a round trip
+    // through the thread pool (a CLI command checks its repository twice before it starts).
+    st = fs.statSync(dir);
   } catch {
     throw new BadInputError(`The repository ${dir} (${from}) does not exist.`);
   }

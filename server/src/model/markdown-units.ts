@@ -99,6 +99,8 @@ const DASH_START = 2;
 const OTHER_START = 0;
 
 function startOf(line: string): number {
+  // A blank line first: charCodeAt(0) of '' is NaN, an out-of-bounds read that deoptimises this function.
+  if (line.length === 0) return OTHER_START;
   const lower = line.charCodeAt(0) | 0x20;
   if (lower >= 0x61 && lower <= 0x7a) return LETTER_START;
   return line.charCodeAt(0) === 0x2d ? DASH_START : OTHER_START;

@@ -1,15 +1,20 @@
 import { execFile } from 'node:child_process';
+import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PreconditionError } from '../common/errors.js';
 
 const run = promisify(execFile);
-const exists = (p: string) =>
-  fs.lstat(p).then(
-    () => true,
-    () => false,
-  );
+/** Synchronous, like safe-fs's look-ups: an lstat takes microseconds, its promise form a round trip through the thread pool. */
+function exists(p: string): boolean {
+  try {
+    fsSync.lstatSync(p);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * A bare repository (its folder holds HEAD, objects/ and refs/, and no work tree): there are no
@@ -17,8 +22,8 @@ const exists = (p: string) =>
  * read or written.
  */
 export async function assertNotBare(root: string): Promise<void> {
-  if (await exists(path.join(root, '.git'))) return;
-  const [head, objects, refs] = await Promise.all(['HEAD', 'objects', 'refs'].map((n) => exists(path.join(root, n))));
+  if (exists(path.join(root, '.git'))) return;
+  const [head, objects, refs] = ['HEAD', 'objects', 'refs'].map((n) => exists(path.join(root, n)));
   if (head && objects && refs) {
     throw new PreconditionError(
       `${root} is a bare repository (git's own store, with no work tree): it has no files to migrate, and copilot-onboard writes nothing into it. Run it in a clone with a work tree (git clone ${root}).`,
@@ -58,7 +63,7 @@ export async function operationInProgress(root: string): Promise<{ what: string;
   const dir = await gitDir(root);
   if (dir === null) return null;
   for (const [name, what, todo] of IN_PROGRESS) {
-    if (await exists(path.join(dir, name))) return { what, todo };
+    if (exists(path.join(dir, name))) return { what, todo };
   }
   return null;
 }

@@ -26,7 +26,17 @@ export const FORMATS: readonly Format[] = [
   conventionsMd,
 ];
 
+/**
+ * What every format's file name ends in: `.md`, `.mdc` or `.txt` (`.clinerules/` takes any case), or
+ * `rules` (`.cursorrules`, `.windsurfrules`, `.clinerules`, `.roorules`). A path that ends otherwise is
+ * none of them, and is not tried against each (a scan asks this of every file git lists).
+ */
+const MAYBE_INSTRUCTIONS = /(?:\.md|\.mdc|\.txt|rules)$/i;
+
 export function formatFor(relPath: string): Format | undefined {
+  if (!MAYBE_INSTRUCTIONS.test(relPath)) return undefined;
+  // Only a Cursor rule's name ends in `.mdc`: such a file (hundreds in some repositories) is tried against it alone.
+  if (relPath.endsWith('.mdc')) return cursorMdc.detect(relPath) ? cursorMdc : undefined;
   return FORMATS.find((f) => f.detect(relPath));
 }
 
