@@ -169,6 +169,16 @@ test('the numbered words of a text are its distinct words, numbered in first-met
     '日',
     'Ω',
     '٣',
+    // The ends of the ASCII letters and digits, and the marks next to them.
+    '/',
+    '0',
+    '9',
+    ':',
+    '@',
+    'Z',
+    '[',
+    'z',
+    '{',
   );
   fc.assert(
     fc.property(fc.array(fc.array(chars, { maxLength: 24 }), { maxLength: 5 }), fc.nat(6), (texts, min) => {
