@@ -55,7 +55,7 @@ const ANY_NAMED = anyOf([
   ...VERSIONED_LANGUAGES.map((l) => l.pattern),
   ...MODALS.map((m) => m.pattern),
 ]);
-/** A capitalised name before a dotted version, case kept: apart from the above, it fails at every lower-case word. */
+/** A capitalised name before a dotted version, case kept: tested apart, it is not tried at every lower-case word. */
 const ANY_NAMED_VERSION = new RegExp(GENERIC_VERSION.source);
 
 /**
