@@ -5,10 +5,10 @@ import { normalizeLine, normalizedText, type Unit } from '../../server/src/model
 import { proseLines } from '../../server/src/analysis/claims.js';
 import { hasTwoWords, isLabel, isTrivial, stripMarker } from '../../server/src/analysis/trivial.js';
 import { mayHaveSentenceBreak } from '../../server/src/analysis/duplicates.js';
-import { ANY_MODAL, ANY_OPTION } from '../../server/src/analysis/claims.js';
+import { ANY_MODAL, ANY_OPTION, mayNameClaim } from '../../server/src/analysis/claims.js';
 import { MODALS } from '../../server/src/analysis/topics.js';
 import { hiddenIn, isHidden } from '../../server/src/show/untrusted.js';
-import { ANY_VERSION, normalizeRanges, versionClaims } from '../../server/src/analysis/versions.js';
+import { ANY_VERSION, normalizeRanges, RANGE_MARK, versionClaims } from '../../server/src/analysis/versions.js';
 import { anyOf, CLAIM_TOPICS, GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/topics.js';
 import { repeatedKeys } from '../../server/src/common/collections.js';
 import { findNearDuplicates, wordIdsOf } from '../../server/src/analysis/near-duplicates.js';
@@ -169,6 +169,16 @@ test('the numbered words of a text are its distinct words, numbered in first-met
     '日',
     'Ω',
     '٣',
+    // The ends of the ASCII letters and digits, and the marks next to them.
+    '/',
+    '0',
+    '9',
+    ':',
+    '@',
+    'Z',
+    '[',
+    'z',
+    '{',
   );
   fc.assert(
     fc.property(fc.array(fc.array(chars, { maxLength: 24 }), { maxLength: 5 }), fc.nat(6), (texts, min) => {
@@ -500,4 +510,51 @@ test('a line the one modal test does not match matches no modal pattern', () => 
     }),
     { numRuns: 5000 },
   );
+});
+
+test('the one test of a line for options, versions and modal words matches exactly when one of their patterns or a range mark does', () => {
+  const values = CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.value));
+  const patterns = [
+    ...CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.pattern)),
+    ...VERSIONED_LANGUAGES.map((l) => l.pattern),
+    GENERIC_VERSION,
+    ...MODALS.map((m) => m.pattern),
+  ];
+  // Each pattern with its own flags ("AVA", "uv" and the generic version keep case), and all but the
+  // generic version with case folded, as the one test folds them.
+  const own = patterns.map((p) => new RegExp(p.source, p.flags.replace('g', '')));
+  const folded = patterns.filter((p) => p !== GENERIC_VERSION).map((p) => new RegExp(p.source, 'i'));
+  const parts = fc.oneof(
+    fc.constantFrom(...values, ...values.map((v) => v.toUpperCase())),
+    fc.constantFrom('Node', 'python3', 'Go', 'golang', 'Ruby', 'Java', 'TypeScript', 'Remix', 'remix', 'v', '18', '3.11', '.', '1'),
+    fc.constantFrom('never', 'must', 'not', 'Always', "don't", 'avoid', 'should', 'do', 'version '),
+    fc.constantFrom(' ', '  ', '\t', '-', ',', ';', 'x', 'é', '>=', '^', '~', '=', '\u2265', 'Use ', 'keep the module small'),
+  );
+  fc.assert(
+    fc.property(fc.array(parts, { maxLength: 7 }), (p) => {
+      const text = p.join('');
+      const named = mayNameClaim(text);
+      if (own.some((re) => re.test(text)) || RANGE_MARK.test(text)) assert.ok(named, JSON.stringify(text));
+      assert.equal(
+        named,
+        folded.some((re) => re.test(text)) || own.some((re) => re.test(text)) || RANGE_MARK.test(text),
+        JSON.stringify(text),
+      );
+      // What the readings it stands for find in a line it turns away: nothing.
+      if (!named) {
+        assert.equal(ANY_OPTION.test(text), false, JSON.stringify(text));
+        assert.equal(ANY_MODAL.test(text), false, JSON.stringify(text));
+        assert.deepEqual(versionClaims(text), [], JSON.stringify(text));
+      }
+    }),
+    { numRuns: 8000 },
+  );
+  for (const line of [
+    '- Rule 3 of area 7: keep module 7 handler 3 small.',
+    'Indent with tabs',
+    'Use Remix 2.1',
+    'python>=3.11',
+    'Always test',
+  ])
+    assert.equal(mayNameClaim(line), !line.startsWith('- Rule'), line);
 });

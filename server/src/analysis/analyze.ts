@@ -22,7 +22,7 @@ export type { Location, Problem } from '../model/problem.js';
 const MAX_PREAMBLE_LINES = 6;
 
 export function analyze(scan: ScanResult): Analysis {
-  return withNormalizedCache(() => analyzeScan(scan));
+  return withNormalizedCache(() => analyzeScan(scan), scan.normalizedTexts);
 }
 
 function analyzeScan(scan: ScanResult): Analysis {

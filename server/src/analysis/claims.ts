@@ -3,8 +3,8 @@ import { FENCE } from '../model/markdown-units.js';
 import { byCodeUnit, groupBy, pushTo } from '../common/collections.js';
 import { languagesMeet, languagesOf, scopesOverlap } from './scope-overlap.js';
 import { readOption } from './option-claims.js';
-import { anyOf, CLAIM_TOPICS, MODALS } from './topics.js';
-import { compatibleVersions, versionClaims } from './versions.js';
+import { anyOf, CLAIM_TOPICS, GENERIC_VERSION, MODALS, VERSIONED_LANGUAGES } from './topics.js';
+import { compatibleVersions, RANGE_MARK, versionClaims } from './versions.js';
 import { actionClaims, codeCommands, roleClaim, sameCommand, tableCommands, type Polarity } from './claim-reader.js';
 import { commandTool, commandVersions, COMMAND_TOOLS } from './tools.js';
 
@@ -49,6 +49,24 @@ export const ANY_OPTION = anyOf(CLAIM_TOPICS.flatMap((t) => t.options.map((o) =>
 const MODALS_READ = MODALS.map((m) => ({ ...m, anywhere: new RegExp(m.pattern.source, m.pattern.flags.replace('g', '')) }));
 /** Any of the modal patterns (their flags are `gi`, tests/analysis/fast-paths.test.ts): one test for a line that has none. */
 export const ANY_MODAL = anyOf(MODALS.map((m) => m.pattern));
+/** Any option, language version or modal word, case aside (every pattern's flags are among `g` and `i`). */
+const ANY_NAMED = anyOf([
+  ...CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.pattern)),
+  ...VERSIONED_LANGUAGES.map((l) => l.pattern),
+  ...MODALS.map((m) => m.pattern),
+]);
+/** A capitalised name before a dotted version, case kept: tested apart, it is not tried at every lower-case word. */
+const ANY_NAMED_VERSION = new RegExp(GENERIC_VERSION.source);
+
+/**
+ * Whether a line may claim an option, a version or "always X" / "never X": whether any of their
+ * patterns matches it, or it holds a range mark (versions are read after ranges are rewritten). A line
+ * that names none of them (most lines) is searched once, not once per reading.
+ */
+export function mayNameClaim(text: string): boolean {
+  return ANY_NAMED.test(text) || ANY_NAMED_VERSION.test(text) || RANGE_MARK.test(text);
+}
+
 const TITLES = new Map(CLAIM_TOPICS.map((t) => [t.id, t.title]));
 /** The topic, value and kind of a version a line states (in prose, or in a command it gives). */
 const versionClaim = (v: { key: string; name: string; value: string }) =>
@@ -141,10 +159,12 @@ function unitClaims(line: LineReading, claims: Claim[]): void {
   for (let k = 0; k < prose.length; k++) {
     line.offset = prose[k]!;
     const text = line.text;
-    optionClaims(text, line, claims);
+    const named = mayNameClaim(text);
+    if (named) optionClaims(text, line, claims);
     const table = tableCommands(text);
     for (let i = 0; i < table.length; i++) commandClaims(line, table[i]!, claims);
     ruleClaims(text, line, claims);
+    if (named) modalClaims(text, line, claims);
   }
 }
 
@@ -184,7 +204,7 @@ function optionClaims(text: string, line: LineReading, claims: Claim[]): void {
   for (let i = 0; i < versions.length; i++) claims.push({ ...versionClaim(versions[i]!), ...line.at() });
 }
 
-/** What a line tells the reader to do or not to do: actions on objects, a command's role, "always X" and "never X". */
+/** What a line tells the reader to do or not to do: actions on objects and a command's role. */
 function ruleClaims(text: string, line: LineReading, claims: Claim[]): void {
   const actions = actionClaims(text);
   for (let i = 0; i < actions.length; i++) {
@@ -218,6 +238,10 @@ function ruleClaims(text: string, line: LineReading, claims: Claim[]): void {
       ...line.at(),
     });
   }
+}
+
+/** "Always X" and "never X". */
+function modalClaims(text: string, line: LineReading, claims: Claim[]): void {
   if (!ANY_MODAL.test(text)) return;
   for (let i = 0; i < MODALS_READ.length; i++) {
     const modal = MODALS_READ[i]!;

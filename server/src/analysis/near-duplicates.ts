@@ -71,7 +71,18 @@ class WordTable {
     let added = 0;
     for (let i = 0; i < lower.length;) {
       let to = i;
-      for (let n = wordCharAt(lower, to); n > 0; n = wordCharAt(lower, to)) to += n;
+      while (to < lower.length) {
+        // An ASCII letter or digit is tested here, not in a call per character (this runs before it is optimised).
+        const c = lower.charCodeAt(to);
+        if (c < 128) {
+          if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90)) to++;
+          else break;
+        } else {
+          const n = wordCharAt(lower, to);
+          if (n === 0) break;
+          to += n;
+        }
+      }
       if (to - i > 2) {
         const w = lower.slice(i, to);
         let id = ids.get(w);

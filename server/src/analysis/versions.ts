@@ -51,7 +51,7 @@ export function versionClaims(raw: string): readonly VersionClaim[] {
 }
 
 /** What every range below starts with: a line without one has none (most lines), and is not searched for them. */
-const RANGE_MARK = /[>\u2265^~=]/;
+export const RANGE_MARK = /[>\u2265^~=]/;
 
 /**
  * Ranges written as package managers write them, read as words: `>=3.11` and `^3.11` are minimums

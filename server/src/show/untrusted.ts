@@ -85,9 +85,12 @@ export function showExcerpt(text: string, max: number): string {
   return showLine(chars.length > max ? `${chars.slice(0, max - 3).join('')}...` : text);
 }
 
+/** What nearly every line holds: one list for all of them, not an empty list per line. */
+const NONE_HIDDEN: readonly string[] = Object.freeze([]);
+
 /** The hidden characters in a line of text (a rule), each once, in order of first appearance. */
-export function hiddenIn(line: string): string[] {
-  if (!HIDDEN.test(line)) return [];
+export function hiddenIn(line: string): readonly string[] {
+  if (!HIDDEN.test(line)) return NONE_HIDDEN;
   const found = new Set<string>();
   for (const m of line.matchAll(HIDDEN_ALL)) if (m[0] !== '\t') found.add(m[0]);
   return [...found];
