@@ -243,26 +243,3 @@ test('conflicts and near-duplicates are ordered by code units, not by the locale
     ['Z.md', 'a.md'],
   );
 });
-
-test('an analysis that reuses the texts its scan normalised for the copies search finds what one normalising them again does', async (t) => {
-  const rules = [
-    '# Rules',
-    '',
-    '-   Use  pnpm, not npm.\t',
-    '- Always run the tests before you push a branch to origin.',
-    'A paragraph that goes on',
-    '   over two lines,  unevenly spaced.',
-    '- Never edit generated files in `dist/` by hand, ever.',
-    '',
-  ];
-  const { scan, analysis } = await analyzed(t, {
-    'AGENTS.md': [...rules, '- Use yarn, never pnpm.'].join('\n'),
-    'CLAUDE.md': [...rules.map((l) => l.replace('tests', 'unit tests')), '- One rule only this file has.'].join('\n'),
-    '.cursorrules': rules.join('\n'),
-    // The same lines once normalised: a copy of .cursorrules.
-    '.windsurfrules': rules.map((l) => ` ${l.replace(/ /g, '  ')}`).join('\n'),
-  });
-  assert.ok(scan.normalizedTexts!.size > 0);
-  assert.ok(scan.copies.length > 0 && analysis.problems.length > 0);
-  assert.deepEqual(analysis, analyze({ ...scan, normalizedTexts: undefined }));
-});

@@ -22,7 +22,7 @@ export type { Location, Problem } from '../model/problem.js';
 const MAX_PREAMBLE_LINES = 6;
 
 export function analyze(scan: ScanResult): Analysis {
-  return withNormalizedCache(() => analyzeScan(scan), scan.normalizedTexts);
+  return withNormalizedCache(() => analyzeScan(scan));
 }
 
 function analyzeScan(scan: ScanResult): Analysis {

@@ -3,7 +3,6 @@ import { createTwoFilesPatch } from 'diff';
 import { normalizeLine, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
 import { pushTo } from '../common/collections.js';
 import { similarCandidates } from './similar-lines.js';
-import { normalizedOf } from './normalized.js';
 
 /**
  * Copies of a whole instruction file. People keep one file per tool with the same rules (CLAUDE.md
@@ -69,17 +68,11 @@ function bodyLines(doc: InstructionDoc): string[] {
 /**
  * The non-blank lines of the units, normalised, in one list (no list per unit: this runs for every
  * file). Indexed loops: an array's for-of allocates a result per step in code not yet optimised.
- * A one-line unit's line is its normalised text, which the analysis asks for again.
  */
 function normalizedLines(units: readonly Unit[]): string[] {
   const out: string[] = [];
   for (let u = 0; u < units.length; u++) {
     const lines = units[u]!.lines;
-    if (lines.length === 1) {
-      const l = normalizedOf(units[u]!);
-      if (l !== '') out.push(l);
-      continue;
-    }
     for (let i = 0; i < lines.length; i++) {
       const l = normalizeLine(lines[i]!);
       if (l !== '') out.push(l);

@@ -1,12 +1,11 @@
 import path from 'node:path';
 import { byCodeUnit } from '../common/collections.js';
-import type { InstructionDoc, Unit } from '../model/model.js';
+import type { InstructionDoc } from '../model/model.js';
 import type { SourceInfo } from '../model/source.js';
 import { discoverInstructionFiles } from './discover.js';
 import { followImports, type ImportRef } from './imports.js';
 import { leaveOutNoise } from './noise.js';
 import { findCopies, type Copy } from './copies.js';
-import { withNormalizedCache } from './normalized.js';
 import { formatRank } from './formats/registry.js';
 import { loadYaml, parseDeferringYaml, YAML_NEEDED } from '../model/frontmatter.js';
 import { RepoPaths } from '../repo/repo-path.js';
@@ -31,8 +30,6 @@ export interface ScanResult {
    * copies): their `notRule` says why. A README or a workflow in `.clinerules/` is not among them.
    */
   optional: string[];
-  /** The units' normalised texts the copies search worked out, for the analysis of this scan to reuse. */
-  normalizedTexts?: Map<Unit, string>;
 }
 
 /** Documents whose rules count: not an alias of another source, and a rule at all. */
@@ -113,8 +110,7 @@ export async function scanRepository(root: string, onProgress?: ScanProgress): P
     doc.aliasOf = imported.refs.find((r) => r.from === doc.path && r.status === 'source' && holds(r.target))?.target ?? null;
   }
   const noise = leaveOutNoise(result.docs, (p) => result.files.get(p)!.text);
-  result.normalizedTexts = new Map();
-  result.copies = withNormalizedCache(() => findCopies(result.docs, (p) => result.files.get(p)!.text), result.normalizedTexts);
+  result.copies = findCopies(result.docs, (p) => result.files.get(p)!.text);
   result.optional = [...noise, ...result.copies.map((c) => c.path)];
   for (const doc of result.docs) {
     const file = result.files.get(doc.path)!;
