@@ -191,7 +191,7 @@ test('a read-only command that ends at once still hands a slow reader its whole 
   // About 100 KB of JSON: more than a pipe holds, so the CLI's last write waits for the reader,
   // which starts reading a second later.
   const files = Object.fromEntries(
-    Array.from({ length: 400 }, (_, i) => [`.cursor/rules/area-${i}.mdc`, `---\nalwaysApply: true\n---\n- Keep module ${i} small.\n`]),
+    Array.from({ length: 500 }, (_, i) => [`.cursor/rules/area-${i}.mdc`, `---\nalwaysApply: true\n---\n- Keep module ${i} small.\n`]),
   );
   const repo = sandbox(t, files);
   const tmp = tempDir(t, 'co-cold-');
@@ -205,7 +205,7 @@ test('a read-only command that ends at once still hands a slow reader its whole 
   );
   assert.equal(r.status, 0, r.stderr);
   assert.ok(r.stdout.endsWith('}\n') && r.stdout.length > 100_000, `the output was cut at ${r.stdout.length} bytes`);
-  assert.equal((JSON.parse(r.stdout) as { sources: unknown[] }).sources.length, 400);
+  assert.equal((JSON.parse(r.stdout) as { sources: unknown[] }).sources.length, 500);
   assert.equal(fs.readFileSync(status, 'utf8').trim(), '0');
 });
 
@@ -249,7 +249,7 @@ test('the read-only file runs with the code cache the build made; a missing or d
 
 test('a reader that stops early ends the command quietly, without an EPIPE trace', (t) => {
   const files = Object.fromEntries(
-    Array.from({ length: 400 }, (_, i) => [`.cursor/rules/area-${i}.mdc`, `---\nalwaysApply: true\n---\n- Keep module ${i} small.\n`]),
+    Array.from({ length: 500 }, (_, i) => [`.cursor/rules/area-${i}.mdc`, `---\nalwaysApply: true\n---\n- Keep module ${i} small.\n`]),
   );
   const repo = sandbox(t, files);
   const tmp = tempDir(t, 'co-pipe-');
