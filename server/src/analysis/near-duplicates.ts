@@ -13,10 +13,8 @@ const MAX_POSTINGS = 60;
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
-/** UTF-16 units of the letter or digit at `i`, 0 when there is none (ASCII without a regular expression). */
-function wordCharAt(text: string, i: number): number {
-  const c = text.charCodeAt(i);
-  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90) ? 1 : 0;
+/** UTF-16 units of the letter or digit at `i`, a character past ASCII (WordTable.add tests ASCII itself), 0 when it is none. */
+function wordCharPastAscii(text: string, i: number): number {
   const units = text.codePointAt(i)! > 0xffff ? 2 : 1;
   return LETTER_OR_DIGIT.test(text.slice(i, i + units)) ? units : 0;
 }
@@ -78,7 +76,7 @@ class WordTable {
           if ((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90)) to++;
           else break;
         } else {
-          const n = wordCharAt(lower, to);
+          const n = wordCharPastAscii(lower, to);
           if (n === 0) break;
           to += n;
         }
