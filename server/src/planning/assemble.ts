@@ -720,19 +720,27 @@ export function changedLineNotes(target: string, r: Rendered, sourceLine: (path:
   return notes;
 }
 
+/** Conflict marks by source unit (`path:line`): the block the unit moves with, and the mark's text. */
+export type Marks = Map<string, { block: string; text: string }>;
+
 /**
- * Insert a comment line before the first output line of each marked source unit, unless a mark
- * right above it (from an earlier migration) already names the same topics, in whatever order.
+ * Insert a comment line before the first output line of each marked block (the first of its units
+ * that is written: one merged away leaves the mark to the next), unless a mark right above it (from
+ * an earlier migration) already names the same topics, in whatever order.
  */
-export function insertMarks(r: Rendered, marks: Map<string, string>): Rendered {
+export function insertMarks(r: Rendered, marks: Marks): Rendered {
   if (marks.size === 0) return r;
   const out: Rendered = { lines: [], refs: [] };
+  const done = new Set<string>();
   r.lines.forEach((line, i) => {
     const ref = r.refs[i];
     const mark = ref ? marks.get(`${ref.path}:${ref.line}`) : undefined;
-    if (mark && !markCovers(out.lines[out.lines.length - 1], mark)) {
-      out.lines.push(mark);
-      out.refs.push(null);
+    if (mark && !done.has(mark.block)) {
+      done.add(mark.block);
+      if (!markCovers(out.lines[out.lines.length - 1], mark.text)) {
+        out.lines.push(mark.text);
+        out.refs.push(null);
+      }
     }
     out.lines.push(line);
     out.refs.push(ref ?? null);

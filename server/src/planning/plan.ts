@@ -11,6 +11,7 @@ import {
   bodyOf,
   changedLineNotes,
   insertMarks,
+  type Marks,
   renderBase,
   WrittenUnits,
   type Addition,
@@ -19,9 +20,10 @@ import {
 } from './assemble.js';
 import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
 import { canonicalJson, sha256 } from '../common/hash.js';
-import type { InstructionDoc, Scope } from '../model/model.js';
+import type { InstructionDoc, Scope, Unit } from '../model/model.js';
 import type { ScanResult } from '../analysis/scan.js';
-import { sameOrDemoted } from '../model/unit-shape.js';
+import { isToolMark, sameOrDemoted } from '../model/unit-shape.js';
+import { blockAround } from './outline.js';
 import { frontMatterFor, planTargets, targetDescription, type Target } from './targets.js';
 import { joinText, splitText, type TextLines } from '../common/text.js';
 import { newReaders, readersOf, surfaceList } from '../analysis/surfaces.js';
@@ -529,11 +531,14 @@ function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs
   const topics = new Map<string, string[]>();
   const dropped = new Map<string, { path: string; line: number; text: string }>();
   const byPath = new Map(docs.map((d) => [d.path, d]));
-  const unitStart = (path: string, line: number): string | null => {
-    const u = byPath.get(path)?.units.find((x) => line >= x.line && line < x.line + x.lines.length);
-    // Headings are not marked: the rules under them are.
-    return u && u.kind !== 'heading' ? `${u.path}:${u.line}` : null;
+  const keyOf = (u: Unit) => `${u.path}:${u.line}`;
+  /** The block the rule at `line` moves with, as the keys of its units; null for a heading (the rules under it are marked). */
+  const blockAt = (path: string, line: number): string[] | null => {
+    const units = byPath.get(path)?.units ?? [];
+    const u = units.find((x) => line >= x.line && line < x.line + x.lines.length);
+    return u && u.kind !== 'heading' ? blockAround(units, u, isToolMark).map(keyOf) : null;
   };
+  const members = new Map<string, string>();
   for (const c of conflicts) {
     const choice = choices.conflicts[c.id] ?? 'keep_all';
     const keep = /^keep_(\d+)$/.exec(choice);
@@ -541,8 +546,11 @@ function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs
     if (kept < 0 || kept >= c.locations.length) {
       const topic = c.description.replace(/^Contradicting rules about ([^:]+):.*$/s, '$1');
       for (const l of c.locations) {
-        const key = unitStart(l.path, l.line);
-        if (key && !topics.get(key)?.includes(topic)) pushTo(topics, key, topic);
+        const block = blockAt(l.path, l.line);
+        if (!block) continue;
+        const key = block[0]!;
+        for (const k of block) members.set(k, key);
+        if (!topics.get(key)?.includes(topic)) pushTo(topics, key, topic);
       }
       continue;
     }
@@ -551,7 +559,8 @@ function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs
       if (sideOf(j) !== sideOf(kept)) dropped.set(`${l.path}:${l.line}`, { path: l.path, line: l.line, text: l.text });
     });
   }
-  const marks = new Map([...topics].map(([key, t]) => [key, MARK([...t].sort(byCodeUnit).join(' and '))]));
+  const texts = new Map([...topics].map(([key, t]) => [key, MARK([...t].sort(byCodeUnit).join(' and '))]));
+  const marks: Marks = new Map([...members].map(([unit, block]) => [unit, { block, text: texts.get(block)! }]));
   return { marks, dropped };
 }
 

@@ -1,0 +1,88 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { buildPlan } from '../../server/src/planning/plan.js';
+import { scanRepository } from '../../server/src/analysis/scan.js';
+import { sandbox, writeFile, type Cleanup } from '../helpers/sandbox.js';
+
+/**
+ * A conflict mark stands above the whole block its rule moves with: a rule with its code, a lead-in
+ * with its list, a line with the line that answers it. Put inside the block, it would cut the block
+ * in two when the file is read again, and the next plan would move the halves apart.
+ */
+const COPILOT = '.github/copilot-instructions.md';
+const MARK = '<!-- copilot-onboard: conflicting rules about package manager; decide which one stands -->';
+const PNPM = { '.cursor/rules/pnpm.mdc': '---\nglobs: docs/**\nalwaysApply: false\n---\n- Use pnpm to install.\n' };
+
+async function migrate(t: Cleanup, files: Record<string, string>) {
+  const repo = sandbox(t, files);
+  const first = buildPlan(await scanRepository(repo));
+  for (const op of first.operations) {
+    if (op.content === null) fs.rmSync(path.join(repo, op.path));
+    else writeFile(repo, op.path, op.content);
+  }
+  const second = buildPlan(await scanRepository(repo));
+  return { first, second, read: (p: string) => fs.readFileSync(path.join(repo, p), 'utf8') };
+}
+
+/** The lines from the mark on, as many as `n`. */
+function fromMark(text: string, n: number): string[] {
+  const lines = text.split('\n');
+  const at = lines.indexOf(MARK);
+  assert.ok(at >= 0, `no mark in:\n${text}`);
+  return lines.slice(at, at + n);
+}
+
+const marks = (text: string) => text.split('\n').filter((l) => l === MARK).length;
+
+test('a mark goes above a rule followed by its code, not between them, and the next plan is a no-op', async (t) => {
+  const { first, second, read } = await migrate(t, {
+    [COPILOT]: '- Run the tests with vitest.\n\n```sh\nnpm test\n```\n',
+    ...PNPM,
+  });
+  assert.ok(first.operations.some((o) => o.path === COPILOT));
+  assert.deepEqual(fromMark(read(COPILOT), 6), [MARK, '- Run the tests with vitest.', '', '```sh', 'npm test', '```']);
+  assert.equal(marks(read(COPILOT)), 1);
+  assert.deepEqual(second.operations, []);
+});
+
+test('a mark goes above the lead-in of a list whose item conflicts, and the list stays whole', async (t) => {
+  const { second, read } = await migrate(t, {
+    'AGENTS.md': '# Agents\n\nSet up in this order:\n- Clone the repository.\n- Use npm to install dependencies.\n- Start the server.\n',
+    ...PNPM,
+  });
+  const out = read(COPILOT);
+  assert.deepEqual(fromMark(out, 5), [
+    MARK,
+    'Set up in this order:',
+    '- Clone the repository.',
+    '- Use npm to install dependencies.',
+    '- Start the server.',
+  ]);
+  assert.equal(marks(out), 1);
+  assert.deepEqual(second.operations, []);
+});
+
+test('a mark goes above a line whose answer conflicts', async (t) => {
+  const { second, read } = await migrate(t, {
+    'AGENTS.md': '# Agents\n\nInstall what the lockfile names.\n\nOtherwise, use npm to install.\n',
+    ...PNPM,
+  });
+  const out = read(COPILOT);
+  assert.deepEqual(fromMark(out, 4), [MARK, 'Install what the lockfile names.', '', 'Otherwise, use npm to install.']);
+  assert.deepEqual(second.operations, []);
+});
+
+test('when the first rule of a marked block is merged into an equal rule, the mark goes above the first line written', async (t) => {
+  const rule = (body: string) => `---\nglobs: docs/**\nalwaysApply: false\n---\n${body}`;
+  const { first, second, read } = await migrate(t, {
+    '.cursor/rules/a.mdc': rule('- Use pnpm to install.\n\n## General\n'),
+    '.cursor/rules/b.mdc': rule('- Use pnpm to install.\n\n```sh\nnpm test\n```\n'),
+  });
+  const target = first.operations.find((o) => o.path.endsWith('.instructions.md'))!.path;
+  const out = read(target);
+  assert.deepEqual(fromMark(out.slice(out.indexOf('## General')), 4), [MARK, '```sh', 'npm test', '```']);
+  assert.equal(marks(out), 2, out);
+  assert.deepEqual(second.operations, []);
+});
