@@ -74,7 +74,7 @@ test('a mark goes above a line whose answer conflicts', async (t) => {
   assert.deepEqual(second.operations, []);
 });
 
-test('when the first rule of a marked block is merged into an equal rule, the mark goes above the first line written', async (t) => {
+test('when the first rule of a marked block is merged into an equal rule of another file, the mark goes above the side that is written', async (t) => {
   const rule = (body: string) => `---\nglobs: docs/**\nalwaysApply: false\n---\n${body}`;
   const { first, second, read } = await migrate(t, {
     '.cursor/rules/a.mdc': rule('- Use pnpm to install.\n\n## General\n'),
@@ -84,5 +84,19 @@ test('when the first rule of a marked block is merged into an equal rule, the ma
   const out = read(target);
   assert.deepEqual(fromMark(out.slice(out.indexOf('## General')), 4), [MARK, '```sh', 'npm test', '```']);
   assert.equal(marks(out), 2, out);
+  assert.deepEqual(second.operations, []);
+});
+
+test('when a lead-in is merged into an equal lead-in of another file, the mark goes above the list item that conflicts', async (t) => {
+  const rule = (body: string) => `---\nglobs: docs/**\nalwaysApply: false\n---\n${body}`;
+  const { first, second, read } = await migrate(t, {
+    'CLAUDE.md': '```sh\nnpm test\n```\n',
+    '.cursor/rules/a.mdc': rule('Steps:\n'),
+    '.cursor/rules/b.mdc': rule('Steps:\n\n- Check the docs build.\n\n- Use pnpm to install.\n'),
+  });
+  const target = first.operations.find((o) => o.path.endsWith('.instructions.md'))!.path;
+  const out = read(target);
+  assert.deepEqual(fromMark(out, 2), [MARK, '- Use pnpm to install.'], out);
+  assert.equal(marks(out), 1, out);
   assert.deepEqual(second.operations, []);
 });

@@ -720,30 +720,35 @@ export function changedLineNotes(target: string, r: Rendered, sourceLine: (path:
   return notes;
 }
 
-/** Conflict marks by source unit (`path:line`): the block the unit moves with, and the mark's text. */
-export type Marks = Map<string, { block: string; text: string }>;
+/**
+ * Conflict marks by source unit (`path:line`): the block the unit moves with (the key of its first
+ * unit), the mark's text, and whether the unit holds a side of the conflict.
+ */
+export type Marks = Map<string, { block: string; text: string; rule: boolean }>;
 
 /**
- * Insert a comment line before the first output line of each marked block (the first of its units
- * that is written: one merged away leaves the mark to the next), unless a mark right above it (from
- * an earlier migration) already names the same topics, in whatever order.
+ * Insert a comment line before the first output line of each marked block, so that the mark stands
+ * above the block whole. When the block's first unit is not written here (merged into an equal unit
+ * of another file), what is left of the block may no longer read as one: the mark then goes before
+ * each unit that holds a side of the conflict. No mark is added where one right above (from an
+ * earlier migration) already names the same topics, in whatever order.
  */
 export function insertMarks(r: Rendered, marks: Marks): Rendered {
   if (marks.size === 0) return r;
+  const keyOf = (ref: LineRef | null) => (ref ? `${ref.path}:${ref.line}` : '');
+  const written = new Set(r.refs.map(keyOf));
   const out: Rendered = { lines: [], refs: [] };
-  const done = new Set<string>();
   r.lines.forEach((line, i) => {
-    const ref = r.refs[i];
-    const mark = ref ? marks.get(`${ref.path}:${ref.line}`) : undefined;
-    if (mark && !done.has(mark.block)) {
-      done.add(mark.block);
-      if (!markCovers(out.lines[out.lines.length - 1], mark.text)) {
-        out.lines.push(mark.text);
-        out.refs.push(null);
-      }
+    const ref = r.refs[i] ?? null;
+    const key = keyOf(ref);
+    const mark = marks.get(key);
+    const here = mark && (written.has(mark.block) ? key === mark.block : mark.rule);
+    if (mark && here && !markCovers(out.lines[out.lines.length - 1], mark.text)) {
+      out.lines.push(mark.text);
+      out.refs.push(null);
     }
     out.lines.push(line);
-    out.refs.push(ref ?? null);
+    out.refs.push(ref);
   });
   return out;
 }

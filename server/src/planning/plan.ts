@@ -532,13 +532,14 @@ function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs
   const dropped = new Map<string, { path: string; line: number; text: string }>();
   const byPath = new Map(docs.map((d) => [d.path, d]));
   const keyOf = (u: Unit) => `${u.path}:${u.line}`;
-  /** The block the rule at `line` moves with, as the keys of its units; null for a heading (the rules under it are marked). */
-  const blockAt = (path: string, line: number): string[] | null => {
+  /** The unit holding `line`, and the block it moves with as its units' keys; null for a heading (the rules under it are marked). */
+  const blockAt = (path: string, line: number): { unit: string; block: string[] } | null => {
     const units = byPath.get(path)?.units ?? [];
     const u = units.find((x) => line >= x.line && line < x.line + x.lines.length);
-    return u && u.kind !== 'heading' ? blockAround(units, u, isToolMark).map(keyOf) : null;
+    return u && u.kind !== 'heading' ? { unit: keyOf(u), block: blockAround(units, u, isToolMark).map(keyOf) } : null;
   };
   const members = new Map<string, string>();
+  const ruleUnits = new Set<string>();
   for (const c of conflicts) {
     const choice = choices.conflicts[c.id] ?? 'keep_all';
     const keep = /^keep_(\d+)$/.exec(choice);
@@ -546,10 +547,11 @@ function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs
     if (kept < 0 || kept >= c.locations.length) {
       const topic = c.description.replace(/^Contradicting rules about ([^:]+):.*$/s, '$1');
       for (const l of c.locations) {
-        const block = blockAt(l.path, l.line);
-        if (!block) continue;
-        const key = block[0]!;
-        for (const k of block) members.set(k, key);
+        const at = blockAt(l.path, l.line);
+        if (!at) continue;
+        const key = at.block[0]!;
+        for (const k of at.block) members.set(k, key);
+        ruleUnits.add(at.unit);
         if (!topics.get(key)?.includes(topic)) pushTo(topics, key, topic);
       }
       continue;
@@ -560,7 +562,7 @@ function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs
     });
   }
   const texts = new Map([...topics].map(([key, t]) => [key, MARK([...t].sort(byCodeUnit).join(' and '))]));
-  const marks: Marks = new Map([...members].map(([unit, block]) => [unit, { block, text: texts.get(block)! }]));
+  const marks: Marks = new Map([...members].map(([unit, block]) => [unit, { block, text: texts.get(block)!, rule: ruleUnits.has(unit) }]));
   return { marks, dropped };
 }
 
