@@ -1,10 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { buildPlan } from '../../server/src/planning/plan.js';
-import { scanRepository } from '../../server/src/analysis/scan.js';
-import { sandbox, writeFile, type Cleanup } from '../helpers/sandbox.js';
+import { planTwice } from '../helpers/plan-twice.js';
 
 /**
  * A conflict mark stands above the whole block its rule moves with: a rule with its code, a lead-in
@@ -15,16 +11,7 @@ const COPILOT = '.github/copilot-instructions.md';
 const MARK = '<!-- copilot-onboard: conflicting rules about package manager; decide which one stands -->';
 const PNPM = { '.cursor/rules/pnpm.mdc': '---\nglobs: docs/**\nalwaysApply: false\n---\n- Use pnpm to install.\n' };
 
-async function migrate(t: Cleanup, files: Record<string, string>) {
-  const repo = sandbox(t, files);
-  const first = buildPlan(await scanRepository(repo));
-  for (const op of first.operations) {
-    if (op.content === null) fs.rmSync(path.join(repo, op.path));
-    else writeFile(repo, op.path, op.content);
-  }
-  const second = buildPlan(await scanRepository(repo));
-  return { first, second, read: (p: string) => fs.readFileSync(path.join(repo, p), 'utf8') };
-}
+const migrate = planTwice;
 
 /** The lines from the mark on, as many as `n`. */
 function fromMark(text: string, n: number): string[] {

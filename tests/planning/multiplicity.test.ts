@@ -3,9 +3,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
-import { buildPlan, type Plan } from '../../server/src/planning/plan.js';
-import { scanRepository } from '../../server/src/analysis/scan.js';
-import { round, sandbox, writeFile, type Cleanup } from '../helpers/sandbox.js';
+import type { Plan } from '../../server/src/planning/plan.js';
+import { round } from '../helpers/sandbox.js';
+import { planTwice } from '../helpers/plan-twice.js';
 import { sameOrDemoted } from '../../server/src/model/unit-shape.js';
 
 /**
@@ -14,18 +14,7 @@ import { sameOrDemoted } from '../../server/src/model/unit-shape.js';
  */
 const COPILOT = '.github/copilot-instructions.md';
 
-/** Plan, write every operation's content, and plan again (the second plan must be a no-op). */
-async function migrate(t: Cleanup, files: Record<string, string>) {
-  const repo = sandbox(t, files);
-  const first = buildPlan(await scanRepository(repo));
-  for (const op of first.operations) {
-    if (op.content === null) fs.rmSync(path.join(repo, op.path));
-    else writeFile(repo, op.path, op.content);
-  }
-  const second = buildPlan(await scanRepository(repo));
-  const read = (p: string) => fs.readFileSync(path.join(repo, p), 'utf8');
-  return { repo, first, second, read };
-}
+const migrate = planTwice;
 
 const count = (text: string, line: string) => text.split('\n').filter((l) => l === line).length;
 const ops = (p: Plan) => p.operations.map((o) => `${o.op} ${o.path}`);
