@@ -74,7 +74,7 @@ test('when the first rule of a marked block is merged into an equal rule of anot
   assert.deepEqual(second.operations, []);
 });
 
-test('when a lead-in is merged into an equal lead-in of another file, the mark goes above the list item that conflicts', async (t) => {
+test('when a lead-in is merged into an equal lead-in of another file, the mark goes above the lead-in its list now follows', async (t) => {
   const rule = (body: string) => `---\nglobs: docs/**\nalwaysApply: false\n---\n${body}`;
   const { first, second, read } = await migrate(t, {
     'CLAUDE.md': '```sh\nnpm test\n```\n',
@@ -83,7 +83,31 @@ test('when a lead-in is merged into an equal lead-in of another file, the mark g
   });
   const target = first.operations.find((o) => o.path.endsWith('.instructions.md'))!.path;
   const out = read(target);
-  assert.deepEqual(fromMark(out, 2), [MARK, '- Use pnpm to install.'], out);
+  assert.deepEqual(fromMark(out, 6), [MARK, 'Steps:', '', '- Check the docs build.', '', '- Use pnpm to install.'], out);
   assert.equal(marks(out), 1, out);
+  assert.deepEqual(second.operations, []);
+});
+
+test('a list item under a numbered step that reads as a heading is marked under the heading, not above the lead-in before it', async (t) => {
+  const { second, read } = await migrate(t, {
+    'CLAUDE.md': '**Example:**\n\n1. Install the tools\n\n- Use npm to install dependencies.\n',
+    ...PNPM,
+  });
+  const out = read(COPILOT);
+  assert.deepEqual(fromMark(out, 2), [MARK, '- Use npm to install dependencies.'], out);
+  assert.equal(marks(out), 1, out);
+  assert.deepEqual(second.operations, []);
+});
+
+test('two conflicts in one block give one mark above it, naming both topics', async (t) => {
+  const both = '<!-- copilot-onboard: conflicting rules about package manager and test framework; decide which one stands -->';
+  const { second, read } = await migrate(t, {
+    'AGENTS.md': '# Agents\n\nBefore a pull request:\n- Use npm to install dependencies.\n- Run the tests with jest.\n',
+    '.cursor/rules/docs.mdc': '---\nglobs: docs/**\nalwaysApply: false\n---\n- Use pnpm to install.\n- Run the tests with vitest.\n',
+  });
+  const out = read(COPILOT);
+  const lines = out.split('\n');
+  assert.deepEqual(lines.slice(lines.indexOf(both), lines.indexOf(both) + 2), [both, 'Before a pull request:'], out);
+  assert.equal(lines.filter((l) => l.startsWith('<!-- copilot-onboard: conflicting')).length, 1, out);
   assert.deepEqual(second.operations, []);
 });

@@ -156,6 +156,10 @@ test("property: every file's lines land as often as it has them, and a second pl
     'Steps:',
     'Plain paragraph.',
     '- Run the tests with vitest.',
+    'Otherwise, use npm to install.',
+    '1. Install the tools',
+    '- Use npm to install dependencies.',
+    'Setup:',
   ];
   const body = (extra: string[] = []) =>
     fc

@@ -15,7 +15,9 @@ import {
   isStructural,
   outlineUnits,
   splitRuleLines,
+  type Block,
 } from './outline.js';
+import { byCodeUnit } from '../common/collections.js';
 
 /**
  * Output text with, for every line, the source line it came from (null for lines the tool added:
@@ -720,37 +722,65 @@ export function changedLineNotes(target: string, r: Rendered, sourceLine: (path:
   return notes;
 }
 
-/**
- * Conflict marks by source unit (`path:line`): the block the unit moves with (the key of its first
- * unit), the mark's text, and whether the unit holds a side of the conflict.
- */
-export type Marks = Map<string, { block: string; text: string; rule: boolean }>;
+/** Conflict topics by the source line (`path:line`) of a side left standing. */
+export type MarkTopics = Map<string, string[]>;
+
+const markText = (topics: Iterable<string>) =>
+  `<!-- copilot-onboard: conflicting rules about ${[...topics].sort(byCodeUnit).join(' and ')}; decide which one stands -->`;
 
 /**
- * Insert a comment line before the first output line of each marked block, so that the mark stands
- * above the block whole. When the block's first unit is not written here (merged into an equal unit
- * of another file), what is left of the block may no longer read as one: the mark then goes before
- * each unit that holds a side of the conflict. No mark is added where one right above (from an
- * earlier migration) already names the same topics, in whatever order.
+ * Insert a conflict mark above each block of the written file that holds a side of a conflict, read
+ * as the next plan reads the file: a rule with its code, a lead-in with its list, a line with its
+ * answer, each pseudo-heading or heading alone. A mark inside a block would cut it in two when the
+ * file is read again. No mark is added where one right above (from an earlier migration) already
+ * names the same topics, in whatever order.
  */
-export function insertMarks(r: Rendered, marks: Marks): Rendered {
+export function insertMarks(r: Rendered, marks: MarkTopics): Rendered {
   if (marks.size === 0) return r;
-  const keyOf = (ref: LineRef | null) => (ref ? `${ref.path}:${ref.line}` : '');
-  const written = new Set(r.refs.map(keyOf));
+  const at = new Map<number, Set<string>>();
+  for (const block of writtenBlocks(r.lines)) {
+    const topics = block.units.flatMap((u) =>
+      u.lines.flatMap((_, k) => {
+        const ref = r.refs[u.line - 1 + k];
+        return (ref && marks.get(`${ref.path}:${ref.line}`)) ?? [];
+      }),
+    );
+    const first = block.units.find((u) => !isToolMark(u));
+    if (topics.length === 0 || !first) continue;
+    const set = at.get(first.line - 1) ?? new Set<string>();
+    for (const t of topics) set.add(t);
+    at.set(first.line - 1, set);
+  }
   const out: Rendered = { lines: [], refs: [] };
   r.lines.forEach((line, i) => {
-    const ref = r.refs[i] ?? null;
-    const key = keyOf(ref);
-    const mark = marks.get(key);
-    const here = mark && (written.has(mark.block) ? key === mark.block : mark.rule);
-    if (mark && here && !markCovers(out.lines[out.lines.length - 1], mark.text)) {
-      out.lines.push(mark.text);
+    const topics = at.get(i);
+    const mark = topics && markText(topics);
+    if (mark && !markCovers(out.lines[out.lines.length - 1], mark)) {
+      out.lines.push(mark);
       out.refs.push(null);
     }
     out.lines.push(line);
-    out.refs.push(ref);
+    out.refs.push(r.refs[i] ?? null);
   });
   return out;
+}
+
+/** The blocks of written lines: headings and front matter each alone, and between them the blocks that move whole. */
+function writtenBlocks(lines: string[]): Block[] {
+  const blocks: Block[] = [];
+  let run: Unit[] = [];
+  const flush = () => {
+    blocks.push(...blocksOf(run, isToolMark));
+    run = [];
+  };
+  for (const u of splitUnits('', lines)) {
+    if (u.kind === 'heading' || u.kind === 'frontmatter') {
+      flush();
+      blocks.push({ units: [u], blankBefore: u.blankBefore });
+    } else run.push(u);
+  }
+  flush();
+  return blocks;
 }
 
 const MARK_TOPICS = /^<!-- copilot-onboard: conflicting rules about (.*); decide which one stands -->$/;

@@ -310,23 +310,6 @@ export function blocksOf(units: Unit[], isMark: (u: Unit) => boolean): Block[] {
   return blocks;
 }
 
-/**
- * The units of the block `u` moves with (marks left out), among units that heading lines cut into
- * runs: a mark goes above the first of them that is written, so that it stands above the whole
- * block. A mark put inside a block (between a rule and its code, a lead-in and its list) would cut it
- * in two when the file is read again.
- */
-export function blockAround(units: Unit[], u: Unit, isMark: (u: Unit) => boolean): Unit[] {
-  const at = units.indexOf(u);
-  if (at < 0 || u.kind === 'heading') return [u];
-  let from = at;
-  while (from > 0 && units[from - 1]!.kind !== 'heading') from--;
-  let to = at;
-  while (to < units.length && units[to]!.kind !== 'heading') to++;
-  const block = blocksOf(units.slice(from, to), isMark).find((b) => b.units.includes(u))!;
-  return block.units.filter((x) => !isMark(x));
-}
-
 function endsWithColon(u: Unit): boolean {
   return (
     u.kind === 'paragraph' &&

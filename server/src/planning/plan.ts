@@ -11,7 +11,7 @@ import {
   bodyOf,
   changedLineNotes,
   insertMarks,
-  type Marks,
+  type MarkTopics,
   renderBase,
   WrittenUnits,
   type Addition,
@@ -20,10 +20,9 @@ import {
 } from './assemble.js';
 import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
 import { canonicalJson, sha256 } from '../common/hash.js';
-import type { InstructionDoc, Scope, Unit } from '../model/model.js';
+import type { InstructionDoc, Scope } from '../model/model.js';
 import type { ScanResult } from '../analysis/scan.js';
-import { isToolMark, sameOrDemoted } from '../model/unit-shape.js';
-import { blockAround } from './outline.js';
+import { sameOrDemoted } from '../model/unit-shape.js';
 import { frontMatterFor, planTargets, targetDescription, type Target } from './targets.js';
 import { joinText, splitText, type TextLines } from '../common/text.js';
 import { newReaders, readersOf, surfaceList } from '../analysis/surfaces.js';
@@ -34,7 +33,6 @@ export type { ConflictOption, LegacyFate, LegacyOption, Plan, PlanChoices, PlanO
 
 export const DEFAULT_CHOICES: PlanChoices = { legacy: {}, conflicts: {} };
 
-const MARK = (topic: string) => `<!-- copilot-onboard: conflicting rules about ${topic}; decide which one stands -->`;
 /** The kinds that can point at another file with an `@path` import: approve offers them the fate `pointer`. */
 export const POINTER_KINDS: ReadonlySet<string> = new Set(['claude-md', 'gemini-md']);
 /** Whether some Copilot surface reads this file as it is (core/surfaces.ts). */
@@ -126,7 +124,7 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     }
     const existingDoc = replacing ? link!.shown : byPath.get(target.path);
     const rendered = renderTarget(linesOf, target, existingDoc, analysis, merged);
-    const marked = dropLines(dropImports(insertMarks(rendered, marks), importLines), dropped);
+    const marked = insertMarks(dropLines(dropImports(rendered, importLines), dropped), marks);
     assertEveryLineOnce(linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, dropped);
     // A new file with no rule in it (its sources were empty, or all merged) is not created.
     if (!existingDoc && !marked.refs.some((r) => r !== null)) continue;
@@ -528,18 +526,13 @@ function conflictOptions(analysis: Analysis, linesOf: (p: string) => string[]): 
 }
 
 function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs: InstructionDoc[]) {
-  const topics = new Map<string, string[]>();
+  /** Topics by source line (`path:line`) of each side left standing; the plan marks the block each lands in. */
+  const marks: MarkTopics = new Map();
   const dropped = new Map<string, { path: string; line: number; text: string }>();
   const byPath = new Map(docs.map((d) => [d.path, d]));
-  const keyOf = (u: Unit) => `${u.path}:${u.line}`;
-  /** The unit holding `line`, and the block it moves with as its units' keys; null for a heading (the rules under it are marked). */
-  const blockAt = (path: string, line: number): { unit: string; block: string[] } | null => {
-    const units = byPath.get(path)?.units ?? [];
-    const u = units.find((x) => line >= x.line && line < x.line + x.lines.length);
-    return u && u.kind !== 'heading' ? { unit: keyOf(u), block: blockAround(units, u, isToolMark).map(keyOf) } : null;
-  };
-  const members = new Map<string, string>();
-  const ruleUnits = new Set<string>();
+  // Headings are not marked: the rules under them are.
+  const inHeading = (path: string, line: number) =>
+    byPath.get(path)?.units.find((x) => line >= x.line && line < x.line + x.lines.length)?.kind === 'heading';
   for (const c of conflicts) {
     const choice = choices.conflicts[c.id] ?? 'keep_all';
     const keep = /^keep_(\d+)$/.exec(choice);
@@ -547,12 +540,8 @@ function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs
     if (kept < 0 || kept >= c.locations.length) {
       const topic = c.description.replace(/^Contradicting rules about ([^:]+):.*$/s, '$1');
       for (const l of c.locations) {
-        const at = blockAt(l.path, l.line);
-        if (!at) continue;
-        const key = at.block[0]!;
-        for (const k of at.block) members.set(k, key);
-        ruleUnits.add(at.unit);
-        if (!topics.get(key)?.includes(topic)) pushTo(topics, key, topic);
+        const key = `${l.path}:${l.line}`;
+        if (!inHeading(l.path, l.line) && !marks.get(key)?.includes(topic)) pushTo(marks, key, topic);
       }
       continue;
     }
@@ -561,8 +550,6 @@ function conflictEffects(conflicts: ConflictOption[], choices: PlanChoices, docs
       if (sideOf(j) !== sideOf(kept)) dropped.set(`${l.path}:${l.line}`, { path: l.path, line: l.line, text: l.text });
     });
   }
-  const texts = new Map([...topics].map(([key, t]) => [key, MARK([...t].sort(byCodeUnit).join(' and '))]));
-  const marks: Marks = new Map([...members].map(([unit, block]) => [unit, { block, text: texts.get(block)!, rule: ruleUnits.has(unit) }]));
   return { marks, dropped };
 }
 
