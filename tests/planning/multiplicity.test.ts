@@ -160,6 +160,9 @@ test("property: every file's lines land as often as it has them, and a second pl
     '1. Install the tools',
     '- Use npm to install dependencies.',
     'Setup:',
+    '   indented continuation',
+    '  - nested rule.',
+    '    four spaces',
   ];
   const body = (extra: string[] = []) =>
     fc

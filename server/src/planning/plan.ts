@@ -23,6 +23,7 @@ import { canonicalJson, sha256 } from '../common/hash.js';
 import type { InstructionDoc, Scope } from '../model/model.js';
 import type { ScanResult } from '../analysis/scan.js';
 import { sameOrDemoted } from '../model/unit-shape.js';
+import { keepUnitsApart } from './keep-apart.js';
 import { frontMatterFor, planTargets, targetDescription, type Target } from './targets.js';
 import { joinText, splitText, type TextLines } from '../common/text.js';
 import { newReaders, readersOf, surfaceList } from '../analysis/surfaces.js';
@@ -124,7 +125,8 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     }
     const existingDoc = replacing ? link!.shown : byPath.get(target.path);
     const rendered = renderTarget(linesOf, target, existingDoc, analysis, merged);
-    const marked = insertMarks(dropLines(dropImports(rendered, importLines), dropped), marks);
+    const apart = keepUnitsApart(dropLines(dropImports(rendered, importLines), dropped));
+    const marked = insertMarks(apart.rendered, marks);
     assertEveryLineOnce(linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, dropped);
     // A new file with no rule in it (its sources were empty, or all merged) is not created.
     if (!existingDoc && !marked.refs.some((r) => r !== null)) continue;
@@ -137,7 +139,13 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     const content = joinText({ ...style, lines: marked.lines, finalNewline: finalNewline && marked.lines.length > 0 });
     provenance.push(...spans(target.path, marked.refs));
     const before = scan.files.get(target.path);
-    if (!(before && content === before.text)) notes.push(...changedLineNotes(target.path, marked, (p, l) => linesOf(p)[l - 1]));
+    if (!(before && content === before.text)) {
+      notes.push(...changedLineNotes(target.path, marked, (p, l) => linesOf(p)[l - 1]));
+      for (const ref of apart.before)
+        notes.push(
+          `${ref.path}:${ref.line} "${linesOf(ref.path)[ref.line - 1]!.trim()}" starts indented, so ${target.path} has a comment line before it that ends the list above: it would otherwise read as part of that list's last item.`,
+        );
+    }
     if (before && content === before.text && !replacing) {
       if (target.docs.length === 0) notes.push(`${target.path} is already organised in sections; nothing to change.`);
       continue;
