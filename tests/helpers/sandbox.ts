@@ -129,6 +129,13 @@ export async function applyAndReplan(repo: string, plan: Plan) {
   return planRepo(repo);
 }
 
+/** A sandbox planned, its plan written as a migration would, and planned again: a migrated repository's plan should be a no-op. */
+export async function plannedTwice(t: Cleanup, files: Record<string, string | Buffer>) {
+  const { repo, plan: first } = await plannedSandbox(t, files);
+  const { plan: second } = await applyAndReplan(repo, first);
+  return { repo, first, second, read: (p: string) => fs.readFileSync(path.join(repo, p), 'utf8') };
+}
+
 export type TraceKind = 'elicitation' | 'sampling';
 
 /** Trace files of one kind, parsed, oldest first, with their file names. */

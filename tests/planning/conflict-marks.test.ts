@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planTwice } from '../helpers/plan-twice.js';
+import { plannedTwice } from '../helpers/sandbox.js';
 
 /**
  * A conflict mark stands above the whole block its rule moves with: a rule with its code, a lead-in
@@ -11,7 +11,7 @@ const COPILOT = '.github/copilot-instructions.md';
 const MARK = '<!-- copilot-onboard: conflicting rules about package manager; decide which one stands -->';
 const PNPM = { '.cursor/rules/pnpm.mdc': '---\nglobs: docs/**\nalwaysApply: false\n---\n- Use pnpm to install.\n' };
 
-const migrate = planTwice;
+const migrate = plannedTwice;
 
 /** The lines from the mark on, as many as `n`. */
 function fromMark(text: string, n: number): string[] {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planTwice } from '../helpers/plan-twice.js';
+import { plannedTwice } from '../helpers/sandbox.js';
 import { keepUnitsApart, LIST_END } from '../../server/src/planning/keep-apart.js';
 
 /**
@@ -11,7 +11,7 @@ import { keepUnitsApart, LIST_END } from '../../server/src/planning/keep-apart.j
 const COPILOT = '.github/copilot-instructions.md';
 
 test("an indented line from AGENTS.md written after Copilot's last list item stays its own, and the next plan is a no-op", async (t) => {
-  const { first, second, read } = await planTwice(t, {
+  const { first, second, read } = await plannedTwice(t, {
     [COPILOT]: '- Keep functions short.\n',
     'AGENTS.md': '   Ask before you rename a public function.\n',
   });
@@ -24,7 +24,7 @@ test("an indented line from AGENTS.md written after Copilot's last list item sta
 });
 
 test('an indented list item from another file does not nest under the item above it', async (t) => {
-  const { second, read } = await planTwice(t, {
+  const { second, read } = await plannedTwice(t, {
     [COPILOT]: '# Project\n\n- Keep functions short.\n',
     'CLAUDE.md': '  - Name tests after what they check.\n',
   });
@@ -36,7 +36,7 @@ test('an indented list item from another file does not nest under the item above
 
 test('an item and its indented lines after a blank line, as they stood in one file, get no comment', async (t) => {
   const body = '- Keep functions short.\n\n  Split a function that needs a comment to explain its steps.\n';
-  const { first, second, read } = await planTwice(t, { 'AGENTS.md': `# Agents\n\n${body}` });
+  const { first, second, read } = await plannedTwice(t, { 'AGENTS.md': `# Agents\n\n${body}` });
   assert.ok(!read(COPILOT).includes(LIST_END), read(COPILOT));
   assert.ok(read(COPILOT).includes(body));
   assert.ok(!first.notes.some((n) => n.includes('starts indented')));

@@ -4,8 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import type { Plan } from '../../server/src/planning/plan.js';
-import { round } from '../helpers/sandbox.js';
-import { planTwice } from '../helpers/plan-twice.js';
+import { plannedTwice, round } from '../helpers/sandbox.js';
 import { sameOrDemoted } from '../../server/src/model/unit-shape.js';
 
 /**
@@ -14,7 +13,7 @@ import { sameOrDemoted } from '../../server/src/model/unit-shape.js';
  */
 const COPILOT = '.github/copilot-instructions.md';
 
-const migrate = planTwice;
+const migrate = plannedTwice;
 
 const count = (text: string, line: string) => text.split('\n').filter((l) => l === line).length;
 const ops = (p: Plan) => p.operations.map((o) => `${o.op} ${o.path}`);
