@@ -11,8 +11,6 @@ const COPILOT = '.github/copilot-instructions.md';
 const MARK = '<!-- copilot-onboard: conflicting rules about package manager; decide which one stands -->';
 const PNPM = { '.cursor/rules/pnpm.mdc': '---\nglobs: docs/**\nalwaysApply: false\n---\n- Use pnpm to install.\n' };
 
-const migrate = plannedTwice;
-
 /** The lines from the mark on, as many as `n`. */
 function fromMark(text: string, n: number): string[] {
   const lines = text.split('\n');
@@ -24,7 +22,7 @@ function fromMark(text: string, n: number): string[] {
 const marks = (text: string) => text.split('\n').filter((l) => l === MARK).length;
 
 test('a mark goes above a rule followed by its code, not between them, and the next plan is a no-op', async (t) => {
-  const { first, second, read } = await migrate(t, {
+  const { first, second, read } = await plannedTwice(t, {
     [COPILOT]: '- Run the tests with vitest.\n\n```sh\nnpm test\n```\n',
     ...PNPM,
   });
@@ -35,7 +33,7 @@ test('a mark goes above a rule followed by its code, not between them, and the n
 });
 
 test('a mark goes above the lead-in of a list whose item conflicts, and the list stays whole', async (t) => {
-  const { second, read } = await migrate(t, {
+  const { second, read } = await plannedTwice(t, {
     'AGENTS.md': '# Agents\n\nSet up in this order:\n- Clone the repository.\n- Use npm to install dependencies.\n- Start the server.\n',
     ...PNPM,
   });
@@ -52,7 +50,7 @@ test('a mark goes above the lead-in of a list whose item conflicts, and the list
 });
 
 test('a mark goes above a line whose answer conflicts', async (t) => {
-  const { second, read } = await migrate(t, {
+  const { second, read } = await plannedTwice(t, {
     'AGENTS.md': '# Agents\n\nInstall what the lockfile names.\n\nOtherwise, use npm to install.\n',
     ...PNPM,
   });
@@ -63,7 +61,7 @@ test('a mark goes above a line whose answer conflicts', async (t) => {
 
 test('when the first rule of a marked block is merged into an equal rule of another file, the mark goes above the side that is written', async (t) => {
   const rule = (body: string) => `---\nglobs: docs/**\nalwaysApply: false\n---\n${body}`;
-  const { first, second, read } = await migrate(t, {
+  const { first, second, read } = await plannedTwice(t, {
     '.cursor/rules/a.mdc': rule('- Use pnpm to install.\n\n## General\n'),
     '.cursor/rules/b.mdc': rule('- Use pnpm to install.\n\n```sh\nnpm test\n```\n'),
   });
@@ -76,7 +74,7 @@ test('when the first rule of a marked block is merged into an equal rule of anot
 
 test('when a lead-in is merged into an equal lead-in of another file, the mark goes above the lead-in its list now follows', async (t) => {
   const rule = (body: string) => `---\nglobs: docs/**\nalwaysApply: false\n---\n${body}`;
-  const { first, second, read } = await migrate(t, {
+  const { first, second, read } = await plannedTwice(t, {
     'CLAUDE.md': '```sh\nnpm test\n```\n',
     '.cursor/rules/a.mdc': rule('Steps:\n'),
     '.cursor/rules/b.mdc': rule('Steps:\n\n- Check the docs build.\n\n- Use pnpm to install.\n'),
@@ -89,7 +87,7 @@ test('when a lead-in is merged into an equal lead-in of another file, the mark g
 });
 
 test('a list item under a numbered step that reads as a heading is marked under the heading, not above the lead-in before it', async (t) => {
-  const { second, read } = await migrate(t, {
+  const { second, read } = await plannedTwice(t, {
     'CLAUDE.md': '**Example:**\n\n1. Install the tools\n\n- Use npm to install dependencies.\n',
     ...PNPM,
   });
@@ -101,7 +99,7 @@ test('a list item under a numbered step that reads as a heading is marked under 
 
 test('two conflicts in one block give one mark above it, naming both topics', async (t) => {
   const both = '<!-- copilot-onboard: conflicting rules about package manager and test framework; decide which one stands -->';
-  const { second, read } = await migrate(t, {
+  const { second, read } = await plannedTwice(t, {
     'AGENTS.md': '# Agents\n\nBefore a pull request:\n- Use npm to install dependencies.\n- Run the tests with jest.\n',
     '.cursor/rules/docs.mdc': '---\nglobs: docs/**\nalwaysApply: false\n---\n- Use pnpm to install.\n- Run the tests with vitest.\n',
   });
