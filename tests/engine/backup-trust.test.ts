@@ -131,19 +131,18 @@ test('an interrupted rollback whose backup is damaged is reported by status, ref
   );
 });
 
-test('a journal.json that cannot be read is reported by name, and gated steps refuse', async (t) => {
+test("a journal.json that cannot be read is reported as not written here, and rollback goes on from this clone's own state", async (t) => {
   const { repo } = await migrated(t);
   fs.writeFileSync(path.join(repo, JOURNAL), '{"version":1,');
   const tree = hashTree(repo);
   const s = await openSession(t, { repo, elicit: yesToAll });
   const status = await s.call('onboarding_status');
   assert.equal(outcomeOf(status), 'status');
-  assert.equal((status.structuredContent as { damaged: boolean }).damaged, true);
-  assert.match(textOf(status), /\.copilot-state\/journal\.json is damaged/);
+  assert.equal((status.structuredContent as { damaged: boolean }).damaged, false);
+  assert.match(textOf(status), /not written here: ignored \(\.copilot-state\/journal\.json\)/);
+  assert.deepEqual(hashTree(repo), tree, 'nothing was recovered from it');
   const r = await s.call('onboarding_rollback');
-  assert.equal(outcomeOf(r), 'precondition_failed');
-  assert.match(textOf(r), /\.copilot-state\/journal\.json/);
-  assert.equal(s.elicitations.length, 0);
-  assert.deepEqual(hashTree(repo), tree);
-  assert.equal(fs.readFileSync(path.join(repo, JOURNAL), 'utf8'), '{"version":1,', 'left as it is');
+  assert.equal(outcomeOf(r), 'rolled_back');
+  const aside = fs.readdirSync(path.join(repo, '.copilot-state')).filter((n) => n.startsWith('journal.json.not-written-here-'));
+  assert.equal(fs.readFileSync(path.join(repo, '.copilot-state', aside[0]!), 'utf8'), '{"version":1,', 'kept aside as it was');
 });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { BackupDamagedError, createBackup, readManifest } from '../../server/src/engine/backup.js';
+import { sealed } from '../../server/src/state/binding.js';
 import { sha256 } from '../../server/src/common/hash.js';
 import { modeOf, operation } from '../helpers/engine.js';
 import { hashTree, sandbox } from '../helpers/sandbox.js';
@@ -63,8 +64,9 @@ test('createBackup saves each original byte for byte with its mode, and a manife
     'in the order of the operations',
   );
 
-  const onDisk = JSON.parse(fs.readFileSync(path.join(repo, BACKUPS, 'm1/manifest.json'), 'utf8'));
+  const { binding, ...onDisk } = JSON.parse(fs.readFileSync(path.join(repo, BACKUPS, 'm1/manifest.json'), 'utf8'));
   assert.deepEqual(onDisk, JSON.parse(JSON.stringify(manifest)), 'the manifest on disk is the one returned');
+  assert.match(binding, /^hmac-sha256:[0-9a-f]{64}$/, 'sealed to this clone');
   assert.deepEqual(await readManifest(repo, 'm1'), manifest);
 });
 
@@ -90,13 +92,17 @@ test('createBackup refuses a backup folder that exists already, and leaves it as
 for (const [what, bytes, message] of [
   ['missing', null, /manifest\.json cannot be read \(it does not exist\)/],
   ['not JSON', '{"version": 1,', /manifest\.json cannot be read \(/],
-  ['JSON that fails its schema', '{"version": 2, "id": "m1"}', /manifest\.json does not match its schema/],
+  ['JSON that fails its schema, sealed here', { version: 2, id: 'm1' }, /manifest\.json does not match its schema/],
+  ['the right shape, not written here', 'original', /manifest\.json was not written in this clone/],
 ] as const) {
   test(`readManifest refuses a manifest that is ${what}, naming it`, async (t) => {
     const repo = sandbox(t, { 'AGENTS.md': '- A rule.\n' });
     await createBackup(repo, 'm1', 'a'.repeat(64), [operation(repo, 'AGENTS.md', null)]);
     const file = path.join(repo, BACKUPS, 'm1/manifest.json');
     if (bytes === null) fs.rmSync(file);
+    else if (bytes === 'original')
+      fs.writeFileSync(file, JSON.stringify({ ...JSON.parse(fs.readFileSync(file, 'utf8')), binding: undefined }));
+    else if (typeof bytes === 'object') fs.writeFileSync(file, JSON.stringify(await sealed(repo, `${BACKUPS}/m1/manifest.json`, bytes)));
     else fs.writeFileSync(file, bytes);
     const err = await readManifest(repo, 'm1').then(
       () => null,

@@ -1,7 +1,7 @@
 /**
  * engine/journal.ts in process, on real folders: the write-ahead journal of a migrate or rollback is
- * written, read back and cleared; a journal that cannot be read is refused with a clear error and
- * left as it is, never taken for "no journal".
+ * written (sealed to this clone), read back and cleared; a journal this clone did not write is
+ * ignored and reported; one it wrote that cannot be read is refused with a clear error and left as it is.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,7 +9,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { clearJournal, JOURNAL_REL, readJournal, writeJournal } from '../../server/src/engine/journal.js';
 import { StateDamagedError } from '../../server/src/state/store.js';
-import { sandbox } from '../helpers/sandbox.js';
+import { sealed } from '../../server/src/state/binding.js';
+import { foreignState } from '../../server/src/state/foreign.js';
+import { sandbox, writeFile } from '../helpers/sandbox.js';
 
 const JOURNAL = {
   version: 1 as const,
@@ -36,7 +38,9 @@ test('a journal written is read back as it was, and clearing removes the file', 
   await writeJournal(repo, JOURNAL);
   const file = path.join(repo, JOURNAL_REL);
   assert.equal(JOURNAL_REL, '.copilot-state/journal.json');
-  assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), JOURNAL, 'the file on disk holds the journal');
+  const { binding, ...onDisk } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  assert.deepEqual(onDisk, JOURNAL, 'the file on disk holds the journal');
+  assert.match(binding, /^hmac-sha256:[0-9a-f]{64}$/, 'sealed to this clone');
   assert.deepEqual(await readJournal(repo), JOURNAL);
   await clearJournal(repo);
   assert.equal(fs.existsSync(file), false);
@@ -50,22 +54,31 @@ test('writing a journal again replaces it whole (the phase moves on)', async (t)
   assert.equal((await readJournal(repo))!.phase, 'apply');
 });
 
-for (const [what, bytes, problem] of [
-  ['cut off mid-write', '{"version": 1, "operation": "mig', /journal\.json is damaged: it is not valid JSON/],
-  ['empty', '', /journal\.json is damaged: it is not valid JSON/],
+for (const [what, bytes] of [
+  ['cut off mid-write', '{"version": 1, "operation": "mig'],
+  ['empty', ''],
+  ['the right shape, not written here', JSON.stringify(JOURNAL)],
+] as const) {
+  test(`a journal that is ${what} is ignored (no recovery acts on it), reported as not written here, and left as it is`, async (t) => {
+    const repo = sandbox(t, { [JOURNAL_REL]: bytes });
+    assert.equal(await readJournal(repo), null);
+    assert.deepEqual((await foreignState(repo))?.files, [JOURNAL_REL]);
+    assert.equal(fs.readFileSync(path.join(repo, JOURNAL_REL), 'utf8'), bytes, 'the journal is not touched');
+  });
+}
+
+for (const [what, value, problem] of [
   [
     'of another shape (an unknown phase)',
-    JSON.stringify({ ...JOURNAL, phase: 'flying' }),
+    { ...JOURNAL, phase: 'flying' },
     /journal\.json is damaged: it does not match its schema \(phase: /,
   ],
-  [
-    'missing its files',
-    JSON.stringify({ ...JOURNAL, files: undefined }),
-    /journal\.json is damaged: it does not match its schema \(files: /,
-  ],
+  ['missing its files', { ...JOURNAL, files: undefined }, /journal\.json is damaged: it does not match its schema \(files: /],
 ] as const) {
-  test(`a journal that is ${what} is refused with what happened and what to do, and left as it is`, async (t) => {
-    const repo = sandbox(t, { [JOURNAL_REL]: bytes });
+  test(`a journal this clone wrote that is ${what} is refused with what happened and what to do, and left as it is`, async (t) => {
+    const repo = sandbox(t);
+    const bytes = JSON.stringify(await sealed(repo, JOURNAL_REL, value));
+    writeFile(repo, JOURNAL_REL, bytes);
     const err = await readJournal(repo).then(
       () => null,
       (e: unknown) => e,
@@ -82,10 +95,10 @@ for (const [what, bytes, problem] of [
 
 test('a damaged journal points at the latest backup, where the original bytes are', async (t) => {
   const repo = sandbox(t, {
-    [JOURNAL_REL]: '{',
     '.copilot-state/backups/2026-01-01T00-00-00Z/manifest.json': '{}',
     '.copilot-state/backups/2026-02-01T00-00-00Z/manifest.json': '{}',
   });
+  writeFile(repo, JOURNAL_REL, JSON.stringify(await sealed(repo, JOURNAL_REL, { ...JOURNAL, phase: 'flying' })));
   await assert.rejects(readJournal(repo), (err: Error) => {
     assert.match(err.message, /Backups of earlier migrations are in \.copilot-state\/backups\/ \(latest: 2026-02-01T00-00-00Z\)/);
     return true;

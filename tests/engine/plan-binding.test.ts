@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { sealed } from '../../server/src/state/binding.js';
 import { openSession, outcomeOf, textOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
 import { hashTree, MESSY_INSTRUCTIONS, readState, sandbox, STRUCTURED_INSTRUCTIONS } from '../helpers/sandbox.js';
 
@@ -111,6 +112,21 @@ test('a plan.json edited after propose is refused at approve', async (t) => {
   const plan = JSON.parse(fs.readFileSync(planFile, 'utf8'));
   plan.operations[0].content += '- Smuggled rule.\n';
   fs.writeFileSync(planFile, JSON.stringify(plan));
+  const r = await s.call('onboarding_approve');
+  assert.equal(outcomeOf(r), 'precondition_failed');
+  assert.match(textOf(r), /no plan yet/);
+  assert.match(textOf(r), /not written here: ignored \(\.copilot-state\/plan\.json\)/);
+  assert.equal(s.elicitations.length, 0);
+});
+
+test('a plan.json replaced by one sealed here but not the proposed one is refused at approve', async (t) => {
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo, elicit: yesToAll });
+  await s.call('onboarding_propose');
+  const planFile = path.join(repo, '.copilot-state/plan.json');
+  const plan = JSON.parse(fs.readFileSync(planFile, 'utf8'));
+  plan.operations[0].content += '- Smuggled rule.\n';
+  fs.writeFileSync(planFile, JSON.stringify(await sealed(repo, '.copilot-state/plan.json', plan)));
   const r = await s.call('onboarding_approve');
   assert.equal(outcomeOf(r), 'precondition_failed');
   assert.match(textOf(r), /edited or replaced/);

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CLI, openSession, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
+import { sealed } from '../../server/src/state/binding.js';
 import { hashTree, MESSY_INSTRUCTIONS, readTraces, sandbox, tempDir, writeFile } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
@@ -12,28 +13,49 @@ const STATE = '.copilot-state/onboarding.json';
 for (const [name, damage] of [
   ['not JSON', '{"version": 1, "step": '],
   ['JSON that fails its schema', '{"version": 1, "step": "flying", "migrations": "none"}\n'],
+  [
+    'a state of the right shape that this clone did not write',
+    '{"version":1,"step":"approved","updatedAt":"x","plan":null,"approval":null,"migrations":[]}',
+  ],
 ] as const) {
-  test(`a damaged onboarding.json (${name}) is reported with the way back and never reset`, async (t) => {
+  test(`a damaged onboarding.json (${name}) is reported as not written here, never used, and kept aside byte for byte`, async (t) => {
     const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS, [STATE]: damage });
     const before = hashTree(repo);
     const s = await openSession(t, { repo, elicit: yesToAll });
 
     const status = await s.call('onboarding_status');
     assert.equal(outcomeOf(status), 'status');
-    assert.equal((status.structuredContent as { damaged: boolean }).damaged, true);
-    assert.match(textOf(status), /onboarding\.json is damaged/);
-    assert.match(textOf(status), /Move it aside/);
+    assert.equal((status.structuredContent as { step: string }).step, 'new', 'the ignored state is not read');
+    assert.match(textOf(status), /State in \.copilot-state was not written here: ignored \(\.copilot-state\/onboarding\.json\)/);
+    assert.match(textOf(status), /rm -r -- \.copilot-state\/onboarding\.json/);
+    assert.deepEqual(hashTree(repo), before, 'status changes nothing');
 
-    for (const tool of ['onboarding_propose', 'onboarding_approve', 'onboarding_migrate', 'onboarding_rollback']) {
-      const r = await s.call(tool);
-      assert.equal(outcomeOf(r), 'error', tool);
-      assert.equal(r.isError, true);
-      assert.match(textOf(r), /damaged/, tool);
-    }
-    assert.equal(fs.readFileSync(path.join(repo, STATE), 'utf8'), damage, 'the damaged file is left as it was');
-    assert.deepEqual(hashTree(repo), before);
+    assert.equal(outcomeOf(await s.call('onboarding_propose')), 'proposed');
+    const aside = fs.readdirSync(path.join(repo, '.copilot-state')).filter((n) => n.startsWith('onboarding.json.not-written-here-'));
+    assert.equal(aside.length, 1, 'the ignored file is kept beside the new state');
+    assert.equal(fs.readFileSync(path.join(repo, '.copilot-state', aside[0]!), 'utf8'), damage, 'byte for byte');
+    assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
   });
 }
+
+test('an onboarding.json this clone wrote that no longer fits its schema is reported as damaged and never reset', async (t) => {
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const bytes = JSON.stringify(await sealed(repo, STATE, { version: 1, step: 'flying', migrations: 'none' }));
+  writeFile(repo, STATE, bytes);
+  const before = hashTree(repo);
+  const s = await openSession(t, { repo, elicit: yesToAll });
+  const status = await s.call('onboarding_status');
+  assert.equal((status.structuredContent as { damaged: boolean }).damaged, true);
+  assert.match(textOf(status), /onboarding\.json is damaged/);
+  assert.match(textOf(status), /Move it aside/);
+  for (const tool of ['onboarding_propose', 'onboarding_approve', 'onboarding_migrate', 'onboarding_rollback']) {
+    const r = await s.call(tool);
+    assert.equal(outcomeOf(r), 'error', tool);
+    assert.match(textOf(r), /damaged/, tool);
+  }
+  assert.equal(fs.readFileSync(path.join(repo, STATE), 'utf8'), bytes, 'the damaged file is left as it was');
+  assert.deepEqual(hashTree(repo), before);
+});
 
 test('a damaged state names the latest backup as the way back', async (t) => {
   const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
@@ -45,7 +67,7 @@ test('a damaged state names the latest backup as the way back', async (t) => {
   fs.writeFileSync(path.join(repo, STATE), 'garbage');
   const status = await s.call('onboarding_status');
   assert.match(textOf(status), new RegExp(`latest: ${id}`));
-  assert.match(textOf(status), /manifest\.json/);
+  assert.match(textOf(status), /original bytes of your files are in \.copilot-state\/backups\//);
 });
 
 for (const [name, bytes, reason] of [

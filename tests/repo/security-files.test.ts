@@ -21,7 +21,7 @@ const VICTIM = "precious bytes that are not the repository's\n";
 const GITIGNORE = `# Written by copilot-onboard when it created this folder. The traces (elicitation-traces/,
 # sampling-traces/ and trace-chain.json) are meant to be reviewed and may be committed; the rest is
 # this machine's working state: full copies of your files (backups/), the plan, the state that
-# points at those backups, the journal and the locks.
+# points at those backups, the journal and the locks (and, outside git, this folder's key).
 backups/
 plan.json
 onboarding.json
@@ -29,6 +29,8 @@ journal.json
 *.lock
 *.lock-owner.json
 *.damaged
+*.not-written-here-*
+clone-key
 .copilot-tmp-*
 `;
 

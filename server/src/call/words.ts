@@ -45,3 +45,17 @@ export function forPerson(options: FlowOptions | undefined): boolean {
 export function said(options: FlowOptions | undefined, words: { model: string; person: string }): string {
   return forPerson(options) ? words.person : words.model;
 }
+
+/** The one report of decision state this clone did not write (state/foreign.ts), with the command that clears it. */
+export function ignoredStateText(ignored: { files: string[]; folders: string[]; latestOwnBackup: string | null }): string {
+  const all = [...ignored.files, ...ignored.folders.map((f) => `${f}/`)];
+  const rm = `rm -r -- ${[...ignored.files, ...ignored.folders].map(shellQuote).join(' ')}`;
+  const own = ignored.latestOwnBackup
+    ? ` If it was this clone's own state, damaged, the original bytes of your files are in .copilot-state/backups/ (latest: ${ignored.latestOwnBackup}).`
+    : '';
+  return (
+    `State in .copilot-state was not written here: ignored (${all.join(', ')}). It came with the repository (committed or copied) or was ` +
+    `changed since it was written, so copilot-onboard does not act on it: no recovery, plan or approval is taken from it.${own} ` +
+    `To clear it, run in the repository's folder: ${rm}`
+  );
+}

@@ -1,7 +1,7 @@
 import type { ToolResult as CallToolResult } from '../mcp/tool-call.js';
 import { exitCodeForResult } from '../common/outcomes.js';
 import { checkRepoDir, repoChoice, type RepoChoice } from '../mcp/repo.js';
-import { showJson, showText } from '../show/untrusted.js';
+import { showJson, showLine, showText } from '../show/untrusted.js';
 
 /** What every command that works on a repository shares: which repository, and how a tool result is printed. */
 
@@ -31,4 +31,10 @@ export async function print(result: CallToolResult, json: boolean): Promise<numb
 /** The commands in the texts pass `--repo` as the person typed it: it works pasted in the same shell. */
 export function repoArgFrom(flag: string | undefined): { repoArg?: string } {
   return flag === undefined ? {} : { repoArg: flag };
+}
+
+/** Decision state this clone did not write, said once on stderr by the commands that print no step result (check, traces). */
+export async function reportIgnoredState(root: string): Promise<void> {
+  const ignored = await (await import('../state/foreign.js')).foreignState(root);
+  if (ignored) process.stderr.write(`${showLine((await import('../call/words.js')).ignoredStateText(ignored))}\n`);
 }

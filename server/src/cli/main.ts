@@ -149,6 +149,7 @@ async function run(args: string[]): Promise<number> {
         keepYoungGenerationSmall();
         const { checkCommand } = await import('./check.js');
         const choice = await repoFrom(argv.repo);
+        await (await import('./command-io.js')).reportIgnoredState(choice.explicit ?? choice.cwd);
         code = await checkCommand(choice.explicit ?? choice.cwd, {
           format: argv.format,
           failOn: argv['fail-on'],

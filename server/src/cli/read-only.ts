@@ -1,6 +1,6 @@
 import { showLine } from '../show/untrusted.js';
 import { callDirect, type ReadOnlyTool } from './direct.js';
-import { print, repoArgFrom, repoFrom } from './command-io.js';
+import { print, repoArgFrom, repoFrom, reportIgnoredState } from './command-io.js';
 import { reportFailure } from './failure.js';
 import type { TracesAction } from './traces.js';
 import type { EarlyListing } from '../analysis/git-listing.js';
@@ -49,5 +49,6 @@ async function traces(argv: { repo?: string; json: boolean; action: TracesAction
   // Like every command, this one first brings an interrupted migrate or rollback to one side.
   const recovered = await recoverAndTrace(root, null);
   if (recovered) process.stderr.write(`Recovered first: ${showLine(recovered.detail)}\n`);
+  await reportIgnoredState(root);
   return tracesCommand(root, argv.action, argv.id, argv.json, argv.reason);
 }

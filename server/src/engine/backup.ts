@@ -9,6 +9,7 @@ import { entryStat, LinkRefusedError, readFile, readResolvedFile, writeFile, wri
 import type { BackupManifest } from '../state/schema.js';
 import type { PlanOperation } from '../planning/plan.js';
 import { PreconditionError } from '../common/errors.js';
+import { isBound, sealed, withoutBinding } from '../state/binding.js';
 
 export function backupDir(root: string, id: string): string {
   return path.join(statePaths(root).backups, id);
@@ -70,7 +71,7 @@ export async function createBackup(root: string, id: string, planHash: string, o
     createdDirs,
     ...(Object.keys(dirModes).length > 0 ? { dirModes } : {}),
   };
-  await writeJson(root, `${dir}/manifest.json`, manifest);
+  await writeJson(root, `${dir}/manifest.json`, await sealed(root, `${dir}/manifest.json`, manifest));
   fileOperationDone();
   return manifest;
 }
@@ -128,7 +129,11 @@ export async function readManifest(root: string, id: string): Promise<BackupMani
     if (err instanceof LinkRefusedError) throw err;
     throw new BackupDamagedError(`${rel} cannot be read (${(err as Error).message}).`);
   }
-  const parsed = (await import('../state/schema.js')).BackupManifest.safeParse(json);
+  if (!(await isBound(root, rel, json)))
+    throw new BackupDamagedError(
+      `${rel} was not written in this clone (it came with the repository, was copied, or was changed since); copilot-onboard restores nothing from it.`,
+    );
+  const parsed = (await import('../state/schema.js')).BackupManifest.safeParse(withoutBinding(json as Record<string, unknown>));
   if (!parsed.success) throw new BackupDamagedError(`${rel} does not match its schema.`);
   return parsed.data;
 }

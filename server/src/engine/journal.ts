@@ -3,6 +3,8 @@ import { removeFile, writeJson } from '../repo/safe-fs.js';
 import { fileOperationDone } from './crash-point.js';
 
 import type { Journal } from '../state/schema.js';
+import { sealed } from '../state/binding.js';
+import { setAsideForeign } from '../state/foreign.js';
 import { backupsAdvice, readStateFile } from '../state/store.js';
 
 /**
@@ -13,7 +15,8 @@ import { backupsAdvice, readStateFile } from '../state/store.js';
 export const JOURNAL_REL = STATE.journal;
 
 export async function writeJournal(root: string, journal: Journal): Promise<void> {
-  await writeJson(root, JOURNAL_REL, journal);
+  await setAsideForeign(root, JOURNAL_REL);
+  await writeJson(root, JOURNAL_REL, await sealed(root, JOURNAL_REL, journal));
   fileOperationDone();
 }
 
@@ -22,7 +25,7 @@ export async function clearJournal(root: string): Promise<void> {
   fileOperationDone();
 }
 
-/** The journal of an interrupted operation, or null. A journal that cannot be read is an error, not ignored. */
+/** The journal of an interrupted operation, or null (also when this clone did not write it). A bound journal off its schema is an error, not ignored. */
 export async function readJournal(root: string): Promise<Journal | null> {
   return readStateFile(
     root,

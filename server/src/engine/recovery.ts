@@ -1,6 +1,8 @@
 import { backupDirRel, backupRel } from './backup.js';
 import { trustedManifest } from './backup-check.js';
 import { disarmCrashPoint } from './crash-point.js';
+import { assertJournalOfThisFlow } from './restorable.js';
+import { showPath } from '../show/untrusted.js';
 import { errorMessage } from '../common/errors.js';
 import { clearJournal, JOURNAL_REL, readJournal } from './journal.js';
 import { finishRollback, manifestOfRecorded, restoreBackup } from './restore.js';
@@ -24,6 +26,7 @@ export async function recoverInterrupted(root: string): Promise<Recovery | null>
   const journal = await readJournal(root);
   if (!journal) return null;
   const state = await readState(root);
+  await assertJournalOfThisFlow(root, journal, state);
   const id = journal.migrationId;
   // First, so that the folders they sat in can go with the rest: a kill -9 in the middle of a write leaves a temporary file beside the file it was to become.
   const folders = new Set<string>(journal.files.map((f) => path.posix.dirname(f.path)));
@@ -51,22 +54,25 @@ export async function recoverInterrupted(root: string): Promise<Recovery | null>
         detail: `Migration ${id} was interrupted while saving backups, before any repository file changed; its partial backup was removed.`,
       };
     } else {
-      await undoPartialMigration(root, await manifestOfJournal(root, journal));
+      const touched = await undoPartialMigration(root, await manifestOfJournal(root, journal));
       recovery = {
         operation: 'migrate',
         migrationId: id,
         result: 'before-migration',
-        detail: `Migration ${id} was interrupted while writing files; every file was restored from ${backupDirRel(id)}. Run approve and migrate again to apply the plan.`,
+        detail: `Migration ${id} was interrupted while writing files; every file it concerned was put back from ${backupDirRel(id)}${touchedText(touched)}. Run approve and migrate again to apply the plan.`,
+        ...touched,
       };
     }
   } else {
     const done = state.migrations.some((m) => m.id === id && m.rolledBackAt !== null);
-    if (!done) await finishRollback(root, id, journal.edited);
+    const touched = done ? { restored: [], removed: [] } : await finishRollback(root, id, journal.edited);
     recovery = {
       operation: 'rollback',
       migrationId: id,
       result: 'before-migration',
-      detail: `Rollback of ${id} was interrupted; it was finished, and every file is restored from the backup.`,
+      detail: `Rollback of ${id} was interrupted; it was finished, and every file it concerned is back as the backup holds it${touchedText(touched)}.`,
+      restored: touched.restored,
+      removed: touched.removed,
     };
   }
   if (removed.length > 0)
@@ -107,8 +113,18 @@ function manifestOfJournal(root: string, journal: Journal): Promise<BackupManife
 }
 
 /** Put the backup back over whatever the interrupted migrate had written, and remove the folders it made. */
-async function undoPartialMigration(root: string, manifest: BackupManifest): Promise<void> {
-  await restoreBackup(root, manifest, []);
+async function undoPartialMigration(root: string, manifest: BackupManifest): Promise<{ restored: string[]; removed: string[] }> {
+  const { restored, removed } = await restoreBackup(root, manifest, []);
+  return { restored, removed };
+}
+
+/** The files a recovery put back and removed, named (quoted when a name holds anything but plain characters). */
+function touchedText(t: { restored: string[]; removed: string[] }): string {
+  const parts = [
+    ...(t.restored.length > 0 ? [`put back: ${t.restored.map(showPath).join(', ')}`] : []),
+    ...(t.removed.length > 0 ? [`removed: ${t.removed.map(showPath).join(', ')}`] : []),
+  ];
+  return parts.length > 0 ? ` (${parts.join('; ')})` : ' (no file needed it)';
 }
 
 export interface Unrecovered {
@@ -151,6 +167,7 @@ export async function unrecoveredOperation(root: string, opts: { lockHeld?: bool
 async function recoveryBlocker(root: string, journal: Journal): Promise<string | null> {
   try {
     const state = await readState(root);
+    await assertJournalOfThisFlow(root, journal, state);
     const recorded = state.migrations.find((m) => m.id === journal.migrationId);
     if (journal.operation === 'rollback' && recorded && recorded.rolledBackAt === null)
       await manifestOfRecorded(root, journal.migrationId, state);

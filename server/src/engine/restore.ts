@@ -4,6 +4,7 @@ import { backupRel } from './backup.js';
 import { backupCopy, trustedManifest } from './backup-check.js';
 import { currentLink, currentSha } from './apply.js';
 import { fileOperationDone } from './crash-point.js';
+import { assertManifestRestorable, modeToRestore } from './restorable.js';
 import { PreconditionError } from '../common/errors.js';
 import { isInside, RepoPaths } from '../repo/repo-path.js';
 import {
@@ -75,6 +76,7 @@ export async function finishRollback(root: string, id: string, edited: string[],
  * created. Current content of edited files is saved beside the backup first, so nothing is lost.
  */
 export async function restoreBackup(root: string, manifest: BackupManifest, edited: string[], onFile?: RestoreProgress): Promise<Restored> {
+  assertManifestRestorable(manifest);
   const paths = new RepoPaths(root);
   const dir = backupRel(manifest.id);
   // Read and check every backup before writing anything.
@@ -109,11 +111,13 @@ export async function restoreBackup(root: string, manifest: BackupManifest, edit
     const abs = await paths.safeAbs(f.path);
     const bytes = originals.get(f.path);
     if (bytes) {
+      const now = await modeNow(abs);
+      const mode = f.mode !== undefined ? modeToRestore(f.mode, now) : undefined;
       if ((await currentSha(paths, f.path)) !== f.beforeSha256) {
-        await writeFile(root, f.path, bytes, f.mode !== undefined ? { mode: f.mode } : {});
+        await writeFile(root, f.path, bytes, mode !== undefined ? { mode } : {});
         fileOperationDone();
-      } else if (f.mode !== undefined && ((await fs.stat(abs)).mode & 0o7777) !== f.mode) {
-        await setMode(root, f.path, f.mode);
+      } else if (mode !== undefined && now !== mode) {
+        await setMode(root, f.path, mode);
         fileOperationDone();
       }
       restored.push(f.path);
@@ -143,6 +147,12 @@ async function restoreLink(paths: RepoPaths, rel: string, target: string): Promi
   fileOperationDone();
 }
 
+/** The permission bits of the regular file at `abs` now, or null when there is none. */
+async function modeNow(abs: string): Promise<number | null> {
+  const st = await fs.lstat(abs).catch(() => null);
+  return st?.isFile() ? st.mode & 0o7777 : null;
+}
+
 async function exists(abs: string): Promise<boolean> {
   return fs.lstat(abs).then(
     () => true,
@@ -154,8 +164,10 @@ async function exists(abs: string): Promise<boolean> {
 async function restoreFolderModes(root: string, modes: Record<string, number>): Promise<void> {
   for (const [dir, mode] of Object.entries(modes)) {
     const st = await entryStat(root, dir).catch(() => null);
-    if (!st || !st.isDirectory() || (st.mode & 0o7777) === mode) continue;
-    await setFolderMode(root, dir, mode);
+    if (!st || !st.isDirectory()) continue;
+    const restored = modeToRestore(mode, st.mode & 0o7777);
+    if ((st.mode & 0o7777) === restored) continue;
+    await setFolderMode(root, dir, restored);
     fileOperationDone();
   }
 }

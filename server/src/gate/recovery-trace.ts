@@ -32,7 +32,12 @@ export async function recoverAndTrace(root: string, client: ClientInfo | null): 
         planHash: null,
         client,
         detail: recovery.detail,
-        recovery: { migrationId: recovery.migrationId, result: recovery.result },
+        recovery: {
+          migrationId: recovery.migrationId,
+          result: recovery.result,
+          ...(recovery.restored ? { restored: recovery.restored } : {}),
+          ...(recovery.removed ? { removed: recovery.removed } : {}),
+        },
       });
       // Only now: a start that dies before this finds the journal and does the same again.
       await clearJournal(root);

@@ -6,6 +6,7 @@ import type { ToolName } from './tool-schemas.js';
 import { BAD_INPUT_META } from '../common/outcomes.js';
 import { showLine, showText } from '../show/untrusted.js';
 import { NARRATION_LABEL } from '../narrate/label.js';
+import { ignoredStateText } from '../call/words.js';
 import { boundJson, boundText, countBy, fitsBytes, MAX_STRUCTURED_BYTES, MAX_TEXT_BYTES } from '../narrate/bounded.js';
 
 /**
@@ -46,6 +47,7 @@ export async function callStep(call: StepCall): Promise<ToolResult> {
     await safe.assertStateTreeReal(root);
     const session = call.session;
     const recovered = await (await import('../gate/recovery-trace.js')).recoverAndTrace(root, session.client.info());
+    const ignored = await (await import('../state/foreign.js')).foreignState(root);
     const report = call.report;
     stepResult = await call.run({ root, session, signal: call.signal, options: { ...options, repoArg: options.repoArg ?? root }, report });
     // Every progress message goes out before the result, never after it.
@@ -54,6 +56,10 @@ export async function callStep(call: StepCall): Promise<ToolResult> {
     if (recovered) {
       stepResult.text = `Recovered first: ${showLine(recovered.detail)}\n\n${stepResult.text}`;
       stepResult.structured.recovered = recovered;
+    }
+    if (ignored) {
+      stepResult.text = withFact(stepResult.text, ignoredStateText(ignored));
+      stepResult.structured.ignoredState = ignored;
     }
   } catch (err) {
     stepResult = (await import('../steps/result.js')).resultForError(err);

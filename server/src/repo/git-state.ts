@@ -1,9 +1,9 @@
 import { execFile } from 'node:child_process';
 import fsSync from 'node:fs';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { PreconditionError } from '../common/errors.js';
+import { gitDir } from './git-dir.js';
 
 const run = promisify(execFile);
 /** Synchronous, like safe-fs's look-ups: an lstat takes microseconds, its promise form a round trip through the thread pool. */
@@ -28,25 +28,6 @@ export async function assertNotBare(root: string): Promise<void> {
     throw new PreconditionError(
       `${root} is a bare repository (git's own store, with no work tree): it has no files to migrate, and copilot-onboard writes nothing into it. Run it in a clone with a work tree (git clone ${root}).`,
     );
-  }
-}
-
-/**
- * The git folder of the work tree at `root`, or null outside git: the nearest `.git` folder, or the
- * folder a `.git` file names (`gitdir: …`, a linked worktree or a submodule). No git process is
- * started: this is asked on every propose, approve and migrate.
- */
-async function gitDir(root: string): Promise<string | null> {
-  if (process.env.GIT_DIR) return path.resolve(root, process.env.GIT_DIR);
-  for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
-    const dotGit = path.join(dir, '.git');
-    const st = await fs.stat(dotGit).catch(() => null);
-    if (st?.isDirectory()) return dotGit;
-    if (st?.isFile()) {
-      const m = /^gitdir:\s*(.+?)\s*$/m.exec(await fs.readFile(dotGit, 'utf8').catch(() => ''));
-      return m ? path.resolve(dir, m[1]!) : null;
-    }
-    if (path.dirname(dir) === dir) return null;
   }
 }
 

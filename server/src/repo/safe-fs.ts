@@ -287,10 +287,10 @@ export async function writeJson(root: string, rel: string, value: unknown): Prom
  * Create `rel` whole, only when no entry of that name exists (a link included, which is never
  * followed): written to a temporary file, then hard-linked to its name. False when the name is taken.
  */
-export async function createFile(root: string, rel: string, data: string | Uint8Array): Promise<boolean> {
+export async function createFile(root: string, rel: string, data: string | Uint8Array, opts: { mode?: number } = {}): Promise<boolean> {
   const p = await placeOf(root, rel);
   const { dir, abs } = (await folderAndName(p, true))!;
-  const tmp = await writeTemp(dir, data);
+  const tmp = await writeTemp(dir, data, opts.mode);
   try {
     fsSync.linkSync(tmp, abs);
   } catch (err) {

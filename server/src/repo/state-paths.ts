@@ -26,7 +26,7 @@ export function stateGitignoreText(): string {
   return `# Written by copilot-onboard when it created this folder. The traces (elicitation-traces/,
 # sampling-traces/ and trace-chain.json) are meant to be reviewed and may be committed; the rest is
 # this machine's working state: full copies of your files (backups/), the plan, the state that
-# points at those backups, the journal and the locks.
+# points at those backups, the journal and the locks (and, outside git, this folder's key).
 backups/
 plan.json
 onboarding.json
@@ -34,6 +34,8 @@ journal.json
 *.lock
 *.lock-owner.json
 *.damaged
+*.not-written-here-*
+clone-key
 .copilot-tmp-*
 `;
 }

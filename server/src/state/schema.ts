@@ -12,6 +12,8 @@ import { ChainHead } from './chain-head-schema.js';
 export { Sha256 } from '../model/source.js';
 export { PlanChoices } from '../model/plan.js';
 export { ChainHead };
+/** The seal of a decision-state file to the clone that wrote it (state/binding.ts): `hmac-sha256:` and 64 hex digits. */
+export const Binding = z.string().regex(/^hmac-sha256:[0-9a-f]{64}$/);
 export const ClientInfo = z.object({ name: z.string(), version: z.string() });
 export type ClientInfo = z.infer<typeof ClientInfo>;
 
@@ -21,6 +23,7 @@ export const PlanFile = z.object({
   createdAt: z.string(),
   planHash: Sha256,
   ...PlanContent.shape,
+  binding: Binding.optional(),
 });
 export type PlanFile = z.infer<typeof PlanFile>;
 
@@ -65,6 +68,9 @@ export const Recovery = z.object({
   /** Which side the repository is on now. */
   result: z.enum(['before-migration', 'after-migration']),
   detail: z.string(),
+  /** Every repository file the recovery put back from the backup, and every file it removed. */
+  restored: z.array(z.string()).optional(),
+  removed: z.array(z.string()).optional(),
 });
 export type Recovery = z.infer<typeof Recovery>;
 
@@ -79,6 +85,7 @@ export const OnboardingState = z.object({
   feedback: z.object({ planHash: Sha256, comment: z.string(), at: z.string(), client: ClientInfo.nullable() }).nullable().optional(),
   /** The last time a start found an interrupted migrate or rollback, and what it did. */
   lastRecovery: Recovery.extend({ at: z.string() }).optional(),
+  binding: Binding.optional(),
 });
 export type OnboardingState = z.infer<typeof OnboardingState>;
 
@@ -101,6 +108,7 @@ export const BackupManifest = z.object({
   createdDirs: z.array(z.string()).optional(),
   /** Permission bits of every existing folder on the way to a file the migration touches; rollback puts them back (a removed folder is made again with its mode). Absent in older manifests. */
   dirModes: z.record(z.string(), z.number().int().min(0).max(0o7777)).optional(),
+  binding: Binding.optional(),
 });
 export type BackupManifest = z.infer<typeof BackupManifest>;
 
@@ -148,7 +156,7 @@ export const ElicitationTrace = z.object({
   /** What was done after the answer, for a reviewer: files written, the backup folder, or why nothing. */
   detail: z.string().optional(),
   /** Set on the trace a start writes when it finished or undid an interrupted migrate or rollback. */
-  recovery: Recovery.pick({ migrationId: true, result: true }).optional(),
+  recovery: Recovery.pick({ migrationId: true, result: true, restored: true, removed: true }).optional(),
   /** Only on an `acknowledge` trace: the person's reason, and the problems `traces verify` reported, which it acknowledges. */
   acknowledged: z.object({ reason: z.string().min(1), problems: z.array(z.string()) }).optional(),
   /**
@@ -205,6 +213,7 @@ export const Journal = z.object({
   ),
   /** rollback: files edited after the migration, whose current bytes were saved before restoring. */
   edited: z.array(z.string()),
+  binding: Binding.optional(),
 });
 export type Journal = z.infer<typeof Journal>;
 

@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import { BadInputError } from '../common/errors.js';
 import { STATE, STATE_DIR } from '../repo/state-paths.js';
 import { listFolder, readFile, writeJson } from '../repo/safe-fs.js';
+import { isBound, sealed, withoutBinding } from './binding.js';
+import { setAsideForeign } from './foreign.js';
 import type { OnboardingState, PlanFile } from './schema.js';
 
 export class StateDamagedError extends BadInputError {
@@ -20,8 +22,27 @@ export function freshState(now: string): OnboardingState {
 }
 
 /**
- * A state file's content, checked against its schema: null when the file does not exist; a file
- * that is not JSON or does not fit is damaged, reported with `advice` (the way back), never reset.
+ * The JSON of a decision-state file when this clone wrote it (state/binding.ts); null when the file
+ * does not exist or was not written here (committed, copied, or changed since): such a file is never
+ * used, and `foreignState` reports it.
+ */
+export async function boundJson(root: string, rel: string): Promise<unknown> {
+  const bytes = await readFile(root, rel);
+  if (bytes === null) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return null;
+  }
+  // The seal is the file's, not its content's: what is read carries none, and a write seals anew.
+  return (await isBound(root, rel, json)) ? withoutBinding(json as Record<string, unknown>) : null;
+}
+
+/**
+ * A state file's content, checked against its binding and its schema: null when the file does not
+ * exist or this clone did not write it; a bound file that does not fit its schema is damaged,
+ * reported with `advice` (the way back), never reset.
  * `rel` is repository-relative: it is read through no link (safe-fs.ts). `schema` is loaded only
  * when the file exists: a command on a repository without state does not build zod's schemas.
  */
@@ -32,15 +53,8 @@ export async function readStateFile<T>(
   schema: () => Promise<z.ZodType<T>>,
   advice: () => Promise<string>,
 ): Promise<T | null> {
-  const bytes = await readFile(root, rel);
-  if (bytes === null) return null;
-  const raw = bytes.toString('utf8');
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (err) {
-    throw new StateDamagedError(name, `it is not valid JSON (${(err as Error).message})`, await advice());
-  }
+  const json = await boundJson(root, rel);
+  if (json === null) return null;
   const parsed = (await schema()).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
@@ -66,7 +80,8 @@ export async function readState(root: string): Promise<OnboardingState> {
 }
 
 export async function writeState(root: string, state: OnboardingState): Promise<void> {
-  await writeJson(root, STATE.onboarding, { ...state, updatedAt: new Date().toISOString() });
+  await setAsideForeign(root, STATE.onboarding);
+  await writeJson(root, STATE.onboarding, await sealed(root, STATE.onboarding, { ...state, updatedAt: new Date().toISOString() }));
 }
 
 export async function readPlan(root: string): Promise<PlanFile | null> {
@@ -80,7 +95,7 @@ export async function readPlan(root: string): Promise<PlanFile | null> {
 }
 
 export async function writePlan(root: string, plan: PlanFile): Promise<void> {
-  await writeJson(root, STATE.plan, plan);
+  await writeJson(root, STATE.plan, await sealed(root, STATE.plan, plan));
 }
 
 /** How to get back: the backup manifests are the source of truth when the state file is lost. */

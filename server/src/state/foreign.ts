@@ -1,0 +1,67 @@
+import { readFile, listFolder, removeFile, writeFile } from '../repo/safe-fs.js';
+import { STATE } from '../repo/state-paths.js';
+import { cloneKey, isBound } from './binding.js';
+
+/**
+ * Decision state this clone did not write: files under `.copilot-state/` that drive a change but
+ * carry no valid binding (state/binding.ts). They came with the repository (committed, copied) or
+ * were changed since; they are never used, only reported, with the way to clear them.
+ */
+export interface ForeignState {
+  /** Repository paths of the ignored files; a backup folder is named by its folder. */
+  files: string[];
+  /** Backup folders among them, which go as a whole. */
+  folders: string[];
+  /** The newest backup this clone did write: the way back, should the ignored state be this clone's own, damaged. */
+  latestOwnBackup: string | null;
+}
+
+const FILES = [STATE.onboarding, STATE.plan, STATE.journal];
+
+/** The decision state in the repository that this clone did not write, or null when there is none. */
+export async function foreignState(root: string): Promise<ForeignState | null> {
+  const key = await cloneKey(root);
+  const files: string[] = [];
+  for (const rel of FILES) if (await isForeign(root, rel, key)) files.push(rel);
+  const folders: string[] = [];
+  let latestOwnBackup: string | null = null;
+  const ids = ((await listFolder(root, STATE.backups).catch(() => null)) ?? []).sort((a, b) => (a.name < b.name ? -1 : 1));
+  for (const entry of ids) {
+    if (!entry.isDirectory()) continue;
+    const folder = `${STATE.backups}/${entry.name}`;
+    if (await isForeign(root, `${folder}/manifest.json`, key)) folders.push(folder);
+    else latestOwnBackup = entry.name;
+  }
+  return files.length + folders.length > 0 ? { files, folders, latestOwnBackup } : null;
+}
+
+async function isForeign(root: string, rel: string, key: Buffer | null): Promise<boolean> {
+  let bytes: Buffer | null;
+  try {
+    bytes = await readFile(root, rel);
+  } catch {
+    // Not a regular file (a folder, a FIFO): nothing that could be used, and the checks before a step name it.
+    return false;
+  }
+  if (bytes === null) return false;
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return true;
+  }
+  return !(await isBound(root, rel, json, key));
+}
+
+/**
+ * Before a state file is written over: one this clone did not write is kept beside it, renamed, so
+ * that writing never silently throws away what it held (an older version's state, a damaged file).
+ */
+export async function setAsideForeign(root: string, rel: string): Promise<string | null> {
+  if (!(await isForeign(root, rel, await cloneKey(root)))) return null;
+  const bytes = (await readFile(root, rel))!;
+  const aside = `${rel}.not-written-here-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+  await writeFile(root, aside, bytes);
+  await removeFile(root, rel);
+  return aside;
+}
