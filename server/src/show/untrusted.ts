@@ -7,8 +7,17 @@
  * - format characters: bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E/F, U+061C), zero-width
  *   characters (U+200B–U+200D, U+2060, U+FEFF), soft hyphen, tag characters (`\u{e0041}`),
  * - line and paragraph separators (U+2028, U+2029), unpaired surrogates,
- * - characters drawn as nothing: Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), the combining
- *   grapheme joiner (U+034F), the supplementary variation selectors (U+E0100–U+E01EF).
+ * - unassigned code points (`\p{Cn}`: U+2065, noncharacters) and private-use ones (`\p{Co}`: drawn
+ *   as whatever a font on the reader's machine says, a blank or a letter included),
+ * - every default-ignorable code point (drawn as nothing: Hangul fillers U+115F, U+1160, U+3164,
+ *   U+FFA0, the combining grapheme joiner U+034F, the supplementary variation selectors
+ *   U+E0100–U+E01EF...) but the variation selectors U+FE00–U+FE0F and the Mongolian ones, which are
+ *   combining marks below,
+ * - characters drawn blank that are none of those: U+2800 BRAILLE PATTERN BLANK, U+1D159, U+16FE4,
+ * - a combining mark (`\p{M}`) with nothing to combine with: at the start of the text, or after a
+ *   space, a newline, a tab, a quote, a backslash or an escaped character (it would join the quote
+ *   or the escape before it); so is every mark right after it. After a letter, a digit or an emoji
+ *   it is kept: `e` + U+0301, `👍` + U+FE0F, keycaps.
  *
  * Below U+0100 the escape is `\xHH`, in the first plane `\uHHHH`, beyond it `\u{HHHHH}`; `\n`,
  * `\r` and `\t` keep their short names. Multi-line text keeps its newlines and tabs (a CR that
@@ -16,18 +25,33 @@
  * written to a file never passes through here: this is for display only.
  */
 
+/** Escaped wherever they stand, but for the controls (given apart: text keeps newline and tab, JSON newline). */
+const ALWAYS_BUT_CONTROLS = '\\p{Cf}\\p{Cs}\\p{Co}\\p{Cn}\\p{Zl}\\p{Zp}\\p{Default_Ignorable_Code_Point}\\u2800\\u{1D159}\\u{16FE4}';
+/** Default-ignorable, but combining marks that emoji and Mongolian need after their base: the mark rule decides. */
+const MARKS_KEPT_AFTER_A_BASE = '[\\uFE00-\\uFE0F\\u180B-\\u180D\\u180F]';
+const alwaysHidden = (controls: string) => `[[${controls}${ALWAYS_BUT_CONTROLS}]--${MARKS_KEPT_AFTER_A_BASE}]`;
+/** What a combining mark after it cannot combine with on screen: a space, a quote, a backslash, an escaped character. */
+const NO_BASE = `[\\s"'\\x60\\\\${alwaysHidden('\\p{Cc}')}]`;
+/**
+ * A run of combining marks with no base: at the start, or right after NO_BASE (one character back,
+ * so a long run of marks costs no more than its length). In JSON, also after JSON's own escapes.
+ */
+const LONE_MARKS = `(?:^|(?<=${NO_BASE}))\\p{M}+`;
+const JSON_LONE_MARKS = `(?<=\\\\[nrtbf]|\\\\u[0-9a-f]{4})\\p{M}+`;
+
 /** What is escaped, besides newline and tab (those only in single-line text). */
-// eslint-disable-next-line no-misleading-character-class -- U+034F is a character of its own here, not combined
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u034F\u115F\u1160\u3164\uFFA0\u{E0100}-\u{E01EF}]/u;
-const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu'); // eslint-disable-line no-misleading-character-class -- as above
+const HIDDEN = new RegExp(`${alwaysHidden('\\p{Cc}')}|${LONE_MARKS}`, 'v');
+const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gv');
 /**
  * HIDDEN without what is kept as it is: newline and tab in multi-line text, newline in JSON
  * (\p{Cc} is exactly U+0000–U+001F and U+007F–U+009F). A long report or JSON then has no match per
  * line to hand back unchanged, which was most of the cost of showing it.
  */
-const NOT_CC = HIDDEN.source.replace('[\\p{Cc}', '');
-const HIDDEN_IN_TEXT = new RegExp(`[\\0-\\x08\\x0B-\\x1F\\x7F-\\x9F${NOT_CC}`, 'gu');
-const HIDDEN_IN_JSON = new RegExp(`[\\0-\\x09\\x0B-\\x1F\\x7F-\\x9F${NOT_CC}`, 'gu');
+const HIDDEN_IN_TEXT = new RegExp(`${alwaysHidden('\\0-\\x08\\x0B-\\x1F\\x7F-\\x9F')}|${LONE_MARKS}`, 'gv');
+const HIDDEN_IN_JSON = new RegExp(`${alwaysHidden('\\0-\\x09\\x0B-\\x1F\\x7F-\\x9F')}|${LONE_MARKS}|${JSON_LONE_MARKS}`, 'gv');
+
+/** A quoted name: its `"` and `\\` are escaped too, and are no base for a combining mark. */
+const QUOTED = new RegExp(`["\\\\]|${HIDDEN.source}`, 'gv');
 
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
@@ -40,19 +64,27 @@ export function escapeChar(c: string): string {
   return `\\u{${cp.toString(16)}}`;
 }
 
-/** Whether a character is one the display escapes (newline and tab included). */
+/** Every character of a match escaped: a match is one character, or a run of combining marks with no base. */
+function escapeAll(match: string): string {
+  if (match.length === 1 || (match.length === 2 && match.codePointAt(0)! > 0xffff)) return escapeChar(match);
+  let out = '';
+  for (const c of match) out += escapeChar(c);
+  return out;
+}
+
+/** Whether a character, shown on its own, is escaped (newline and tab included; a combining mark has nothing to combine with there). */
 export function isHidden(c: string): boolean {
   return HIDDEN.test(c);
 }
 
 /** Multi-line text: every hidden character escaped except newline and tab; CRLF shown as a line end. */
 export function showText(text: string): string {
-  return text.replace(/\r\n/g, '\n').replace(HIDDEN_IN_TEXT, escapeChar);
+  return text.replace(/\r\n/g, '\n').replace(HIDDEN_IN_TEXT, escapeAll);
 }
 
 /** One line: newlines and tabs escaped too, so the text cannot start a line of its own. */
 export function showLine(text: string): string {
-  return text.replace(HIDDEN_ALL, escapeChar);
+  return text.replace(HIDDEN_ALL, escapeAll);
 }
 
 /**
@@ -62,7 +94,8 @@ export function showLine(text: string): string {
  */
 export function showPath(p: string): string {
   if (p !== '' && !HIDDEN.test(p) && !/["\\]/.test(p) && p.trim() === p) return p;
-  return `"${p.replace(/["\\]/g, (c) => `\\${c}`).replace(HIDDEN_ALL, escapeChar)}"`;
+  // One pass, so that a combining mark after a `"` or `\` of the name is seen next to it.
+  return `"${p.replace(QUOTED, (c) => (c === '"' || c === '\\' ? `\\${c}` : escapeAll(c)))}"`;
 }
 
 /** Paths joined for a sentence: `a, "b\nc", d`. */
@@ -75,8 +108,12 @@ export function showPaths(paths: readonly string[], separator = ', '): string {
  * `\uHHHH` escape (JSON.stringify already escapes C0 controls, but not DEL, C1, bidi or zero-width).
  */
 export function showJson(value: unknown, indent = 2): string {
-  const unit = (c: string, i: number) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
-  return JSON.stringify(value, null, indent).replace(HIDDEN_IN_JSON, (c) => (c.length === 2 ? unit(c, 0) + unit(c, 1) : unit(c, 0)));
+  const units = (m: string) => {
+    let out = '';
+    for (let i = 0; i < m.length; i++) out += `\\u${m.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return out;
+  };
+  return JSON.stringify(value, null, indent).replace(HIDDEN_IN_JSON, units);
 }
 
 /** At most `max` characters (code points, so no surrogate pair is split), with "..." when cut; then shown as one line. */
@@ -92,7 +129,7 @@ const NONE_HIDDEN: readonly string[] = Object.freeze([]);
 export function hiddenIn(line: string): readonly string[] {
   if (!HIDDEN.test(line)) return NONE_HIDDEN;
   const found = new Set<string>();
-  for (const m of line.matchAll(HIDDEN_ALL)) if (m[0] !== '\t') found.add(m[0]);
+  for (const m of line.matchAll(HIDDEN_ALL)) for (const c of m[0]) if (c !== '\t') found.add(c);
   return [...found];
 }
 
@@ -127,18 +164,21 @@ const NAMES: Record<number, string> = {
   0xfeff: 'ZERO WIDTH NO-BREAK SPACE (byte order mark)',
 };
 
+/** What each hidden character is, for the ones NAMES does not name, first match wins. */
+const KINDS: [RegExp, string][] = [
+  [/\p{Cc}/u, 'control character'],
+  [/[\u{E0000}-\u{E007F}]/u, 'tag character (invisible)'],
+  [/\p{Cs}/u, 'unpaired surrogate'],
+  [/\p{Co}/u, 'private-use character (drawn as the font decides)'],
+  [/\p{Cn}/u, 'unassigned code point'],
+  // eslint-disable-next-line no-misleading-character-class -- the Hangul fillers are characters of their own here
+  [/[\u2800\u{1D159}\u115F\u1160\u3164\uFFA0\u{16FE4}]/u, 'blank-looking character'],
+  [/\p{M}/u, 'combining mark with nothing to combine with (joins what is before it)'],
+];
+
 /** A hidden character for a person: `U+200B ZERO WIDTH SPACE`, `U+0007 BEL (bell)`, `U+E0041 tag character`. */
 export function charName(c: string): string {
   const cp = c.codePointAt(0)!;
   const code = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
-  const name =
-    NAMES[cp] ??
-    (cp < 0x20 || (cp >= 0x80 && cp < 0xa0)
-      ? 'control character'
-      : cp >= 0xe0000 && cp <= 0xe007f
-        ? 'tag character (invisible)'
-        : cp >= 0xd800 && cp <= 0xdfff
-          ? 'unpaired surrogate'
-          : 'invisible character');
-  return `${code} ${name}`;
+  return `${code} ${NAMES[cp] ?? KINDS.find(([re]) => re.test(c))?.[1] ?? 'invisible character'}`;
 }
