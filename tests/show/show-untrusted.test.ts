@@ -43,7 +43,7 @@ function escapedBySpec(s: string, keep: string): boolean[] {
   const out: boolean[] = [];
   let nothingBefore = true;
   for (const c of s) {
-    const escaped = (isControl(c) && !keep.includes(c)) || (MARK.test(c) && nothingBefore);
+    const escaped: boolean = (isControl(c) && !keep.includes(c)) || (MARK.test(c) && nothingBefore);
     out.push(escaped);
     nothingBefore = escaped || NO_BASE.test(c);
   }
@@ -296,6 +296,7 @@ test('U+2065, U+2800, the Hangul fillers, private-use characters and a combining
     '\u2764\ufe0e',
   ])
     assert.equal(showLine(kept), kept, JSON.stringify(kept));
+  assert.equal(showJson(['a\n\u0301', '\u0301']), '[\n  "a\\n\\u0301",\n  "\\u0301"\n]', "after JSON's own escape or its quote");
   assert.deepEqual(hiddenIn('- \u0338pnpm \u2800'), ['\u0338', '\u2800']);
   assert.deepEqual(hiddenIn('- caf\u00e9 cafe\u0301 \u{1f44d}\ufe0f'), []);
   assert.equal(charName('\u0338'), 'U+0338 combining mark with nothing to combine with (joins what is before it)');
