@@ -393,3 +393,40 @@ test('the MCP propose text escapes what the structured content keeps byte for by
   assert.ok(content.includes('- Say \x1b[31mred\x1b[0m.'), 'what will be written is exact');
   assert.ok(content.includes('- Use pnpm.\u200b'));
 });
+
+test('characters drawn as nothing (U+2065, U+2800, a Hangul filler) and a combining mark with nothing before it are escaped in analyze and propose, and named', (t) => {
+  const agents = [
+    '# Agents',
+    '',
+    '- Use p\u2065npm for scripts.',
+    '- \u2800Run the release script by hand.',
+    '- \u0338Never commit secrets.',
+    '- Keep caf\u00e9 and cafe\u0301 as they are \u{1f44d}\ufe0f.',
+    '',
+  ].join('\n');
+  const repo = sandbox(t, { 'AGENTS.md': agents, '\u0338pkg/AGENTS.md': '# Pkg\n\n- Use x\u3164y.\n' });
+  const a = cli(['analyze', '--repo', repo]);
+  assert.equal(a.status, 0, a.stderr);
+  const p = cli(['propose', '--repo', repo]);
+  assert.equal(p.status, 0, p.stderr);
+  for (const [label, out] of [
+    ['analyze', a.stdout],
+    ['propose', p.stdout],
+  ]) {
+    for (const raw of ['\u2065', '\u2800', '\u3164', ' \u0338', '"\u0338', '\n\u0338'])
+      assert.ok(!out!.includes(raw), `${label} shows ${JSON.stringify(raw)} raw`);
+    assert.ok(out!.includes('"\\u0338pkg/AGENTS.md"'), `${label} quotes the folder whose name starts with a mark`);
+  }
+  assert.ok(p.stdout.includes('+- Use p\\u2065npm for scripts.'), p.stdout);
+  assert.ok(p.stdout.includes('+- \\u0338Never commit secrets.'), p.stdout);
+  assert.ok(p.stdout.includes('cafe\u0301 as they are \u{1f44d}\ufe0f.'), 'accents and emoji are kept');
+  assert.match(a.stdout, /Hidden character U\+2065 unassigned code point in "- Use p\\u2065npm for scripts\."/);
+  assert.match(a.stdout, /Hidden character U\+2800 blank-looking character/);
+  assert.match(a.stdout, /Hidden character U\+0338 combining mark with nothing to combine with/);
+  assert.ok(!/Hidden character[^\n]*caf/.test(a.stdout), 'accented text is not named');
+  // What is written keeps its bytes.
+  const written = JSON.parse(cli(['propose', '--repo', repo, '--json']).stdout)
+    .operations.map((o: any) => o.content ?? '')
+    .join('');
+  assert.ok(written.includes('- Use p\u2065npm for scripts.') && written.includes('- \u0338Never commit secrets.'));
+});

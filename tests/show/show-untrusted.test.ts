@@ -9,12 +9,53 @@ import { colourDiff, colourFor } from '../../server/src/cli/diff-text.js';
 const runs = Number(process.env.FUZZ_RUNS ?? 300);
 
 /**
- * The spec, written apart from the code: controls (Cc), format characters (Cf: bidi, zero-width,
- * tags), line and paragraph separators, unpaired surrogates, and the characters drawn as nothing.
+ * The spec, written apart from the code. Escaped wherever they stand: controls (Cc), format
+ * characters (Cf: bidi, zero-width, tags), unpaired surrogates (Cs), private-use (Co) and unassigned
+ * (Cn) code points, line and paragraph separators, every default-ignorable code point, and the
+ * characters drawn blank; but the variation selectors, which are combining marks. A combining mark
+ * (M) is escaped when nothing is before it to combine with: the start of the text, a space (a newline
+ * and a tab too), a quote, a backslash, or an escaped character.
  */
-// eslint-disable-next-line no-misleading-character-class -- U+034F is a character of its own here, not combined
-const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}\u034F\u115F\u1160\u3164\uFFA0\u{E0100}-\u{E01EF}]/u;
-const isControl = (c: string) => CONTROL.test(c);
+// The Hangul fillers are characters of their own here, not combined.
+const ALWAYS =
+  // eslint-disable-next-line no-misleading-character-class
+  /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}\u2800\u3164\u115F\u1160\uFFA0\u{1D159}\u{16FE4}]/u;
+const VARIATION_SELECTORS = /[\uFE00-\uFE0F\u180B-\u180D\u180F]/u;
+const MARK = /\p{M}/u;
+const NO_BASE = /[\s"'`\\]/u;
+/** Escaped wherever it stands (newline and tab included: text keeps them). */
+const isControl = (c: string) => ALWAYS.test(c) && !VARIATION_SELECTORS.test(c);
+
+/** The escape of one code point as a JavaScript string literal writes it. */
+function jsEscape(c: string): string {
+  const cp = c.codePointAt(0)!;
+  const short: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+  if (short[c]) return short[c];
+  return cp < 0x100
+    ? `\\x${cp.toString(16).padStart(2, '0')}`
+    : cp <= 0xffff
+      ? `\\u${cp.toString(16).padStart(4, '0')}`
+      : `\\u{${cp.toString(16)}}`;
+}
+
+/** The spec as a model, one code point at a time: which code points of `s` are escaped, keeping `keep` (newline and tab in text). */
+function escapedBySpec(s: string, keep: string): boolean[] {
+  const out: boolean[] = [];
+  let nothingBefore = true;
+  for (const c of s) {
+    const escaped: boolean = (isControl(c) && !keep.includes(c)) || (MARK.test(c) && nothingBefore);
+    out.push(escaped);
+    nothingBefore = escaped || NO_BASE.test(c);
+  }
+  return out;
+}
+
+/** What the spec shows for `s`, and the code points it keeps as they are. */
+function bySpec(s: string, keep: string): { shown: string; kept: string[] } {
+  const chars = [...s];
+  const escaped = escapedBySpec(s, keep);
+  return { shown: chars.map((c, i) => (escaped[i] ? jsEscape(c) : c)).join(''), kept: chars.filter((_, i) => !escaped[i]) };
+}
 
 const NASTY = [
   '\x1b[2K',
@@ -46,6 +87,19 @@ const NASTY = [
   '"',
   'Create x.md',
   ' ',
+  '\u2065',
+  '\u2800',
+  '\u0338',
+  '\u0301',
+  '\ufe0f',
+  '\u20e3',
+  '\u{1f44d}',
+  '\ue000',
+  '\u{f0000}',
+  '\u115f',
+  '\u{e0100}',
+  'e',
+  "'",
 ];
 const nastyText = fc
   .array(
@@ -89,13 +143,9 @@ test('property: shown text holds no control character but newline and tab, and k
     fc.property(nastyText, (s) => {
       const out = showText(s);
       for (const c of out) assert.ok(c === '\n' || c === '\t' || !isControl(c), `${JSON.stringify(c)} left in ${JSON.stringify(out)}`);
-      assert.ok(
-        inOrder(
-          [...s].filter((c) => !isControl(c)),
-          out,
-        ),
-        `printable characters of ${JSON.stringify(s)} kept in order`,
-      );
+      const spec = bySpec(s.replace(/\r\n/g, '\n'), '\n\t');
+      assert.equal(out, spec.shown, `shown as the spec says: ${JSON.stringify(s)}`);
+      assert.ok(inOrder(spec.kept, out), `printable characters of ${JSON.stringify(s)} kept in order`);
       assert.equal(showText(out), out, 'showing again changes nothing');
     }),
     { numRuns: runs },
@@ -107,12 +157,9 @@ test('property: a shown line holds no control character at all, newline and tab 
     fc.property(nastyText, (s) => {
       const out = showLine(s);
       for (const c of out) assert.ok(!isControl(c), `${JSON.stringify(c)} left in ${JSON.stringify(out)}`);
-      assert.ok(
-        inOrder(
-          [...s].filter((c) => !isControl(c)),
-          out,
-        ),
-      );
+      const spec = bySpec(s, '');
+      assert.equal(out, spec.shown, `shown as the spec says: ${JSON.stringify(s)}`);
+      assert.ok(inOrder(spec.kept, out));
     }),
     { numRuns: runs },
   );
@@ -124,7 +171,7 @@ test('property: a path is shown as it is, or quoted so that it reads back to the
       const out = showPath(p);
       for (const c of out) assert.ok(!isControl(c), `${JSON.stringify(c)} left in ${JSON.stringify(out)}`);
       if (out !== p) assert.equal(unquote(out), p);
-      else assert.ok(!/["\\\n]/.test(p) && p.trim() === p && p !== '');
+      else assert.ok(!/["\\\n]/.test(p) && p.trim() === p && p !== '' && bySpec(p, '').shown === p);
     }),
     { numRuns: runs },
   );
@@ -139,6 +186,123 @@ test('property: JSON for a terminal parses to the same value', () => {
     }),
     { numRuns: runs },
   );
+});
+
+/** Every general category of Unicode, as this Node's regular expressions know it. */
+const CATEGORIES = 'Lu Ll Lt Lm Lo Mn Mc Me Nd Nl No Pc Pd Ps Pe Pi Pf Po Sm Sc Sk So Zs Zl Zp Cc Cf Cs Co Cn'.split(' ');
+
+/** Each category's code points, as ranges, from `\p{gc=…}`: built once, by walking every code point (some 70 ms). */
+const categoryRanges = (() => {
+  let table: Map<string, [number, number][]> | undefined;
+  return () => {
+    if (table) return table;
+    const patterns = CATEGORIES.map((c) => new RegExp(`^\\p{gc=${c}}$`, 'u'));
+    const built = new Map(CATEGORIES.map((c) => [c, [] as [number, number][]]));
+    let last = -1;
+    for (let cp = 0; cp < 0x110000; cp++) {
+      const c = String.fromCodePoint(cp);
+      const k = last >= 0 && patterns[last]!.test(c) ? last : patterns.findIndex((re) => re.test(c));
+      const ranges = built.get(CATEGORIES[k]!)!;
+      const open = ranges[ranges.length - 1];
+      if (k === last && open && open[1] === cp - 1) open[1] = cp;
+      else ranges.push([cp, cp]);
+      last = k;
+    }
+    table = built;
+    return built;
+  };
+})();
+
+/** A category, then a code point of it (every one as likely as another within its category). */
+const anyCategoryCodePoint = fc.constantFrom(...CATEGORIES).chain((category) => {
+  const ranges = categoryRanges().get(category)!;
+  const size = ranges.reduce((n, [a, b]) => n + b - a + 1, 0);
+  return fc.integer({ min: 0, max: size - 1 }).map((k) => {
+    for (const [a, b] of ranges) {
+      if (k <= b - a) return String.fromCodePoint(a + k);
+      k -= b - a + 1;
+    }
+    throw new Error('out of range');
+  });
+});
+/** Text from every category, with what a mark may or may not combine with: letters, an emoji, spaces, quotes. */
+const categoryText = fc
+  .array(
+    fc.oneof(
+      { weight: 4, arbitrary: anyCategoryCodePoint },
+      fc.constantFrom('e', 'a', '\u{1f44d}', ' ', '\n', '\t', '"', "'", '`', '\\', '\r\n'),
+    ),
+    {
+      maxLength: 16,
+    },
+  )
+  .map((parts) => parts.join(''));
+
+test('property: over every general category, shown text holds no Cc but newline and tab, no Cf, Cs, Co, Cn, Zl, Zp, default-ignorable or blank character, no mark without a base, and keeps every other character in order', () => {
+  const forbidden = (c: string, keep: string) => isControl(c) && !keep.includes(c);
+  fc.assert(
+    fc.property(categoryText, (s) => {
+      for (const [show, keep, input] of [
+        [showText, '\n\t', s.replace(/\r\n/g, '\n')],
+        [showLine, '', s],
+      ] as const) {
+        const out = show(s);
+        for (const c of out) assert.ok(!forbidden(c, keep), `${show.name}: ${JSON.stringify(c)} left in ${JSON.stringify(out)}`);
+        const spec = bySpec(input, keep);
+        assert.equal(out, spec.shown, `${show.name} of ${JSON.stringify(s)}`);
+        assert.ok(inOrder(spec.kept, out), `${show.name}: every other character of ${JSON.stringify(s)} kept in order`);
+        // No combining mark is kept without a base: each kept mark follows a kept character that is not a space, a quote or a backslash.
+        const chars = [...input];
+        const escaped = escapedBySpec(input, keep);
+        chars.forEach((c, i) => {
+          if (!MARK.test(c) || escaped[i]) return;
+          let j = i - 1;
+          while (j >= 0 && MARK.test(chars[j]!) && !escaped[j]) j--;
+          assert.ok(
+            j >= 0 && !escaped[j] && !NO_BASE.test(chars[j]!),
+            `${show.name}: U+${c.codePointAt(0)!.toString(16)} kept without a base in ${JSON.stringify(s)}`,
+          );
+        });
+      }
+      const path = showPath(s);
+      if (path !== s) assert.equal(unquote(path), s);
+      const json = showJson({ [s]: [s] });
+      for (const c of json) assert.ok(!forbidden(c, '\n'), `showJson: ${JSON.stringify(c)} left in ${JSON.stringify(json)}`);
+      assert.deepEqual(JSON.parse(json), { [s]: [s] });
+    }),
+    { numRuns: runs },
+  );
+});
+
+test('U+2065, U+2800, the Hangul fillers, private-use characters and a combining mark with nothing before it are escaped; accents, emoji and keycaps are kept', () => {
+  assert.equal(showLine('Use p\u2065npm'), 'Use p\\u2065npm', 'unassigned, drawn as nothing');
+  assert.equal(showLine('\u2800Use pnpm'), '\\u2800Use pnpm', 'braille blank');
+  assert.equal(showLine('a\u115f\u1160\u3164\uffa0b'), 'a\\u115f\\u1160\\u3164\\uffa0b', 'Hangul fillers');
+  assert.equal(showLine('\ue000 \u{f0000}'), '\\ue000 \\u{f0000}', 'private use: drawn as the font decides');
+  assert.equal(showPath('\u0338AGENTS.md'), '"\\u0338AGENTS.md"', 'a name starting with a mark is quoted, the mark escaped');
+  assert.equal(showLine('use "\u0338pnpm" and \u0338yarn'), 'use "\\u0338pnpm" and \\u0338yarn', 'after a quote or a space');
+  assert.equal(showText('one\n\u0301\u0302two'), 'one\n\\u0301\\u0302two', 'at the start of a line, with the marks after it');
+  assert.equal(showLine('p\u200b\u0301npm'), 'p\\u200b\\u0301npm', 'after an escaped character it would join the escape');
+  assert.equal(showLine('\ufe0f'), '\\ufe0f', 'a variation selector with nothing before it');
+  for (const kept of [
+    'caf\u00e9',
+    'cafe\u0301',
+    'e\u0301\u0302',
+    '\u{1f44d}\ufe0f',
+    '\u{1f44d}\u{1f3fd}',
+    '#\ufe0f\u20e3',
+    '\u{1f1eb}\u{1f1f7}',
+    '\u0928\u092e\u0938\u094d\u0924\u0947',
+    '\u2764\ufe0e',
+  ])
+    assert.equal(showLine(kept), kept, JSON.stringify(kept));
+  assert.equal(showJson(['a\n\u0301', '\u0301']), '[\n  "a\\n\\u0301",\n  "\\u0301"\n]', "after JSON's own escape or its quote");
+  assert.deepEqual(hiddenIn('- \u0338pnpm \u2800'), ['\u0338', '\u2800']);
+  assert.deepEqual(hiddenIn('- caf\u00e9 cafe\u0301 \u{1f44d}\ufe0f'), []);
+  assert.equal(charName('\u0338'), 'U+0338 combining mark with nothing to combine with (joins what is before it)');
+  assert.equal(charName('\u2800'), 'U+2800 blank-looking character');
+  assert.equal(charName('\u2065'), 'U+2065 unassigned code point');
+  assert.equal(charName('\ue000'), 'U+E000 private-use character (drawn as the font decides)');
 });
 
 test('the escapes are the ones a JavaScript string literal uses', () => {
@@ -183,18 +347,7 @@ test('colour follows FORCE_COLOR, then NO_COLOR, then whether the stream is a te
   assert.equal(colourFor({ isTTY: true }, { FORCE_COLOR: '0' }), false);
 });
 
-test('every code point is shown in text, in a line and in JSON as the one-pattern rule says (text keeps newline and tab, JSON newline)', () => {
-  // The rule as it was written first, one pattern for all three, with the kept characters handed back unchanged.
-  const escape = (c: string) => {
-    const cp = c.codePointAt(0)!;
-    const short: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
-    if (short[c]) return short[c];
-    return cp < 0x100
-      ? `\\x${cp.toString(16).padStart(2, '0')}`
-      : cp <= 0xffff
-        ? `\\u${cp.toString(16).padStart(4, '0')}`
-        : `\\u{${cp.toString(16)}}`;
-  };
+test('every code point is shown in text, in a line and in JSON as the spec says (text keeps newline and tab, JSON newline), after a letter and with nothing before it', () => {
   const jsonUnits = (c: string) => [...Array(c.length).keys()].map((i) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
   // The first plane whole, the tag and variation-selector block whole, and a sample of the rest.
   const codePoints = [...Array(0x10000).keys(), ...Array.from({ length: 0x200 }, (_, i) => 0xe0000 + i)];
@@ -203,10 +356,14 @@ test('every code point is shown in text, in a line and in JSON as the one-patter
     const c = String.fromCodePoint(cp);
     const hidden = isControl(c);
     const inText = `a${c}b`;
-    assert.equal(showText(inText), hidden && c !== '\n' && c !== '\t' ? `a${escape(c)}b` : inText, `text U+${cp.toString(16)}`);
-    assert.equal(showLine(inText), hidden ? `a${escape(c)}b` : inText, `line U+${cp.toString(16)}`);
+    assert.equal(showText(inText), hidden && c !== '\n' && c !== '\t' ? `a${jsEscape(c)}b` : inText, `text U+${cp.toString(16)}`);
+    assert.equal(showLine(inText), hidden ? `a${jsEscape(c)}b` : inText, `line U+${cp.toString(16)}`);
+    // With nothing before it, a combining mark is escaped too: at the start, after a space, after a quote.
+    const alone = hidden || MARK.test(c) ? jsEscape(c) : c;
+    assert.equal(showLine(c), alone, `line U+${cp.toString(16)} alone`);
+    assert.equal(showLine(` ${c}`), ` ${alone}`, `line U+${cp.toString(16)} after a space`);
     const json = JSON.stringify([c], null, 2);
-    const expected = [...json].map((x) => (isControl(x) && x !== '\n' ? jsonUnits(x) : x)).join('');
-    assert.equal(showJson([c]), expected, `JSON U+${cp.toString(16)}`);
+    const escaped = escapedBySpec(json, '\n');
+    assert.equal(showJson([c]), [...json].map((x, i) => (escaped[i] ? jsonUnits(x) : x)).join(''), `JSON U+${cp.toString(16)}`);
   }
 });

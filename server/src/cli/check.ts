@@ -1,9 +1,7 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
 import { baselineOf, checkText, parseBaseline, runCheck, type FailOn } from '../steps/check.js';
-import { writeFile } from '../repo/safe-fs.js';
 import { BadInputError } from '../common/errors.js';
-import { showJson, showText } from '../show/untrusted.js';
+import { showJson, showPath, showText } from '../show/untrusted.js';
+import { readNamedFile, writeNamedFile } from './named-file.js';
 import { toSarif } from './sarif.js';
 
 export interface CheckArgs {
@@ -16,29 +14,16 @@ export interface CheckArgs {
 /**
  * `copilot-onboard check`: prints the report and returns the exit code (0 passed, 1 failed; bad
  * usage throws a BadInputError, exit 2). Writes nothing, except the baseline file the person names
- * with --write-baseline, which must lie under the working directory or the repository.
+ * with --write-baseline, which must lie under the working directory or the repository. Both
+ * baseline files are read and written through cli/named-file.ts: no link, a regular file, bounded.
  */
 export async function checkCommand(root: string, args: CheckArgs): Promise<number> {
-  let baseline = new Set<string>();
-  if (args.baseline !== undefined) {
-    let text: string;
-    try {
-      text = await fs.readFile(path.resolve(args.baseline), 'utf8');
-    } catch (err) {
-      throw new BadInputError(`cannot read the baseline ${args.baseline}: ${(err as Error).message}`);
-    }
-    try {
-      baseline = parseBaseline(text);
-    } catch (err) {
-      throw new BadInputError(`${args.baseline} is not a baseline: ${(err as Error).message}`);
-    }
-  }
+  const baseline = args.baseline === undefined ? new Set<string>() : await readBaseline(args.baseline, root);
   const report = await runCheck(root, args.failOn, baseline);
   if (args.writeBaseline !== undefined) {
-    const { base, rel } = baselinePlace(args.writeBaseline, root);
-    await writeFile(base, rel, `${JSON.stringify(baselineOf(report), null, 2)}\n`);
+    await writeNamedFile('--write-baseline', args.writeBaseline, root, `${JSON.stringify(baselineOf(report), null, 2)}\n`);
     process.stderr.write(
-      `Wrote the baseline ${args.writeBaseline}: ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}.\n`,
+      `Wrote the baseline ${showPath(args.writeBaseline)}: ${report.findings.length} finding${report.findings.length === 1 ? '' : 's'}.\n`,
     );
     for (const f of report.findings) f.inBaseline = true;
     report.failed = false;
@@ -49,12 +34,12 @@ export async function checkCommand(root: string, args: CheckArgs): Promise<numbe
   return report.failed ? 1 : 0;
 }
 
-/** The folder the baseline is written under (the working directory, else the repository) and its path there. */
-function baselinePlace(file: string, root: string): { base: string; rel: string } {
-  const abs = path.resolve(file);
-  for (const base of [process.cwd(), path.resolve(root)]) {
-    const rel = path.relative(base, abs);
-    if (rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel)) return { base, rel: rel.split(path.sep).join('/') };
+/** The fingerprints of the baseline named with --baseline; what is wrong with it is said without quoting it. */
+async function readBaseline(file: string, root: string): Promise<Set<string>> {
+  const bytes = await readNamedFile('--baseline', file, root);
+  try {
+    return parseBaseline(bytes.toString('utf8'));
+  } catch (err) {
+    throw new BadInputError(`--baseline ${showPath(file)} ${(err as Error).message}`);
   }
-  throw new BadInputError(`--write-baseline ${file}: write the baseline under the working directory or the repository`);
 }

@@ -39,7 +39,7 @@ export const TEMP_PREFIX = '.copilot-tmp-';
 export class LinkRefusedError extends UnsafePathError {
   constructor(
     readonly rel: string,
-    target: string | null,
+    readonly target: string | null,
   ) {
     super(
       rel,
@@ -54,7 +54,7 @@ export class NotAFolderError extends PreconditionError {
   readonly code = 'ENOTDIR';
   constructor(
     readonly rel: string,
-    what: string,
+    readonly what: string,
   ) {
     super(`${rel} is ${what}, where copilot-onboard needs a folder; move it aside`);
   }
@@ -66,7 +66,7 @@ export class NotAFileError extends PreconditionError {
   readonly code = 'ENOTFILE';
   constructor(
     readonly rel: string,
-    what: string,
+    readonly what: string,
   ) {
     super(`${rel} is ${what}, not a regular file; move it aside`);
   }
@@ -457,15 +457,18 @@ async function openRegular(p: Place, abs: string): Promise<FileHandle | null> {
 
 /**
  * The bytes of the regular file `rel`, or null when it (or a folder on the way) does not exist.
- * A link on the way or at the name is refused; a folder, FIFO or device is NotAFileError.
+ * A link on the way or at the name is refused; a folder, FIFO or device is NotAFileError. With
+ * `maxBytes`, a larger file is never read: its size comes back as TooLarge.
  */
-export async function readFile(root: string, rel: string): Promise<Buffer | null> {
+export async function readFile(root: string, rel: string): Promise<Buffer | null>;
+export async function readFile(root: string, rel: string, opts: { maxBytes: number }): Promise<Buffer | TooLarge | null>;
+export async function readFile(root: string, rel: string, opts?: { maxBytes: number }): Promise<Buffer | TooLarge | null> {
   const p = await placeOf(root, rel);
   const at = await folderAndName(p, false);
   if (!at) return null;
   if (!(await regularOrMissing(p, at.abs))) return null;
   try {
-    return readResolvedFileSync(at.abs, p.rel);
+    return readResolvedFileSync(at.abs, p.rel, opts?.maxBytes);
   } catch (err) {
     if (codeOf(err) === 'ENOENT') return null; // gone since the look
     throw err;
@@ -527,7 +530,9 @@ export async function readResolvedFile(abs: string, rel: string, opts?: { maxByt
  * open, fstat, read and close cost a fraction of their promise forms (docs/performance.md). The same
  * rules: no-follow, non-blocking, a regular file only.
  */
-export function readResolvedFileSync(abs: string, rel: string): Buffer {
+export function readResolvedFileSync(abs: string, rel: string): Buffer;
+export function readResolvedFileSync(abs: string, rel: string, maxBytes: number | undefined): Buffer | TooLarge;
+export function readResolvedFileSync(abs: string, rel: string, maxBytes?: number): Buffer | TooLarge {
   let fd: number;
   try {
     fd = fsSync.openSync(abs, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -539,7 +544,10 @@ export function readResolvedFileSync(abs: string, rel: string): Buffer {
   try {
     const st = fsSync.fstatSync(fd);
     if (!st.isFile()) throw new NotAFileError(rel, kindOf(st));
-    return readOpenFileSync(fd, st.size);
+    if (maxBytes === undefined) return readOpenFileSync(fd, st.size);
+    if (st.size > maxBytes) return { tooLarge: true, size: st.size };
+    // A size of 0 may be a file that says nothing of its size (under /proc): read to the limit, no further.
+    return st.size === 0 ? readToLimitSync(fd, maxBytes) : readOpenFileSync(fd, st.size);
   } finally {
     fsSync.closeSync(fd);
   }
@@ -584,6 +592,20 @@ function readOpenFileSync(fd: number, size: number): Buffer {
     at += n;
   }
   return at < size ? bytes.subarray(0, at) : bytes;
+}
+
+/** The bytes of an open file that says nothing of its size, when they are at most `maxBytes`; past that it stops reading. */
+function readToLimitSync(fd: number, maxBytes: number): Buffer | TooLarge {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    const n = fsSync.readSync(fd, chunk, 0, chunk.length, null);
+    if (n === 0) return Buffer.concat(chunks, total);
+    total += n;
+    if (total > maxBytes) return { tooLarge: true, size: total };
+    chunks.push(chunk.subarray(0, n));
+  }
 }
 
 /**

@@ -7,8 +7,17 @@
  * - format characters: bidi controls (U+202A–U+202E, U+2066–U+2069, U+200E/F, U+061C), zero-width
  *   characters (U+200B–U+200D, U+2060, U+FEFF), soft hyphen, tag characters (`\u{e0041}`),
  * - line and paragraph separators (U+2028, U+2029), unpaired surrogates,
- * - characters drawn as nothing: Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), the combining
- *   grapheme joiner (U+034F), the supplementary variation selectors (U+E0100–U+E01EF).
+ * - unassigned code points (`\p{Cn}`: U+2065, noncharacters) and private-use ones (`\p{Co}`: drawn
+ *   as whatever a font on the reader's machine says, a blank or a letter included),
+ * - every default-ignorable code point (drawn as nothing: Hangul fillers U+115F, U+1160, U+3164,
+ *   U+FFA0, the combining grapheme joiner U+034F, the supplementary variation selectors
+ *   U+E0100–U+E01EF...) but the variation selectors U+FE00–U+FE0F and the Mongolian ones, which are
+ *   combining marks below,
+ * - characters drawn blank that are none of those: U+2800 BRAILLE PATTERN BLANK, U+1D159, U+16FE4,
+ * - a combining mark (`\p{M}`) with nothing to combine with: at the start of the text, or after a
+ *   space, a newline, a tab, a quote, a backslash or an escaped character (it would join the quote
+ *   or the escape before it); so is every mark right after it. After a letter, a digit or an emoji
+ *   it is kept: `e` + U+0301, `👍` + U+FE0F, keycaps.
  *
  * Below U+0100 the escape is `\xHH`, in the first plane `\uHHHH`, beyond it `\u{HHHHH}`; `\n`,
  * `\r` and `\t` keep their short names. Multi-line text keeps its newlines and tabs (a CR that
@@ -16,18 +25,10 @@
  * written to a file never passes through here: this is for display only.
  */
 
-/** What is escaped, besides newline and tab (those only in single-line text). */
-// eslint-disable-next-line no-misleading-character-class -- U+034F is a character of its own here, not combined
-const HIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}\u034F\u115F\u1160\u3164\uFFA0\u{E0100}-\u{E01EF}]/u;
-const HIDDEN_ALL = new RegExp(HIDDEN.source, 'gu'); // eslint-disable-line no-misleading-character-class -- as above
-/**
- * HIDDEN without what is kept as it is: newline and tab in multi-line text, newline in JSON
- * (\p{Cc} is exactly U+0000–U+001F and U+007F–U+009F). A long report or JSON then has no match per
- * line to hand back unchanged, which was most of the cost of showing it.
- */
-const NOT_CC = HIDDEN.source.replace('[\\p{Cc}', '');
-const HIDDEN_IN_TEXT = new RegExp(`[\\0-\\x08\\x0B-\\x1F\\x7F-\\x9F${NOT_CC}`, 'gu');
-const HIDDEN_IN_JSON = new RegExp(`[\\0-\\x09\\x0B-\\x1F\\x7F-\\x9F${NOT_CC}`, 'gu');
+import { eachHidden, hasHidden, type Keep } from './hidden-chars.js';
+
+export { charName } from './char-names.js';
+export { hiddenIn, isHidden } from './hidden-chars.js';
 
 const SHORT: Record<string, string> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
 
@@ -40,19 +41,25 @@ export function escapeChar(c: string): string {
   return `\\u{${cp.toString(16)}}`;
 }
 
-/** Whether a character is one the display escapes (newline and tab included). */
-export function isHidden(c: string): boolean {
-  return HIDDEN.test(c);
+/** `text` with each hidden character (show/hidden-chars.ts) written as `escape` writes it; the same string when none is. */
+function escapeHidden(text: string, keep: Keep, escape: (c: string) => string): string {
+  let out = '';
+  let last = 0;
+  eachHidden(text, keep, (at, end) => {
+    out += text.slice(last, at) + escape(text.slice(at, end));
+    last = end;
+  });
+  return last === 0 ? text : out + text.slice(last);
 }
 
 /** Multi-line text: every hidden character escaped except newline and tab; CRLF shown as a line end. */
 export function showText(text: string): string {
-  return text.replace(/\r\n/g, '\n').replace(HIDDEN_IN_TEXT, escapeChar);
+  return escapeHidden(text.replace(/\r\n/g, '\n'), 'text', escapeChar);
 }
 
 /** One line: newlines and tabs escaped too, so the text cannot start a line of its own. */
 export function showLine(text: string): string {
-  return text.replace(HIDDEN_ALL, escapeChar);
+  return escapeHidden(text, 'line', escapeChar);
 }
 
 /**
@@ -61,8 +68,13 @@ export function showLine(text: string): string {
  * name can start a line, and a quoted name cannot be taken for a plain one.
  */
 export function showPath(p: string): string {
-  if (p !== '' && !HIDDEN.test(p) && !/["\\]/.test(p) && p.trim() === p) return p;
-  return `"${p.replace(/["\\]/g, (c) => `\\${c}`).replace(HIDDEN_ALL, escapeChar)}"`;
+  if (p !== '' && !hasHidden(p, 'line') && !/["\\]/.test(p) && p.trim() === p) return p;
+  // A combining mark after a `"` or `\` of the name has nothing to combine with either: escaped.
+  return `"${escapeHidden(
+    p.replace(/["\\]/g, (c) => `\\${c}`),
+    'line',
+    escapeChar,
+  )}"`;
 }
 
 /** Paths joined for a sentence: `a, "b\nc", d`. */
@@ -71,74 +83,20 @@ export function showPaths(paths: readonly string[], separator = ', '): string {
 }
 
 /**
- * JSON for a terminal: the same value when parsed, with every hidden character written as a
- * `\uHHHH` escape (JSON.stringify already escapes C0 controls, but not DEL, C1, bidi or zero-width).
+ * JSON for a terminal: the same value when parsed, with every hidden character written as
+ * `\uHHHH` escapes (JSON.stringify already escapes C0 controls, but not DEL, C1, bidi or zero-width).
  */
 export function showJson(value: unknown, indent = 2): string {
-  const unit = (c: string, i: number) => `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
-  return JSON.stringify(value, null, indent).replace(HIDDEN_IN_JSON, (c) => (c.length === 2 ? unit(c, 0) + unit(c, 1) : unit(c, 0)));
+  const units = (c: string) => {
+    let out = '';
+    for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, '0')}`;
+    return out;
+  };
+  return escapeHidden(JSON.stringify(value, null, indent), 'json', units);
 }
 
 /** At most `max` characters (code points, so no surrogate pair is split), with "..." when cut; then shown as one line. */
 export function showExcerpt(text: string, max: number): string {
   const chars = [...text];
   return showLine(chars.length > max ? `${chars.slice(0, max - 3).join('')}...` : text);
-}
-
-/** What nearly every line holds: one list for all of them, not an empty list per line. */
-const NONE_HIDDEN: readonly string[] = Object.freeze([]);
-
-/** The hidden characters in a line of text (a rule), each once, in order of first appearance. */
-export function hiddenIn(line: string): readonly string[] {
-  if (!HIDDEN.test(line)) return NONE_HIDDEN;
-  const found = new Set<string>();
-  for (const m of line.matchAll(HIDDEN_ALL)) if (m[0] !== '\t') found.add(m[0]);
-  return [...found];
-}
-
-const NAMES: Record<number, string> = {
-  0x00: 'NUL',
-  0x07: 'BEL (bell)',
-  0x08: 'BACKSPACE',
-  0x0a: 'LINE FEED',
-  0x0d: 'CARRIAGE RETURN (moves back to the start of the line)',
-  0x1b: 'ESCAPE (starts a terminal control sequence)',
-  0x7f: 'DELETE',
-  0x9b: 'CONTROL SEQUENCE INTRODUCER',
-  0xad: 'SOFT HYPHEN',
-  0x061c: 'ARABIC LETTER MARK',
-  0x200b: 'ZERO WIDTH SPACE',
-  0x200c: 'ZERO WIDTH NON-JOINER',
-  0x200d: 'ZERO WIDTH JOINER',
-  0x200e: 'LEFT-TO-RIGHT MARK',
-  0x200f: 'RIGHT-TO-LEFT MARK',
-  0x2028: 'LINE SEPARATOR',
-  0x2029: 'PARAGRAPH SEPARATOR',
-  0x202a: 'LEFT-TO-RIGHT EMBEDDING',
-  0x202b: 'RIGHT-TO-LEFT EMBEDDING',
-  0x202c: 'POP DIRECTIONAL FORMATTING',
-  0x202d: 'LEFT-TO-RIGHT OVERRIDE',
-  0x202e: 'RIGHT-TO-LEFT OVERRIDE',
-  0x2060: 'WORD JOINER',
-  0x2066: 'LEFT-TO-RIGHT ISOLATE',
-  0x2067: 'RIGHT-TO-LEFT ISOLATE',
-  0x2068: 'FIRST STRONG ISOLATE',
-  0x2069: 'POP DIRECTIONAL ISOLATE',
-  0xfeff: 'ZERO WIDTH NO-BREAK SPACE (byte order mark)',
-};
-
-/** A hidden character for a person: `U+200B ZERO WIDTH SPACE`, `U+0007 BEL (bell)`, `U+E0041 tag character`. */
-export function charName(c: string): string {
-  const cp = c.codePointAt(0)!;
-  const code = `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
-  const name =
-    NAMES[cp] ??
-    (cp < 0x20 || (cp >= 0x80 && cp < 0xa0)
-      ? 'control character'
-      : cp >= 0xe0000 && cp <= 0xe007f
-        ? 'tag character (invisible)'
-        : cp >= 0xd800 && cp <= 0xdfff
-          ? 'unpaired surrogate'
-          : 'invisible character');
-  return `${code} ${name}`;
 }

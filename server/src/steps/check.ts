@@ -175,12 +175,37 @@ export function baselineOf(report: CheckReport): BaselineFile {
   };
 }
 
-/** The fingerprints of a baseline file's text; throws on a file that is not one. */
+/**
+ * The fingerprints of a baseline file's text. A file that is not one throws an error that says what
+ * is wrong and where (`is not valid JSON (line 3, column 7)`), never what is there: V8's own
+ * message quotes the text, and a baseline may be a link to a secret.
+ */
 export function parseBaseline(text: string): Set<string> {
-  const json = JSON.parse(text) as Partial<BaselineFile>;
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  let json: Partial<BaselineFile> | null;
+  try {
+    json = JSON.parse(body) as Partial<BaselineFile> | null;
+  } catch (err) {
+    throw new Error(`is not valid JSON${jsonErrorPlace(body, err)}`);
+  }
   if (json?.tool !== 'copilot-onboard' || json.version !== 1 || !Array.isArray(json.findings))
-    throw new Error('not a copilot-onboard baseline (version 1)');
-  return new Set(json.findings.map((f) => String(f.fingerprint)));
+    throw new Error('is not a copilot-onboard baseline (version 1)');
+  return new Set(
+    json.findings.map((f: unknown, i) => {
+      const fingerprint = (f as { fingerprint?: unknown } | null)?.fingerprint;
+      if (typeof fingerprint !== 'string') throw new Error(`is not a copilot-onboard baseline: findings[${i}] has no fingerprint`);
+      return fingerprint;
+    }),
+  );
+}
+
+/** ` (line L, column C)` where JSON.parse stopped, when its message gives the position; its words quote the text, so only the number is taken. */
+function jsonErrorPlace(text: string, err: unknown): string {
+  const at = /at position (\d+)/.exec(err instanceof Error ? err.message : '');
+  if (!at) return '';
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split('\n').length;
+  return ` (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
 }
 
 /** The report as text for a person, one finding a line; the same input gives the same bytes. */
