@@ -83,14 +83,16 @@ test('unknown commands and missing repositories exit 2', () => {
   assert.match(r.stderr, /does not exist/);
 });
 
-test('status on a damaged state explains it; propose on it exits 2 and leaves it', (t) => {
+test('status on a state this clone did not write says so and how to clear it; propose goes on and keeps the file aside', (t) => {
   const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS, '.copilot-state/onboarding.json': 'nope' });
   const s = cli(['status', '--repo', repo]);
   assert.equal(s.status, 0);
-  assert.match(s.stdout, /damaged/);
+  assert.match(s.stdout, /not written here: ignored \(\.copilot-state\/onboarding\.json\)/);
+  assert.match(s.stdout, /rm -r -- \.copilot-state\/onboarding\.json/);
   const p = cli(['propose', '--repo', repo]);
-  assert.equal(p.status, 2);
-  assert.equal(fs.readFileSync(path.join(repo, '.copilot-state/onboarding.json'), 'utf8'), 'nope');
+  assert.equal(p.status, 0, p.stderr);
+  const aside = fs.readdirSync(path.join(repo, '.copilot-state')).filter((n) => n.startsWith('onboarding.json.not-written-here-'));
+  assert.equal(fs.readFileSync(path.join(repo, '.copilot-state', aside[0]!), 'utf8'), 'nope');
 });
 
 test('status after propose names the next step', (t) => {
