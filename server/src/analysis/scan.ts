@@ -9,7 +9,7 @@ import { findCopies, type Copy } from './copies.js';
 import { formatRank } from './formats/registry.js';
 import { loadYaml, parseDeferringYaml, YAML_NEEDED } from '../model/frontmatter.js';
 import { RepoPaths } from '../repo/repo-path.js';
-import { SourceReader, type ReadableSource, type SkippedSource, type SourceRead } from '../repo/source-file.js';
+import { SourceReader, unreadableName, type ReadableSource, type SkippedSource, type SourceRead } from '../repo/source-file.js';
 
 export type { SourceInfo } from '../model/source.js';
 
@@ -156,12 +156,15 @@ function symlinkStoredAsText(rel: string, text: string, known: Set<string>): str
   return target !== rel && known.has(target) ? target : null;
 }
 
-/** A file git lists but the work tree no longer has is left out. */
+/**
+ * A file git lists but the work tree no longer has is left out; one listed under a name that is not
+ * valid UTF-8 (U+FFFD in its place) cannot be opened by that name, and is listed as not read.
+ */
 function readUnlessGone(reader: SourceReader, rel: string): SourceRead | null {
   try {
     return reader.read(rel);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return rel.includes('\uFFFD') ? unreadableName(rel) : null;
     throw err;
   }
 }

@@ -55,7 +55,8 @@ function baseName(doc: InstructionDoc): string {
     const folder = doc.scope.globs[0]!.replace(/\/\*\*$/, '');
     return boundedSlug(folder);
   }
-  const owner = doc.path.match(/^(.*?)\/?\.(cursor|windsurf|clinerules|claude)\b/)?.[1] ?? '';
+  // `s`: a folder name may hold a line break.
+  const owner = doc.path.match(/^(.*?)\/?\.(cursor|windsurf|clinerules|claude)\b/s)?.[1] ?? '';
   return boundedSlug(owner ? `${owner}-${stem}` : stem);
 }
 
