@@ -125,3 +125,21 @@ test('an import of a link to a file git ignores, or into .git, is never read; no
   assert.match(out, /A fine imported rule/);
   assert.doesNotMatch(out, /PERSONAL|GIT internal/);
 });
+
+test('imports through a linked folder cost no git process per import: git is never asked about a path beyond a link', async (t) => {
+  const files: Record<string, string> = { '.gitignore': '*.local.md\n', 'real/p.local.md': '- PERSONAL behind a link.\n' };
+  for (let i = 0; i < 150; i++) files[`real/r${i}.md`] = `- Linked rule ${i}.\n`;
+  const list = [...Array.from({ length: 150 }, (_, i) => `@lnk/r${i}.md`), '@lnk/p.local.md'].join('\n');
+  const repo = sandbox(t, { ...files, 'CLAUDE.md': `- A shared rule.\n\n${list}\n` });
+  fs.symlinkSync('real', path.join(repo, 'lnk'));
+  const git = gitCounter(t);
+  const r = spawnSync(process.execPath, [CLI, 'analyze', '--repo', repo, '--json'], { encoding: 'utf8', env: git.env });
+  assert.equal(r.status, 0, r.stderr);
+  const calls = git.calls().filter((c) => c.includes('check-ignore'));
+  assert.equal(calls.length, 1, calls.join('\n'));
+  const { scan, content } = await planRepo(repo);
+  assert.equal(scan.imports.filter((i) => i.status === 'followed').length, 150);
+  assert.equal(scan.imports.at(-1)!.status, 'ignored');
+  assert.match(content(COPILOT)!, /^- Linked rule 149\.$/m);
+  assert.doesNotMatch(content(COPILOT)!, /PERSONAL/);
+});

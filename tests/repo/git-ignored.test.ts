@@ -39,7 +39,16 @@ test('ignoredByGit: a path beyond a symbolic link or inside a submodule does not
   execFileSync('git', ['-C', sub, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'a']);
   execFileSync('git', ['-C', repo, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub, 'sm'], { stdio: 'ignore' });
   writeFile(repo, 'sm/b.local.md', '- b\n');
-  const asked = ['first.local.md', 'lnk/y.local.md', 'second.local.md', 'sm/a.md', 'sm/b.local.md', 'third.local.md', 'plain.md'];
+  const asked = [
+    'first.local.md',
+    'lnk/y.local.md',
+    'second.local.md',
+    'lnk/z.local.md',
+    'sm/a.md',
+    'sm/b.local.md',
+    'third.local.md',
+    'plain.md',
+  ];
   const ignored = await ignoredByGit(repo, asked);
   assert.deepEqual([...ignored].sort(), ['first.local.md', 'second.local.md', 'third.local.md']);
 });

@@ -19,15 +19,30 @@ export type TargetState =
   /** In the repository and not ignored: it may be read. */
   | 'readable';
 
-/** Where a target resolves to: nowhere, outside, or a repository path with no link on the way. */
-function resolveTarget(paths: RepoPaths, realRoot: string, target: string): 'missing' | 'outside' | string {
+interface Resolved {
+  /** The repository path the target resolves to, with no link on the way. */
+  real: string;
+  /** The target as named, when git can be asked about it too: it is a link itself, in a folder with no link on the way. */
+  link: string | null;
+}
+
+/** Where a target resolves to: nowhere, outside, or a repository path (and whether its own name can be asked). */
+function resolveTarget(paths: RepoPaths, realRoot: string, target: string): 'missing' | 'outside' | Resolved {
+  const repoPath = (abs: string) => path.relative(realRoot, abs).split(path.sep).join('/');
   let real: string;
+  let realFolder: string;
   try {
-    real = fs.realpathSync.native(paths.abs(target));
+    const abs = paths.abs(target);
+    real = fs.realpathSync.native(abs);
+    realFolder = fs.realpathSync.native(path.dirname(abs));
   } catch {
     return 'missing'; // ENOENT, ENOTDIR, a name the file system refuses
   }
-  return isInside(realRoot, real) ? path.relative(realRoot, real).split(path.sep).join('/') : 'outside';
+  if (!isInside(realRoot, real)) return 'outside';
+  if (repoPath(real) === target) return { real: target, link: null };
+  // Git refuses a path beyond a link (and would stop there): only a link in a real folder is asked by its own name.
+  const folder = path.posix.dirname(target);
+  return { real: repoPath(real), link: repoPath(realFolder) === (folder === '.' ? '' : folder) ? target : null };
 }
 
 /** A path in a folder that never holds the repository's own instructions, or in git's or copilot-onboard's own. */
@@ -40,14 +55,16 @@ export const inToolFolder = (rel: string): boolean =>
  */
 export async function settleTargets(paths: RepoPaths, targets: Iterable<string>, states: Map<string, TargetState>): Promise<void> {
   const realRoot = await paths.realRoot();
-  const ask = new Map<string, string>(); // target -> the repository path it resolves to
+  const ask = new Map<string, Resolved>();
   for (const target of targets) {
     const at = resolveTarget(paths, realRoot, target);
     if (at === 'missing' || at === 'outside') states.set(target, at);
-    else if (inToolFolder(at)) states.set(target, 'ignored');
+    else if (inToolFolder(at.real)) states.set(target, 'ignored');
     else ask.set(target, at);
   }
   if (ask.size === 0) return;
-  const ignored = await ignoredByGit(paths.root, [...new Set([...ask.keys(), ...ask.values()])]);
-  for (const [target, real] of ask) states.set(target, ignored.has(target) || ignored.has(real) ? 'ignored' : 'readable');
+  const names = [...ask.values()].flatMap(({ real, link }) => (link === null ? [real] : [real, link]));
+  const ignored = await ignoredByGit(paths.root, [...new Set(names)]);
+  for (const [target, { real, link }] of ask)
+    states.set(target, ignored.has(real) || (link !== null && ignored.has(link)) ? 'ignored' : 'readable');
 }

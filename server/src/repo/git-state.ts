@@ -84,8 +84,9 @@ export async function assertNoOperationInProgress(root: string): Promise<void> {
  *
  * Git answers each path in order (`--verbose --non-matching`: one record of four fields each, the
  * pattern empty when none matched, a `!pattern` when a negation un-ignores it). It stops with exit 128
- * at a path it cannot answer (inside a submodule, beyond a symbolic link): that path, and the others
- * inside the submodule it names, count as not ignored, as git cannot say; the paths after them are asked again.
+ * at a path it cannot answer (inside a submodule, beyond a symbolic link): that path, and the others in
+ * its folder or in the submodule git names, count as not ignored, as git cannot say; the others after
+ * it are asked again.
  */
 export async function ignoredByGit(root: string, paths: string[]): Promise<Set<string>> {
   const ignored = new Set<string>();
@@ -95,9 +96,10 @@ export async function ignoredByGit(root: string, paths: string[]): Promise<Set<s
     const answer = await checkIgnore(root, rest);
     answer.ignored.forEach((yes, i) => yes && ignored.add(rest[i]!));
     if (answer.stoppedAt === null) break;
+    // What stopped git stops it for every path in the same folder (a link on the way) or submodule: not asked again.
     const failed = rest[answer.stoppedAt]!;
-    const within = answer.submodule ?? failed;
-    rest = rest.slice(answer.stoppedAt + 1).filter((p) => p !== within && !p.startsWith(`${within}/`));
+    const within = answer.submodule ?? (failed.includes('/') ? failed.slice(0, failed.lastIndexOf('/')) : null);
+    rest = rest.slice(answer.stoppedAt + 1).filter((p) => within === null || !p.startsWith(`${within}/`));
   }
   return ignored;
 }
