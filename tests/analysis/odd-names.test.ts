@@ -120,6 +120,10 @@ test("propose's plan carries the rules of every odd-named file into Copilot's fi
   for (const p of LEGACY_PATHS) assert.equal(written.split(ruleOf(p)).length - 1, 1, `${ruleOf(p)} is written once`);
   for (const p of ODD_PATHS.filter((x) => !LEGACY_PATHS.includes(x)))
     assert.ok(!plan.operations.some((o) => o.path === p), `Copilot's own ${JSON.stringify(p)} is left as it is`);
+  // A YAML 1.1 reader takes a raw U+2028 for a line break: the folder is written escaped, and read back the same.
+  const nested = plan.operations.find((o) => o.content?.includes('Odd rule fourteen'))!.content!;
+  assert.match(nested, /^applyTo: "pkg\\u2028two\/\*\*"$/m, nested);
+  assert.match(plan.operations.find((o) => o.content?.includes('Odd rule thirteen'))!.content!, /^applyTo: "pkg\\nsub\/\*\*"$/m);
   const { plan: again } = await applyAndReplan(repo, plan);
   assert.deepEqual(
     again.operations.map((o) => `${o.op} ${o.path}`),
