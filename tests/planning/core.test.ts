@@ -209,11 +209,16 @@ test('duplicates: repeated headings, paragraphs and lines, with every location',
   );
 });
 
-test('paths: .., absolute paths and NUL are refused; a sibling with a common prefix is outside', () => {
-  for (const bad of ['../x', 'a/../../x', '/etc/passwd', 'C:\\x', 'a\0b', '']) assert.throws(() => normalizeRepoPath(bad), /Unsafe path/);
+test('paths: .., absolute paths and NUL are refused; a sibling with a common prefix is outside, a folder named ..x inside', () => {
+  for (const bad of ['../x', 'a/../../x', '/etc/passwd', 'a\0b', '']) assert.throws(() => normalizeRepoPath(bad), /Unsafe path/);
   assert.equal(normalizeRepoPath('./a//b/'), 'a/b');
+  // A drive and a backslash mean something only on Windows; elsewhere they are characters of a name.
+  if (process.platform === 'win32') assert.throws(() => normalizeRepoPath('C:\\x'), /Unsafe path/);
+  else assert.equal(normalizeRepoPath('C:\\x'), 'C:\\x');
   assert.equal(isInside('/a/repo', '/a/repo2/x'), false);
   assert.equal(isInside('/a/repo', '/a/repo/x'), true);
+  assert.equal(isInside('/a/repo', '/a/repo/..x/AGENTS.md'), true);
+  assert.equal(isInside('/a/repo', '/a'), false);
 });
 
 test('paths: a symlinked folder that leads out is refused for writing and skipped for reading', async (t) => {

@@ -14,6 +14,7 @@ import { meetingMembers, scopesOverlap } from './scope-overlap.js';
 import type { SkippedSource } from '../repo/source-file.js';
 import { charName, hiddenIn, showExcerpt } from '../show/untrusted.js';
 import { fileNames, NAMED_IN_FULL } from '../show/file-names.js';
+import { importCapProblem } from './imports.js';
 
 export type { Analysis, Pattern } from '../model/analysis.js';
 export type { Location, Problem } from '../model/problem.js';
@@ -48,6 +49,7 @@ function analyzeScan(scan: ScanResult): Analysis {
     ...collapseCopies(repeats, repeatDocs),
     ...findContradictions(units, scopeOf),
     ...docs.flatMap((d) => findHiddenCharacters(d.units)),
+    ...scan.importCaps.map(importCapProblem),
   ];
   const structured = Object.fromEntries(docs.map((d) => [d.path, isStructured(d)]));
   dedupeByLocations(problems);

@@ -22,8 +22,9 @@ export const CERTAINTY: Readonly<Record<string, Certainty>> = {
   'duplication/near': 'medium',
   'duplication/reworded': 'medium',
   'duplication/heading': 'low',
-  // Hidden characters are read, not guessed.
+  // Hidden characters are read, not guessed; so are import lines past a cap, counted.
   'ambiguity/hidden-character': 'high',
+  'ambiguity/imports-not-followed': 'high',
 };
 
 /** The bar a kind must clear on the judged set to be `high`. */

@@ -1,13 +1,9 @@
-import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import ignore, { type Ignore } from 'ignore';
 import { formatFor } from './formats/registry.js';
 import type { Format } from './formats/types.js';
 import { gitListing } from './git-listing.js';
-
-const run = promisify(execFile);
 
 /** Folders that never hold the repository's own instructions. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
@@ -80,19 +76,6 @@ async function readGitignore(root: string, dir: string): Promise<Ignore | null> 
     return ignore().add(await fs.readFile(path.join(root, dir, '.gitignore'), 'utf8'));
   } catch {
     return null;
-  }
-}
-
-/**
- * Whether git ignores a repository path (a personal or local file such as `CLAUDE.local.md`). Outside
- * a git work tree nothing is ignored this way.
- */
-export async function gitIgnores(root: string, rel: string): Promise<boolean> {
-  try {
-    await run('git', ['-C', root, 'check-ignore', '-q', '--', rel]);
-    return true; // exit 0: ignored
-  } catch {
-    return false; // exit 1: not ignored; 128: not a work tree
   }
 }
 

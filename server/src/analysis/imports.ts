@@ -1,9 +1,8 @@
 import path from 'node:path';
 import type { InstructionDoc, Unit } from '../model/model.js';
-import type { RepoPaths } from '../repo/repo-path.js';
-import { readSource, type ReadableSource } from '../repo/source-file.js';
-import { claudeMd } from './formats/agent-md.js';
-import { gitIgnores, inSkippedDir } from './discover.js';
+import type { Problem } from '../model/problem.js';
+import type { ReadableSource } from '../repo/source-file.js';
+import { showPath } from '../show/untrusted.js';
 
 /**
  * `@path` imports. Claude Code (CLAUDE.md and its rules) and Gemini CLI (GEMINI.md) read an `@path`
@@ -19,9 +18,26 @@ export const IMPORTED_KIND = 'imported';
 /** How deep imports are followed (Claude Code stops at five hops). */
 export const MAX_IMPORT_DEPTH = 5;
 
+/**
+ * How many import lines of one file are followed: a real CLAUDE.md imports a handful of files (a few
+ * dozen at most); thousands of import lines are a repository trying to make analysis slow.
+ */
+export const MAX_IMPORTS_PER_FILE = 200;
+/** How many import lines are followed in all, over every importing file and the files they import. */
+export const MAX_IMPORTS = 1000;
+
+/** Import lines of one file past a cap: not followed, and not copied (they are import lines, not rules). */
+export interface ImportCap {
+  /** The importing file. */
+  from: string;
+  /** 1-based line of its first import not followed. */
+  line: number;
+  notFollowed: number;
+  /** Which cap was reached: this file's (MAX_IMPORTS_PER_FILE) or the whole scan's (MAX_IMPORTS). */
+  cap: 'file' | 'total';
+}
+
 const IMPORT_LINE = /^\s*(?:[-*+]\s+)?@([^\s`@]+)\s*$/;
-/** Text files worth placing among instructions; `@package.json` is a reference, not rules. */
-const TEXT_FILE = /\.(md|mdc|markdown|txt)$/i;
 
 export type ImportStatus =
   /** The named file is an instruction file of its own: its rules are placed once, where that file goes. */
@@ -70,7 +86,7 @@ export function importUnits(doc: InstructionDoc): Unit[] {
 }
 
 /** Where an import points, relative to the importing file; null when it leaves the repository. */
-function resolve(from: string, raw: string, known: Set<string>): string | null {
+export function resolveImport(from: string, raw: string, known: Set<string>): string | null {
   if (raw.startsWith('~') || raw.startsWith('/') || /^[a-z]:[\\/]/i.test(raw)) return null;
   const folder = path.posix.dirname(from);
   const own = path.posix.normalize(path.posix.join(folder, raw));
@@ -89,103 +105,18 @@ export interface ImportResult {
   /** Files read because they are imported (not instruction files by themselves), with their documents. */
   docs: InstructionDoc[];
   files: ReadableSource[];
-}
-
-/**
- * Follow the imports of every importing document. Import lines are taken out of their document's
- * units (they are not rules); a followed file becomes a document of kind `imported` with the scope of
- * the file that first imports it, so its rules land where that file's rules land, once.
- */
-export async function followImports(paths: RepoPaths, docs: InstructionDoc[]): Promise<ImportResult> {
-  const known = new Set(docs.map((d) => d.path));
-  const out: ImportResult = { refs: [], docs: [], files: [] };
-  const placed = new Set<string>();
-  const visit = async (doc: InstructionDoc, depth: number, chain: string[]) => {
-    const units = importUnits(doc);
-    if (units.length === 0) return;
-    doc.units = doc.units.filter((u) => !units.includes(u));
-    for (const u of units) {
-      for (const [i, l] of u.lines.entries()) {
-        const raw = importOnLine(l);
-        if (raw === null) continue;
-        const target = resolve(doc.path, raw, known);
-        const ref: ImportRef = { from: doc.path, line: u.line + i, raw, target, status: 'outside' };
-        out.refs.push(ref);
-        if (target === null) continue;
-        if (known.has(target)) {
-          ref.status = 'source';
-          continue;
-        }
-        if (chain.includes(target) || depth >= MAX_IMPORT_DEPTH) {
-          ref.status = 'cycle';
-          continue;
-        }
-        if (placed.has(target)) {
-          ref.status = 'placed';
-          continue;
-        }
-        if (!TEXT_FILE.test(target)) {
-          ref.status = 'not_text';
-          continue;
-        }
-        if (
-          inSkippedDir(target) ||
-          target.split('/').some((seg) => seg === '.git' || seg === '.copilot-state') ||
-          (await gitIgnores(paths.root, target))
-        ) {
-          ref.status = 'ignored';
-          continue;
-        }
-        let read;
-        try {
-          read = await readSource(paths, target);
-        } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') {
-            ref.status = 'missing';
-            continue;
-          }
-          throw err;
-        }
-        if (read.status === 'skipped') {
-          ref.status = read.reason === 'symlink_outside' ? 'outside' : 'not_text';
-          continue;
-        }
-        ref.status = 'followed';
-        placed.add(target);
-        const parsed = claudeMd.parse(read);
-        const imported: InstructionDoc = {
-          ...parsed,
-          kind: IMPORTED_KIND,
-          scope: doc.scope,
-          aliasOf: null,
-          importOnly: null,
-          notRule: null,
-          description: null,
-          frontMatterKeys: [],
-        };
-        out.docs.push(imported);
-        out.files.push(read);
-        await visit(imported, depth + 1, [...chain, target]);
-      }
-    }
-  };
-  for (const doc of docs) {
-    // Only the kinds that import: the others are not awaited one by one (a scan of 500 rules has none).
-    if (doc.aliasOf !== null || doc.notRule !== null || !IMPORTING_KINDS.has(doc.kind)) continue;
-    await visit(doc, 0, [doc.path]);
-  }
-  return out;
+  /** Importing files with import lines past a cap. */
+  caps: ImportCap[];
 }
 
 /** What the plan says about one import. */
 export function importNote(ref: ImportRef): string | null {
-  const at = `${ref.from}:${ref.line} imports @${ref.raw}`;
+  const at = `${showPath(ref.from)}:${ref.line} imports @${ref.raw}`;
   switch (ref.status) {
     case 'source':
-      return `${at}, an instruction file of its own: its rules are placed once, where ${ref.target} goes, and the import line is not copied.`;
+      return `${at}, an instruction file of its own: its rules are placed once, where ${showPath(ref.target ?? '')} goes, and the import line is not copied.`;
     case 'followed':
-      return `${at}: its text is placed once, where the rules of ${ref.from} go, instead of the import line.`;
+      return `${at}: its text is placed once, where the rules of ${showPath(ref.from)} go, instead of the import line.`;
     case 'placed':
       return `${at}, which another import already places: it is placed once.`;
     case 'outside':
@@ -199,4 +130,29 @@ export function importNote(ref: ImportRef): string | null {
     case 'cycle':
       return `${at}, which imports lead back to (or go deeper than ${MAX_IMPORT_DEPTH} files): it is placed once, not again.`;
   }
+}
+
+/** Why import lines were not followed, for a person. */
+function capWords(cap: ImportCap): string {
+  const n = cap.notFollowed;
+  const limit =
+    cap.cap === 'file'
+      ? `one file's import lines are followed up to ${MAX_IMPORTS_PER_FILE}`
+      : `import lines are followed up to ${MAX_IMPORTS} in all`;
+  return `${showPath(cap.from)} has ${n} more import line${n === 1 ? '' : 's'} from line ${cap.line} on that ${n === 1 ? 'was' : 'were'} not followed (${limit})`;
+}
+
+/** What the plan says about import lines past a cap. */
+export function importCapNote(cap: ImportCap): string {
+  return `${capWords(cap)}: the text of the files they name is not placed in Copilot's files, and the import lines are not copied. Put those rules in the file itself, or in fewer imported files, and propose again.`;
+}
+
+/** Import lines past a cap, as analysis reports them: what those files hold was not read. */
+export function importCapProblem(cap: ImportCap): Problem {
+  return {
+    type: 'ambiguity',
+    kind: 'imports-not-followed',
+    description: `${capWords(cap)}: what they import was not read, so neither analysis nor the migration covers it`,
+    locations: [{ path: cap.from, line: cap.line }],
+  };
 }

@@ -3,13 +3,14 @@ import { byCodeUnit } from '../common/collections.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { SourceInfo } from '../model/source.js';
 import { discoverInstructionFiles } from './discover.js';
-import { followImports, type ImportRef } from './imports.js';
+import type { ImportCap, ImportRef } from './imports.js';
+import { followImports } from './import-walk.js';
 import { leaveOutNoise } from './noise.js';
 import { findCopies, type Copy } from './copies.js';
 import { formatRank } from './formats/registry.js';
 import { loadYaml, parseDeferringYaml, YAML_NEEDED } from '../model/frontmatter.js';
 import { RepoPaths } from '../repo/repo-path.js';
-import { SourceReader, type ReadableSource, type SkippedSource, type SourceRead } from '../repo/source-file.js';
+import { SourceReader, unreadableName, type ReadableSource, type SkippedSource, type SourceRead } from '../repo/source-file.js';
 
 export type { SourceInfo } from '../model/source.js';
 
@@ -23,6 +24,8 @@ export interface ScanResult {
   skipped: SkippedSource[];
   /** Every `@path` import line of CLAUDE.md, GEMINI.md and the files they import, and what became of it. */
   imports: ImportRef[];
+  /** Importing files whose import lines went past a cap (analysis/imports.ts): those were not followed. */
+  importCaps: ImportCap[];
   /** Files left out as copies of another instruction file (their `notRule` says so too). */
   copies: Copy[];
   /**
@@ -46,7 +49,17 @@ const READ_BATCH = 25;
 
 export async function scanRepository(root: string, onProgress?: ScanProgress): Promise<ScanResult> {
   const paths = new RepoPaths(root);
-  const result: ScanResult = { root, sources: [], docs: [], files: new Map(), skipped: [], imports: [], copies: [], optional: [] };
+  const result: ScanResult = {
+    root,
+    sources: [],
+    docs: [],
+    files: new Map(),
+    skipped: [],
+    imports: [],
+    importCaps: [],
+    copies: [],
+    optional: [],
+  };
   const found = (await discoverInstructionFiles(root)).sort(
     (a, b) => formatRank(a.format.id) - formatRank(b.format.id) || byCodeUnit(a.rel, b.rel),
   );
@@ -100,6 +113,7 @@ export async function scanRepository(root: string, onProgress?: ScanProgress): P
   }
   const imported = await followImports(paths, result.docs);
   result.imports = imported.refs;
+  result.importCaps = imported.caps;
   for (const file of imported.files) result.files.set(file.path, file);
   result.docs.push(...imported.docs);
   // A file made only of imports, one of them an instruction file, points at that file (like a one-line import).
@@ -156,12 +170,15 @@ function symlinkStoredAsText(rel: string, text: string, known: Set<string>): str
   return target !== rel && known.has(target) ? target : null;
 }
 
-/** A file git lists but the work tree no longer has is left out. */
+/**
+ * A file git lists but the work tree no longer has is left out; one listed under a name that is not
+ * valid UTF-8 (U+FFFD in its place) cannot be opened by that name, and is listed as not read.
+ */
 function readUnlessGone(reader: SourceReader, rel: string): SourceRead | null {
   try {
     return reader.read(rel);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return rel.includes('\uFFFD') ? unreadableName(rel) : null;
     throw err;
   }
 }

@@ -38,8 +38,8 @@ const RULES: Record<CheckRule, { name: string; short: string; full: string; doc:
   },
   ambiguity: {
     name: 'Ambiguity',
-    short: 'An instruction file holds text a reader may not see (hidden characters).',
-    full: 'An instruction file holds characters that display as nothing or as something else (zero-width, bidirectional controls). A person reviewing it may not see what the assistant reads.',
+    short: 'An instruction file holds text a reader may not see (hidden characters), or imports more than is read.',
+    full: 'An instruction file holds characters that display as nothing or as something else (zero-width, bidirectional controls), or more @path import lines than copilot-onboard follows (200 per file, 1,000 in all). A person reviewing it may not see what the assistant reads.',
     doc: 'analysis.md',
   },
 };

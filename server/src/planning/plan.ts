@@ -27,7 +27,7 @@ import { keepUnitsApart } from './keep-apart.js';
 import { frontMatterFor, planTargets, targetDescription, type Target } from './targets.js';
 import { joinText, splitText, type TextLines } from '../common/text.js';
 import { newReaders, readersOf, surfaceList } from '../analysis/surfaces.js';
-import { IMPORTED_KIND, importNote } from '../analysis/imports.js';
+import { IMPORTED_KIND, importCapNote, importNote } from '../analysis/imports.js';
 import { keepInstead, type Copy, type CopySwap } from '../analysis/copies.js';
 
 export type { ConflictOption, LegacyFate, LegacyOption, Plan, PlanChoices, PlanOperation } from '../model/plan.js';
@@ -236,6 +236,7 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     const note = importNote(r);
     if (note) notes.push(note);
   }
+  for (const cap of scan.importCaps) notes.push(importCapNote(cap));
   for (const s of scan.skipped) notes.push(s.detail);
   for (const t of targets.filter((x) => x.scope.kind === 'request')) {
     notes.push(`${t.path} has a description and no applyTo: Copilot applies it on request, not automatically.`);

@@ -55,7 +55,8 @@ function baseName(doc: InstructionDoc): string {
     const folder = doc.scope.globs[0]!.replace(/\/\*\*$/, '');
     return boundedSlug(folder);
   }
-  const owner = doc.path.match(/^(.*?)\/?\.(cursor|windsurf|clinerules|claude)\b/)?.[1] ?? '';
+  // `s`: a folder name may hold a line break.
+  const owner = doc.path.match(/^(.*?)\/?\.(cursor|windsurf|clinerules|claude)\b/s)?.[1] ?? '';
   return boundedSlug(owner ? `${owner}-${stem}` : stem);
 }
 
@@ -104,12 +105,18 @@ export function planTargets(legacy: InstructionDoc[], existing: Map<string, Scop
   return repo.docs.length > 0 ? [repo, ...targets] : targets;
 }
 
+/**
+ * A YAML double-quoted string: JSON's, with U+2028 and U+2029 escaped too (JSON keeps them raw, and a
+ * YAML 1.1 reader takes them for line breaks, folding a folder name `a\u2028b` into `a b`).
+ */
+const yamlString = (s: string): string => JSON.stringify(s).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+
 /** Front matter for a new scoped file: `applyTo` from globs, `description` kept. */
 export function frontMatterFor(target: Target): string[] {
   const lines = ['---'];
-  if (target.scope.kind === 'globs') lines.push(`applyTo: ${JSON.stringify(target.scope.globs.join(','))}`);
+  if (target.scope.kind === 'globs') lines.push(`applyTo: ${yamlString(target.scope.globs.join(','))}`);
   const description = targetDescription(target);
-  if (description) lines.push(`description: ${JSON.stringify(description)}`);
+  if (description) lines.push(`description: ${yamlString(description)}`);
   lines.push('---');
   return lines;
 }

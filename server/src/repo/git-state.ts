@@ -1,11 +1,8 @@
-import { execFile } from 'node:child_process';
 import fsSync from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { PreconditionError } from '../common/errors.js';
 import { gitDir } from './git-dir.js';
 
-const run = promisify(execFile);
 /** Synchronous, like safe-fs's look-ups: an lstat takes microseconds, its promise form a round trip through the thread pool. */
 function exists(p: string): boolean {
   try {
@@ -61,17 +58,68 @@ export async function assertNoOperationInProgress(root: string): Promise<void> {
     );
 }
 
-/** Which of `paths` git ignores (`git check-ignore`); empty outside git. */
+/**
+ * Which of `paths` git ignores, from one `git check-ignore --stdin -z` for any number of paths: names
+ * go in and come back NUL-separated, so a name with a newline, a quote or a backslash is asked like
+ * any other (a name starting with `:` is sent as `./:…`, not as pathspec magic). Empty outside git.
+ *
+ * Git answers each path in order (`--verbose --non-matching`: one record of four fields each, the
+ * pattern empty when none matched, a `!pattern` when a negation un-ignores it). It stops with exit 128
+ * at a path it cannot answer (inside a submodule, beyond a symbolic link): that path, and the others in
+ * its folder or in the submodule git names, count as not ignored, as git cannot say; the others after
+ * it are asked again.
+ */
 export async function ignoredByGit(root: string, paths: string[]): Promise<Set<string>> {
-  if (paths.length === 0 || (await gitDir(root)) === null) return new Set();
-  // One path a line: a path with a newline in it is simply not reported as ignored.
-  const asked = paths.filter((p) => !p.includes('\n'));
-  try {
-    const { stdout } = await run('git', ['-C', root, 'check-ignore', '--', ...asked], { encoding: 'utf8' });
-    return new Set(stdout.split('\n').filter(Boolean));
-  } catch (err) {
-    // Exit 1: none of them is ignored.
-    const out = (err as { stdout?: string }).stdout ?? '';
-    return new Set(out.split('\n').filter(Boolean));
+  const ignored = new Set<string>();
+  if (paths.length === 0 || (await gitDir(root)) === null) return ignored;
+  let rest = paths;
+  while (rest.length > 0) {
+    const answer = await checkIgnore(root, rest);
+    answer.ignored.forEach((yes, i) => yes && ignored.add(rest[i]!));
+    if (answer.stoppedAt === null) break;
+    // What stopped git stops it for every path in the same folder (a link on the way) or submodule: not asked again.
+    const failed = rest[answer.stoppedAt]!;
+    const within = answer.submodule ?? (failed.includes('/') ? failed.slice(0, failed.lastIndexOf('/')) : null);
+    rest = rest.slice(answer.stoppedAt + 1).filter((p) => within === null || !p.startsWith(`${within}/`));
   }
+  return ignored;
+}
+
+interface CheckIgnoreAnswer {
+  /** For each path answered, in order: whether git ignores it. */
+  ignored: boolean[];
+  /** The index of the path git stopped at (exit 128), or null when it answered them all (or is not there). */
+  stoppedAt: number | null;
+  /** The submodule git named when it stopped, as a repository path. */
+  submodule: string | null;
+}
+
+/** One `git check-ignore --stdin -z --verbose --non-matching` over `paths`. */
+function checkIgnore(root: string, paths: string[]): Promise<CheckIgnoreAnswer> {
+  const { spawn } = process.getBuiltinModule('node:child_process');
+  return new Promise((resolve) => {
+    const none: CheckIgnoreAnswer = { ignored: [], stoppedAt: null, submodule: null };
+    // Git's own words are matched below (the submodule's name): in English, whatever the person's locale.
+    const git = spawn('git', ['-C', root, 'check-ignore', '--stdin', '-z', '--verbose', '--non-matching'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, LC_ALL: 'C' },
+    });
+    const out: Buffer[] = [];
+    let err = '';
+    git.stdout.on('data', (c: Buffer) => out.push(c));
+    git.stderr.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    git.on('error', () => resolve(none)); // no git: nothing is ignored
+    git.stdin.on('error', () => {}); // git stopped reading (exit 128): the answer says where
+    git.on('close', (code) => {
+      const fields = Buffer.concat(out).toString('utf8').split('\0');
+      const ignored: boolean[] = [];
+      for (let i = 0; i + 3 < fields.length; i += 4) ignored.push(fields[i] !== '' && !fields[i + 2]!.startsWith('!'));
+      // Exit 1: none of them is ignored. 128 about a path: stopped there. Any other failure: what was answered stands.
+      const answered = code === 0 || code === 1 || code === 128 ? ignored : [];
+      const atPath = code === 128 && /\bpathspec\b/i.test(err) && ignored.length < paths.length;
+      const submodule = /is in submodule '(.+)'/.exec(err)?.[1] ?? null;
+      resolve({ ignored: answered, stoppedAt: atPath ? ignored.length : null, submodule });
+    });
+    git.stdin.end(paths.map((p) => (p.startsWith(':') ? `./${p}\0` : `${p}\0`)).join(''));
+  });
 }

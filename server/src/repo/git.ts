@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { errorMessage, PreconditionError } from '../common/errors.js';
 import { showLine, showPaths } from '../show/untrusted.js';
+import { ignoredByGit } from './git-state.js';
 
 /**
  * What git says about the repository, through simple-git (loaded only when a step needs it).
@@ -61,11 +62,15 @@ export async function gitInfo(root: string, paths: string[]): Promise<GitInfo | 
       .map((f) => toRepo(f.path))
       .filter((p) => wanted.has(p));
     const untracked = status.not_added.map(toRepo).filter((p) => wanted.has(p));
-    const tracked = new Set((await git.raw(['ls-files', '--', ...paths]).catch(() => '')).split('\n').filter(Boolean));
-    const ignored = await ignoredAmong(
-      git,
-      paths.filter((p) => !tracked.has(p)),
-    );
+    // -z and literal pathspecs: a name with a newline or a quote comes back as it is, `*` or `:(…)` in a name is no pattern.
+    const listed = await git.raw([LITERAL, 'ls-files', '-z', '--', ...paths]).catch(() => '');
+    const tracked = new Set(listed.split('\0').filter(Boolean));
+    const ignored = [
+      ...(await ignoredByGit(
+        root,
+        paths.filter((p) => !tracked.has(p)),
+      )),
+    ].sort();
     return {
       head,
       branch: status.detached ? null : (status.current ?? null),
@@ -79,14 +84,8 @@ export async function gitInfo(root: string, paths: string[]): Promise<GitInfo | 
   }
 }
 
-async function ignoredAmong(git: Awaited<ReturnType<typeof open>>, paths: string[]): Promise<string[]> {
-  if (paths.length === 0) return [];
-  try {
-    return [...new Set(await git.checkIgnore(paths))].sort();
-  } catch {
-    return [];
-  }
-}
+/** Paths given after `--` are names, never patterns or magic (`*.md`, `:(exclude)x`): git's own option for it. */
+const LITERAL = '--literal-pathspecs';
 
 export function describeGit(info: GitInfo | null): string[] {
   if (!info) return ['Git: not a git work tree; the backup is the only way back.'];
@@ -175,7 +174,6 @@ export async function commitsOfMigration(root: string, migrationId: string): Pro
 
 /** The traces among TRACE_PATHS that exist and that git does not ignore. */
 export async function committableTraces(root: string): Promise<string[]> {
-  const git = await open(root);
   const present: string[] = [];
   for (const p of TRACE_PATHS)
     if (
@@ -185,17 +183,17 @@ export async function committableTraces(root: string): Promise<string[]> {
       )
     )
       present.push(p);
-  const ignored = new Set(await ignoredAmong(git, present));
+  const ignored = await ignoredByGit(root, present);
   return present.filter((p) => !ignored.has(p));
 }
 
 /** Commit exactly the migrated files (and the traces given with them). Returns the new commit's short hash. */
 export async function commitFiles(root: string, files: string[], message: string): Promise<string> {
   const git = await open(root);
-  await git.raw(['add', '--all', '--', ...files]);
+  await git.raw([LITERAL, 'add', '--all', '--', ...files]);
   // Use the person's identity; fall back to a named one only where git has none configured.
   const configured = (await git.raw(['config', 'user.email']).catch(() => '')).trim() !== '';
   const identity = configured ? [] : ['-c', 'user.name=copilot-onboard', '-c', 'user.email=copilot-onboard@localhost'];
-  await git.raw([...identity, 'commit', '--no-verify', '-m', message, '--', ...files]);
+  await git.raw([LITERAL, ...identity, 'commit', '--no-verify', '-m', message, '--', ...files]);
   return (await git.revparse(['--short', 'HEAD'])).trim();
 }

@@ -9,28 +9,35 @@ import { UnsafePathError } from '../common/errors.js';
  */
 
 /**
- * What normalizing changes or refuses: a NUL, a backslash, a drive or a leading slash, an empty
- * segment (`a//b`, a trailing slash), a `.` or `..` segment.
+ * On Windows a backslash separates folders as `/` does, and `C:` starts an absolute path. Elsewhere
+ * both are characters a name may hold: `a\b.md` is one file, `C:/AGENTS.md` a folder named `C:`,
+ * and a repository may hold them (git lists them); read as separators they would name another file.
  */
-const NOT_NORMAL = /[\0\\]|^[a-zA-Z]:|^\/|\/$|\/\/|(^|\/)\.\.?(\/|$)/;
+const WINDOWS = process.platform === 'win32';
+
+/**
+ * What normalizing changes or refuses: a NUL, a leading slash, an empty segment (`a//b`, a trailing
+ * slash), a `.` or `..` segment; on Windows also a backslash and a drive.
+ */
+const NOT_NORMAL = WINDOWS ? /[\0\\]|^[a-zA-Z]:|^\/|\/$|\/\/|(^|\/)\.\.?(\/|$)/ : /\0|^\/|\/$|\/\/|(^|\/)\.\.?(\/|$)/;
 
 /** Normalise a repository-relative path to forward slashes; refuse absolute paths, `..`, NUL. */
 export function normalizeRepoPath(rel: string): string {
   // Most paths are already normal (a scan and every write ask for hundreds): nothing to split and join.
   if (rel !== '' && !NOT_NORMAL.test(rel)) return rel;
   if (rel.includes('\0')) throw new UnsafePathError(rel, 'contains a NUL byte');
-  const slashed = rel.replace(/\\/g, '/');
-  if (slashed.startsWith('/') || /^[a-zA-Z]:/.test(slashed)) throw new UnsafePathError(rel, 'is absolute');
+  const slashed = WINDOWS ? rel.replace(/\\/g, '/') : rel;
+  if (slashed.startsWith('/') || (WINDOWS && /^[a-zA-Z]:/.test(slashed))) throw new UnsafePathError(rel, 'is absolute');
   const parts = slashed.split('/').filter((p) => p !== '' && p !== '.');
   if (parts.length === 0) throw new UnsafePathError(rel, 'is empty');
   if (parts.some((p) => p === '..')) throw new UnsafePathError(rel, 'climbs out with ..');
   return parts.join('/');
 }
 
-/** True when `child` is `parent` or lies below it (not merely shares a name prefix). */
+/** True when `child` is `parent` or lies below it (not merely shares a name prefix, nor starts with `..`: `..x/` is inside). */
 export function isInside(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 export class RepoPaths {

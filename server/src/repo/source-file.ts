@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import { sha256 } from '../common/hash.js';
+import { showPath } from '../show/untrusted.js';
 import { isInside, normalizeRepoPath, RepoPaths } from './repo-path.js';
 import { NotAFileError, readRegularNoFollowSync, readResolvedFileSync } from './safe-fs.js';
 
@@ -149,6 +150,13 @@ const notAFile = (rel: string) => skipped(rel, 'not_a_file', 'is not a regular f
 const tooLarge = (rel: string, size: number) =>
   skipped(rel, 'too_large', `is ${size} bytes, over the ${MAX_SOURCE_BYTES}-byte limit`, size, null);
 
+/**
+ * A file listed under a name that is not valid UTF-8: the listing shows each byte that is not as
+ * U+FFFD, and no file has that name, so it cannot be opened. It is named as not read, never dropped.
+ */
+export const unreadableName = (rel: string): SkippedSource =>
+  skipped(rel, 'not_utf8', 'has a name that is not valid UTF-8 (shown with U+FFFD), so it cannot be opened by its name', 0, null);
+
 function skipped(p: string, reason: SkipReason, detail: string, size: number, hash: string | null): SkippedSource {
-  return { status: 'skipped', path: p, reason, detail: `${p} ${detail}; it was left untouched`, size, sha256: hash };
+  return { status: 'skipped', path: p, reason, detail: `${showPath(p)} ${detail}; it was left untouched`, size, sha256: hash };
 }

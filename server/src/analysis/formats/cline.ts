@@ -1,6 +1,7 @@
 import { basename, folderOf, folderScope, globList, globsUnder, markdownFormat } from './markdown-format.js';
 
-const IN_FOLDER = /(^|\/)\.clinerules\/(.+)$/;
+/** `s`: a name may hold a line break (LF, CR, U+2028, U+2029), which `.` alone does not match. */
+const IN_FOLDER = /(^|\/)\.clinerules\/(.+)$/s;
 
 /**
  * `.clinerules` as a file, or a `.clinerules/` folder of Markdown and text rules. Every file in the

@@ -10,7 +10,8 @@ export const cursorrules = markdownFormat({
   meta: (rel) => ({ scope: folderScope(folderOf(rel)) }),
 });
 
-const CURSOR_RULE = /(^|\/)\.cursor\/rules(\/.+)?\.(mdc|md)$/;
+/** `s`: a name may hold a line break (LF, CR, U+2028, U+2029), which `.` alone does not match. */
+const CURSOR_RULE = /(^|\/)\.cursor\/rules(\/.+)?\.(mdc|md)$/s;
 
 /**
  * `.cursor/rules/**\/*.mdc` (and `.md`): front matter `description`, `globs`, `alwaysApply`.

@@ -10,7 +10,8 @@ export const windsurfrules = markdownFormat({
   meta: (rel) => ({ scope: folderScope(folderOf(rel)) }),
 });
 
-const WINDSURF_RULE = /(^|\/)\.windsurf\/rules\/.+\.md$/;
+/** `s`: a name may hold a line break (LF, CR, U+2028, U+2029), which `.` alone does not match. */
+const WINDSURF_RULE = /(^|\/)\.windsurf\/rules\/.+\.md$/s;
 
 /** `.windsurf/rules/*.md`: front matter `trigger` (always_on, glob, model_decision, manual) and `globs`. */
 export const windsurfRules = markdownFormat({
