@@ -10,7 +10,7 @@ import type { ScanResult } from '../analysis/scan.js';
 import { planTargets, type Target } from './targets.js';
 import { splitText } from '../common/text.js';
 import { IMPORTED_KIND } from '../analysis/imports.js';
-import { conflictEffects, conflictOptions, copyChoices, DEFAULT_CHOICES, isDefault } from './choices.js';
+import { conflictEffects, conflictOptions, copyChoices, DEFAULT_CHOICES, isDefault, type CopyChoices } from './choices.js';
 import { operation } from './operations.js';
 import {
   copilotLink,
@@ -80,7 +80,7 @@ interface Layout {
   targets: Target[];
 }
 
-function layout(scan: ScanResult, choices: PlanChoices, copies: ReturnType<typeof copyChoices>): Layout {
+function layout(scan: ScanResult, choices: PlanChoices, copies: CopyChoices): Layout {
   // The copy the person chose to migrate instead of the one kept by default (`use-this`): the group turns around.
   const promoted = new Set(copies.swaps.map((w) => w.chosen));
   const notRuleOf = (d: InstructionDoc): string | null => copies.leftOut.get(d.path) ?? (promoted.has(d.path) ? null : d.notRule);
@@ -168,7 +168,7 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
 }
 
 /** The options offered for the files the plan leaves or moves: the linked Copilot file, legacy files, files left out. */
-function options(scan: ScanResult, l: Layout, blocked: Set<string>, copies: ReturnType<typeof copyChoices>['copies']): LegacyOption[] {
+function options(scan: ScanResult, l: Layout, blocked: Set<string>, copies: CopyChoices['copies']): LegacyOption[] {
   // A file read only because it is imported (a README) is not an instruction file: it stays, with no choice to make.
   const legacy = l.legacyDocs.filter((d) => d.kind !== IMPORTED_KIND && !l.asked.has(d));
   return [...linkOptions(l.link, l.replaceLink), ...legacyOptions(legacy, l.targets, scan, blocked), ...optionalOptions({ ...l, copies })];
