@@ -6,7 +6,7 @@ import { findContradictions, findDuplicates } from '../../server/src/analysis/an
 import { splitUnits } from '../../server/src/model/markdown-units.js';
 import { isInside, normalizeRepoPath, RepoPaths } from '../../server/src/repo/repo-path.js';
 import { readSource } from '../../server/src/repo/source-file.js';
-import { renderBase } from '../../server/src/planning/assemble.js';
+import { renderBase } from '../../server/src/planning/render/body.js';
 import { confidentTopic, restructure, sectionFor } from '../../server/src/planning/structure.js';
 import { joinText, splitText } from '../../server/src/common/text.js';
 import { sandbox, writeFile } from '../helpers/sandbox.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { plannedTwice } from '../helpers/sandbox.js';
-import { keepUnitsApart, LIST_END } from '../../server/src/planning/keep-apart.js';
+import { keepUnitsApart, LIST_END } from '../../server/src/planning/render/keep-apart.js';
 
 /**
  * A unit whose first line is indented, written after a list item it did not follow in its own file,

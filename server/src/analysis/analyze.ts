@@ -45,9 +45,12 @@ function analyzeScan(scan: ScanResult): Analysis {
     ...findReworded(repeatUnits, scopeOf),
   ];
   dedupeByLocations(repeats);
+  const collapsed = collapseCopies(repeats, repeatDocs);
+  const contradictions = contradictionsIn(units, scopeOf);
+  const topics = new Map(contradictions.map((c) => [c.problem, c.topic]));
   const problems = [
-    ...collapseCopies(repeats, repeatDocs),
-    ...findContradictions(units, scopeOf),
+    ...collapsed,
+    ...contradictions.map((c) => c.problem),
     ...docs.flatMap((d) => findHiddenCharacters(d.units)),
     ...scan.importCaps.map(importCapProblem),
   ];
@@ -62,6 +65,7 @@ function analyzeScan(scan: ScanResult): Analysis {
     problems,
     skipped: scan.skipped.map((s: SkippedSource) => ({ path: s.path, reason: s.reason, detail: s.detail })),
     structured,
+    contradictionTopics: problems.filter((p) => p.type === 'contradiction').map((p) => topics.get(p)!),
   };
 }
 
@@ -235,13 +239,40 @@ function meeting<T>(group: T[], unitOf: (x: T) => Unit, scopeOf: (u: Unit) => Sc
 }
 
 export function findContradictions(units: Unit[], scopeOf?: (u: Unit) => Scope): Problem[] {
+  return contradictionsIn(units, scopeOf).map((c) => c.problem);
+}
+
+/** A contradiction found, and its topic as data. */
+interface Contradiction {
+  problem: Problem;
+  topic: string;
+}
+
+function contradictionsIn(units: Unit[], scopeOf?: (u: Unit) => Scope): Contradiction[] {
   return findConflicts(extractClaims(units, scopeOf)).map((c) => ({
-    type: 'contradiction' as const,
-    description: `Contradicting rules about ${c.topicTitle}: ${c.summary}`,
-    locations: c.claims.map((cl) => ({ path: cl.path, line: cl.line })),
-    sides: c.sides,
-    kind: c.kind,
+    problem: {
+      type: 'contradiction' as const,
+      description: contradictionDescription(c.topicTitle, c.summary),
+      locations: c.claims.map((cl) => ({ path: cl.path, line: cl.line })),
+      sides: c.sides,
+      kind: c.kind,
+    },
+    topic: c.topicTitle,
   }));
+}
+
+const CONTRADICTION = /^Contradicting rules about ([^:]+):.*$/s;
+
+/** How a contradiction's problem says what it is about: its topic (never with a colon), then what each side says. */
+const contradictionDescription = (topic: string, summary: string): string => `Contradicting rules about ${topic}: ${summary}`;
+
+/**
+ * The topic a contradiction's description names, or null. Only for a description read back from a
+ * stored plan, which keeps the words alone; the analysis carries the topic itself (`contradictionTopics`).
+ */
+export function contradictionTopic(description: string): string | null {
+  const topic = description.replace(CONTRADICTION, '$1');
+  return topic === description ? null : topic;
 }
 
 /**

@@ -103,6 +103,39 @@ export function restructure(path: string, sourceUnits: Unit[]): Restructured {
   const title = sourceUnits.find((x) => x.kind !== 'frontmatter');
   if (sourceUnits.some((u) => u.kind === 'heading' && !(u === title && u.level === 1))) return inShape(path, sourceUnits);
 
+  const { inPlace, bySection } = sortLoose(loose, sections);
+  const w = new FlatWriter(path);
+  // A separator would open the file like front matter: above it goes the title a new Copilot file has.
+  if (head.length === 0 && /^\s*-{3,}\s*$/.test(inPlace[0]?.units[0]?.lines[0] ?? '')) w.added('# Copilot instructions');
+  head.forEach((u, i) => {
+    // A mark sits right on the line before what it marks; lines of one paragraph stay together.
+    if (i > 0 && (u.blankBefore || !(isToolMark(head[i - 1]!) || isSplitLine(u)))) w.blank();
+    w.emit(u);
+  });
+  w.items(inPlace, head.length > 0 ? head[head.length - 1]! : null);
+  for (const topic of SECTION_TOPICS) {
+    const sectionItems = bySection.get(topic.id);
+    if (!sectionItems) continue;
+    w.blank();
+    w.added(`## ${topic.title}`);
+    w.items(sectionItems, null);
+  }
+  for (const s of sections) {
+    w.blank();
+    s.units.forEach((u, i) => {
+      if (i > 0 && (u.blankBefore || u.kind === 'heading' || s.units[i - 1]!.kind === 'heading')) w.blank();
+      w.emit(u);
+    });
+    w.items(s.joined, s.units.length > 1 ? s.units[s.units.length - 1]! : null);
+  }
+  return w.done();
+}
+
+/**
+ * The loose rules before the first section, by where they go: on a confident topic, to the existing
+ * section of that name (joined) or a new one (by topic); else in place.
+ */
+function sortLoose(loose: Unit[], sections: Section[]): { inPlace: Item[]; bySection: Map<string, Item[]> } {
   const inPlace: Item[] = [];
   const bySection = new Map<string, Item[]>();
   for (const item of blocksOf(loose, isToolMark)) {
@@ -115,69 +148,56 @@ export function restructure(path: string, sourceUnits: Unit[]): Restructured {
     if (existing) existing.joined.push(item);
     else pushTo(bySection, topic.id, item);
   }
+  return { inPlace, bySection };
+}
 
-  const out: string[] = [];
-  const provenance: Provenance[] = [];
-  const added: string[] = [];
-  const blank = () => {
-    if (out.length > 0 && !isBlank(out[out.length - 1]!)) out.push('');
-  };
-  const emit = (u: Unit) => {
-    const start = out.length + 1;
-    out.push(...u.lines);
-    provenance.push({
+/** A restructured file, written unit by unit with where each came from. */
+class FlatWriter {
+  private readonly out: string[] = [];
+  private readonly provenance: Provenance[] = [];
+  private readonly addedLines: string[] = [];
+
+  constructor(private readonly path: string) {}
+
+  blank(): void {
+    if (this.out.length > 0 && !isBlank(this.out[this.out.length - 1]!)) this.out.push('');
+  }
+
+  /** A line the tool adds. */
+  added(line: string): void {
+    this.out.push(line);
+    this.addedLines.push(line);
+  }
+
+  emit(u: Unit): void {
+    const start = this.out.length + 1;
+    this.out.push(...u.lines);
+    this.provenance.push({
       from: { path: u.path, startLine: u.line, endLine: u.line + u.lines.length - 1 },
-      to: { path, startLine: start, endLine: out.length },
+      to: { path: this.path, startLine: start, endLine: this.out.length },
     });
     // Code left open to the end of the file is closed, so it does not swallow what now follows it.
     const fence = unclosedFence(u);
-    if (fence) {
-      out.push(fence);
-      added.push(fence);
-    }
-  };
-  const emitItems = (items: Item[], after: Unit | null) => {
+    if (fence) this.added(fence);
+  }
+
+  items(items: Item[], after: Unit | null): void {
     let prev = after;
     for (const item of items) {
       const first = item.units[0]!;
-      if (!(prev !== null && tight(prev, first, item.blankBefore))) blank();
+      if (!(prev !== null && tight(prev, first, item.blankBefore))) this.blank();
       item.units.forEach((u, i) => {
-        if (i > 0 && u.blankBefore) blank();
-        emit(u);
+        if (i > 0 && u.blankBefore) this.blank();
+        this.emit(u);
       });
       prev = lastUnit(item);
     }
-  };
-  // A separator would open the file like front matter: above it goes the title a new Copilot file has.
-  if (head.length === 0 && /^\s*-{3,}\s*$/.test(inPlace[0]?.units[0]?.lines[0] ?? '')) {
-    out.push('# Copilot instructions');
-    added.push('# Copilot instructions');
   }
-  head.forEach((u, i) => {
-    // A mark sits right on the line before what it marks; lines of one paragraph stay together.
-    if (i > 0 && (u.blankBefore || !(isToolMark(head[i - 1]!) || isSplitLine(u)))) blank();
-    emit(u);
-  });
-  emitItems(inPlace, head.length > 0 ? head[head.length - 1]! : null);
-  for (const topic of SECTION_TOPICS) {
-    const sectionItems = bySection.get(topic.id);
-    if (!sectionItems) continue;
-    blank();
-    const heading = `## ${topic.title}`;
-    out.push(heading);
-    added.push(heading);
-    emitItems(sectionItems, null);
+
+  done(): Restructured {
+    while (this.out.length > 0 && isBlank(this.out[this.out.length - 1]!)) this.out.pop();
+    return { lines: this.out, provenance: this.provenance, added: this.addedLines };
   }
-  for (const s of sections) {
-    blank();
-    s.units.forEach((u, i) => {
-      if (i > 0 && (u.blankBefore || u.kind === 'heading' || s.units[i - 1]!.kind === 'heading')) blank();
-      emit(u);
-    });
-    emitItems(s.joined, s.units.length > 1 ? s.units[s.units.length - 1]! : null);
-  }
-  while (out.length > 0 && isBlank(out[out.length - 1]!)) out.pop();
-  return { lines: out, provenance, added };
 }
 
 /** The units where they stand, the blank lines between them kept, every line the source's. */

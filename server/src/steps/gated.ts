@@ -4,6 +4,7 @@ import { approvedPlan, currentPlan, planToApply, recheckApprovedPlan } from '../
 import { backupDirRel, backupRel } from '../engine/backup.js';
 import { PreconditionError } from '../common/errors.js';
 import type { Plan, PlanOperation } from '../planning/plan.js';
+import { contradictionTopic } from '../analysis/analyze.js';
 import { approveForm, choicesForm, hasChoices, migrateForm } from '../gate/forms.js';
 import {
   commitFiles,
@@ -145,8 +146,9 @@ function choiceLines(picked: PlanChoices, plan: Pick<PlanFile, 'conflicts'>, per
   const conflict = (id: string, choice: string): string => {
     if (!person) return `${id}: ${choice}`;
     const c = plan.conflicts.find((x) => x.id === id);
-    const topic = c?.description.replace(/^Contradicting rules about ([^:]+):.*$/s, '$1');
-    const name = c && topic !== c.description ? `the conflict about ${showLine(topic!)}` : `the conflict ${id.replace(/^conflict_/, '')}`;
+    // The stored plan keeps the contradiction's words alone: its topic is read back from them.
+    const topic = c ? contradictionTopic(c.description) : null;
+    const name = topic !== null ? `the conflict about ${showLine(topic)}` : `the conflict ${id.replace(/^conflict_/, '')}`;
     const keep = /^keep_(\d+)$/.exec(choice);
     if (!keep) return `${name}: keep all its rules`;
     const at = c?.locations[Number(keep[1]) - 1];

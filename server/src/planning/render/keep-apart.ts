@@ -1,6 +1,6 @@
-import { splitUnits } from '../model/markdown-units.js';
-import { isBlank } from '../common/text.js';
-import type { LineRef, Rendered } from './assemble.js';
+import { splitUnits } from '../../model/markdown-units.js';
+import { isBlank } from '../../common/text.js';
+import type { LineRef, Rendered } from './rendered.js';
 
 /** The line put before a unit that would otherwise read as part of the list item above it. */
 export const LIST_END = '<!-- copilot-onboard: the list above ends here -->';

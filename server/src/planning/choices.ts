@@ -1,0 +1,107 @@
+import { keepInstead, type Copy, type CopySwap } from '../analysis/copies.js';
+import type { ScanResult } from '../analysis/scan.js';
+import type { Analysis } from '../model/analysis.js';
+import type { InstructionDoc } from '../model/model.js';
+import type { ConflictOption, PlanChoices } from '../model/plan.js';
+import type { Note } from './notes.js';
+import { LineMap } from './render/line-map.js';
+import type { MarkTopics } from './render/marks.js';
+
+export const DEFAULT_CHOICES: PlanChoices = { legacy: {}, conflicts: {} };
+
+export function isDefault(c: PlanChoices): boolean {
+  return Object.values(c.legacy).every((f) => f === 'keep') && Object.values(c.conflicts).every((v) => v === 'keep_all');
+}
+
+/** The copies as the person's choices leave them. */
+export interface CopyChoices {
+  /** The copies the person chose to migrate instead of the file kept by default (`use-this`). */
+  swaps: CopySwap[];
+  copies: Copy[];
+  /** Why each file turned into a copy by a swap is left out. */
+  leftOut: Map<string, string>;
+  /** A second `use-this` in one group, not applied. */
+  ignored: Note[];
+}
+
+/**
+ * The copies as the person's choices leave them. A `use-this` on a swappable copy turns its group
+ * around (analysis/copies.ts, keepInstead); a second `use-this` in the same group is not applied, and said.
+ */
+export function copyChoices(scan: ScanResult, choices: PlanChoices): CopyChoices {
+  const swaps: CopySwap[] = [];
+  const ignored: Note[] = [];
+  for (const c of scan.copies) {
+    if (choices.legacy[c.path] !== 'use-this' || c.relation !== 'copy' || !c.swappable) continue;
+    const first = swaps.find((w) => w.was === c.keptPath);
+    if (first) ignored.push({ kind: 'copy-swap-ignored', path: c.path, keptPath: c.keptPath, chosen: first.chosen });
+    else swaps.push(keepInstead(c, scan.copies, scan.docs, (p) => scan.files.get(p)!.text));
+  }
+  if (swaps.length === 0) return { swaps, copies: scan.copies, leftOut: new Map(), ignored };
+  const turned = new Set(swaps.map((w) => w.was));
+  const copies = [...scan.copies.filter((c) => !(c.relation === 'copy' && turned.has(c.keptPath))), ...swaps.flatMap((w) => w.copies)];
+  const order = new Map(scan.docs.map((d, i) => [d.path, i]));
+  copies.sort((a, b) => order.get(a.path)! - order.get(b.path)!);
+  const leftOut = new Map(swaps.flatMap((w) => w.copies.map((c) => [c.path, c.notRule] as const)));
+  return { swaps, copies, leftOut, ignored };
+}
+
+/** A contradiction offered as a choice, and its topic as analysis found it. */
+export interface Conflict {
+  option: ConflictOption;
+  topic: string;
+}
+
+/** The contradictions analysis found, each a choice: keep all its rules (marked), or keep one side. */
+export function conflictOptions(analysis: Analysis, linesOf: (p: string) => string[]): Conflict[] {
+  return analysis.problems
+    .filter((p) => p.type === 'contradiction')
+    .map((p, i) => ({
+      option: {
+        id: `conflict_${i + 1}`,
+        description: p.description,
+        locations: p.locations.map((l, j) => ({ ...l, text: linesOf(l.path)[l.line - 1] ?? '', side: p.sides?.[j] ?? j })),
+      },
+      topic: analysis.contradictionTopics[i]!,
+    }));
+}
+
+/** A rule line the person's choice of a contradiction's side drops. */
+export interface DroppedLine {
+  path: string;
+  line: number;
+  text: string;
+}
+
+/**
+ * What the choices do to the contradictions: the topics to mark, by source line of each side left
+ * standing (the plan marks the block each lands in), and the lines of the sides not chosen.
+ */
+export function conflictEffects(conflicts: Conflict[], choices: PlanChoices, docs: InstructionDoc[]) {
+  const marks: MarkTopics = new LineMap();
+  const dropped = new LineMap<DroppedLine>();
+  const byPath = new Map(docs.map((d) => [d.path, d]));
+  // Headings are not marked: the rules under them are.
+  const inHeading = (path: string, line: number) =>
+    byPath.get(path)?.units.find((x) => line >= x.line && line < x.line + x.lines.length)?.kind === 'heading';
+  for (const { option: c, topic } of conflicts) {
+    const choice = choices.conflicts[c.id] ?? 'keep_all';
+    const keep = /^keep_(\d+)$/.exec(choice);
+    const kept = keep ? Number(keep[1]) - 1 : -1;
+    if (kept < 0 || kept >= c.locations.length) {
+      for (const l of c.locations) if (!inHeading(l.path, l.line) && !marks.get(l)?.includes(topic)) markLine(marks, l, topic);
+      continue;
+    }
+    const sideOf = (j: number) => c.locations[j]!.side ?? j;
+    c.locations.forEach((l, j) => {
+      if (sideOf(j) !== sideOf(kept)) dropped.set(l, { path: l.path, line: l.line, text: l.text });
+    });
+  }
+  return { marks, dropped };
+}
+
+function markLine(marks: MarkTopics, at: { path: string; line: number }, topic: string): void {
+  const topics = marks.get(at);
+  if (topics) topics.push(topic);
+  else marks.set(at, [topic]);
+}

@@ -1,0 +1,105 @@
+import { COPILOT_INSTRUCTIONS_PATH as COPILOT } from '../analysis/formats/copilot-instructions.js';
+import { surfaceList, type Surface } from '../analysis/surfaces.js';
+import type { LongFile, Note } from './notes.js';
+
+/**
+ * GitHub's documentation asks for short instructions: Copilot code review read only the first 4,000
+ * characters of an instruction file (docs/formats.md, "Size"). A file the plan writes past that,
+ * or grows while past it, gets a warning in the notes.
+ */
+export const COPILOT_SIZE_WARNING_CHARS = 4000;
+
+type Words = { [K in Note['kind']]: (note: Extract<Note, { kind: K }>) => string };
+
+/** "Copilot code review reads" or "Copilot code review and Copilot CLI read". */
+const read = (readers: Surface[]): string => `${surfaceList(readers)} read${readers.length > 1 ? '' : 's'}`;
+
+const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+
+/** "path (12.3 KB, 301 lines, 9.0 KB before)". */
+const longFile = (f: LongFile): string =>
+  `${f.path} (${kb(f.bytes)}, ${f.lines} lines${f.bytesBefore === null ? '' : `, ${kb(f.bytesBefore)} before`})`;
+
+/** The words of every kind of note, in one table. */
+const WORDS: Words = {
+  'copilot-blocked': (n) => {
+    const where = n.fallback
+      ? ` The repo-wide rules of ${n.moved.join(', ')} go to ${n.fallback} (applyTo "**"), which Copilot reads for every file.`
+      : '';
+    if (n.link === null)
+      return `${COPILOT} ${n.why}: copilot-onboard does not write through links or over files it cannot read, so it is left as it is.${where}`;
+    const through = n.through
+      ? ` Copilot reads ${n.through} through it, so those rules are already Copilot's and stay where they are.`
+      : '';
+    return `${COPILOT} is a symlink to ${n.link}: copilot-onboard does not write through links, so it is left as it is.${through}${where} The approve form can instead replace the link with a regular file holding all of them.`;
+  },
+  'target-blocked': (n) =>
+    `${n.target} ${n.why}, and copilot-onboard does not write through links or over files it cannot read. ${n.from.length ? `The rules of ${n.from.join(', ')} are not migrated: make it a regular text file and propose again.` : 'It is left as it is.'}`,
+  'pseudo-heading': (n) =>
+    `${n.at.path}:${n.at.line} "${n.source.trim()}" reads as a heading, so ${n.target} has it as the heading "${n.heading.trim()}", with its lines under it.`,
+  'headings-moved': (n) =>
+    `${n.path}: ${n.count === 1 ? 'one heading moves' : `${n.count} headings move`} down a level in ${n.target}, with what is under ${n.count === 1 ? 'it' : 'them'}, below the heading that names what the file is about (a "#" added to each).`,
+  'list-ended': (n) =>
+    `${n.at.path}:${n.at.line} "${n.line.trim()}" starts indented, so ${n.target} has a comment line before it that ends the list above: it would otherwise read as part of that list's last item.`,
+  'already-organised': (n) => `${n.target} is already organised in sections; nothing to change.`,
+  'link-replaced': (n) =>
+    `${n.target} is a symlink to ${n.link}; as you chose, the link itself is replaced by a regular file with the rules (the backup keeps the link, and rollback puts it back). ${n.shown} is not changed.`,
+  option: (n) => n.option.note,
+  'too-long': (n) => {
+    const files =
+      n.files.length === 1
+        ? `${longFile(n.files[0]!)} is`
+        : `${n.files.length} Copilot files are: ${n.files.map(longFile).join('; ')}; each is`;
+    return `Warning: ${files} over ${COPILOT_SIZE_WARNING_CHARS} characters after the migration. GitHub's documentation asks for short instructions, and Copilot code review has read only the first ${COPILOT_SIZE_WARNING_CHARS} characters of an instruction file: consider moving rules for parts of the code into scoped .instructions.md files, and linking to documentation instead of copying it.`;
+  },
+  'front-matter-lost': (n) =>
+    `${n.path}: its front matter ${n.keys.map((k) => `"${k}"`).join(', ')} is not carried into ${n.target}, which has no place for it; the file keeps it while you keep the file.`,
+  'dropped-still-said': (n) =>
+    `${n.at.path}:${n.at.line} is dropped from Copilot's files, but ${n.at.path} is kept and still says "${n.text.trim()}"${n.readers.length > 0 ? `, and ${read(n.readers)} it too` : ''}: remove the file, or edit that line, to settle the contradiction everywhere.`,
+  'not-rules': (n) =>
+    n.asked
+      ? `${n.path} is ${n.why}; as you chose, it is migrated all the same.`
+      : `${n.path} is ${n.why}; it is reported, not migrated${n.optional ? ' (the approve form can migrate it all the same)' : ''}.`,
+  'copy-swapped': (n) => {
+    const undone =
+      n.fate === 'remove' || n.fate === 'pointer'
+        ? ` Your choice to ${n.fate === 'remove' ? 'remove it' : 'replace it with a pointer'} does not apply: a file left out as a copy is kept as it is.`
+        : '';
+    return `As you chose, ${n.chosen} is migrated instead of ${n.was}; ${n.was} is left out as the copy.${undone}`;
+  },
+  'copy-swap-ignored': (n) =>
+    `${n.path}: your choice to migrate it instead of ${n.keptPath} is not applied, because you chose ${n.chosen} for that already; ${n.path} is left out as a copy of ${n.chosen}.`,
+  copy: (n) =>
+    n.diff === ''
+      ? `${n.path} holds the same rules as ${n.keptPath} (front matter aside): nothing of it is lost.`
+      : `The differences between ${n.keptPath} (migrated) and its copy ${n.path} (left out), as one diff; carry over what you want to keep by hand:\n${n.diff}`,
+  'synced-source': (n) => {
+    const said =
+      n.readers.length > 0
+        ? ` ${read(n.readers)} ${n.path} as it is.`
+        : ` No Copilot surface reads ${n.path}: carry over by hand what ${n.keptPath} should say.`;
+    return `${n.keptPath} is kept as the hand-written distillation of ${n.path}, as it says; the plan does not merge ${n.path} into it.${said}`;
+  },
+  alias: (n) => `${n.path} points at ${n.aliasOf}; its rules are read once, from ${n.aliasOf}.`,
+  said: (n) => n.text,
+  'on-request': (n) => `${n.path} has a description and no applyTo: Copilot applies it on request, not automatically.`,
+  'nothing-found': () => 'No instruction files were found; there is nothing to migrate.',
+  'conflicts-kept': () =>
+    'Contradicting rules are kept and marked unless you choose which one stands in the approve form: the plan never picks a winner.',
+  'legacy-kept': (n) => {
+    const after = n.later.length > 0 ? `; ${surfaceList(n.later)} will see its rules only after the migration, from ${n.target}` : '';
+    if (n.readers.length === 0) return `${n.path} is kept for its own tool: no Copilot surface reads it today${after}.`;
+    return `${n.path} is read today by ${surfaceList(n.readers)}${after}. If you keep it, its rules load twice there (from it and from ${n.target}).`;
+  },
+  'link-kept': (n) => `${COPILOT} is a symlink to ${n.link}; keeping it leaves repo-wide rules of other files in their own Copilot file.`,
+  'link-shown-kept': (n) =>
+    n.replaced
+      ? `${n.path} is kept as it is: its rules are copied into ${COPILOT}, which stops being a link to it.`
+      : `${n.path} is kept as it is: ${COPILOT} links to it, so Copilot reads its rules through the link.`,
+  'left-out': (n) => `${n.path} is left out of the migration: it is ${n.why}. Choose to migrate it if its rules are yours.`,
+};
+
+/** A note in words, as the plan and its options carry it. */
+export function noteText(note: Note): string {
+  return (WORDS[note.kind] as (n: Note) => string)(note);
+}

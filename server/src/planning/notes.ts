@@ -1,0 +1,54 @@
+import type { Surface } from '../analysis/surfaces.js';
+import type { LegacyFate, LegacyOption } from '../model/plan.js';
+import type { Location as LineRef } from '../model/problem.js';
+
+/**
+ * What the plan tells the person, as data: each note has a `kind` and the facts it needs. The words
+ * are written in one place, `note-words.ts`, when the plan is built.
+ */
+export type Note =
+  /** Copilot's own file is a link, or unreadable: left as it is; where its repo-wide rules go instead. */
+  | { kind: 'copilot-blocked'; link: string | null; through: string | null; why: string | null; moved: string[]; fallback: string | null }
+  /** A target the plan cannot write (a link, a file it could not read); the files whose rules are not migrated. */
+  | { kind: 'target-blocked'; target: string; why: string; from: string[] }
+  /** A pseudo-heading line written as a heading. */
+  | { kind: 'pseudo-heading'; at: LineRef; source: string; target: string; heading: string }
+  /** A file's headings moved down a level below the heading that names the file. */
+  | { kind: 'headings-moved'; path: string; count: number; target: string }
+  /** A comment line that ends a list, written before a unit that starts indented. */
+  | { kind: 'list-ended'; at: LineRef; line: string; target: string }
+  | { kind: 'already-organised'; target: string }
+  /** A linked Copilot file replaced by a regular one, as the person chose. */
+  | { kind: 'link-replaced'; target: string; link: string; shown: string }
+  /** A kept legacy option's own note: who reads the file twice. */
+  | { kind: 'option'; option: LegacyOption }
+  /** Written files past the size worth a warning. */
+  | { kind: 'too-long'; files: LongFile[] }
+  | { kind: 'front-matter-lost'; path: string; keys: string[]; target: string }
+  /** A side of a contradiction dropped from Copilot's files while the file that says it is kept. */
+  | { kind: 'dropped-still-said'; at: LineRef; text: string; readers: Surface[] }
+  /** A file that holds no rules of its own (`notRule`): reported, or migrated as the person chose. */
+  | { kind: 'not-rules'; path: string; why: string; asked: boolean; optional: boolean }
+  | { kind: 'copy-swapped'; chosen: string; was: string; fate: LegacyFate | undefined }
+  | { kind: 'copy-swap-ignored'; path: string; keptPath: string; chosen: string }
+  | { kind: 'copy'; path: string; keptPath: string; diff: string }
+  | { kind: 'synced-source'; path: string; keptPath: string; readers: Surface[] }
+  | { kind: 'alias'; path: string; aliasOf: string }
+  /** Words analysis wrote already (an import, a skipped file). */
+  | { kind: 'said'; text: string }
+  | { kind: 'on-request'; path: string }
+  | { kind: 'nothing-found' }
+  | { kind: 'conflicts-kept' }
+  /** Option notes: what keeping a file means. */
+  | { kind: 'legacy-kept'; path: string; readers: Surface[]; later: Surface[]; target: string }
+  | { kind: 'link-kept'; link: string }
+  | { kind: 'link-shown-kept'; path: string; replaced: boolean }
+  | { kind: 'left-out'; path: string; why: string | null };
+
+/** A written file past the size worth a warning: its size now, and before when it was there. */
+export interface LongFile {
+  path: string;
+  bytes: number;
+  lines: number;
+  bytesBefore: number | null;
+}

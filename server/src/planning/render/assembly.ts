@@ -1,0 +1,198 @@
+import type { Unit } from '../../model/model.js';
+import type { Merged } from '../../model/plan.js';
+import { isToolMark } from '../../model/unit-shape.js';
+import { blocksOf, isSortable, isStructural } from '../outline.js';
+import { blockTopic } from '../structure.js';
+import { plainKeys } from './keys.js';
+import { placeDocument, PlacedKeys } from './placement.js';
+import { mergedEntry } from './rendered.js';
+import { WrittenUnits } from './written-units.js';
+
+/**
+ * A section to add to a target: its heading, the blocks right under it, and its sub-sections. The
+ * top-level additions are `## ` sections; one addition (`top`) holds what goes right under the
+ * target's head, before its first section.
+ */
+export interface Addition {
+  heading: string;
+  /** The source heading unit (as written: moved down with its tree) when the section comes from a source, null when the tool names it. */
+  headingUnit: Unit | null;
+  blocks: Unit[][];
+  children: Addition[];
+  /** What goes under the target's head, before its first section: rules that matched no topic, a file's intro. */
+  top?: boolean;
+  /** The `## ` heading line of the target's own section this addition's content goes to the end of. */
+  intoTarget?: string;
+}
+
+const emptyAddition = (heading: string, headingUnit: Unit | null): Addition => ({ heading, headingUnit, blocks: [], children: [] });
+
+/**
+ * What the legacy documents add to Copilot's file, read as a careful maintainer would. Each document
+ * keeps its own shape: rule lines of a flat paragraph stand apart, pseudo-headings become headings,
+ * and its headings move as a tree, all levels together, below one `## ` heading that names what the
+ * file is about (its title: `# Guide` becomes `## Guide`). A title that only names a file (`#
+ * CLAUDE.md`) names no subject: it is kept in a comment of the tool's, and the file's own chapters
+ * become `## ` sections. Sections with the same name from different files or chapters are not
+ * merged: only a heading with the same words under the same parent heading is one section. Loose
+ * standalone rules (under no heading) go to the section of their topic on a confident match, else
+ * under the target's head. Units move whole: a lead-in with its list, a line with the lines that
+ * answer it, code with what it follows. A unit, or a heading with everything under it, equal to one
+ * another file already wrote under the same heading is merged into that copy (`WrittenUnits`);
+ * separators, tags, table rows and code are never merged alone; a repeat inside the document is
+ * written again.
+ */
+export class Assembly {
+  private topAddition: Addition | null = null;
+  /** The sections in the order they were opened. */
+  private readonly sections: Addition[] = [];
+  /** The sections the tool named after a topic, by title. */
+  private readonly byTopic = new Map<string, Addition>();
+  /** The addition each written heading unit opened, so an equal heading from another file joins it. */
+  private readonly opened = new Map<Unit, Addition>();
+
+  constructor(
+    readonly written: WrittenUnits,
+    private readonly merged: Merged[],
+  ) {}
+
+  /** What goes under the target's head, on top, and then every section. */
+  additions(): Addition[] {
+    return this.topAddition ? [this.topAddition, ...this.sections] : [...this.sections];
+  }
+
+  /** Read one legacy document's units in. */
+  addDocument(sourceUnits: Unit[]): void {
+    const placedUnits = placeDocument(sourceUnits);
+    if (placedUnits.length === 0) return;
+    const keys = new PlacedKeys(placedUnits);
+    const units = placedUnits.map((p) => p.unit);
+    // A document whose every unit is written already (a second plan after a migration) adds nothing.
+    if (this.written.covers(units, plainKeys)) return this.addWrittenAlready(units, keys);
+    const flat = !units.some((u) => u.kind === 'heading' && u.level! >= 2);
+    const stack: { level: number; node: Addition }[] = [];
+    let i = 0;
+    while (i < units.length) {
+      const u = units[i]!;
+      if (u.kind === 'heading' && u.level! >= 2) i = this.addSection(units, i, keys, stack);
+      else if (u.kind === 'heading') {
+        this.addTitle(u, keys);
+        stack.length = 0;
+        i++;
+      } else i = this.addRules(units, i, keys, stack[stack.length - 1]?.node ?? null, flat);
+    }
+  }
+
+  private top(): Addition {
+    return (this.topAddition ??= { ...emptyAddition('', null), top: true });
+  }
+
+  private merge(u: Unit, copy: Unit): void {
+    this.merged.push(mergedEntry(u, copy));
+  }
+
+  /** Each unit into its copy under the same heading when there is one, else into any copy. */
+  private addWrittenAlready(units: Unit[], keys: PlacedKeys): void {
+    for (const u of units) {
+      const copy = this.written.take(u, [...keys.lookup(u), ...plainKeys(u)]) ?? this.written.take(u, plainKeys(u));
+      if (copy) this.merge(u, copy);
+      else {
+        this.written.add(u, keys.written(u));
+        this.top().blocks.push([u]);
+      }
+    }
+  }
+
+  /** A `## ` or deeper heading at `i`: merged with what is under it, joined to a section, or opened. Returns the next index. */
+  private addSection(units: Unit[], i: number, keys: PlacedKeys, stack: { level: number; node: Addition }[]): number {
+    const u = units[i]!;
+    let end = i + 1;
+    while (end < units.length && !(units[end]!.kind === 'heading' && units[end]!.level! <= u.level!)) end++;
+    const subtree = units.slice(i, end);
+    // A heading with everything under it already written, under the same parent: one copy.
+    if (this.written.covers(subtree, (x) => keys.lookup(x))) {
+      for (const x of subtree) this.merge(x, this.written.take(x, keys.lookup(x))!);
+      return end;
+    }
+    while (stack.length > 0 && stack[stack.length - 1]!.level >= u.level!) stack.pop();
+    const parent = stack[stack.length - 1]?.node ?? null;
+    stack.push({ level: u.level!, node: this.sectionFor(u, parent, keys) });
+    return i + 1;
+  }
+
+  /** The section a heading opens, or the one it joins: the same heading under the same parent, another source's or the target's own `## ` section. */
+  private sectionFor(u: Unit, parent: Addition | null, keys: PlacedKeys): Addition {
+    const joinsTarget = (c: Unit) => !parent && u.level === 2 && c.kind === 'heading' && c.level === 2;
+    const copy = this.written.take(u, keys.lookup(u), (c) => this.opened.has(c) || joinsTarget(c));
+    if (copy) this.merge(u, copy);
+    if (copy && this.opened.has(copy)) return this.opened.get(copy)!;
+    if (copy) {
+      const node: Addition = { ...emptyAddition(copy.lines[0]!, null), intoTarget: copy.lines[0]!.trimEnd() };
+      this.opened.set(copy, node);
+      this.sections.push(node);
+      return node;
+    }
+    const node = emptyAddition(u.lines[0]!, u);
+    this.written.add(u, keys.written(u));
+    this.opened.set(u, node);
+    if (parent) parent.children.push(node);
+    // A `### ` section under no `## ` one stands under the target's title, above its first section.
+    else if (u.level! > 2) this.top().children.push(node);
+    else this.sections.push(node);
+    return node;
+  }
+
+  /** A title that names a file, in a comment of the tool's under the target's head. */
+  private addTitle(u: Unit, keys: PlacedKeys): void {
+    const copy = this.written.take(u, keys.lookup(u));
+    if (copy) this.merge(u, copy);
+    else {
+      this.written.add(u, keys.written(u));
+      this.top().blocks.push([u]);
+    }
+  }
+
+  /** The rules from `i` to the next heading, block by block, under `node`. Returns the next index. */
+  private addRules(units: Unit[], i: number, keys: PlacedKeys, node: Addition | null, flat: boolean): number {
+    let end = i;
+    while (end < units.length && units[end]!.kind !== 'heading') end++;
+    for (const block of blocksOf(units.slice(i, end), isToolMark)) {
+      const kept = this.keptUnits(block.units, keys);
+      if (kept.length === 0) continue;
+      if (node) {
+        node.blocks.push(kept);
+        continue;
+      }
+      // Sorted by topic only where nothing else gives structure: a document without headings.
+      const topic = flat && isSortable(block) && kept.length === block.units.length ? blockTopic(block) : null;
+      if (topic) this.topicSection(`## ${topic.title}`).blocks.push(kept);
+      else this.top().blocks.push(kept);
+    }
+    return end;
+  }
+
+  /** The section the tool names after a topic, opened when missing. */
+  private topicSection(heading: string): Addition {
+    let a = this.byTopic.get(heading);
+    if (!a) {
+      this.byTopic.set(heading, (a = emptyAddition(heading, null)));
+      this.sections.push(a);
+    }
+    return a;
+  }
+
+  /**
+   * The units of a block that are written: a block whose every unit has a copy from another file is
+   * merged whole; otherwise a lone unit is merged when it has one and is not a separator, tag, table
+   * row or code; the units of a lead-in with its list, or of a line and its answer, stay together.
+   */
+  private keptUnits(units: Unit[], keys: PlacedKeys): Unit[] {
+    const structural = units.length === 1 && isStructural(units[0]!);
+    if (!structural && this.written.covers(units, (u) => keys.lookup(u))) {
+      for (const u of units) this.merge(u, this.written.take(u, keys.lookup(u))!);
+      return [];
+    }
+    for (const u of units) this.written.add(u, keys.written(u));
+    return units;
+  }
+}

@@ -1,0 +1,96 @@
+import type { Unit } from '../../model/model.js';
+import type { Merged } from '../../model/plan.js';
+import { isBlank } from '../../common/text.js';
+import { headingKey, isStructural } from '../outline.js';
+import { restructure } from '../structure.js';
+import { headKey, plainKeys, type UnitKey } from './keys.js';
+import { ruleKeys } from './placement.js';
+import { asItIs, mergedEntry, trimEnd, type LineRef, type Rendered } from './rendered.js';
+import type { WrittenUnits } from './written-units.js';
+
+/** The existing Copilot file as the plan keeps it: structured files as they are, flat files in sections. */
+export function renderBase(path: string, fileLines: string[], units: Unit[], structured: boolean): Rendered {
+  if (structured) return asItIs(path, fileLines);
+  const r = restructure(path, units);
+  const refs: (LineRef | null)[] = r.lines.map(() => null);
+  for (const p of r.provenance) {
+    for (let i = 0; i <= p.to.endLine - p.to.startLine; i++)
+      refs[p.to.startLine - 1 + i] = { path: p.from.path, line: p.from.startLine + i };
+  }
+  return { lines: r.lines, refs };
+}
+
+/** The heading words each unit stands under, read as `WrittenUnits` reads a file of the target: a `# ` heading below a section opens no chapter. */
+function headingsAbove(units: Unit[]): string[] {
+  const ctx: string[] = [];
+  const stack: { level: number; key: string }[] = [];
+  for (const u of units) {
+    if (u.kind === 'heading') {
+      const stray = u.level === 1 && stack.length > 0;
+      while (!stray && stack.length > 0 && stack[stack.length - 1]!.level >= u.level!) stack.pop();
+      ctx.push(stack[stack.length - 1]?.key ?? '');
+      if (!stray) stack.push({ level: u.level!, key: headingKey(u.lines[0]!) });
+    } else ctx.push(stack[stack.length - 1]?.key ?? '');
+  }
+  return ctx;
+}
+
+/** A legacy body kept as it is, minus units another file already wrote into the target under the same heading, for a scoped file. */
+export function bodyOf(
+  path: string,
+  fileLines: string[],
+  bodyStart: number,
+  units: Unit[],
+  written: WrittenUnits,
+  merged: Merged[],
+): Rendered {
+  const drop = new Set<number>();
+  const ctx = headingsAbove(units);
+  const keysOf = (index: number): UnitKey[] => {
+    const u = units[index]!;
+    return u.kind === 'heading' ? [headKey(ctx[index]!, u.lines[0]!)] : ruleKeys(ctx[index]!, u);
+  };
+  const all = written.covers(units, plainKeys);
+  for (const [index, u] of units.entries()) {
+    // A heading is merged only with everything under it; separators, tags, table rows and code never alone.
+    const mayMerge = all || (u.kind === 'heading' ? subtreeCovered(units, index, written, keysOf) : !isStructural(u));
+    const dupOf = mayMerge
+      ? all
+        ? (written.take(u, [...keysOf(index), ...plainKeys(u)]) ?? written.take(u, plainKeys(u)))
+        : written.take(u, keysOf(index))
+      : undefined;
+    if (!dupOf) {
+      written.add(u, keysOf(index));
+      continue;
+    }
+    merged.push(mergedEntry(u, dupOf));
+    const start = u.line - 1;
+    const end = start + u.lines.length;
+    for (let i = start; i < end; i++) drop.add(i);
+    // Take the blank line after a removed unit too, so no double gap is left behind.
+    if ((start <= bodyStart || isBlank(fileLines[start - 1] ?? '')) && isBlank(fileLines[end] ?? 'x')) drop.add(end);
+  }
+  return keptLines(fileLines, bodyStart, drop, path);
+}
+
+/** The body's lines but the dropped ones, without blank lines at either end. */
+function keptLines(fileLines: string[], bodyStart: number, drop: Set<number>, path: string): Rendered {
+  const out: Rendered = { lines: [], refs: [] };
+  for (let i = bodyStart; i < fileLines.length; i++) {
+    if (drop.has(i)) continue;
+    const line = fileLines[i]!;
+    if (isBlank(line) && out.lines.length === 0) continue;
+    out.lines.push(line);
+    out.refs.push(isBlank(line) ? null : { path, line: i + 1 });
+  }
+  trimEnd(out);
+  return out;
+}
+
+/** Whether a heading and everything under it, up to the next heading, would each find a copy. */
+function subtreeCovered(units: Unit[], index: number, written: WrittenUnits, keysOf: (i: number) => UnitKey[]): boolean {
+  let end = index + 1;
+  while (end < units.length && units[end]!.kind !== 'heading') end++;
+  const idx = new Map(units.map((u, i) => [u, i]));
+  return written.covers(units.slice(index, end), (u) => keysOf(idx.get(u)!));
+}

@@ -1,0 +1,83 @@
+import { splitUnits } from '../../model/markdown-units.js';
+import type { Unit } from '../../model/model.js';
+import { isToolMark } from '../../model/unit-shape.js';
+import { byCodeUnit } from '../../common/collections.js';
+import { blocksOf, type Block } from '../outline.js';
+import type { LineMap } from './line-map.js';
+import type { Rendered } from './rendered.js';
+
+/** Conflict topics by the source line of a side left standing. */
+export type MarkTopics = LineMap<string[]>;
+
+const JOIN = ' and ';
+
+/** The mark the tool writes above a block that holds a side of a conflict. */
+const markText = (topics: Iterable<string>): string =>
+  `<!-- copilot-onboard: conflicting rules about ${[...topics].sort(byCodeUnit).join(JOIN)}; decide which one stands -->`;
+
+/** A mark as it reads in a written file: its topics can be told apart only where it joined them. */
+const MARK_LINE = /^<!-- copilot-onboard: conflicting rules about (.*); decide which one stands -->$/;
+
+/** Whether the line above (read from the file, maybe from an earlier migration) is a conflict mark naming every one of `topics`. */
+function markCovers(above: string | undefined, topics: Set<string>): boolean {
+  if (above === undefined) return false;
+  if (above === markText(topics)) return true;
+  const have = MARK_LINE.exec(above.trim())?.[1]?.split(JOIN);
+  // Compared as the file's mark can be read: in the pieces between the words that join them.
+  const want = [...topics].sort(byCodeUnit).join(JOIN).split(JOIN);
+  return have !== undefined && want.every((t) => have.includes(t));
+}
+
+/**
+ * Insert a conflict mark above each block of the written file that holds a side of a conflict, read
+ * as the next plan reads the file: a rule with its code, a lead-in with its list, a line with its
+ * answer, each pseudo-heading or heading alone. A mark inside a block would cut it in two when the
+ * file is read again. No mark is added where one right above (from an earlier migration) already
+ * names the same topics, in whatever order.
+ */
+export function insertMarks(r: Rendered, marks: MarkTopics): Rendered {
+  if (marks.size === 0) return r;
+  const at = new Map<number, Set<string>>();
+  for (const block of writtenBlocks(r.lines)) {
+    const topics = block.units.flatMap((u) =>
+      u.lines.flatMap((_, k) => {
+        const ref = r.refs[u.line - 1 + k];
+        return (ref && marks.get(ref)) ?? [];
+      }),
+    );
+    const first = block.units.find((u) => !isToolMark(u));
+    if (topics.length === 0 || !first) continue;
+    const set = at.get(first.line - 1) ?? new Set<string>();
+    for (const t of topics) set.add(t);
+    at.set(first.line - 1, set);
+  }
+  const out: Rendered = { lines: [], refs: [] };
+  r.lines.forEach((line, i) => {
+    const topics = at.get(i);
+    if (topics && !markCovers(out.lines[out.lines.length - 1], topics)) {
+      out.lines.push(markText(topics));
+      out.refs.push(null);
+    }
+    out.lines.push(line);
+    out.refs.push(r.refs[i] ?? null);
+  });
+  return out;
+}
+
+/** The blocks of written lines: headings and front matter each alone, and between them the blocks that move whole. */
+function writtenBlocks(lines: string[]): Block[] {
+  const blocks: Block[] = [];
+  let run: Unit[] = [];
+  const flush = () => {
+    blocks.push(...blocksOf(run, isToolMark));
+    run = [];
+  };
+  for (const u of splitUnits('', lines)) {
+    if (u.kind === 'heading' || u.kind === 'frontmatter') {
+      flush();
+      blocks.push({ units: [u], blankBefore: u.blankBefore });
+    } else run.push(u);
+  }
+  flush();
+  return blocks;
+}

@@ -1,0 +1,88 @@
+import type { Unit } from '../../model/model.js';
+import { demoted } from '../../model/unit-shape.js';
+import { asHeading, headingKey, headingText, isFileNameTitle, isStructural, outlineUnits } from '../outline.js';
+import { headKey, ruleKey, type UnitKey } from './keys.js';
+import { placedText, titleText, unitText } from './rendered.js';
+
+/** A unit of a legacy document as it is placed: its heading (moved down with its tree) and the heading it stands under. */
+export interface Placed {
+  unit: Unit;
+  /** Heading words of the heading above ('' under none); for a heading, of its parent. */
+  ctx: string;
+}
+
+/**
+ * A legacy document's units as they are placed in Copilot's file: rule lines apart, pseudo-headings
+ * as headings, and every heading moved down with its tree below the title that names the file's
+ * subject (or, under a title that names only a file, so that its chapters are `## ` sections).
+ */
+export function placeDocument(sourceUnits: Unit[]): Placed[] {
+  const units = outlineUnits(sourceUnits).units;
+  if (units.length === 0) return [];
+  const first = units[0]!;
+  const h1s = units.filter((u) => u.kind === 'heading' && u.level === 1);
+  const isNameTitle = (u: Unit) =>
+    u.kind === 'heading' &&
+    u.level === 1 &&
+    (isFileNameTitle(u.lines[0]!) || headingText(u.lines[0]!) === '' || (u === first && units.length === 1));
+  // A title with nothing under it names no section: it is kept in a comment, as a title naming a file is.
+  const subject =
+    first.kind === 'heading' && first.level === 1 && h1s.length === 1 && units.length > 1 && !isNameTitle(first) ? first : null;
+  const levels = units.filter((u) => u.kind === 'heading' && u !== subject && !isNameTitle(u)).map((u) => u.level!);
+  const min = levels.length > 0 ? Math.min(...levels) : Infinity;
+  const by = min === Infinity ? 0 : Math.max(0, (subject ? 3 : 2) - min);
+  const out: Placed[] = [];
+  const stack: { level: number; key: string }[] = [];
+  for (const u of units) {
+    if (u.kind === 'heading' && (u === subject || !isNameTitle(u))) {
+      const h = u === subject ? demoted(u) : by > 0 ? asHeading(u, u.level! + by) : u;
+      while (stack.length > 0 && stack[stack.length - 1]!.level >= h.level!) stack.pop();
+      out.push({ unit: h, ctx: stack[stack.length - 1]?.key ?? '' });
+      stack.push({ level: h.level!, key: headingKey(h.lines[0]!) });
+      continue;
+    }
+    if (u.kind === 'heading') {
+      // A title naming a file: kept in a comment; what stands under it stands under no subject.
+      stack.length = 0;
+      out.push({ unit: u, ctx: '' });
+      continue;
+    }
+    out.push({ unit: u, ctx: stack[stack.length - 1]?.key ?? '' });
+  }
+  return out;
+}
+
+/** A rule of one line (a bullet or a sentence), not a separator, tag, table row or code. */
+export const oneLineRule = (u: Unit): boolean =>
+  (u.kind === 'list-item' || u.kind === 'paragraph') && u.lines.length === 1 && !isStructural(u);
+
+/** The keys a non-heading unit under the heading `ctx` is written under. */
+export const ruleKeys = (ctx: string, u: Unit): UnitKey[] =>
+  oneLineRule(u) ? [ruleKey(ctx, unitText(u)), ruleKey('', unitText(u))] : [ruleKey(ctx, unitText(u))];
+
+/** The keys of the units of one placed document: where each is looked for, and where it is written. */
+export class PlacedKeys {
+  private readonly ctxOf: Map<Unit, string>;
+
+  constructor(placed: Placed[]) {
+    this.ctxOf = new Map(placed.map((p) => [p.unit, p.ctx]));
+  }
+
+  /** Where a copy of `u` is looked for. A one-line rule is the same rule wherever it stands; a longer unit only under the same heading. */
+  lookup(u: Unit): UnitKey[] {
+    const ctx = this.ctxOf.get(u) ?? '';
+    if (u.kind === 'heading' && u.level === 1) return [headKey('', u.lines[0]!)];
+    if (u.kind === 'heading') return [headKey(ctx, u.lines[0]!)];
+    return oneLineRule(u)
+      ? [ruleKey(ctx, unitText(u)), ruleKey('', unitText(u))]
+      : [ruleKey(ctx, unitText(u)), ruleKey(ctx, placedText(u))];
+  }
+
+  /** The keys `u` is found again under once written. */
+  written(u: Unit): UnitKey[] {
+    const ctx = this.ctxOf.get(u) ?? '';
+    if (u.kind === 'heading' && u.level === 1) return [headKey('', u.lines[0]!), ruleKey('', titleText(u))];
+    if (u.kind === 'heading') return [headKey(ctx, u.lines[0]!)];
+    return ruleKeys(ctx, u);
+  }
+}

@@ -1,0 +1,54 @@
+import { COPILOT_INSTRUCTIONS_PATH } from '../../analysis/formats/copilot-instructions.js';
+import type { InstructionDoc } from '../../model/model.js';
+import type { Merged } from '../../model/plan.js';
+import { frontMatterFor, type Target } from '../targets.js';
+import { appendAdditions } from './append.js';
+import { Assembly } from './assembly.js';
+import { bodyOf, renderBase } from './body.js';
+import { asItIs, push, trimEnd, type Rendered } from './rendered.js';
+import { WrittenUnits } from './written-units.js';
+
+/** What rendering a target reads: source lines by path, and whether a document is organised in sections already. */
+export interface TargetSources {
+  linesOf: (path: string) => string[];
+  structured: (path: string) => boolean;
+}
+
+/**
+ * A target file as the plan writes it, before lines are dropped and marks inserted: Copilot's own
+ * file assembled from its existing text and the legacy documents, a scoped file as its existing text
+ * (or front matter) with each document's body after it. `merged` receives every unit merged into a copy.
+ */
+export function renderTarget(sources: TargetSources, target: Target, existingDoc: InstructionDoc | undefined, merged: Merged[]): Rendered {
+  // Every unit of the existing file, repeats too: legacy files merge into these copies, one each.
+  const written = new WrittenUnits();
+  if (existingDoc) for (const u of existingDoc.units) written.add(u);
+  if (target.path === COPILOT_INSTRUCTIONS_PATH) return renderCopilot(sources, target, existingDoc, written, merged);
+  const out: Rendered = existingDoc
+    ? asItIs(existingDoc.path, sources.linesOf(existingDoc.path))
+    : { lines: frontMatterFor(target), refs: frontMatterFor(target).map(() => null) };
+  for (const doc of target.docs) {
+    if (doc.units.length === 0) continue; // front matter only: nothing to carry over
+    const body = bodyOf(doc.path, sources.linesOf(doc.path), doc.units[0]!.line - 1, doc.units, written, merged);
+    if (body.lines.length === 0) continue;
+    trimEnd(out);
+    push(out, { lines: ['', ...body.lines], refs: [null, ...body.refs] });
+  }
+  return out;
+}
+
+function renderCopilot(
+  sources: TargetSources,
+  target: Target,
+  existingDoc: InstructionDoc | undefined,
+  written: WrittenUnits,
+  merged: Merged[],
+): Rendered {
+  const base: Rendered = existingDoc
+    ? renderBase(existingDoc.path, sources.linesOf(existingDoc.path), existingDoc.units, sources.structured(existingDoc.path))
+    : { lines: ['# Copilot instructions'], refs: [null] };
+  const assembly = new Assembly(written, merged);
+  // Front matter a format reads is not among its units; a `---` block left there is content (.cursorrules has none).
+  for (const doc of target.docs) assembly.addDocument(doc.units);
+  return appendAdditions(base, assembly.additions(), target.path);
+}

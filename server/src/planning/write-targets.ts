@@ -1,0 +1,104 @@
+import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
+import type { ImportRef } from '../analysis/imports.js';
+import type { ScanResult } from '../analysis/scan.js';
+import { joinText, splitText } from '../common/text.js';
+import type { InstructionDoc } from '../model/model.js';
+import type { Merged, PlanOperation, Provenance } from '../model/plan.js';
+import type { DroppedLine } from './choices.js';
+import { assertEveryLineOnce, spans } from './lossless.js';
+import type { LongFile, Note } from './notes.js';
+import { operation, sizeOver, textStyle } from './operations.js';
+import { unwritable, type CopilotLink } from './options.js';
+import { changedLineNotes } from './changed-lines.js';
+import { dropImports, dropLines } from './render/drop.js';
+import { keepUnitsApart } from './render/keep-apart.js';
+import type { LineMap } from './render/line-map.js';
+import { insertMarks, type MarkTopics } from './render/marks.js';
+import type { Rendered } from './render/rendered.js';
+import { renderTarget, type TargetSources } from './render/target.js';
+import type { Target } from './targets.js';
+
+/** What writing the targets reads: the scan, the documents that contribute, and the choices' effects. */
+export interface WriteContext {
+  scan: ScanResult;
+  sources: TargetSources;
+  byPath: Map<string, InstructionDoc>;
+  link: CopilotLink | null;
+  /** The person chose to replace the linked Copilot file by a regular one. */
+  replaceLink: boolean;
+  marks: MarkTopics;
+  dropped: LineMap<DroppedLine>;
+  /** `@path` import lines: not rules, what they import is placed instead (analysis/imports.ts). */
+  imports: LineMap<ImportRef>;
+}
+
+/** What writing the targets gives. */
+export interface Written {
+  operations: PlanOperation[];
+  merged: Merged[];
+  provenance: Provenance[];
+  notes: Note[];
+  /** The targets the plan cannot write. */
+  blocked: Set<string>;
+  long: LongFile[];
+}
+
+export function writeTargets(ctx: WriteContext, targets: Target[]): Written {
+  const w: Written = { operations: [], merged: [], provenance: [], notes: [], blocked: new Set(), long: [] };
+  for (const target of targets) writeTarget(ctx, target, w);
+  return w;
+}
+
+function writeTarget(ctx: WriteContext, target: Target, w: Written): void {
+  const { scan, link } = ctx;
+  const replacing = ctx.replaceLink && target.path === COPILOT_INSTRUCTIONS_PATH;
+  const why = replacing ? null : unwritable(scan, target.path);
+  if (why) {
+    w.blocked.add(target.path);
+    w.notes.push({ kind: 'target-blocked', target: target.path, why, from: target.docs.map((d) => d.path) });
+    return;
+  }
+  const existingDoc = replacing ? link!.shown : ctx.byPath.get(target.path);
+  const { marked, apart } = renderedTarget(ctx, target, existingDoc, w.merged);
+  // A new file with no rule in it (its sources were empty, or all merged) is not created.
+  if (!existingDoc && !marked.refs.some((r) => r !== null)) return;
+  const content = fileText(scan, target, existingDoc, marked);
+  w.provenance.push(...spans(target.path, marked.refs));
+  const before = scan.files.get(target.path);
+  const linesOf = ctx.sources.linesOf;
+  if (!(before && content === before.text)) {
+    w.notes.push(...changedLineNotes(target.path, marked, (p, l) => linesOf(p)[l - 1]));
+    for (const at of apart) w.notes.push({ kind: 'list-ended', at, line: linesOf(at.path)[at.line - 1]!, target: target.path });
+  }
+  if (before && content === before.text && !replacing) {
+    if (target.docs.length === 0) w.notes.push({ kind: 'already-organised', target: target.path });
+    return;
+  }
+  const op = operation(target.path, before?.text ?? null, before?.sha256 ?? null, content);
+  const size = sizeOver(target.path, content, before?.text ?? null);
+  if (size) w.long.push(size);
+  if (replacing) {
+    op.replacesLink = link!.link;
+    w.notes.push({ kind: 'link-replaced', target: target.path, link: link!.link, shown: link!.shown.path });
+  }
+  w.operations.push(op);
+}
+
+/** A target rendered, its imports and dropped lines taken out, units kept apart and conflicts marked; checked line by line. */
+function renderedTarget(ctx: WriteContext, target: Target, existingDoc: InstructionDoc | undefined, merged: Merged[]) {
+  const rendered = renderTarget(ctx.sources, target, existingDoc, merged);
+  const apart = keepUnitsApart(dropLines(dropImports(rendered, ctx.imports), ctx.dropped));
+  const marked = insertMarks(apart.rendered, ctx.marks);
+  assertEveryLineOnce(ctx.sources.linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, ctx.dropped);
+  return { marked, apart: apart.before };
+}
+
+/** The file's text: in its existing file's style, a new scoped file without a BOM before its `---`. */
+function fileText(scan: ScanResult, target: Target, existingDoc: InstructionDoc | undefined, marked: Rendered): string {
+  const style = {
+    ...textStyle(scan, existingDoc ?? target.docs[0]),
+    ...(existingDoc || target.path === COPILOT_INSTRUCTIONS_PATH ? {} : { bom: false }),
+  };
+  const finalNewline = existingDoc ? splitText(scan.files.get(existingDoc.path)!.text).finalNewline : true;
+  return joinText({ ...style, lines: marked.lines, finalNewline: finalNewline && marked.lines.length > 0 });
+}
