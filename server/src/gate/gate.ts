@@ -8,9 +8,12 @@ import type { ClientInfo, ElicitationTrace, GatedStep } from '../state/schema.js
 import type { FlowOptions } from '../call/context.js';
 import { NoReplyError, type Session } from '../call/ports.js';
 import { commandName, forModel, said } from '../call/words.js';
-import { repoRelative, traceWriteProblem, writeElicitationTrace } from '../state/traces/writer.js';
+import { traceWriteProblem } from '../state/traces/writer.js';
+import { Exchange, type Acted, type GateResult } from './exchange.js';
+
+export type { Acted, GateResult } from './exchange.js';
 import { LockHeldError, withLock } from '../state/lock.js';
-import { FORMS, type Form } from './forms.js';
+import type { Form } from './forms.js';
 import { durationForPerson, type RefusalOutcome } from '../common/outcomes.js';
 
 /**
@@ -52,33 +55,6 @@ interface Round {
 /** How many times the first round may be asked in one step before the step is refused. */
 export const MAX_ROUNDS = 5;
 
-export interface Acted {
-  outcome: 'approved' | 'migrated' | 'rolled_back';
-  /** What was done, for the model and the trace. */
-  detail: string;
-  /** Runs right after the trace is written: the operation's last file operation (clearing its journal). */
-  settle?: () => Promise<void>;
-  /** Runs once the trace is written (a commit that names it); returns what to add to the result text. */
-  afterTrace?: (trace: string | null) => Promise<string>;
-  /** Added to the step's structured result. */
-  fields?: Record<string, unknown>;
-}
-
-export interface GateResult<P = unknown> {
-  outcome: Acted['outcome'] | RefusalOutcome;
-  text: string;
-  trace: string | null;
-  planHash: string | null;
-  content?: Record<string, unknown>;
-  /** What a refused answer held, such as the comment of an approve answered no. */
-  answered?: Record<string, unknown>;
-  badInput?: boolean;
-  /** What the last round asked carried for act, when a round that carries it was reached. */
-  prepared?: P;
-  /** What act added to the structured result. */
-  fields?: Record<string, unknown>;
-}
-
 type Answer =
   | { kind: 'accepted'; content: Record<string, unknown>; response: ElicitationTrace['response'] }
   | { kind: 'back'; content: Record<string, unknown>; response: ElicitationTrace['response'] }
@@ -96,39 +72,8 @@ export async function runGated<P>(
   prepare: () => Promise<Prepared<P>>,
   act: (answer: Record<string, unknown>, prepared: P) => Promise<Acted>,
 ): Promise<GateResult<P>> {
-  let form: Form = FORMS[step];
-  let started = Date.now();
   const client: ClientInfo | null = ctx.session.client.info();
-  let planHash: string | null = null;
-  let message = '';
-  let response: ElicitationTrace['response'] = null;
-
-  const finish = async (outcome: GateResult['outcome'], text: string, extra: Partial<GateResult<P>> = {}): Promise<GateResult<P>> => {
-    const written = await traceExchange(outcome, text);
-    if (written.problem) text += ` (The trace could not be written: ${written.problem}.)`;
-    return { outcome, text, trace: written.path, planHash, ...extra };
-  };
-
-  /** One trace for the exchange just ended (a round that led on to the next one included). */
-  const traceExchange = async (outcome: ElicitationTrace['outcome'], text: string): Promise<{ path: string | null; problem?: string }> => {
-    const trace: Omit<ElicitationTrace, 'seq' | 'prev' | 'timestamp'> = {
-      action: step,
-      message,
-      schema: form.requestedSchema,
-      response,
-      outcome,
-      duration_ms: Date.now() - started,
-      planHash,
-      client,
-      detail: text,
-    };
-    try {
-      return { path: repoRelative(ctx.root, await writeElicitationTrace(ctx.root, trace)) };
-    } catch (err) {
-      return { path: null, problem: errorMessage(err) };
-    }
-  };
-
+  const exchange = new Exchange<P>(ctx.root, step, client);
   // No trace, no step: a reviewer must be able to see every exchange.
   const unwritable = await traceWriteProblem(ctx.root, 'elicitation');
   if (unwritable) {
@@ -140,128 +85,149 @@ export async function runGated<P>(
     };
   }
   if (busy.has(ctx.root)) {
-    return finish(
+    return exchange.finish(
       'precondition_failed',
       `Another ${'approve, migrate or rollback'} step is in progress for this repository; try again when it has finished.`,
     );
   }
   busy.add(ctx.root);
   try {
-    return await withLock(ctx.root, 'operation', `${step} (${client ? showLine(client.name) : 'unknown client'})`, () => gatedStep());
+    const holder = `${step} (${client ? showLine(client.name) : 'unknown client'})`;
+    return await withLock(ctx.root, 'operation', holder, () => gatedStep(ctx, step, prepare, act, exchange));
   } catch (err) {
-    if (err instanceof LockHeldError) return finish('precondition_failed', `${showLine(err.message)} Nothing was changed.`);
+    if (err instanceof LockHeldError) return exchange.finish('precondition_failed', `${showLine(err.message)} Nothing was changed.`);
     throw err;
   } finally {
     busy.delete(ctx.root);
   }
+}
 
-  async function gatedStep(): Promise<GateResult<P>> {
-    // Under the lock, a journal is not a running operation's: it is one the start could not recover.
-    const stuck = await unrecoveredOperation(ctx.root, { lockHeld: true });
-    if (stuck) return finish('precondition_failed', `The ${step} step cannot run. ${showLine(stuck.text)} Nothing was changed.`);
-    if (!ctx.session.person.canAnswerForms()) {
-      // Nothing is sent; the trace still records what would have been asked, when that is known.
-      // A step that could not go ahead even with an answer (no plan, no approval yet) says so:
-      // asking could not help, so that is the more useful refusal.
-      let failed: unknown = null;
-      await prepare().then(
-        (p) => ({ planHash, message, form = form } = showPrepared(p)),
-        (err) => (failed = err),
-      );
-      if (failed !== null && outcomeForError(failed).outcome === 'precondition_failed') return refusedByError(failed, finish);
-      return finish(
-        'elicitation_unsupported',
-        said(ctx.options, {
-          model: `The ${step} step needs a person's answer, and this client cannot show a form (it did not declare MCP elicitation). Nothing was changed. Use a client with elicitation, or the terminal: ${commandName(ctx.options, step)}.`,
-          person: `The ${step} step needs your answer, and it cannot show a form here: there is no terminal to ask you in. Nothing was changed. Run it in a terminal: ${commandName(ctx.options, step)}.`,
-        }),
-      );
+/** Under the lock: the checks, the rounds of questions, and the act on an accepted answer. */
+async function gatedStep<P>(
+  ctx: GateContext,
+  step: GatedStep,
+  prepare: () => Promise<Prepared<P>>,
+  act: (answer: Record<string, unknown>, prepared: P) => Promise<Acted>,
+  exchange: Exchange<P>,
+): Promise<GateResult<P>> {
+  // Under the lock, a journal is not a running operation's: it is one the start could not recover.
+  const stuck = await unrecoveredOperation(ctx.root, { lockHeld: true });
+  if (stuck) return exchange.finish('precondition_failed', `The ${step} step cannot run. ${showLine(stuck.text)} Nothing was changed.`);
+  if (!ctx.session.person.canAnswerForms()) return refusedWithoutForms(ctx, step, prepare, exchange);
+  let first: Prepared<P>;
+  try {
+    first = showPrepared(await prepare());
+  } catch (err) {
+    return exchange.refusedBy(err);
+  }
+  const asked = await askRounds(ctx, step, first, exchange);
+  return 'result' in asked ? asked.result : actOn(step, act, asked.content, asked.prepared, exchange);
+}
+
+/**
+ * Nothing is sent; the trace still records what would have been asked, when that is known. A step
+ * that could not go ahead even with an answer (no plan, no approval yet) says so: asking could not
+ * help, so that is the more useful refusal.
+ */
+async function refusedWithoutForms<P>(
+  ctx: GateContext,
+  step: GatedStep,
+  prepare: () => Promise<Prepared<P>>,
+  exchange: Exchange<P>,
+): Promise<GateResult<P>> {
+  let failed: unknown = null;
+  await prepare().then(
+    (p) => exchange.show(showPrepared(p)),
+    (err) => (failed = err),
+  );
+  if (failed !== null && outcomeForError(failed).outcome === 'precondition_failed') return exchange.refusedBy(failed);
+  return exchange.finish(
+    'elicitation_unsupported',
+    said(ctx.options, {
+      model: `The ${step} step needs a person's answer, and this client cannot show a form (it did not declare MCP elicitation). Nothing was changed. Use a client with elicitation, or the terminal: ${commandName(ctx.options, step)}.`,
+      person: `The ${step} step needs your answer, and it cannot show a form here: there is no terminal to ask you in. Nothing was changed. Run it in a terminal: ${commandName(ctx.options, step)}.`,
+    }),
+  );
+}
+
+/** The rounds, from the first: each answered round leads on to the next, or back to the first, until one carries what act needs. */
+async function askRounds<P>(
+  ctx: GateContext,
+  step: GatedStep,
+  first: Prepared<P>,
+  exchange: Exchange<P>,
+): Promise<{ result: GateResult<P> } | { content: Record<string, unknown>; prepared: P }> {
+  let current = first;
+  let firstRounds = 1;
+  for (;;) {
+    exchange.begin(current);
+    const form = exchange.form;
+    const answer = await ask(ctx, exchange.message, form.requestedSchema, form.content, form.confirmations, current.goBack);
+    exchange.response = answer.response;
+    if (answer.kind === 'refused') {
+      const answered = answer.response?.content as Record<string, unknown> | undefined;
+      return {
+        result: await exchange.finish(answer.outcome, answer.reason, { answered, ...(current.next ? {} : { prepared: current.prepared }) }),
+      };
     }
-    let current: Prepared<P>;
+    if (answer.kind === 'back') {
+      if (firstRounds >= MAX_ROUNDS) {
+        const text = `You asked to choose again ${MAX_ROUNDS} times, so this ${step} step ends here without an approval. Nothing was changed. Run it again when you are ready.`;
+        return { result: await exchange.finish('not_confirmed', text) };
+      }
+      const written = await exchange.trace(
+        'choose_again',
+        'The person asked to go back and choose again; nothing was approved in this round.',
+      );
+      if (written.problem) return { result: exchange.traceFailed(written.problem) };
+      firstRounds++;
+      current = first;
+      continue;
+    }
+    if (!current.next) return { content: answer.content, prepared: current.prepared as P };
+    let next: Prepared<P>;
     try {
-      current = showPrepared(await prepare());
+      next = showPrepared(await current.next(answer.content));
     } catch (err) {
-      return refusedByError(err, finish);
+      return { result: await exchange.refusedBy(err) };
     }
-    const first = current;
-    let firstRounds = 1;
-    // A round whose trace cannot be written ends the step: the chain must hold every exchange.
-    const traceFailed = (problem: string): GateResult<P> => ({
-      outcome: 'error',
-      text: `The trace could not be written (${problem}), so the ${step} step stops here. Nothing was changed.`,
-      trace: null,
-      planHash,
-    });
-    let answer: Answer;
-    for (;;) {
-      ({ planHash, message, form = FORMS[step] } = current);
-      started = Date.now();
-      response = null;
-      answer = await ask(ctx, message, form.requestedSchema, form.content, form.confirmations, current.goBack);
-      response = answer.response;
-      if (answer.kind === 'refused') {
-        return finish(answer.outcome, answer.reason, {
-          answered: answer.response?.content as Record<string, unknown> | undefined,
-          ...(current.next ? {} : { prepared: current.prepared }),
-        });
-      }
-      if (answer.kind === 'back') {
-        if (firstRounds >= MAX_ROUNDS) {
-          return finish(
-            'not_confirmed',
-            `You asked to choose again ${MAX_ROUNDS} times, so this ${step} step ends here without an approval. Nothing was changed. Run it again when you are ready.`,
-          );
-        }
-        const written = await traceExchange(
-          'choose_again',
-          'The person asked to go back and choose again; nothing was approved in this round.',
-        );
-        if (written.problem) return traceFailed(written.problem);
-        firstRounds++;
-        current = first;
-        continue;
-      }
-      if (!current.next) break;
-      let next: Prepared<P>;
-      try {
-        next = showPrepared(await current.next(answer.content));
-      } catch (err) {
-        return refusedByError(err, finish);
-      }
-      const written = await traceExchange(
-        'chosen',
-        `The choices are made; the plan rebuilt with them (${next.planHash?.slice(0, 12) ?? 'no hash'}) is shown next for approval.`,
-      );
-      if (written.problem) return traceFailed(written.problem);
-      current = next;
-    }
-    const prepared = current.prepared as P;
+    const chosen = `The choices are made; the plan rebuilt with them (${next.planHash?.slice(0, 12) ?? 'no hash'}) is shown next for approval.`;
+    const written = await exchange.trace('chosen', chosen);
+    if (written.problem) return { result: exchange.traceFailed(written.problem) };
+    current = next;
+  }
+}
+
+/** The step's own act on an accepted answer, traced; then its journal settled and its follow-up run. */
+async function actOn<P>(
+  step: GatedStep,
+  act: (answer: Record<string, unknown>, prepared: P) => Promise<Acted>,
+  content: Record<string, unknown>,
+  prepared: P,
+  exchange: Exchange<P>,
+): Promise<GateResult<P>> {
+  let done: Acted;
+  try {
+    done = await act(content, prepared);
+  } catch (err) {
+    return exchange.refusedBy(err, { prepared });
+  }
+  const result = await exchange.finish(done.outcome, done.detail, { content, prepared, ...(done.fields ? { fields: done.fields } : {}) });
+  if (done.settle) {
     try {
-      const done = await act(answer.content, prepared);
-      const result = await finish(done.outcome, done.detail, {
-        content: answer.content,
-        prepared,
-        ...(done.fields ? { fields: done.fields } : {}),
-      });
-      if (done.settle) {
-        try {
-          await done.settle();
-        } catch (err) {
-          result.text += ` (Clearing its journal failed: ${errorMessage(err)}; the next command finds the journal and records the ${step} as done.)`;
-        }
-      }
-      if (done.afterTrace) {
-        try {
-          result.text += ` ${await done.afterTrace(result.trace)}`;
-        } catch (err) {
-          result.text += ` (The files are migrated, but the follow-up failed: ${errorMessage(err)}.)`;
-        }
-      }
-      return result;
+      await done.settle();
     } catch (err) {
-      return refusedByError(err, finish, { prepared });
+      result.text += ` (Clearing its journal failed: ${errorMessage(err)}; the next command finds the journal and records the ${step} as done.)`;
     }
   }
+  if (done.afterTrace) {
+    try {
+      result.text += ` ${await done.afterTrace(result.trace)}`;
+    } catch (err) {
+      result.text += ` (The files are migrated, but the follow-up failed: ${errorMessage(err)}.)`;
+    }
+  }
+  return result;
 }
 
 /**
@@ -292,23 +258,6 @@ function showSchema(schema: Form['requestedSchema']): Form['requestedSchema'] {
   );
   return { ...schema, properties };
 }
-
-/** Error messages name paths and other outside text: shown as one line. The outcome comes from the one table (common/error-outcomes.ts). */
-function refusedByError<P>(
-  err: unknown,
-  finish: (o: RefusalOutcome, t: string, e?: Partial<GateResult<P>>) => Promise<GateResult<P>>,
-  extra: Partial<GateResult<P>> = {},
-): Promise<GateResult<P>> {
-  const { outcome, badInput, known, message } = outcomeForError(err);
-  const text = !known
-    ? `Internal error: ${showLine(message)}.`
-    : outcome === 'precondition_failed'
-      ? `${asSentence(showLine(message))} Nothing was changed.`
-      : showLine(message);
-  return finish(outcome, text, { ...extra, ...(badInput ? { badInput } : {}) });
-}
-
-const asSentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 async function ask(
   ctx: GateContext,
