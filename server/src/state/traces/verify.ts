@@ -36,9 +36,33 @@ const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is
  * folders (a folder, FIFO or link named `*.json`), until an acknowledge trace lists it.
  */
 export async function verifyTraces(root: string): Promise<VerifyReport> {
+  const problems: string[] = [];
+  const entries = await readEntries(root, problems);
+  for (const e of entries.filter((x) => x.seq === null)) problems.push(`${e.file} has no place in the chain (no seq).`);
+  const chained = entries.filter((e) => e.seq !== null).sort((a, b) => a.seq! - b.seq!);
+  problems.push(...chainProblems(chained));
+  // A break found when a trace was written stays reported: a new trace never re-roots the chain quietly.
+  for (const e of entries.filter((x) => x.chainBreak.length > 0)) problems.push(breakProblem(e));
+  problems.push(...(await headProblems(root, chained)));
+  // What a person acknowledged (an acknowledge trace lists it, or is itself the trace after the break) no longer fails.
+  const paths = await machinePaths(root);
+  const found = [...new Set(problems.map((p) => relativeToRepo(p, paths) as string))];
+  const acknowledged = new Set<string>();
+  for (const e of entries) {
+    if (e.acknowledges === null) continue;
+    for (const p of e.acknowledges) acknowledged.add(p);
+    if (e.chainBreak.length > 0) acknowledged.add(breakProblem(e));
+  }
+  const open = found.filter((p) => !acknowledged.has(p));
+  return { ok: open.length === 0, traces: entries.length, problems: open, acknowledged: found.filter((p) => acknowledged.has(p)) };
+}
+
+const breakProblem = (e: Entry) => `${e.file} was written after a break in the trace chain: ${e.chainBreak.join('; ')}.`;
+
+/** Every trace file as an entry of the chain; what is wrong with one on its own goes to `problems`. */
+async function readEntries(root: string, problems: string[]): Promise<Entry[]> {
   // The trace schemas (and zod) load when there is a trace to check.
   let schemas: typeof Schemas | null = null;
-  const problems: string[] = [];
   const entries: Entry[] = [];
   for (const t of await traceFiles(root)) {
     if (!t.bytes) {
@@ -64,16 +88,7 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
         `${file} does not match the trace schema (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}).`,
       );
     }
-    const j = json as {
-      seq?: unknown;
-      prev?: unknown;
-      timestamp?: unknown;
-      action?: unknown;
-      intent?: unknown;
-      chainBreak?: { problems?: unknown };
-      acknowledged?: { problems?: unknown };
-      pruned?: { traces?: unknown };
-    };
+    const j = json as TraceFields;
     const own = typeof j.timestamp === 'string' ? `${fileStamp(j.timestamp)}-${String(j.action ?? j.intent)}.json` : null;
     if (own !== name)
       problems.push(`${file} does not carry its own name${own ? ` (its timestamp and step make ${own})` : ''}: renamed or swapped.`);
@@ -88,8 +103,24 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
       pruned: j.action === 'prune' && parsed.success ? ((parsed.data as Schemas.ElicitationTrace).pruned?.traces ?? []) : [],
     });
   }
-  for (const e of entries.filter((x) => x.seq === null)) problems.push(`${e.file} has no place in the chain (no seq).`);
-  const chained = entries.filter((e) => e.seq !== null).sort((a, b) => a.seq! - b.seq!);
+  return entries;
+}
+
+/** The fields of a trace the chain is checked by, as they are in the file (any of them may be off). */
+interface TraceFields {
+  seq?: unknown;
+  prev?: unknown;
+  timestamp?: unknown;
+  action?: unknown;
+  intent?: unknown;
+  chainBreak?: { problems?: unknown };
+  acknowledged?: { problems?: unknown };
+  pruned?: { traces?: unknown };
+}
+
+/** The chain in seq order: no gap but what a prune trace recorded, no repeat, each prev the sha256 of the one before, no date going back. */
+function chainProblems(chained: Entry[]): string[] {
+  const problems: string[] = [];
   // Traces the retention policy removed, as a later prune trace recorded them: not missing.
   const runs = chained.flatMap((e) => e.pruned.map((r) => ({ ...r, by: e.seq! })));
   const prunedRun = (seq: number) => runs.find((r) => r.from <= seq && seq <= r.to && r.by > seq);
@@ -123,9 +154,12 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
     if (before && e.timestamp < before.timestamp)
       problems.push(`${e.file} is dated before ${before.file}, which comes earlier in the chain (reordered).`);
   }
-  // A break found when a trace was written stays reported: a new trace never re-roots the chain quietly.
-  const breakProblem = (e: Entry) => `${e.file} was written after a break in the trace chain: ${e.chainBreak.join('; ')}.`;
-  for (const e of entries.filter((x) => x.chainBreak.length > 0)) problems.push(breakProblem(e));
+  return problems;
+}
+
+/** The chain head names the newest trace, and the breaks the chain carries. */
+async function headProblems(root: string, chained: Entry[]): Promise<string[]> {
+  const problems: string[] = [];
   const last = chained[chained.length - 1];
   const { head, problem } = await readChainHead(root);
   if (!head && chained.length > 0) problems.push(`the chain head (.copilot-state/trace-chain.json) is ${problem}.`);
@@ -142,17 +176,7 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
   } else if (head && head.seq > 0 && !last) {
     problems.push(`all ${head.seq} traces are missing.`);
   }
-  // What a person acknowledged (an acknowledge trace lists it, or is itself the trace after the break) no longer fails.
-  const paths = await machinePaths(root);
-  const found = [...new Set(problems.map((p) => relativeToRepo(p, paths) as string))];
-  const acknowledged = new Set<string>();
-  for (const e of entries) {
-    if (e.acknowledges === null) continue;
-    for (const p of e.acknowledges) acknowledged.add(p);
-    if (e.chainBreak.length > 0) acknowledged.add(breakProblem(e));
-  }
-  const open = found.filter((p) => !acknowledged.has(p));
-  return { ok: open.length === 0, traces: entries.length, problems: open, acknowledged: found.filter((p) => acknowledged.has(p)) };
+  return problems;
 }
 
 /** `3..7` for a run, `3, 5` for single seqs. */
