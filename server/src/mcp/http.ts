@@ -91,100 +91,123 @@ class HttpError extends Error {
 export async function serveHttp(repo: RepoChoice, options: HttpOptions, flow: FlowOptions = {}): Promise<http.Server> {
   const bound = loopbackHost(options.host);
   if (!bound) throw new BadInputError(notLoopback(options.host));
-  const idle = options.idleMs ?? DEFAULT_IDLE_MS;
-  const sessions = new Map<string, Session>();
-  let starting = 0;
-  let streams = 0;
+  const sessions = new SessionTable(repo, flow, options.idleMs ?? DEFAULT_IDLE_MS);
   const expected = createHash('sha256').update(options.token).digest();
-
   const httpServer = http.createServer(
     // Node checks these every second: a request whose headers or body stall is answered 408 and closed.
     { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: HEADERS_TIMEOUT_MS + BODY_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
-    async (req, res) => {
-      try {
-        const url = new URL(req.url ?? '/', 'http://localhost');
-        if (!sameMachine(req, port(), bound.url, options.allowedHosts ?? []))
-          return reply(res, 403, 'Forbidden: Host or Origin is not this server');
-        if (!tokenMatches(presentedToken(req, url), expected)) {
-          res.setHeader('www-authenticate', 'Bearer realm="copilot-onboard"');
-          return reply(
-            res,
-            401,
-            'Unauthorized: send Authorization: Bearer <token> (the token copilot-onboard serve --http printed, or COPILOT_ONBOARD_HTTP_TOKEN)',
-          );
-        }
-        if (url.pathname !== '/mcp') return reply(res, 404, 'Not found: the MCP endpoint is /mcp');
-        const sessionId = req.headers['mcp-session-id'];
-        const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-        if (existing) return void (await toSession(existing, req, res));
-        if (req.method !== 'POST')
-          return reply(res, sessionId ? 404 : 400, sessionId ? 'Unknown session' : 'No session: send initialize first');
-        const body = await readJson(req, res);
-        if (sessionId || !isInitializeRequest(body))
-          return reply(res, sessionId ? 404 : 400, sessionId ? 'Unknown session' : 'No session: send initialize first');
-        if (sessions.size + starting >= MAX_SESSIONS) {
-          res.setHeader('retry-after', '60');
-          return reply(
-            res,
-            503,
-            `Too many sessions: ${MAX_SESSIONS} are open. End one (DELETE), or wait until one is idle for ${idle} ms.`,
-          );
-        }
-        starting++;
-        try {
-          await startSession(req, res, body);
-        } finally {
-          starting--;
-        }
-      } catch (err) {
-        if (res.headersSent) return;
-        const status = err instanceof HttpError ? err.status : 400;
-        if (err instanceof HttpError && err.closeConnection) {
-          res.setHeader('connection', 'close');
-          res.once('finish', () => req.destroy());
-        }
-        reply(res, status, status === 400 ? `Bad request: ${(err as Error).message}` : (err as Error).message);
-      }
-    },
+    (req, res) => void answer({ sessions, bound, options, expected, port }, req, res),
   );
-
   const port = (): number => {
     const address = httpServer.address();
     return typeof address === 'object' && address ? address.port : options.port;
   };
+  const sweep = sessions.sweepEvery();
+  httpServer.once('close', () => {
+    clearInterval(sweep);
+    sessions.closeAll();
+  });
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(options.port, bound.bind, () => resolve());
+  });
+  return httpServer;
+}
 
-  async function startSession(req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> {
-    const server = createServer(repo, flow);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, { transport, server, inFlight: 0, lastActive: Date.now(), stream: null }),
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-    };
-    await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+/** What every request is checked against. */
+interface Gate {
+  sessions: SessionTable;
+  bound: { bind: string; url: string };
+  options: HttpOptions;
+  /** sha256 of the token. */
+  expected: Buffer;
+  port: () => number;
+}
+
+/** One request: Host and Origin, then the token, then its session (or a new one, for an initialize). */
+async function answer(gate: Gate, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const { sessions, bound, options, expected } = gate;
+  try {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    if (!sameMachine(req, gate.port(), bound.url, options.allowedHosts ?? []))
+      return reply(res, 403, 'Forbidden: Host or Origin is not this server');
+    if (!tokenMatches(presentedToken(req, url), expected)) {
+      res.setHeader('www-authenticate', 'Bearer realm="copilot-onboard"');
+      return reply(
+        res,
+        401,
+        'Unauthorized: send Authorization: Bearer <token> (the token copilot-onboard serve --http printed, or COPILOT_ONBOARD_HTTP_TOKEN)',
+      );
+    }
+    if (url.pathname !== '/mcp') return reply(res, 404, 'Not found: the MCP endpoint is /mcp');
+    const sessionId = req.headers['mcp-session-id'];
+    const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+    if (existing) return void (await sessions.forward(existing, req, res));
+    if (req.method !== 'POST')
+      return reply(res, sessionId ? 404 : 400, sessionId ? 'Unknown session' : 'No session: send initialize first');
+    const body = await readJson(req, res);
+    if (sessionId || !isInitializeRequest(body))
+      return reply(res, sessionId ? 404 : 400, sessionId ? 'Unknown session' : 'No session: send initialize first');
+    if (sessions.full()) {
+      res.setHeader('retry-after', '60');
+      return reply(
+        res,
+        503,
+        `Too many sessions: ${MAX_SESSIONS} are open. End one (DELETE), or wait until one is idle for ${sessions.idle} ms.`,
+      );
+    }
+    await sessions.start(req, res, body);
+  } catch (err) {
+    if (res.headersSent) return;
+    const status = err instanceof HttpError ? err.status : 400;
+    if (err instanceof HttpError && err.closeConnection) {
+      res.setHeader('connection', 'close');
+      res.once('finish', () => req.destroy());
+    }
+    reply(res, status, status === 400 ? `Bad request: ${(err as Error).message}` : (err as Error).message);
+  }
+}
+
+/** The live sessions and GET streams, each capped; a session with nothing in flight for `idle` ms is closed. */
+class SessionTable {
+  private readonly sessions = new Map<string, Session>();
+  private starting = 0;
+  private streams = 0;
+
+  constructor(
+    private readonly repo: RepoChoice,
+    private readonly flow: FlowOptions,
+    readonly idle: number,
+  ) {}
+
+  get(id: string): Session | undefined {
+    return this.sessions.get(id);
   }
 
-  async function toSession(session: Session, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    if (req.method === 'GET') {
-      if (session.stream) return reply(res, 409, 'Conflict: this session already has its GET stream open');
-      if (streams >= MAX_STREAMS) {
-        res.setHeader('retry-after', '60');
-        return reply(
-          res,
-          503,
-          `Too many GET streams: ${MAX_STREAMS} are open. Requests and forms still work: they answer on each POST's own stream.`,
-        );
-      }
-      streams++;
-      session.stream = res;
-      res.once('close', () => {
-        streams--;
-        if (session.stream === res) session.stream = null;
+  full(): boolean {
+    return this.sessions.size + this.starting >= MAX_SESSIONS;
+  }
+
+  async start(req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> {
+    this.starting++;
+    try {
+      const server = createServer(this.repo, this.flow);
+      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void this.sessions.set(id, { transport, server, inFlight: 0, lastActive: Date.now(), stream: null }),
       });
-      return session.transport.handleRequest(req, res);
+      transport.onclose = () => {
+        if (transport.sessionId) this.sessions.delete(transport.sessionId);
+      };
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    } finally {
+      this.starting--;
     }
+  }
+
+  async forward(session: Session, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (req.method === 'GET') return this.openStream(session, req, res);
     session.lastActive = Date.now();
     if (req.method !== 'POST') return session.transport.handleRequest(req, res);
     // Busy until the response ends: a tool call waiting for the person's answer is not idle.
@@ -196,31 +219,47 @@ export async function serveHttp(repo: RepoChoice, options: HttpOptions, flow: Fl
     await session.transport.handleRequest(req, res, await readJson(req, res));
   }
 
-  // Close sessions with nothing in flight for `idle` ms; later requests to them get 404.
-  const sweep = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [id, session] of sessions) {
-        if (session.inFlight === 0 && now - session.lastActive >= idle) {
-          sessions.delete(id);
-          void session.server.close().catch(() => {});
-        }
-      }
-    },
-    Math.max(50, Math.min(idle / 4, 60_000)),
-  );
-  sweep.unref();
-  httpServer.once('close', () => {
-    clearInterval(sweep);
-    for (const session of sessions.values()) void session.server.close().catch(() => {});
-    sessions.clear();
-  });
+  private async openStream(session: Session, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (session.stream) return reply(res, 409, 'Conflict: this session already has its GET stream open');
+    if (this.streams >= MAX_STREAMS) {
+      res.setHeader('retry-after', '60');
+      return reply(
+        res,
+        503,
+        `Too many GET streams: ${MAX_STREAMS} are open. Requests and forms still work: they answer on each POST's own stream.`,
+      );
+    }
+    this.streams++;
+    session.stream = res;
+    res.once('close', () => {
+      this.streams--;
+      if (session.stream === res) session.stream = null;
+    });
+    return session.transport.handleRequest(req, res);
+  }
 
-  await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
-    httpServer.listen(options.port, bound.bind, () => resolve());
-  });
-  return httpServer;
+  /** Close sessions with nothing in flight for `idle` ms; later requests to them get 404. */
+  sweepEvery(): NodeJS.Timeout {
+    const sweep = setInterval(
+      () => {
+        const now = Date.now();
+        for (const [id, session] of this.sessions) {
+          if (session.inFlight === 0 && now - session.lastActive >= this.idle) {
+            this.sessions.delete(id);
+            void session.server.close().catch(() => {});
+          }
+        }
+      },
+      Math.max(50, Math.min(this.idle / 4, 60_000)),
+    );
+    sweep.unref();
+    return sweep;
+  }
+
+  closeAll(): void {
+    for (const session of this.sessions.values()) void session.server.close().catch(() => {});
+    this.sessions.clear();
+  }
 }
 
 export function notLoopback(host: string): string {
