@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { showExcerpt, showLine, showPath, showPaths } from '../show/untrusted.js';
 import type { GatedStep } from '../state/schema.js';
-import { MAX_CONFLICT_FIELDS } from './limits.js';
+import type { ConflictOption, LegacyFate, LegacyOption } from '../model/plan.js';
+import { MAX_CONFLICT_FIELDS } from '../planning/choices.js';
 
 /**
  * The contract's elicitation forms. Field names are fixed; optional fields carry a default.
@@ -92,10 +93,8 @@ const MAX_FILE_FIELDS = 20;
 
 export { MAX_CONFLICT_FIELDS };
 
-type Fate = 'keep' | 'remove' | 'pointer' | 'replace' | 'migrate' | 'use-this';
-
 /** Titles and descriptions show paths and rule text through show/untrusted.ts: quoted, escaped, one line. */
-const FATE_TITLES: Record<Fate, (path: string, target: string, copyOf?: string) => string> = {
+const FATE_TITLES: Record<LegacyFate, (path: string, target: string, copyOf?: string) => string> = {
   keep: (p) => `Keep ${showPath(p)} as it is`,
   remove: (p) => `Remove ${showPath(p)} (it is backed up first)`,
   pointer: (p, t) => `Replace ${showPath(p)} with a pointer to ${showPath(t)}`,
@@ -107,7 +106,7 @@ const FATE_TITLES: Record<Fate, (path: string, target: string, copyOf?: string) 
 };
 
 /** The question a file's field asks: where its rules go, or, for a linked Copilot file, what becomes of the link. */
-function fileTitle(l: { path: string; target: string; fates: Fate[]; linkTarget?: string; copyOf?: { path: string } }): string {
+function fileTitle(l: Pick<LegacyOption, 'path' | 'target' | 'fates' | 'linkTarget' | 'copyOf'>): string {
   if (l.linkTarget !== undefined) return `${showPath(l.path)} is a symlink to ${showPath(l.linkTarget)}`;
   if (l.copyOf !== undefined)
     return `${showPath(l.path)} is left out as a copy of ${showPath(l.copyOf.path)}, whose rules are migrated (keeping it as it is)`;
@@ -117,8 +116,8 @@ function fileTitle(l: { path: string; target: string; fates: Fate[]; linkTarget?
 }
 
 export interface ApproveFormInput {
-  legacy: { path: string; target: string; fates: Fate[]; linkTarget?: string; copyOf?: { path: string; diff: string } }[];
-  conflicts: { id: string; description: string; locations: { path: string; line: number; text: string; side?: number }[] }[];
+  legacy: Pick<LegacyOption, 'path' | 'target' | 'fates' | 'linkTarget' | 'copyOf'>[];
+  conflicts: ConflictOption[];
   /** The plan's problems: a conflict's title says how certain its contradiction is (issue 12). */
   problems?: { type: string; description: string; certainty?: string }[];
 }
@@ -164,7 +163,7 @@ export function approveForm(withChoices: boolean): Form {
  */
 export function choicesForm(
   plan: ApproveFormInput,
-): Form & { choicesFrom(content: Record<string, unknown>): { legacy: Record<string, Fate>; conflicts: Record<string, string> } } {
+): Form & { choicesFrom(content: Record<string, unknown>): { legacy: Record<string, LegacyFate>; conflicts: Record<string, string> } } {
   const properties: Record<string, Record<string, unknown>> = {};
   const shape: Record<string, z.ZodType> = {};
   const choosable = plan.legacy.filter((l) => l.fates.length > 1);
@@ -215,10 +214,10 @@ export function choicesForm(
     content: z.object(shape) as unknown as z.ZodType<Record<string, unknown>>,
     confirmations: [],
     choicesFrom(content) {
-      const legacy: Record<string, Fate> = {};
+      const legacy: Record<string, LegacyFate> = {};
       choosable.forEach((l, i) => {
         const v = perFile ? content[`legacy_${i + 1}`] : content.legacy_all;
-        if (typeof v === 'string' && (l.fates as string[]).includes(v)) legacy[l.path] = v as Fate;
+        if (typeof v === 'string' && (l.fates as string[]).includes(v)) legacy[l.path] = v as LegacyFate;
       });
       const conflicts: Record<string, string> = {};
       for (const c of plan.conflicts) if (typeof content[c.id] === 'string') conflicts[c.id] = content[c.id] as string;
@@ -284,7 +283,7 @@ export const MAX_COPY_DIFF_CHARS = 8000;
  * choice does, and the differences between the two as one diff (cut at MAX_COPY_DIFF_LINES lines).
  * The diff is file content: shown as it is, never rewritten.
  */
-export function copyChoiceLines(l: { path: string; target: string; fates: Fate[]; copyOf?: { path: string; diff: string } }): string[] {
+export function copyChoiceLines(l: Pick<LegacyOption, 'path' | 'target' | 'fates' | 'copyOf'>): string[] {
   if (l.copyOf === undefined) return [];
   const [p, c, t] = [showPath(l.path), showPath(l.copyOf.path), showPath(l.target)];
   const lines = [

@@ -5,7 +5,7 @@ import type { StepResult } from '../steps/result.js';
 import type { ToolName } from './tool-schemas.js';
 import { BAD_INPUT_META } from '../common/outcomes.js';
 import { showLine, showText } from '../show/untrusted.js';
-import { NARRATION_LABEL } from '../narrate/label.js';
+import { NARRATION_LABEL } from '../narrate/narrate.js';
 import { ignoredStateText } from '../call/words.js';
 import { boundJson, boundText, countBy, fitsBytes, MAX_STRUCTURED_BYTES, MAX_TEXT_BYTES } from '../narrate/bounded.js';
 

@@ -1,5 +1,5 @@
 import type { Analysis } from '../analysis/analyze.js';
-import { MAX_CONFLICT_FIELDS } from '../gate/limits.js';
+import { MAX_CONFLICT_FIELDS } from '../planning/choices.js';
 import { newReaders, readersOf, readFileOf, surfaceList } from '../analysis/surfaces.js';
 import { showLine, showPath } from '../show/untrusted.js';
 import type { PlanFile } from '../state/schema.js';

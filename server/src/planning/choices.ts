@@ -7,6 +7,9 @@ import type { Note } from './notes.js';
 import { LineMap } from './render/line-map.js';
 import type { MarkTopics } from './render/marks.js';
 
+/** At most this many contradictions are asked about in approve's form; the message names the others, which keep every side, marked. */
+export const MAX_CONFLICT_FIELDS = 20;
+
 export const DEFAULT_CHOICES: PlanChoices = { legacy: {}, conflicts: {} };
 
 export function isDefault(c: PlanChoices): boolean {
