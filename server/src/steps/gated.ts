@@ -21,7 +21,7 @@ import {
 import { RepoPaths } from '../repo/repo-path.js';
 import { editedSinceMigration, manifestOfRecorded } from '../engine/restore.js';
 import { performMigration, performRollback, settleOperation } from '../engine/migration.js';
-import { runGated, type GateResult, type Prepared } from '../gate/gate.js';
+import { runGated, type Acted, type GateResult, type Prepared } from '../gate/gate.js';
 import type { Migration, PlanChoices, PlanFile } from '../state/schema.js';
 import { readState, writeState } from '../state/store.js';
 import { entryStat } from '../repo/safe-fs.js';
@@ -43,98 +43,98 @@ interface ApproveRound {
   choices: PlanChoices;
 }
 
+const BACKUP_HINT = '.copilot-state/backups/<migration id>/';
+
 export async function approveStep(ctx: FlowContext): Promise<StepResult> {
-  const backupHint = '.copilot-state/backups/<migration id>/';
-
-  /** Round two: the plan rebuilt with the choices, its exact diff; the approval binds to its hash. */
-  const secondRound = async (plan: PlanFile, picked: PlanChoices, withChoices: boolean): Promise<Prepared<ApproveRound>> => {
-    const chosen = await approvedPlan(ctx.root, plan, picked);
-    if (chosen.operations.length === 0) {
-      throw new PreconditionError(
-        withChoices
-          ? 'With these choices the plan changes no file, so there is nothing to approve'
-          : 'The plan has nothing to do, so there is nothing to approve',
-      );
-    }
-    const git = describeGit(
-      await gitInfo(
-        ctx.root,
-        chosen.operations.map((o) => o.path),
-      ),
-    );
-    return {
-      planHash: chosen.chosenHash,
-      message: `${approveMessage(plan, chosen, withChoices ? choiceLines(picked, plan, forPerson(ctx.options)) : [], backupHint)}\n\n${git.join('\n')}`,
-      form: approveForm(withChoices),
-      ...(withChoices ? { goBack: (content: Record<string, unknown>) => content.choose_again === true } : {}),
-      prepared: { plan, chosen, choices: picked },
-    };
-  };
-
   const g = await runGated<ApproveRound>(
     ctx,
     'approve',
     async () => {
       const plan = await currentPlan(ctx.root, await readState(ctx.root));
-      if (!hasChoices(plan)) return secondRound(plan, { legacy: {}, conflicts: {} }, false);
+      if (!hasChoices(plan)) return secondRound(ctx, plan, { legacy: {}, conflicts: {} }, false);
       await assertPlanCurrent(ctx.root, plan.sources, plan.operations);
       const form = choicesForm(plan);
       return {
         planHash: plan.planHash,
         message: choicesMessage(plan),
         form,
-        next: (content) => secondRound(plan, form.choicesFrom(content), true),
+        next: (content) => secondRound(ctx, plan, form.choicesFrom(content), true),
       };
     },
-    async (content, { plan, chosen, choices }) => {
-      const state = await readState(ctx.root);
-      await currentPlan(ctx.root, state);
-      const comment = typeof content.comment === 'string' && content.comment !== '' ? content.comment : null;
-      await writeState(ctx.root, {
-        ...state,
-        step: 'approved',
-        feedback: null,
-        approval: {
-          planHash: plan.planHash,
-          approvedAt: new Date().toISOString(),
-          client: ctx.session.client.info(),
-          comment,
-          choices,
-          approvedHash: chosen.chosenHash,
-          usedAt: null,
-        },
-      });
-      const picked = choiceLines(choices, plan, forPerson(ctx.options));
-      return {
-        outcome: 'approved',
-        detail: `Plan ${chosen.chosenHash.slice(0, 12)} is approved${picked.length ? ` with these choices: ${picked.join(', ')}` : ''}. Next: ${stepName(ctx.options, 'migrate')} applies it after a final confirmation.`,
-      };
-    },
+    (content, round) => recordApproval(ctx, content, round),
   );
-  const comment = g.answered?.comment;
-  if (
-    g.outcome === 'not_confirmed' &&
-    g.prepared &&
-    g.answered?.approved === false &&
-    typeof comment === 'string' &&
-    comment.trim() !== ''
-  ) {
-    const state = await readState(ctx.root);
-    await writeState(ctx.root, {
-      ...state,
-      feedback: {
-        planHash: g.prepared.plan.planHash,
-        comment: comment.trim(),
-        at: new Date().toISOString(),
-        client: ctx.session.client.info(),
-      },
-    });
-    return fromGate(
-      { ...g, text: `${g.text} The comment is recorded as requested changes: "${showLine(comment.trim())}". The next propose shows it.` },
-      { requestedChanges: comment.trim() },
+  return g.outcome === 'not_confirmed' ? recordRequestedChanges(ctx, g) : fromGate(g);
+}
+
+/** Round two: the plan rebuilt with the choices, its exact diff; the approval binds to its hash. */
+async function secondRound(ctx: FlowContext, plan: PlanFile, picked: PlanChoices, withChoices: boolean): Promise<Prepared<ApproveRound>> {
+  const chosen = await approvedPlan(ctx.root, plan, picked);
+  if (chosen.operations.length === 0) {
+    throw new PreconditionError(
+      withChoices
+        ? 'With these choices the plan changes no file, so there is nothing to approve'
+        : 'The plan has nothing to do, so there is nothing to approve',
     );
   }
-  return fromGate(g);
+  const git = describeGit(
+    await gitInfo(
+      ctx.root,
+      chosen.operations.map((o) => o.path),
+    ),
+  );
+  return {
+    planHash: chosen.chosenHash,
+    message: `${approveMessage(plan, chosen, withChoices ? choiceLines(picked, plan, forPerson(ctx.options)) : [], BACKUP_HINT)}\n\n${git.join('\n')}`,
+    form: approveForm(withChoices),
+    ...(withChoices ? { goBack: (content: Record<string, unknown>) => content.choose_again === true } : {}),
+    prepared: { plan, chosen, choices: picked },
+  };
+}
+
+/** An accepted approve: the approval of the plan round two showed, with the choices that built it. */
+async function recordApproval(ctx: FlowContext, content: Record<string, unknown>, { plan, chosen, choices }: ApproveRound): Promise<Acted> {
+  const state = await readState(ctx.root);
+  await currentPlan(ctx.root, state);
+  const comment = typeof content.comment === 'string' && content.comment !== '' ? content.comment : null;
+  await writeState(ctx.root, {
+    ...state,
+    step: 'approved',
+    feedback: null,
+    approval: {
+      planHash: plan.planHash,
+      approvedAt: new Date().toISOString(),
+      client: ctx.session.client.info(),
+      comment,
+      choices,
+      approvedHash: chosen.chosenHash,
+      usedAt: null,
+    },
+  });
+  const picked = choiceLines(choices, plan, forPerson(ctx.options));
+  return {
+    outcome: 'approved',
+    detail: `Plan ${chosen.chosenHash.slice(0, 12)} is approved${picked.length ? ` with these choices: ${picked.join(', ')}` : ''}. Next: ${stepName(ctx.options, 'migrate')} applies it after a final confirmation.`,
+  };
+}
+
+/** An approve answered no with a comment: the comment is kept as the changes the person asked for, shown by the next propose. */
+async function recordRequestedChanges(ctx: FlowContext, g: GateResult<ApproveRound>): Promise<StepResult> {
+  const comment = g.answered?.comment;
+  if (!g.prepared || g.answered?.approved !== false || typeof comment !== 'string' || comment.trim() === '') return fromGate(g);
+  const state = await readState(ctx.root);
+  await writeState(ctx.root, {
+    ...state,
+    feedback: {
+      planHash: g.prepared.plan.planHash,
+      comment: comment.trim(),
+      at: new Date().toISOString(),
+      client: ctx.session.client.info(),
+    },
+  });
+  return fromGate(
+    { ...g, text: `${g.text} The comment is recorded as requested changes: "${showLine(comment.trim())}". The next propose shows it.` },
+    { requestedChanges: comment.trim() },
+  );
 }
 
 /**
