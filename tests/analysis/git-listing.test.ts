@@ -1,20 +1,29 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gitListing, listGitFiles, useEarlyListing } from '../../server/src/analysis/git-listing.js';
-import { sandbox, tempDir, writeFile } from '../helpers/sandbox.js';
+import { listGitFiles } from '../../server/src/analysis/git-listing.js';
+import { discoverInstructionFiles } from '../../server/src/analysis/discover.js';
+import { callDirect } from '../../server/src/cli/direct.js';
+import { sandbox, tempDir } from '../helpers/sandbox.js';
 
-/** analyze in the CLI starts git's listing before its code loads (cli.ts); the scan takes it once, for that folder alone. */
+/** analyze in the CLI starts git's listing before its code loads (cli.ts); the call hands it to the scan of that folder alone, as a parameter. */
 
-test('a listing started early is taken once, by the scan of its own folder; any other scan asks git afresh', async (t) => {
-  const repo = sandbox(t, { 'AGENTS.md': '# A\n' });
-  const other = sandbox(t, { 'CLAUDE.md': '# C\n' });
-  assert.deepEqual(await gitListing(repo), ['AGENTS.md']);
-  useEarlyListing({ root: repo, files: Promise.resolve(['EARLY.md']) });
-  assert.deepEqual(await gitListing(other), ['CLAUDE.md'], 'another folder took the early listing');
-  assert.deepEqual(await gitListing(repo), ['EARLY.md'], 'the scan of its folder did not take it');
-  writeFile(repo, 'GEMINI.md', '# G\n');
-  assert.deepEqual((await gitListing(repo))?.sort(), ['AGENTS.md', 'GEMINI.md'], 'it was taken twice');
-  assert.equal(await gitListing(`${repo}/no-such-folder`), null);
+test('a listing started early is what the scan reads; without one the scan asks git', async (t) => {
+  const repo = sandbox(t, { 'AGENTS.md': '# A\n', 'CLAUDE.md': '# C\n' });
+  const names = async (listed?: Promise<string[] | null>) => (await discoverInstructionFiles(repo, listed)).map((f) => f.rel).sort();
+  assert.deepEqual(await names(), ['AGENTS.md', 'CLAUDE.md']);
+  assert.deepEqual(await names(Promise.resolve(['CLAUDE.md'])), ['CLAUDE.md'], 'the listing given is read');
+  assert.deepEqual(await names(Promise.resolve(null)), ['AGENTS.md', 'CLAUDE.md'], 'no listing (outside git): the folder is walked');
+});
+
+test('an early listing of another folder is never used by a call; its own folder's is', async (t) => {
+  const repo = sandbox(t, { 'AGENTS.md': '- Use pnpm.\n' });
+  const other = sandbox(t, { 'CLAUDE.md': '- Use npm.\n' });
+  const analyzed = async (early: { root: string; files: Promise<string[] | null> }) => {
+    const r = await callDirect({ explicit: repo, cwd: repo }, 'onboarding_analyze', {}, early);
+    return (r.structuredContent as { sources: { path: string }[] }).sources.map((x) => x.path);
+  };
+  assert.deepEqual(await analyzed({ root: other, files: Promise.resolve(['CLAUDE.md']) }), ['AGENTS.md']);
+  assert.deepEqual(await analyzed({ root: repo, files: Promise.resolve([]) }), [], "its own folder's listing is taken");
 });
 
 test("git's listing: tracked and untracked files it does not ignore, names as they are; null without git or outside a work tree", async (t) => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { formatFor } from './formats/registry.js';
 import type { Format } from './formats/types.js';
-import { gitListing } from './git-listing.js';
+import { listGitFiles } from './git-listing.js';
 
 /** Folders that never hold the repository's own instructions. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
@@ -30,10 +30,11 @@ export interface FoundFile {
 
 /**
  * Every instruction file, in no particular order (the scan orders them). In a git work tree this is
- * git's own list of tracked and untracked-but-not-ignored files; elsewhere a walk that honours .gitignore.
+ * git's own list of tracked and untracked-but-not-ignored files (`listed`, when the caller started it
+ * before; else asked now); elsewhere a walk that honours .gitignore.
  */
-export async function discoverInstructionFiles(root: string): Promise<FoundFile[]> {
-  const all = (await gitListing(root)) ?? (await walk(root));
+export async function discoverInstructionFiles(root: string, listed?: Promise<string[] | null>): Promise<FoundFile[]> {
+  const all = (await (listed ?? listGitFiles(root))) ?? (await walk(root));
   const found: FoundFile[] = [];
   for (const rel of all) {
     const format = formatFor(rel);

@@ -39,18 +39,3 @@ export interface EarlyListing {
   root: string;
   files: Promise<string[] | null>;
 }
-
-let early: EarlyListing | null = null;
-
-/** The next scan of `listing.root` takes this listing instead of starting git (once). */
-export function useEarlyListing(listing: EarlyListing): void {
-  early = listing;
-}
-
-/** The listing of `root`: the early one, if one was started for this very folder and not used yet; else a fresh one. */
-export function gitListing(root: string): Promise<string[] | null> {
-  if (early?.root !== root) return listGitFiles(root);
-  const { files } = early;
-  early = null;
-  return files;
-}

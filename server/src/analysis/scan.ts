@@ -47,7 +47,8 @@ export type ScanProgress = (done: number, total: number) => void;
 /** Files read between two turns of the event loop (and two progress reports). */
 const READ_BATCH = 25;
 
-export async function scanRepository(root: string, onProgress?: ScanProgress): Promise<ScanResult> {
+/** `listed`: git's listing of `root`, when the caller started it before the scan (the CLI's analyze does). */
+export async function scanRepository(root: string, onProgress?: ScanProgress, listed?: Promise<string[] | null>): Promise<ScanResult> {
   const paths = new RepoPaths(root);
   const result: ScanResult = {
     root,
@@ -60,7 +61,7 @@ export async function scanRepository(root: string, onProgress?: ScanProgress): P
     copies: [],
     optional: [],
   };
-  const found = (await discoverInstructionFiles(root)).sort(
+  const found = (await discoverInstructionFiles(root, listed)).sort(
     (a, b) => formatRank(a.format.id) - formatRank(b.format.id) || byCodeUnit(a.rel, b.rel),
   );
   const reader = new SourceReader(paths, await paths.realRoot());

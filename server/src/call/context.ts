@@ -9,6 +9,8 @@ export interface FlowContext {
   options?: FlowOptions;
   /** Progress and log messages for the client, when it asked for them. */
   report?: FlowReport;
+  /** git's listing of the repository, started before the step (the CLI's analyze): the scan takes it instead of starting git. */
+  listed?: Promise<string[] | null>;
 }
 
 export interface FlowReport {

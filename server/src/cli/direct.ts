@@ -7,9 +7,7 @@ import { READ_ONLY_STEPS, type ReadOnlyTool } from '../mcp/read-only-steps.js';
 import { showLine } from '../show/untrusted.js';
 import { VERSION } from '../version.js';
 import { progressLine } from './progress-line.js';
-import { useEarlyListing, type EarlyListing } from '../analysis/git-listing.js';
-import { JOURNAL_REL } from '../engine/journal.js';
-import { entryStat } from '../repo/safe-fs.js';
+import type { EarlyListing } from '../analysis/git-listing.js';
 
 export type { ReadOnlyTool } from '../mcp/read-only-steps.js';
 
@@ -31,7 +29,6 @@ export async function callDirect(
   options: FlowOptions = {},
   early?: EarlyListing,
 ): Promise<ToolResult> {
-  if (early) await takeEarlyListing(early);
   const line = progressLine();
   try {
     return await callStep({
@@ -41,6 +38,7 @@ export async function callDirect(
       root: () =>
         repo.explicit ? checkRepoDir(repo.explicit, '--repo or COPILOT_ONBOARD_REPO') : checkRepoDir(repo.cwd, 'the working directory'),
       session: CLI_SESSION,
+      ...(early ? { early } : {}),
       // Commands in the sentences name the repository this call was given (see call/words.ts).
       options: { ...options, cliCommand: options.cliCommand ?? cliCommand(), repoArg: options.repoArg ?? repo.explicit ?? '' },
       report: {
@@ -52,15 +50,4 @@ export async function callDirect(
   } finally {
     await line.stop();
   }
-}
-
-/**
- * The scan takes a listing git made before the step began (cli.ts starts it for analyze), unless a
- * journal is there: then the step first finishes or undoes an interrupted migrate or rollback,
- * which moves files, and the scan must list the folder after it.
- */
-async function takeEarlyListing(early: EarlyListing): Promise<void> {
-  // null: no journal; a folder that cannot be checked (undefined) lists afresh.
-  const journal = await entryStat(early.root, JOURNAL_REL).catch(() => undefined);
-  if (journal === null) useEarlyListing(early);
 }

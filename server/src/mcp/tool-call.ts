@@ -3,6 +3,7 @@ import type { FlowContext, FlowOptions, FlowReport } from '../call/context.js';
 import type { Session } from '../call/ports.js';
 import type { StepResult } from '../steps/result.js';
 import type { ToolName } from './tool-schemas.js';
+import type { EarlyListing } from '../analysis/git-listing.js';
 import { BAD_INPUT_META } from '../common/outcomes.js';
 import { showLine, showText } from '../show/untrusted.js';
 import { NARRATION_LABEL } from '../narrate/narrate.js';
@@ -32,6 +33,8 @@ export interface StepCall {
   options: FlowOptions;
   report: FlowReport & { flush(): Promise<void> };
   signal?: AbortSignal;
+  /** git's listing, started before the call (the CLI's analyze). */
+  early?: EarlyListing;
 }
 
 export async function callStep(call: StepCall): Promise<ToolResult> {
@@ -49,7 +52,16 @@ export async function callStep(call: StepCall): Promise<ToolResult> {
     const recovered = await (await import('../gate/recovery-trace.js')).recoverAndTrace(root, session.client.info());
     const ignored = await (await import('../state/foreign.js')).foreignState(root);
     const report = call.report;
-    stepResult = await call.run({ root, session, signal: call.signal, options: { ...options, repoArg: options.repoArg ?? root }, report });
+    // A recovery moved files since git listed them: the scan lists afresh.
+    const listed = call.early?.root === root && !recovered ? call.early.files : undefined;
+    stepResult = await call.run({
+      root,
+      session,
+      signal: call.signal,
+      options: { ...options, repoArg: options.repoArg ?? root },
+      report,
+      ...(listed ? { listed } : {}),
+    });
     // Every progress message goes out before the result, never after it.
     await report.flush();
     report.log(stepResult.isError ? 'warning' : 'info', `${name}: ${stepResult.outcome}`);

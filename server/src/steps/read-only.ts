@@ -49,7 +49,7 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
     const progress = stepProgress(ctx, 2);
     // Legacy files kept after a migration: one note each, not the copies the migration made.
     const supersededIn = supersededOnceScanned(ctx.root);
-    const scan = await scanRepository(ctx.root, progress.read);
+    const scan = await scanRepository(ctx.root, progress.read, ctx.listed);
     await progress.phase(`Analyzing ${scan.sources.length} instruction files…`);
     const superseded = await supersededIn(scan);
     const a = annotated(analyze(scan), superseded, legacyCount(scan));
