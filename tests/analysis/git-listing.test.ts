@@ -15,7 +15,7 @@ test('a listing started early is what the scan reads; without one the scan asks 
   assert.deepEqual(await names(Promise.resolve(null)), ['AGENTS.md', 'CLAUDE.md'], 'no listing (outside git): the folder is walked');
 });
 
-test('an early listing of another folder is never used by a call; its own folder's is', async (t) => {
+test("an early listing of another folder is never used by a call; its own folder's is", async (t) => {
   const repo = sandbox(t, { 'AGENTS.md': '- Use pnpm.\n' });
   const other = sandbox(t, { 'CLAUDE.md': '- Use npm.\n' });
   const analyzed = async (early: { root: string; files: Promise<string[] | null> }) => {
