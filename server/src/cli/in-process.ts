@@ -18,7 +18,7 @@ export type ElicitHandler = (params: ElicitRequest['params'], signal: AbortSigna
 /**
  * The CLI runs the same server core as `serve`, with an MCP client in the same process. The
  * client declares elicitation only when a person can answer in this terminal. The server writes
- * its own sentences for the person (tool names read as commands, see steps/words.ts); nothing it
+ * its own sentences for the person (tool names read as commands, see call/words.ts); nothing it
  * returns is rewritten here, so file text and diffs reach the terminal as the server showed them.
  */
 export async function callInProcess(
@@ -27,7 +27,7 @@ export async function callInProcess(
   elicit: ElicitHandler | null,
   options: FlowOptions = {},
 ): Promise<CallToolResult> {
-  // Commands in the server's sentences name the repository this call was given (see steps/words.ts).
+  // Commands in the server's sentences name the repository this call was given (see call/words.ts).
   const server = createServer(repo, {
     ...options,
     cliCommand: options.cliCommand ?? cliCommand(),

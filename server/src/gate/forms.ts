@@ -239,7 +239,7 @@ function sidesOf<L extends Located & { side?: number }>(locations: L[]) {
 }
 
 /**
- * What choosing a side does, as core/plan.ts (conflictEffects) does it: the side's lines stay, every
+ * What choosing a side does, as planning/choices.ts (conflictEffects) does it: the side's lines stay, every
  * other side's lines are dropped. `Keep only "- Use pnpm." (CLAUDE.md:5); drop AGENTS.md:3`
  */
 function sideTitle(at: Located[], dropped: Located[]): string {

@@ -30,7 +30,7 @@ export interface GateContext {
   session: Pick<Session, 'person' | 'client'>;
   /** Aborted when the client cancels the tool call. */
   signal?: AbortSignal;
-  /** Who reads the texts (see steps/words.ts). */
+  /** Who reads the texts (see call/words.ts). */
   options?: FlowOptions;
 }
 

@@ -22,7 +22,7 @@ const PATTERN_WORDS: Record<Analysis['pattern'], string> = {
 const at = (locations: { path: string; line: number }[]) => locations.map((l) => `${showPath(l.path)}:${l.line}`).join(', ');
 
 /**
- * Which Copilot surfaces read this file today (core/surfaces.ts) and, for a file that is not
+ * Which Copilot surfaces read this file today (analysis/surfaces.ts) and, for a file that is not
  * Copilot's own, which see its rules only once they are in Copilot's files (every Copilot file is
  * read by the surfaces that read `.github/instructions/`; code review in VS Code reads only the
  * repo-wide file, so it is not promised here).
