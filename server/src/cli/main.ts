@@ -130,9 +130,9 @@ async function run(args: string[]): Promise<number> {
       (y) =>
         withRepo(y).options({
           format: {
-            choices: ['text', 'json', 'sarif'] as const,
+            choices: ['text', 'json', 'sarif', 'markdown'] as const,
             default: 'text' as const,
-            describe: 'output format (sarif: for GitHub code scanning)',
+            describe: "output format (sarif: for GitHub code scanning; markdown: for GitHub's job summary)",
           },
           'fail-on': {
             choices: ['contradiction', 'duplicate', 'drift', 'any', 'none'] as const,
