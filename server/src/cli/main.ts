@@ -160,12 +160,14 @@ async function run(args: string[]): Promise<number> {
     )
     .command(
       'traces [action] [id]',
-      'review the trace files: list, show ID, verify, acknowledge --reason TEXT (a break in the chain you know about), prune (the retention policy now: old read-only traces and old backups go, recorded in a trace)',
+      'review the trace files: list, show ID, verify, acknowledge --reason TEXT (a break in the chain you know about), prune (the retention policy now: old read-only traces and old backups go, recorded in a trace), report [--format markdown|html|json] [--out FILE] (one page for the reviewer of a migration pull request)',
       (y) =>
         withJson(withRepo(y))
           .positional('action', { choices: TRACES_ACTIONS, default: 'list' as const })
           .positional('id', { type: 'string' })
-          .option('reason', TRACES_OPTIONS.reason),
+          .option('reason', TRACES_OPTIONS.reason)
+          .option('format', { ...TRACES_OPTIONS.format, choices: ['markdown', 'html', 'json'] as const })
+          .option('out', TRACES_OPTIONS.out),
       async (argv) => {
         code = await runTracesCommand(argv);
       },
