@@ -59,6 +59,9 @@ test('check --format markdown on a clean repository says so and passes', (t) => 
 test('a job summary stays under GitHub’s 1 MiB, whole findings only, with a line saying how many were cut and where they are', () => {
   const n = 6000;
   const report: CheckReport = {
+    tool: 'copilot-onboard',
+    version: '0.1.0',
+    files: 2,
     failOn: 'contradiction',
     failed: true,
     counts: { contradiction: 0, duplicate: n, drift: 0, 'would-change': 0, ambiguity: 0 },

@@ -259,6 +259,9 @@ test('SARIF links: helpUri into the project repository at this version when pack
   assert.equal(githubUrl('https://gitlab.com/acme/copilot-onboard'), null);
   assert.equal(githubUrl(undefined), null);
   const report = {
+    tool: 'copilot-onboard' as const,
+    version: '0.1.0',
+    files: 2,
     failOn: 'contradiction' as const,
     failed: true,
     counts: { contradiction: 1, duplicate: 0, drift: 0, 'would-change': 0, ambiguity: 0 },

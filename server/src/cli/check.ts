@@ -30,8 +30,11 @@ export async function checkCommand(root: string, args: CheckArgs): Promise<numbe
   }
   if (args.format === 'markdown') process.stdout.write((await import('./check-markdown.js')).checkMarkdown(report));
   else if (args.format === 'sarif') process.stdout.write(`${JSON.stringify(toSarif(report), null, 2)}\n`);
-  else if (args.format === 'json') process.stdout.write(`${showJson(report)}\n`);
-  else process.stdout.write(`${showText(checkText(report))}\n`);
+  // In GitHub Actions the repository names itself, for `fleet` (which merges many results).
+  else if (args.format === 'json') {
+    const repository = process.env.GITHUB_REPOSITORY;
+    process.stdout.write(`${showJson(repository ? { repository, ...report } : report)}\n`);
+  } else process.stdout.write(`${showText(checkText(report))}\n`);
   return report.failed ? 1 : 0;
 }
 

@@ -159,6 +159,19 @@ async function run(args: string[]): Promise<number> {
       },
     )
     .command(
+      'fleet <files..>',
+      'merge many check --format json results (one per repository) into one table with totals; a missing or malformed result is listed, never dropped (exit 1 then)',
+      (y) =>
+        y.positional('files', { type: 'string', array: true, demandOption: true }).options({
+          format: { choices: ['markdown', 'json'] as const, default: 'markdown' as const, describe: 'output format' },
+        }),
+      async (argv) => {
+        keepYoungGenerationSmall();
+        const { fleetCommand } = await import('./fleet.js');
+        code = await fleetCommand((argv.files ?? []).map(String), argv.format);
+      },
+    )
+    .command(
       'traces [action] [id]',
       'review the trace files: list, show ID, verify, acknowledge --reason TEXT (a break in the chain you know about), prune (the retention policy now: old read-only traces and old backups go, recorded in a trace), report [--format markdown|html|json] [--out FILE] (one page for the reviewer of a migration pull request)',
       (y) =>

@@ -5,6 +5,7 @@ import type { Certainty, Location } from '../model/problem.js';
 import type { Unit } from '../model/model.js';
 import type { PlanOperation, Provenance } from '../model/plan.js';
 import { sha256 } from '../common/hash.js';
+import { VERSION } from '../version.js';
 import { byCodeUnit } from '../common/collections.js';
 import { supersededNow, withoutCopies } from './superseded.js';
 import type { FlowContext } from '../call/context.js';
@@ -51,6 +52,11 @@ export interface CheckFinding {
 }
 
 export interface CheckReport {
+  /** Who made the report, for `fleet` (which merges many): always copilot-onboard, at this version. */
+  tool: 'copilot-onboard';
+  version: string;
+  /** How many instruction files the scan found. */
+  files: number;
   failOn: FailOn;
   failed: boolean;
   counts: Record<CheckRule, number>;
@@ -105,7 +111,7 @@ export async function runCheck(
   for (const f of findings) if (baseline.has(f.fingerprint)) f.inBaseline = true;
   const counts = Object.fromEntries(CHECK_RULES.map((r) => [r, findings.filter((f) => f.rule === r).length])) as Record<CheckRule, number>;
   const failed = findings.some((f) => !f.inBaseline && FAILS[failOn].has(f.rule));
-  return { failOn, failed, counts, findings };
+  return { tool: 'copilot-onboard', version: VERSION, files: scan.sources.length, failOn, failed, counts, findings };
 }
 
 /**
