@@ -30,9 +30,10 @@ export async function checkCommand(root: string, args: CheckArgs): Promise<numbe
   }
   if (args.format === 'markdown') process.stdout.write((await import('./check-markdown.js')).checkMarkdown(report));
   else if (args.format === 'sarif') process.stdout.write(`${JSON.stringify(toSarif(report), null, 2)}\n`);
-  // In GitHub Actions the repository names itself, for `fleet` (which merges many results).
+  // The repository names itself, for `fleet` (which merges many results): COPILOT_ONBOARD_REPOSITORY_NAME
+  // (set by action.yml, whose matrix jobs check other repositories than their own), else GITHUB_REPOSITORY.
   else if (args.format === 'json') {
-    const repository = process.env.GITHUB_REPOSITORY;
+    const repository = process.env.COPILOT_ONBOARD_REPOSITORY_NAME || process.env.GITHUB_REPOSITORY;
     process.stdout.write(`${showJson(repository ? { repository, ...report } : report)}\n`);
   } else process.stdout.write(`${showText(checkText(report))}\n`);
   return report.failed ? 1 : 0;
