@@ -153,10 +153,12 @@ export async function fleetBench(cli: string, n: number): Promise<boolean> {
   const merged = JSON.parse(fs.readFileSync(fleetOut, 'utf8'));
 
   // The sum of the parts, from each result as check wrote it.
-  const parts = resultFiles.map((f) => JSON.parse(fs.readFileSync(f, 'utf8')));
+  const parts = resultFiles.map(
+    (f) => JSON.parse(fs.readFileSync(f, 'utf8')) as { files: number; findings: { rule: string; certainty: string }[] },
+  );
   const count = (rule: string, certainty?: string) =>
     parts.reduce(
-      (s, p) => s + p.findings.filter((f: any) => f.rule === rule && (certainty === undefined || f.certainty === certainty)).length,
+      (s, p) => s + p.findings.filter((f) => f.rule === rule && (certainty === undefined || f.certainty === certainty)).length,
       0,
     );
   const expected = {
