@@ -89,3 +89,18 @@ test('a job summary stays under GitHub’s 1 MiB, whole findings only, with a li
   assert.ok(Buffer.byteLength(small, 'utf8') <= 4000);
   assert.match(small, /findings not shown/);
 });
+
+test('untrusted text in Markdown: a code span longer than any backtick run; in a table every pipe after an odd run of backslashes; a fence nothing closes', async () => {
+  const { mdCode, mdFence, htmlText } = await import('../../server/src/show/markup.js');
+  assert.equal(mdCode('a`b``c'), '``` a`b``c ```');
+  assert.equal(mdCode(''), '*(empty)*');
+  for (const text of ['a|b', 'a\\|b', 'a\\\\|b', '|', '\\\\\\|']) {
+    const cell = mdCode(text, { inTable: true });
+    for (const m of cell.matchAll(/(\\*)\|/g)) assert.equal(m[1]!.length % 2, 1, `${text} → ${cell}`);
+  }
+  assert.equal(mdCode('line\nbreak'), '` line\\nbreak `', 'a newline is shown escaped: the text cannot start a line');
+  const fenced = mdFence('```\n# not a heading\n````');
+  assert.match(fenced, /^`{5}text\n/);
+  assert.match(fenced, /\n`{5}$/);
+  assert.equal(htmlText(`<a href="x">'&'</a>`), '&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+});

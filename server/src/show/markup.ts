@@ -29,7 +29,9 @@ function longestRun(text: string, c: string): number {
 export function mdCode(text: string, options: { inTable?: boolean } = {}): string {
   let shown = showLine(text);
   if (shown === '') return '*(empty)*';
-  if (options.inTable) shown = shown.replace(/\|/g, '\\|');
+  // A pipe in a cell is escaped by an odd run of backslashes before it, whatever the text had there:
+  // GFM splits the row before it reads the span, and `\\|` could be read as an escaped backslash and a bare pipe.
+  if (options.inTable) shown = shown.replace(/(\\*)\|/g, (_, bs: string) => `${bs}${bs.length % 2 === 1 ? '\\' : ''}\\|`);
   const fence = '`'.repeat(longestRun(shown, '`') + 1);
   return `${fence} ${shown} ${fence}`;
 }
