@@ -8,6 +8,8 @@
 // distinct claims, and the bytes of the analyze and propose replies on the big cases. `--huge` (or
 // BENCH_HUGE=1) adds 50,000 rule files, generated at bench time. BENCH_CLI runs another build for the
 // CLI rows (to compare before and after); the MCP rows use this build, through tests/helpers/mcp.ts.
+// `--fleet N` runs only the fleet rows (scripts/bench-fleet.ts): check on N generated repositories with
+// a bounded pool of workers, then fleet over the results, whose totals must equal the sum of the parts.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -428,6 +430,18 @@ const machine = () =>
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ')}, Node ${process.version}`;
+
+const fleetAt = process.argv.indexOf('--fleet');
+if (fleetAt >= 0) {
+  const n = Number(process.argv[fleetAt + 1]);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error('npm run bench -- --fleet N: N is the number of repositories (for example 1000)');
+    process.exit(2);
+  }
+  console.log(`copilot-onboard bench, fleet of ${n}, ${machine()}, ${CLI}`);
+  const { fleetBench } = await import('./bench-fleet.js');
+  process.exit((await fleetBench(CLI, n)) ? 0 : 1);
+}
 
 if (process.argv.includes('--scale-only')) {
   console.log(`copilot-onboard bench, scaling rows only, ${machine()}, ${CLI}`);

@@ -104,8 +104,8 @@ test('each kind is reported, and --fail-on is a ladder: contradiction < duplicat
   assert.match(drift[0].message, /Deploy only from the release branch/);
   const w = json(repos.change).report;
   assert.deepEqual(
-    w.findings.filter((f: any) => f.rule === 'would-change').map((f: any) => [f.kind, f.locations[0].path]),
-    [['create', '.github/copilot-instructions.md']],
+    w.findings.filter((f: any) => f.rule === 'would-change').map((f: any) => [f.kind, f.target, f.locations]),
+    [['create', '.github/copilot-instructions.md', [{ path: 'AGENTS.md', line: 1 }]]],
   );
 
   const expected: Record<string, Record<string, number>> = {
@@ -189,9 +189,11 @@ test('SARIF 2.1.0: valid against the official schema, one result per finding, a 
     ],
   );
   for (const rule of run.tool.driver.rules) {
-    assert.ok(rule.shortDescription.text && rule.fullDescription.text);
-    assert.match(rule.helpUri, /^https:\/\/unpkg\.com\/copilot-onboard@[^/]+\/docs\/\S+$/);
+    assert.ok(rule.shortDescription.text && rule.fullDescription.text && rule.help.text && rule.help.markdown);
+    // package.json names no repository: no link is made to a page that may not exist.
+    assert.equal(rule.helpUri, undefined);
   }
+  assert.equal(run.tool.driver.informationUri, undefined);
   const report = json(repo).report;
   assert.equal(run.results.length, report.findings.length);
   const contradiction = run.results.find((x: any) => x.ruleId === 'copilot-onboard/contradiction');
@@ -200,12 +202,20 @@ test('SARIF 2.1.0: valid against the official schema, one result per finding, a 
     contradiction.properties.certainty === 'high' ? 'error' : contradiction.properties.certainty === 'medium' ? 'warning' : 'note',
     contradiction.level,
   );
+  // Only a contradiction is ever an error: a file propose would create is a note.
+  for (const x of run.results) if (x.ruleId !== 'copilot-onboard/contradiction') assert.notEqual(x.level, 'error', x.ruleId);
+  // The other side is linked from the message, by the related location's id.
+  const ids = contradiction.relatedLocations.map((l: any) => l.id);
+  for (const id of ids) assert.match(contradiction.message.text, new RegExp(`\\]\\(${id}\\)`));
   const loc = contradiction.locations[0].physicalLocation;
   assert.equal(loc.artifactLocation.uri, '.github/copilot-instructions.md');
   assert.ok(loc.region.startLine > 1);
   assert.ok(contradiction.relatedLocations.length >= 1);
   assert.ok(contradiction.relatedLocations.every((l: any) => l.physicalLocation.region.startLine >= 1));
-  assert.ok(run.results.some((x: any) => x.ruleId === 'copilot-onboard/would-change'));
+  const would = run.results.find((x: any) => x.ruleId === 'copilot-onboard/would-change');
+  assert.ok(would);
+  assert.equal(would.level, 'note');
+  assert.equal(would.properties.target, '.github/copilot-instructions.md');
 
   // The validator does fail: a broken SARIF is refused.
   const broken = structuredClone(sarif);
@@ -217,6 +227,66 @@ test('SARIF 2.1.0: valid against the official schema, one result per finding, a 
   const badLine = structuredClone(sarif);
   badLine.runs[0].results[0].locations[0].physicalLocation.region.startLine = 0;
   assert.equal(validate(badLine), false);
+});
+
+test('SARIF would-change is shown at the sources a new file would be made from, never at a file that does not exist yet', (t) => {
+  const repo = sandbox(t, {
+    'AGENTS.md': '# Agents\n\n- Use pnpm.\n',
+    'CLAUDE.md': '# Claude\n\n## Style\n\n- Indent with 2 spaces.\n',
+  });
+  const sarif = JSON.parse(cli(['check', '--repo', repo, '--format', 'sarif']).stdout);
+  assert.ok(validate(sarif), JSON.stringify(compiled.errors));
+  const would = sarif.runs[0].results.filter((x: any) => x.ruleId === 'copilot-onboard/would-change');
+  assert.equal(would.length, 1);
+  const at = [would[0].locations[0], ...(would[0].relatedLocations ?? [])].map((l: any) => l.physicalLocation.artifactLocation.uri);
+  assert.deepEqual(at.sort(), ['AGENTS.md', 'CLAUDE.md']);
+  for (const uri of at) assert.ok(fs.existsSync(path.join(repo, uri)), uri);
+  assert.match(would[0].message.text, /^propose would create \.github\/copilot-instructions\.md Made also from: \[\S+:\d+\]\(1\)\.$/);
+  // The fingerprint stays the target's: a baseline written before still matches.
+  const j = json(repo, '--fail-on', 'any').report;
+  assert.equal(would[0].partialFingerprints['copilotOnboard/v1'], j.findings.find((f: any) => f.rule === 'would-change').fingerprint);
+});
+
+test('SARIF links: helpUri into the project repository at this version when package.json names one; brackets in untrusted text make no link', async () => {
+  const { toSarif, sarifText } = await import('../../server/src/cli/sarif.js');
+  const { githubUrl } = await import('../../server/src/package-root.js');
+  assert.equal(
+    githubUrl({ type: 'git', url: 'git+https://github.com/acme/copilot-onboard.git' }),
+    'https://github.com/acme/copilot-onboard',
+  );
+  assert.equal(githubUrl('github:acme/copilot-onboard'), 'https://github.com/acme/copilot-onboard');
+  assert.equal(githubUrl('acme/copilot-onboard'), 'https://github.com/acme/copilot-onboard');
+  assert.equal(githubUrl('https://gitlab.com/acme/copilot-onboard'), null);
+  assert.equal(githubUrl(undefined), null);
+  const report = {
+    tool: 'copilot-onboard' as const,
+    version: '0.1.0',
+    files: 2,
+    failOn: 'contradiction' as const,
+    failed: true,
+    counts: { contradiction: 1, duplicate: 0, drift: 0, 'would-change': 0, ambiguity: 0 },
+    findings: [
+      {
+        rule: 'contradiction' as const,
+        kind: 'tool-choice',
+        certainty: 'low' as const,
+        message: 'Use [npm](javascript:alert(1)) \\ or not',
+        locations: [
+          { path: 'a.md', line: 3 },
+          { path: 'b].md', line: 4 },
+        ],
+        fingerprint: 'f',
+      },
+    ],
+  };
+  const sarif = toSarif(report, { repositoryUrl: 'https://github.com/acme/copilot-onboard' }) as any;
+  assert.ok(validate(sarif), JSON.stringify(compiled.errors));
+  const run = sarif.runs[0];
+  assert.match(run.tool.driver.informationUri, /^https:\/\/github\.com\/acme\/copilot-onboard\/blob\/v[^/]+\/docs\/ci\.md$/);
+  for (const rule of run.tool.driver.rules) assert.match(rule.helpUri, /\/docs\/ci\.md#copilot-onboard[a-z-]+$/);
+  assert.equal(run.results[0].level, 'note', 'low certainty is a note, whatever the rule');
+  assert.equal(run.results[0].message.text, 'Use \\[npm\\](javascript:alert(1)) \\\\ or not The other side: [b\\].md:4](1).');
+  assert.equal(sarifText('[x]'), '\\[x\\]');
 });
 
 test('baseline round trip: --write-baseline then --baseline passes; a new problem still fails; a path outside is refused', (t) => {

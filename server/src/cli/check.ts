@@ -5,7 +5,7 @@ import { readNamedFile, writeNamedFile } from './named-file.js';
 import { toSarif } from './sarif.js';
 
 export interface CheckArgs {
-  format: 'text' | 'json' | 'sarif';
+  format: 'text' | 'json' | 'sarif' | 'markdown';
   failOn: FailOn;
   baseline?: string;
   writeBaseline?: string;
@@ -28,9 +28,14 @@ export async function checkCommand(root: string, args: CheckArgs): Promise<numbe
     for (const f of report.findings) f.inBaseline = true;
     report.failed = false;
   }
-  if (args.format === 'sarif') process.stdout.write(`${JSON.stringify(toSarif(report), null, 2)}\n`);
-  else if (args.format === 'json') process.stdout.write(`${showJson(report)}\n`);
-  else process.stdout.write(`${showText(checkText(report))}\n`);
+  if (args.format === 'markdown') process.stdout.write((await import('./check-markdown.js')).checkMarkdown(report));
+  else if (args.format === 'sarif') process.stdout.write(`${JSON.stringify(toSarif(report), null, 2)}\n`);
+  // The repository names itself, for `fleet` (which merges many results): COPILOT_ONBOARD_REPOSITORY_NAME
+  // (set by action.yml, whose matrix jobs check other repositories than their own), else GITHUB_REPOSITORY.
+  else if (args.format === 'json') {
+    const repository = process.env.COPILOT_ONBOARD_REPOSITORY_NAME || process.env.GITHUB_REPOSITORY;
+    process.stdout.write(`${showJson(repository ? { repository, ...report } : report)}\n`);
+  } else process.stdout.write(`${showText(checkText(report))}\n`);
   return report.failed ? 1 : 0;
 }
 

@@ -34,15 +34,21 @@ export const READ_ONLY_TOOLS: Record<string, ReadOnlyTool> = {
   status: 'onboarding_status',
 };
 
-export const TRACES_ACTIONS = ['list', 'show', 'verify', 'acknowledge', 'prune'] as const satisfies readonly TracesAction[];
+export const TRACES_ACTIONS = ['list', 'show', 'verify', 'acknowledge', 'prune', 'report'] as const satisfies readonly TracesAction[];
 export const TRACES_OPTIONS = {
   ...COMMON_OPTIONS,
   reason: { type: 'string', describe: 'acknowledge: why the trace chain broke (goes into the acknowledge trace)' },
+  format: { type: 'string', describe: 'report: markdown (default; fits a pull-request comment), html (one self-contained file) or json' },
+  out: { type: 'string', describe: 'report: write it to this file (under the working directory or the repository) instead of printing it' },
 } as const satisfies Record<string, OptionSpec>;
 
 /** The arguments with `--repo -x` read as `--repo=-x` (cli/quick-args.ts, joinDashValues). */
 export function normalizedArgs(args: string[]): string[] {
-  return joinDashValues(args, ['repo', 'branch', 'reason'], [...Object.keys(SERVE_OPTIONS), ...Object.keys(COMMON_OPTIONS), 'reason']);
+  return joinDashValues(
+    args,
+    ['repo', 'branch', 'reason', 'format', 'out'],
+    [...Object.keys(SERVE_OPTIONS), ...Object.keys(COMMON_OPTIONS), 'reason', 'format', 'out'],
+  );
 }
 
 export interface ReadOnlyArgs {
@@ -54,6 +60,8 @@ export interface TracesArgs extends ReadOnlyArgs {
   action: TracesAction;
   id?: string;
   reason?: string;
+  format?: string;
+  out?: string;
 }
 
 /** A read-only command with plain arguments: a step (analyze, propose, status) or traces. */

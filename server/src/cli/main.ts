@@ -130,9 +130,9 @@ async function run(args: string[]): Promise<number> {
       (y) =>
         withRepo(y).options({
           format: {
-            choices: ['text', 'json', 'sarif'] as const,
+            choices: ['text', 'json', 'sarif', 'markdown'] as const,
             default: 'text' as const,
-            describe: 'output format (sarif: for GitHub code scanning)',
+            describe: "output format (sarif: for GitHub code scanning; markdown: for GitHub's job summary)",
           },
           'fail-on': {
             choices: ['contradiction', 'duplicate', 'drift', 'any', 'none'] as const,
@@ -159,13 +159,28 @@ async function run(args: string[]): Promise<number> {
       },
     )
     .command(
+      'fleet <files..>',
+      'merge many check --format json results (one per repository) into one table with totals; a missing or malformed result is listed, never dropped (exit 1 then)',
+      (y) =>
+        y.positional('files', { type: 'string', array: true, demandOption: true }).options({
+          format: { choices: ['markdown', 'json'] as const, default: 'markdown' as const, describe: 'output format' },
+        }),
+      async (argv) => {
+        keepYoungGenerationSmall();
+        const { fleetCommand } = await import('./fleet.js');
+        code = await fleetCommand((argv.files ?? []).map(String), argv.format);
+      },
+    )
+    .command(
       'traces [action] [id]',
-      'review the trace files: list, show ID, verify, acknowledge --reason TEXT (a break in the chain you know about), prune (the retention policy now: old read-only traces and old backups go, recorded in a trace)',
+      'review the trace files: list, show ID, verify, acknowledge --reason TEXT (a break in the chain you know about), prune (the retention policy now: old read-only traces and old backups go, recorded in a trace), report [--format markdown|html|json] [--out FILE] (one page for the reviewer of a migration pull request)',
       (y) =>
         withJson(withRepo(y))
           .positional('action', { choices: TRACES_ACTIONS, default: 'list' as const })
           .positional('id', { type: 'string' })
-          .option('reason', TRACES_OPTIONS.reason),
+          .option('reason', TRACES_OPTIONS.reason)
+          .option('format', { ...TRACES_OPTIONS.format, choices: ['markdown', 'html', 'json'] as const })
+          .option('out', TRACES_OPTIONS.out),
       async (argv) => {
         code = await runTracesCommand(argv);
       },

@@ -30,6 +30,8 @@ export async function runTraces(argv: {
   action: TracesAction;
   id?: string;
   reason?: string;
+  format?: string;
+  out?: string;
 }): Promise<number> {
   try {
     return await traces(argv);
@@ -38,7 +40,15 @@ export async function runTraces(argv: {
   }
 }
 
-async function traces(argv: { repo?: string; json: boolean; action: TracesAction; id?: string; reason?: string }): Promise<number> {
+async function traces(argv: {
+  repo?: string;
+  json: boolean;
+  action: TracesAction;
+  id?: string;
+  reason?: string;
+  format?: string;
+  out?: string;
+}): Promise<number> {
   const { tracesCommand } = await import('./traces.js');
   const { recoverAndTrace } = await import('../gate/recovery-trace.js');
   const { assertStateTreeReal } = await import('../repo/safe-fs.js');
@@ -50,5 +60,5 @@ async function traces(argv: { repo?: string; json: boolean; action: TracesAction
   const recovered = await recoverAndTrace(root, null);
   if (recovered) process.stderr.write(`Recovered first: ${showLine(recovered.detail)}\n`);
   await reportIgnoredState(root);
-  return tracesCommand(root, argv.action, argv.id, argv.json, argv.reason);
+  return tracesCommand(root, argv.action, argv.id, argv.json, argv.reason, { format: argv.format, out: argv.out });
 }

@@ -1,54 +1,91 @@
-import { CHECK_RULES, type CheckReport, type CheckRule } from '../steps/check.js';
+import { CHECK_RULES, type CheckFinding, type CheckReport, type CheckRule } from '../steps/check.js';
 import type { Certainty } from '../model/problem.js';
+import { REPOSITORY_URL } from '../package-root.js';
 import { VERSION } from '../version.js';
 
 /**
  * The check report as SARIF 2.1.0, for GitHub code scanning (upload-sarif). One result per finding,
- * at its first location; the other locations are related locations. Certainty is the level
- * (high → error, medium → warning, low → note) and the `certainty` property.
+ * at its first location; the other locations are related locations, each linked from the message
+ * as `[path:line](id)` (GitHub links only what the message embeds). The level follows the rule and
+ * the certainty together (LEVELS): only a contradiction can be an error, so that a ruleset blocking
+ * on code-scanning errors blocks on contradictions alone.
  */
 
-/** Where the rules' help lives: the docs shipped in the npm package, as unpkg serves them (docs/ci.md). */
-export const DOCS_BASE = `https://unpkg.com/copilot-onboard@${VERSION}/docs/`;
+interface RuleText {
+  name: string;
+  short: string;
+  full: string;
+  /** The heading in docs/ci.md (GitHub's anchor). */
+  anchor: string;
+}
 
-const RULES: Record<CheckRule, { name: string; short: string; full: string; doc: string }> = {
+const RULES: Record<CheckRule, RuleText> = {
   contradiction: {
     name: 'Contradiction',
     short: 'Two instruction files (or two places in one) say opposite things.',
     full: 'Two rules that apply to the same files give opposite instructions (use one tool or another, do or do not). An assistant reading both follows one at random. Decide which stands and remove the other.',
-    doc: 'ci.md#copilot-onboardcontradiction',
+    anchor: 'copilot-onboardcontradiction',
   },
   duplicate: {
     name: 'Duplicate',
     short: 'The same rule is written in more than one place.',
     full: 'A rule is repeated, word for word or reworded, in several instruction files or sections. Copies drift apart over time; keep one.',
-    doc: 'ci.md#copilot-onboardduplicate',
+    anchor: 'copilot-onboardduplicate',
   },
   drift: {
     name: 'Drift',
     short: "A legacy instruction file says something Copilot's files do not.",
     full: "A legacy instruction file (CLAUDE.md, AGENTS.md, .cursor/rules, ...) standing beside Copilot's instruction files holds rule lines that none of Copilot's files holds, so Copilot does not follow them. Carry the rule over (run propose) or remove it.",
-    doc: 'ci.md#copilot-onboarddrift',
+    anchor: 'copilot-onboarddrift',
   },
   'would-change': {
     name: 'WouldChange',
-    short: 'Onboarding is not current: propose would change this file.',
-    full: "If copilot-onboard propose ran now, its plan would create, change or remove this file: Copilot's layout is not up to date with the instruction files.",
-    doc: 'ci.md#copilot-onboardwould-change',
+    short: 'Onboarding is not current: propose would create, change or remove a file.',
+    full: "If copilot-onboard propose ran now, its plan would create, change or remove a file: Copilot's layout is not up to date with the instruction files. The alert is shown at the source the new file would be made from (a file to create does not exist yet), or at the first line that would change.",
+    anchor: 'copilot-onboardwould-change',
   },
   ambiguity: {
     name: 'Ambiguity',
     short: 'An instruction file holds text a reader may not see (hidden characters), or imports more than is read.',
     full: 'An instruction file holds characters that display as nothing or as something else (zero-width, bidirectional controls), or more @path import lines than copilot-onboard follows (200 per file, 1,000 in all). A person reviewing it may not see what the assistant reads.',
-    doc: 'analysis.md',
+    anchor: 'copilot-onboardambiguity',
   },
 };
 
-const LEVEL: Record<Certainty, 'error' | 'warning' | 'note'> = { high: 'error', medium: 'warning', low: 'note' };
+export type SarifLevel = 'error' | 'warning' | 'note';
+
+/**
+ * The level of a finding, by its rule and certainty: a contradiction is an error when high, a
+ * warning when medium; duplicates, drift and hidden text are warnings (notes when low); a file
+ * propose would change is a note (the onboarding is behind, nothing is wrong yet). Low certainty is
+ * always a note.
+ */
+export const LEVELS: Record<CheckRule, Record<Certainty, SarifLevel>> = {
+  contradiction: { high: 'error', medium: 'warning', low: 'note' },
+  duplicate: { high: 'warning', medium: 'warning', low: 'note' },
+  drift: { high: 'warning', medium: 'warning', low: 'note' },
+  'would-change': { high: 'note', medium: 'note', low: 'note' },
+  ambiguity: { high: 'warning', medium: 'warning', low: 'note' },
+};
 
 export const ruleId = (rule: CheckRule): string => `copilot-onboard/${rule}`;
 
-export function toSarif(report: CheckReport): Record<string, unknown> {
+/**
+ * Where the docs are, at this version: the project's own repository when package.json names one on
+ * GitHub (`https://github.com/OWNER/NAME/blob/vVERSION/docs/`), else null and no link is made (a
+ * link to a page that does not exist helps nobody).
+ */
+export function docsBase(repositoryUrl: string | null = REPOSITORY_URL, version = VERSION): string | null {
+  return repositoryUrl === null ? null : `${repositoryUrl}/blob/v${version}/docs/`;
+}
+
+/** Text for a SARIF message: a literal `[`, `]` or `\` is escaped (SARIF 3.11.6), so untrusted text makes no link. */
+export function sarifText(text: string): string {
+  return text.replace(/[\\[\]]/g, (c) => `\\${c}`);
+}
+
+export function toSarif(report: CheckReport, options: { repositoryUrl?: string | null } = {}): Record<string, unknown> {
+  const base = docsBase(options.repositoryUrl === undefined ? REPOSITORY_URL : options.repositoryUrl);
   const location = (l: { path: string; line: number }, id?: number) => ({
     ...(id === undefined ? {} : { id }),
     physicalLocation: { artifactLocation: { uri: encodeURI(l.path), uriBaseId: '%SRCROOT%' }, region: { startLine: Math.max(1, l.line) } },
@@ -62,14 +99,16 @@ export function toSarif(report: CheckReport): Record<string, unknown> {
           driver: {
             name: 'copilot-onboard',
             semanticVersion: VERSION,
-            informationUri: `${DOCS_BASE}ci.md`,
+            ...(base ? { informationUri: `${base}ci.md` } : {}),
             rules: CHECK_RULES.map((r) => ({
               id: ruleId(r),
               name: RULES[r].name,
               shortDescription: { text: RULES[r].short },
               fullDescription: { text: RULES[r].full },
-              helpUri: DOCS_BASE + RULES[r].doc,
-              defaultConfiguration: { level: r === 'contradiction' || r === 'drift' ? 'error' : 'warning' },
+              help: { text: helpText(r, base), markdown: helpText(r, base, true) },
+              ...(base ? { helpUri: `${base}ci.md#${RULES[r].anchor}` } : {}),
+              defaultConfiguration: { level: LEVELS[r].high },
+              properties: { tags: ['copilot-instructions'] },
             })),
           },
         },
@@ -77,16 +116,45 @@ export function toSarif(report: CheckReport): Record<string, unknown> {
         results: report.findings.map((f) => ({
           ruleId: ruleId(f.rule),
           ruleIndex: CHECK_RULES.indexOf(f.rule),
-          level: LEVEL[f.certainty],
-          message: { text: f.message },
+          level: LEVELS[f.rule][f.certainty],
+          message: { text: messageText(f) },
           locations: [location(f.locations[0] ?? { path: '.', line: 1 })],
           ...(f.locations.length > 1 ? { relatedLocations: f.locations.slice(1).map((l, i) => location(l, i + 1)) } : {}),
           partialFingerprints: { 'copilotOnboard/v1': f.fingerprint },
           ...(f.inBaseline ? { baselineState: 'unchanged' } : {}),
-          properties: { certainty: f.certainty, kind: f.kind },
+          properties: { certainty: f.certainty, kind: f.kind, ...(f.target === undefined ? {} : { target: f.target }) },
         })),
         columnKind: 'utf16CodeUnits',
       },
     ],
   };
+}
+
+/** At most this many related locations are linked in a message; the rest are listed as related locations only. */
+const LINKED = 20;
+
+/** The finding's message, its other sides embedded as `[path:line](id)` links to its related locations. */
+function messageText(f: CheckFinding): string {
+  const others = f.locations.slice(1);
+  if (others.length === 0) return sarifText(f.message);
+  const links = others.slice(0, LINKED).map((l, i) => `[${sarifText(`${l.path}:${l.line}`)}](${i + 1})`);
+  const more = others.length > LINKED ? ` and ${others.length - LINKED} more` : '';
+  const words =
+    f.rule === 'contradiction'
+      ? 'The other side'
+      : f.rule === 'duplicate'
+        ? 'Also at'
+        : f.rule === 'would-change'
+          ? 'Made also from'
+          : 'Also at';
+  return `${sarifText(f.message)} ${words}: ${links.join(', ')}${more}.`;
+}
+
+function helpText(r: CheckRule, base: string | null, markdown = false): string {
+  const where = base
+    ? markdown
+      ? `See [docs/ci.md](${base}ci.md#${RULES[r].anchor}).`
+      : `See ${base}ci.md#${RULES[r].anchor}`
+    : `See docs/ci.md in copilot-onboard ${VERSION} (the package ships it).`;
+  return `${RULES[r].full}\n\n${where}`;
 }

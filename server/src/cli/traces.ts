@@ -2,12 +2,14 @@ import path from 'node:path';
 import { BadInputError } from '../common/errors.js';
 import { withLock } from '../state/lock.js';
 import { prune, RETENTION } from '../state/retention.js';
-import { showJson, showLine } from '../show/untrusted.js';
+import { showJson, showLine, showPath } from '../show/untrusted.js';
 import { listTraces } from '../state/traces/reader.js';
 import { acknowledgeTraces, verifyTraces } from '../state/traces/verify.js';
 
 /** Traces hold what clients and files sent (a client's name, messages): every cell and line is shown escaped. */
-export type TracesAction = 'list' | 'show' | 'verify' | 'acknowledge' | 'prune';
+export type TracesAction = 'list' | 'show' | 'verify' | 'acknowledge' | 'prune' | 'report';
+export const REPORT_FORMATS = ['markdown', 'html', 'json'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 export async function tracesCommand(
   root: string,
@@ -15,7 +17,11 @@ export async function tracesCommand(
   id: string | undefined,
   json: boolean,
   reason?: string,
+  report: { format?: string; out?: string } = {},
 ): Promise<number> {
+  if (action === 'report') return reportCommand(root, json ? 'json' : (report.format ?? 'markdown'), report.out);
+  if (report.format !== undefined || report.out !== undefined)
+    throw new BadInputError('--format and --out go with traces report only. Nothing was written.');
   if (action === 'verify') {
     const report = await verifyTraces(root);
     if (json) process.stdout.write(`${showJson(report)}\n`);
@@ -99,6 +105,35 @@ export async function tracesCommand(
           .trimEnd(),
       )
       .join('\n')}\n`,
+  );
+  return 0;
+}
+
+/**
+ * `traces report`: one page for the reviewer of a migration pull request (cli/trace-report.ts), in
+ * Markdown (a pull-request comment), HTML (one self-contained file) or JSON. Printed, or written to
+ * `--out FILE` through the safe writer (cli/named-file.ts), as `check --write-baseline` is. Exits 0
+ * whether or not the chain verifies (the page says which; `traces verify` is the gate).
+ */
+async function reportCommand(root: string, format: string, out: string | undefined): Promise<number> {
+  if (!(REPORT_FORMATS as readonly string[]).includes(format))
+    throw new BadInputError(`traces report --format ${showLine(format)}: use ${REPORT_FORMATS.join(', ')}. Nothing was written.`);
+  const { traceReport } = await import('./trace-report.js');
+  const report = await traceReport(root);
+  const text =
+    format === 'json'
+      ? `${JSON.stringify(report, null, 2)}\n`
+      : format === 'html'
+        ? (await import('./trace-report-html.js')).traceReportHtml(report)
+        : (await import('./trace-report-markdown.js')).traceReportMarkdown(report);
+  if (out === undefined) {
+    process.stdout.write(format === 'json' ? `${showJson(report)}\n` : text);
+    return 0;
+  }
+  const { writeNamedFile } = await import('./named-file.js');
+  await writeNamedFile('--out', out, root, text);
+  process.stderr.write(
+    `Wrote the traces report (${format}) to ${showPath(out)}: ${report.steps.length} gated step${report.steps.length === 1 ? '' : 's'}, the chain ${report.chain.ok ? 'verifies' : 'does not verify'}.\n`,
   );
   return 0;
 }

@@ -135,6 +135,7 @@ export const TOOLS = {
               locations: z.array(z.object({ path: z.string(), line: z.number() })),
               fingerprint: z.string(),
               inBaseline: z.boolean().optional(),
+              target: z.string().optional(),
             }),
           )
           .optional(),

@@ -3,7 +3,9 @@ import { contentDocs, scanRepository, type ScanResult } from '../analysis/scan.j
 import { buildPlan } from '../planning/plan.js';
 import type { Certainty, Location } from '../model/problem.js';
 import type { Unit } from '../model/model.js';
+import type { PlanOperation, Provenance } from '../model/plan.js';
 import { sha256 } from '../common/hash.js';
+import { VERSION } from '../version.js';
 import { byCodeUnit } from '../common/collections.js';
 import { supersededNow, withoutCopies } from './superseded.js';
 import type { FlowContext } from '../call/context.js';
@@ -45,9 +47,16 @@ export interface CheckFinding {
   fingerprint: string;
   /** Set when a baseline holds this finding: it is reported but does not fail the check. */
   inBaseline?: boolean;
+  /** would-change only: the file propose would create, change or remove (its locations are where to look now). */
+  target?: string;
 }
 
 export interface CheckReport {
+  /** Who made the report, for `fleet` (which merges many): always copilot-onboard, at this version. */
+  tool: 'copilot-onboard';
+  version: string;
+  /** How many instruction files the scan found. */
+  files: number;
   failOn: FailOn;
   failed: boolean;
   counts: Record<CheckRule, number>;
@@ -65,8 +74,9 @@ export async function runCheck(
   const problems = withoutCopies(analysis.problems, superseded);
   const lineText = lineReader(scan);
   const findings: CheckFinding[] = [];
-  const add = (f: Omit<CheckFinding, 'fingerprint'>) => {
-    const key = [f.rule, f.kind, ...f.locations.map((l) => `${l.path}\n${lineText(l)}`)].join('\n\n');
+  // `keyedAt`: the locations the fingerprint is made of, when they are not the ones shown (would-change).
+  const add = (f: Omit<CheckFinding, 'fingerprint'>, keyedAt: Location[] = f.locations) => {
+    const key = [f.rule, f.kind, ...keyedAt.map((l) => `${l.path}\n${lineText(l)}`)].join('\n\n');
     findings.push({ ...f, fingerprint: sha256(key) });
   };
   for (const p of problems) {
@@ -83,19 +93,52 @@ export async function runCheck(
   const plan = buildPlan(scan, analysis);
   for (const op of plan.operations) {
     const verb = op.op === 'create' ? 'would create' : op.op === 'update' ? 'would change' : 'would remove';
-    add({
-      rule: 'would-change',
-      kind: op.op,
-      certainty: 'high',
-      message: `propose ${verb} ${op.path}`,
-      locations: [{ path: op.path, line: 1 }],
-    });
+    // Shown where a reader can look: a file to create does not exist yet, so at the sources it
+    // would be made from; the fingerprint stays the target's, as before, so baselines still match.
+    add(
+      {
+        rule: 'would-change',
+        kind: op.op,
+        certainty: 'high',
+        message: `propose ${verb} ${op.path}`,
+        target: op.path,
+        locations: wouldChangeAt(op, plan.provenance),
+      },
+      [{ path: op.path, line: 1 }],
+    );
   }
   findings.sort(byFinding);
   for (const f of findings) if (baseline.has(f.fingerprint)) f.inBaseline = true;
   const counts = Object.fromEntries(CHECK_RULES.map((r) => [r, findings.filter((f) => f.rule === r).length])) as Record<CheckRule, number>;
   const failed = findings.some((f) => !f.inBaseline && FAILS[failOn].has(f.rule));
-  return { failOn, failed, counts, findings };
+  return { tool: 'copilot-onboard', version: VERSION, files: scan.sources.length, failOn, failed, counts, findings };
+}
+
+/**
+ * Where a would-change finding is shown: a file to create at the first line each source gives it
+ * (in the plan's order), since it does not exist yet; a file to change at the first line the diff
+ * changes; a file to remove at its line 1. A file to create that no source feeds (none in the
+ * provenance) is shown at its own name, line 1, as before.
+ */
+function wouldChangeAt(op: PlanOperation, provenance: readonly Provenance[]): Location[] {
+  if (op.op === 'update') return [{ path: op.path, line: firstChangedLine(op.diff) }];
+  if (op.op === 'delete') return [{ path: op.path, line: 1 }];
+  const seen = new Map<string, number>();
+  for (const p of provenance) if (p.to.path === op.path && !seen.has(p.from.path)) seen.set(p.from.path, Math.max(1, p.from.startLine));
+  return seen.size === 0 ? [{ path: op.path, line: 1 }] : [...seen].map(([path, line]) => ({ path, line }));
+}
+
+/** The old file's line where a unified diff's first change is: its first hunk's start, past the context lines. */
+function firstChangedLine(diff: string): number {
+  const lines = diff.split('\n');
+  const at = lines.findIndex((l) => l.startsWith('@@ -'));
+  if (at < 0) return 1;
+  let line = Number(/^@@ -(\d+)/.exec(lines[at]!)?.[1] ?? 1);
+  for (const l of lines.slice(at + 1)) {
+    if (!l.startsWith(' ')) break;
+    line++;
+  }
+  return Math.max(1, line);
 }
 
 /**
