@@ -13,11 +13,8 @@ const MAX_FILE_LINES = 450;
 
 /** Still over the limit, with their size when they were listed: to be split, never to grow. */
 const LONG_FUNCTIONS: Record<string, number> = {
-  'cli/main.ts run': 175,
   'analysis/scan.ts scanRepository': 96,
-  'cli/traces.ts tracesCommand': 93,
   'analysis/copies.ts findCopies': 90,
-  'cli/terminal-form.ts terminalForm': 81,
 };
 const LONG_FILES: Record<string, number> = {
   'repo/safe-fs.ts': 759,

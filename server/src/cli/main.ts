@@ -73,62 +73,90 @@ async function run(args: string[]): Promise<number> {
   }
   const { default: yargs } = await import('yargs');
   let code = 0;
-  const run = (fn: () => Promise<number>) => async () => {
+  const set: SetCode = (fn) => async () => {
     code = await fn();
   };
-  await yargs(args)
+  const y = yargs(args)
     .scriptName('copilot-onboard')
-    .usage("$0 <command> [options]\n\nMove AI-assistant instruction files into GitHub Copilot's layout; every change needs a person's yes.")
+    .usage(
+      "$0 <command> [options]\n\nMove AI-assistant instruction files into GitHub Copilot's layout; every change needs a person's yes.",
+    );
+  await otherCommands(ciCommands(stepCommands(y, set), set), set)
+    .demandCommand(1, 'Name a command.')
+    .strict()
+    .version(VERSION)
+    .help()
+    .fail((msg, err) => {
+      if (err) throw err;
+      process.stderr.write(`${msg}\nRun copilot-onboard --help for the commands.\n`);
+      process.exit(2);
+    })
+    .parseAsync();
+  return code;
+}
+
+/** Wraps a command's run: its exit code becomes the process's. */
+type SetCode = (fn: () => Promise<number>) => () => Promise<void>;
+
+/** serve and the steps of the flow. */
+function stepCommands<T>(y: Argv<T>, set: SetCode): Argv<T> {
+  return y
     .command(
       'serve',
       'MCP server on stdio, or on Streamable HTTP with --http',
-      (y) => y.options(SERVE_OPTIONS),
-      async (argv) => {
-        await runServe(argv);
-        code = -1;
-      },
+      (c) => c.options(SERVE_OPTIONS),
+      (argv) =>
+        set(async () => {
+          await runServe(argv);
+          return -1;
+        })(),
     )
     .command(
       'analyze',
       'find and classify the instruction files (read-only)',
-      (y) => withJson(withRepo(y)),
-      (argv) => run(() => readOnly('onboarding_analyze', argv))(),
+      (c) => withJson(withRepo(c)),
+      (argv) => set(() => readOnly('onboarding_analyze', argv))(),
     )
     .command(
       'propose',
       'build the migration plan with diffs (writes only .copilot-state/)',
-      (y) => withJson(withRepo(y)),
-      (argv) => run(() => readOnly('onboarding_propose', argv))(),
+      (c) => withJson(withRepo(c)),
+      (argv) => set(() => readOnly('onboarding_propose', argv))(),
     )
     .command(
       'status',
       'where the onboarding stands',
-      (y) => withJson(withRepo(y)),
-      (argv) => run(() => readOnly('onboarding_status', argv))(),
+      (c) => withJson(withRepo(c)),
+      (argv) => set(() => readOnly('onboarding_status', argv))(),
     )
     .command(
       'approve',
       'approve the current plan (asks in the terminal)',
-      (y) => withJson(withRepo(y)),
-      (argv) => run(() => gated('onboarding_approve', argv))(),
+      (c) => withJson(withRepo(c)),
+      (argv) => set(() => gated('onboarding_approve', argv))(),
     )
     .command(
       'migrate',
       'apply the approved plan (asks in the terminal)',
-      (y) => withGit(withJson(withRepo(y))),
-      (argv) => run(() => gated('onboarding_migrate', argv))(),
+      (c) => withGit(withJson(withRepo(c))),
+      (argv) => set(() => gated('onboarding_migrate', argv))(),
     )
     .command(
       'rollback',
       'restore the files from the backup (asks in the terminal)',
-      (y) => withJson(withRepo(y)),
-      (argv) => run(() => gated('onboarding_rollback', argv))(),
-    )
+      (c) => withJson(withRepo(c)),
+      (argv) => set(() => gated('onboarding_rollback', argv))(),
+    );
+}
+
+/** check and fleet, for CI. */
+function ciCommands<T>(y: Argv<T>, set: SetCode): Argv<T> {
+  return y
     .command(
       'check',
       'for CI: report contradictions, duplicates, drift and files propose would change; exit 1 when something reaches --fail-on (read-only)',
-      (y) =>
-        withRepo(y).options({
+      (c) =>
+        withRepo(c).options({
           format: {
             choices: ['text', 'json', 'sarif', 'markdown'] as const,
             default: 'text' as const,
@@ -145,103 +173,99 @@ async function run(args: string[]): Promise<number> {
             describe: 'write the current findings as a baseline to this file (under the working directory or the repository)',
           },
         }),
-      async (argv) => {
-        keepYoungGenerationSmall();
-        const { checkCommand } = await import('./check.js');
-        const choice = await repoFrom(argv.repo);
-        await (await import('./command-io.js')).reportIgnoredState(choice.explicit ?? choice.cwd);
-        code = await checkCommand(choice.explicit ?? choice.cwd, {
-          format: argv.format,
-          failOn: argv['fail-on'],
-          baseline: argv.baseline,
-          writeBaseline: argv['write-baseline'],
-        });
-      },
+      (argv) =>
+        set(() =>
+          check(argv.repo, {
+            format: argv.format,
+            failOn: argv['fail-on'],
+            baseline: argv.baseline,
+            writeBaseline: argv['write-baseline'],
+          }),
+        )(),
     )
     .command(
       'fleet <files..>',
       'merge many check --format json results (one per repository) into one table with totals; a missing or malformed result is listed, never dropped (exit 1 then)',
-      (y) =>
-        y.positional('files', { type: 'string', array: true, demandOption: true }).options({
+      (c) =>
+        c.positional('files', { type: 'string', array: true, demandOption: true }).options({
           format: { choices: ['markdown', 'json'] as const, default: 'markdown' as const, describe: 'output format' },
         }),
-      async (argv) => {
-        keepYoungGenerationSmall();
-        const { fleetCommand } = await import('./fleet.js');
-        code = await fleetCommand((argv.files ?? []).map(String), argv.format);
-      },
-    )
+      (argv) =>
+        set(async () => {
+          keepYoungGenerationSmall();
+          return (await import('./fleet.js')).fleetCommand((argv.files ?? []).map(String), argv.format);
+        })(),
+    );
+}
+
+/** traces, setup and demo. */
+function otherCommands<T>(y: Argv<T>, set: SetCode): Argv<T> {
+  return y
     .command(
       'traces [action] [id]',
       'review the trace files: list, show ID, verify, acknowledge --reason TEXT (a break in the chain you know about), prune (the retention policy now: old read-only traces and old backups go, recorded in a trace), report [--format markdown|html|json] [--out FILE] (one page for the reviewer of a migration pull request)',
-      (y) =>
-        withJson(withRepo(y))
+      (c) =>
+        withJson(withRepo(c))
           .positional('action', { choices: TRACES_ACTIONS, default: 'list' as const })
           .positional('id', { type: 'string' })
           .option('reason', TRACES_OPTIONS.reason)
           .option('format', { ...TRACES_OPTIONS.format, choices: ['markdown', 'html', 'json'] as const })
           .option('out', TRACES_OPTIONS.out),
-      async (argv) => {
-        code = await runTracesCommand(argv);
-      },
+      (argv) => set(() => runTracesCommand(argv))(),
     )
     .command(
       'setup <target>',
       "register the server with a client: vscode writes .vscode/mcp.json (asks first); print shows every client's snippet",
-      (y) => withRepo(y).positional('target', { choices: ['vscode', 'print'] as const, demandOption: true }),
-      async (argv) => {
-        const setup = await import('./setup.js');
-        if (argv.target === 'print') {
-          process.stdout.write(`${setup.snippets()}\n`);
-          return;
-        }
-        const choice = await repoFrom(argv.repo);
-        const change = await setup.planVscodeSetup(choice.explicit ?? choice.cwd);
-        if (!change) {
-          process.stdout.write('.vscode/mcp.json already registers copilot-onboard; nothing to do.\n');
-          return;
-        }
-        process.stdout.write(`${showText(change.diff)}\n${setup.vscodeHttpSnippet()}\n\n`);
-        if (!process.stdin.isTTY) {
-          process.stderr.write('No terminal to ask in: nothing was written. Run this in a terminal, or copy the snippet above.\n');
-          code = 3;
-          return;
-        }
-        const { confirm } = await import('@inquirer/prompts');
-        let yes = false;
-        try {
-          yes = await confirm({ message: `Write ${change.file}?`, default: false }, { output: process.stderr });
-        } catch {
-          yes = false;
-        }
-        if (!yes) {
-          process.stderr.write('Nothing was written.\n');
-          code = 3;
-          return;
-        }
-        await setup.applyVscodeSetup(change);
-        process.stdout.write(`Wrote ${change.file}. Reload the VS Code window, then start the copilot-onboard server from the MCP view.\n`);
-      },
+      (c) => withRepo(c).positional('target', { choices: ['vscode', 'print'] as const, demandOption: true }),
+      (argv) => set(() => setup(argv.target, argv.repo))(),
     )
     .command(
       'demo',
       'walk the whole flow on a throw-away example repository, removed at the end (--keep keeps it); without a terminal it stops before the first question and exits 3, as approve, migrate and rollback do',
-      (y) =>
-        y.options({ keep: { type: 'boolean', default: false, describe: 'keep the sandbox repository (and its traces) after the demo' } }),
-      async (argv) => {
-        const { runDemo } = await import('./demo.js');
-        code = await runDemo({ keep: argv.keep });
-      },
-    )
-    .demandCommand(1, 'Name a command.')
-    .strict()
-    .version(VERSION)
-    .help()
-    .fail((msg, err) => {
-      if (err) throw err;
-      process.stderr.write(`${msg}\nRun copilot-onboard --help for the commands.\n`);
-      process.exit(2);
-    })
-    .parseAsync();
-  return code;
+      (c) =>
+        c.options({ keep: { type: 'boolean', default: false, describe: 'keep the sandbox repository (and its traces) after the demo' } }),
+      (argv) => set(async () => (await import('./demo.js')).runDemo({ keep: argv.keep }))(),
+    );
+}
+
+async function check(repoFlag: string | undefined, args: import('./check.js').CheckArgs): Promise<number> {
+  keepYoungGenerationSmall();
+  const { checkCommand } = await import('./check.js');
+  const choice = await repoFrom(repoFlag);
+  await (await import('./command-io.js')).reportIgnoredState(choice.explicit ?? choice.cwd);
+  return checkCommand(choice.explicit ?? choice.cwd, args);
+}
+
+/** `setup vscode` shows the change, asks, and writes it; `setup print` shows every client's snippet. */
+async function setup(target: 'vscode' | 'print', repoFlag: string | undefined): Promise<number> {
+  const setupModule = await import('./setup.js');
+  if (target === 'print') {
+    process.stdout.write(`${setupModule.snippets()}\n`);
+    return 0;
+  }
+  const choice = await repoFrom(repoFlag);
+  const change = await setupModule.planVscodeSetup(choice.explicit ?? choice.cwd);
+  if (!change) {
+    process.stdout.write('.vscode/mcp.json already registers copilot-onboard; nothing to do.\n');
+    return 0;
+  }
+  process.stdout.write(`${showText(change.diff)}\n${setupModule.vscodeHttpSnippet()}\n\n`);
+  if (!process.stdin.isTTY) {
+    process.stderr.write('No terminal to ask in: nothing was written. Run this in a terminal, or copy the snippet above.\n');
+    return 3;
+  }
+  const { confirm } = await import('@inquirer/prompts');
+  let yes = false;
+  try {
+    yes = await confirm({ message: `Write ${change.file}?`, default: false }, { output: process.stderr });
+  } catch {
+    yes = false;
+  }
+  if (!yes) {
+    process.stderr.write('Nothing was written.\n');
+    return 3;
+  }
+  await setupModule.applyVscodeSetup(change);
+  process.stdout.write(`Wrote ${change.file}. Reload the VS Code window, then start the copilot-onboard server from the MCP view.\n`);
+  return 0;
 }

@@ -38,7 +38,6 @@ const DIFF_SHOWN = '(The diff of every change is shown above; the whole plan is 
 export function terminalForm(options: { diffShown?: boolean | (() => string | null) } = {}): TerminalForm {
   return async (params, serverSignal) => {
     if (!('requestedSchema' in params) || !params.requestedSchema) return { action: 'decline' };
-    const { confirm, input, select } = await import('@inquirer/prompts');
     const schema = params.requestedSchema;
     // The server shows untrusted text escaped already; shown again here, which changes nothing in such text.
     const shown = showText(params.message);
@@ -65,18 +64,7 @@ export function terminalForm(options: { diffShown?: boolean | (() => string | nu
     const confirmations = fields.filter(isConfirmation);
     const texts = fields.filter(isText);
 
-    const ask = async (name: string, p: Property, raw = p.title ?? name): Promise<string | boolean> => {
-      const title = showLine(raw);
-      if (p.type === 'boolean')
-        return confirm({ message: p.description ? `${title} (${showLine(p.description)})` : title, default: p.default === true }, context);
-      if (p.oneOf || p.enum) {
-        const options = p.oneOf
-          ? p.oneOf.map((o) => ({ value: o.const, name: showLine(o.title) }))
-          : p.enum!.map((v) => ({ value: v, name: showLine(v) }));
-        return select({ message: title, choices: options, default: typeof p.default === 'string' ? p.default : undefined }, context);
-      }
-      return input({ message: title, default: typeof p.default === 'string' && p.default !== '' ? p.default : undefined }, context);
-    };
+    const ask = (name: string, p: Property, raw = p.title ?? name) => askField(p, showLine(raw), context);
 
     const content: Record<string, string | boolean> = {};
     try {
@@ -115,6 +103,24 @@ export function terminalForm(options: { diffShown?: boolean | (() => string | nu
       process.stdin.off('keypress', onKey);
     }
   };
+}
+
+/** One field of the form as a prompt: a yes or no, a choice, or a line of text. */
+async function askField(
+  p: Property,
+  title: string,
+  context: { signal: AbortSignal; output: NodeJS.WritableStream },
+): Promise<string | boolean> {
+  const { confirm, input, select } = await import('@inquirer/prompts');
+  if (p.type === 'boolean')
+    return confirm({ message: p.description ? `${title} (${showLine(p.description)})` : title, default: p.default === true }, context);
+  if (p.oneOf || p.enum) {
+    const options = p.oneOf
+      ? p.oneOf.map((o) => ({ value: o.const, name: showLine(o.title) }))
+      : p.enum!.map((v) => ({ value: v, name: showLine(v) }));
+    return select({ message: title, choices: options, default: typeof p.default === 'string' ? p.default : undefined }, context);
+  }
+  return input({ message: title, default: typeof p.default === 'string' && p.default !== '' ? p.default : undefined }, context);
 }
 
 /** The form as `approve`, `migrate` and `rollback` show it: the whole message, diff included. */

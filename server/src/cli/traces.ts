@@ -22,57 +22,9 @@ export async function tracesCommand(
   if (action === 'report') return reportCommand(root, json ? 'json' : (report.format ?? 'markdown'), report.out);
   if (report.format !== undefined || report.out !== undefined)
     throw new BadInputError('--format and --out go with traces report only. Nothing was written.');
-  if (action === 'verify') {
-    const report = await verifyTraces(root);
-    if (json) process.stdout.write(`${showJson(report)}\n`);
-    else if (report.ok) {
-      const acknowledged = report.acknowledged.length;
-      process.stdout.write(
-        acknowledged === 0
-          ? `${report.traces} traces verified: none is missing, edited or out of order.\n`
-          : `${report.traces} traces verified, with ${acknowledged} problem${acknowledged > 1 ? 's' : ''} a person acknowledged (traces list shows the acknowledge trace):\n${report.acknowledged.map((p) => `- ${showLine(p)}`).join('\n')}\n`,
-      );
-    } else {
-      process.stderr.write(
-        `The traces do not verify (${report.problems.length} problem${report.problems.length > 1 ? 's' : ''}):\n${report.problems.map((p) => `- ${showLine(p)}`).join('\n')}\n` +
-          'When you know why (you removed or edited traces yourself), record it: copilot-onboard traces acknowledge --reason "..." writes a trace saying so.\n',
-      );
-    }
-    return report.ok ? 0 : 2;
-  }
-  if (action === 'prune') {
-    // The retention policy now, down to its limits: gated traces stay, and so does every backup that can still be rolled back.
-    const done = await withLock(root, 'operation', 'traces prune', () =>
-      prune(root, reason?.trim() || 'copilot-onboard traces prune, from the command line.', { force: true }),
-    );
-    if (json) process.stdout.write(`${showJson(done ?? { trace: null, traces: 0, backups: [] })}\n`);
-    else if (!done)
-      process.stdout.write(
-        `Nothing to prune: at most ${RETENTION.readOnlyTraces} read-only traces and the backups of the last ${RETENTION.backups} rolled-back migrations are kept, and every gated trace. Nothing was written.\n`,
-      );
-    else {
-      const trace = path.relative(root, done.trace).split(path.sep).join('/');
-      process.stdout.write(
-        `Pruned ${done.traces} read-only trace${done.traces === 1 ? '' : 's'}${done.backups.length ? ` and ${done.backups.length} backup${done.backups.length === 1 ? '' : 's'} (${done.backups.map(showLine).join(', ')})` : ''}; ${showLine(trace)} records what was removed, so traces verify still verifies the chain.\n`,
-      );
-    }
-    return 0;
-  }
-  if (action === 'acknowledge') {
-    if (reason === undefined || reason.trim() === '') {
-      throw new BadInputError(
-        'traces acknowledge needs --reason "why the chain broke": the reason goes into the acknowledge trace. Nothing was written.',
-      );
-    }
-    const done = await acknowledgeTraces(root, reason.trim());
-    if (json) process.stdout.write(`${showJson(done ?? { trace: null, problems: [] })}\n`);
-    else if (!done) process.stdout.write('The traces verify: there is nothing to acknowledge, and nothing was written.\n');
-    else
-      process.stdout.write(
-        `Acknowledged ${done.problems.length} problem${done.problems.length > 1 ? 's' : ''} in ${done.trace}:\n${done.problems.map((p) => `- ${showLine(p)}`).join('\n')}\n`,
-      );
-    return 0;
-  }
+  if (action === 'verify') return verifyCommand(root, json);
+  if (action === 'prune') return pruneCommand(root, json, reason);
+  if (action === 'acknowledge') return acknowledgeCommand(root, json, reason);
   const traces = await listTraces(root);
   if (action === 'show') {
     const found = traces.find((t) => t.id === id || t.id.startsWith(id ?? '\0'));
@@ -83,29 +35,79 @@ export async function tracesCommand(
     process.stdout.write(`${showJson(found.data)}\n`);
     return 0;
   }
-  if (json) {
-    process.stdout.write(`${showJson(traces.map(({ data: _d, file: _f, ...t }) => t))}\n`);
-    return 0;
-  }
-  if (traces.length === 0) {
-    process.stdout.write('No traces yet.\n');
-    return 0;
-  }
+  if (json) process.stdout.write(`${showJson(traces.map(({ data: _d, file: _f, ...t }) => t))}\n`);
+  else process.stdout.write(traces.length === 0 ? 'No traces yet.\n' : traceTable(traces));
+  return 0;
+}
+
+/** One row a trace, in aligned columns. */
+function traceTable(traces: Awaited<ReturnType<typeof listTraces>>): string {
   const rows = [
     ['time', 'kind', 'step', 'outcome', 'ms', 'client', 'id'],
     ...traces.map((t) => [t.timestamp, t.kind, t.step, t.outcome, String(t.duration_ms ?? '-'), t.client, t.id].map(showLine)),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  process.stdout.write(
-    `${rows
-      .map((r) =>
-        r
-          .map((c, i) => c.padEnd(widths[i]!))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n')}\n`,
+  return `${rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n')}\n`;
+}
+
+async function verifyCommand(root: string, json: boolean): Promise<number> {
+  const report = await verifyTraces(root);
+  if (json) process.stdout.write(`${showJson(report)}\n`);
+  else if (report.ok) {
+    const acknowledged = report.acknowledged.length;
+    process.stdout.write(
+      acknowledged === 0
+        ? `${report.traces} traces verified: none is missing, edited or out of order.\n`
+        : `${report.traces} traces verified, with ${acknowledged} problem${acknowledged > 1 ? 's' : ''} a person acknowledged (traces list shows the acknowledge trace):\n${report.acknowledged.map((p) => `- ${showLine(p)}`).join('\n')}\n`,
+    );
+  } else {
+    process.stderr.write(
+      `The traces do not verify (${report.problems.length} problem${report.problems.length > 1 ? 's' : ''}):\n${report.problems.map((p) => `- ${showLine(p)}`).join('\n')}\n` +
+        'When you know why (you removed or edited traces yourself), record it: copilot-onboard traces acknowledge --reason "..." writes a trace saying so.\n',
+    );
+  }
+  return report.ok ? 0 : 2;
+}
+
+/** The retention policy now, down to its limits: gated traces stay, and so does every backup that can still be rolled back. */
+async function pruneCommand(root: string, json: boolean, reason: string | undefined): Promise<number> {
+  const done = await withLock(root, 'operation', 'traces prune', () =>
+    prune(root, reason?.trim() || 'copilot-onboard traces prune, from the command line.', { force: true }),
   );
+  if (json) process.stdout.write(`${showJson(done ?? { trace: null, traces: 0, backups: [] })}\n`);
+  else if (!done)
+    process.stdout.write(
+      `Nothing to prune: at most ${RETENTION.readOnlyTraces} read-only traces and the backups of the last ${RETENTION.backups} rolled-back migrations are kept, and every gated trace. Nothing was written.\n`,
+    );
+  else {
+    const trace = path.relative(root, done.trace).split(path.sep).join('/');
+    process.stdout.write(
+      `Pruned ${done.traces} read-only trace${done.traces === 1 ? '' : 's'}${done.backups.length ? ` and ${done.backups.length} backup${done.backups.length === 1 ? '' : 's'} (${done.backups.map(showLine).join(', ')})` : ''}; ${showLine(trace)} records what was removed, so traces verify still verifies the chain.\n`,
+    );
+  }
+  return 0;
+}
+
+async function acknowledgeCommand(root: string, json: boolean, reason: string | undefined): Promise<number> {
+  if (reason === undefined || reason.trim() === '') {
+    throw new BadInputError(
+      'traces acknowledge needs --reason "why the chain broke": the reason goes into the acknowledge trace. Nothing was written.',
+    );
+  }
+  const done = await acknowledgeTraces(root, reason.trim());
+  if (json) process.stdout.write(`${showJson(done ?? { trace: null, problems: [] })}\n`);
+  else if (!done) process.stdout.write('The traces verify: there is nothing to acknowledge, and nothing was written.\n');
+  else
+    process.stdout.write(
+      `Acknowledged ${done.problems.length} problem${done.problems.length > 1 ? 's' : ''} in ${done.trace}:\n${done.problems.map((p) => `- ${showLine(p)}`).join('\n')}\n`,
+    );
   return 0;
 }
 
