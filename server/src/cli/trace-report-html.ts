@@ -66,7 +66,7 @@ function stepSection(s: ReportStep): string {
   const items = [
     `<li><strong>Asked by</strong>: client ${s.client ? c(`${s.client.name} ${s.client.version}`) : '<em>none named</em>'}${s.tool ? `, tool ${c(s.tool)}` : ', from the command line'}${s.startedAt ? `, from ${c(s.startedAt)}` : ''}</li>`,
     s.shown.chars > 0
-      ? `<li><strong>Shown</strong>: ${s.planHash ? `plan ${c(s.planHash)}, ` : ''}a message of ${s.shown.lines} lines (${s.shown.chars} characters)${s.shown.files.length ? `, with the diff of ${s.shown.files.length} files: +${s.shown.diffLines.added} −${s.shown.diffLines.removed} lines: ${s.shown.files.map((f) => `${c(f.path)} (+${f.added} −${f.removed})`).join(', ')}` : ''}</li>`
+      ? `<li><strong>Shown</strong>: ${s.planHash ? `plan ${c(s.planHash)}, ` : ''}a message of ${s.shown.lines} lines (${s.shown.chars} characters)${s.shown.files.length ? `, with the diff of ${s.shown.files.length} file${s.shown.files.length === 1 ? '' : 's'}: +${s.shown.diffLines.added} −${s.shown.diffLines.removed} lines: ${s.shown.files.map((f) => `${c(f.path)} (+${f.added} −${f.removed})`).join(', ')}` : ''}</li>`
       : '<li><strong>Shown</strong>: nothing (no form could be shown)</li>',
   ];
   for (const ch of s.shown.choices) {
