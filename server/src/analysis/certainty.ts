@@ -15,6 +15,8 @@ export const CERTAINTY: Readonly<Record<string, Certainty>> = {
   'contradiction/action': 'medium',
   'contradiction/command': 'medium',
   'contradiction/always-never': 'medium',
+  'contradiction/command-use': 'medium',
+  'contradiction/fact': 'medium',
   // Duplicates.
   'duplication/exact': 'high',
   'duplication/copied-file': 'medium',
