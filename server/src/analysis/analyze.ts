@@ -15,6 +15,7 @@ import type { SkippedSource } from '../repo/source-file.js';
 import { charName, hiddenIn, showExcerpt } from '../show/untrusted.js';
 import { fileNames, NAMED_IN_FULL } from '../show/file-names.js';
 import { importCapProblem } from './imports.js';
+import { findDrift } from './drift.js';
 
 export type { Analysis, Pattern } from '../model/analysis.js';
 export type { Location, Problem } from '../model/problem.js';
@@ -48,6 +49,11 @@ function analyzeScan(scan: ScanResult): Analysis {
   const problems = [
     ...collapseCopies(repeats, repeatDocs),
     ...findContradictions(units, scopeOf),
+    ...findDrift(
+      repeatUnits,
+      scopeOf,
+      scan.copies.filter((c) => c.relation === 'copy'),
+    ),
     ...docs.flatMap((d) => findHiddenCharacters(d.units)),
     ...scan.importCaps.map(importCapProblem),
   ];

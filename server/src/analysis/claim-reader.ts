@@ -172,7 +172,8 @@ const NO_ACTIONS: readonly ActionClaim[] = Object.freeze([]);
 const NO_COMMANDS: readonly string[] = Object.freeze([]);
 
 /** A line that shows what not to do: "❌ Wrong: Using git commit directly", "**Bad:** ...". */
-export const WRONG_MARK = /^\s*(?:[\u274C\u2717\u2718\u{1F6AB}\u26D4]\s*)?(?:\*\*|__)?(?:wrong|bad|incorrect|anti-pattern)(?:\*\*|__)?\s*:(?:\*\*|__)?\s*/iu;
+export const WRONG_MARK =
+  /^\s*(?:[\u274C\u2717\u2718\u{1F6AB}\u26D4]\s*)?(?:\*\*|__)?(?:wrong|bad|incorrect|anti-pattern)(?:\*\*|__)?\s*:(?:\*\*|__)?\s*/iu;
 /** "Use X instead of Y", "X rather than Y": Y is ruled out. */
 const INSTEAD = /\b(?:instead of|rather than)\s+(?:using\s+|calling\s+|running\s+)?/i;
 
@@ -231,13 +232,13 @@ export function actionClaims(line: string): readonly ActionClaim[] {
         qualifier: /\bbare\s+\S*$/i.test(rest.slice(0, object.consumed).replace(/`[^`]*`\s*$/, ''))
           ? 'bare'
           : QUALIFIER.test(q)
-          ? q
-              .toLowerCase()
-              .replace(/[.!]+$/, '')
-              .split(' ')
-              .slice(0, 4)
-              .join(' ')
-          : '',
+            ? q
+                .toLowerCase()
+                .replace(/[.!]+$/, '')
+                .split(' ')
+                .slice(0, 4)
+                .join(' ')
+            : '',
         excepted: EXCEPTION.test(clause),
       });
       // "Use `errors.AsType` instead of `errors.As`": the other one is ruled out, in the same words.

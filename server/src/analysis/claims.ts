@@ -195,7 +195,15 @@ function commandClaims(line: LineReading, command: string, claims: Claim[]): voi
   const at = line.at();
   const runner = runnerTool(command);
   if (runner)
-    claims.push({ topic: runner.topic, topicTitle: TITLES.get(runner.topic) ?? runner.topic, value: runner.value, positive: true, kind: 'option', weak: true, ...at });
+    claims.push({
+      topic: runner.topic,
+      topicTitle: TITLES.get(runner.topic) ?? runner.topic,
+      value: runner.value,
+      positive: true,
+      kind: 'option',
+      weak: true,
+      ...at,
+    });
   const tool = commandTool(command);
   if (tool)
     claims.push({

@@ -1,0 +1,280 @@
+/**
+ * Conflicts between rules that say the same thing differently (issue 29): the same line in two files
+ * with one value changed (a drifted copy: "Run ESLint and Oxfmt checks" vs "Run ESLint and Prettier
+ * checks"), one helper named two ways (`runInTmpDir()` vs `runInTempDir()`), a labelled line of a
+ * copied file edited in one copy, and the two poles of a style choice (a comment on every function vs
+ * comments only where needed). Each is a relation between two lines whose scopes meet; how sure each
+ * kind is stands in certainty.ts (a drifted value is reported, the others are worth a second look).
+ */
+import type { Scope, Unit } from '../model/model.js';
+import type { Problem } from '../model/problem.js';
+import { pushTo } from '../common/collections.js';
+import { scopesOverlap } from './scope-overlap.js';
+import { proseLines } from './claims.js';
+import { ruleText } from './claim-reader.js';
+
+interface Line {
+  path: string;
+  line: number;
+  text: string;
+  scope: Scope;
+  section: string;
+  unit: string;
+}
+
+/** Every prose line of the units (code blocks, front matter and headings aside), with its section. */
+function linesOf(units: Unit[], scopeOf: (u: Unit) => Scope): Line[] {
+  const out: Line[] = [];
+  const sections = new Map<string, string>();
+  for (const u of units) {
+    if (u.kind === 'heading')
+      sections.set(
+        u.path,
+        u.lines[0]!.replace(/^\s*#+\s*/, '')
+          .trim()
+          .toLowerCase(),
+      );
+    if (u.kind === 'heading' || u.kind === 'frontmatter' || u.kind === 'code') continue;
+    const scope = scopeOf(u);
+    for (const i of proseLines(u))
+      out.push({
+        path: u.path,
+        line: u.line + i,
+        text: u.lines[i]!,
+        scope,
+        section: sections.get(u.path) ?? '',
+        unit: `${u.path}:${u.line}`,
+      });
+  }
+  return out;
+}
+
+export function findDrift(
+  units: Unit[],
+  scopeOf: (u: Unit) => Scope,
+  copies: readonly { path: string; keptPath: string }[] = [],
+): Problem[] {
+  const lines = linesOf(units, scopeOf);
+  return [...driftedValues(lines), ...driftedNames(lines), ...driftedLabels(lines, copies), ...stylePairs(lines)];
+}
+
+const meet = (a: Line, b: Line) => scopesOverlap(a.scope, b.scope);
+const at = (l: Line) => `${l.path}:${l.line}`;
+const quote = (t: string) => {
+  const s = ruleText(t).trim().replace(/\s+/g, ' ').replace(/"/g, "'");
+  return s.length > 100 ? `${s.slice(0, 97)}...` : s;
+};
+
+/** A problem with one side per group of lines, each side quoted once with its places. */
+function problem(kind: string, title: string, reason: string, groups: Line[][]): Problem {
+  const sides = groups.flatMap((g, i) => g.map(() => i));
+  return {
+    type: 'contradiction',
+    kind,
+    description: `Contradicting rules about ${title}: ${reason}: ${groups.map((g) => `"${quote(g[0]!.text)}" (${g.map(at).join(', ')})`).join(' vs ')}`,
+    locations: groups.flat().map((l) => ({ path: l.path, line: l.line })),
+    sides,
+  };
+}
+
+/** The words and code spans of a rule, lower-cased but code spans kept as written. */
+function tokens(text: string): string[] {
+  const out: string[] = [];
+  for (const m of ruleText(text).matchAll(/`[^`]+`|[^\s`]+/g)) {
+    const t = m[0].startsWith('`') ? m[0] : m[0].replace(/^[("'*_]+|[)"'*_.,;:!?]+$/g, '');
+    if (t !== '') out.push(t);
+  }
+  return out;
+}
+
+/**
+ * What kind of value a token states, or null for a word of the sentence: code, a number, a path, a
+ * flag, a name. Links and addresses are references to other pages, not values a rule sets.
+ */
+function valueKind(t: string, first: boolean): string | null {
+  if (/:\/\/|\]\(|^\[/.test(t)) return null;
+  if (t.startsWith('`')) return 'code';
+  if (/^--?\w/.test(t)) return 'flag';
+  if (/^v?\d[\d.]*[a-z%]*$/i.test(t)) return 'number';
+  if (/[./]/.test(t) && /[a-z]/i.test(t)) return 'path';
+  if (!first && /^[A-Z][\w+-]*$/.test(t) && !/^[A-Z]+$/.test(t)) return 'name';
+  return null;
+}
+
+/**
+ * The same rule in two files with one value changed: lines of 6 to 40 tokens that differ in exactly
+ * one token, both values. One report per changed token, every line on the side of its value.
+ */
+function driftedValues(lines: Line[]): Problem[] {
+  const byKey = new Map<string, { l: Line; token: string }[]>();
+  for (const l of lines) {
+    const t = tokens(l.text);
+    if (t.length < 6 || t.length > 40) continue;
+    for (let i = 0; i < t.length; i++) {
+      const kind = valueKind(t[i]!, i === 0);
+      if (!kind) continue;
+      pushTo(byKey, `${i}\0${kind}\0${t.slice(0, i).join(' ')}\0${t.slice(i + 1).join(' ')}`, { l, token: t[i]! });
+    }
+  }
+  const out: Problem[] = [];
+  const seen = new Set<string>();
+  for (const list of byKey.values()) {
+    if (list.length < 2) continue;
+    const values = new Map<string, Line[]>();
+    for (const x of list) pushTo(values, x.token, x.l);
+    if (values.size < 2) continue;
+    // "`Environment`" and "`Environment.php`" name one thing; a changed value is not a longer one.
+    const bare = [...values.keys()].map((v) => v.replace(/`/g, '').toLowerCase());
+    if (bare.some((v, i) => bare.some((w, j) => i !== j && w.startsWith(v)))) continue;
+    const groups = [...values.values()];
+    // Different files whose scopes meet, on different sides.
+    const clash = groups.some((g, i) => groups.slice(i + 1).some((h) => g.some((a) => h.some((b) => a.path !== b.path && meet(a, b)))));
+    if (!clash) continue;
+    const key = groups.flat().map(at).sort().join(',');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const shown = [...values.keys()].map((v) => v.replace(/`/g, ''));
+    out.push(problem('drifted-copy', shown.join(' or '), `the same rule with ${shown.map((v) => `"${v}"`).join(' vs ')}`, groups));
+  }
+  return out;
+}
+
+/** A name in code as a rule writes it: `runInTempDir()`, `errors.AsType`; not a word, a path or a command. */
+const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?$/;
+
+/** A file name, not an identifier: `extension.ts`, `wrangler.jsonc`. */
+const FILE_LIKE = /\.(?:[jt]sx?|[cm][jt]s|jsonc?|ya?ml|toml|md|mdx|py|go|rs|rb|php|cs|java|kt|swift|sh|lock|txt|html|css|scss)$/i;
+
+function editDistanceOne(a: string, b: string): number | null {
+  // The index of the one edit (a substitution, an insertion or a deletion), or null.
+  if (Math.abs(a.length - b.length) > 1 || a === b) return null;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const [ra, rb] = [a.slice(i + (a.length >= b.length ? 1 : 0)), b.slice(i + (b.length >= a.length ? 1 : 0))];
+  return ra === rb ? i : null;
+}
+
+/**
+ * One helper named two ways: code identifiers of 8 characters or more, one edit apart (not at the
+ * first character, not a digit, a case or a plural), in lines whose scopes meet.
+ */
+function driftedNames(lines: Line[]): Problem[] {
+  const uses = new Map<string, Line[]>();
+  for (const l of lines) {
+    if (!l.text.includes('`')) continue;
+    for (const m of l.text.matchAll(/`([^`\s]+)`/g)) {
+      const id = m[1]!.replace(/\(\)$/, '');
+      if (id.length >= 8 && IDENTIFIER.test(m[1]!) && /[a-z]/.test(id) && /[A-Z._]/.test(id.slice(1))) pushTo(uses, id, l);
+    }
+  }
+  // Every name and its forms with one character deleted: two names one edit apart share one of them.
+  const index = new Map<string, string[]>();
+  for (const id of uses.keys()) {
+    pushTo(index, id, id);
+    for (let i = 0; i < id.length; i++) pushTo(index, id.slice(0, i) + id.slice(i + 1), id);
+  }
+  const out: Problem[] = [];
+  const seen = new Set<string>();
+  for (const ids of index.values()) {
+    for (let x = 0; x < ids.length; x++) {
+      for (let y = x + 1; y < ids.length; y++) {
+        const [a, b] = [ids[x]!, ids[y]!].sort();
+        const pairKey = `${a}\0${b}`;
+        if (seen.has(pairKey)) continue;
+        seen.add(pairKey);
+        const at0 = editDistanceOne(a!, b!);
+        // An edit at the start of a part ("Lock" / "RLock") names another thing; so does another file extension.
+        if (at0 === null || at0 === 0 || a![at0 - 1] === '.' || b![at0 - 1] === '.') continue;
+        if (FILE_LIKE.test(a!) || FILE_LIKE.test(b!)) continue;
+        const changed = (a!.length > b!.length ? a![at0] : b![at0]) ?? '';
+        if (/\d/.test(changed) || a!.toLowerCase() === b!.toLowerCase()) continue;
+        if (`${a}s` === b || `${b}s` === a) continue;
+        const la = uses.get(a!)!;
+        const lb = uses.get(b!)!;
+        if (!la.some((p) => lb.some((q) => meet(p, q) && p.path !== q.path))) continue;
+        out.push(problem('drifted-name', `${a} or ${b}`, `one name written two ways, \`${a}\` vs \`${b}\``, [la, lb]));
+      }
+    }
+  }
+  return out;
+}
+
+/** A leading bold label: "- **Flat package structure** — ..." → "flat package structure". */
+const labelOf = (t: string) =>
+  /^\s*(?:[-*+]|\d+[.)])?\s*(?:\*\*|__)([^*_]{1,60})(?:\*\*|__)/.exec(t)?.[1]!.trim().toLowerCase().replace(/:$/, '');
+const words = (t: string) => new Set(t.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+
+/**
+ * A copied file (CLAUDE.md written from AGENTS.md) whose labelled line under the same heading was
+ * edited in one copy only: worth a second look, the edit may be a correction or a rewording.
+ */
+function driftedLabels(lines: Line[], copies: readonly { path: string; keptPath: string }[]): Problem[] {
+  if (copies.length === 0) return [];
+  const byPath = new Map<string, Line[]>();
+  for (const l of lines) pushTo(byPath, l.path, l);
+  const out: Problem[] = [];
+  for (const c of copies) {
+    const kept = new Map<string, Line>();
+    for (const l of byPath.get(c.keptPath) ?? []) {
+      const label = labelOf(l.text);
+      if (label) kept.set(`${l.section}\0${label}`, l);
+    }
+    for (const l of byPath.get(c.path) ?? []) {
+      const label = labelOf(l.text);
+      const k = label ? kept.get(`${l.section}\0${label}`) : undefined;
+      if (!k || k.text.trim() === l.text.trim()) continue;
+      const [wa, wb] = [words(k.text), words(l.text)];
+      const shared = [...wa].filter((w) => wb.has(w)).length;
+      if (shared / Math.max(wa.size, wb.size) > 0.9) continue; // a reworded line, not a changed one
+      out.push(problem('drifted-line', label!, `a copied line edited in one copy`, [[k], [l]]));
+    }
+  }
+  return out;
+}
+
+/**
+ * The two poles of a style choice, as data: a rule on each side, in lines whose scopes meet. Each pole
+ * is a test of the line; a line that is an example or a catalogue rarely says these words.
+ */
+export const STYLE_POLES: readonly { id: string; title: string; a: RegExp; b: RegExp; both?: RegExp }[] = [
+  {
+    id: 'comments',
+    title: 'how many comments',
+    both: /\b(?:comments?|jsdoc|godoc|docstrings?)\b/i,
+    a: /\b(?:every|each|all)\s+(?:exported\s+|public\s+)?(?:functions?|methods?|types?)\b|\bmust\s+have\s+(?:\w+\s+)?(?:comments?|jsdoc|godoc|docstrings?)\b/i,
+    b: /\bsparingly\b|\bto a minimum\b|\b(?:don'?t|do not|never)\s+add\s+comments\b|\b(?:restate|paraphrase)s?\b/i,
+  },
+  {
+    id: 'types-interfaces',
+    title: 'type aliases or interfaces',
+    a: /\bprefer\s+(?:`?type`?\s+aliases|types)\s+(?:over|to)\s+interfaces\b/i,
+    b: /\bprefer\s+interfaces\b|\b(?:use|define)\s+(?:an?\s+)?interfaces?\s+for\s+(?:every|all|each)\b/i,
+  },
+  {
+    id: 'merge-rebase',
+    title: 'merge or rebase',
+    a: /\b(?:always|prefer(?:\s+to)?)\s+rebase\b|\brebase\s+instead\s+of\s+merg/i,
+    b: /\b(?:never|don'?t|do not)\s+rebase\b|\bmerge\s+instead\s+of\s+rebas|\bprefer\s+merge\s+commits\b/i,
+  },
+  {
+    id: 'braces',
+    title: 'braces on one-line ifs',
+    a: /\balways\s+(?:use\s+)?(?:curly\s+)?braces?\b|\bnever\s+(?:write\s+)?one-line\s+`?if/i,
+    b: /\b(?:omit|without|no)\s+(?:the\s+)?(?:curly\s+)?braces\b|\bbrace-?less\b/i,
+  },
+];
+
+/** Lines on the two poles of a style choice, in different units whose scopes meet: worth a second look. */
+function stylePairs(lines: Line[]): Problem[] {
+  const out: Problem[] = [];
+  for (const pole of STYLE_POLES) {
+    const on = (re: RegExp) => lines.filter((l) => (!pole.both || pole.both.test(l.text)) && re.test(l.text));
+    const a = on(pole.a);
+    const b = on(pole.b).filter((l) => !a.includes(l));
+    for (const x of a) {
+      const others = b.filter((y) => y.unit !== x.unit && meet(x, y));
+      if (others.length > 0) out.push(problem('style-pair', pole.title, 'two sides of one style choice', [[x], others]));
+    }
+  }
+  return out;
+}
