@@ -77,14 +77,26 @@ function problem(kind: string, title: string, reason: string, groups: Line[][]):
   };
 }
 
-/** The words and code spans of a rule, lower-cased but code spans kept as written. */
+/** The words and code spans of a rule, trimmed of punctuation (code spans kept whole, as written). */
 function tokens(text: string): string[] {
+  const rule = ruleText(text);
+  const raw = rule.includes('`') ? (rule.match(/`[^`]+`|[^\s`]+/g) ?? []) : rule.split(/\s+/);
   const out: string[] = [];
-  for (const m of ruleText(text).matchAll(/`[^`]+`|[^\s`]+/g)) {
-    const t = m[0].startsWith('`') ? m[0] : m[0].replace(/^[("'*_]+|[)"'*_.,;:!?]+$/g, '');
+  for (const w of raw) {
+    const t = w.startsWith('`') ? w : w.replace(/^[("'*_]+|[)"'*_.,;:!?]+$/g, '');
     if (t !== '') out.push(t);
   }
   return out;
+}
+
+/** Lines sharing half of their tokens beyond this many are boilerplate, not copies of one rule. */
+const MAX_GROUP = 40;
+
+/** FNV-1a of a token. */
+function hash(t: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 16777619);
+  return h >>> 0;
 }
 
 /**
@@ -106,19 +118,61 @@ function valueKind(t: string, first: boolean): string | null {
  * one token, both values. One report per changed token, every line on the side of its value.
  */
 function driftedValues(lines: Line[]): Problem[] {
-  const byKey = new Map<string, { l: Line; token: string }[]>();
+  // One token changed leaves the first or the second half of the line (in tokens) whole: lines are
+  // grouped by each half, and only lines of a group from different files are compared. A half that
+  // many lines share is boilerplate, not a copy (500 generated rules "... covered by a focused test").
+  const groups = new Map<string, { l: Line; t: string[] }[]>();
   for (const l of lines) {
     const t = tokens(l.text);
     if (t.length < 6 || t.length > 40) continue;
+    const mid = t.length >> 1;
+    let a = 0;
+    let b = 0;
     for (let i = 0; i < t.length; i++) {
-      const kind = valueKind(t[i]!, i === 0);
-      if (!kind) continue;
-      pushTo(byKey, `${i}\0${kind}\0${t.slice(0, i).join(' ')}\0${t.slice(i + 1).join(' ')}`, { l, token: t[i]! });
+      const h = hash(t[i]!);
+      if (i < mid) a = Math.imul(a ^ h, 16777619) >>> 0;
+      else b = Math.imul(b ^ h, 16777619) >>> 0;
+    }
+    pushTo(groups, `a${t.length},${a}`, { l, t });
+    pushTo(groups, `b${t.length},${b}`, { l, t });
+  }
+  const byKey = new Map<string, { l: Line; token: string; words: string[]; i: number }[]>();
+  const added = new Set<string>();
+  for (const g of groups.values()) {
+    if (g.length < 2 || g.length > MAX_GROUP || g.every((x) => x.l.path === g[0]!.l.path)) continue;
+    for (let x = 0; x < g.length; x++) {
+      for (let y = x + 1; y < g.length; y++) {
+        const [p, q] = [g[x]!, g[y]!];
+        if (p.l.path === q.l.path) continue;
+        let at = -1;
+        for (let i = 0; i < p.t.length; i++) {
+          if (p.t[i] === q.t[i]) continue;
+          if (at >= 0) {
+            at = -2;
+            break;
+          }
+          at = i;
+        }
+        if (at < 0) continue;
+        const kind = valueKind(p.t[at]!, at === 0);
+        if (!kind || kind !== valueKind(q.t[at]!, at === 0)) continue;
+        const key = `${at}\0${p.t.filter((_, i) => i !== at).join(' ')}`;
+        for (const r of [p, q]) {
+          const id = `${key}\0${r.l.path}:${r.l.line}`;
+          if (added.has(id)) continue;
+          added.add(id);
+          pushTo(byKey, key, { l: r.l, token: r.t[at]!, words: r.t, i: at });
+        }
+      }
     }
   }
   const out: Problem[] = [];
   const seen = new Set<string>();
-  for (const list of byKey.values()) {
+  for (const all of byKey.values()) {
+    if (all.length < 2) continue;
+    // The lines that really match the first one outside the changed token (hashes can meet by chance).
+    const same = (x: (typeof all)[number]) => x.words.every((w, j) => j === x.i || w === all[0]!.words[j]);
+    const list = all.filter(same);
     if (list.length < 2) continue;
     const values = new Map<string, Line[]>();
     for (const x of list) pushTo(values, x.token, x.l);
