@@ -9,7 +9,7 @@
 import type { Scope, Unit } from '../model/model.js';
 import type { Problem } from '../model/problem.js';
 import { pushTo } from '../common/collections.js';
-import { scopesOverlap } from './scope-overlap.js';
+import { meetingMembers, scopesOverlap } from './scope-overlap.js';
 import { proseLines } from './claims.js';
 import { ruleText } from './claim-reader.js';
 
@@ -22,29 +22,25 @@ interface Line {
   unit: string;
 }
 
-/** Every prose line of the units (code blocks, front matter and headings aside), with its section. */
-function linesOf(units: Unit[], scopeOf: (u: Unit) => Scope): Line[] {
+/**
+ * The prose lines of the units (code blocks, front matter and headings aside), with their sections,
+ * that `keep` wants: a Line object only for those (most lines of a large repository are none).
+ */
+function linesOf(units: Unit[], scopeOf: (u: Unit) => Scope, keep: (path: string, text: string) => boolean): Line[] {
   const out: Line[] = [];
-  const sections = new Map<string, string>();
+  const headings = new Map<string, string>();
   for (const u of units) {
-    if (u.kind === 'heading')
-      sections.set(
-        u.path,
-        u.lines[0]!.replace(/^\s*#+\s*/, '')
-          .trim()
-          .toLowerCase(),
-      );
+    if (u.kind === 'heading') headings.set(u.path, u.lines[0]!);
     if (u.kind === 'heading' || u.kind === 'frontmatter' || u.kind === 'code') continue;
-    const scope = scopeOf(u);
-    for (const i of proseLines(u))
-      out.push({
-        path: u.path,
-        line: u.line + i,
-        text: u.lines[i]!,
-        scope,
-        section: sections.get(u.path) ?? '',
-        unit: `${u.path}:${u.line}`,
-      });
+    for (const i of proseLines(u)) {
+      const text = u.lines[i]!;
+      if (!keep(u.path, text)) continue;
+      const section = (headings.get(u.path) ?? '')
+        .replace(/^\s*#+\s*/, '')
+        .trim()
+        .toLowerCase();
+      out.push({ path: u.path, line: u.line + i, text, scope: scopeOf(u), section, unit: `${u.path}:${u.line}` });
+    }
   }
   return out;
 }
@@ -54,8 +50,16 @@ export function findDrift(
   scopeOf: (u: Unit) => Scope,
   copies: readonly { path: string; keptPath: string }[] = [],
 ): Problem[] {
-  const lines = linesOf(units, scopeOf);
-  return [...driftedValues(lines), ...driftedNames(lines), ...driftedLabels(lines, copies), ...stylePairs(lines)];
+  // Copies and names across files: only files whose scope meets another file's are read (an index,
+  // not every pair: 500 rule files scoped to their own folders meet none). Style poles need a word.
+  const files = [...new Map(units.map((u) => [u.path, { path: u.path, scope: scopeOf(u) }])).values()];
+  const meets = meetingMembers(files);
+  const shared = new Set(files.filter((_, i) => meets[i]).map((f) => f.path));
+  const copied = new Set(copies.flatMap((c) => [c.path, c.keptPath]));
+  const lines = linesOf(units, scopeOf, (path, text) => shared.has(path) || copied.has(path) || STYLE_WORDS.test(text));
+  const across = lines.filter((l) => shared.has(l.path));
+  const styled = lines.filter((l) => STYLE_WORDS.test(l.text));
+  return [...driftedValues(across), ...driftedNames(across), ...driftedLabels(lines, copies), ...stylePairs(styled)];
 }
 
 const meet = (a: Line, b: Line) => scopesOverlap(a.scope, b.scope);
@@ -317,6 +321,9 @@ export const STYLE_POLES: readonly { id: string; title: string; a: RegExp; b: Re
     b: /\b(?:omit|without|no)\s+(?:the\s+)?(?:curly\s+)?braces\b|\bbrace-?less\b/i,
   },
 ];
+
+/** Any word a style pole needs: a line without one is on no pole. */
+const STYLE_WORDS = /comment|jsdoc|godoc|docstring|interface|rebase|merg|brace/i;
 
 /** Lines on the two poles of a style choice, in different units whose scopes meet: worth a second look. */
 function stylePairs(lines: Line[]): Problem[] {
