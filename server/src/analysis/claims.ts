@@ -336,7 +336,14 @@ function factClaims(text: string, line: LineReading, claims: Claim[]): void {
   for (const f of FACTS) {
     const m = f.pattern.exec(text);
     if (!m) continue;
-    claims.push({ topic: `fact:${f.id}`, topicTitle: f.title, value: m[1]!.toLowerCase(), positive: true, kind: 'fact', ...line.at() });
+    claims.push({
+      topic: `fact:${f.id}`,
+      topicTitle: f.title,
+      value: m[1]!.toLowerCase().replace(/[./-]+$/, ''),
+      positive: true,
+      kind: 'fact',
+      ...line.at(),
+    });
   }
 }
 
