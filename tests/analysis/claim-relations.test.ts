@@ -114,6 +114,17 @@ test('a copied rule with one value changed is reported; links and longer names a
   );
 });
 
+test('parallel items of a list copied into another file are no drifted copy; names one line gives together are two names', async () => {
+  const list =
+    '- **disabled = true** - Checkbox becomes non-clickable and greyed out\n- **disabled = true** - Button becomes non-clickable and greyed out\n';
+  assert.deepEqual(
+    await contradictions({ 'AGENTS.md': `# Agents\n\n${list}`, '.github/copilot-instructions.md': `# Copilot\n\n${list}` }),
+    [],
+  );
+  const names = '- Use the helpers `_convert_zdt_from_py()` and `_convert_pdt_from_py()` for datetimes.\n';
+  assert.deepEqual(await contradictions({ 'AGENTS.md': `# Agents\n\n${names}`, 'src/AGENTS.md': `# Src\n\n${names}` }), []);
+});
+
 test('worth a second look (low): one helper named two ways, and a comment on every function vs no comments that restate', async () => {
   const names = await contradictions({
     'AGENTS.md': '# Agents\n\n- Use the `withTmpFolder()` helper in tests that touch the disk.\n',

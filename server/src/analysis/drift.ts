@@ -185,6 +185,10 @@ function driftedValues(lines: Line[]): Problem[] {
     const bare = [...values.keys()].map((v) => v.replace(/`/g, '').toLowerCase());
     if (bare.some((v, i) => bare.some((w, j) => i !== j && w.startsWith(v)))) continue;
     const groups = [...values.values()];
+    // A file that holds two of the values lists parallel items ("Checkbox becomes ...", "Button becomes ..."):
+    // a catalogue, not a copy edited in one place.
+    const paths = groups.map((g) => new Set(g.map((l) => l.path)));
+    if (paths.some((a, i) => paths.some((b, j) => i < j && [...a].some((x) => b.has(x))))) continue;
     // Different files whose scopes meet, on different sides.
     const clash = groups.some((g, i) => groups.slice(i + 1).some((h) => g.some((a) => h.some((b) => a.path !== b.path && meet(a, b)))));
     if (!clash) continue;
@@ -242,13 +246,16 @@ function driftedNames(lines: Line[]): Problem[] {
         seen.add(pairKey);
         const at0 = editDistanceOne(a!, b!);
         // An edit at the start of a part ("Lock" / "RLock") names another thing; so does another file extension.
-        if (at0 === null || at0 === 0 || a![at0 - 1] === '.' || b![at0 - 1] === '.') continue;
+        // A letter changed (`__getstate__` / `__setstate__`, `pdt` / `zdt`) names another thing; a letter left out is a slip.
+        if (at0 === null || at0 === 0 || a!.length === b!.length || /[._]/.test(a![at0 - 1]!) || /[._]/.test(b![at0 - 1]!)) continue;
         if (FILE_LIKE.test(a!) || FILE_LIKE.test(b!)) continue;
         const changed = (a!.length > b!.length ? a![at0] : b![at0]) ?? '';
         if (/\d/.test(changed) || a!.toLowerCase() === b!.toLowerCase()) continue;
         if (`${a}s` === b || `${b}s` === a) continue;
         const la = uses.get(a!)!;
         const lb = uses.get(b!)!;
+        // A line that names both knows they are two things.
+        if (la.some((l) => lb.includes(l))) continue;
         if (!la.some((p) => lb.some((q) => meet(p, q) && p.path !== q.path))) continue;
         out.push(problem('drifted-name', `${a} or ${b}`, `one name written two ways, \`${a}\` vs \`${b}\``, [la, lb]));
       }
