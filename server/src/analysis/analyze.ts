@@ -81,7 +81,8 @@ function analyzeScan(scan: ScanResult): Analysis {
 function classify(docs: InstructionDoc[], problems: Problem[], structured: Record<string, boolean>): Pattern {
   const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));
   if (withContent.length === 0) return 'clean';
-  if (problems.some((p) => p.type === 'contradiction')) return 'messy';
+  // A pair worth a second look (certainty low) alone does not make a repository messy.
+  if (problems.some((p) => p.type === 'contradiction' && p.certainty !== 'low')) return 'messy';
   return withContent.every((d) => structured[d.path]) ? 'structured' : 'unstructured';
 }
 
