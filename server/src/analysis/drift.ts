@@ -9,7 +9,7 @@
 import type { Scope, Unit } from '../model/model.js';
 import type { Problem } from '../model/problem.js';
 import { pushTo } from '../common/collections.js';
-import { meetingMembers, scopesOverlap } from './scope-overlap.js';
+import { literalPrefix, scopesOverlap } from './scope-overlap.js';
 import { proseLines } from './claims.js';
 import { ruleText } from './claim-reader.js';
 
@@ -53,13 +53,42 @@ export function findDrift(
   // Copies and names across files: only files whose scope meets another file's are read (an index,
   // not every pair: 500 rule files scoped to their own folders meet none). Style poles need a word.
   const files = [...new Map(units.map((u) => [u.path, { path: u.path, scope: scopeOf(u) }])).values()];
-  const meets = meetingMembers(files);
-  const shared = new Set(files.filter((_, i) => meets[i]).map((f) => f.path));
+  const shared = mayMeet(files);
   const copied = new Set(copies.flatMap((c) => [c.path, c.keptPath]));
   const lines = linesOf(units, scopeOf, (path, text) => shared.has(path) || copied.has(path) || STYLE_WORDS.test(text));
   const across = lines.filter((l) => shared.has(l.path));
   const styled = lines.filter((l) => STYLE_WORDS.test(l.text));
   return [...driftedValues(across), ...driftedNames(across), ...driftedLabels(lines, copies), ...stylePairs(styled)];
+}
+
+/**
+ * The files whose scope may meet another file's: every file when one applies repository-wide, on
+ * request or from the root; otherwise a file whose glob's folder holds, or is held by, another file's
+ * (sorted, a folder's subfolders follow it). More than meet (languages aside), never fewer: each pair
+ * is checked again; this only spares reading files that stand alone (500 rule files, one per folder).
+ */
+function mayMeet(files: readonly { path: string; scope: Scope }[]): Set<string> {
+  const all = new Set(files.map((f) => f.path));
+  const folders: { path: string; folder: string }[] = [];
+  for (const f of files) {
+    if (f.scope.kind !== 'globs') return all;
+    for (const g of f.scope.globs) {
+      const folder = literalPrefix(g);
+      if (folder === '') return all;
+      folders.push({ path: f.path, folder: `${folder}/` });
+    }
+  }
+  folders.sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
+  const out = new Set<string>();
+  for (let i = 0; i < folders.length; i++) {
+    const a = folders[i]!;
+    for (let j = i + 1; j < folders.length && folders[j]!.folder.startsWith(a.folder); j++) {
+      if (folders[j]!.path === a.path) continue;
+      out.add(a.path);
+      out.add(folders[j]!.path);
+    }
+  }
+  return out;
 }
 
 const meet = (a: Line, b: Line) => scopesOverlap(a.scope, b.scope);
