@@ -150,6 +150,24 @@ test('worth a second look (low): one helper named two ways, and a comment on eve
   );
 });
 
+test('a flag given on every run of a command in one file and on none in another is worth a second look', async () => {
+  const found = await contradictions({
+    'AGENTS.md': '# Agents\n\n```bash\nnpx cypress run spec/login.cy.ts --browser=chrome\n```\n',
+    'CLAUDE.md': '# Testing\n\n```bash\nnpx cypress run spec/checkout/\n```\n',
+  });
+  assert.equal(found.length, 1, JSON.stringify(found));
+  assert.equal(found[0]!.kind, 'drifted-flag');
+  assert.equal(found[0]!.certainty, 'low');
+  // A file that runs it both ways shows the flag is optional.
+  assert.deepEqual(
+    await contradictions({
+      'AGENTS.md': '# Agents\n\n```bash\nnpx cypress run spec/login.cy.ts --browser=chrome\n```\n',
+      'CLAUDE.md': '# Testing\n\n```bash\nnpx cypress run spec/checkout/\nnpx cypress run spec/cart/ --browser=firefox\n```\n',
+    }),
+    [],
+  );
+});
+
 test('versions that are conditions or styles, and a command adding one package, claim nothing', async () => {
   assert.deepEqual(
     await contradictions({

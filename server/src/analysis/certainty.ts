@@ -23,6 +23,7 @@ export const CERTAINTY: Readonly<Record<string, Certainty>> = {
   'contradiction/drifted-copy': 'medium',
   'contradiction/drifted-name': 'low',
   'contradiction/drifted-line': 'low',
+  'contradiction/drifted-flag': 'low',
   'contradiction/style-pair': 'low',
   // Duplicates.
   'duplication/exact': 'high',

@@ -11,7 +11,7 @@ import type { Problem } from '../model/problem.js';
 import { pushTo } from '../common/collections.js';
 import { literalPrefix, scopesOverlap } from './scope-overlap.js';
 import { proseLines } from './claims.js';
-import { ruleText } from './claim-reader.js';
+import { codeCommands, ruleText } from './claim-reader.js';
 
 interface Line {
   path: string;
@@ -58,7 +58,16 @@ export function findDrift(
   const lines = linesOf(units, scopeOf, (path, text) => shared.has(path) || copied.has(path) || STYLE_WORDS.test(text));
   const across = lines.filter((l) => shared.has(l.path));
   const styled = lines.filter((l) => STYLE_WORDS.test(l.text));
-  return [...driftedValues(across), ...driftedNames(across), ...driftedLabels(lines, copies), ...stylePairs(styled)];
+  return [
+    ...driftedValues(across),
+    ...driftedNames(across),
+    ...driftedLabels(lines, copies),
+    ...stylePairs(styled),
+    ...driftedFlags(
+      units.filter((u) => shared.has(u.path)),
+      scopeOf,
+    ),
+  ];
 }
 
 /**
@@ -287,6 +296,59 @@ function driftedNames(lines: Line[]): Problem[] {
         if (la.some((l) => lb.includes(l))) continue;
         if (!la.some((p) => lb.some((q) => meet(p, q) && p.path !== q.path))) continue;
         out.push(problem('drifted-name', `${a} or ${b}`, `one name written two ways, \`${a}\` vs \`${b}\``, [la, lb]));
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * One command run on a path in two files, a flag always given in one and never in the other
+ * (`playwright test <file> --project=default` vs `playwright test tests/request/`): worth a second look,
+ * the flag may be required or a habit. A file that runs the command both ways is left alone.
+ */
+function driftedFlags(units: Unit[], scopeOf: (u: Unit) => Scope): Problem[] {
+  // Per command (tool and subcommand) and file: its runs on a path, with their flags.
+  const runs = new Map<string, Map<string, { l: Line; flags: Set<string> }[]>>();
+  for (const u of units) {
+    if (u.kind !== 'code') continue;
+    for (const c of codeCommands(u.lines)) {
+      const words = c.command.split(' ');
+      if (words.length < 3 || !/^[a-z][\w-]*$/.test(words[1]!)) continue;
+      const args = words.slice(2);
+      if (!args.some((a) => !a.startsWith('-') && /[/.]/.test(a) && !/^["']/.test(a))) continue;
+      const flags = new Set(args.filter((a) => /^--[a-z]/.test(a)).map((a) => a.split('=')[0]!));
+      const l: Line = {
+        path: u.path,
+        line: u.line + c.offset,
+        text: u.lines[c.offset]!,
+        scope: scopeOf(u),
+        section: '',
+        unit: `${u.path}:${u.line}`,
+      };
+      const byFile = runs.get(`${words[0]} ${words[1]}`) ?? new Map<string, { l: Line; flags: Set<string> }[]>();
+      pushTo(byFile, u.path, { l, flags });
+      runs.set(`${words[0]} ${words[1]}`, byFile);
+    }
+  }
+  const out: Problem[] = [];
+  for (const [command, byFile] of runs) {
+    if (byFile.size < 2) continue;
+    const files = [...byFile.entries()];
+    for (const [pa, ra] of files) {
+      // Flags every run of this file gives.
+      const always = [...ra[0]!.flags].filter((f) => ra.every((r) => r.flags.has(f)));
+      for (const flag of always) {
+        for (const [pb, rb] of files) {
+          if (pb === pa || rb.some((r) => r.flags.has(flag))) continue;
+          if (!ra.some((x) => rb.some((y) => meet(x.l, y.l)))) continue;
+          out.push(
+            problem('drifted-flag', `${command} ${flag}`, `\`${flag}\` on every run in one file, on none in the other`, [
+              ra.map((r) => r.l),
+              rb.map((r) => r.l),
+            ]),
+          );
+        }
       }
     }
   }
