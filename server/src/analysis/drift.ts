@@ -19,7 +19,8 @@ interface Line {
   text: string;
   scope: Scope;
   section: string;
-  unit: string;
+  /** The first line of the unit (paragraph, list item) the line is in. */
+  unit: number;
 }
 
 /**
@@ -30,16 +31,18 @@ function linesOf(units: Unit[], scopeOf: (u: Unit) => Scope, keep: (path: string
   const out: Line[] = [];
   const headings = new Map<string, string>();
   for (const u of units) {
-    if (u.kind === 'heading') headings.set(u.path, u.lines[0]!);
+    if (u.kind === 'heading')
+      headings.set(
+        u.path,
+        u.lines[0]!.replace(/^\s*#+\s*/, '')
+          .trim()
+          .toLowerCase(),
+      );
     if (u.kind === 'heading' || u.kind === 'frontmatter' || u.kind === 'code') continue;
     for (const i of proseLines(u)) {
       const text = u.lines[i]!;
       if (!keep(u.path, text)) continue;
-      const section = (headings.get(u.path) ?? '')
-        .replace(/^\s*#+\s*/, '')
-        .trim()
-        .toLowerCase();
-      out.push({ path: u.path, line: u.line + i, text, scope: scopeOf(u), section, unit: `${u.path}:${u.line}` });
+      out.push({ path: u.path, line: u.line + i, text, scope: scopeOf(u), section: headings.get(u.path) ?? '', unit: u.line });
     }
   }
   return out;
@@ -163,29 +166,42 @@ function driftedValues(lines: Line[]): Problem[] {
   // One token changed leaves the first or the second half of the line (in tokens) whole: lines are
   // grouped by each half, and only lines of a group from different files are compared. A half that
   // many lines share is boilerplate, not a copy (500 generated rules "... covered by a focused test").
-  const groups = new Map<string, { l: Line; t: string[] }[]>();
+  // The halves are hashed over the raw words (a split, no parsing); lines of a group are read into
+  // tokens only when compared.
+  // Keys are numbers (a hash of the half, its side and the line's length; a chance meeting is checked
+  // when the lines are compared), and a key seen once holds its entry without a list.
+  type Entry = { l: Line; t: string[] | null };
+  const groups = new Map<number, Entry | Entry[]>();
+  const add = (key: number, e: Entry) => {
+    const g = groups.get(key);
+    if (g === undefined) groups.set(key, e);
+    else if (Array.isArray(g)) g.push(e);
+    else groups.set(key, [g, e]);
+  };
   for (const l of lines) {
-    const t = tokens(l.text);
-    if (t.length < 6 || t.length > 40) continue;
-    const mid = t.length >> 1;
-    let a = 0;
-    let b = 0;
-    for (let i = 0; i < t.length; i++) {
-      const h = hash(t[i]!);
+    const words = l.text.trim().split(/\s+/);
+    if (words.length < 6 || words.length > 40) continue;
+    const mid = words.length >> 1;
+    let a = Math.imul(words.length, 2654435761) >>> 0;
+    let b = Math.imul(words.length + 97, 2246822519) >>> 0;
+    for (let i = 0; i < words.length; i++) {
+      const h = hash(words[i]!);
       if (i < mid) a = Math.imul(a ^ h, 16777619) >>> 0;
       else b = Math.imul(b ^ h, 16777619) >>> 0;
     }
-    pushTo(groups, `a${t.length},${a}`, { l, t });
-    pushTo(groups, `b${t.length},${b}`, { l, t });
+    const entry: Entry = { l, t: null };
+    add(a, entry);
+    add(b, entry);
   }
   const byKey = new Map<string, { l: Line; token: string; words: string[]; i: number }[]>();
   const added = new Set<string>();
   for (const g of groups.values()) {
-    if (g.length < 2 || g.length > MAX_GROUP || g.every((x) => x.l.path === g[0]!.l.path)) continue;
+    if (!Array.isArray(g) || g.length > MAX_GROUP || g.every((x) => x.l.path === g[0]!.l.path)) continue;
+    for (const x of g) x.t ??= tokens(x.l.text);
     for (let x = 0; x < g.length; x++) {
       for (let y = x + 1; y < g.length; y++) {
-        const [p, q] = [g[x]!, g[y]!];
-        if (p.l.path === q.l.path) continue;
+        const [p, q] = [g[x]! as { l: Line; t: string[] }, g[y]! as { l: Line; t: string[] }];
+        if (p.l.path === q.l.path || p.t.length !== q.t.length || p.t.length < 6) continue;
         let at = -1;
         for (let i = 0; i < p.t.length; i++) {
           if (p.t[i] === q.t[i]) continue;
@@ -324,7 +340,7 @@ function driftedFlags(units: Unit[], scopeOf: (u: Unit) => Scope): Problem[] {
         text: u.lines[c.offset]!,
         scope: scopeOf(u),
         section: '',
-        unit: `${u.path}:${u.line}`,
+        unit: u.line,
       };
       const byFile = runs.get(`${words[0]} ${words[1]}`) ?? new Map<string, { l: Line; flags: Set<string> }[]>();
       pushTo(byFile, u.path, { l, flags });
@@ -431,7 +447,7 @@ function stylePairs(lines: Line[]): Problem[] {
     const a = on(pole.a);
     const b = on(pole.b).filter((l) => !a.includes(l));
     for (const x of a) {
-      const others = b.filter((y) => y.unit !== x.unit && meet(x, y));
+      const others = b.filter((y) => (y.path !== x.path || y.unit !== x.unit) && meet(x, y));
       if (others.length > 0) out.push(problem('style-pair', pole.title, 'two sides of one style choice', [[x], others]));
     }
   }
