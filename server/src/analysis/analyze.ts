@@ -15,6 +15,7 @@ import type { SkippedSource } from '../repo/source-file.js';
 import { charName, hiddenIn, showExcerpt } from '../show/untrusted.js';
 import { fileNames, NAMED_IN_FULL } from '../show/file-names.js';
 import { importCapProblem } from './imports.js';
+import { findDrift } from './drift.js';
 
 export type { Analysis, Pattern } from '../model/analysis.js';
 export type { Location, Problem } from '../model/problem.js';
@@ -47,10 +48,16 @@ function analyzeScan(scan: ScanResult): Analysis {
   dedupeByLocations(repeats);
   const collapsed = collapseCopies(repeats, repeatDocs);
   const contradictions = contradictionsIn(units, scopeOf);
-  const topics = new Map(contradictions.map((c) => [c.problem, c.topic]));
+  const drifted = findDrift(
+    repeatUnits,
+    scopeOf,
+    scan.copies.filter((c) => c.relation === 'copy'),
+  );
+  const topics = new Map([...contradictions, ...drifted].map((c) => [c.problem, c.topic]));
   const problems = [
     ...collapsed,
     ...contradictions.map((c) => c.problem),
+    ...drifted.map((d) => d.problem),
     ...docs.flatMap((d) => findHiddenCharacters(d.units)),
     ...scan.importCaps.map(importCapProblem),
   ];
@@ -79,7 +86,8 @@ function analyzeScan(scan: ScanResult): Analysis {
 function classify(docs: InstructionDoc[], problems: Problem[], structured: Record<string, boolean>): Pattern {
   const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));
   if (withContent.length === 0) return 'clean';
-  if (problems.some((p) => p.type === 'contradiction')) return 'messy';
+  // A pair worth a second look (certainty low) alone does not make a repository messy.
+  if (problems.some((p) => p.type === 'contradiction' && p.certainty !== 'low')) return 'messy';
   return withContent.every((d) => structured[d.path]) ? 'structured' : 'unstructured';
 }
 

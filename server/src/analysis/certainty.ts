@@ -15,6 +15,16 @@ export const CERTAINTY: Readonly<Record<string, Certainty>> = {
   'contradiction/action': 'medium',
   'contradiction/command': 'medium',
   'contradiction/always-never': 'medium',
+  'contradiction/command-use': 'medium',
+  'contradiction/fact': 'medium',
+  // Rules that say one thing differently (drift.ts): a value changed in a copy is reported; a name
+  // one letter apart, a labelled line edited in one copy and the poles of a style choice are worth a
+  // second look (low: shown, never failing check, never marked in a file).
+  'contradiction/drifted-copy': 'medium',
+  'contradiction/drifted-name': 'low',
+  'contradiction/drifted-line': 'low',
+  'contradiction/drifted-flag': 'low',
+  'contradiction/style-pair': 'low',
   // Duplicates.
   'duplication/exact': 'high',
   'duplication/copied-file': 'medium',

@@ -86,6 +86,8 @@ const FILLER = new Set([
   'ever',
   'manually',
   'explicitly',
+  'bare',
+  'plain',
 ]);
 const STOP = new Set([
   'in',
@@ -169,11 +171,20 @@ function clauses(text: string): string[] {
 const NO_ACTIONS: readonly ActionClaim[] = Object.freeze([]);
 const NO_COMMANDS: readonly string[] = Object.freeze([]);
 
+/** A line that shows what not to do: "❌ Wrong: Using git commit directly", "**Bad:** ...". */
+export const WRONG_MARK =
+  /^\s*(?:[\u274C\u2717\u2718\u{1F6AB}\u26D4]\s*)?(?:\*\*|__)?(?:wrong|bad|incorrect|anti-pattern)(?:\*\*|__)?\s*:(?:\*\*|__)?\s*/iu;
+/** "Use X instead of Y", "X rather than Y": Y is ruled out. */
+const INSTEAD = /\b(?:instead of|rather than)\s+(?:using\s+|calling\s+|running\s+)?/i;
+
 export function actionClaims(line: string): readonly ActionClaim[] {
   // Most lines name no action and no "avoid": one test says so before any parsing.
   if (!ACTION_WORD.test(line.toLowerCase())) return NO_ACTIONS;
   const out: ActionClaim[] = [];
-  for (const clause of clauses(ruleText(line))) {
+  let text = ruleText(line);
+  const wrong = WRONG_MARK.exec(text);
+  if (wrong) text = text.slice(wrong[0].length);
+  for (const clause of clauses(text)) {
     // "Avoid `any`": avoiding a thing is never using it.
     const avoid = /^\s*(?:always\s+)?avoid\s+(?!\w+ing\b)/i.exec(clause);
     const avoided = avoid ? readObject('use', clause.slice(avoid[0].length)) : null;
@@ -207,6 +218,7 @@ export function actionClaims(line: string): readonly ActionClaim[] {
       else if (MAY_BEFORE.test(prefix)) polarity = 'may';
       else if (MUST_AFTER.test(after) || MUST_BEFORE.test(prefix)) polarity = 'must';
       else if (IMPERATIVE_LEAD.test(prefix) && verb.form === 0) polarity = 'must';
+      if (wrong) polarity = 'never';
       if (!polarity) continue;
       const q = bare(after.replace(/`/g, ''))
         .replace(/^[,:]\s*/, '')
@@ -217,16 +229,31 @@ export function actionClaims(line: string): readonly ActionClaim[] {
         polarity,
         object: object.object,
         objectKind: object.kind,
-        qualifier: QUALIFIER.test(q)
-          ? q
-              .toLowerCase()
-              .replace(/[.!]+$/, '')
-              .split(' ')
-              .slice(0, 4)
-              .join(' ')
-          : '',
+        qualifier: /\bbare\s+\S*$/i.test(rest.slice(0, object.consumed).replace(/`[^`]*`\s*$/, ''))
+          ? 'bare'
+          : QUALIFIER.test(q)
+            ? q
+                .toLowerCase()
+                .replace(/[.!]+$/, '')
+                .split(' ')
+                .slice(0, 4)
+                .join(' ')
+            : '',
         excepted: EXCEPTION.test(clause),
       });
+      // "Use `errors.AsType` instead of `errors.As`": the other one is ruled out, in the same words.
+      const instead = polarity === 'must' ? INSTEAD.exec(after) : null;
+      const other = instead ? readObject(verb.action, after.slice(instead.index + instead[0].length)) : null;
+      if (other && other.object !== object.object)
+        out.push({
+          action: verb.action,
+          verb: verb.base,
+          polarity: 'never',
+          object: other.object,
+          objectKind: other.kind,
+          qualifier: '',
+          excepted: EXCEPTION.test(clause),
+        });
       break;
     }
   }

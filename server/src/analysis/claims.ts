@@ -6,7 +6,7 @@ import { readOption } from './option-claims.js';
 import { anyOf, CLAIM_TOPICS, GENERIC_VERSION, MODALS, VERSIONED_LANGUAGES } from './topics.js';
 import { compatibleVersions, RANGE_MARK, versionClaims } from './versions.js';
 import { actionClaims, codeCommands, roleClaim, sameCommand, tableCommands, type Polarity } from './claim-reader.js';
-import { commandTool, commandVersions, COMMAND_TOOLS } from './tools.js';
+import { commandTool, commandVersions, COMMAND_TOOLS, normalizeCommand, oneOffCommand, runnerTool } from './tools.js';
 
 export interface Claim {
   topic: string;
@@ -27,7 +27,7 @@ export interface Claim {
    * How it was read: an option of a topic, a version, "always X" / "never X" (modal), an action on an
    * object (claim-reader.ts), or the command a labelled or strict line gives a role.
    */
-  kind: 'option' | 'version' | 'modal' | 'action' | 'role';
+  kind: 'option' | 'version' | 'modal' | 'action' | 'role' | 'fact';
   /** Read from a setup step or a table cell: it uses a tool without choosing it, so it contradicts only a rule. */
   weak?: boolean;
   /** Actions: must, may or never; the verb as written; words that narrow a prohibition; an exception in its clause. */
@@ -82,6 +82,7 @@ const TOOL_NAMES = new Set([...Object.keys(COMMAND_TOOLS), ...CLAIM_TOPICS.flatM
 export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () => REPO): Claim[] {
   const claims: Claim[] = [];
   const sections = new Map<string, string>();
+  const previous = new Map<string, string>();
   const line = new LineReading();
   for (const unit of units) {
     // Headings name a section; the rules are the lines under them.
@@ -92,14 +93,29 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
           .trim()
           .toLowerCase(),
       );
-    if (unit.kind === 'frontmatter' || unit.kind === 'heading') continue;
+    if (unit.kind === 'frontmatter' || unit.kind === 'heading') {
+      previous.set(unit.path, unit.lines[0]!);
+      continue;
+    }
     line.unit = unit;
     line.scope = scopeOf(unit);
     line.section = sections.get(unit.path) ?? '';
+    line.previous = previous.get(unit.path) ?? '';
     unitClaims(line, claims);
+    previous.set(unit.path, lastProse(unit));
   }
   return claims;
 }
+
+/** The last line of a unit outside its code blocks ('' for a code block). */
+function lastProse(unit: Unit): string {
+  if (unit.kind === 'code') return '';
+  const prose = proseLines(unit);
+  return prose.length === 0 ? '' : unit.lines[prose[prose.length - 1]!]!;
+}
+
+/** A line that introduces what not to do: the commands of the code block under it are examples of the wrong way. */
+const SHOWS_WRONG = /[\u274C\u2717\u2718\u{1F6AB}\u26D4]|\b(?:wrong|bad|incorrect|don'?t|do not|never|avoid|instead of)\b/iu;
 
 /** Where a claim stands: its line, unit, scope, languages, section and label. */
 type Place = Pick<Claim, 'path' | 'line' | 'unit' | 'text' | 'scope' | 'langs' | 'section' | 'label'>;
@@ -112,6 +128,8 @@ class LineReading {
   unit!: Unit;
   scope: Scope = REPO;
   section = '';
+  /** The line before the unit (its last prose line, or a heading): what a code block is an example of. */
+  previous = '';
   offset = -1;
   private placed: Place | null = null;
   private placedUnit: Unit | null = null;
@@ -149,9 +167,12 @@ class LineReading {
 function unitClaims(line: LineReading, claims: Claim[]): void {
   const unit = line.unit;
   if (unit.kind === 'code' || unit.lines.length > 1) {
-    for (const c of codeCommands(unit.lines)) {
+    const commands = codeCommands(unit.lines);
+    const wrongWay = commands.length > 0 && unit.kind === 'code' && SHOWS_WRONG.test(line.previous);
+    for (const c of commands) {
       line.offset = c.offset;
       commandClaims(line, c.command, claims);
+      if (!wrongWay) commandUseClaims(line, c.command, claims);
     }
   }
   if (unit.kind === 'code') return;
@@ -165,12 +186,24 @@ function unitClaims(line: LineReading, claims: Claim[]): void {
     for (let i = 0; i < table.length; i++) commandClaims(line, table[i]!, claims);
     ruleClaims(text, line, claims);
     if (named) modalClaims(text, line, claims);
+    if (ANY_FACT.test(text)) factClaims(text, line, claims);
   }
 }
 
 /** A command a line gives (a setup step, a table cell): the tool it uses and the versions it pins, weak claims. */
 function commandClaims(line: LineReading, command: string, claims: Claim[]): void {
   const at = line.at();
+  const runner = runnerTool(command);
+  if (runner)
+    claims.push({
+      topic: runner.topic,
+      topicTitle: TITLES.get(runner.topic) ?? runner.topic,
+      value: runner.value,
+      positive: true,
+      kind: 'option',
+      weak: true,
+      ...at,
+    });
   const tool = commandTool(command);
   if (tool)
     claims.push({
@@ -185,6 +218,45 @@ function commandClaims(line: LineReading, command: string, claims: Claim[]): voi
   for (const v of commandVersions(command)) claims.push({ ...versionClaim(v), weak: true, ...at });
 }
 
+/** Whether `index` falls inside a code span whose command fetches, runs once or adds one named package. */
+function inOneOffSpan(text: string, index: number): boolean {
+  const open = text.lastIndexOf('`', index);
+  if (open < 0) return false;
+  const close = text.indexOf('`', index);
+  if (close < 0 || (text.slice(0, open).match(/`/g)?.length ?? 0) % 2 === 1) return false;
+  return oneOffCommand(normalizeCommand(text.slice(open + 1, close).trim()));
+}
+
+/**
+ * A command a setup or run step gives uses it: a weak claim (it contradicts a rule, never another
+ * step) on the command, and on its tool and subcommand when it has arguments ("git commit -m x" uses
+ * "git commit"), so "Do not run `pnpm test` directly" and "Wrong: using git commit directly" meet it.
+ */
+function commandUseClaims(line: LineReading, command: string, claims: Claim[]): void {
+  const words = command.split(' ');
+  if (words.length < 2 || (commandTool(command) === null && !KNOWN_RUNNERS.test(words[0]!))) return;
+  const at = line.at();
+  const use = (object: string, qualifier: string) =>
+    claims.push({
+      topic: `act:use:${object}`,
+      topicTitle: object,
+      value: object,
+      positive: true,
+      kind: 'action',
+      weak: true,
+      polarity: 'must',
+      verb: 'run',
+      qualifier,
+      excepted: false,
+      objectKind: 'command',
+      ...at,
+    });
+  use(command, '');
+  if (words.length > 2 && /^[\w:-]+$/.test(words[1]!)) use(`${words[0]} ${words[1]}`, 'with arguments');
+}
+/** Tools whose subcommands rules name besides the package managers' ("git commit", "make up", "docker compose"). */
+const KNOWN_RUNNERS = /^(?:git|make|just|task|docker|docker-compose|cargo|go|dotnet|gradle|mvn|php|composer|bundle|rake|gh|nx|turbo)$/;
+
 /** The options of the claim topics a line names, and the versions it states. */
 function optionClaims(text: string, line: LineReading, claims: Claim[]): void {
   if (ANY_OPTION.test(text)) {
@@ -193,6 +265,8 @@ function optionClaims(text: string, line: LineReading, claims: Claim[]): void {
       for (const option of topic.options) {
         if (option.context && !option.context.test(text)) continue;
         for (const match of text.matchAll(option.pattern)) {
+          // "Windows-only `npm install @napi-rs/keyring`": a command adding one package names no choice.
+          if (inOneOffSpan(text, match.index)) continue;
           const positive = readOption(topic, option, text, match.index, match[0].length);
           if (positive !== null)
             claims.push({ topic: topic.id, topicTitle: topic.title, value: option.value, positive, kind: 'option', ...line.at() });
@@ -235,6 +309,39 @@ function ruleClaims(text: string, line: LineReading, claims: Claim[]): void {
       kind: 'role',
       commands: role.commands,
       strict: role.strict,
+      ...line.at(),
+    });
+  }
+}
+
+/**
+ * Facts a repository states one way: the default branch, the branch pull requests target. Two
+ * values are a stale copy on one side ("Default branch: **develop**" vs "Current Default Branch: `master`").
+ */
+const FACTS: readonly { id: string; title: string; pattern: RegExp }[] = [
+  {
+    id: 'default-branch',
+    title: 'the default branch',
+    pattern: /\bdefault branch(?:\*\*|__)?\s*(?::|\bis\b|=)\s*(?:\*\*|__|`)*([A-Za-z][\w./-]*)/i,
+  },
+  {
+    id: 'pr-target',
+    title: 'the branch pull requests target',
+    pattern: /\b(?:PRs|pull requests)\s+(?:should\s+|must\s+)?target\s+(?:the\s+)?(?:\*\*|__|`)*([A-Za-z][\w./-]*)/i,
+  },
+];
+const ANY_FACT = /default branch|\btarget\b/i;
+
+function factClaims(text: string, line: LineReading, claims: Claim[]): void {
+  for (const f of FACTS) {
+    const m = f.pattern.exec(text);
+    if (!m) continue;
+    claims.push({
+      topic: `fact:${f.id}`,
+      topicTitle: f.title,
+      value: m[1]!.toLowerCase().replace(/[./-]+$/, ''),
+      positive: true,
+      kind: 'fact',
       ...line.at(),
     });
   }
@@ -342,7 +449,8 @@ function actionClash(a: Claim, b: Claim): string | null {
     return null;
   // A copy of the file elsewhere keeps its headings, so this holds across files too.
   if (other.polarity === 'may' && a.section && b.section && a.section !== b.section) return null;
-  if (never.qualifier && never.qualifier !== other.qualifier) return null;
+  // "Never run bare `x`" leaves `x --check` alone, not "Run `x`".
+  if (never.qualifier && never.qualifier !== other.qualifier && !(never.qualifier === 'bare' && other.qualifier === '')) return null;
   const what = a.objectKind === 'act' ? '' : `, same ${OBJECT_WORDS[a.objectKind ?? ''] ?? 'object'} ${a.topicTitle}`;
   return `${POLARITY_WORD[a.polarity!]} ${a.verb} vs ${POLARITY_WORD[b.polarity!]} ${b.verb}${what}`;
 }
@@ -497,9 +605,10 @@ function sideSummary(claims: Claim[], sides: number[]): string {
 }
 
 function conflictKind(first: Claim, claims: Claim[]): string {
-  if (first.kind === 'action') return 'action';
+  if (first.kind === 'action') return claims.some((c) => c.weak) ? 'command-use' : 'action';
   if (first.kind === 'role') return 'command';
   if (first.kind === 'modal') return 'always-never';
+  if (first.kind === 'fact') return 'fact';
   if (claims.some((c) => c.weak)) return 'setup-step';
   return first.kind === 'version' ? 'version' : 'tool-choice';
 }

@@ -2,7 +2,7 @@ import type { Scope } from '../model/model.js';
 import { EXTENSION_FAMILIES, LANGUAGE_WORDS } from './topics.js';
 
 /** The literal folder a glob starts with ("src/api/**\/*.ts" → "src/api"), '' when it starts with a wildcard. */
-function literalPrefix(glob: string): string {
+export function literalPrefix(glob: string): string {
   const parts: string[] = [];
   for (const seg of glob.split('/')) {
     if (/[*?[{]/.test(seg)) break;

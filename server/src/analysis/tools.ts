@@ -53,6 +53,8 @@ export const COMMAND_TOOLS: Readonly<Record<string, { topic: string; value: stri
   prettier: { topic: 'js-formatter', value: 'Prettier' },
   biome: { topic: 'js-formatter', value: 'Biome' },
   eslint: { topic: 'js-linter', value: 'ESLint' },
+  nx: { topic: 'task-runner', value: 'Nx' },
+  turbo: { topic: 'task-runner', value: 'Turborepo' },
   black: { topic: 'python-formatter', value: 'Black' },
 };
 
@@ -60,11 +62,24 @@ export const COMMAND_TOOLS: Readonly<Record<string, { topic: string; value: stri
 const ONE_OFF =
   /(?:\s-g\b|\s--global\b|^npm (?:create|init|exec)\b|^(?:npm|pnpm|yarn|bun) (?:install|add) -g\b|^corepack\b|\binstall (?:pnpm|yarn|bun|uv|poetry)\b)/;
 
+/** The tool a package manager runs for a command (`pnpm turbo run build`, `npx nx affected`): its binary, when a topic knows it. */
+export function runnerTool(command: string): { topic: string; value: string } | null {
+  const words = command.split(' ');
+  if (words.length < 3 || !/^(?:npm|pnpm|yarn|bun)$/.test(words[0]!)) return null;
+  const tool = COMMAND_TOOLS[words[1]!.toLowerCase()];
+  return tool && tool.topic === 'task-runner' ? tool : null;
+}
+
 /** The tool of choice a command runs, or null (a one-off, or a tool no topic knows). */
 export function commandTool(command: string): { topic: string; value: string } | null {
   if (ONE_OFF.test(command) || addsAPackage(command)) return null;
   const first = command.split(' ')[0]!.toLowerCase();
   return COMMAND_TOOLS[first] ?? null;
+}
+
+/** A command that fetches or runs something once, or adds one named package: it says nothing about the project's tools. */
+export function oneOffCommand(command: string): boolean {
+  return ONE_OFF.test(command) || addsAPackage(command);
 }
 
 /**

@@ -36,7 +36,7 @@ const RULED_OUT =
 
 /** Right before a tool, words that choose it ("use uv", "lint with ESLint", "only pytest"). */
 const TOOL_CHOSEN =
-  /\b(?:use|uses|using|prefer|prefers|require|requires|run|runs|with|only|stick (?:to|with)|switch(?:ed)? to)\s+(?:only\s+)?$/i;
+  /(?<![\w-])(?:use|uses|using|prefer|prefers|require|requires|run|runs|with|only|stick (?:to|with)|switch(?:ed)? to)\s+(?:only\s+)?$/i;
 
 /**
  * One case-insensitive test for any of `patterns` (their own flags aside). When every one starts at a
@@ -62,7 +62,7 @@ export const CLAIM_TOPICS: readonly ClaimTopic[] = [
     ],
     choice: {
       positive:
-        /(?:\b(?:use|uses|using|prefer|prefers|require|requires|run|runs|execute|only|stick (?:to|with)|switch(?:ed)? to)\s+(?:only\s+)?|\bpackage manager(?:\s+is)?:?\s*)$/i,
+        /(?:(?<![\w-])(?:use|uses|using|prefer|prefers|require|requires|run|runs|execute|only|stick (?:to|with)|switch(?:ed)? to)\s+(?:only\s+)?|\bpackage manager(?:\s+is)?:?\s*)$/i,
       positiveAfter: /^\S*\s+(?:is|as)\s+(?:the|our|its)\s+(?:only\s+)?package manager/i,
       negative: RULED_OUT,
     },
@@ -176,6 +176,21 @@ export const CLAIM_TOPICS: readonly ClaimTopic[] = [
       { value: 'oxlint', pattern: /\boxlint\b/gi },
     ],
     choice: { positive: TOOL_CHOSEN, negative: RULED_OUT },
+  },
+  // A monorepo's task runner: "always run tasks through `nx`" against `pnpm turbo run build`.
+  {
+    id: 'task-runner',
+    title: 'monorepo task runner',
+    negatable: true,
+    options: [
+      { value: 'Nx', pattern: /\bnx\b/gi },
+      { value: 'Turborepo', pattern: /\bturbo(?:repo)?\b/gi },
+    ],
+    choice: {
+      positive: /(?<![\w-])(?:use|uses|using|through|via|with|run|runs|managed by|only)\s+(?:only\s+)?$/i,
+      positiveAfter: /^\S*\s+(?:for|handles)\s+(?:the\s+)?(?:monorepo\s+)?task/i,
+      negative: RULED_OUT,
+    },
   },
 ];
 

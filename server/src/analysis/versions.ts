@@ -72,9 +72,18 @@ function namePrefix(before: string): string {
   return words.join(' ');
 }
 
+/** Right before a version's name: the version is a condition ("on Python 3.13+", "for Node 18"), not a requirement. */
+const CONDITION_BEFORE = /\b(?:since|before|after|below|above|prior to|older than|newer than)\s+$/i;
+/** "... conversions on Python 3.13+": a rule for some versions; "runs on Python 3.10+" states the versions supported. */
+const ON_SOME_BEFORE = /(?<!\b(?:runs?|running|works?|supported|tested|targets?|built|requires?|is|are))\s+(?:on|under)\s+$/i;
+/** Right after a version: it names a style or a feature set ("Python >=3.12 style", "3.12-style syntax"), not the versions supported. */
+const STYLE_AFTER = /^\+?\s*-?\s*(?:style|syntax|semantics)\b/i;
+
 function reading(before: string, after: string, version: string): string | null {
-  if (VERSION_LIST_AFTER.test(after)) return null;
-  return VERSION_MINIMUM_AFTER.test(after) || VERSION_MINIMUM_BEFORE.test(before) ? `${version}+` : version;
+  if (VERSION_LIST_AFTER.test(after) || STYLE_AFTER.test(after) || CONDITION_BEFORE.test(before)) return null;
+  const minimum = VERSION_MINIMUM_AFTER.test(after) || VERSION_MINIMUM_BEFORE.test(before);
+  if (minimum && ON_SOME_BEFORE.test(before)) return null;
+  return minimum ? `${version}+` : version;
 }
 
 /**

@@ -65,7 +65,7 @@ export function analysisReport(a: Pick<Analysis, 'pattern' | 'sources' | 'proble
     // The certainty and the rule that found it come last: people sort by the first, reviewers check the second.
     for (const p of a.problems)
       out.push(
-        `- ${p.type}: ${showLine(p.description)} at ${at(p.locations)}${p.certainty ? ` (certainty ${p.certainty}${p.kind ? `, ${p.kind}` : ''})` : ''}`,
+        `- ${p.type === 'contradiction' && p.certainty === 'low' ? 'worth a second look' : p.type}: ${showLine(p.description)} at ${at(p.locations)}${p.certainty ? ` (certainty ${p.certainty}${p.kind ? `, ${p.kind}` : ''})` : ''}`,
       );
   }
   return out.join('\n');

@@ -55,17 +55,23 @@ export interface Conflict {
   topic: string;
 }
 
-/** The contradictions analysis found, each a choice: keep all its rules (marked), or keep one side. */
+/**
+ * The contradictions analysis reported, each a choice: keep all its rules (marked), or keep one side.
+ * A pair only worth a second look (certainty low) is shown by analyze and check, never asked about
+ * nor marked in a file.
+ */
 export function conflictOptions(analysis: Analysis, linesOf: (p: string) => string[]): Conflict[] {
   return analysis.problems
     .filter((p) => p.type === 'contradiction')
-    .map((p, i) => ({
+    .map((p, i) => ({ p, topic: analysis.contradictionTopics[i]! }))
+    .filter(({ p }) => p.certainty !== 'low')
+    .map(({ p, topic }, i) => ({
       option: {
         id: `conflict_${i + 1}`,
         description: p.description,
         locations: p.locations.map((l, j) => ({ ...l, text: linesOf(l.path)[l.line - 1] ?? '', side: p.sides?.[j] ?? j })),
       },
-      topic: analysis.contradictionTopics[i]!,
+      topic,
     }));
 }
 

@@ -110,7 +110,10 @@ export async function runCheck(
   findings.sort(byFinding);
   for (const f of findings) if (baseline.has(f.fingerprint)) f.inBaseline = true;
   const counts = Object.fromEntries(CHECK_RULES.map((r) => [r, findings.filter((f) => f.rule === r).length])) as Record<CheckRule, number>;
-  const failed = findings.some((f) => !f.inBaseline && FAILS[failOn].has(f.rule));
+  // A contradiction worth a second look (low certainty) is shown, and fails only at --fail-on any.
+  const failed = findings.some(
+    (f) => !f.inBaseline && FAILS[failOn].has(f.rule) && !(f.rule === 'contradiction' && f.certainty === 'low' && failOn !== 'any'),
+  );
   return { tool: 'copilot-onboard', version: VERSION, files: scan.sources.length, failOn, failed, counts, findings };
 }
 

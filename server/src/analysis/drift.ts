@@ -1,0 +1,464 @@
+/**
+ * Conflicts between rules that say the same thing differently (issue 29): the same line in two files
+ * with one value changed (a drifted copy: "Run ESLint and Oxfmt checks" vs "Run ESLint and Prettier
+ * checks"), one helper named two ways (`runInTmpDir()` vs `runInTempDir()`), a labelled line of a
+ * copied file edited in one copy, and the two poles of a style choice (a comment on every function vs
+ * comments only where needed). Each is a relation between two lines whose scopes meet; how sure each
+ * kind is stands in certainty.ts (a drifted value is reported, the others are worth a second look).
+ */
+import type { Scope, Unit } from '../model/model.js';
+import type { Problem } from '../model/problem.js';
+import { pushTo } from '../common/collections.js';
+import { literalPrefix, scopesOverlap } from './scope-overlap.js';
+import { proseLines } from './claims.js';
+import { codeCommands, ruleText } from './claim-reader.js';
+
+interface Line {
+  path: string;
+  line: number;
+  text: string;
+  scope: Scope;
+  section: string;
+  /** The first line of the unit (paragraph, list item) the line is in. */
+  unit: number;
+}
+
+/**
+ * The prose lines of the units (code blocks, front matter and headings aside), with their sections,
+ * that `keep` wants: a Line object only for those (most lines of a large repository are none).
+ */
+function linesOf(units: Unit[], scopeOf: (u: Unit) => Scope, keep: (path: string, text: string) => boolean): Line[] {
+  const out: Line[] = [];
+  const headings = new Map<string, string>();
+  for (const u of units) {
+    if (u.kind === 'heading')
+      headings.set(
+        u.path,
+        u.lines[0]!.replace(/^\s*#+\s*/, '')
+          .trim()
+          .toLowerCase(),
+      );
+    if (u.kind === 'heading' || u.kind === 'frontmatter' || u.kind === 'code') continue;
+    for (const i of proseLines(u)) {
+      const text = u.lines[i]!;
+      if (!keep(u.path, text)) continue;
+      out.push({ path: u.path, line: u.line + i, text, scope: scopeOf(u), section: headings.get(u.path) ?? '', unit: u.line });
+    }
+  }
+  return out;
+}
+
+export function findDrift(
+  units: Unit[],
+  scopeOf: (u: Unit) => Scope,
+  copies: readonly { path: string; keptPath: string }[] = [],
+): Drifted[] {
+  // Copies and names across files: only files whose scope meets another file's are read (an index,
+  // not every pair: 500 rule files scoped to their own folders meet none). Style poles need a word.
+  const files = [...new Map(units.map((u) => [u.path, { path: u.path, scope: scopeOf(u) }])).values()];
+  const shared = mayMeet(files);
+  const copied = new Set(copies.flatMap((c) => [c.path, c.keptPath]));
+  const lines = linesOf(units, scopeOf, (path, text) => shared.has(path) || copied.has(path) || STYLE_WORDS.test(text));
+  const across = lines.filter((l) => shared.has(l.path));
+  const styled = lines.filter((l) => STYLE_WORDS.test(l.text));
+  return [
+    ...driftedValues(across),
+    ...driftedNames(across),
+    ...driftedLabels(lines, copies),
+    ...stylePairs(styled),
+    ...driftedFlags(
+      units.filter((u) => shared.has(u.path)),
+      scopeOf,
+    ),
+  ];
+}
+
+/**
+ * The files whose scope may meet another file's: every file when one applies repository-wide, on
+ * request or from the root; otherwise a file whose glob's folder holds, or is held by, another file's
+ * (sorted, a folder's subfolders follow it). More than meet (languages aside), never fewer: each pair
+ * is checked again; this only spares reading files that stand alone (500 rule files, one per folder).
+ */
+function mayMeet(files: readonly { path: string; scope: Scope }[]): Set<string> {
+  const all = new Set(files.map((f) => f.path));
+  const folders: { path: string; folder: string }[] = [];
+  for (const f of files) {
+    if (f.scope.kind !== 'globs') return all;
+    for (const g of f.scope.globs) {
+      const folder = literalPrefix(g);
+      if (folder === '') return all;
+      folders.push({ path: f.path, folder: `${folder}/` });
+    }
+  }
+  folders.sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
+  const out = new Set<string>();
+  for (let i = 0; i < folders.length; i++) {
+    const a = folders[i]!;
+    for (let j = i + 1; j < folders.length && folders[j]!.folder.startsWith(a.folder); j++) {
+      if (folders[j]!.path === a.path) continue;
+      out.add(a.path);
+      out.add(folders[j]!.path);
+    }
+  }
+  return out;
+}
+
+const meet = (a: Line, b: Line) => scopesOverlap(a.scope, b.scope);
+const at = (l: Line) => `${l.path}:${l.line}`;
+const quote = (t: string) => {
+  const s = ruleText(t).trim().replace(/\s+/g, ' ').replace(/"/g, "'");
+  return s.length > 100 ? `${s.slice(0, 97)}...` : s;
+};
+
+/** A problem with one side per group of lines, each side quoted once with its places. */
+function problem(kind: string, title: string, reason: string, groups: Line[][]): Drifted {
+  const sides = groups.flatMap((g, i) => g.map(() => i));
+  return {
+    problem: {
+      type: 'contradiction',
+      kind,
+      description: `Contradicting rules about ${title}: ${reason}: ${groups.map((g) => `"${quote(g[0]!.text)}" (${g.map(at).join(', ')})`).join(' vs ')}`,
+      locations: groups.flat().map((l) => ({ path: l.path, line: l.line })),
+      sides,
+    },
+    topic: title,
+  };
+}
+
+/** A drifted pair or group, and its topic as data (the planner names the conflict by it). */
+export interface Drifted {
+  problem: Problem;
+  topic: string;
+}
+
+/** The words and code spans of a rule, trimmed of punctuation (code spans kept whole, as written). */
+function tokens(text: string): string[] {
+  const rule = ruleText(text);
+  const raw = rule.includes('`') ? (rule.match(/`[^`]+`|[^\s`]+/g) ?? []) : rule.split(/\s+/);
+  const out: string[] = [];
+  for (const w of raw) {
+    const t = w.startsWith('`') ? w : w.replace(/^[("'*_]+|[)"'*_.,;:!?]+$/g, '');
+    if (t !== '') out.push(t);
+  }
+  return out;
+}
+
+/** Lines sharing half of their tokens beyond this many are boilerplate, not copies of one rule. */
+const MAX_GROUP = 40;
+
+/** FNV-1a of a token. */
+function hash(t: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+/**
+ * What kind of value a token states, or null for a word of the sentence: code, a number, a path, a
+ * flag, a name. Links and addresses are references to other pages, not values a rule sets.
+ */
+function valueKind(t: string, first: boolean): string | null {
+  if (/:\/\/|\]\(|^\[/.test(t)) return null;
+  if (t.startsWith('`')) return 'code';
+  if (/^--?\w/.test(t)) return 'flag';
+  if (/^v?\d[\d.]*[a-z%]*$/i.test(t)) return 'number';
+  if (/[./]/.test(t) && /[a-z]/i.test(t)) return 'path';
+  if (!first && /^[A-Z][\w+-]*$/.test(t) && !/^[A-Z]+$/.test(t)) return 'name';
+  return null;
+}
+
+/**
+ * The same rule in two files with one value changed: lines of 6 to 40 tokens that differ in exactly
+ * one token, both values. One report per changed token, every line on the side of its value.
+ */
+function driftedValues(lines: Line[]): Drifted[] {
+  // One token changed leaves the first or the second half of the line (in tokens) whole: lines are
+  // grouped by each half, and only lines of a group from different files are compared. A half that
+  // many lines share is boilerplate, not a copy (500 generated rules "... covered by a focused test").
+  // The halves are hashed over the raw words (a split, no parsing); lines of a group are read into
+  // tokens only when compared.
+  // Keys are numbers (a hash of the half, its side and the line's length; a chance meeting is checked
+  // when the lines are compared), and a key seen once holds its entry without a list.
+  type Entry = { l: Line; t: string[] | null };
+  const groups = new Map<number, Entry | Entry[]>();
+  const add = (key: number, e: Entry) => {
+    const g = groups.get(key);
+    if (g === undefined) groups.set(key, e);
+    else if (Array.isArray(g)) g.push(e);
+    else groups.set(key, [g, e]);
+  };
+  for (const l of lines) {
+    const words = l.text.trim().split(/\s+/);
+    if (words.length < 6 || words.length > 40) continue;
+    const mid = words.length >> 1;
+    let a = Math.imul(words.length, 2654435761) >>> 0;
+    let b = Math.imul(words.length + 97, 2246822519) >>> 0;
+    for (let i = 0; i < words.length; i++) {
+      const h = hash(words[i]!);
+      if (i < mid) a = Math.imul(a ^ h, 16777619) >>> 0;
+      else b = Math.imul(b ^ h, 16777619) >>> 0;
+    }
+    const entry: Entry = { l, t: null };
+    add(a, entry);
+    add(b, entry);
+  }
+  const byKey = new Map<string, { l: Line; token: string; words: string[]; i: number }[]>();
+  const added = new Set<string>();
+  for (const g of groups.values()) {
+    if (!Array.isArray(g) || g.length > MAX_GROUP || g.every((x) => x.l.path === g[0]!.l.path)) continue;
+    for (const x of g) x.t ??= tokens(x.l.text);
+    for (let x = 0; x < g.length; x++) {
+      for (let y = x + 1; y < g.length; y++) {
+        const [p, q] = [g[x]! as { l: Line; t: string[] }, g[y]! as { l: Line; t: string[] }];
+        if (p.l.path === q.l.path || p.t.length !== q.t.length || p.t.length < 6) continue;
+        let at = -1;
+        for (let i = 0; i < p.t.length; i++) {
+          if (p.t[i] === q.t[i]) continue;
+          if (at >= 0) {
+            at = -2;
+            break;
+          }
+          at = i;
+        }
+        if (at < 0) continue;
+        const kind = valueKind(p.t[at]!, at === 0);
+        if (!kind || kind !== valueKind(q.t[at]!, at === 0)) continue;
+        const key = `${at}\0${p.t.filter((_, i) => i !== at).join(' ')}`;
+        for (const r of [p, q]) {
+          const id = `${key}\0${r.l.path}:${r.l.line}`;
+          if (added.has(id)) continue;
+          added.add(id);
+          pushTo(byKey, key, { l: r.l, token: r.t[at]!, words: r.t, i: at });
+        }
+      }
+    }
+  }
+  const out: Drifted[] = [];
+  const seen = new Set<string>();
+  for (const all of byKey.values()) {
+    if (all.length < 2) continue;
+    // The lines that really match the first one outside the changed token (hashes can meet by chance).
+    const same = (x: (typeof all)[number]) => x.words.every((w, j) => j === x.i || w === all[0]!.words[j]);
+    const list = all.filter(same);
+    if (list.length < 2) continue;
+    const values = new Map<string, Line[]>();
+    for (const x of list) pushTo(values, x.token, x.l);
+    if (values.size < 2) continue;
+    // "`Environment`" and "`Environment.php`" name one thing; a changed value is not a longer one.
+    const bare = [...values.keys()].map((v) => v.replace(/`/g, '').toLowerCase());
+    if (bare.some((v, i) => bare.some((w, j) => i !== j && w.startsWith(v)))) continue;
+    const groups = [...values.values()];
+    // A file that holds two of the values lists parallel items ("Checkbox becomes ...", "Button becomes ..."):
+    // a catalogue, not a copy edited in one place.
+    const paths = groups.map((g) => new Set(g.map((l) => l.path)));
+    if (paths.some((a, i) => paths.some((b, j) => i < j && [...a].some((x) => b.has(x))))) continue;
+    // Different files whose scopes meet, on different sides.
+    const clash = groups.some((g, i) => groups.slice(i + 1).some((h) => g.some((a) => h.some((b) => a.path !== b.path && meet(a, b)))));
+    if (!clash) continue;
+    const key = groups.flat().map(at).sort().join(',');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const shown = [...values.keys()].map((v) => v.replace(/`/g, ''));
+    out.push(problem('drifted-copy', shown.join(' or '), `the same rule with ${shown.map((v) => `"${v}"`).join(' vs ')}`, groups));
+  }
+  return out;
+}
+
+/** A name in code as a rule writes it: `runInTempDir()`, `errors.AsType`; not a word, a path or a command. */
+const IDENTIFIER = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*(?:\(\))?$/;
+
+/** A file name, not an identifier: `extension.ts`, `wrangler.jsonc`. */
+const FILE_LIKE = /\.(?:[jt]sx?|[cm][jt]s|jsonc?|ya?ml|toml|md|mdx|py|go|rs|rb|php|cs|java|kt|swift|sh|lock|txt|html|css|scss)$/i;
+
+function editDistanceOne(a: string, b: string): number | null {
+  // The index of the one edit (a substitution, an insertion or a deletion), or null.
+  if (Math.abs(a.length - b.length) > 1 || a === b) return null;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const [ra, rb] = [a.slice(i + (a.length >= b.length ? 1 : 0)), b.slice(i + (b.length >= a.length ? 1 : 0))];
+  return ra === rb ? i : null;
+}
+
+/**
+ * One helper named two ways: code identifiers of 8 characters or more, one edit apart (not at the
+ * first character, not a digit, a case or a plural), in lines whose scopes meet.
+ */
+function driftedNames(lines: Line[]): Drifted[] {
+  const uses = new Map<string, Line[]>();
+  for (const l of lines) {
+    if (!l.text.includes('`')) continue;
+    for (const m of l.text.matchAll(/`([^`\s]+)`/g)) {
+      const id = m[1]!.replace(/\(\)$/, '');
+      if (id.length >= 8 && IDENTIFIER.test(m[1]!) && /[a-z]/.test(id) && /[A-Z._]/.test(id.slice(1))) pushTo(uses, id, l);
+    }
+  }
+  // Every name and its forms with one character deleted: two names one edit apart share one of them.
+  const index = new Map<string, string[]>();
+  for (const id of uses.keys()) {
+    pushTo(index, id, id);
+    for (let i = 0; i < id.length; i++) pushTo(index, id.slice(0, i) + id.slice(i + 1), id);
+  }
+  const out: Drifted[] = [];
+  const seen = new Set<string>();
+  for (const ids of index.values()) {
+    for (let x = 0; x < ids.length; x++) {
+      for (let y = x + 1; y < ids.length; y++) {
+        const [a, b] = [ids[x]!, ids[y]!].sort();
+        const pairKey = `${a}\0${b}`;
+        if (seen.has(pairKey)) continue;
+        seen.add(pairKey);
+        const at0 = editDistanceOne(a!, b!);
+        // An edit at the start of a part ("Lock" / "RLock") names another thing; so does another file extension.
+        // A letter changed (`__getstate__` / `__setstate__`, `pdt` / `zdt`) names another thing; a letter left out is a slip.
+        if (at0 === null || at0 === 0 || a!.length === b!.length || /[._]/.test(a![at0 - 1]!) || /[._]/.test(b![at0 - 1]!)) continue;
+        if (FILE_LIKE.test(a!) || FILE_LIKE.test(b!)) continue;
+        const changed = (a!.length > b!.length ? a![at0] : b![at0]) ?? '';
+        if (/\d/.test(changed) || a!.toLowerCase() === b!.toLowerCase()) continue;
+        if (`${a}s` === b || `${b}s` === a) continue;
+        const la = uses.get(a!)!;
+        const lb = uses.get(b!)!;
+        // A line that names both knows they are two things.
+        if (la.some((l) => lb.includes(l))) continue;
+        if (!la.some((p) => lb.some((q) => meet(p, q) && p.path !== q.path))) continue;
+        out.push(problem('drifted-name', `${a} or ${b}`, `one name written two ways, \`${a}\` vs \`${b}\``, [la, lb]));
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * One command run on a path in two files, a flag always given in one and never in the other
+ * (`playwright test <file> --project=default` vs `playwright test tests/request/`): worth a second look,
+ * the flag may be required or a habit. A file that runs the command both ways is left alone.
+ */
+function driftedFlags(units: Unit[], scopeOf: (u: Unit) => Scope): Drifted[] {
+  // Per command (tool and subcommand) and file: its runs on a path, with their flags.
+  const runs = new Map<string, Map<string, { l: Line; flags: Set<string> }[]>>();
+  for (const u of units) {
+    if (u.kind !== 'code') continue;
+    for (const c of codeCommands(u.lines)) {
+      const words = c.command.split(' ');
+      if (words.length < 3 || !/^[a-z][\w-]*$/.test(words[1]!)) continue;
+      const args = words.slice(2);
+      if (!args.some((a) => !a.startsWith('-') && /[/.]/.test(a) && !/^["']/.test(a))) continue;
+      const flags = new Set(args.filter((a) => /^--[a-z]/.test(a)).map((a) => a.split('=')[0]!));
+      const l: Line = {
+        path: u.path,
+        line: u.line + c.offset,
+        text: u.lines[c.offset]!,
+        scope: scopeOf(u),
+        section: '',
+        unit: u.line,
+      };
+      const byFile = runs.get(`${words[0]} ${words[1]}`) ?? new Map<string, { l: Line; flags: Set<string> }[]>();
+      pushTo(byFile, u.path, { l, flags });
+      runs.set(`${words[0]} ${words[1]}`, byFile);
+    }
+  }
+  const out: Drifted[] = [];
+  for (const [command, byFile] of runs) {
+    if (byFile.size < 2) continue;
+    const files = [...byFile.entries()];
+    for (const [pa, ra] of files) {
+      // Flags every run of this file gives.
+      const always = [...ra[0]!.flags].filter((f) => ra.every((r) => r.flags.has(f)));
+      for (const flag of always) {
+        for (const [pb, rb] of files) {
+          if (pb === pa || rb.some((r) => r.flags.has(flag))) continue;
+          if (!ra.some((x) => rb.some((y) => meet(x.l, y.l)))) continue;
+          out.push(
+            problem('drifted-flag', `${command} ${flag}`, `\`${flag}\` on every run in one file, on none in the other`, [
+              ra.map((r) => r.l),
+              rb.map((r) => r.l),
+            ]),
+          );
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/** A leading bold label: "- **Flat package structure** — ..." → "flat package structure". */
+const labelOf = (t: string) =>
+  /^\s*(?:[-*+]|\d+[.)])?\s*(?:\*\*|__)([^*_]{1,60})(?:\*\*|__)/.exec(t)?.[1]!.trim().toLowerCase().replace(/:$/, '');
+const words = (t: string) => new Set(t.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+
+/**
+ * A copied file (CLAUDE.md written from AGENTS.md) whose labelled line under the same heading was
+ * edited in one copy only: worth a second look, the edit may be a correction or a rewording.
+ */
+function driftedLabels(lines: Line[], copies: readonly { path: string; keptPath: string }[]): Drifted[] {
+  if (copies.length === 0) return [];
+  const byPath = new Map<string, Line[]>();
+  for (const l of lines) pushTo(byPath, l.path, l);
+  const out: Drifted[] = [];
+  for (const c of copies) {
+    const kept = new Map<string, Line>();
+    for (const l of byPath.get(c.keptPath) ?? []) {
+      const label = labelOf(l.text);
+      if (label) kept.set(`${l.section}\0${label}`, l);
+    }
+    for (const l of byPath.get(c.path) ?? []) {
+      const label = labelOf(l.text);
+      const k = label ? kept.get(`${l.section}\0${label}`) : undefined;
+      if (!k || k.text.trim() === l.text.trim()) continue;
+      const [wa, wb] = [words(k.text), words(l.text)];
+      const shared = [...wa].filter((w) => wb.has(w)).length;
+      if (shared / Math.max(wa.size, wb.size) > 0.9) continue; // a reworded line, not a changed one
+      out.push(problem('drifted-line', label!, `a copied line edited in one copy`, [[k], [l]]));
+    }
+  }
+  return out;
+}
+
+/**
+ * The two poles of a style choice, as data: a rule on each side, in lines whose scopes meet. Each pole
+ * is a test of the line; a line that is an example or a catalogue rarely says these words.
+ */
+export const STYLE_POLES: readonly { id: string; title: string; a: RegExp; b: RegExp; both?: RegExp }[] = [
+  {
+    id: 'comments',
+    title: 'how many comments',
+    both: /\b(?:comments?|jsdoc|godoc|docstrings?)\b/i,
+    a: /\b(?:every|each|all)\s+(?:exported\s+|public\s+)?(?:functions?|methods?|types?)\b|\bmust\s+have\s+(?:\w+\s+)?(?:comments?|jsdoc|godoc|docstrings?)\b/i,
+    b: /\bsparingly\b|\bto a minimum\b|\b(?:don'?t|do not|never)\s+add\s+comments\b|\b(?:restate|paraphrase)s?\b/i,
+  },
+  {
+    id: 'types-interfaces',
+    title: 'type aliases or interfaces',
+    a: /\bprefer\s+(?:`?type`?\s+aliases|types)\s+(?:over|to)\s+interfaces\b/i,
+    b: /\bprefer\s+interfaces\b|\b(?:use|define)\s+(?:an?\s+)?interfaces?\s+for\s+(?:every|all|each)\b/i,
+  },
+  {
+    id: 'merge-rebase',
+    title: 'merge or rebase',
+    a: /\b(?:always|prefer(?:\s+to)?)\s+rebase\b|\brebase\s+instead\s+of\s+merg/i,
+    b: /\b(?:never|don'?t|do not)\s+rebase\b|\bmerge\s+instead\s+of\s+rebas|\bprefer\s+merge\s+commits\b/i,
+  },
+  {
+    id: 'braces',
+    title: 'braces on one-line ifs',
+    a: /\balways\s+(?:use\s+)?(?:curly\s+)?braces?\b|\bnever\s+(?:write\s+)?one-line\s+`?if/i,
+    b: /\b(?:omit|without|no)\s+(?:the\s+)?(?:curly\s+)?braces\b|\bbrace-?less\b/i,
+  },
+];
+
+/** Any word a style pole needs: a line without one is on no pole. */
+const STYLE_WORDS = /comment|jsdoc|godoc|docstring|interface|rebase|merg|brace/i;
+
+/** Lines on the two poles of a style choice, in different units whose scopes meet: worth a second look. */
+function stylePairs(lines: Line[]): Drifted[] {
+  const out: Drifted[] = [];
+  for (const pole of STYLE_POLES) {
+    const on = (re: RegExp) => lines.filter((l) => (!pole.both || pole.both.test(l.text)) && re.test(l.text));
+    const a = on(pole.a);
+    const b = on(pole.b).filter((l) => !a.includes(l));
+    for (const x of a) {
+      const others = b.filter((y) => (y.path !== x.path || y.unit !== x.unit) && meet(x, y));
+      if (others.length > 0) out.push(problem('style-pair', pole.title, 'two sides of one style choice', [[x], others]));
+    }
+  }
+  return out;
+}
