@@ -1,4 +1,5 @@
-import { extractClaims, findConflicts, proseLines } from './claims.js';
+import { extractClaims, proseLines } from './claims.js';
+import { findConflicts } from './conflicts.js';
 import { normalizedOf, withNormalizedCache } from './normalized.js';
 import { normalizeLine, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
 import { contentDocs, type ScanResult } from './scan.js';

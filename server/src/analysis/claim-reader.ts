@@ -211,34 +211,15 @@ export function actionClaims(line: string): readonly ActionClaim[] {
       const object = readObject(verb.action, rest);
       if (!object) continue;
       const after = rest.slice(object.consumed);
-      let polarity: Polarity | null = null;
-      if (NEVER_AFTER.test(after)) polarity = 'never';
-      else if (NEVER_BEFORE.test(prefix)) polarity = 'never';
-      else if (MAY_AFTER.test(after)) polarity = 'may';
-      else if (MAY_BEFORE.test(prefix)) polarity = 'may';
-      else if (MUST_AFTER.test(after) || MUST_BEFORE.test(prefix)) polarity = 'must';
-      else if (IMPERATIVE_LEAD.test(prefix) && verb.form === 0) polarity = 'must';
-      if (wrong) polarity = 'never';
+      const polarity = wrong ? 'never' : polarityOf(prefix, after, verb.form);
       if (!polarity) continue;
-      const q = bare(after.replace(/`/g, ''))
-        .replace(/^[,:]\s*/, '')
-        .replace(/\s*\b(?:is|are)\b.*$/i, '');
       out.push({
         action: verb.action,
         verb: verb.base,
         polarity,
         object: object.object,
         objectKind: object.kind,
-        qualifier: /\bbare\s+\S*$/i.test(rest.slice(0, object.consumed).replace(/`[^`]*`\s*$/, ''))
-          ? 'bare'
-          : QUALIFIER.test(q)
-            ? q
-                .toLowerCase()
-                .replace(/[.!]+$/, '')
-                .split(' ')
-                .slice(0, 4)
-                .join(' ')
-            : '',
+        qualifier: qualifierOf(rest.slice(0, object.consumed), after),
         excepted: EXCEPTION.test(clause),
       });
       // "Use `errors.AsType` instead of `errors.As`": the other one is ruled out, in the same words.
@@ -258,6 +239,30 @@ export function actionClaims(line: string): readonly ActionClaim[] {
     }
   }
   return out;
+}
+
+/** How strongly the words before and after a verb say to do it: never, may, must, or not a rule at all (null). */
+function polarityOf(prefix: string, after: string, form: number): Polarity | null {
+  if (NEVER_AFTER.test(after) || NEVER_BEFORE.test(prefix)) return 'never';
+  if (MAY_AFTER.test(after) || MAY_BEFORE.test(prefix)) return 'may';
+  if (MUST_AFTER.test(after) || MUST_BEFORE.test(prefix)) return 'must';
+  if (IMPERATIVE_LEAD.test(prefix) && form === 0) return 'must';
+  return null;
+}
+
+/** What narrows an action: "bare" before its object, or the first words after it when they name a place or case. */
+function qualifierOf(objectText: string, after: string): string {
+  if (/\bbare\s+\S*$/i.test(objectText.replace(/`[^`]*`\s*$/, ''))) return 'bare';
+  const q = bare(after.replace(/`/g, ''))
+    .replace(/^[,:]\s*/, '')
+    .replace(/\s*\b(?:is|are)\b.*$/i, '');
+  if (!QUALIFIER.test(q)) return '';
+  return q
+    .toLowerCase()
+    .replace(/[.!]+$/, '')
+    .split(' ')
+    .slice(0, 4)
+    .join(' ');
 }
 
 /** What an action acts on, right after its verb, and how many characters of `rest` it took. */

@@ -1,0 +1,82 @@
+import type { Scope, Unit } from '../model/model.js';
+import type { Problem } from '../model/problem.js';
+import { scopesOverlap } from './scope-overlap.js';
+import { proseLines } from './claims.js';
+import { ruleText } from './claim-reader.js';
+
+/** The lines the drift finders compare (drift.ts, drifted-values.ts), and how a drifted group becomes a problem. */
+
+export interface Line {
+  path: string;
+  line: number;
+  text: string;
+  scope: Scope;
+  section: string;
+  /** The first line of the unit (paragraph, list item) the line is in. */
+  unit: number;
+}
+
+/**
+ * The prose lines of the units (code blocks, front matter and headings aside), with their sections,
+ * that `keep` wants: a Line object only for those (most lines of a large repository are none).
+ */
+export function linesOf(units: Unit[], scopeOf: (u: Unit) => Scope, keep: (path: string, text: string) => boolean): Line[] {
+  const out: Line[] = [];
+  const headings = new Map<string, string>();
+  for (const u of units) {
+    if (u.kind === 'heading')
+      headings.set(
+        u.path,
+        u.lines[0]!.replace(/^\s*#+\s*/, '')
+          .trim()
+          .toLowerCase(),
+      );
+    if (u.kind === 'heading' || u.kind === 'frontmatter' || u.kind === 'code') continue;
+    for (const i of proseLines(u)) {
+      const text = u.lines[i]!;
+      if (!keep(u.path, text)) continue;
+      out.push({ path: u.path, line: u.line + i, text, scope: scopeOf(u), section: headings.get(u.path) ?? '', unit: u.line });
+    }
+  }
+  return out;
+}
+
+export const meet = (a: Line, b: Line) => scopesOverlap(a.scope, b.scope);
+export const at = (l: Line) => `${l.path}:${l.line}`;
+const quote = (t: string) => {
+  const s = ruleText(t).trim().replace(/\s+/g, ' ').replace(/"/g, "'");
+  return s.length > 100 ? `${s.slice(0, 97)}...` : s;
+};
+
+/** A problem with one side per group of lines, each side quoted once with its places. */
+export function problem(kind: string, title: string, reason: string, groups: Line[][]): Drifted {
+  const sides = groups.flatMap((g, i) => g.map(() => i));
+  return {
+    problem: {
+      type: 'contradiction',
+      kind,
+      description: `Contradicting rules about ${title}: ${reason}: ${groups.map((g) => `"${quote(g[0]!.text)}" (${g.map(at).join(', ')})`).join(' vs ')}`,
+      locations: groups.flat().map((l) => ({ path: l.path, line: l.line })),
+      sides,
+    },
+    topic: title,
+  };
+}
+
+/** A drifted pair or group, and its topic as data (the planner names the conflict by it). */
+export interface Drifted {
+  problem: Problem;
+  topic: string;
+}
+
+/** The words and code spans of a rule, trimmed of punctuation (code spans kept whole, as written). */
+export function tokens(text: string): string[] {
+  const rule = ruleText(text);
+  const raw = rule.includes('`') ? (rule.match(/`[^`]+`|[^\s`]+/g) ?? []) : rule.split(/\s+/);
+  const out: string[] = [];
+  for (const w of raw) {
+    const t = w.startsWith('`') ? w : w.replace(/^[("'*_]+|[)"'*_.,;:!?]+$/g, '');
+    if (t !== '') out.push(t);
+  }
+  return out;
+}
