@@ -62,7 +62,7 @@ test('brace globs keep their commas: *.{ts,tsx} is one glob', async (t) => {
   assert.deepEqual(globList('src/{a,b}/**/*.{js,jsx},test/**'), ['src/{a,b}/**/*.{js,jsx}', 'test/**']);
   const repo = sandbox(t, { 'web/.cursor/rules/x.mdc': '---\nglobs: *.{ts,tsx}\n---\n- Components are typed.\n' });
   const { content } = await planOf(repo);
-  assert.match(content('.github/instructions/web-x.instructions.md')!, /^applyTo: "web\/\*\.\{ts,tsx\}"$/m);
+  assert.match(content('.github/instructions/web-x.instructions.md')!, /^applyTo: "web\/\*\*\/\*\.\{ts,tsx\}"$/m);
 });
 
 test('the plan does not depend on the system locale', async (t) => {

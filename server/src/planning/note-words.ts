@@ -54,6 +54,8 @@ const WORDS: Words = {
   },
   'front-matter-lost': (n) =>
     `${n.path}: its front matter ${n.keys.map((k) => `"${k}"`).join(', ')} is not carried into ${n.target}, which has no place for it; the file keeps it while you keep the file.`,
+  'globs-rewritten': (n) =>
+    `${n.path}: ${n.rewrites.map((r) => `"${r.from}" is written "${r.to}"`).join(', ')} in ${n.target}'s applyTo. The file's own tool matches a glob without a slash at any depth; GitHub matches applyTo against the path from the repository root, where "${n.rewrites[0]!.from}" would match only at the root.`,
   'dropped-still-said': (n) =>
     `${n.at.path}:${n.at.line} is dropped from Copilot's files, but ${n.at.path} is kept and still says "${n.text.trim()}"${n.readers.length > 0 ? `, and ${read(n.readers)} it too` : ''}: remove the file, or edit that line, to settle the contradiction everywhere.`,
   'not-rules': (n) =>

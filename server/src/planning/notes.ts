@@ -1,5 +1,6 @@
 import type { Surface } from '../analysis/surfaces.js';
 import type { LegacyFate, LegacyOption } from '../model/plan.js';
+import type { GlobRewrite } from '../model/model.js';
 import type { Location as LineRef } from '../model/problem.js';
 
 /**
@@ -25,6 +26,8 @@ export type Note =
   /** Written files past the size worth a warning. */
   | { kind: 'too-long'; files: LongFile[] }
   | { kind: 'front-matter-lost'; path: string; keys: string[]; target: string }
+  /** Globs without a slash, written in `applyTo` to match at any depth as the file's own tool does. */
+  | { kind: 'globs-rewritten'; path: string; rewrites: GlobRewrite[]; target: string }
   /** A side of a contradiction dropped from Copilot's files while the file that says it is kept. */
   | { kind: 'dropped-still-said'; at: LineRef; text: string; readers: Surface[] }
   /** A file that holds no rules of its own (`notRule`): reported, or migrated as the person chose. */

@@ -65,6 +65,9 @@ export function closingNotes(f: PlanFacts): Note[] {
   const notes: Note[] = [];
   if (f.long.length > 0) notes.push({ kind: 'too-long', files: f.long });
   notes.push(...frontMatterNotes(f.targets, f.blocked));
+  for (const target of f.targets.filter((t) => !f.blocked.has(t.path)))
+    for (const doc of target.docs.filter((d) => d.globRewrites?.length))
+      notes.push({ kind: 'globs-rewritten', path: doc.path, rewrites: doc.globRewrites!, target: target.path });
   for (const d of f.dropped) {
     const option = f.legacy.find((l) => l.path === d.path);
     if (option && (f.choices.legacy[d.path] ?? 'keep') === 'keep')
