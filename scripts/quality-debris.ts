@@ -13,40 +13,12 @@ import { buildPlan, type Plan } from '../server/src/planning/plan.js';
 import { globList, readFrontMatter } from '../server/src/model/frontmatter.js';
 import { splitText } from '../server/src/common/text.js';
 import { CORPUS, corpusRepos } from '../tests/helpers/corpus.js';
+import { emptyHeadings, fenced } from '../tests/helpers/debris.js';
 
 const list = process.argv.includes('--list');
 
-const FENCE = /^\s*(`{3,}|~{3,})/;
 const HEADING = /^ {0,3}(#{1,6})(\s|$)/;
 const BLOCK_START = /^\s*([-*+]\s|\d+[.)]\s|\||`{3,}|~{3,})/;
-
-/** For each line: inside a fenced block (the fence lines included). */
-function fenced(lines: string[]): boolean[] {
-  let fence: string | null = null;
-  return lines.map((l) => {
-    const f = FENCE.exec(l);
-    if (fence !== null) {
-      if (f && l.trim().startsWith(fence)) fence = null;
-      return true;
-    }
-    if (f) fence = f[1]![0]!;
-    return f !== null;
-  });
-}
-
-/** Headings followed, past blank lines and comments, by a heading of their level or above, or by the end. */
-function emptyHeadings(lines: string[]): number[] {
-  const inFence = fenced(lines);
-  const heads = lines.map((l, i) => (inFence[i] ? 0 : (HEADING.exec(l)?.[1]?.length ?? 0)));
-  const out: number[] = [];
-  heads.forEach((level, i) => {
-    if (level === 0) return;
-    let j = i + 1;
-    while (j < lines.length && (lines[j]!.trim() === '' || /^\s*<!--.*-->\s*$/.test(lines[j]!))) j++;
-    if (j === lines.length || (heads[j]! > 0 && heads[j]! <= level)) out.push(i);
-  });
-  return out;
-}
 
 /** A source's lead-ins: a line ending in ':' whose next non-blank line starts a list, table or code block. */
 function leadIns(lines: string[]): [number, number][] {

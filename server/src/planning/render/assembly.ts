@@ -1,11 +1,12 @@
 import type { Unit } from '../../model/model.js';
 import type { Merged } from '../../model/plan.js';
 import { isToolMark } from '../../model/unit-shape.js';
-import { blocksOf, isSortable, isStructural } from '../outline.js';
+import { blocksOf, isSortable, isStructural, type Block } from '../outline.js';
 import { blockTopic } from '../structure.js';
 import { plainKeys } from './keys.js';
 import { placeDocument, PlacedKeys } from './placement.js';
 import { mergedEntry } from './rendered.js';
+import { HollowSections, type MergedBlock, type PrunedSection } from './hollow.js';
 import { WrittenUnits } from './written-units.js';
 
 /**
@@ -23,6 +24,23 @@ export interface Addition {
   top?: boolean;
   /** The `## ` heading line of the target's own section this addition's content goes to the end of. */
   intoTarget?: string;
+  /** The blocks merged away into copies another file wrote: put back should the heading stand alone. */
+  mergedAway?: MergedBlock[];
+  /** Sub-sections merged away whole, heading and all: put back should this heading stand alone. */
+  pruned?: PrunedSection[];
+}
+
+const NUMBERED = /^\s*\d+[.)]\s/;
+const isNumbered = (b: Block): boolean => b.units[0]!.kind === 'list-item' && NUMBERED.test(b.units[0]!.lines[0]!);
+
+/** Blocks in merge groups: a run of numbered items is one group, any other block its own. */
+function numberedRuns(blocks: Block[]): Block[][] {
+  const groups: Block[][] = [];
+  blocks.forEach((b, i) => {
+    if (i > 0 && isNumbered(b) && isNumbered(blocks[i - 1]!)) groups[groups.length - 1]!.push(b);
+    else groups.push([b]);
+  });
+  return groups;
 }
 
 const emptyAddition = (heading: string, headingUnit: Unit | null): Addition => ({ heading, headingUnit, blocks: [], children: [] });
@@ -56,8 +74,11 @@ export class Assembly {
     private readonly merged: Merged[],
   ) {}
 
-  /** What goes under the target's head, on top, and then every section. */
+  /** What goes under the target's head, on top, and then every section; no heading is left with nothing under it. */
   additions(): Addition[] {
+    const hollow = new HollowSections(this.written, this.merged, (u) => this.opened.get(u));
+    hollow.prune(this.sections);
+    if (this.topAddition) hollow.prune(this.topAddition.children);
     return this.topAddition ? [this.topAddition, ...this.sections] : [...this.sections];
   }
 
@@ -152,21 +173,29 @@ export class Assembly {
     }
   }
 
-  /** The rules from `i` to the next heading, block by block, under `node`. Returns the next index. */
+  /**
+   * The rules from `i` to the next heading, block by block, under `node`; a run of numbered items is
+   * merged away whole or written whole, never left as a "3./4./5." fragment. Returns the next index.
+   */
   private addRules(units: Unit[], i: number, keys: PlacedKeys, node: Addition | null, flat: boolean): number {
     let end = i;
     while (end < units.length && units[end]!.kind !== 'heading') end++;
-    for (const block of blocksOf(units.slice(i, end), isToolMark)) {
-      const kept = this.keptUnits(block.units, keys);
+    for (const group of numberedRuns(blocksOf(units.slice(i, end), isToolMark))) {
+      const all = group.flatMap((b) => b.units);
+      const before = this.merged.length;
+      const kept = this.keptUnits(all, keys);
+      if (kept.length === 0 && node) (node.mergedAway ??= []).push({ units: all, entries: this.merged.slice(before) });
       if (kept.length === 0) continue;
-      if (node) {
-        node.blocks.push(kept);
-        continue;
+      for (const block of group) {
+        if (node) {
+          node.blocks.push(block.units);
+          continue;
+        }
+        // Sorted by topic only where nothing else gives structure: a document without headings; a numbered run stays whole.
+        const topic = flat && group.length === 1 && isSortable(block) ? blockTopic(block) : null;
+        if (topic) this.topicSection(`## ${topic.title}`).blocks.push(block.units);
+        else this.top().blocks.push(block.units);
       }
-      // Sorted by topic only where nothing else gives structure: a document without headings.
-      const topic = flat && isSortable(block) && kept.length === block.units.length ? blockTopic(block) : null;
-      if (topic) this.topicSection(`## ${topic.title}`).blocks.push(kept);
-      else this.top().blocks.push(kept);
     }
     return end;
   }
