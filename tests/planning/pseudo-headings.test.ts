@@ -55,3 +55,32 @@ test('parallel bold rules too long for titles stay lines together', async (t) =>
   assert.match(out, /^\*\*Prioritize design tokens over hardcoded pixel values:\*\*$/m, out);
   assert.ok(!first.notes.some((n) => n.includes('reads as a heading')));
 });
+
+test('a heading repeated among its siblings in one file is one section, with a note naming both lines', async (t) => {
+  const { first, second, read } = await plannedTwice(t, {
+    'AGENTS.md':
+      '# Guide\n\n## Testing\n\n- Run pnpm test.\n\n## Style\n\n- Prefer named exports.\n\n## Testing\n\n- Use vitest for unit tests.\n',
+  });
+  const out = read(COPILOT);
+  assert.equal(out.split('\n').filter((l) => l === '### Testing').length, 1, out);
+  assert.match(out, /### Testing\n\n- Run pnpm test\.\n\n?- Use vitest for unit tests\.\n\n### Style/);
+  const note = first.notes.find((n) => n.includes('repeated among its sibling headings'));
+  assert.equal(
+    note,
+    'AGENTS.md:3 "## Testing" is repeated among its sibling headings (line 11): .github/copilot-instructions.md has one section with that heading, the lines of each in their order under it.',
+  );
+  assert.deepEqual(second.operations, []);
+});
+
+test('headings with the same words under different parents, or after a new title, stay apart', async (t) => {
+  const { first, read } = await plannedTwice(t, {
+    'AGENTS.md': '# Guide\n\n## API\n\n### Testing\n\n- Mock the network.\n\n## Web\n\n### Testing\n\n- Use Playwright.\n',
+  });
+  assert.equal(
+    read(COPILOT)
+      .split('\n')
+      .filter((l) => l === '#### Testing').length,
+    2,
+  );
+  assert.ok(!first.notes.some((n) => n.includes('repeated among its sibling headings')));
+});

@@ -39,6 +39,8 @@ const WORDS: Words = {
     `${n.at.path}:${n.at.line} "${n.source.trim()}" reads as a heading, so ${n.target} has it as the heading "${n.heading.trim()}", with its lines under it.`,
   'headings-moved': (n) =>
     `${n.path}: ${n.count === 1 ? 'one heading moves' : `${n.count} headings move`} down a level in ${n.target}, with what is under ${n.count === 1 ? 'it' : 'them'}, below the heading that names what the file is about (a "#" added to each).`,
+  'siblings-merged': (n) =>
+    `${n.path}:${n.line} "${n.heading.trim()}" is repeated among its sibling headings (line${n.repeats.length > 1 ? 's' : ''} ${n.repeats.join(', ')}): ${n.target} has one section with that heading, the lines of each in their order under it.`,
   'list-ended': (n) =>
     `${n.at.path}:${n.at.line} "${n.line.trim()}" starts indented, so ${n.target} has a comment line before it that ends the list above: it would otherwise read as part of that list's last item.`,
   'already-organised': (n) => `${n.target} is already organised in sections; nothing to change.`,

@@ -16,6 +16,8 @@ export type Note =
   | { kind: 'pseudo-heading'; at: LineRef; source: string; target: string; heading: string }
   /** A file's headings moved down a level below the heading that names the file. */
   | { kind: 'headings-moved'; path: string; count: number; target: string }
+  /** A heading repeated among its siblings in one file: the later ones merged into the first, their lines under it. */
+  | { kind: 'siblings-merged'; path: string; heading: string; line: number; repeats: number[]; target: string }
   /** A comment line that ends a list, written before a unit that starts indented. */
   | { kind: 'list-ended'; at: LineRef; line: string; target: string }
   | { kind: 'already-organised'; target: string }
