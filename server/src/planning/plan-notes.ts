@@ -7,6 +7,7 @@ import type { LegacyOption, PlanChoices } from '../model/plan.js';
 import type { CopyChoices, DroppedLine } from './choices.js';
 import type { LongFile, Note } from './notes.js';
 import { unwritable, type CopilotLink } from './options.js';
+import { descriptionNamesSection } from './render/flat-document.js';
 import { targetDescription, type Target } from './targets.js';
 
 /** Why Copilot's own file is left as it is, and where the repo-wide rules go instead. */
@@ -33,7 +34,12 @@ function frontMatterNotes(targets: Target[], blocked: Set<string>): Note[] {
     for (const doc of target.docs) {
       // An empty description says nothing, so nothing of it is lost.
       const lost = (doc.frontMatterKeys ?? []).filter(
-        (k) => !SCOPE_KEYS.has(k) && !(k === 'description' && (doc.description === null || carried === doc.description)),
+        (k) =>
+          !SCOPE_KEYS.has(k) &&
+          !(
+            k === 'description' &&
+            (doc.description === null || carried === doc.description || (carried === null && descriptionNamesSection(doc)))
+          ),
       );
       if (lost.length > 0) notes.push({ kind: 'front-matter-lost', path: doc.path, keys: lost, target: target.path });
     }

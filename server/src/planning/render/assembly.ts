@@ -6,6 +6,7 @@ import { blockTopic } from '../structure.js';
 import { plainKeys } from './keys.js';
 import { placeDocument, PlacedKeys, type Placed } from './placement.js';
 import { mergedEntry } from './rendered.js';
+import { isRuleList } from './flat-document.js';
 import { HollowSections, type MergedBlock, type PrunedSection } from './hollow.js';
 import { WrittenUnits } from './written-units.js';
 
@@ -111,7 +112,7 @@ export class Assembly {
   }
 
   /** Read one legacy document's units in. */
-  addDocument(sourceUnits: Unit[]): void {
+  addDocument(sourceUnits: Unit[], flatName: string | null = null): void {
     const placedUnits = placeDocument(sourceUnits);
     if (placedUnits.length === 0) return;
     const keys = new PlacedKeys(placedUnits);
@@ -128,6 +129,9 @@ export class Assembly {
     )
       return this.addWrittenAlready(units, keys, repeats);
     const flat = !units.some((u) => u.kind === 'heading' && u.level! >= 2);
+    // A heading-less document is one unit, under a heading named after it, unless it is a list of rules.
+    const whole = flat && !isRuleList(units);
+    const own = whole && flatName !== null ? this.topicSection(`## ${flatName}`) : null;
     const stack: { level: number; node: Addition }[] = [];
     let i = 0;
     while (i < units.length) {
@@ -138,7 +142,7 @@ export class Assembly {
         stack.length = 0;
         this.siblings = new Map();
         i++;
-      } else i = this.addRules(units, i, keys, stack[stack.length - 1]?.node ?? null, flat);
+      } else i = this.addRules(units, i, keys, stack[stack.length - 1]?.node ?? own, flat && !whole);
     }
   }
 
