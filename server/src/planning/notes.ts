@@ -1,3 +1,4 @@
+import type { OtherAssistantLine } from '../analysis/other-assistants.js';
 import type { Surface } from '../analysis/surfaces.js';
 import type { LegacyFate, LegacyOption } from '../model/plan.js';
 import type { GlobRewrite } from '../model/model.js';
@@ -18,6 +19,8 @@ export type Note =
   | { kind: 'headings-moved'; path: string; count: number; target: string }
   /** A heading repeated among its siblings in one file: the later ones merged into the first, their lines under it. */
   | { kind: 'siblings-merged'; path: string; heading: string; line: number; repeats: number[]; target: string }
+  /** Lines of a migrated file written for another assistant (analysis/other-assistants.ts): listed, migrated as written. */
+  | { kind: 'other-assistant'; path: string; lines: OtherAssistantLine[] }
   /** A comment line that ends a list, written before a unit that starts indented. */
   | { kind: 'list-ended'; at: LineRef; line: string; target: string }
   | { kind: 'already-organised'; target: string }
