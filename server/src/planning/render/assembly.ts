@@ -7,29 +7,9 @@ import { plainKeys } from './keys.js';
 import { placeDocument, PlacedKeys, type Placed } from './placement.js';
 import { mergedEntry } from './rendered.js';
 import { isRuleList } from './flat-document.js';
-import { HollowSections, type MergedBlock, type PrunedSection } from './hollow.js';
+import type { Addition } from './addition.js';
+import { HollowSections } from './hollow.js';
 import { WrittenUnits } from './written-units.js';
-
-/**
- * A section to add to a target: its heading, the blocks right under it, and its sub-sections. The
- * top-level additions are `## ` sections; one addition (`top`) holds what goes right under the
- * target's head, before its first section.
- */
-export interface Addition {
-  heading: string;
-  /** The source heading unit (as written: moved down with its tree) when the section comes from a source, null when the tool names it. */
-  headingUnit: Unit | null;
-  blocks: Unit[][];
-  children: Addition[];
-  /** What goes under the target's head, before its first section: rules that matched no topic, a file's intro. */
-  top?: boolean;
-  /** The `## ` heading line of the target's own section this addition's content goes to the end of. */
-  intoTarget?: string;
-  /** The blocks merged away into copies another file wrote: put back should the heading stand alone. */
-  mergedAway?: MergedBlock[];
-  /** Sub-sections merged away whole, heading and all: put back should this heading stand alone. */
-  pruned?: PrunedSection[];
-}
 
 const NUMBERED = /^\s*\d+[.)]\s/;
 const isNumbered = (b: Block): boolean => b.units[0]!.kind === 'list-item' && NUMBERED.test(b.units[0]!.lines[0]!);

@@ -1,22 +1,9 @@
 import type { Unit } from '../../model/model.js';
 import type { Merged } from '../../model/plan.js';
-import type { Addition } from './assembly.js';
+import type { Addition } from './addition.js';
 import { plainKeys } from './keys.js';
 import { mergedEntry } from './rendered.js';
 import type { WrittenUnits } from './written-units.js';
-
-/** A block of a section merged away into copies another file wrote: its units, and their entries in `merged`. */
-export interface MergedBlock {
-  units: Unit[];
-  entries: Merged[];
-}
-
-/** A sub-section merged away whole: where it stood, and the entry that merged its heading. */
-export interface PrunedSection {
-  child: Addition;
-  index: number;
-  entry: Merged;
-}
 
 /**
  * No heading stands with nothing under it. A section whose every block merged away into copies
