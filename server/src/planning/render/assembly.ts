@@ -30,6 +30,7 @@ interface Sibling {
   node: Addition | null;
   heading: Unit;
 }
+
 /** The headings a document repeats among their siblings (same parent, level and words; a `# ` title starts anew), each to the first. */
 function repeatedSiblings(placed: Placed[]): Map<Unit, Unit> {
   const repeats = new Map<Unit, Unit>();
@@ -59,7 +60,8 @@ const emptyAddition = (heading: string, headingUnit: Unit | null): Addition => (
  * file is about (its title: `# Guide` becomes `## Guide`). A title that only names a file (`#
  * CLAUDE.md`) names no subject: it is kept in a comment of the tool's, and the file's own chapters
  * become `## ` sections. Sections with the same name from different files or chapters are not
- * merged: only a heading with the same words under the same parent heading is one section. Loose
+ * merged: only a heading with the same words under the same parent heading is one section (a heading
+ * one file repeats among its siblings, too). Loose
  * standalone rules (under no heading) go to the section of their topic on a confident match, else
  * under the target's head. Units move whole: a lead-in with its list, a line with the lines that
  * answer it, code with what it follows. A unit, or a heading with everything under it, equal to one
@@ -163,7 +165,7 @@ export class Assembly {
     // sibling with the same heading merges into that copy too, and joins its section.
     const sibling = this.siblingOf(u, parent);
     const rest = sibling ? subtree.slice(1) : subtree;
-    if (sibling?.node !== undefined && sibling.node !== null) return this.stackSection(stack, u, sibling.node, sibling.heading, i);
+    if (sibling?.node) return this.stackSection(stack, u, sibling.node, sibling.heading, i);
     if (this.written.covers(rest, (x) => keys.lookup(x))) {
       const copies = [...(sibling ? [sibling.heading] : []), ...rest.map((x) => this.written.take(x, keys.lookup(x))!)];
       subtree.forEach((x, k) => this.merge(x, copies[k]!));
