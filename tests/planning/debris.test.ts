@@ -84,3 +84,16 @@ test("a heading its author left with nothing under it is the author's: kept", as
   const { read } = await plannedTwice(t, { 'AGENTS.md': '# Guide\n\n## Conventions\n\n## Controllers\n\n- Keep controllers thin.\n' });
   assert.match(read(COPILOT), /### Conventions\n\n### Controllers/);
 });
+
+test('in a scoped file too, a drifted copy leaves no heading with nothing under it, nor a double blank line', async (t) => {
+  const body = '## Testing\n\n- Run pnpm test before every commit.\n- Use the in-memory database.\n\n## Style\n\n- Prefer named exports.\n';
+  const { second, read } = await plannedTwice(t, {
+    '.cursor/rules/a.mdc': `---\nglobs: src/**\n---\n# API\n\n${body}`,
+    '.cursor/rules/b.mdc': `---\nglobs: src/**\n---\n# API guide\n\n${body}- Never log card numbers.\n`,
+  });
+  const out = read('.github/instructions/a.instructions.md');
+  assert.deepEqual(emptyHeadings(out.split('\n')), [], out);
+  assert.match(out, /# API guide\n\n## Style\n\n- Never log card numbers\.\n$/);
+  assert.doesNotMatch(out, /\n\n\n/);
+  assert.deepEqual(second.operations, []);
+});
