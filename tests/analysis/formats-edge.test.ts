@@ -198,7 +198,8 @@ test('an existing Copilot file without a final newline keeps it that way', async
 test('front matter of AGENTS.md: the description goes with its rules, what cannot go is said', async (t) => {
   const repo = sandbox(t, {
     'sdk/AGENTS.md': '---\ndescription: SDK reference\nglobs: "*.ts"\nalwaysApply: true\n---\n\n# SDK\n\n- Export types from index.ts.\n',
-    'AGENTS.md': '---\ndescription: Root reference\n---\n\n- Use pnpm for packages.\n',
+    // With headings, a repo-wide file's description has no place (a heading-less one is written under it: heading-less.test.ts).
+    'AGENTS.md': '---\ndescription: Root reference\n---\n\n## Packages\n\n- Use pnpm for packages.\n',
   });
   const { content, plan } = await planOf(repo);
   assert.match(content('.github/instructions/sdk.instructions.md')!, /^description: "SDK reference"$/m);
