@@ -6,7 +6,9 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 const here = import.meta.dirname;
-const parts = ['quality-structure.ts', 'quality-detection.ts', 'quality-real.ts'].filter((p) => existsSync(path.join(here, p)));
+const parts = ['quality-structure.ts', 'quality-debris.ts', 'quality-detection.ts', 'quality-real.ts'].filter((p) =>
+  existsSync(path.join(here, p)),
+);
 let failed = false;
 for (const part of parts) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', path.join(here, part), ...process.argv.slice(2)], { stdio: 'inherit' });

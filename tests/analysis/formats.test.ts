@@ -84,12 +84,30 @@ test('.mdc rules: globs joined into applyTo, alwaysApply goes repo-wide, a descr
     '---\napplyTo: "src/api/**/*.ts,src/routes/**"\ndescription: "API conventions"\n---\n\n- Validate every request body.\n',
   );
   assert.match(content('.github/instructions/unquoted.instructions.md')!, /^applyTo: "\*\*\/\*\.test\.ts"$/m);
-  assert.match(content('.github/instructions/list.instructions.md')!, /^applyTo: "docs\/\*\*,\*\.md"$/m);
+  assert.match(content('.github/instructions/list.instructions.md')!, /^applyTo: "docs\/\*\*,\*\*\/\*\.md"$/m);
   assert.match(content('.github/copilot-instructions.md')!, /^- Keep functions small\.$/m);
   const onDemand = content('.github/instructions/ondemand.instructions.md')!;
   assert.doesNotMatch(onDemand, /applyTo/);
   assert.match(onDemand, /^description: "How to write migrations"$/m);
   assert.ok(plan.notes.some((n) => /ondemand\.instructions\.md .*on request/.test(n)));
+});
+
+test('a glob without a slash applies at every depth: each comma-separated part gets **/, and the notes show every glob rewritten', async (t) => {
+  const { content, plan } = await planFor(t, {
+    '.cursor/rules/react.mdc': '---\nglobs: *.tsx,*.ts\n---\n- Components are function components.\n',
+    'web/.cursor/rules/styles.mdc': '---\nglobs: "*.css, src/**/*.scss"\n---\n- Use CSS variables for colours.\n',
+    '.windsurf/rules/py.md': '---\ntrigger: glob\nglobs: "*.py"\n---\n- Use type hints.\n',
+    '.claude/rules/config.md': '---\npaths:\n  - "package.json"\n  - "src/**"\n---\n- Pin exact versions.\n',
+  });
+  assert.match(content('.github/instructions/react.instructions.md')!, /^applyTo: "\*\*\/\*\.tsx,\*\*\/\*\.ts"$/m);
+  assert.match(content('.github/instructions/web-styles.instructions.md')!, /^applyTo: "web\/\*\*\/\*\.css,web\/src\/\*\*\/\*\.scss"$/m);
+  assert.match(content('.github/instructions/py.instructions.md')!, /^applyTo: "\*\*\/\*\.py"$/m);
+  assert.match(content('.github/instructions/config.instructions.md')!, /^applyTo: "\*\*\/package\.json,src\/\*\*"$/m);
+  const rewritten = plan.notes.filter((n) => n.includes('is written "'));
+  assert.equal(rewritten.length, 4);
+  assert.ok(rewritten.some((n) => n.startsWith('.cursor/rules/react.mdc: "*.tsx" is written "**/*.tsx", "*.ts" is written "**/*.ts" in')));
+  assert.ok(rewritten.some((n) => n.includes('"*.css" is written "web/**/*.css"') && !n.includes('scss')));
+  assert.ok(rewritten.some((n) => n.includes('"package.json" is written "**/package.json"') && !n.includes('src/**')));
 });
 
 test('nested AGENTS.md, CLAUDE.md and GEMINI.md apply to their folder', async (t) => {

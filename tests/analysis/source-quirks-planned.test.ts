@@ -62,7 +62,7 @@ test('brace globs keep their commas: *.{ts,tsx} is one glob', async (t) => {
   assert.deepEqual(globList('src/{a,b}/**/*.{js,jsx},test/**'), ['src/{a,b}/**/*.{js,jsx}', 'test/**']);
   const repo = sandbox(t, { 'web/.cursor/rules/x.mdc': '---\nglobs: *.{ts,tsx}\n---\n- Components are typed.\n' });
   const { content } = await planOf(repo);
-  assert.match(content('.github/instructions/web-x.instructions.md')!, /^applyTo: "web\/\*\.\{ts,tsx\}"$/m);
+  assert.match(content('.github/instructions/web-x.instructions.md')!, /^applyTo: "web\/\*\*\/\*\.\{ts,tsx\}"$/m);
 });
 
 test('the plan does not depend on the system locale', async (t) => {
@@ -198,7 +198,8 @@ test('an existing Copilot file without a final newline keeps it that way', async
 test('front matter of AGENTS.md: the description goes with its rules, what cannot go is said', async (t) => {
   const repo = sandbox(t, {
     'sdk/AGENTS.md': '---\ndescription: SDK reference\nglobs: "*.ts"\nalwaysApply: true\n---\n\n# SDK\n\n- Export types from index.ts.\n',
-    'AGENTS.md': '---\ndescription: Root reference\n---\n\n- Use pnpm for packages.\n',
+    // With headings, a repo-wide file's description has no place (a heading-less one is written under it: heading-less.test.ts).
+    'AGENTS.md': '---\ndescription: Root reference\n---\n\n## Packages\n\n- Use pnpm for packages.\n',
   });
   const { content, plan } = await planOf(repo);
   assert.match(content('.github/instructions/sdk.instructions.md')!, /^description: "SDK reference"$/m);

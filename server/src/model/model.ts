@@ -45,6 +45,14 @@ export interface InstructionDoc {
   importOnly?: string | null;
   /** Set when a file sits among rules but is not one (a README in .clinerules/, a workflow). */
   notRule: string | null;
+  /** Globs of the file written differently in `applyTo` (formats/markdown-format.ts, `globScope`). */
+  globRewrites?: GlobRewrite[];
+}
+
+/** A glob as the file wrote it, and as `applyTo` has it. */
+export interface GlobRewrite {
+  from: string;
+  to: string;
 }
 
 export const unitText = (u: Unit): string => u.lines.join('\n');

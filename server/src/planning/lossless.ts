@@ -25,9 +25,11 @@ export function assertEveryLineOnce(
     const source = linesOf(ref.path)[ref.line - 1];
     if (source === undefined || !sameOrDemoted(source, out.lines[i]!)) throw new Error(`internal check failed: ${named(ref)} would change`);
   });
-  // A repeat inside one file is written again, never merged into its own file's copy.
+  // A repeat inside one file is written again, never merged into its own file's copy; a heading
+  // repeated among its siblings (a section split in two) is the one exception: one section.
   for (const m of merged) {
-    const own = m.keptAt.path === m.path && linesOf(m.path)[m.keptAt.line - 1] === linesOf(m.path)[m.line - 1];
+    const own =
+      m.keptAt.path === m.path && linesOf(m.path)[m.keptAt.line - 1] === linesOf(m.path)[m.line - 1] && !/^ {0,3}#{1,6}\s/.test(m.text);
     if (own)
       throw new Error(`internal check failed: ${m.path}:${m.line} repeats line ${m.keptAt.line} of its own file and would be merged`);
   }

@@ -20,6 +20,15 @@ const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
 const longFile = (f: LongFile): string =>
   `${f.path} (${kb(f.bytes)}, ${f.lines} lines${f.bytesBefore === null ? '' : `, ${kb(f.bytesBefore)} before`})`;
 
+/** Lines of another assistant's listed in one note, before "and N more". */
+const MAX_LISTED = 5;
+
+/** A line as a note quotes it: trimmed, and cut at 80 characters. */
+const excerpt = (line: string): string => {
+  const t = line.trim();
+  return t.length > 80 ? `${t.slice(0, 79)}…` : t;
+};
+
 /** The words of every kind of note, in one table. */
 const WORDS: Words = {
   'copilot-blocked': (n) => {
@@ -39,6 +48,14 @@ const WORDS: Words = {
     `${n.at.path}:${n.at.line} "${n.source.trim()}" reads as a heading, so ${n.target} has it as the heading "${n.heading.trim()}", with its lines under it.`,
   'headings-moved': (n) =>
     `${n.path}: ${n.count === 1 ? 'one heading moves' : `${n.count} headings move`} down a level in ${n.target}, with what is under ${n.count === 1 ? 'it' : 'them'}, below the heading that names what the file is about (a "#" added to each).`,
+  'siblings-merged': (n) =>
+    `${n.path}:${n.line} "${n.heading.trim()}" is repeated among its sibling headings (line${n.repeats.length > 1 ? 's' : ''} ${n.repeats.join(', ')}): ${n.target} has one section with that heading, the lines of each in their order under it.`,
+  'other-assistant': (n) => {
+    const shown = n.lines.slice(0, MAX_LISTED).map((l) => `line ${l.line} "${excerpt(l.text)}" (${l.names})`);
+    const more = n.lines.length > MAX_LISTED ? `, and ${n.lines.length - MAX_LISTED} more` : '';
+    const [count, it, they] = n.lines.length === 1 ? ['one line is', 'it', 'It is'] : [`${n.lines.length} lines are`, 'them', 'They are'];
+    return `${n.path}: ${count} written for another assistant, and Copilot would read ${it} as its own: ${shown.join('; ')}${more}. ${they} migrated as written: a choice to rewrite ${it} for Copilot or leave ${it} out is not offered yet, so edit ${it} after the migration if needed.`;
+  },
   'list-ended': (n) =>
     `${n.at.path}:${n.at.line} "${n.line.trim()}" starts indented, so ${n.target} has a comment line before it that ends the list above: it would otherwise read as part of that list's last item.`,
   'already-organised': (n) => `${n.target} is already organised in sections; nothing to change.`,
@@ -54,6 +71,8 @@ const WORDS: Words = {
   },
   'front-matter-lost': (n) =>
     `${n.path}: its front matter ${n.keys.map((k) => `"${k}"`).join(', ')} is not carried into ${n.target}, which has no place for it; the file keeps it while you keep the file.`,
+  'globs-rewritten': (n) =>
+    `${n.path}: ${n.rewrites.map((r) => `"${r.from}" is written "${r.to}"`).join(', ')} in ${n.target}'s applyTo. The file's own tool matches a glob without a slash at any depth; GitHub matches applyTo against the path from the repository root, where "${n.rewrites[0]!.from}" would match only at the root.`,
   'dropped-still-said': (n) =>
     `${n.at.path}:${n.at.line} is dropped from Copilot's files, but ${n.at.path} is kept and still says "${n.text.trim()}"${n.readers.length > 0 ? `, and ${read(n.readers)} it too` : ''}: remove the file, or edit that line, to settle the contradiction everywhere.`,
   'not-rules': (n) =>

@@ -1,5 +1,7 @@
+import type { OtherAssistantLine } from '../analysis/other-assistants.js';
 import type { Surface } from '../analysis/surfaces.js';
 import type { LegacyFate, LegacyOption } from '../model/plan.js';
+import type { GlobRewrite } from '../model/model.js';
 import type { Location as LineRef } from '../model/problem.js';
 
 /**
@@ -15,6 +17,10 @@ export type Note =
   | { kind: 'pseudo-heading'; at: LineRef; source: string; target: string; heading: string }
   /** A file's headings moved down a level below the heading that names the file. */
   | { kind: 'headings-moved'; path: string; count: number; target: string }
+  /** A heading repeated among its siblings in one file: the later ones merged into the first, their lines under it. */
+  | { kind: 'siblings-merged'; path: string; heading: string; line: number; repeats: number[]; target: string }
+  /** Lines of a migrated file written for another assistant (analysis/other-assistants.ts): listed, migrated as written. */
+  | { kind: 'other-assistant'; path: string; lines: OtherAssistantLine[] }
   /** A comment line that ends a list, written before a unit that starts indented. */
   | { kind: 'list-ended'; at: LineRef; line: string; target: string }
   | { kind: 'already-organised'; target: string }
@@ -25,6 +31,8 @@ export type Note =
   /** Written files past the size worth a warning. */
   | { kind: 'too-long'; files: LongFile[] }
   | { kind: 'front-matter-lost'; path: string; keys: string[]; target: string }
+  /** Globs without a slash, written in `applyTo` to match at any depth as the file's own tool does. */
+  | { kind: 'globs-rewritten'; path: string; rewrites: GlobRewrite[]; target: string }
   /** A side of a contradiction dropped from Copilot's files while the file that says it is kept. */
   | { kind: 'dropped-still-said'; at: LineRef; text: string; readers: Surface[] }
   /** A file that holds no rules of its own (`notRule`): reported, or migrated as the person chose. */

@@ -69,10 +69,10 @@ function pseudoKind(u: Unit): 'label' | 'step' | null {
 }
 
 /**
- * Whether the unit at `i` is a pseudo-heading: a short title line with lines under it. A numbered
- * step is one only when the lines under it are not numbered steps themselves.
+ * Whether the unit at `i`, on its own, reads as a pseudo-heading: a short title line with lines
+ * under it. A numbered step is one only when the lines under it are not numbered steps themselves.
  */
-export function isPseudoHeading(units: Unit[], i: number): boolean {
+function isPseudoHeading(units: Unit[], i: number): boolean {
   const kind = pseudoKind(units[i]!);
   const next = units[i + 1];
   // What stands under a pseudo-heading is content: rules, a list, code; not a heading, a comment or nothing.
@@ -234,6 +234,66 @@ export function asHeading(u: Unit, level: number): Unit {
   return { ...u, kind: 'heading', lines: [`${'#'.repeat(lvl)} ${u.lines[0]!}`], level: lvl };
 }
 
+const NUMBER = /^\s*(\d{1,3})[.)]\s/;
+const numberOf = (u: Unit): number | null => (u.kind === 'list-item' ? Number(NUMBER.exec(u.lines[0]!)?.[1] ?? NaN) || null : null);
+
+/**
+ * Which units are pseudo-headings, decided per block: a numbered item in a run of numbered items
+ * (1, 2, 3… with the lines under each between them) is a heading only when every item of the run
+ * is one, each with its own lines under it; otherwise the whole run stays a list. Bold lead lines
+ * of the same shape under one heading (`**Frontend:**`, `**Backend:**`) are headings together, when
+ * each is a short title with lines under it, or none is.
+ */
+export function pseudoHeadings(units: Unit[]): boolean[] {
+  const verdict = units.map((u, i) => u.kind !== 'frontmatter' && u.kind !== 'heading' && isPseudoHeading(units, i));
+  let run: number[] = [];
+  let labels = new Map<string, number[]>();
+  const close = () => {
+    if (run.length > 1 && !run.every((j) => verdict[j])) for (const j of run) verdict[j] = false;
+    run = [];
+  };
+  const closeSection = () => {
+    close();
+    for (const group of labels.values()) {
+      if (group.length < 2 || group.every((j) => verdict[j] === verdict[group[0]!])) continue;
+      // Titles (five words or fewer) with lines under each are headings together; rules in bold are lines together.
+      const together = group.every((j) => hasLinesUnder(units, j) && firstLine(units[j]!).split(/\s+/).length <= 5);
+      for (const j of group) verdict[j] = together;
+    }
+    labels = new Map();
+  };
+  units.forEach((u, i) => {
+    if (u.kind === 'heading' || u.kind === 'html') return closeSection();
+    const n = numberOf(u);
+    if (n !== null) {
+      const last = run.length > 0 ? numberOf(units[run[run.length - 1]!]!) : null;
+      if (last === null || n <= last) close();
+      run.push(i);
+    }
+    const shape = boldShape(u);
+    if (shape) labels.set(shape, [...(labels.get(shape) ?? []), i]);
+  });
+  closeSection();
+  return verdict;
+}
+
+/** The shape of a bold lead line alone on its line: colon inside, colon after, or none; null for any other line. */
+function boldShape(u: Unit): string | null {
+  if (u.kind !== 'paragraph' || u.lines.length !== 1 || pseudoKind(u) !== 'label') return null;
+  const t = firstLine(u);
+  if (/^(\*\*|__)[^*_]+:\1$/.test(t)) return 'inside';
+  if (/^(\*\*|__)[^*_]+\1:$/.test(t)) return 'after';
+  return /^(\*\*|__)[^*_]+\1$/.test(t) ? 'plain' : null;
+}
+
+/** Whether content stands right under a unit: rules, a list, code; not a heading, another label or nothing. */
+function hasLinesUnder(units: Unit[], i: number): boolean {
+  const next = units[i + 1];
+  return (
+    next !== undefined && (next.kind === 'paragraph' || next.kind === 'list-item' || next.kind === 'code') && pseudoKind(next) !== 'label'
+  );
+}
+
 /**
  * The units with every pseudo-heading made a real heading one level below the heading it stands
  * under (one below the title, when it stands under the title or under nothing). `changed` lists them.
@@ -242,13 +302,14 @@ export function withPseudoHeadings(units: Unit[]): { units: Unit[]; changed: Uni
   const out: Unit[] = [];
   const changed: Unit[] = [];
   let above = 1;
+  const pseudo = pseudoHeadings(units);
   units.forEach((u, i) => {
     if (u.kind === 'heading') {
       above = u.level!;
       out.push(u);
       return;
     }
-    if (u.kind !== 'frontmatter' && isPseudoHeading(units, i)) {
+    if (pseudo[i]) {
       const h = asHeading(u, Math.min(6, above + 1));
       out.push(h);
       changed.push(h);

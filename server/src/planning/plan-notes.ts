@@ -1,12 +1,14 @@
 import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
 import { importCapNote, importNote } from '../analysis/imports.js';
 import type { ScanResult } from '../analysis/scan.js';
+import { otherAssistantLines } from '../analysis/other-assistants.js';
 import { readersOf } from '../analysis/surfaces.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { LegacyOption, PlanChoices } from '../model/plan.js';
 import type { CopyChoices, DroppedLine } from './choices.js';
 import type { LongFile, Note } from './notes.js';
 import { unwritable, type CopilotLink } from './options.js';
+import { descriptionNamesSection } from './render/flat-document.js';
 import { targetDescription, type Target } from './targets.js';
 
 /** Why Copilot's own file is left as it is, and where the repo-wide rules go instead. */
@@ -33,7 +35,12 @@ function frontMatterNotes(targets: Target[], blocked: Set<string>): Note[] {
     for (const doc of target.docs) {
       // An empty description says nothing, so nothing of it is lost.
       const lost = (doc.frontMatterKeys ?? []).filter(
-        (k) => !SCOPE_KEYS.has(k) && !(k === 'description' && (doc.description === null || carried === doc.description)),
+        (k) =>
+          !SCOPE_KEYS.has(k) &&
+          !(
+            k === 'description' &&
+            (doc.description === null || carried === doc.description || (carried === null && descriptionNamesSection(doc)))
+          ),
       );
       if (lost.length > 0) notes.push({ kind: 'front-matter-lost', path: doc.path, keys: lost, target: target.path });
     }
@@ -65,6 +72,13 @@ export function closingNotes(f: PlanFacts): Note[] {
   const notes: Note[] = [];
   if (f.long.length > 0) notes.push({ kind: 'too-long', files: f.long });
   notes.push(...frontMatterNotes(f.targets, f.blocked));
+  for (const target of f.targets.filter((t) => !f.blocked.has(t.path)))
+    for (const doc of target.docs.filter((d) => d.globRewrites?.length))
+      notes.push({ kind: 'globs-rewritten', path: doc.path, rewrites: doc.globRewrites!, target: target.path });
+  for (const doc of f.docs.filter((d) => d.role === 'legacy')) {
+    const lines = otherAssistantLines(doc);
+    if (lines.length > 0) notes.push({ kind: 'other-assistant', path: doc.path, lines });
+  }
   for (const d of f.dropped) {
     const option = f.legacy.find((l) => l.path === d.path);
     if (option && (f.choices.legacy[d.path] ?? 'keep') === 'keep')

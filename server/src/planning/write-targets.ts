@@ -59,6 +59,7 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written): void {
     return;
   }
   const existingDoc = replacing ? link!.shown : ctx.byPath.get(target.path);
+  const mergedBefore = w.merged.length;
   const { marked, apart } = renderedTarget(ctx, target, existingDoc, w.merged);
   // A new file with no rule in it (its sources were empty, or all merged) is not created.
   if (!existingDoc && !marked.refs.some((r) => r !== null)) return;
@@ -69,6 +70,7 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written): void {
   if (!(before && content === before.text)) {
     w.notes.push(...changedLineNotes(target.path, marked, (p, l) => linesOf(p)[l - 1]));
     for (const at of apart) w.notes.push({ kind: 'list-ended', at, line: linesOf(at.path)[at.line - 1]!, target: target.path });
+    w.notes.push(...siblingNotes(w.merged.slice(mergedBefore), target.path, linesOf));
   }
   if (before && content === before.text && !replacing) {
     if (target.docs.length === 0) w.notes.push({ kind: 'already-organised', target: target.path });
@@ -101,4 +103,25 @@ function fileText(scan: ScanResult, target: Target, existingDoc: InstructionDoc 
   };
   const finalNewline = existingDoc ? splitText(scan.files.get(existingDoc.path)!.text).finalNewline : true;
   return joinText({ ...style, lines: marked.lines, finalNewline: finalNewline && marked.lines.length > 0 });
+}
+
+/** The headings a file repeats among its siblings, merged into the first: one note per heading. */
+function siblingNotes(merged: Merged[], target: string, linesOf: (p: string) => string[]): Note[] {
+  const byHeading = new Map<string, Note & { kind: 'siblings-merged' }>();
+  for (const m of merged) {
+    if (m.keptAt.path !== m.path || !/^ {0,3}#{1,6}\s/.test(m.text)) continue;
+    const key = `${m.path}:${m.keptAt.line}`;
+    const note = byHeading.get(key);
+    if (note) note.repeats.push(m.line);
+    else
+      byHeading.set(key, {
+        kind: 'siblings-merged',
+        path: m.path,
+        heading: linesOf(m.path)[m.keptAt.line - 1]!,
+        line: m.keptAt.line,
+        repeats: [m.line],
+        target,
+      });
+  }
+  return [...byHeading.values()];
 }

@@ -1,4 +1,4 @@
-import { globList, globsUnder, folderScope, markdownFormat, stringField } from './markdown-format.js';
+import { globList, globScope, folderScope, markdownFormat, stringField } from './markdown-format.js';
 
 const CLAUDE_RULES = /(^|\/)\.claude\/rules\//;
 
@@ -20,7 +20,7 @@ export const claudeRules = markdownFormat({
     const owner = rel.slice(0, CLAUDE_RULES.exec(rel)!.index);
     const description = stringField(fm, 'description');
     const paths = globList(fm?.data.paths);
-    if (paths.length > 0) return { scope: { kind: 'globs', globs: globsUnder(owner, paths) }, description };
+    if (paths.length > 0) return { ...globScope(owner, paths), description };
     return { scope: folderScope(owner), description };
   },
 });

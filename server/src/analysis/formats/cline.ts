@@ -1,4 +1,4 @@
-import { basename, folderOf, folderScope, globList, globsUnder, markdownFormat } from './markdown-format.js';
+import { basename, folderOf, folderScope, globList, globScope, markdownFormat } from './markdown-format.js';
 
 /** `s`: a name may hold a line break (LF, CR, U+2028, U+2029), which `.` alone does not match. */
 const IN_FOLDER = /(^|\/)\.clinerules\/(.+)$/s;
@@ -23,7 +23,7 @@ export const clinerules = markdownFormat({
     if (/^readme(\.[a-z]+)?$/i.test(basename(inner))) notRule = 'a README inside the rules folder, not a rule';
     else if (inner.startsWith('workflows/')) notRule = 'a Cline workflow (a slash-command prompt), not an always-on rule';
     const paths = globList(fm?.data.paths);
-    if (paths.length > 0) return { scope: { kind: 'globs', globs: globsUnder(owner, paths) }, notRule };
+    if (paths.length > 0) return { ...globScope(owner, paths), notRule };
     return { scope: folderScope(owner), notRule };
   },
 });

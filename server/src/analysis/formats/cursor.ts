@@ -1,4 +1,4 @@
-import { basename, folderOf, folderScope, globList, globsUnder, markdownFormat, ownerOf, stringField, truthy } from './markdown-format.js';
+import { basename, folderOf, folderScope, globList, globScope, markdownFormat, ownerOf, stringField, truthy } from './markdown-format.js';
 
 /** `.cursorrules`: one flat file of rules for the folder it sits in. */
 export const cursorrules = markdownFormat({
@@ -29,7 +29,7 @@ export const cursorMdc = markdownFormat({
     const description = stringField(fm, 'description');
     const globs = globList(fm?.data.globs);
     if (truthy(fm, 'alwaysApply') || !fm) return { scope: folderScope(owner), description };
-    if (globs.length > 0) return { scope: { kind: 'globs', globs: globsUnder(owner, globs) }, description };
+    if (globs.length > 0) return { ...globScope(owner, globs), description };
     return { scope: { kind: 'request', description }, description };
   },
 });

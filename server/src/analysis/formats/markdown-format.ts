@@ -1,7 +1,7 @@
 import type { Format } from './types.js';
 import { globList, readFrontMatter, type FrontMatter } from '../../model/frontmatter.js';
 import { splitBody, splitUnits } from '../../model/markdown-units.js';
-import type { InstructionDoc, Scope, Unit } from '../../model/model.js';
+import type { GlobRewrite, InstructionDoc, Scope, Unit } from '../../model/model.js';
 import type { ReadableSource } from '../../repo/source-file.js';
 import { splitText } from '../../common/text.js';
 
@@ -11,6 +11,8 @@ export interface FileMeta {
   description?: string | null;
   excludeAgent?: string[];
   notRule?: string | null;
+  /** Globs written differently in `applyTo` than in the file (a glob without a slash), as written and as planned. */
+  globRewrites?: GlobRewrite[];
 }
 
 export interface MarkdownFormatSpec {
@@ -48,6 +50,7 @@ export function markdownFormat(spec: MarkdownFormatSpec): Format {
         aliasOf: file.linkTarget,
         importOnly: importOnlyTarget(units),
         notRule: meta.notRule ?? null,
+        ...(meta.globRewrites?.length ? { globRewrites: meta.globRewrites } : {}),
       };
     },
   };
@@ -72,10 +75,24 @@ export function folderScope(folder: string): Scope {
   return folder === '' ? { kind: 'repo' } : { kind: 'globs', globs: [`${folder}/**`] };
 }
 
-/** Prefix globs written relative to a nested folder with that folder. */
-export function globsUnder(folder: string, globs: string[]): string[] {
-  if (folder === '') return globs;
-  return globs.map((g) => `${folder}/${g.replace(/^\.?\//, '')}`);
+/**
+ * A rule file's globs as Copilot's `applyTo`, and the ones written differently. Cursor, Windsurf,
+ * Claude Code and Cline match a glob without a slash (`*.tsx`, `package.json`) at any depth, as
+ * .gitignore does; GitHub matches `applyTo` against the whole repository-relative path, where `*.tsx`
+ * matches only at the root. So such a glob becomes `**\/<glob>`, and every glob of a nested folder's
+ * rules is put below that folder.
+ */
+export function globScope(folder: string, globs: string[]): { scope: Scope; globRewrites: GlobRewrite[] } {
+  const globRewrites: GlobRewrite[] = [];
+  const planned = globs.map((g) => {
+    const bare = g.replace(/^\.?\//, '');
+    const anyDepth = !g.includes('/') && g !== '**';
+    const relative = anyDepth ? `**/${bare}` : bare;
+    const to = folder === '' ? (anyDepth ? relative : g) : `${folder}/${relative}`;
+    if (anyDepth) globRewrites.push({ from: g, to });
+    return to;
+  });
+  return { scope: { kind: 'globs', globs: planned }, globRewrites };
 }
 
 export function stringField(fm: FrontMatter | null, key: string): string | null {
@@ -89,6 +106,7 @@ export function truthy(fm: FrontMatter | null, key: string): boolean {
 }
 
 export { globList };
+export type { GlobRewrite };
 
 const IMPORT_ONLY = /^@(\S+)$/;
 

@@ -1,4 +1,4 @@
-import { basename, folderOf, folderScope, globList, globsUnder, markdownFormat, ownerOf, stringField } from './markdown-format.js';
+import { basename, folderOf, folderScope, globList, globScope, markdownFormat, ownerOf, stringField } from './markdown-format.js';
 
 /** `.windsurfrules`: one flat file of rules. */
 export const windsurfrules = markdownFormat({
@@ -25,7 +25,7 @@ export const windsurfRules = markdownFormat({
     const trigger = stringField(fm, 'trigger') ?? 'always_on';
     const description = stringField(fm, 'description');
     const globs = globList(fm?.data.globs);
-    if (trigger === 'glob' && globs.length > 0) return { scope: { kind: 'globs', globs: globsUnder(owner, globs) }, description };
+    if (trigger === 'glob' && globs.length > 0) return { ...globScope(owner, globs), description };
     if (trigger === 'model_decision' || trigger === 'manual') return { scope: { kind: 'request', description }, description };
     return { scope: folderScope(owner), description };
   },

@@ -4,7 +4,7 @@ import { isBlank } from '../../common/text.js';
 import { isSortable, isSplitLine } from '../outline.js';
 import { SECTION_TOPICS } from '../section-topics.js';
 import { blockTopic, restructure, sameSection } from '../structure.js';
-import type { Addition } from './assembly.js';
+import type { Addition } from './addition.js';
 import { fromUnit, placed, push, trimEnd, type LineRef, type Rendered } from './rendered.js';
 
 const NEW_TITLE = '# Copilot instructions';

@@ -1,29 +1,55 @@
 import type { Unit } from '../../model/model.js';
 import type { Merged } from '../../model/plan.js';
 import { isToolMark } from '../../model/unit-shape.js';
-import { blocksOf, isSortable, isStructural } from '../outline.js';
+import { blocksOf, headingKey, isSortable, isStructural, type Block } from '../outline.js';
 import { blockTopic } from '../structure.js';
 import { plainKeys } from './keys.js';
-import { placeDocument, PlacedKeys } from './placement.js';
+import { placeDocument, PlacedKeys, type Placed } from './placement.js';
 import { mergedEntry } from './rendered.js';
+import { isRuleList } from './flat-document.js';
+import type { Addition } from './addition.js';
+import { HollowSections } from './hollow.js';
 import { WrittenUnits } from './written-units.js';
 
-/**
- * A section to add to a target: its heading, the blocks right under it, and its sub-sections. The
- * top-level additions are `## ` sections; one addition (`top`) holds what goes right under the
- * target's head, before its first section.
- */
-export interface Addition {
-  heading: string;
-  /** The source heading unit (as written: moved down with its tree) when the section comes from a source, null when the tool names it. */
-  headingUnit: Unit | null;
-  blocks: Unit[][];
-  children: Addition[];
-  /** What goes under the target's head, before its first section: rules that matched no topic, a file's intro. */
-  top?: boolean;
-  /** The `## ` heading line of the target's own section this addition's content goes to the end of. */
-  intoTarget?: string;
+const NUMBERED = /^\s*\d+[.)]\s/;
+const isNumbered = (b: Block): boolean => b.units[0]!.kind === 'list-item' && NUMBERED.test(b.units[0]!.lines[0]!);
+
+/** Blocks in merge groups: a run of numbered items is one group, any other block its own. */
+function numberedRuns(blocks: Block[]): Block[][] {
+  const groups: Block[][] = [];
+  blocks.forEach((b, i) => {
+    if (i > 0 && isNumbered(b) && isNumbered(blocks[i - 1]!)) groups[groups.length - 1]!.push(b);
+    else groups.push([b]);
+  });
+  return groups;
 }
+
+/** A section the current document opened, and the heading written for it (its own, or the copy it merged into). */
+interface Sibling {
+  /** Null when the heading merged whole into a copy with no section of this assembly's. */
+  node: Addition | null;
+  heading: Unit;
+}
+
+/** The headings a document repeats among their siblings (same parent, level and words; a `# ` title starts anew), each to the first. */
+function repeatedSiblings(placed: Placed[]): Map<Unit, Unit> {
+  const repeats = new Map<Unit, Unit>();
+  let firsts = new Map<string, Unit>();
+  for (const { unit: u, ctx } of placed) {
+    if (u.kind !== 'heading') continue;
+    if (u.level === 1) {
+      firsts = new Map();
+      continue;
+    }
+    const key = `${ctx}\u0000${siblingKey(u)}`;
+    const first = firsts.get(key);
+    if (first) repeats.set(u, first);
+    else firsts.set(key, u);
+  }
+  return repeats;
+}
+
+const siblingKey = (u: Unit): string => `${u.level}\u0000${headingKey(u.lines[0]!)}`;
 
 const emptyAddition = (heading: string, headingUnit: Unit | null): Addition => ({ heading, headingUnit, blocks: [], children: [] });
 
@@ -34,7 +60,8 @@ const emptyAddition = (heading: string, headingUnit: Unit | null): Addition => (
  * file is about (its title: `# Guide` becomes `## Guide`). A title that only names a file (`#
  * CLAUDE.md`) names no subject: it is kept in a comment of the tool's, and the file's own chapters
  * become `## ` sections. Sections with the same name from different files or chapters are not
- * merged: only a heading with the same words under the same parent heading is one section. Loose
+ * merged: only a heading with the same words under the same parent heading is one section (a heading
+ * one file repeats among its siblings, too). Loose
  * standalone rules (under no heading) go to the section of their topic on a confident match, else
  * under the target's head. Units move whole: a lead-in with its list, a line with the lines that
  * answer it, code with what it follows. A unit, or a heading with everything under it, equal to one
@@ -48,6 +75,8 @@ export class Assembly {
   private readonly sections: Addition[] = [];
   /** The sections the tool named after a topic, by title. */
   private readonly byTopic = new Map<string, Addition>();
+  /** Per parent section (null at the top), the sections the current document opened, by level and words. */
+  private siblings = new Map<Addition | null, Map<string, Sibling>>();
   /** The addition each written heading unit opened, so an equal heading from another file joins it. */
   private readonly opened = new Map<Unit, Addition>();
 
@@ -56,20 +85,35 @@ export class Assembly {
     private readonly merged: Merged[],
   ) {}
 
-  /** What goes under the target's head, on top, and then every section. */
+  /** What goes under the target's head, on top, and then every section; no heading is left with nothing under it. */
   additions(): Addition[] {
+    const hollow = new HollowSections(this.written, this.merged, (u) => this.opened.get(u));
+    hollow.prune(this.sections);
+    if (this.topAddition) hollow.prune(this.topAddition.children);
     return this.topAddition ? [this.topAddition, ...this.sections] : [...this.sections];
   }
 
   /** Read one legacy document's units in. */
-  addDocument(sourceUnits: Unit[]): void {
+  addDocument(sourceUnits: Unit[], flatName: string | null = null): void {
     const placedUnits = placeDocument(sourceUnits);
     if (placedUnits.length === 0) return;
     const keys = new PlacedKeys(placedUnits);
     const units = placedUnits.map((p) => p.unit);
+    this.siblings = new Map();
     // A document whose every unit is written already (a second plan after a migration) adds nothing.
-    if (this.written.covers(units, plainKeys)) return this.addWrittenAlready(units, keys);
+    // A heading repeated among its siblings is one section: it needs one copy.
+    const repeats = repeatedSiblings(placedUnits);
+    if (
+      this.written.covers(
+        units.filter((u) => !repeats.has(u)),
+        plainKeys,
+      )
+    )
+      return this.addWrittenAlready(units, keys, repeats);
     const flat = !units.some((u) => u.kind === 'heading' && u.level! >= 2);
+    // A heading-less document is one unit, under a heading named after it, unless it is a list of rules.
+    const whole = flat && !isRuleList(units);
+    const own = whole && flatName !== null ? this.topicSection(`## ${flatName}`) : null;
     const stack: { level: number; node: Addition }[] = [];
     let i = 0;
     while (i < units.length) {
@@ -78,8 +122,9 @@ export class Assembly {
       else if (u.kind === 'heading') {
         this.addTitle(u, keys);
         stack.length = 0;
+        this.siblings = new Map();
         i++;
-      } else i = this.addRules(units, i, keys, stack[stack.length - 1]?.node ?? null, flat);
+      } else i = this.addRules(units, i, keys, stack[stack.length - 1]?.node ?? own, flat && !whole);
     }
   }
 
@@ -92,9 +137,14 @@ export class Assembly {
   }
 
   /** Each unit into its copy under the same heading when there is one, else into any copy. */
-  private addWrittenAlready(units: Unit[], keys: PlacedKeys): void {
+  private addWrittenAlready(units: Unit[], keys: PlacedKeys, repeats: Map<Unit, Unit>): void {
+    const copyOf = new Map<Unit, Unit>();
     for (const u of units) {
-      const copy = this.written.take(u, [...keys.lookup(u), ...plainKeys(u)]) ?? this.written.take(u, plainKeys(u));
+      const first = repeats.get(u);
+      const copy = first
+        ? copyOf.get(first)
+        : (this.written.take(u, [...keys.lookup(u), ...plainKeys(u)]) ?? this.written.take(u, plainKeys(u)));
+      if (copy) copyOf.set(u, copy);
       if (copy) this.merge(u, copy);
       else {
         this.written.add(u, keys.written(u));
@@ -109,29 +159,65 @@ export class Assembly {
     let end = i + 1;
     while (end < units.length && !(units[end]!.kind === 'heading' && units[end]!.level! <= u.level!)) end++;
     const subtree = units.slice(i, end);
-    // A heading with everything under it already written, under the same parent: one copy.
-    if (this.written.covers(subtree, (x) => keys.lookup(x))) {
-      for (const x of subtree) this.merge(x, this.written.take(x, keys.lookup(x))!);
-      return end;
-    }
     while (stack.length > 0 && stack[stack.length - 1]!.level >= u.level!) stack.pop();
     const parent = stack[stack.length - 1]?.node ?? null;
+    // A heading with everything under it already written, under the same parent: one copy. A later
+    // sibling with the same heading merges into that copy too, and joins its section.
+    const sibling = this.siblingOf(u, parent);
+    const rest = sibling ? subtree.slice(1) : subtree;
+    if (sibling?.node) return this.stackSection(stack, u, sibling.node, sibling.heading, i);
+    if (this.written.covers(rest, (x) => keys.lookup(x))) {
+      const copies = [...(sibling ? [sibling.heading] : []), ...rest.map((x) => this.written.take(x, keys.lookup(x))!)];
+      subtree.forEach((x, k) => this.merge(x, copies[k]!));
+      const first = copies[0]!;
+      const node = this.opened.get(first) ?? (!parent && u.level === 2 && first.level === 2 ? this.joinTarget(first) : null);
+      if (!sibling) this.siblingsOf(parent).set(siblingKey(u), { node, heading: first });
+      return end;
+    }
     stack.push({ level: u.level!, node: this.sectionFor(u, parent, keys) });
     return i + 1;
   }
 
   /** The section a heading opens, or the one it joins: the same heading under the same parent, another source's or the target's own `## ` section. */
   private sectionFor(u: Unit, parent: Addition | null, keys: PlacedKeys): Addition {
+    const opened = this.openSection(u, parent, keys);
+    this.siblingsOf(parent).set(siblingKey(u), opened);
+    return opened.node;
+  }
+
+  /** A repeated sibling heading merged into the first one's heading, its section taking what follows. */
+  private stackSection(stack: { level: number; node: Addition }[], u: Unit, node: Addition, heading: Unit, i: number): number {
+    this.merge(u, heading);
+    stack.push({ level: u.level!, node });
+    return i + 1;
+  }
+
+  private siblingsOf(parent: Addition | null): Map<string, Sibling> {
+    let siblings = this.siblings.get(parent);
+    if (!siblings) this.siblings.set(parent, (siblings = new Map()));
+    return siblings;
+  }
+
+  /** The section an earlier heading of the current document with the same words and level opened under `parent`. */
+  private siblingOf(u: Unit, parent: Addition | null): Sibling | undefined {
+    return this.siblings.get(parent)?.get(siblingKey(u));
+  }
+
+  /** A section that adds to the end of the target's own `## ` section `copy`. */
+  private joinTarget(copy: Unit): Addition {
+    const node: Addition = { ...emptyAddition(copy.lines[0]!, null), intoTarget: copy.lines[0]!.trimEnd() };
+    this.opened.set(copy, node);
+    this.sections.push(node);
+    return node;
+  }
+
+  /** The section a heading opens or joins, and the heading written for it (its own, or the copy it merged into). */
+  private openSection(u: Unit, parent: Addition | null, keys: PlacedKeys): { node: Addition; heading: Unit } {
     const joinsTarget = (c: Unit) => !parent && u.level === 2 && c.kind === 'heading' && c.level === 2;
     const copy = this.written.take(u, keys.lookup(u), (c) => this.opened.has(c) || joinsTarget(c));
     if (copy) this.merge(u, copy);
-    if (copy && this.opened.has(copy)) return this.opened.get(copy)!;
-    if (copy) {
-      const node: Addition = { ...emptyAddition(copy.lines[0]!, null), intoTarget: copy.lines[0]!.trimEnd() };
-      this.opened.set(copy, node);
-      this.sections.push(node);
-      return node;
-    }
+    if (copy && this.opened.has(copy)) return { node: this.opened.get(copy)!, heading: copy };
+    if (copy) return { node: this.joinTarget(copy), heading: copy };
     const node = emptyAddition(u.lines[0]!, u);
     this.written.add(u, keys.written(u));
     this.opened.set(u, node);
@@ -139,7 +225,7 @@ export class Assembly {
     // A `### ` section under no `## ` one stands under the target's title, above its first section.
     else if (u.level! > 2) this.top().children.push(node);
     else this.sections.push(node);
-    return node;
+    return { node, heading: u };
   }
 
   /** A title that names a file, in a comment of the tool's under the target's head. */
@@ -152,21 +238,29 @@ export class Assembly {
     }
   }
 
-  /** The rules from `i` to the next heading, block by block, under `node`. Returns the next index. */
+  /**
+   * The rules from `i` to the next heading, block by block, under `node`; a run of numbered items is
+   * merged away whole or written whole, never left as a "3./4./5." fragment. Returns the next index.
+   */
   private addRules(units: Unit[], i: number, keys: PlacedKeys, node: Addition | null, flat: boolean): number {
     let end = i;
     while (end < units.length && units[end]!.kind !== 'heading') end++;
-    for (const block of blocksOf(units.slice(i, end), isToolMark)) {
-      const kept = this.keptUnits(block.units, keys);
+    for (const group of numberedRuns(blocksOf(units.slice(i, end), isToolMark))) {
+      const all = group.flatMap((b) => b.units);
+      const before = this.merged.length;
+      const kept = this.keptUnits(all, keys);
+      if (kept.length === 0 && node) (node.mergedAway ??= []).push({ units: all, entries: this.merged.slice(before) });
       if (kept.length === 0) continue;
-      if (node) {
-        node.blocks.push(kept);
-        continue;
+      for (const block of group) {
+        if (node) {
+          node.blocks.push(block.units);
+          continue;
+        }
+        // Sorted by topic only where nothing else gives structure: a document without headings; a numbered run stays whole.
+        const topic = flat && group.length === 1 && isSortable(block) ? blockTopic(block) : null;
+        if (topic) this.topicSection(`## ${topic.title}`).blocks.push(block.units);
+        else this.top().blocks.push(block.units);
       }
-      // Sorted by topic only where nothing else gives structure: a document without headings.
-      const topic = flat && isSortable(block) && kept.length === block.units.length ? blockTopic(block) : null;
-      if (topic) this.topicSection(`## ${topic.title}`).blocks.push(kept);
-      else this.top().blocks.push(kept);
     }
     return end;
   }

@@ -51,6 +51,19 @@ export function bodyOf(
     return u.kind === 'heading' ? [headKey(ctx[index]!, u.lines[0]!)] : ruleKeys(ctx[index]!, u);
   };
   const all = written.covers(units, plainKeys);
+  // Per merged unit: its entry in `merged`, and the lines it dropped.
+  const gone = new Map<number, { entry: Merged; lines: number[] }>();
+  const remove = (u: Unit, copy: Unit): { entry: Merged; lines: number[] } => {
+    const entry = mergedEntry(u, copy);
+    merged.push(entry);
+    const start = u.line - 1;
+    const end = start + u.lines.length;
+    const lines = Array.from({ length: u.lines.length }, (_, k) => start + k);
+    // Take the blank line after a removed unit too, so no double gap is left behind.
+    if ((start <= bodyStart || isBlank(fileLines[start - 1] ?? '')) && isBlank(fileLines[end] ?? 'x')) lines.push(end);
+    for (const i of lines) drop.add(i);
+    return { entry, lines };
+  };
   for (const [index, u] of units.entries()) {
     // A heading is merged only with everything under it; separators, tags, table rows and code never alone.
     const mayMerge = all || (u.kind === 'heading' ? subtreeCovered(units, index, written, keysOf) : !isStructural(u));
@@ -63,12 +76,27 @@ export function bodyOf(
       written.add(u, keysOf(index));
       continue;
     }
-    merged.push(mergedEntry(u, dupOf));
-    const start = u.line - 1;
-    const end = start + u.lines.length;
-    for (let i = start; i < end; i++) drop.add(i);
-    // Take the blank line after a removed unit too, so no double gap is left behind.
-    if ((start <= bodyStart || isBlank(fileLines[start - 1] ?? '')) && isBlank(fileLines[end] ?? 'x')) drop.add(end);
+    gone.set(index, remove(u, dupOf));
+  }
+  // No heading left with nothing under it: it goes with what merged away, into an equal heading, or all of it stays.
+  for (let h = 0; h < units.length; h++) {
+    const u = units[h]!;
+    if (u.kind !== 'heading' || gone.has(h)) continue;
+    let end = h + 1;
+    while (end < units.length && !(units[end]!.kind === 'heading' && units[end]!.level! <= u.level!)) end++;
+    const inside = Array.from({ length: end - h - 1 }, (_, k) => h + 1 + k);
+    if (inside.length === 0 || !inside.every((i) => gone.has(i))) continue;
+    const copy = written.take(u, plainKeys(u));
+    if (copy) gone.set(h, remove(u, copy));
+    else
+      for (const i of inside) {
+        const g = gone.get(i)!;
+        merged.splice(merged.indexOf(g.entry), 1);
+        for (const line of g.lines) drop.delete(line);
+        gone.delete(i);
+        written.add(units[i]!, keysOf(i));
+      }
+    h = end - 1;
   }
   return keptLines(fileLines, bodyStart, drop, path);
 }
@@ -76,10 +104,17 @@ export function bodyOf(
 /** The body's lines but the dropped ones, without blank lines at either end. */
 function keptLines(fileLines: string[], bodyStart: number, drop: Set<number>, path: string): Rendered {
   const out: Rendered = { lines: [], refs: [] };
+  let dropped = false;
   for (let i = bodyStart; i < fileLines.length; i++) {
-    if (drop.has(i)) continue;
+    if (drop.has(i)) {
+      dropped = true;
+      continue;
+    }
     const line = fileLines[i]!;
     if (isBlank(line) && out.lines.length === 0) continue;
+    // Two blank lines that a removed unit left side by side are one.
+    if (isBlank(line) && dropped && isBlank(out.lines[out.lines.length - 1]!)) continue;
+    dropped = false;
     out.lines.push(line);
     out.refs.push(isBlank(line) ? null : { path, line: i + 1 });
   }

@@ -1,7 +1,7 @@
 import type { Unit } from '../../model/model.js';
 import { demoted } from '../../model/unit-shape.js';
 import { asHeading, headingKey, headingText, isFileNameTitle, isStructural, outlineUnits } from '../outline.js';
-import { headKey, ruleKey, type UnitKey } from './keys.js';
+import { anywhereKey, headKey, ruleKey, type UnitKey } from './keys.js';
 import { placedText, titleText, unitText } from './rendered.js';
 
 /** A unit of a legacy document as it is placed: its heading (moved down with its tree) and the heading it stands under. */
@@ -68,14 +68,15 @@ export class PlacedKeys {
     this.ctxOf = new Map(placed.map((p) => [p.unit, p.ctx]));
   }
 
-  /** Where a copy of `u` is looked for. A one-line rule is the same rule wherever it stands; a longer unit only under the same heading. */
+  /** Where a copy of `u` is looked for. A one-line rule is the same rule wherever it stands; a longer unit under the same heading first. */
   lookup(u: Unit): UnitKey[] {
     const ctx = this.ctxOf.get(u) ?? '';
     if (u.kind === 'heading' && u.level === 1) return [headKey('', u.lines[0]!)];
     if (u.kind === 'heading') return [headKey(ctx, u.lines[0]!)];
-    return oneLineRule(u)
-      ? [ruleKey(ctx, unitText(u)), ruleKey('', unitText(u))]
-      : [ruleKey(ctx, unitText(u)), ruleKey(ctx, placedText(u))];
+    if (oneLineRule(u)) return [ruleKey(ctx, unitText(u)), ruleKey('', unitText(u))];
+    // A longer unit is looked for under its heading first; an exact repeat of it (a paragraph, an item
+    // with its lines, a tree) that another file wrote under another heading is the same text, written once.
+    return [ruleKey(ctx, unitText(u)), ruleKey(ctx, placedText(u)), anywhereKey(unitText(u)), anywhereKey(placedText(u))];
   }
 
   /** The keys `u` is found again under once written. */

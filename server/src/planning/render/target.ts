@@ -4,6 +4,7 @@ import type { Merged } from '../../model/plan.js';
 import { frontMatterFor, type Target } from '../targets.js';
 import { appendAdditions } from './append.js';
 import { Assembly } from './assembly.js';
+import { flatSectionName } from './flat-document.js';
 import { bodyOf, renderBase } from './body.js';
 import { asItIs, push, trimEnd, type Rendered } from './rendered.js';
 import { WrittenUnits } from './written-units.js';
@@ -49,6 +50,6 @@ function renderCopilot(
     : { lines: ['# Copilot instructions'], refs: [null] };
   const assembly = new Assembly(written, merged);
   // Front matter a format reads is not among its units; a `---` block left there is content (.cursorrules has none).
-  for (const doc of target.docs) assembly.addDocument(doc.units);
+  for (const doc of target.docs) assembly.addDocument(doc.units, flatSectionName(doc));
   return appendAdditions(base, assembly.additions(), target.path);
 }
