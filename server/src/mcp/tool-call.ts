@@ -4,6 +4,7 @@ import type { Session } from '../call/ports.js';
 import type { StepResult } from '../steps/result.js';
 import type { ToolName } from './tool-schemas.js';
 import type { EarlyListing } from '../analysis/git-listing.js';
+import { STATE } from '../repo/state-paths.js';
 import { BAD_INPUT_META } from '../common/outcomes.js';
 import { showLine, showText } from '../show/untrusted.js';
 import { NARRATION_LABEL } from '../narrate/narrate.js';
@@ -52,8 +53,9 @@ export async function callStep(call: StepCall): Promise<ToolResult> {
     const recovered = await (await import('../gate/recovery-trace.js')).recoverAndTrace(root, session.client.info());
     const ignored = await (await import('../state/foreign.js')).foreignState(root);
     const report = call.report;
-    // A recovery moved files since git listed them: the scan lists afresh.
-    const listed = call.early?.root === root && !recovered ? call.early.files : undefined;
+    // A journal (recovered now, or one that could not be) may mean files moved since git listed them: the scan lists afresh.
+    const journal = call.early?.root === root ? await safe.entryStat(root, STATE.journal).catch(() => undefined) : undefined;
+    const listed = journal === null && !recovered ? call.early!.files : undefined;
     stepResult = await call.run({
       root,
       session,

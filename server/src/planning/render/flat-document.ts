@@ -24,14 +24,14 @@ function firstWord(line: string): string {
     .trim()
     .replace(/^([-*+]|\d{1,3}[.)])\s+/, '')
     .replace(/^[*_`]+/, '');
-  return (/^[\p{L}’']+/u.exec(t)?.[0] ?? '').toLowerCase().replace(/'/g, '’');
+  return (/^[\p{L}\u2019']+/u.exec(t)?.[0] ?? '').toLowerCase().replace(/'/g, '’');
 }
 
 /** A one-line rule that asks for something: a bullet or a sentence opening with an imperative. */
 function isImperativeLine(u: Unit): boolean {
   if ((u.kind !== 'list-item' && u.kind !== 'paragraph') || u.lines.length !== 1 || isStructural(u)) return false;
   const word = firstWord(u.lines[0]!);
-  return IMPERATIVE.has(word) || IMPERATIVE.has(word.replace(/’t$/, ''));
+  return IMPERATIVE.has(word) || IMPERATIVE.has(word.replace(/\u2019t$/, ''));
 }
 
 /** Whether a heading-less document's units are independent one-line imperatives, to be split and sorted one by one. */
