@@ -2,7 +2,7 @@ import { showLine } from '../show/untrusted.js';
 import { callDirect, type ReadOnlyTool } from './direct.js';
 import { print, repoArgFrom, repoFrom, reportIgnoredState } from './command-io.js';
 import { reportFailure } from './failure.js';
-import type { TracesAction } from './traces.js';
+import type { TracesArgs } from './commands.js';
 import type { EarlyListing } from '../analysis/git-listing.js';
 
 /**
@@ -24,15 +24,7 @@ export async function runReadOnly(tool: ReadOnlyTool, argv: { repo?: string; jso
   }
 }
 
-export async function runTraces(argv: {
-  repo?: string;
-  json: boolean;
-  action: TracesAction;
-  id?: string;
-  reason?: string;
-  format?: string;
-  out?: string;
-}): Promise<number> {
+export async function runTraces(argv: TracesArgs): Promise<number> {
   try {
     return await traces(argv);
   } catch (err) {
@@ -40,15 +32,7 @@ export async function runTraces(argv: {
   }
 }
 
-async function traces(argv: {
-  repo?: string;
-  json: boolean;
-  action: TracesAction;
-  id?: string;
-  reason?: string;
-  format?: string;
-  out?: string;
-}): Promise<number> {
+async function traces(argv: TracesArgs): Promise<number> {
   const { tracesCommand } = await import('./traces.js');
   const { recoverAndTrace } = await import('../gate/recovery-trace.js');
   const { assertStateTreeReal } = await import('../repo/safe-fs.js');

@@ -99,3 +99,21 @@ export async function isBound(root: string, rel: string, json: unknown, key?: Bu
   const got = Buffer.from(mac);
   return got.length === want.length && timingSafeEqual(got, want);
 }
+
+/**
+ * The JSON of a decision-state file when this clone wrote it (state/binding.ts); null when the file
+ * does not exist or was not written here (committed, copied, or changed since): such a file is never
+ * used, and `foreignState` reports it.
+ */
+export async function boundJson(root: string, rel: string, key?: Buffer | null): Promise<unknown> {
+  const bytes = await readFile(root, rel);
+  if (bytes === null) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    return null;
+  }
+  // The seal is the file's, not its content's: what is read carries none, and a write seals anew.
+  return (await isBound(root, rel, json, key)) ? withoutBinding(json as Record<string, unknown>) : null;
+}

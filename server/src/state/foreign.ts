@@ -1,6 +1,6 @@
-import { readFile, listFolder, removeFile, writeFile } from '../repo/safe-fs.js';
+import { entryStat, readFile, listFolder, removeFile, writeFile } from '../repo/safe-fs.js';
 import { STATE } from '../repo/state-paths.js';
-import { cloneKey, isBound } from './binding.js';
+import { boundJson, cloneKey } from './binding.js';
 
 /**
  * Decision state this clone did not write: files under `.copilot-state/` that drive a change but
@@ -36,21 +36,13 @@ export async function foreignState(root: string): Promise<ForeignState | null> {
 }
 
 async function isForeign(root: string, rel: string, key: Buffer | null): Promise<boolean> {
-  let bytes: Buffer | null;
   try {
-    bytes = await readFile(root, rel);
+    if (!(await entryStat(root, rel))?.isFile()) return false;
   } catch {
-    // Not a regular file (a folder, a FIFO): nothing that could be used, and the checks before a step name it.
+    // A link on the way: the checks before a step name it.
     return false;
   }
-  if (bytes === null) return false;
-  let json: unknown;
-  try {
-    json = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return true;
-  }
-  return !(await isBound(root, rel, json, key));
+  return (await boundJson(root, rel, key).catch(() => null)) === null;
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { BadInputError } from '../common/errors.js';
 import { STATE, STATE_DIR } from '../repo/state-paths.js';
-import { listFolder, readFile, writeJson } from '../repo/safe-fs.js';
-import { isBound, sealed, withoutBinding } from './binding.js';
+import { listFolder, writeJson } from '../repo/safe-fs.js';
+import { boundJson, sealed } from './binding.js';
 import { setAsideForeign } from './foreign.js';
 import type { OnboardingState, PlanFile } from './schema.js';
 
@@ -19,24 +19,6 @@ export class StateDamagedError extends BadInputError {
 
 export function freshState(now: string): OnboardingState {
   return { version: 1, step: 'new', updatedAt: now, plan: null, approval: null, migrations: [] };
-}
-
-/**
- * The JSON of a decision-state file when this clone wrote it (state/binding.ts); null when the file
- * does not exist or was not written here (committed, copied, or changed since): such a file is never
- * used, and `foreignState` reports it.
- */
-export async function boundJson(root: string, rel: string): Promise<unknown> {
-  const bytes = await readFile(root, rel);
-  if (bytes === null) return null;
-  let json: unknown;
-  try {
-    json = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return null;
-  }
-  // The seal is the file's, not its content's: what is read carries none, and a write seals anew.
-  return (await isBound(root, rel, json)) ? withoutBinding(json as Record<string, unknown>) : null;
 }
 
 /**
