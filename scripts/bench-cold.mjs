@@ -1,4 +1,4 @@
-// The fixed cost of the CLI's read-only commands (docs/performance.md, "Cold start"): whole processes
+// The fixed cost of the CLI's read-only commands (docs/performance-history.md, "Cold start of the read-only commands"): whole processes
 // on a repository of one 2-line AGENTS.md, median wall time, CPU (user + sys) and peak RSS of
 // BENCH_RUNS runs (default 7), with the load average printed (the figures move with it).
 // `node scripts/bench-cold.mjs` after `npm run build`; BENCH_BEFORE=path/to/other/cli.js runs that

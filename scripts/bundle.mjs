@@ -1,7 +1,7 @@
 // Bundles the CLI after tsc: server/dist/cli.js becomes one module plus lazily loaded chunks in
 // server/dist/chunks/. A process then loads a few files instead of hundreds (the MCP SDK and zod
 // are many small modules), which is most of a cold start. yargs (its locale files), the terminal
-// prompts and simple-git stay ordinary dependencies. See docs/performance.md, "Cold start".
+// prompts and simple-git stay ordinary dependencies. See docs/performance-history.md, "Cold start of the read-only commands".
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 import fs from 'node:fs';
@@ -146,7 +146,7 @@ const common = {
  * That file is CommonJS (`read-only-cli.cjs`, its dynamic imports made requires), run with V8's code
  * cache (`read-only-cli.cache`, made below) by a small module (cli/read-only-bundled.ts,
  * cli/code-cache.ts), which cli.js holds a copy of, and the rest of the CLI imports as
- * `read-only-cli.js`: Node 20 has no code cache for ES modules (docs/performance.md, "The code cache").
+ * `read-only-cli.js`: Node 20 has no code cache for ES modules (docs/performance-history.md, "One-byte text and the code cache").
  */
 const READ_ONLY = 'chunks/read-only-cli.js';
 const READ_ONLY_CJS = 'chunks/read-only-cli.cjs';

@@ -9,7 +9,7 @@ import { sandbox, tempDir } from '../helpers/sandbox.js';
 import { moduleLogHook } from '../helpers/loaded-modules.js';
 
 /**
- * The fixed cost of the read-only commands (docs/performance.md, "Cold start"): cli.js is the only
+ * The fixed cost of the read-only commands (docs/performance-history.md, "Cold start of the read-only commands"): cli.js is the only
  * module of the build they load (it runs chunks/read-only-cli.cjs with its code cache through
  * vm.Script, which module hooks do not see; scripts/bundle.mjs), never the rest of the CLI, yargs, the
  * SDK or the terminal prompts; what only some runs need is imported when needed: zod and the

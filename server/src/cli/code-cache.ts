@@ -11,7 +11,7 @@ const fs = process.getBuiltinModule('node:fs');
 /**
  * Loading a CommonJS file of the build with V8's code cache: the bytecode of the functions a
  * command ran, written at build time (scripts/warm-code-cache.mjs), so that a cold process neither
- * parses nor compiles them again (docs/performance.md, "The code cache"). Node 20 has no code cache
+ * parses nor compiles them again (docs/performance-history.md, "One-byte text and the code cache"). Node 20 has no code cache
  * for ES modules, hence the CommonJS file. V8 refuses a cache made by another V8 or with other
  * flags, and the file is then compiled as usual: the cache only ever saves time.
  */

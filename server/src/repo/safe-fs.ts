@@ -527,7 +527,7 @@ export async function readResolvedFile(abs: string, rel: string, opts?: { maxByt
 
 /**
  * {@link readResolvedFile} without the thread pool, for the scan's many small files: one synchronous
- * open, fstat, read and close cost a fraction of their promise forms (docs/performance.md). The same
+ * open, fstat, read and close cost a fraction of their promise forms (docs/performance-history.md). The same
  * rules: no-follow, non-blocking, a regular file only.
  */
 export function readResolvedFileSync(abs: string, rel: string): Buffer;

@@ -46,7 +46,7 @@ interface Folder {
 
 /**
  * Reads a repository's instruction files, synchronously: a scan reads hundreds of small local files,
- * and four synchronous calls per file (open, fstat, read, close) cost a fraction of their promise forms (docs/performance.md).
+ * and four synchronous calls per file (open, fstat, read, close) cost a fraction of their promise forms (docs/performance-history.md).
  * A caller that reads many yields to the event loop between batches. Folders' real paths are
  * worked out once each.
  */
