@@ -302,3 +302,14 @@ test('a linked worktree has a key of its own: state copied from the main work tr
   assert.match(cli(wt, 'status').stdout, /Plan: [0-9a-f]{12}/);
   assert.match(cli(main, 'status').stdout, /Plan: [0-9a-f]{12}/, 'the main work tree keeps its own');
 });
+
+test("the key's folder in .git as a link to an outside folder: propose refuses naming it, and nothing is written there", (t) => {
+  const repo = authorRepo(t);
+  const outside = tempDir(t, 'co-outside-');
+  fs.symlinkSync(outside, path.join(repo, '.git/copilot-onboard'));
+  const r = cli(repo, 'propose');
+  assert.equal(r.status, 2, r.stdout + r.stderr);
+  assert.match(r.stderr, /copilot-onboard.*symlink/);
+  assert.deepEqual(fs.readdirSync(outside), [], 'no key lands outside');
+  assert.equal(fs.existsSync(path.join(repo, '.copilot-state/plan.json')), false, 'no plan without its seal');
+});
