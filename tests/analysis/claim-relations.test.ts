@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { analyzeFiles } from '../fixtures/judged-detection/judge.js';
 import type { Problem } from '../../server/src/analysis/analyze.js';
 import { CLI } from '../helpers/mcp.js';
-import { plannedSandbox, sandbox } from '../helpers/sandbox.js';
+import { planRepo, plannedSandbox, sandbox } from '../helpers/sandbox.js';
+import { choicesForm } from '../../server/src/gate/forms.js';
 
 /**
  * Issue 29: conflicts read as relations between claims, in the shapes the real judged set showed
@@ -202,15 +203,27 @@ test('check shows a second-look pair without failing; --fail-on any fails on it'
   assert.equal(run('--fail-on', 'any').status, 1);
 });
 
-test('a second-look pair is never asked about nor marked in a file: the plan offers no choice and writes no conflict mark', async (t) => {
+test('a second-look pair is offered in approve with both standing by default, and never marked in a file', async (t) => {
   const files = {
     'AGENTS.md': '# Agents\n\n- Use the `withTmpFolder()` helper in tests that touch the disk.\n',
     '.github/copilot-instructions.md': '# Copilot\n\n- `withTempFolder()` creates a folder and removes it after the test.\n',
   };
-  const { plan, analysis } = await plannedSandbox(t, files);
+  const { repo, plan, analysis } = await plannedSandbox(t, files);
   const low = analysis.problems.filter((p) => p.type === 'contradiction');
   assert.equal(low.length, 1, 'analyze shows it');
   assert.equal(low[0]!.certainty, 'low');
-  assert.deepEqual(plan.conflicts, [], 'approve does not ask about it');
+  assert.equal(plan.conflicts.length, 1, 'approve asks about it');
+  assert.equal(plan.conflicts[0]!.secondLook, true);
   for (const op of plan.operations) assert.doesNotMatch(op.content ?? '', /copilot-onboard: conflicting rules/, op.path);
+  assert.match(plan.operations.map((o) => o.content).join('\n'), /withTmpFolder/, 'both stand by default');
+  // Choosing the side in .github/copilot-instructions.md drops the other line, as for any contradiction.
+  const keepCopilot = plan.conflicts[0]!.locations.findIndex((l) => l.path === '.github/copilot-instructions.md');
+  const chosen = await planRepo(repo, { legacy: {}, conflicts: { conflict_1: `keep_${keepCopilot + 1}` } });
+  const written = chosen.plan.operations.map((o) => o.content ?? '').join('\n');
+  assert.doesNotMatch(written, /withTmpFolder/, 'the other side is dropped');
+  assert.doesNotMatch(written, /copilot-onboard: conflicting rules/);
+  const form = choicesForm(plan);
+  const field = form.requestedSchema.properties.conflict_1 as { default: string; oneOf: { const: string; title: string }[] };
+  assert.equal(field.default, 'keep_all');
+  assert.match(field.oneOf.find((o) => o.const === 'keep_all')!.title, /Both stand/);
 });

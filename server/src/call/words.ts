@@ -59,3 +59,7 @@ export function ignoredStateText(ignored: { files: string[]; folders: string[]; 
     `To clear it, run in the repository's folder: ${rm}`
   );
 }
+
+/** A contradiction only worth a second look is named so wherever it is listed: its default lets both stand, unmarked. */
+export const secondLookWords = (c: { secondLook?: true }): string =>
+  c.secondLook ? ' (worth a second look: by default both stand, unmarked)' : '';

@@ -196,7 +196,9 @@ export function choicesForm(
       type: 'string',
       title: `Which rule stands? ${showLine(c.description)}${certaintyOf(plan, c.description)}`,
       oneOf: [
-        { const: 'keep_all', title: 'Keep all of them and mark the conflict in the file' },
+        c.secondLook
+          ? { const: 'keep_all', title: 'Both stand: they may not conflict (worth a second look; nothing is marked in the file)' }
+          : { const: 'keep_all', title: 'Keep all of them and mark the conflict in the file' },
         ...sides.map((side) => ({
           const: `keep_${side.first + 1}`,
           title: sideTitle(

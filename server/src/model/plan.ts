@@ -53,6 +53,8 @@ export const ConflictOption = z.object({
   description: z.string(),
   /** `side`: locations on one side agree; choosing one location keeps its whole side. */
   locations: z.array(z.object({ path: z.string(), line: z.number().int(), text: z.string(), side: z.number().int().min(0).optional() })),
+  /** Only worth a second look (certainty low): the default lets both stand, and no mark is written into a file. */
+  secondLook: z.literal(true).optional(),
 });
 export type ConflictOption = z.infer<typeof ConflictOption>;
 

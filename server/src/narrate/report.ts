@@ -1,4 +1,5 @@
 import type { Analysis } from '../analysis/analyze.js';
+import { secondLookWords } from '../call/words.js';
 import { MAX_CONFLICT_FIELDS } from '../planning/choices.js';
 import { newReaders, readersOf, readFileOf, surfaceList } from '../analysis/surfaces.js';
 import { showLine, showPath } from '../show/untrusted.js';
@@ -96,7 +97,7 @@ export function planReport(plan: PlanFile, options?: FlowOptions): string {
           ? 'Contradictions (approve asks which rule stands; the default keeps all and marks them):'
           : `Contradictions (approve asks which rule stands for the first ${MAX_CONFLICT_FIELDS}; the default keeps all and marks them; ${notAsked.join(', ')} are not asked and keep all their rules, marked):`,
       );
-      for (const c of plan.conflicts) out.push(`- ${c.id}: ${showLine(c.description)}`);
+      for (const c of plan.conflicts) out.push(`- ${c.id}${secondLookWords(c)}: ${showLine(c.description)}`);
     }
     for (const op of plan.operations) out.push('', op.diff.trimEnd());
   }

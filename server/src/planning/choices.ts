@@ -56,23 +56,23 @@ export interface Conflict {
 }
 
 /**
- * The contradictions analysis reported, each a choice: keep all its rules (marked), or keep one side.
- * A pair only worth a second look (certainty low) is shown by analyze and check, never asked about
- * nor marked in a file.
+ * The contradictions analysis found, each a choice: keep all its rules, or keep one side. A reported
+ * one kept whole is marked in the file; a pair only worth a second look (certainty low) comes after
+ * them, lets both stand by default, and is never marked.
  */
 export function conflictOptions(analysis: Analysis, linesOf: (p: string) => string[]): Conflict[] {
-  return analysis.problems
+  const found = analysis.problems
     .filter((p) => p.type === 'contradiction')
-    .map((p, i) => ({ p, topic: analysis.contradictionTopics[i]! }))
-    .filter(({ p }) => p.certainty !== 'low')
-    .map(({ p, topic }, i) => ({
-      option: {
-        id: `conflict_${i + 1}`,
-        description: p.description,
-        locations: p.locations.map((l, j) => ({ ...l, text: linesOf(l.path)[l.line - 1] ?? '', side: p.sides?.[j] ?? j })),
-      },
-      topic,
-    }));
+    .map((p, i) => ({ p, topic: analysis.contradictionTopics[i]!, secondLook: p.certainty === 'low' }));
+  return [...found.filter((c) => !c.secondLook), ...found.filter((c) => c.secondLook)].map(({ p, topic, secondLook }, i) => ({
+    option: {
+      id: `conflict_${i + 1}`,
+      description: p.description,
+      locations: p.locations.map((l, j) => ({ ...l, text: linesOf(l.path)[l.line - 1] ?? '', side: p.sides?.[j] ?? j })),
+      ...(secondLook ? { secondLook: true as const } : {}),
+    },
+    topic,
+  }));
 }
 
 /** A rule line the person's choice of a contradiction's side drops. */
@@ -98,6 +98,8 @@ export function conflictEffects(conflicts: Conflict[], choices: PlanChoices, doc
     const keep = /^keep_(\d+)$/.exec(choice);
     const kept = keep ? Number(keep[1]) - 1 : -1;
     if (kept < 0 || kept >= c.locations.length) {
+      // Both sides of a pair worth a second look stand unmarked: the tool cannot tell it is a conflict.
+      if (c.secondLook) continue;
       for (const l of c.locations) if (!inHeading(l.path, l.line) && !marks.get(l)?.includes(topic)) markLine(marks, l, topic);
       continue;
     }
