@@ -215,3 +215,19 @@ test('propose says the pattern in the same words as analyze', (t) => {
   );
   assert.equal(JSON.parse(run('propose', '--json')).patternDetail, JSON.parse(run('analyze', '--json')).patternDetail);
 });
+
+test('a mistyped command gets the command it was probably meant to be, and a help line that runs where the person stands', (t) => {
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const r = cli(['analyse', '--repo', repo]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /Unknown command: analyse\. Did you mean analyze\?/);
+  assert.match(r.stderr, new RegExp(`Run node ${CLI.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} --help for the commands`));
+});
+
+test('traces show of a trace that does not exist names the list command with the --repo it was given', (t) => {
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const r = cli(['traces', 'show', 'nope', '--repo', repo]);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /No trace named nope\. Run node \S+ traces list --repo \S+ to see their names\./);
+  assert.ok(r.stderr.includes(`traces list --repo ${repo}`), r.stderr);
+});

@@ -4,7 +4,8 @@ import { quickServeArgs, runServe } from './serve-command.js';
 import { builtHelp } from './built-help.js';
 import { COMMON_OPTIONS, SERVE_OPTIONS, TRACES_ACTIONS, TRACES_OPTIONS, type ReadOnlyArgs, type TracesArgs } from './commands.js';
 import { exitOnceWritten } from './one-shot.js';
-import { showText } from '../show/untrusted.js';
+import { showLine, showText } from '../show/untrusted.js';
+import { cliCommand } from '../call/for-person.js';
 import { VERSION } from '../version.js';
 import type { ReadOnlyTool } from './read-only.js';
 import type { RepoChoice } from '../mcp/repo.js';
@@ -83,12 +84,14 @@ async function run(args: string[]): Promise<number> {
     );
   await otherCommands(ciCommands(stepCommands(y, set), set), set)
     .demandCommand(1, 'Name a command.')
+    .recommendCommands()
     .strict()
     .version(VERSION)
     .help()
     .fail((msg, err) => {
       if (err) throw err;
-      process.stderr.write(`${msg}\nRun copilot-onboard --help for the commands.\n`);
+      const said = msg.startsWith('Did you mean') ? `Unknown command: ${showLine(args[0] ?? '')}. ${msg}` : msg;
+      process.stderr.write(`${said}\nRun ${cliCommand()} --help for the commands.\n`);
       process.exit(2);
     })
     .parseAsync();

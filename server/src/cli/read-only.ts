@@ -44,5 +44,7 @@ async function traces(argv: TracesArgs): Promise<number> {
   const recovered = await recoverAndTrace(root, null);
   if (recovered) process.stderr.write(`Recovered first: ${showLine(recovered.detail)}\n`);
   await reportIgnoredState(root);
-  return tracesCommand(root, argv.action, argv.id, argv.json, argv.reason, { format: argv.format, out: argv.out });
+  const { cliCommand, shellQuote } = await import('../call/for-person.js');
+  const list = `${cliCommand()} traces list${argv.repo !== undefined ? ` --repo ${shellQuote(argv.repo)}` : ''}`;
+  return tracesCommand(root, argv.action, argv.id, argv.json, argv.reason, { format: argv.format, out: argv.out }, list);
 }

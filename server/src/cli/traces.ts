@@ -18,6 +18,8 @@ export async function tracesCommand(
   json: boolean,
   reason?: string,
   report: { format?: string; out?: string } = {},
+  /** How to list the traces again, as the person can type it where they stand. */
+  listCommand = 'copilot-onboard traces list',
 ): Promise<number> {
   if (action === 'report') return reportCommand(root, json ? 'json' : (report.format ?? 'markdown'), report.out);
   if (report.format !== undefined || report.out !== undefined)
@@ -29,7 +31,7 @@ export async function tracesCommand(
   if (action === 'show') {
     const found = traces.find((t) => t.id === id || t.id.startsWith(id ?? '\0'));
     if (!found) {
-      process.stderr.write(`No trace named ${id === undefined ? '(none given)' : showLine(id)}. Run copilot-onboard traces list.\n`);
+      process.stderr.write(`No trace named ${id === undefined ? '(none given)' : showLine(id)}. Run ${listCommand} to see their names.\n`);
       return 2;
     }
     process.stdout.write(`${showJson(found.data)}\n`);
