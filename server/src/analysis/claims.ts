@@ -85,13 +85,7 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
   const line = new LineReading();
   for (const unit of units) {
     // Headings name a section; the rules are the lines under them.
-    if (unit.kind === 'heading')
-      sections.set(
-        unit.path,
-        unit.lines[0]!.replace(/^\s*#+\s*/, '')
-          .trim()
-          .toLowerCase(),
-      );
+    if (unit.kind === 'heading') sections.set(unit.path, sectionTitle(unit));
     if (unit.kind === 'frontmatter' || unit.kind === 'heading') {
       previous.set(unit.path, unit.lines[0]!);
       continue;
@@ -192,28 +186,19 @@ function unitClaims(line: LineReading, claims: Claim[]): void {
 /** A command a line gives (a setup step, a table cell): the tool it uses and the versions it pins, weak claims. */
 function commandClaims(line: LineReading, command: string, claims: Claim[]): void {
   const at = line.at();
-  const runner = runnerTool(command);
-  if (runner)
-    claims.push({
-      topic: runner.topic,
-      topicTitle: TITLES.get(runner.topic) ?? runner.topic,
-      value: runner.value,
-      positive: true,
-      kind: 'option',
-      weak: true,
-      ...at,
-    });
-  const tool = commandTool(command);
-  if (tool)
-    claims.push({
-      topic: tool.topic,
-      topicTitle: TITLES.get(tool.topic) ?? tool.topic,
-      value: tool.value,
-      positive: true,
-      kind: 'option',
-      weak: true,
-      ...at,
-    });
+  // The task runner a package manager runs (`pnpm turbo run build`), then the tool the command itself is.
+  for (const found of [runnerTool(command), commandTool(command)]) {
+    if (found)
+      claims.push({
+        topic: found.topic,
+        topicTitle: TITLES.get(found.topic) ?? found.topic,
+        value: found.value,
+        positive: true,
+        kind: 'option',
+        weak: true,
+        ...at,
+      });
+  }
   for (const v of commandVersions(command)) claims.push({ ...versionClaim(v), weak: true, ...at });
 }
 
@@ -397,6 +382,13 @@ export function proseLines(u: Unit): readonly number[] {
 }
 
 const FILLER = new Set(['the', 'a', 'an', 'to', 'any', 'your', 'our']);
+
+/** The section a heading names, as rules under it are read: its text without the #s, lower-cased. */
+export function sectionTitle(heading: Unit): string {
+  return heading.lines[0]!.replace(/^\s*#+\s*/, '')
+    .trim()
+    .toLowerCase();
+}
 
 /** The thing a modal rule is about: its next few words, lower-cased, without filler. */
 function ruleObject(rest: string): string | null {

@@ -1,7 +1,7 @@
 import type { Scope, Unit } from '../model/model.js';
 import type { Problem } from '../model/problem.js';
 import { scopesOverlap } from './scope-overlap.js';
-import { proseLines } from './claims.js';
+import { proseLines, sectionTitle } from './claims.js';
 import { ruleText } from './claim-reader.js';
 
 /** The lines the drift finders compare (drift.ts, drifted-values.ts), and how a drifted group becomes a problem. */
@@ -24,13 +24,7 @@ export function linesOf(units: Unit[], scopeOf: (u: Unit) => Scope, keep: (path:
   const out: Line[] = [];
   const headings = new Map<string, string>();
   for (const u of units) {
-    if (u.kind === 'heading')
-      headings.set(
-        u.path,
-        u.lines[0]!.replace(/^\s*#+\s*/, '')
-          .trim()
-          .toLowerCase(),
-      );
+    if (u.kind === 'heading') headings.set(u.path, sectionTitle(u));
     if (u.kind === 'heading' || u.kind === 'frontmatter' || u.kind === 'code') continue;
     for (const i of proseLines(u)) {
       const text = u.lines[i]!;

@@ -44,7 +44,10 @@ function keyOf(text: string, inode: number | null): Buffer | null {
 
 /** This clone's key, or null when none was made here yet: then no state in the repository is bound. */
 export async function cloneKey(root: string): Promise<Buffer | null> {
-  const place = await keyPlace(root);
+  return keyAt(await keyPlace(root));
+}
+
+async function keyAt(place: KeyPlace): Promise<Buffer | null> {
   const bytes = await readFile(place.base, place.rel).catch(() => null);
   return bytes ? keyOf(bytes.toString('utf8'), place.inode) : null;
 }
@@ -52,7 +55,7 @@ export async function cloneKey(root: string): Promise<Buffer | null> {
 /** This clone's key, made (readable by this user alone) when there is none. */
 async function cloneKeyMade(root: string): Promise<Buffer> {
   const place = await keyPlace(root);
-  const existing = await cloneKey(root);
+  const existing = await keyAt(place);
   if (existing) return existing;
   const key = randomBytes(32);
   const folder = place.rel.slice(0, place.rel.lastIndexOf('/'));
@@ -62,7 +65,7 @@ async function cloneKeyMade(root: string): Promise<Buffer> {
   }
   if (await createFile(place.base, place.rel, keyText(key, place.inode), { mode: 0o600 })) return key;
   // Another process made one first, or what stands there is not a key of this place: a key of this place replaces it.
-  const raced = await cloneKey(root);
+  const raced = await keyAt(place);
   if (raced) return raced;
   await writeFile(place.base, place.rel, keyText(key, place.inode), { mode: 0o600 });
   return key;
