@@ -2,7 +2,6 @@
 // server/dist/chunks/. A process then loads a few files instead of hundreds (the MCP SDK and zod
 // are many small modules), which is most of a cold start. yargs (its locale files), the terminal
 // prompts and simple-git stay ordinary dependencies. See docs/performance-history.md, "Cold start of the read-only commands".
-import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -68,9 +67,8 @@ const noGracefulFs = {
  * The stored-file schemas (state/schema.ts) and zod, a quarter of the read-only file, are a file of
  * their own beside it: every module of the file imports them lazily (when a state file or a trace
  * is there to check), and a command that checks none, such as analyze, does not compile them.
- * CommonJS, as the read-only file is (below), which requires it.
  */
-const SCHEMAS = 'chunks/read-only-schemas.cjs';
+const SCHEMAS = 'chunks/read-only-schemas.js';
 const schemasApart = {
   name: 'schemas-apart',
   setup(b) {
@@ -84,10 +82,10 @@ const schemasApart = {
 
 /**
  * The YAML parser (the yaml package, 0.26 MB) is a file of its own beside the read-only file too: it
- * is imported when a front matter block needs it (model/frontmatter.ts, loadYaml), and the common
- * flat front matter never does. CommonJS, as the read-only file that requires it.
+ * is imported when a front matter block needs it (model/frontmatter.ts), and the common flat front
+ * matter never does.
  */
-const YAML = 'chunks/read-only-yaml.cjs';
+const YAML = 'chunks/read-only-yaml.js';
 const yamlApart = {
   name: 'yaml-apart',
   setup(b) {
@@ -121,7 +119,7 @@ function writeOutput(result) {
     const shebang = text.startsWith('#!') ? text.slice(0, text.indexOf('\n') + 1) : '';
     text = text.slice(shebang.length);
     fs.mkdirSync(path.dirname(file.path), { recursive: true });
-    const banner = !file.path.endsWith('.cjs') && usesRequire(text) ? REQUIRE_BANNER : '';
+    const banner = usesRequire(text) ? REQUIRE_BANNER : '';
     fs.writeFileSync(file.path, shebang + banner + text);
   }
 }
@@ -142,15 +140,9 @@ const common = {
  * splitting: loading and linking each of the thirty chunks they used to import cost more than
  * reading the code of the commands they do not run. Its dynamic imports stay lazy inside the file
  * (esbuild runs a module's top level on first import), so zod, yaml and diff run only when used.
- *
- * That file is CommonJS (`read-only-cli.cjs`, its dynamic imports made requires), run with V8's code
- * cache (`read-only-cli.cache`, made below) by a small module (cli/read-only-bundled.ts,
- * cli/code-cache.ts), which cli.js holds a copy of, and the rest of the CLI imports as
- * `read-only-cli.js`: Node 20 has no code cache for ES modules (docs/performance-history.md, "One-byte text and the code cache").
+ * cli.js and the rest of the CLI both import it as `chunks/read-only-cli.js`.
  */
 const READ_ONLY = 'chunks/read-only-cli.js';
-const READ_ONLY_CJS = 'chunks/read-only-cli.cjs';
-const READ_ONLY_CACHE = 'chunks/read-only-cli.cache';
 /** `spec`, imported by `importer` (a file of server/dist), resolves to `result` (esbuild's: a path, external or not). */
 const resolvedIn = (importer, spec, result) => ({
   name: `${importer}:${spec}`,
@@ -159,28 +151,18 @@ const resolvedIn = (importer, spec, result) => ({
   },
 });
 
-/** CommonJS output of modules written as ES modules: strict, and `import.meta.url` is the file's own. */
-const commonJs = {
-  format: 'cjs',
-  supported: { 'dynamic-import': false },
-  define: { 'import.meta.url': '__coImportMetaUrl' },
-  banner: { js: "'use strict';\nconst __coImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
-};
-
 fs.rmSync(path.join(dist, 'chunks'), { recursive: true, force: true });
 writeOutput(
   await build({
     ...common,
-    ...commonJs,
     entryPoints: [path.join(dist, 'cli/read-only.js')],
-    outfile: path.join(dist, READ_ONLY_CJS),
+    outfile: path.join(dist, READ_ONLY),
     plugins: [englishOnlyZod, zodByName, noGracefulFs, schemasApart, yamlApart],
   }),
 );
 writeOutput(
   await build({
     ...common,
-    ...commonJs,
     stdin: { contents: "export { parse } from 'yaml';\n", resolveDir: root, loader: 'js' },
     outfile: path.join(dist, YAML),
   }),
@@ -188,17 +170,9 @@ writeOutput(
 writeOutput(
   await build({
     ...common,
-    ...commonJs,
     entryPoints: [path.join(dist, 'state/schema.js')],
     outfile: path.join(dist, SCHEMAS),
     plugins: [englishOnlyZod, zodByName],
-  }),
-);
-writeOutput(
-  await build({
-    ...common,
-    entryPoints: [path.join(dist, 'cli/read-only-bundled.js')],
-    outfile: path.join(dist, READ_ONLY),
   }),
 );
 /**
@@ -234,25 +208,7 @@ writeOutput(
     allowOverwrite: true,
     plugins: [
       resolvedIn('cli.js', './cli/main.js', { path: './chunks/cli-main.js', external: true }),
-      // The module that runs the read-only file, copied in (cli/read-only-bundled.ts).
-      resolvedIn('cli.js', './cli/read-only.js', { path: path.join(dist, 'cli/read-only-bundled.js') }),
+      resolvedIn('cli.js', './cli/read-only.js', { path: `./${READ_ONLY}`, external: true }),
     ],
   }),
 );
-
-// `--help` as yargs prints it (English, 80 columns: stdout is a pipe here), kept for the CLI to print
-// without loading yargs where yargs would print the same (cli/built-help.ts).
-const help = spawnSync(process.execPath, [path.join(dist, 'cli.js'), '--help'], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
-if (help.status !== 0 || !help.stdout.includes('copilot-onboard <command>')) throw new Error(`cli.js --help failed: ${help.stderr}`);
-fs.writeFileSync(path.join(dist, 'chunks/help.js'), `export default ${JSON.stringify(help.stdout)};\n`);
-
-// The code cache of the read-only file: the bytecode of what an analyze runs (scripts/warm-code-cache.mjs).
-const warm = spawnSync(
-  process.execPath,
-  [path.join(root, 'scripts/warm-code-cache.mjs'), path.join(dist, READ_ONLY_CJS), path.join(dist, READ_ONLY_CACHE)],
-  {
-    encoding: 'utf8',
-    stdio: ['ignore', 'ignore', 'pipe'],
-  },
-);
-if (warm.status !== 0) throw new Error(`the code cache could not be made: ${warm.stderr}`);

@@ -19,7 +19,7 @@ export const LAYERS: string[][] = [
   ['call'],
   ['gate', 'narrate'],
   ['steps'],
-  ['mcp'],
+  ['mcp', 'reports'],
   ['cli'],
 ];
 

@@ -68,3 +68,8 @@ test(`no file in server/src is over ${MAX_FILE_LINES} lines, but those listed, w
   }
   assert.deepEqual(over, []);
 });
+
+test('cli/ holds the commands, at most 15 files; what is not a command lives in the layer it belongs to', () => {
+  const files = readdirSync(path.join(SRC, 'cli'));
+  assert.ok(files.length <= 15, `cli/ holds ${files.length} files: ${files.join(', ')}`);
+});

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { CLI } from '../helpers/mcp.js';
 import { sandbox, STRUCTURED_INSTRUCTIONS } from '../helpers/sandbox.js';
 import { HOSTILE, markdownOutsideCode } from '../helpers/markdown.js';
-import { checkMarkdown, JOB_SUMMARY_BYTES } from '../../server/src/cli/check-markdown.js';
+import { checkMarkdown, JOB_SUMMARY_BYTES } from '../../server/src/reports/check-markdown.js';
 import type { CheckReport } from '../../server/src/steps/check.js';
 
 /** `check --format markdown` (issue 33): the job summary. */

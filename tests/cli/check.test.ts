@@ -248,7 +248,7 @@ test('SARIF would-change is shown at the sources a new file would be made from, 
 });
 
 test('SARIF links: helpUri into the project repository at this version when package.json names one; brackets in untrusted text make no link', async () => {
-  const { toSarif, sarifText } = await import('../../server/src/cli/sarif.js');
+  const { toSarif, sarifText } = await import('../../server/src/reports/sarif.js');
   const { githubUrl } = await import('../../server/src/package-root.js');
   assert.equal(
     githubUrl({ type: 'git', url: 'git+https://github.com/acme/copilot-onboard.git' }),

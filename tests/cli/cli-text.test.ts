@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTwoFilesPatch } from 'diff';
-import { diffParts, withoutDiffs } from '../../server/src/cli/diff-text.js';
+import { diffParts, withoutDiffs } from '../../server/src/show/diff-text.js';
 import { cliCommand } from '../../server/src/call/for-person.js';
 import { commandName, forModel, stepName } from '../../server/src/call/words.js';
 

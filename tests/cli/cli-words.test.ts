@@ -6,7 +6,7 @@ import path from 'node:path';
 import { CLI, connect, openSession, textOf, yesToAll } from '../helpers/mcp.js';
 import { MESSY_INSTRUCTIONS, sandbox, tempDir, writeFile, type Cleanup } from '../helpers/sandbox.js';
 import { hasTmux, TmuxSession } from '../helpers/tmux.js';
-import { colourFor, styled } from '../../server/src/cli/diff-text.js';
+import { colourFor, styled } from '../../server/src/show/diff-text.js';
 
 /** The texts a person reads at the CLI, and the tool's words over MCP (issue 14, defects 1, 3, 6, 7, 8). */
 

@@ -9,11 +9,10 @@ import { sandbox, tempDir } from '../helpers/sandbox.js';
 import { moduleLogHook } from '../helpers/loaded-modules.js';
 
 /**
- * The fixed cost of the read-only commands (docs/performance-history.md, "Cold start of the read-only commands"): cli.js is the only
- * module of the build they load (it runs chunks/read-only-cli.cjs with its code cache through
- * vm.Script, which module hooks do not see; scripts/bundle.mjs), never the rest of the CLI, yargs, the
- * SDK or the terminal prompts; what only some runs need is imported when needed: zod and the
- * stored-file schemas (a file of their own, chunks/read-only-schemas.cjs) when a state file or a
+ * The fixed cost of the read-only commands (docs/performance-history.md, "Cold start of the read-only commands"): cli.js and
+ * chunks/read-only-cli.js are the only modules of the build they load (scripts/bundle.mjs), never the
+ * rest of the CLI, yargs, the SDK or the terminal prompts; what only some runs need is imported when
+ * needed: zod and the stored-file schemas (a file of their own, chunks/read-only-schemas.js) when a state file or a
  * trace is checked, proper-lockfile when a lock is taken; and a command ends once its output is out.
  */
 
@@ -42,27 +41,32 @@ const distFiles = (urls: string[]) =>
 const packages = (urls: string[]) =>
   [...new Set(urls.filter((u) => u.includes('/node_modules/')).map((u) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)![1]!))].sort();
 
-test('the read-only commands load cli.js alone as a module of the build (and the stored-file schemas beside it when they check a stored file), and no yargs, SDK or prompts; --version loads no yargs', (t) => {
+test('the read-only commands load cli.js and the read-only file alone as modules of the build (and the stored-file schemas beside it when they check a stored file), and no yargs, SDK or prompts; --version loads no yargs', (t) => {
   const repo = sandbox(t, FILES);
   const tmp = tempDir(t, 'co-cold-');
   const version = loadedBy([CLI, '--version'], tmp);
   assert.equal(version.status, 0);
   assert.equal(version.stdout, `${JSON.parse(fs.readFileSync(path.join(DIST, '../../package.json'), 'utf8')).version}\n`);
   assert.deepEqual(packages(version.urls), [], '--version loaded a package');
-  // The rest of the CLI is a file of its own, with its chunks: --version loads it, the read-only commands do not.
-  assert.ok(distFiles(version.urls).includes('chunks/cli-main.js'), 'the hook saw the rest of the CLI load');
+  assert.deepEqual(distFiles(version.urls), ['cli.js'], '--version loaded more of the build');
+  // The rest of the CLI is a file of its own, with its chunks: --help loads it with yargs, the read-only commands do not.
+  const help = loadedBy([CLI, '--help'], tmp);
+  assert.ok(
+    distFiles(help.urls).includes('chunks/cli-main.js') && packages(help.urls).includes('yargs'),
+    'the hook saw the rest of the CLI load',
+  );
   const ofBuild = (r: { urls: string[] }) => distFiles(r.urls);
   for (const command of [['analyze'], ['propose'], ['status'], ['traces'], ['traces', 'list'], ['traces', 'verify'], ['analyze']]) {
     const r = loadedBy([CLI, ...command, '--json', '--repo', repo], tmp);
     assert.equal(r.status, 0, `${command.join(' ')}: ${r.stderr}`);
     const files = ofBuild(r);
     assert.ok(
-      files[0] === 'cli.js' && files.slice(1).every((f) => f === 'chunks/read-only-schemas.cjs'),
+      files[0] === 'cli.js' && files[1] === 'chunks/read-only-cli.js' && files.slice(2).every((f) => f === 'chunks/read-only-schemas.js'),
       `${command.join(' ')} loaded modules of the build beyond cli.js and the schemas: ${files.join(', ')}`,
     );
     // The first analyze reads no stored file (the chain head is checked without zod); verify checks every trace against its schema.
     if (command.join(' ') === 'traces verify')
-      assert.ok(files.includes('chunks/read-only-schemas.cjs'), 'the check sees the schemas where they load');
+      assert.ok(files.includes('chunks/read-only-schemas.js'), 'the check sees the schemas where they load');
     // Outside the bundle are the packages it leaves external: propose asks simple-git about the repository, nothing else loads one.
     const loaded = packages(r.urls);
     if (command[0] === 'propose')
@@ -71,9 +75,9 @@ test('the read-only commands load cli.js alone as a module of the build (and the
     else assert.deepEqual(loaded, [], `${command.join(' ')} loaded a package`);
   }
   const fresh = loadedBy([CLI, 'analyze', '--json', '--repo', sandbox(t, FILES)], tmp);
-  assert.deepEqual(ofBuild(fresh), ['cli.js'], 'a first analyze loaded the stored-file schemas');
+  assert.deepEqual(ofBuild(fresh), ['cli.js', 'chunks/read-only-cli.js'], 'a first analyze loaded the stored-file schemas');
   // The read-only file bundles no SDK, yargs or prompts, and none of the gated steps (esbuild names each bundled module in a comment).
-  const bundled = fs.readFileSync(path.join(DIST, 'chunks/read-only-cli.cjs'), 'utf8');
+  const bundled = fs.readFileSync(path.join(DIST, 'chunks/read-only-cli.js'), 'utf8');
   for (const name of [
     '@modelcontextprotocol/sdk',
     'node_modules/yargs',
@@ -96,10 +100,7 @@ test('the read-only commands load cli.js alone as a module of the build (and the
     assert.equal(notAscii, null, `${file} holds a character that is not ASCII: ${JSON.stringify(notAscii?.[0])} at ${notAscii?.index}`);
   }
   assert.ok(bundled.includes('steps/read-only.js'), 'the check would see a bundled module');
-  assert.ok(
-    fs.readFileSync(path.join(DIST, 'chunks/read-only-schemas.cjs'), 'utf8').includes('node_modules/zod/'),
-    'and a bundled package',
-  );
+  assert.ok(fs.readFileSync(path.join(DIST, 'chunks/read-only-schemas.js'), 'utf8').includes('node_modules/zod/'), 'and a bundled package');
 });
 
 /** A read-only command through the compiled modules (server/dist, before bundling): one URL per module. */
@@ -171,22 +172,6 @@ test('traces without yargs: the same output as through yargs, and yargs still an
   assert.equal(extra.status, 2);
 });
 
-test('--help without yargs prints what yargs prints; in a locale yargs translates, yargs answers', (t) => {
-  const tmp = tempDir(t, 'co-cold-');
-  const english = { LC_ALL: '', LC_MESSAGES: '', LANGUAGE: '' };
-  const quick = loadedBy([CLI, '--help'], tmp, { ...english, LANG: 'en_US.UTF-8' });
-  // A locale without a translation: yargs prints English too, so the texts must be the same.
-  const viaYargs = loadedBy([CLI, '--help'], tmp, { ...english, LANG: 'xx_YY.UTF-8' });
-  assert.deepEqual(packages(quick.urls), [], '--help loaded a package');
-  assert.ok(packages(viaYargs.urls).includes('yargs'), 'the check sees yargs where it is loaded');
-  assert.deepEqual([quick.status, quick.stdout, quick.stderr], [viaYargs.status, viaYargs.stdout, viaYargs.stderr]);
-  assert.match(quick.stdout, /^copilot-onboard <command> \[options\]\n/);
-  assert.match(quick.stdout, /--version +Show version number/);
-  const german = run([CLI, '--help'], tmp, { ...english, LC_ALL: 'de_DE.UTF-8' });
-  assert.equal(german.status, 0);
-  assert.match(german.stdout, /^Kommandos:$/m, 'yargs words the help in German');
-});
-
 test('a read-only command that ends at once still hands a slow reader its whole output, with its exit code', (t) => {
   // About 100 KB of JSON: more than a pipe holds, so the CLI's last write waits for the reader,
   // which starts reading a second later.
@@ -209,44 +194,6 @@ test('a read-only command that ends at once still hands a slow reader its whole 
   assert.equal(fs.readFileSync(status, 'utf8').trim(), '0');
 });
 
-/** How the read-only file of the build `dist` took its code cache, loaded as cli.js loads it (the same V8 flags first). */
-function codeCacheOf(dist: string, tmp: string): string {
-  const young = pathToFileURL(path.join(DIST, 'cli/young-generation.js')).href;
-  const shim = pathToFileURL(path.join(dist, 'chunks/read-only-cli.js')).href;
-  const script = `(await import(${JSON.stringify(young)})).keepYoungGenerationSmall(); console.log((await import(${JSON.stringify(shim)})).codeCache);`;
-  const r = run(['--input-type=module', '-e', script], tmp);
-  assert.equal(r.status, 0, r.stderr);
-  return r.stdout.trim();
-}
-
-test('the read-only file runs with the code cache the build made; a missing or damaged cache is compiled over, with the same output', (t) => {
-  const tmp = tempDir(t, 'co-cold-');
-  assert.equal(codeCacheOf(DIST, tmp), 'accepted');
-  const repo = sandbox(t, FILES);
-  const analyze = (cli: string) => {
-    const r = run([cli, 'analyze', '--json', '--repo', repo], tmp);
-    assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stderr, '');
-    return r.stdout;
-  };
-  analyze(CLI); // the first one makes .copilot-state/ and says so
-  const expected = analyze(CLI);
-  const copy = path.join(tmp, 'dist');
-  fs.cpSync(DIST, copy, { recursive: true });
-  const cache = path.join(copy, 'chunks/read-only-cli.cache');
-  const whole = fs.readFileSync(cache);
-  for (const [what, bytes, use] of [
-    ['garbage', Buffer.from('not a code cache at all, only some bytes'), 'rejected'],
-    ['cut short', whole.subarray(0, whole.length >> 1), 'rejected'],
-    ['missing', null, 'none'],
-  ] as const) {
-    if (bytes === null) fs.rmSync(cache);
-    else fs.writeFileSync(cache, bytes);
-    assert.equal(codeCacheOf(copy, tmp), use, what);
-    assert.equal(analyze(path.join(copy, 'cli.js')), expected, `${what}: analyze printed something else`);
-  }
-});
-
 test('a reader that stops early ends the command quietly, without an EPIPE trace', (t) => {
   const files = Object.fromEntries(
     Array.from({ length: 500 }, (_, i) => [`.cursor/rules/area-${i}.mdc`, `---\nalwaysApply: true\n---\n- Keep module ${i} small.\n`]),
@@ -264,33 +211,4 @@ test('a reader that stops early ends the command quietly, without an EPIPE trace
   );
   assert.equal(r.stdout, '{');
   assert.equal(fs.readFileSync(status, 'utf8').trim(), '0');
-});
-
-test('the read-only commands keep the young generation at its first size, and write nothing to stderr', (t) => {
-  const files = Object.fromEntries(
-    Array.from({ length: 300 }, (_, i) => [
-      `.cursor/rules/area-${i}.mdc`,
-      `---\nglobs: src/area-${i}/**\n---\n# Area ${i}\n\n${Array.from({ length: 12 }, (_, j) => `- Rule ${j} of area ${i}: keep handler ${j} small and tested.`).join('\n')}\n`,
-    ]),
-  );
-  const repo = sandbox(t, files);
-  const tmp = tempDir(t, 'co-young-');
-  // Writes the young generation's size when the process ends (the CLI ends with process.exit).
-  const hook = path.join(tmp, 'young.mjs');
-  const out = path.join(tmp, 'young.txt');
-  fs.writeFileSync(
-    hook,
-    `import v8 from 'node:v8'; import fs from 'node:fs';\nprocess.on('exit', () => fs.writeFileSync(${JSON.stringify(out)}, String(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size)));\n`,
-  );
-  const youngAfter = (args: string[]) => {
-    const r = run(['--import', pathToFileURL(hook).href, ...args], tmp);
-    assert.equal(r.stderr, '');
-    return Number(fs.readFileSync(out, 'utf8'));
-  };
-  // Loading the CLI takes it from its first size to the next (before a command runs); left alone, an analysis takes it to 16 MB.
-  const first = youngAfter(['-e', '0']);
-  for (const command of ['analyze', 'propose']) {
-    const young = youngAfter([CLI, command, '--json', '--repo', repo]);
-    assert.ok(young <= 2 * first, `${command}: the young generation grew to ${young} bytes (${first} at start)`);
-  }
 });

@@ -197,7 +197,7 @@ test('--write-baseline writes a real file under the repository, and refuses a pa
 });
 
 test('a baseline over the limit is never written, so every baseline written can be read back; a file that says nothing of its size is read only to the limit', async (t) => {
-  const { readNamedFile, writeNamedFile } = await import('../../server/src/cli/named-file.js');
+  const { readNamedFile, writeNamedFile } = await import('../../server/src/repo/named-file.js');
   const repo = messyRepo(t);
   const file = path.join(repo, 'b.json');
   await assert.rejects(writeNamedFile('--write-baseline', file, repo, 'x'.repeat(11), 10), {

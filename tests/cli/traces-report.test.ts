@@ -6,7 +6,7 @@ import path from 'node:path';
 import { CLI, openSession, yesToAll } from '../helpers/mcp.js';
 import { MESSY_INSTRUCTIONS, sandbox, tempDir } from '../helpers/sandbox.js';
 import { HOSTILE, markdownOutsideCode } from '../helpers/markdown.js';
-import { COMMENT_CHARS, traceReportMarkdown } from '../../server/src/cli/trace-report-markdown.js';
+import { COMMENT_CHARS, traceReportMarkdown } from '../../server/src/reports/trace-report-markdown.js';
 
 /** `traces report` (issue 33): one page for the reviewer of a migration pull request, from a real flow's traces. */
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { progressLine, type LineStream } from '../../server/src/cli/progress-line.js';
+import { progressLine, type LineStream } from '../../server/src/show/progress-line.js';
 import { spawn } from 'node:child_process';
 import { CLI, openSession } from '../helpers/mcp.js';
 import { MESSY_INSTRUCTIONS, sandbox, tempDir, type Cleanup } from '../helpers/sandbox.js';

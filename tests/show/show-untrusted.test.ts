@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { createTwoFilesPatch } from 'diff';
 import { charName, hiddenIn, showJson, showLine, showPath, showText } from '../../server/src/show/untrusted.js';
 import { diffStat } from '../../server/src/show/diff-lines.js';
-import { colourDiff, colourFor } from '../../server/src/cli/diff-text.js';
+import { colourDiff, colourFor } from '../../server/src/show/diff-text.js';
 
 const runs = Number(process.env.FUZZ_RUNS ?? 300);
 

@@ -1,8 +1,8 @@
 import { baselineOf, checkText, parseBaseline, runCheck, type FailOn } from '../steps/check.js';
 import { BadInputError } from '../common/errors.js';
 import { showJson, showPath, showText } from '../show/untrusted.js';
-import { readNamedFile, writeNamedFile } from './named-file.js';
-import { toSarif } from './sarif.js';
+import { readNamedFile, writeNamedFile } from '../repo/named-file.js';
+import { toSarif } from '../reports/sarif.js';
 
 export interface CheckArgs {
   format: 'text' | 'json' | 'sarif' | 'markdown';
@@ -28,7 +28,7 @@ export async function checkCommand(root: string, args: CheckArgs): Promise<numbe
     for (const f of report.findings) f.inBaseline = true;
     report.failed = false;
   }
-  if (args.format === 'markdown') process.stdout.write((await import('./check-markdown.js')).checkMarkdown(report));
+  if (args.format === 'markdown') process.stdout.write((await import('../reports/check-markdown.js')).checkMarkdown(report));
   else if (args.format === 'sarif') process.stdout.write(`${JSON.stringify(toSarif(report), null, 2)}\n`);
   // The repository names itself, for `fleet` (which merges many results): COPILOT_ONBOARD_REPOSITORY_NAME
   // (set by action.yml, whose matrix jobs check other repositories than their own), else GITHUB_REPOSITORY.

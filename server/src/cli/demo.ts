@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ToolResult as CallToolResult } from './in-process.js';
 import { callInProcess } from './in-process.js';
-import { colourDiff, colourFor, styled, type StyleName } from './diff-text.js';
+import { colourDiff, colourFor, styled, type StyleName } from '../show/diff-text.js';
 import { showPath, showText } from '../show/untrusted.js';
 import { cliCommand, shellQuote } from '../call/for-person.js';
 import { terminalForm } from './terminal-form.js';

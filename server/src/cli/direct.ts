@@ -6,7 +6,7 @@ import { callStep, type ToolResult } from '../mcp/tool-call.js';
 import { READ_ONLY_STEPS, type ReadOnlyTool } from '../mcp/read-only-steps.js';
 import { showLine } from '../show/untrusted.js';
 import { VERSION } from '../version.js';
-import { progressLine } from './progress-line.js';
+import { progressLine } from '../show/progress-line.js';
 import type { EarlyListing } from '../analysis/git-listing.js';
 
 export type { ReadOnlyTool } from '../mcp/read-only-steps.js';

@@ -3,7 +3,7 @@ import { byCodeUnit } from '../common/collections.js';
 import type { Certainty } from '../model/problem.js';
 import { mdCode } from '../show/markup.js';
 import { showJson, showPath } from '../show/untrusted.js';
-import { readNamedFile } from './named-file.js';
+import { readNamedFile } from '../repo/named-file.js';
 
 /**
  * `copilot-onboard fleet FILE...`: many `check --format json` results (one per repository, as an

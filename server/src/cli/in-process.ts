@@ -7,7 +7,7 @@ import type { FlowOptions } from '../call/context.js';
 import { VERSION } from '../version.js';
 import { cliCommand } from '../call/for-person.js';
 import { showLine } from '../show/untrusted.js';
-import { progressLine } from './progress-line.js';
+import { progressLine } from '../show/progress-line.js';
 
 /** What a tool call returns, as the CLI prints it (the MCP result: the CLI serves MCP here). */
 export type ToolResult = CallToolResult;

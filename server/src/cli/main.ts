@@ -1,88 +1,38 @@
 import type { Argv } from 'yargs';
 import { reportFailure } from './failure.js';
-import { quickServeArgs, runServe } from './serve-command.js';
-import { builtHelp } from './built-help.js';
-import { COMMON_OPTIONS, SERVE_OPTIONS, TRACES_ACTIONS, TRACES_OPTIONS, type ReadOnlyArgs, type TracesArgs } from './commands.js';
-import { exitOnceWritten } from './one-shot.js';
+import { COMMON_OPTIONS, SERVE_OPTIONS, TRACES_ACTIONS, TRACES_OPTIONS, type Command, type GatedArgs } from './commands.js';
 import { showLine, showText } from '../show/untrusted.js';
 import { cliCommand } from '../call/for-person.js';
 import { VERSION } from '../version.js';
-import type { ReadOnlyTool } from './read-only.js';
 import type { RepoChoice } from '../mcp/repo.js';
-import { keepYoungGenerationSmall } from './young-generation.js';
 
 /**
- * The command line, except the read-only commands with plain arguments, which cli.ts starts itself:
- * `serve` (quickly too, when its arguments are plain), `--version`, `--help`, and everything else
- * through yargs, which also answers help, mistakes and the odd forms of the read-only commands.
+ * The rest of the command line: yargs reads what the quick reading in cli/commands.ts does not
+ * (help, mistakes, odd forms, and the commands it leaves to yargs), and the commands that are not
+ * read-only run here, each loading what it needs. cli.ts dispatches every command.
  */
 
 const withRepo = <T>(y: Argv<T>) => y.options({ repo: COMMON_OPTIONS.repo });
 const withJson = <T>(y: Argv<T>) => y.options({ json: COMMON_OPTIONS.json });
 const withGit = <T>(y: Argv<T>) => y.options({ branch: SERVE_OPTIONS.branch, commit: SERVE_OPTIONS.commit });
 
-// Modules are loaded by the command that needs them: `--help` and `serve` start faster. The read-only
-// commands (and `traces`) are one file of the build (cli/read-only.ts), loaded for them alone.
 async function repoFrom(flag: string | undefined): Promise<RepoChoice> {
   return (await import('./command-io.js')).repoFrom(flag);
 }
 
-// A read-only command in a form only yargs reads: it ends once its output is written (cli/one-shot.ts).
-async function readOnly(tool: ReadOnlyTool, argv: ReadOnlyArgs): Promise<number> {
-  keepYoungGenerationSmall();
-  return exitOnceWritten(await (await import('./read-only.js')).runReadOnly(tool, argv));
-}
-
-async function runTracesCommand(argv: TracesArgs): Promise<number> {
-  keepYoungGenerationSmall();
-  return exitOnceWritten(await (await import('./read-only.js')).runTraces(argv));
-}
-
-async function gated(tool: string, argv: { repo?: string; json: boolean; branch?: string; commit?: boolean }): Promise<number> {
-  const { callInProcess } = await import('./in-process.js');
-  const { print, repoArgFrom } = await import('./command-io.js');
-  const person = process.stdin.isTTY ? (await import('./terminal-form.js')).askInTerminal : null;
-  const options = { ...repoArgFrom(argv.repo), ...(argv.branch ? { branch: argv.branch } : {}), ...(argv.commit ? { commit: true } : {}) };
-  const repo = await repoFrom(argv.repo);
-  return print(await callInProcess(repo, tool, person, options), argv.json);
-}
-
-/** Runs the command `args` name (normalized: cli/commands.ts); -1 when it keeps running (serve). */
-export async function main(args: string[]): Promise<number> {
-  try {
-    return await run(args);
-  } catch (err) {
-    return reportFailure(err);
-  }
-}
-
-async function run(args: string[]): Promise<number> {
-  const quick = args[0] === 'serve' ? quickServeArgs(args.slice(1)) : null;
-  if (quick) {
-    await runServe(quick);
-    return -1;
-  }
-  // As yargs prints them, without loading yargs.
-  if (args.length === 1 && args[0] === '--version') {
-    process.stdout.write(`${VERSION}\n`);
-    return 0;
-  }
-  const help = args.length === 1 && args[0] === '--help' ? await builtHelp() : null;
-  if (help !== null) {
-    process.stdout.write(help);
-    return 0;
-  }
+/** The command `args` name, read by yargs; a number when yargs answered itself (help, version). */
+export async function parseCommand(args: string[]): Promise<Command | number> {
   const { default: yargs } = await import('yargs');
-  let code = 0;
-  const set: SetCode = (fn) => async () => {
-    code = await fn();
+  let command: Command | null = null;
+  const take: Take = (c) => {
+    command = c;
   };
   const y = yargs(args)
     .scriptName('copilot-onboard')
     .usage(
       "$0 <command> [options]\n\nMove AI-assistant instruction files into GitHub Copilot's layout; every change needs a person's yes.",
     );
-  await otherCommands(ciCommands(stepCommands(y, set), set), set)
+  await otherCommands(ciCommands(stepCommands(y, take), take), take)
     .demandCommand(1, 'Name a command.')
     .recommendCommands()
     .strict()
@@ -95,65 +45,93 @@ async function run(args: string[]): Promise<number> {
       process.exit(2);
     })
     .parseAsync();
-  return code;
+  return command ?? 0;
 }
 
-/** Wraps a command's run: its exit code becomes the process's. */
-type SetCode = (fn: () => Promise<number>) => () => Promise<void>;
+/** Runs a command that is not read-only; -1 when it keeps running (serve). */
+export async function runCommand(
+  command: Exclude<Command, { name: 'analyze' | 'propose' | 'status' | 'traces' | 'version' }>,
+): Promise<number> {
+  switch (command.name) {
+    case 'serve':
+      await (await import('./serve-command.js')).runServe(command.argv);
+      return -1;
+    case 'approve':
+    case 'migrate':
+    case 'rollback':
+      return gated(`onboarding_${command.name}`, command.argv);
+    case 'check':
+      return check(command.argv);
+    case 'fleet':
+      return (await import('./fleet.js')).fleetCommand(command.argv.files, command.argv.format);
+    case 'setup':
+      return setup(command.argv.target, command.argv.repo);
+    case 'demo':
+      return (await import('./demo.js')).runDemo({ keep: command.argv.keep });
+  }
+}
+
+async function gated(tool: string, argv: GatedArgs): Promise<number> {
+  const { callInProcess } = await import('./in-process.js');
+  const { print, repoArgFrom } = await import('./command-io.js');
+  const person = process.stdin.isTTY ? (await import('./terminal-form.js')).askInTerminal : null;
+  const options = { ...repoArgFrom(argv.repo), ...(argv.branch ? { branch: argv.branch } : {}), ...(argv.commit ? { commit: true } : {}) };
+  const repo = await repoFrom(argv.repo);
+  return print(await callInProcess(repo, tool, person, options), argv.json);
+}
+
+/** Keeps the command yargs read. */
+type Take = (command: Command) => void;
 
 /** serve and the steps of the flow. */
-function stepCommands<T>(y: Argv<T>, set: SetCode): Argv<T> {
+function stepCommands<T>(y: Argv<T>, take: Take): Argv<T> {
   return y
     .command(
       'serve',
       'MCP server on stdio, or on Streamable HTTP with --http',
       (c) => c.options(SERVE_OPTIONS),
-      (argv) =>
-        set(async () => {
-          await runServe(argv);
-          return -1;
-        })(),
+      (argv) => take({ name: 'serve', argv }),
     )
     .command(
       'analyze',
       'find and classify the instruction files (read-only)',
       (c) => withJson(withRepo(c)),
-      (argv) => set(() => readOnly('onboarding_analyze', argv))(),
+      (argv) => take({ name: 'analyze', argv }),
     )
     .command(
       'propose',
       'build the migration plan with diffs (writes only .copilot-state/)',
       (c) => withJson(withRepo(c)),
-      (argv) => set(() => readOnly('onboarding_propose', argv))(),
+      (argv) => take({ name: 'propose', argv }),
     )
     .command(
       'status',
       'where the onboarding stands',
       (c) => withJson(withRepo(c)),
-      (argv) => set(() => readOnly('onboarding_status', argv))(),
+      (argv) => take({ name: 'status', argv }),
     )
     .command(
       'approve',
       'approve the current plan (asks in the terminal)',
       (c) => withJson(withRepo(c)),
-      (argv) => set(() => gated('onboarding_approve', argv))(),
+      (argv) => take({ name: 'approve', argv }),
     )
     .command(
       'migrate',
       'apply the approved plan (asks in the terminal)',
       (c) => withGit(withJson(withRepo(c))),
-      (argv) => set(() => gated('onboarding_migrate', argv))(),
+      (argv) => take({ name: 'migrate', argv }),
     )
     .command(
       'rollback',
       'restore the files from the backup (asks in the terminal)',
       (c) => withJson(withRepo(c)),
-      (argv) => set(() => gated('onboarding_rollback', argv))(),
+      (argv) => take({ name: 'rollback', argv }),
     );
 }
 
 /** check and fleet, for CI. */
-function ciCommands<T>(y: Argv<T>, set: SetCode): Argv<T> {
+function ciCommands<T>(y: Argv<T>, take: Take): Argv<T> {
   return y
     .command(
       'check',
@@ -177,14 +155,16 @@ function ciCommands<T>(y: Argv<T>, set: SetCode): Argv<T> {
           },
         }),
       (argv) =>
-        set(() =>
-          check(argv.repo, {
+        take({
+          name: 'check',
+          argv: {
+            ...(argv.repo !== undefined ? { repo: argv.repo } : {}),
             format: argv.format,
             failOn: argv['fail-on'],
-            baseline: argv.baseline,
-            writeBaseline: argv['write-baseline'],
-          }),
-        )(),
+            ...(argv.baseline !== undefined ? { baseline: argv.baseline } : {}),
+            ...(argv['write-baseline'] !== undefined ? { writeBaseline: argv['write-baseline'] } : {}),
+          },
+        }),
     )
     .command(
       'fleet <files..>',
@@ -193,16 +173,12 @@ function ciCommands<T>(y: Argv<T>, set: SetCode): Argv<T> {
         c.positional('files', { type: 'string', array: true, demandOption: true }).options({
           format: { choices: ['markdown', 'json'] as const, default: 'markdown' as const, describe: 'output format' },
         }),
-      (argv) =>
-        set(async () => {
-          keepYoungGenerationSmall();
-          return (await import('./fleet.js')).fleetCommand((argv.files ?? []).map(String), argv.format);
-        })(),
+      (argv) => take({ name: 'fleet', argv: { files: (argv.files ?? []).map(String), format: argv.format } }),
     );
 }
 
 /** traces, setup and demo. */
-function otherCommands<T>(y: Argv<T>, set: SetCode): Argv<T> {
+function otherCommands<T>(y: Argv<T>, take: Take): Argv<T> {
   return y
     .command(
       'traces [action] [id]',
@@ -214,27 +190,26 @@ function otherCommands<T>(y: Argv<T>, set: SetCode): Argv<T> {
           .option('reason', TRACES_OPTIONS.reason)
           .option('format', { ...TRACES_OPTIONS.format, choices: ['markdown', 'html', 'json'] as const })
           .option('out', TRACES_OPTIONS.out),
-      (argv) => set(() => runTracesCommand(argv))(),
+      (argv) => take({ name: 'traces', argv }),
     )
     .command(
       'setup <target>',
       "register the server with a client: vscode writes .vscode/mcp.json (asks first); print shows every client's snippet",
       (c) => withRepo(c).positional('target', { choices: ['vscode', 'print'] as const, demandOption: true }),
-      (argv) => set(() => setup(argv.target, argv.repo))(),
+      (argv) => take({ name: 'setup', argv: { target: argv.target, ...(argv.repo !== undefined ? { repo: argv.repo } : {}) } }),
     )
     .command(
       'demo',
       'walk the whole flow on a throw-away example repository, removed at the end (--keep keeps it); without a terminal it stops before the first question and exits 3, as approve, migrate and rollback do',
       (c) =>
         c.options({ keep: { type: 'boolean', default: false, describe: 'keep the sandbox repository (and its traces) after the demo' } }),
-      (argv) => set(async () => (await import('./demo.js')).runDemo({ keep: argv.keep }))(),
+      (argv) => take({ name: 'demo', argv: { keep: argv.keep } }),
     );
 }
 
-async function check(repoFlag: string | undefined, args: import('./check.js').CheckArgs): Promise<number> {
-  keepYoungGenerationSmall();
+async function check(args: import('./check.js').CheckArgs & { repo?: string }): Promise<number> {
   const { checkCommand } = await import('./check.js');
-  const choice = await repoFrom(repoFlag);
+  const choice = await repoFrom(args.repo);
   await (await import('./command-io.js')).reportIgnoredState(choice.explicit ?? choice.cwd);
   return checkCommand(choice.explicit ?? choice.cwd, args);
 }

@@ -1,5 +1,3 @@
-import { quickArgs } from './quick-args.js';
-import { SERVE_OPTIONS } from './commands.js';
 import { BadInputError } from '../common/errors.js';
 import { checkRepoDir, repoChoice } from '../mcp/repo.js';
 
@@ -11,11 +9,6 @@ export interface ServeArgs {
   port: string;
   host: string;
   'allowed-host'?: string[];
-}
-
-/** The arguments after `serve` when they are plainly valid; null sends them to yargs (help, errors, odd forms). */
-export function quickServeArgs(args: string[]): ServeArgs | null {
-  return quickArgs<ServeArgs>(args, SERVE_OPTIONS);
 }
 
 /** A port as typed: a whole number from 0 to 65535. */

@@ -3,7 +3,7 @@ import { createTwoFilesPatch } from 'diff';
 import { parse, type ParseError } from 'jsonc-parser';
 import { BadInputError } from '../common/errors.js';
 import { readFile, writeFile } from '../repo/safe-fs.js';
-import { insertProperty } from './jsonc-insert.js';
+import { insertProperty } from '../common/jsonc-insert.js';
 import { CLI_PATH } from '../package-root.js';
 
 export const SERVER_NAME = 'copilot-onboard';

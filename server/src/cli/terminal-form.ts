@@ -1,6 +1,6 @@
 import { emitKeypressEvents } from 'node:readline';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { colourDiffsIn, colourFor, withoutDiffs } from './diff-text.js';
+import { colourDiffsIn, colourFor, withoutDiffs } from '../show/diff-text.js';
 import { showLine, showText } from '../show/untrusted.js';
 
 /** Answers an elicitation; `signal` aborts when the server stops waiting (timeout, cancelled call). */

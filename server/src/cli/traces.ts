@@ -122,19 +122,19 @@ async function acknowledgeCommand(root: string, json: boolean, reason: string | 
 async function reportCommand(root: string, format: string, out: string | undefined): Promise<number> {
   if (!(REPORT_FORMATS as readonly string[]).includes(format))
     throw new BadInputError(`traces report --format ${showLine(format)}: use ${REPORT_FORMATS.join(', ')}. Nothing was written.`);
-  const { traceReport } = await import('./trace-report.js');
+  const { traceReport } = await import('../reports/trace-report.js');
   const report = await traceReport(root);
   const text =
     format === 'json'
       ? `${JSON.stringify(report, null, 2)}\n`
       : format === 'html'
-        ? (await import('./trace-report-html.js')).traceReportHtml(report)
-        : (await import('./trace-report-markdown.js')).traceReportMarkdown(report);
+        ? (await import('../reports/trace-report-html.js')).traceReportHtml(report)
+        : (await import('../reports/trace-report-markdown.js')).traceReportMarkdown(report);
   if (out === undefined) {
     process.stdout.write(format === 'json' ? `${showJson(report)}\n` : text);
     return 0;
   }
-  const { writeNamedFile } = await import('./named-file.js');
+  const { writeNamedFile } = await import('../repo/named-file.js');
   await writeNamedFile('--out', out, root, text);
   process.stderr.write(
     `Wrote the traces report (${format}) to ${showPath(out)}: ${report.steps.length} gated step${report.steps.length === 1 ? '' : 's'}, the chain ${report.chain.ok ? 'verifies' : 'does not verify'}.\n`,

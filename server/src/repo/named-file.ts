@@ -1,7 +1,7 @@
 import fsSync from 'node:fs';
 import path from 'node:path';
 import { BadInputError, UnsafePathError } from '../common/errors.js';
-import { LinkRefusedError, NotAFileError, NotAFolderError, readFile, writeFile } from '../repo/safe-fs.js';
+import { LinkRefusedError, NotAFileError, NotAFolderError, readFile, writeFile } from './safe-fs.js';
 import { showPath } from '../show/untrusted.js';
 
 /**

@@ -1,5 +1,5 @@
 import { inspect } from 'node:util';
-import { diffEnd, diffLineKinds, type DiffLineKind } from '../show/diff-lines.js';
+import { diffEnd, diffLineKinds, type DiffLineKind } from './diff-lines.js';
 
 /** Unified diffs inside a form message: found, coloured for a terminal, or left out. */
 
