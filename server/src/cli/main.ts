@@ -48,10 +48,21 @@ export async function parseCommand(args: string[]): Promise<Command | number> {
   return command ?? 0;
 }
 
-/** Runs a command that is not read-only; -1 when it keeps running (serve). */
-export async function runCommand(
-  command: Exclude<Command, { name: 'analyze' | 'propose' | 'status' | 'traces' | 'version' }>,
-): Promise<number> {
+type OtherCommand = Exclude<Command, { name: 'analyze' | 'propose' | 'status' | 'traces' | 'version' }>;
+
+/**
+ * Runs a command that is not read-only; -1 when it keeps running (serve). A failure is reported
+ * here, where its error class is known (this chunk has its own copy of the error classes).
+ */
+export async function runCommand(command: OtherCommand): Promise<number> {
+  try {
+    return await run(command);
+  } catch (err) {
+    return reportFailure(err);
+  }
+}
+
+async function run(command: OtherCommand): Promise<number> {
   switch (command.name) {
     case 'serve':
       await (await import('./serve-command.js')).runServe(command.argv);
