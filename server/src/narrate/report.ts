@@ -2,6 +2,7 @@ import type { Analysis } from '../analysis/analyze.js';
 import { secondLookWords } from '../call/words.js';
 import { MAX_CONFLICT_FIELDS } from '../planning/choices.js';
 import { newReaders, readersOf, readFileOf, surfaceList } from '../analysis/surfaces.js';
+import { formatFacts } from '../model/formats.js';
 import { showLine, showPath } from '../show/untrusted.js';
 import type { PlanFile } from '../state/schema.js';
 import type { FlowOptions } from '../call/context.js';
@@ -45,7 +46,7 @@ const sentences = new Map<string, string>();
 function readersSentence(kind: string, path: string): string {
   const now = readersOf(kind, path);
   const today = now.length === 0 ? 'no Copilot surface reads it today' : `read today by ${surfaceList(now)}`;
-  if (kind === 'copilot-instructions' || kind === 'copilot-path-instructions') return `${today}.`;
+  if (formatFacts(kind)?.role === 'copilot') return `${today}.`;
   const later = newReaders(kind, path, '.github/instructions/x.instructions.md');
   return later.length === 0 ? `${today}.` : `${today}; ${surfaceList(later)} will see its rules only after the migration.`;
 }
