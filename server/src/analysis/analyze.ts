@@ -270,19 +270,8 @@ function contradictionsIn(units: Unit[], scopeOf?: (u: Unit) => Scope): Contradi
   }));
 }
 
-const CONTRADICTION = /^Contradicting rules about ([^:]+):.*$/s;
-
 /** How a contradiction's problem says what it is about: its topic (never with a colon), then what each side says. */
 const contradictionDescription = (topic: string, summary: string): string => `Contradicting rules about ${topic}: ${summary}`;
-
-/**
- * The topic a contradiction's description names, or null. Only for a description read back from a
- * stored plan, which keeps the words alone; the analysis carries the topic itself (`contradictionTopics`).
- */
-export function contradictionTopic(description: string): string | null {
-  const topic = description.replace(CONTRADICTION, '$1');
-  return topic === description ? null : topic;
-}
 
 /**
  * Characters a person cannot see or that a terminal acts on (controls, ESC, a lone CR, bidi

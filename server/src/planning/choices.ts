@@ -61,18 +61,33 @@ export interface Conflict {
  * them, lets both stand by default, and is never marked.
  */
 export function conflictOptions(analysis: Analysis, linesOf: (p: string) => string[]): Conflict[] {
-  const found = analysis.problems
-    .filter((p) => p.type === 'contradiction')
-    .map((p, i) => ({ p, topic: analysis.contradictionTopics[i]!, secondLook: p.certainty === 'low' }));
-  return [...found.filter((c) => !c.secondLook), ...found.filter((c) => c.secondLook)].map(({ p, topic, secondLook }, i) => ({
+  return offered(analysis).map(({ p, topic, secondLook }, i) => ({
     option: {
-      id: `conflict_${i + 1}`,
+      id: conflictId(i),
       description: p.description,
       locations: p.locations.map((l, j) => ({ ...l, text: linesOf(l.path)[l.line - 1] ?? '', side: p.sides?.[j] ?? j })),
       ...(secondLook ? { secondLook: true as const } : {}),
     },
     topic,
   }));
+}
+
+/** The contradictions in the order they are offered: the reported ones, then those only worth a second look. */
+function offered(analysis: Analysis) {
+  const found = analysis.problems
+    .filter((p) => p.type === 'contradiction')
+    .map((p, i) => ({ p, topic: analysis.contradictionTopics[i]!, secondLook: p.certainty === 'low' }));
+  return [...found.filter((c) => !c.secondLook), ...found.filter((c) => c.secondLook)];
+}
+
+const conflictId = (i: number): string => `conflict_${i + 1}`;
+
+/**
+ * Each contradiction's topic, by the id its choice has in the plan: the stored plan keeps only a
+ * contradiction's words, so its topic comes from the analysis of the same files, never from them.
+ */
+export function conflictTopics(analysis: Analysis): Record<string, string> {
+  return Object.fromEntries(offered(analysis).map(({ topic }, i) => [conflictId(i), topic]));
 }
 
 /** A rule line the person's choice of a contradiction's side drops. */
