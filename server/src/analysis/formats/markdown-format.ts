@@ -1,9 +1,8 @@
 import type { Format } from './types.js';
 import { FORMATS_FACTS, type FormatId } from '../../model/formats.js';
-import { globList, readFrontMatter, type FrontMatter } from '../../model/frontmatter.js';
+import { globList, mayOpenFrontMatter, needsYaml, readFrontMatter, type FrontMatter } from '../../model/frontmatter.js';
 import { splitBody, splitUnits } from '../../model/markdown-units.js';
 import type { GlobRewrite, InstructionDoc, Scope, Unit } from '../../model/model.js';
-import type { ReadableSource } from '../../repo/source-file.js';
 import { splitText } from '../../common/text.js';
 
 /** What a format module says about one of its files, beyond the Markdown body. */
@@ -32,9 +31,10 @@ export function markdownFormat(spec: MarkdownFormatSpec): Format {
     id: spec.id,
     title: facts.title,
     detect: spec.detect,
-    parse(file: ReadableSource): InstructionDoc {
+    needsYaml: (file) => frontMatter && mayOpenFrontMatter(file.text) && needsYaml(splitText(file.text).lines),
+    parse(file, yaml): InstructionDoc {
       const { lines } = splitText(file.text);
-      const fm = frontMatter ? readFrontMatter(lines) : null;
+      const fm = frontMatter ? readFrontMatter(lines, yaml) : null;
       // Front matter read into the fields is no unit of the body.
       const units = fm ? splitBody(file.path, lines, fm.lineCount) : splitUnits(file.path, lines);
       const meta = spec.meta(file.path, fm);

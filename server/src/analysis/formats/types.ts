@@ -1,4 +1,5 @@
 import type { FormatId } from '../../model/formats.js';
+import type { YamlParse } from '../../model/frontmatter.js';
 import type { InstructionDoc } from '../../model/model.js';
 import type { ReadableSource } from '../../repo/source-file.js';
 
@@ -15,6 +16,8 @@ export interface Format {
   title: string;
   /** Whether a repository-relative path (with `/`) is a file of this format. */
   detect(relPath: string): boolean;
-  /** Parse a readable file into the model, keeping every line with its provenance. */
-  parse(file: ReadableSource): InstructionDoc;
+  /** Whether the file's front matter needs the YAML parser (model/frontmatter.ts `needsYaml`): the scan loads it first. */
+  needsYaml(file: ReadableSource): boolean;
+  /** Parse a readable file into the model, keeping every line with its provenance; `yaml` when `needsYaml` said so. */
+  parse(file: ReadableSource, yaml?: YamlParse): InstructionDoc;
 }
