@@ -1,4 +1,5 @@
 import { loadYaml, type YamlParse } from '../model/frontmatter.js';
+import { splitText } from '../common/text.js';
 import type { InstructionDoc, Unit } from '../model/model.js';
 import type { RepoPaths } from '../repo/repo-path.js';
 import { SourceReader, type SourceRead } from '../repo/source-file.js';
@@ -139,12 +140,13 @@ class ImportWalk {
     const read = this.read(target);
     if (read === null) return 'missing';
     if (read.status === 'skipped') return read.reason === 'symlink_outside' ? 'outside' : 'not_text';
-    if (this.yaml === undefined && claudeMd.needsYaml(read)) {
+    const { lines } = splitText(read.text);
+    if (this.yaml === undefined && claudeMd.needsYaml(lines)) {
       this.yamlNeeded = true;
       return 'missing'; // for this walk only: the next one has the parser
     }
     this.placed.add(target);
-    const parsed = claudeMd.parse(read, this.yaml);
+    const parsed = claudeMd.parse(read, { lines, yaml: this.yaml });
     const imported: InstructionDoc = {
       ...parsed,
       kind: IMPORTED_KIND,

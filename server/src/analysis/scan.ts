@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { byCodeUnit } from '../common/collections.js';
+import { splitText } from '../common/text.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { SourceInfo } from '../model/source.js';
 import { discoverInstructionFiles } from './discover.js';
@@ -86,8 +87,9 @@ export async function scanRepository(root: string, onProgress?: ScanProgress, li
     }
     result.files.set(rel, read);
     // The YAML parser is loaded before the first file whose front matter needs it (model/frontmatter.ts).
-    if (yaml === undefined && format.needsYaml(read)) yaml = await loadYaml();
-    result.docs.push(format.parse(read, yaml));
+    const { lines } = splitText(read.text);
+    if (yaml === undefined && format.needsYaml(lines)) yaml = await loadYaml();
+    result.docs.push(format.parse(read, { lines, yaml }));
   }
   // An alias counts only when it points at another instruction file; otherwise its content is its own.
   const known = new Set(result.docs.map((d) => d.path));

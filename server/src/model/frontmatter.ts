@@ -37,9 +37,6 @@ export function needsYaml(lines: string[]): boolean {
   return close >= 0 && flatFields(lines.slice(1, close)) === null;
 }
 
-/** Whether a file's text may open with front matter (its first line, trimmed, is `---`): the cheap test before its lines are split. */
-export const mayOpenFrontMatter = (text: string): boolean => text.trimStart().startsWith('---');
-
 /** The YAML parser, loaded asynchronously (a file of its own beside the read-only bundle). */
 export async function loadYaml(): Promise<YamlParse> {
   // The split bundle (scripts/bundle.mjs) gives a CommonJS package's exports as its default export alone.

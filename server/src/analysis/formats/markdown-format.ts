@@ -1,6 +1,6 @@
 import type { Format } from './types.js';
 import { FORMATS_FACTS, type FormatId } from '../../model/formats.js';
-import { globList, mayOpenFrontMatter, needsYaml, readFrontMatter, type FrontMatter } from '../../model/frontmatter.js';
+import { globList, needsYaml, readFrontMatter, type FrontMatter } from '../../model/frontmatter.js';
 import { splitBody, splitUnits } from '../../model/markdown-units.js';
 import type { GlobRewrite, InstructionDoc, Scope, Unit } from '../../model/model.js';
 import { splitText } from '../../common/text.js';
@@ -31,9 +31,8 @@ export function markdownFormat(spec: MarkdownFormatSpec): Format {
     id: spec.id,
     title: facts.title,
     detect: spec.detect,
-    needsYaml: (file) => frontMatter && mayOpenFrontMatter(file.text) && needsYaml(splitText(file.text).lines),
-    parse(file, yaml): InstructionDoc {
-      const { lines } = splitText(file.text);
+    needsYaml: (lines) => frontMatter && needsYaml(lines),
+    parse(file, { lines = splitText(file.text).lines, yaml } = {}): InstructionDoc {
       const fm = frontMatter ? readFrontMatter(lines, yaml) : null;
       // Front matter read into the fields is no unit of the body.
       const units = fm ? splitBody(file.path, lines, fm.lineCount) : splitUnits(file.path, lines);

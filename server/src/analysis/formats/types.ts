@@ -16,8 +16,11 @@ export interface Format {
   title: string;
   /** Whether a repository-relative path (with `/`) is a file of this format. */
   detect(relPath: string): boolean;
-  /** Whether the file's front matter needs the YAML parser (model/frontmatter.ts `needsYaml`): the scan loads it first. */
-  needsYaml(file: ReadableSource): boolean;
-  /** Parse a readable file into the model, keeping every line with its provenance; `yaml` when `needsYaml` said so. */
-  parse(file: ReadableSource, yaml?: YamlParse): InstructionDoc;
+  /** Whether a file of this format with these lines has front matter that needs the YAML parser (model/frontmatter.ts): the scan loads it first. */
+  needsYaml(lines: string[]): boolean;
+  /**
+   * Parse a readable file into the model, keeping every line with its provenance: its lines when the
+   * caller split them already, and the YAML parser when `needsYaml` said so.
+   */
+  parse(file: ReadableSource, read?: { lines?: string[]; yaml?: YamlParse }): InstructionDoc;
 }
