@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { scanRepository } from '../../server/src/analysis/scan.js';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan, hashPlan, type PlanOperation } from '../../server/src/planning/plan.js';
+import { conflictProblems, conflictTopics } from '../../server/src/planning/choices.js';
 import { sandbox } from '../helpers/sandbox.js';
 
 const COPILOT = '.github/copilot-instructions.md';
@@ -106,4 +107,27 @@ test('hashPlan binds the sources read, the operations content and the options of
   assert.equal(hashPlan([{ ...source, kind: 'claude-md', bytes: 9 }], [op()]), h);
   assert.equal(hashPlan([source], [op()], [legacy]), hashPlan([source], [op()], [{ ...legacy, note: 'other words' }]));
   assert.equal(hashPlan([source], [op()], [], [conflict]), hashPlan([source], [op()], [], [{ ...conflict, description: 'other' }]));
+});
+
+test("a conflict's problem and topic are found by its id in the plan: the reported ones first, those worth a second look after", async (t) => {
+  const problems = [
+    { type: 'contradiction' as const, description: 'low one', certainty: 'low' as const },
+    { type: 'duplication' as const, description: 'a repeat', certainty: 'high' as const },
+    { type: 'contradiction' as const, description: 'high one', certainty: 'high' as const },
+    { type: 'contradiction' as const, description: 'unmeasured one' },
+  ];
+  assert.deepEqual(
+    [...conflictProblems(problems)].map(([id, p]) => `${id}: ${p.description}`),
+    ['conflict_1: high one', 'conflict_2: unmeasured one', 'conflict_3: low one'],
+  );
+  const { scan, analysis } = await scanned(t);
+  const plan = buildPlan(scan, analysis);
+  assert.deepEqual(
+    Object.keys(conflictTopics(analysis)),
+    plan.conflicts.map((c) => c.id),
+  );
+  assert.deepEqual(
+    [...conflictProblems(plan.problems)].map(([id, p]) => [id, p.description]),
+    plan.conflicts.map((c) => [c.id, c.description]),
+  );
 });

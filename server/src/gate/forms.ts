@@ -3,7 +3,7 @@ import { showExcerpt, showLine, showPath, showPaths } from '../show/untrusted.js
 import type { GatedStep } from '../state/schema.js';
 import { LegacyFate, type ConflictOption, type LegacyOption, type PlanChoices } from '../model/plan.js';
 import type { Problem } from '../model/problem.js';
-import { MAX_CONFLICT_FIELDS } from '../planning/choices.js';
+import { conflictProblems, MAX_CONFLICT_FIELDS } from '../planning/choices.js';
 
 /**
  * The contract's elicitation forms. Field names are fixed; optional fields carry a default.
@@ -123,8 +123,9 @@ export interface ApproveFormInput {
   problems?: Pick<Problem, 'type' | 'description' | 'certainty'>[];
 }
 
-const certaintyOf = (plan: ApproveFormInput, description: string): string => {
-  const c = plan.problems?.find((p) => p.type === 'contradiction' && p.description === description)?.certainty;
+/** A conflict's certainty, from its problem in the plan (by the conflict's id, not its words). */
+const certaintyOf = (problems: Map<string, Pick<Problem, 'certainty'>>, id: string): string => {
+  const c = problems.get(id)?.certainty;
   return c ? ` (certainty ${c})` : '';
 };
 
@@ -189,11 +190,12 @@ export function choicesForm(plan: ApproveFormInput): Form & { choicesFrom(conten
     };
     shape.legacy_all = LegacyFate.extract(['keep', 'remove']).optional();
   }
+  const problems = conflictProblems(plan.problems ?? []);
   plan.conflicts.slice(0, MAX_CONFLICT_FIELDS).forEach((c) => {
     const sides = sidesOf(c.locations);
     properties[c.id] = {
       type: 'string',
-      title: `Which rule stands? ${showLine(c.description)}${certaintyOf(plan, c.description)}`,
+      title: `Which rule stands? ${showLine(c.description)}${certaintyOf(problems, c.id)}`,
       oneOf: [
         c.secondLook
           ? { const: 'keep_all', title: 'Both stand: they may not conflict (worth a second look; nothing is marked in the file)' }

@@ -2,6 +2,7 @@ import { keepInstead, type Copy, type CopySwap } from '../analysis/copies.js';
 import type { ScanResult } from '../analysis/scan.js';
 import type { Analysis } from '../model/analysis.js';
 import type { InstructionDoc } from '../model/model.js';
+import type { Problem } from '../model/problem.js';
 import type { ConflictOption, PlanChoices } from '../model/plan.js';
 import type { Note } from './notes.js';
 import { LineMap } from './render/line-map.js';
@@ -72,15 +73,29 @@ export function conflictOptions(analysis: Analysis, linesOf: (p: string) => stri
   }));
 }
 
-/** The contradictions in the order they are offered: the reported ones, then those only worth a second look. */
+/** The indexes of the contradictions in the order they are offered: the reported ones, then those only worth a second look. */
+function offerOrder(contradictions: readonly Pick<Problem, 'certainty'>[]): number[] {
+  const all = contradictions.map((_, i) => i);
+  const low = (i: number) => contradictions[i]!.certainty === 'low';
+  return [...all.filter((i) => !low(i)), ...all.filter(low)];
+}
+
 function offered(analysis: Analysis) {
-  const found = analysis.problems
-    .filter((p) => p.type === 'contradiction')
-    .map((p, i) => ({ p, topic: analysis.contradictionTopics[i]!, secondLook: p.certainty === 'low' }));
-  return [...found.filter((c) => !c.secondLook), ...found.filter((c) => c.secondLook)];
+  const found = analysis.problems.filter((p) => p.type === 'contradiction');
+  return offerOrder(found).map((i) => ({
+    p: found[i]!,
+    topic: analysis.contradictionTopics[i]!,
+    secondLook: found[i]!.certainty === 'low',
+  }));
 }
 
 const conflictId = (i: number): string => `conflict_${i + 1}`;
+
+/** Each conflict's problem by the id its choice has in the plan, from the plan's own problems (the order they are offered in). */
+export function conflictProblems<P extends Pick<Problem, 'type' | 'certainty'>>(problems: readonly P[]): Map<string, P> {
+  const found = problems.filter((p) => p.type === 'contradiction');
+  return new Map(offerOrder(found).map((i, k) => [conflictId(k), found[i]!]));
+}
 
 /**
  * Each contradiction's topic, by the id its choice has in the plan: the stored plan keeps only a
