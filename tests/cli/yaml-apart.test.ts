@@ -53,3 +53,14 @@ test('a scan reads front matter that needs YAML as YAML', async (t) => {
   assert.deepEqual(b?.scope, { kind: 'globs', globs: ['src/b/**/*.ts', 'test/b/**'] });
   assert.deepEqual(b?.frontMatterKeys, ['globs']);
 });
+
+test('a file CLAUDE.md imports whose front matter needs YAML loads the parser file, not the package, and its body is migrated without the block', (t) => {
+  const repo = sandbox(t, {
+    'CLAUDE.md': '# Claude\n\n- Use pnpm.\n\n@docs/style.md\n',
+    'docs/style.md': '---\ntags:\n  - style\n---\n- Indent with tabs.\n',
+  });
+  const { urls, stdout } = loading('propose', repo, tempDir(t, 'co-yaml-'));
+  assert.ok(loads(urls, 'chunks/read-only-yaml.cjs'), 'the YAML parser file was not loaded');
+  assert.ok(!loadsYamlPackage(urls), 'the yaml package was loaded: the parser was not loaded before the imported file was parsed');
+  assert.ok(stdout.includes('- Indent with tabs.') && !stdout.includes('tags:'), stdout);
+});

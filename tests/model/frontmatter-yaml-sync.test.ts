@@ -1,20 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { parseDeferringYaml, readFrontMatter, YAML_NEEDED } from '../../server/src/model/frontmatter.js';
+import { readFrontMatter } from '../../server/src/model/frontmatter.js';
 
-/** In a process of its own: the YAML parser starts unloaded, and readFrontMatter loads it itself when a block needs it. */
+/** In a process of its own: no YAML parser loaded yet, and readFrontMatter loads it itself when a block needs it and none is given. */
 
 const LISTED = ['---', 'globs:', '  - "src/b/**/*.ts"', '---', '- Use yarn.'];
 
-test('outside a deferring parse, readFrontMatter loads the YAML parser itself', () => {
-  assert.equal(
-    parseDeferringYaml(() => readFrontMatter(LISTED)),
-    YAML_NEEDED,
-  );
-  // Not left deferring after the parse that gave up.
+test('given no parser, readFrontMatter loads the YAML parser itself when a block needs it', () => {
   assert.deepEqual(readFrontMatter(LISTED), { data: { globs: ['src/b/**/*.ts'] }, lineCount: 4, lenient: false });
-  assert.deepEqual(
-    parseDeferringYaml(() => readFrontMatter(LISTED)),
-    { data: { globs: ['src/b/**/*.ts'] }, lineCount: 4, lenient: false },
-  );
+  assert.deepEqual(readFrontMatter(LISTED), { data: { globs: ['src/b/**/*.ts'] }, lineCount: 4, lenient: false });
 });

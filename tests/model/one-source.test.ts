@@ -25,6 +25,13 @@ import { TOOLS, type ToolName } from '../../server/src/mcp/tool-schemas.js';
 import type { Analysis } from '../../server/src/model/analysis.js';
 import type { PlanChoices, PlanOperation } from '../../server/src/model/plan.js';
 import type { SourceInfo } from '../../server/src/model/source.js';
+import type { ApproveFormInput, choicesForm } from '../../server/src/gate/forms.js';
+import type { ConflictOption as ConflictOptionType, PlanChoices as PlanChoicesType } from '../../server/src/model/plan.js';
+import * as problemSchemas from '../../server/src/model/problem.js';
+import * as sourceSchemas from '../../server/src/model/source.js';
+import * as analysisSchemas from '../../server/src/model/analysis.js';
+import * as planSchemas from '../../server/src/model/plan.js';
+import * as stateSchemas from '../../server/src/state/schema.js';
 
 /** True only when A and B are the same type (not merely assignable either way). */
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
@@ -48,6 +55,9 @@ test("the stored plan is the plan the planner builds, the analysis and scan type
   same<AnalyzeOut['outcome'], Outcome>(true);
   // A refusal is something an elicitation trace records.
   same<Extract<ElicitationTrace['outcome'], RefusalOutcome>, RefusalOutcome>(true);
+  // The approve form reads the plan's own types and answers with the choices' type.
+  same<ReturnType<ReturnType<typeof choicesForm>['choicesFrom']>, PlanChoicesType>(true);
+  same<ApproveFormInput['conflicts'][number], ConflictOptionType>(true);
 });
 
 test('every outcome in the one table has an exit code and words for a person, and every tool and the elicitation trace take their outcomes from it', () => {
@@ -141,4 +151,63 @@ test('the outcome list, the bad-input mark and the tool definitions are written 
     ['mcp/read-only-steps.ts', 'mcp/tool-steps.ts'],
     "the step a tool runs is in the tool table's run column only",
   );
+});
+
+/**
+ * The fields of each domain schema that is an object (zod's `shape`) of three fields or more, by
+ * name: two fields agree by chance (a path and a line); the approve form's two-field types are
+ * checked by the type checker above.
+ */
+const SCHEMAS: Record<string, unknown> = { ...problemSchemas, ...sourceSchemas, ...analysisSchemas, ...planSchemas, ...stateSchemas };
+const shapes = Object.entries(DOMAIN).flatMap(([, names]) =>
+  names.flatMap((name) => {
+    const shape = (SCHEMAS[name] as { shape?: Record<string, unknown> } | undefined)?.shape;
+    return shape && Object.keys(shape).length >= 3 ? [{ name, keys: Object.keys(shape).sort().join(',') }] : [];
+  }),
+);
+
+/** The bodies of interfaces, of `type X = {...}` and of one-line type literals (`{ a: A; b: B }`), with their field names. */
+function typeBodies(text: string): { at: string; keys: string }[] {
+  const out: { at: string; keys: string }[] = [];
+  const field = /(?:^|[;{\n])\s*(?:readonly\s+)?(\w+)\??\s*:/g;
+  const declared = /(?:interface (\w+)[^{=]*|type (\w+)(?:<[^>]*>)? = )\{/g;
+  for (const m of text.matchAll(declared)) {
+    let depth = 1;
+    let i = m.index + m[0].length;
+    const start = i;
+    for (; i < text.length && depth > 0; i++) depth += text[i] === '{' ? 1 : text[i] === '}' ? -1 : 0;
+    // Only the top level: nested object types are bodies of their own.
+    const top = text
+      .slice(start, i - 1)
+      .replace(/\{[^{}]*\}/g, '{}')
+      .replace(/\/\*\*[^]*?\*\//g, '');
+    out.push({
+      at: m[1] ?? m[2]!,
+      keys: [...top.matchAll(field)]
+        .map((f) => f[1]!)
+        .sort()
+        .join(','),
+    });
+  }
+  for (const m of text.matchAll(/\{ (\w+\??: [^{};\n]+;(?: \w+\??: [^{};\n]+;?)+) \}/g)) {
+    out.push({
+      at: m[0],
+      keys: [...`{${m[1]}`.matchAll(field)]
+        .map((f) => f[1]!)
+        .sort()
+        .join(','),
+    });
+  }
+  return out;
+}
+
+test('no type written by hand has the same fields as a domain schema (the form, the steps and the planner take them from model/)', () => {
+  const found: string[] = [];
+  for (const f of files) {
+    for (const body of typeBodies(f.text)) {
+      const twin = shapes.find((s) => s.keys === body.keys);
+      if (twin) found.push(`${f.rel}: ${body.at} has the fields of ${twin.name}`);
+    }
+  }
+  assert.deepEqual(found, [], 'use the zod-inferred type (Pick<> of it) instead of writing its fields again');
 });

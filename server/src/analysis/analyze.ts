@@ -1,7 +1,7 @@
 import { extractClaims, proseLines } from './claims.js';
 import { findConflicts } from './conflicts.js';
-import { normalizedOf, withNormalizedCache } from './normalized.js';
-import { normalizeLine, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
+import { normalizedTexts, type NormalizedOf } from './normalized.js';
+import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
 import { contentDocs, type ScanResult } from './scan.js';
 import type { Analysis, Pattern } from '../model/analysis.js';
 import { findNearDuplicates } from './near-duplicates.js';
@@ -25,10 +25,7 @@ export type { Location, Problem } from '../model/problem.js';
 const MAX_PREAMBLE_LINES = 6;
 
 export function analyze(scan: ScanResult): Analysis {
-  return withNormalizedCache(() => analyzeScan(scan));
-}
-
-function analyzeScan(scan: ScanResult): Analysis {
+  const normalizedOf = normalizedTexts();
   const docs = contentDocs(scan);
   const units = docs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
   const scopes = new Map(docs.map((d) => [d.path, d.scope]));
@@ -42,12 +39,12 @@ function analyzeScan(scan: ScanResult): Analysis {
   const repeatUnits = copyDocs.length === 0 ? units : repeatDocs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
   for (const d of copyDocs) scopes.set(d.path, d.scope);
   const repeats = [
-    ...findDuplicates(repeatUnits, scopeOf),
-    ...findNearDuplicates(repeatUnits, scopeOf),
-    ...findReworded(repeatUnits, scopeOf),
+    ...findDuplicates(repeatUnits, scopeOf, normalizedOf),
+    ...findNearDuplicates(repeatUnits, scopeOf, normalizedOf),
+    ...findReworded(repeatUnits, scopeOf, normalizedOf),
   ];
   dedupeByLocations(repeats);
-  const collapsed = collapseCopies(repeats, repeatDocs);
+  const collapsed = collapseCopies(repeats, repeatDocs, normalizedOf);
   const contradictions = contradictionsIn(units, scopeOf);
   const drifted = findDrift(
     repeatUnits,
@@ -148,7 +145,11 @@ export function isStructured(doc: InstructionDoc): boolean {
  * ("### Examples" under each rule), they are structure. Labels ("**Example:**"), code examples and
  * repeats in files whose scopes never meet (each needs its own copy) are not reported.
  */
-export function findDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
+export function findDuplicates(
+  units: Unit[],
+  scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' }),
+  normalizedOf: NormalizedOf = normalizedText,
+): Problem[] {
   const problems: Problem[] = [];
   // The lines of the repeated blocks reported, by file: their lines are not reported again one by one.
   const coveredLines = new Map<string, Set<number>>();
@@ -270,19 +271,8 @@ function contradictionsIn(units: Unit[], scopeOf?: (u: Unit) => Scope): Contradi
   }));
 }
 
-const CONTRADICTION = /^Contradicting rules about ([^:]+):.*$/s;
-
 /** How a contradiction's problem says what it is about: its topic (never with a colon), then what each side says. */
 const contradictionDescription = (topic: string, summary: string): string => `Contradicting rules about ${topic}: ${summary}`;
-
-/**
- * The topic a contradiction's description names, or null. Only for a description read back from a
- * stored plan, which keeps the words alone; the analysis carries the topic itself (`contradictionTopics`).
- */
-export function contradictionTopic(description: string): string | null {
-  const topic = description.replace(CONTRADICTION, '$1');
-  return topic === description ? null : topic;
-}
 
 /**
  * Characters a person cannot see or that a terminal acts on (controls, ESC, a lone CR, bidi

@@ -4,8 +4,8 @@
  */
 import type { Problem } from '../model/problem.js';
 import { pushTo } from '../common/collections.js';
-import { normalizedOf } from './normalized.js';
-import { type InstructionDoc, type Scope, type Unit } from '../model/model.js';
+import type { NormalizedOf } from './normalized.js';
+import { normalizedText, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
 import { scopesOverlap } from './scope-overlap.js';
 import { pairsTogether } from './similar-lines.js';
 import { normalizeCommand } from './tools.js';
@@ -250,7 +250,11 @@ interface RuleItem {
  * are near-duplicates.ts's), with the same numbers and both forbidding or both not. Candidates come
  * from shared rare words, so the cost stays near linear in the number of rules.
  */
-export function findReworded(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
+export function findReworded(
+  units: Unit[],
+  scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' }),
+  normalizedOf: NormalizedOf = normalizedText,
+): Problem[] {
   // Each one-line rule, and each sentence of one that says several things ("Strict mode. No `any`.").
   const items: RuleItem[] = [];
   for (const u of units) {
@@ -318,7 +322,7 @@ const COPY_FILE = 0.6;
  * "AGENTS.md and CLAUDE.md are 92% the same; 3 sections differ", or a copied section with its lines.
  * The per-rule reports it stands for are dropped; repeats inside one file stay.
  */
-export function collapseCopies(problems: Problem[], docs: InstructionDoc[]): Problem[] {
+export function collapseCopies(problems: Problem[], docs: InstructionDoc[], normalizedOf: NormalizedOf = normalizedText): Problem[] {
   const dups = problems.filter((p) => p.type === 'duplication' && p.kind !== 'heading');
   // The pairs of files that COPY_MIN reports or more have in common, through an index (not every pair of every report).
   const together = pairsTogether(
@@ -343,8 +347,8 @@ export function collapseCopies(problems: Problem[], docs: InstructionDoc[]): Pro
       );
     const sa = shared(da);
     const sb = shared(db);
-    const ra = ruleUnits(da);
-    const rb = ruleUnits(db);
+    const ra = ruleUnits(da, normalizedOf);
+    const rb = ruleUnits(db, normalizedOf);
     const pct = Math.round((100 * (sa.size + sb.size)) / Math.max(1, ra.length + rb.length));
     const firstA = Math.min(...[...sa].map((u) => u.line));
     const firstB = Math.min(...[...sb].map((u) => u.line));
@@ -393,7 +397,7 @@ export function collapseCopies(problems: Problem[], docs: InstructionDoc[]): Pro
   return [...kept, ...copies];
 }
 
-function ruleUnits(d: InstructionDoc): Unit[] {
+function ruleUnits(d: InstructionDoc, normalizedOf: NormalizedOf): Unit[] {
   return d.units.filter(
     (u) => u.kind !== 'heading' && u.kind !== 'frontmatter' && u.kind !== 'code' && !isTrivial(stripMarker(normalizedOf(u))),
   );

@@ -1,3 +1,5 @@
+import { loadYaml, type YamlParse } from '../model/frontmatter.js';
+import { splitText } from '../common/text.js';
 import type { InstructionDoc, Unit } from '../model/model.js';
 import type { RepoPaths } from '../repo/repo-path.js';
 import { SourceReader, type SourceRead } from '../repo/source-file.js';
@@ -31,7 +33,8 @@ const TEXT_FILE = /\.(md|mdc|markdown|txt)$/i;
  * (import-targets.ts: no git at all for missing ones, one git process for the rest). A walk meets
  * new targets only in files the walk before read, so this ends within MAX_IMPORT_DEPTH + 1 walks.
  */
-export async function followImports(paths: RepoPaths, docs: InstructionDoc[]): Promise<ImportResult> {
+export async function followImports(paths: RepoPaths, docs: InstructionDoc[], loaded?: YamlParse): Promise<ImportResult> {
+  let yaml = loaded;
   const states = new Map<string, TargetState>();
   const reads = new Map<string, SourceRead | null>();
   const reader = new SourceReader(paths, await paths.realRoot());
@@ -40,13 +43,15 @@ export async function followImports(paths: RepoPaths, docs: InstructionDoc[]): P
     return reads.get(rel)!;
   };
   for (;;) {
-    const walk = new ImportWalk(docs, states, read);
+    const walk = new ImportWalk(docs, states, read, yaml);
     walk.run();
-    if (walk.pending.size === 0) {
+    if (walk.pending.size === 0 && !walk.yamlNeeded) {
       // Only the last walk takes the import lines out of the documents it was given.
       for (const [doc, units] of walk.strip) doc.units = doc.units.filter((u) => !units.includes(u));
       return walk.out;
     }
+    // An imported file's front matter needs the YAML parser: loaded once, before the next walk reads it.
+    if (walk.yamlNeeded) yaml = await loadYaml();
     await settleTargets(paths, walk.pending, states);
   }
 }
@@ -69,6 +74,8 @@ class ImportWalk {
   readonly pending = new Set<string>();
   /** Each document's import units, taken out when the walk is the last. */
   readonly strip: [InstructionDoc, Unit[]][] = [];
+  /** Set when a file met needs the YAML parser, not loaded yet: the walk is run again with it. */
+  yamlNeeded = false;
   private readonly known: Set<string>;
   private readonly placed = new Set<string>();
   private total = 0;
@@ -77,6 +84,7 @@ class ImportWalk {
     private readonly docs: InstructionDoc[],
     private readonly states: Map<string, TargetState>,
     private readonly read: (rel: string) => SourceRead | null,
+    private readonly yaml: YamlParse | undefined,
   ) {
     this.known = new Set(docs.map((d) => d.path));
   }
@@ -132,8 +140,13 @@ class ImportWalk {
     const read = this.read(target);
     if (read === null) return 'missing';
     if (read.status === 'skipped') return read.reason === 'symlink_outside' ? 'outside' : 'not_text';
+    const { lines } = splitText(read.text);
+    if (this.yaml === undefined && claudeMd.needsYaml(lines)) {
+      this.yamlNeeded = true;
+      return 'missing'; // for this walk only: the next one has the parser
+    }
     this.placed.add(target);
-    const parsed = claudeMd.parse(read);
+    const parsed = claudeMd.parse(read, { lines, yaml: this.yaml });
     const imported: InstructionDoc = {
       ...parsed,
       kind: IMPORTED_KIND,

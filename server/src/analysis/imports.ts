@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { FORMAT_IDS, FORMATS_FACTS, IMPORTED_KIND, type DocKind } from '../model/formats.js';
 import type { InstructionDoc, Unit } from '../model/model.js';
 import type { Problem } from '../model/problem.js';
 import type { ReadableSource } from '../repo/source-file.js';
@@ -10,10 +11,9 @@ import { showPath } from '../show/untrusted.js';
  * `@name` is text. Only a line that holds nothing but one import (a bullet of one import counts) is
  * an import here: `@path` inside a sentence or a code block is left as it is written.
  */
-export const IMPORTING_KINDS = new Set(['claude-md', 'gemini-md', 'claude-rules', 'imported']);
+export const IMPORTING_KINDS: ReadonlySet<DocKind> = new Set([...FORMAT_IDS.filter((id) => FORMATS_FACTS[id].imports), IMPORTED_KIND]);
 
-/** The kind of a file that is not an instruction file by itself, read because an instruction file imports it. */
-export const IMPORTED_KIND = 'imported';
+export { IMPORTED_KIND };
 
 /** How deep imports are followed (Claude Code stops at five hops). */
 export const MAX_IMPORT_DEPTH = 5;

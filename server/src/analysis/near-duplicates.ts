@@ -1,7 +1,7 @@
 import type { Problem } from '../model/problem.js';
 import { byCodeUnit } from '../common/collections.js';
-import { normalizedOf } from './normalized.js';
-import { type Scope, type Unit } from '../model/model.js';
+import type { NormalizedOf } from './normalized.js';
+import { normalizedText, type Scope, type Unit } from '../model/model.js';
 import { scopesOverlap } from './scope-overlap.js';
 
 /** Units shorter than this many words are too generic to call drifted copies. */
@@ -132,7 +132,11 @@ export function wordIdsOf(text: string, ids: Map<string, number>, min = 0): Int3
  * words: copies that drifted apart. Exact copies are reported elsewhere. Candidates come from shared rare words, so
  * the cost stays near linear in the number of units. Files whose scopes never meet each need their copy.
  */
-export function findNearDuplicates(units: Unit[], scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' })): Problem[] {
+export function findNearDuplicates(
+  units: Unit[],
+  scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' }),
+  normalizedOf: NormalizedOf = normalizedText,
+): Problem[] {
   const compared = units.filter((u) => u.kind === 'paragraph' || u.kind === 'list-item');
   const texts = compared.map(normalizedOf);
   let capacity = 0;

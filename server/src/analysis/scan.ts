@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { byCodeUnit } from '../common/collections.js';
+import { splitText } from '../common/text.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { SourceInfo } from '../model/source.js';
 import { discoverInstructionFiles } from './discover.js';
@@ -8,7 +9,7 @@ import { followImports } from './import-walk.js';
 import { leaveOutNoise } from './noise.js';
 import { findCopies, type Copy } from './copies.js';
 import { formatRank } from './formats/registry.js';
-import { loadYaml, parseDeferringYaml, YAML_NEEDED } from '../model/frontmatter.js';
+import { loadYaml, type YamlParse } from '../model/frontmatter.js';
 import { RepoPaths } from '../repo/repo-path.js';
 import { SourceReader, unreadableName, type ReadableSource, type SkippedSource, type SourceRead } from '../repo/source-file.js';
 
@@ -74,6 +75,7 @@ export async function scanRepository(root: string, onProgress?: ScanProgress, li
       await new Promise((resolve) => setImmediate(resolve));
     }
   }
+  let yaml: YamlParse | undefined;
   for (let i = 0; i < found.length; i++) {
     const { rel, format } = found[i]!;
     const read = reads[i];
@@ -84,13 +86,10 @@ export async function scanRepository(root: string, onProgress?: ScanProgress, li
       continue;
     }
     result.files.set(rel, read);
-    // The YAML parser is loaded on the first file whose front matter needs it (model/frontmatter.ts).
-    let doc = parseDeferringYaml(() => format.parse(read));
-    if (doc === YAML_NEEDED) {
-      await loadYaml();
-      doc = format.parse(read);
-    }
-    result.docs.push(doc);
+    // The YAML parser is loaded before the first file whose front matter needs it (model/frontmatter.ts).
+    const { lines } = splitText(read.text);
+    if (yaml === undefined && format.needsYaml(lines)) yaml = await loadYaml();
+    result.docs.push(format.parse(read, { lines, yaml }));
   }
   // An alias counts only when it points at another instruction file; otherwise its content is its own.
   const known = new Set(result.docs.map((d) => d.path));
@@ -112,7 +111,7 @@ export async function scanRepository(root: string, onProgress?: ScanProgress, li
       seen.add(at);
     }
   }
-  const imported = await followImports(paths, result.docs);
+  const imported = await followImports(paths, result.docs, yaml);
   result.imports = imported.refs;
   result.importCaps = imported.caps;
   for (const file of imported.files) result.files.set(file.path, file);

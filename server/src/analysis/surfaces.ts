@@ -1,6 +1,7 @@
 /**
  * Who reads what: for each Copilot surface, the instruction files it reads from a repository.
- * One table, in data, so that the legacy choices and the analyze report say the same thing.
+ * One table, in data (each format's `readBy` in the registry, model/formats.ts), so that the legacy
+ * choices and the analyze report say the same thing.
  *
  * Sources (checked 2026-11-23; "coding agent" is called "cloud agent" since 2026-03-31):
  * - GitHub, "Support for different types of custom instructions"
@@ -17,20 +18,11 @@
  * `.cursorrules`, `.windsurfrules`, `.clinerules`, `.roorules` or `CONVENTIONS.md`.
  */
 
-export type Surface = 'vscode-chat' | 'cloud-agent' | 'review-github' | 'review-vscode' | 'copilot-cli';
+import { FORMAT_IDS, FORMATS_FACTS, readByOf, SURFACES, type ReadFile, type Surface } from '../model/formats.js';
 
-/** A file as the surfaces tell files apart: by kind and by where it sits. */
-export type ReadFile =
-  | 'copilot-instructions'
-  | 'path-instructions'
-  | 'root-agents-md'
-  | 'nested-agents-md'
-  | 'root-claude-md'
-  | 'dot-claude-claude-md'
-  | 'root-gemini-md'
-  | 'claude-rules';
+export { SURFACES, type ReadFile, type Surface };
 
-/** The surfaces in the order they are named to a person. */
+/** The surfaces' names, in the order they are named to a person. */
 export const SURFACE_NAMES: Record<Surface, string> = {
   'vscode-chat': 'VS Code chat',
   'cloud-agent': 'the cloud agent',
@@ -39,48 +31,28 @@ export const SURFACE_NAMES: Record<Surface, string> = {
   'copilot-cli': 'the Copilot CLI',
 };
 
-export const SURFACES = Object.keys(SURFACE_NAMES) as Surface[];
-
-/** The table. */
+/** The table, by surface: the rows of the registry's `readBy` (model/formats.ts) each surface reads. */
 export const READS: Record<Surface, readonly ReadFile[]> = {
-  // chat.instructionsFilesLocations, chat.useAgentsMdFile, chat.useClaudeMdFile (root, .claude/), .claude/rules (front matter `paths`)
-  'vscode-chat': ['copilot-instructions', 'path-instructions', 'root-agents-md', 'root-claude-md', 'dot-claude-claude-md', 'claude-rules'],
-  // AGENTS.md anywhere (the nearest wins), a root CLAUDE.md or GEMINI.md
-  'cloud-agent': ['copilot-instructions', 'path-instructions', 'root-agents-md', 'nested-agents-md', 'root-claude-md', 'root-gemini-md'],
-  // no AGENTS.md
-  'review-github': ['copilot-instructions', 'path-instructions'],
-  'review-vscode': ['copilot-instructions'],
-  // root AGENTS.md (used together with copilot-instructions.md), root CLAUDE.md / GEMINI.md
-  'copilot-cli': ['copilot-instructions', 'path-instructions', 'root-agents-md', 'root-claude-md', 'root-gemini-md'],
+  'vscode-chat': rowsReadBy('vscode-chat'),
+  'cloud-agent': rowsReadBy('cloud-agent'),
+  'review-github': rowsReadBy('review-github'),
+  'review-vscode': rowsReadBy('review-vscode'),
+  'copilot-cli': rowsReadBy('copilot-cli'),
 };
+
+function rowsReadBy(surface: Surface): ReadFile[] {
+  return FORMAT_IDS.flatMap((id) => FORMATS_FACTS[id].readBy.filter((r) => r.surfaces.includes(surface)).map((r) => r.row));
+}
 
 /** Which row of the table a discovered file is, from its kind and repository path; null for a file no surface reads. */
 export function readFileOf(kind: string, path: string): ReadFile | null {
-  const base = path.slice(path.lastIndexOf('/') + 1);
-  const root = !path.includes('/');
-  switch (kind) {
-    case 'copilot-instructions':
-      return 'copilot-instructions';
-    case 'copilot-path-instructions':
-      return 'path-instructions';
-    case 'agents-md':
-      return base !== 'AGENTS.md' ? null : root ? 'root-agents-md' : 'nested-agents-md';
-    case 'claude-md':
-      if (path === 'CLAUDE.md') return 'root-claude-md';
-      return path === '.claude/CLAUDE.md' ? 'dot-claude-claude-md' : null;
-    case 'gemini-md':
-      return path === 'GEMINI.md' ? 'root-gemini-md' : null;
-    case 'claude-rules':
-      return path.startsWith('.claude/rules/') && path.endsWith('.md') ? 'claude-rules' : null;
-    default:
-      return null;
-  }
+  return readByOf(kind, path)?.row ?? null;
 }
 
 /** The surfaces that read this file today, in table order (none for `.cursor/rules` and the like). */
 export function readersOf(kind: string, path: string): Surface[] {
-  const file = readFileOf(kind, path);
-  return file === null ? [] : SURFACES.filter((s) => READS[s].includes(file));
+  const read = readByOf(kind, path);
+  return read === undefined ? [] : SURFACES.filter((s) => read.surfaces.includes(s));
 }
 
 /** The surfaces that read a file of this row. */

@@ -1,6 +1,3 @@
-import type { Unit } from '../model/model.js';
-import { normalizedOf } from './normalized.js';
-
 /** Lines shorter than this are too generic to call a repetition ("---", "Notes:"). */
 const MIN_REPEATED_LINE = 12;
 /** A line of at most this many words that ends with a colon, or is all bold, is a label. */
@@ -69,6 +66,3 @@ function endsLikeLabel(text: string): boolean {
   }
   return false;
 }
-
-/** A paragraph that is a label; a list item, however short or bold, is a rule. */
-export const isLabelUnit = (u: Unit): boolean => u.kind === 'paragraph' && isLabel(normalizedOf(u));

@@ -1,5 +1,7 @@
 import { PreconditionError } from '../common/errors.js';
+import { analyze } from '../analysis/analyze.js';
 import { scanRepository } from '../analysis/scan.js';
+import { conflictTopics } from '../planning/choices.js';
 import { buildPlan, hashPlan, type Plan, type PlanOperation } from '../planning/plan.js';
 import type { OnboardingState, PlanChoices, PlanFile } from '../state/schema.js';
 import { readPlan, readState } from '../state/store.js';
@@ -23,14 +25,25 @@ export async function currentPlan(root: string, state: OnboardingState): Promise
 
 /** The plan rebuilt with the person's choices from the files as they are now; refused when the files changed since propose. */
 export async function approvedPlan(root: string, plan: PlanFile, choices: PlanChoices): Promise<Plan> {
+  return (await approvedPlanAndTopics(root, plan, choices)).chosen;
+}
+
+/** The plan as `approvedPlan` rebuilds it, and each of its contradictions' topic by choice id (planning/choices.ts). */
+export async function approvedPlanAndTopics(
+  root: string,
+  plan: PlanFile,
+  choices: PlanChoices,
+): Promise<{ chosen: Plan; topics: Record<string, string> }> {
   await assertPlanCurrent(root, plan.sources, plan.operations);
-  const fresh = buildPlan(await scanRepository(root), undefined, choices);
+  const scan = await scanRepository(root);
+  const analysis = analyze(scan);
+  const fresh = buildPlan(scan, analysis, choices);
   if (fresh.planHash !== plan.planHash) {
     throw new PreconditionError(
       'The plan is stale: the instruction files changed since it was proposed. Run propose again and approve the new plan.',
     );
   }
-  return fresh;
+  return { chosen: fresh, topics: conflictTopics(analysis) };
 }
 
 export interface PlanToApply {

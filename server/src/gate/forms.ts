@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { showExcerpt, showLine, showPath, showPaths } from '../show/untrusted.js';
 import type { GatedStep } from '../state/schema.js';
-import type { ConflictOption, LegacyFate, LegacyOption } from '../model/plan.js';
-import { MAX_CONFLICT_FIELDS } from '../planning/choices.js';
+import { LegacyFate, type ConflictOption, type LegacyOption, type PlanChoices } from '../model/plan.js';
+import type { Problem } from '../model/problem.js';
+import { conflictProblems, MAX_CONFLICT_FIELDS } from '../planning/choices.js';
 
 /**
  * The contract's elicitation forms. Field names are fixed; optional fields carry a default.
@@ -119,11 +120,12 @@ export interface ApproveFormInput {
   legacy: Pick<LegacyOption, 'path' | 'target' | 'fates' | 'linkTarget' | 'copyOf'>[];
   conflicts: ConflictOption[];
   /** The plan's problems: a conflict's title says how certain its contradiction is (issue 12). */
-  problems?: { type: string; description: string; certainty?: string }[];
+  problems?: Pick<Problem, 'type' | 'description' | 'certainty'>[];
 }
 
-const certaintyOf = (plan: ApproveFormInput, description: string): string => {
-  const c = plan.problems?.find((p) => p.type === 'contradiction' && p.description === description)?.certainty;
+/** A conflict's certainty, from its problem in the plan (by the conflict's id, not its words). */
+const certaintyOf = (problems: Map<string, Pick<Problem, 'certainty'>>, id: string): string => {
+  const c = problems.get(id)?.certainty;
   return c ? ` (certainty ${c})` : '';
 };
 
@@ -161,9 +163,7 @@ export function approveForm(withChoices: boolean): Form {
  * Approve's first round, when the plan offers choices: only the choices, each optional with a safe
  * default (keep legacy files; keep all contradicting rules and mark them).
  */
-export function choicesForm(
-  plan: ApproveFormInput,
-): Form & { choicesFrom(content: Record<string, unknown>): { legacy: Record<string, LegacyFate>; conflicts: Record<string, string> } } {
+export function choicesForm(plan: ApproveFormInput): Form & { choicesFrom(content: Record<string, unknown>): PlanChoices } {
   const properties: Record<string, Record<string, unknown>> = {};
   const shape: Record<string, z.ZodType> = {};
   const choosable = plan.legacy.filter((l) => l.fates.length > 1);
@@ -188,13 +188,14 @@ export function choicesForm(
       ],
       default: 'keep',
     };
-    shape.legacy_all = z.enum(['keep', 'remove']).optional();
+    shape.legacy_all = LegacyFate.extract(['keep', 'remove']).optional();
   }
+  const problems = conflictProblems(plan.problems ?? []);
   plan.conflicts.slice(0, MAX_CONFLICT_FIELDS).forEach((c) => {
     const sides = sidesOf(c.locations);
     properties[c.id] = {
       type: 'string',
-      title: `Which rule stands? ${showLine(c.description)}${certaintyOf(plan, c.description)}`,
+      title: `Which rule stands? ${showLine(c.description)}${certaintyOf(problems, c.id)}`,
       oneOf: [
         c.secondLook
           ? { const: 'keep_all', title: 'Both stand: they may not conflict (worth a second look; nothing is marked in the file)' }
@@ -216,12 +217,12 @@ export function choicesForm(
     content: z.object(shape) as unknown as z.ZodType<Record<string, unknown>>,
     confirmations: [],
     choicesFrom(content) {
-      const legacy: Record<string, LegacyFate> = {};
+      const legacy: PlanChoices['legacy'] = {};
       choosable.forEach((l, i) => {
         const v = perFile ? content[`legacy_${i + 1}`] : content.legacy_all;
         if (typeof v === 'string' && (l.fates as string[]).includes(v)) legacy[l.path] = v as LegacyFate;
       });
-      const conflicts: Record<string, string> = {};
+      const conflicts: PlanChoices['conflicts'] = {};
       for (const c of plan.conflicts) if (typeof content[c.id] === 'string') conflicts[c.id] = content[c.id] as string;
       return { legacy, conflicts };
     },
@@ -251,7 +252,7 @@ function sideTitle(at: Located[], dropped: Located[]): string {
   return `Keep only "${showExcerpt(at[0]!.text.trim(), 60)}" (${where(at).join(', ')}); drop ${dropped.length === 1 ? 'the line at' : `the ${dropped.length} lines at`} ${named}`;
 }
 
-type Located = { path: string; line: number; text: string };
+type Located = Pick<ConflictOption['locations'][number], 'path' | 'line' | 'text'>;
 
 /** The migrate form; when files the plan touches have uncommitted changes, it asks whether to overwrite them (default no). */
 export function migrateForm(uncommitted: string[]): Form {

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 
-type YamlParse = typeof import('yaml').parse;
+export type YamlParse = typeof import('yaml').parse;
 
 export interface FrontMatter {
   /** Parsed fields; values are strings, booleans, numbers or string lists. */
@@ -14,74 +14,42 @@ export interface FrontMatter {
 /**
  * Read a `---` front matter block at the top of a file. Real rule files hold YAML that strict
  * parsers reject (`globs: **\/*.ts` is an alias in YAML); those fall back to a line reader that
- * takes `key: value` and `- item` lists as text.
+ * takes `key: value` and `- item` lists as text. The YAML parser (the yaml package, a third of the
+ * read-only bundle) is needed only for a block that is not flat (`needsYaml`): a scan asks that of
+ * each file first, loads it once with `loadYaml` when one does, and passes it here; a caller that
+ * passes none gets it loaded synchronously when a block needs it.
  */
-export function readFrontMatter(lines: string[]): FrontMatter | null {
-  const close = closingLine(lines);
+export function readFrontMatter(lines: string[], yaml?: YamlParse): FrontMatter | null {
+  const close = frontMatterEnd(lines);
   if (close < 0) return null;
-  // A format's parse and planning's splitUnits may read the same block of the same lines one after the other.
-  if (last !== null && last.lines === lines && close === last.body.length + 1 && sameLines(last.body, lines, 1)) return last.result;
-  const body = lines.slice(1, close);
-  const result = parseBlock(body, close);
-  last = { lines, body, result };
-  return result;
-}
-
-let last: { lines: string[]; body: string[]; result: FrontMatter } | null = null;
-
-/** Whether `lines` holds `body` from `from` on, line for line. */
-function sameLines(body: string[], lines: string[], from: number): boolean {
-  for (let i = 0; i < body.length; i++) if (body[i] !== lines[from + i]) return false;
-  return true;
+  return parseBlock(lines.slice(1, close), close, yaml);
 }
 
 /** The index of the line that closes the front matter block opening the lines, or -1 when there is none. */
-function closingLine(lines: string[]): number {
+export function frontMatterEnd(lines: string[]): number {
   if (lines[0]?.trim() !== '---') return -1;
   return lines.findIndex((l, i) => i > 0 && (l.trim() === '---' || l.trim() === '...'));
 }
 
-/**
- * The YAML parser (the yaml package, a third of the read-only bundle) is loaded only when a front
- * matter block needs it: the common flat block is read without it (flatFields). A scan parses its
- * files with parseDeferringYaml, and on the first that needs it awaits loadYaml and parses that file
- * again; elsewhere readFrontMatter loads it synchronously when it must.
- */
-let yamlParse: YamlParse | null = null;
-let deferring = false;
+/** Whether the lines open with a front matter block that only the YAML parser reads (not flat: see flatFields). */
+export function needsYaml(lines: string[]): boolean {
+  const close = frontMatterEnd(lines);
+  return close >= 0 && flatFields(lines.slice(1, close)) === null;
+}
 
-/** What parseDeferringYaml returns when the parse needed the YAML parser before it was loaded. */
-export const YAML_NEEDED: unique symbol = Symbol('the YAML parser is needed');
-
-export async function loadYaml(): Promise<void> {
+/** The YAML parser, loaded asynchronously (a file of its own beside the read-only bundle). */
+export async function loadYaml(): Promise<YamlParse> {
   // The split bundle (scripts/bundle.mjs) gives a CommonJS package's exports as its default export alone.
   const yaml = (await import('yaml')) as typeof import('yaml') & { default?: typeof import('yaml') };
-  yamlParse ??= yaml.parse ?? yaml.default!.parse;
+  return yaml.parse ?? yaml.default!.parse;
 }
 
-/** Runs a parse that reads front matter; YAML_NEEDED, instead of loading the parser synchronously, when a block needs it first. */
-export function parseDeferringYaml<T>(parse: () => T): T | typeof YAML_NEEDED {
-  deferring = true;
-  try {
-    return parse();
-  } catch (err) {
-    if (err === YAML_NEEDED) return YAML_NEEDED;
-    throw err;
-  } finally {
-    deferring = false;
-  }
-}
+const requireYaml = (): YamlParse => (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse;
 
-function yamlParser(): YamlParse {
-  if (yamlParse !== null) return yamlParse;
-  if (deferring) throw YAML_NEEDED;
-  return (yamlParse = (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse);
-}
-
-function parseBlock(body: string[], close: number): FrontMatter {
+function parseBlock(body: string[], close: number, yaml: YamlParse | undefined): FrontMatter {
   const simple = flatFields(body);
   if (simple !== null) return { data: simple, lineCount: close + 1, lenient: false };
-  const parseYaml = yamlParser();
+  const parseYaml = yaml ?? requireYaml();
   try {
     const parsed = parseYaml(body.join('\n'), { strict: false, uniqueKeys: false, logLevel: 'error' });
     if (parsed === null || parsed === undefined) return { data: {}, lineCount: close + 1, lenient: false };

@@ -1,4 +1,4 @@
-import { readFrontMatter } from './frontmatter.js';
+import { frontMatterEnd } from './frontmatter.js';
 import type { Unit, UnitKind } from './model.js';
 import { isBlank } from '../common/text.js';
 
@@ -18,11 +18,12 @@ const INDENTED_TWO = /^ {2,}\S/;
  * one unit, except blank lines between units.
  */
 export function splitUnits(path: string, lines: string[]): Unit[] {
-  // The same block the front matter reader takes (so a format that reads it also leaves it out of the body).
-  const frontMatter = readFrontMatter(lines);
-  if (!frontMatter) return splitBody(path, lines, 0);
-  const units = [unitOf('frontmatter', path, lines, 0, frontMatter.lineCount, false)];
-  return splitBody(path, lines, frontMatter.lineCount, units);
+  // The same block the front matter reader takes (so a format that reads it also leaves it out of the body);
+  // its fields are not read here, only where it ends.
+  const close = frontMatterEnd(lines);
+  if (close < 0) return splitBody(path, lines, 0);
+  const units = [unitOf('frontmatter', path, lines, 0, close + 1, false)];
+  return splitBody(path, lines, close + 1, units);
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { DocKind } from './formats.js';
+
 /**
  * The one model in the middle: every format parses into units of instruction text with
  * provenance; analysis and planning work only on these.
@@ -26,8 +28,8 @@ export type Scope = { kind: 'repo' } | { kind: 'globs'; globs: string[] } | { ki
 
 export interface InstructionDoc {
   path: string;
-  /** Format id from the registry. */
-  kind: string;
+  /** Format id from the registry (model/formats.ts), or `imported`. */
+  kind: DocKind;
   scope: Scope;
   /** Body units; front matter is read into the fields below, not kept as a unit. */
   units: Unit[];

@@ -1,13 +1,20 @@
 import { z } from 'zod';
+import { FORMAT_IDS } from './formats.js';
 
 /** What a scan finds: the instruction files, by path. The zod schemas are the one source of these types. */
 
 /** A sha256, as lowercase hex. */
 export const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 
+/** A format id of the registry (model/formats.ts). */
+export const FormatIdSchema = z.enum(FORMAT_IDS);
+
 export const SourceInfo = z.object({
   path: z.string(),
-  /** Format id from the registry. */
+  /**
+   * Format id from the registry, or `imported`. A string in the published schemas (as before the
+   * registry): a stored plan or trace keeps whatever id it was written with.
+   */
   kind: z.string(),
   bytes: z.number().int().min(0),
   /** null when the file could not be read. */

@@ -2,6 +2,7 @@ import type { Analysis } from '../analysis/analyze.js';
 import { secondLookWords } from '../call/words.js';
 import { MAX_CONFLICT_FIELDS } from '../planning/choices.js';
 import { newReaders, readersOf, readFileOf, surfaceList } from '../analysis/surfaces.js';
+import { formatFacts } from '../model/formats.js';
 import { showLine, showPath } from '../show/untrusted.js';
 import type { PlanFile } from '../state/schema.js';
 import type { FlowOptions } from '../call/context.js';
@@ -28,9 +29,9 @@ const at = (locations: { path: string; line: number }[]) => locations.map((l) =>
  * read by the surfaces that read `.github/instructions/`; code review in VS Code reads only the
  * repo-wide file, so it is not promised here).
  */
-function whoReads(kind: string, path: string): string {
+function whoReads(sentences: Map<string, string>, kind: string, path: string): string {
   // The sentence depends on the kind and on the row of the table the file is (readFileOf), not on
-  // the rest of its path: worked out once per pair, not for each of a repository's many rules.
+  // the rest of its path: worked out once per pair and report, not for each of a repository's many rules.
   const key = `${kind}\n${readFileOf(kind, path) ?? ''}`;
   let sentence = sentences.get(key);
   if (sentence === undefined) {
@@ -40,12 +41,10 @@ function whoReads(kind: string, path: string): string {
   return sentence;
 }
 
-const sentences = new Map<string, string>();
-
 function readersSentence(kind: string, path: string): string {
   const now = readersOf(kind, path);
   const today = now.length === 0 ? 'no Copilot surface reads it today' : `read today by ${surfaceList(now)}`;
-  if (kind === 'copilot-instructions' || kind === 'copilot-path-instructions') return `${today}.`;
+  if (formatFacts(kind)?.role === 'copilot') return `${today}.`;
   const later = newReaders(kind, path, '.github/instructions/x.instructions.md');
   return later.length === 0 ? `${today}.` : `${today}; ${surfaceList(later)} will see its rules only after the migration.`;
 }
@@ -57,7 +56,8 @@ export function analysisReport(a: Pick<Analysis, 'pattern' | 'sources' | 'proble
   if (a.sources.length === 0) out.push('No instruction files were found.');
   else {
     out.push(`Instruction files (${a.sources.length}):`);
-    for (const s of a.sources) out.push(`- ${showPath(s.path)} (${s.kind}, ${s.bytes} bytes): ${whoReads(s.kind, s.path)}`);
+    const sentences = new Map<string, string>();
+    for (const s of a.sources) out.push(`- ${showPath(s.path)} (${s.kind}, ${s.bytes} bytes): ${whoReads(sentences, s.kind, s.path)}`);
   }
   for (const s of a.skipped) out.push(`Not read: ${showLine(s.detail)}.`);
   if (a.problems.length === 0) out.push('No problems found.');

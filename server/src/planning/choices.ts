@@ -2,6 +2,7 @@ import { keepInstead, type Copy, type CopySwap } from '../analysis/copies.js';
 import type { ScanResult } from '../analysis/scan.js';
 import type { Analysis } from '../model/analysis.js';
 import type { InstructionDoc } from '../model/model.js';
+import type { Problem } from '../model/problem.js';
 import type { ConflictOption, PlanChoices } from '../model/plan.js';
 import type { Note } from './notes.js';
 import { LineMap } from './render/line-map.js';
@@ -61,18 +62,47 @@ export interface Conflict {
  * them, lets both stand by default, and is never marked.
  */
 export function conflictOptions(analysis: Analysis, linesOf: (p: string) => string[]): Conflict[] {
-  const found = analysis.problems
-    .filter((p) => p.type === 'contradiction')
-    .map((p, i) => ({ p, topic: analysis.contradictionTopics[i]!, secondLook: p.certainty === 'low' }));
-  return [...found.filter((c) => !c.secondLook), ...found.filter((c) => c.secondLook)].map(({ p, topic, secondLook }, i) => ({
+  return offered(analysis).map(({ p, topic, secondLook }, i) => ({
     option: {
-      id: `conflict_${i + 1}`,
+      id: conflictId(i),
       description: p.description,
       locations: p.locations.map((l, j) => ({ ...l, text: linesOf(l.path)[l.line - 1] ?? '', side: p.sides?.[j] ?? j })),
       ...(secondLook ? { secondLook: true as const } : {}),
     },
     topic,
   }));
+}
+
+/** The indexes of the contradictions in the order they are offered: the reported ones, then those only worth a second look. */
+function offerOrder(contradictions: readonly Pick<Problem, 'certainty'>[]): number[] {
+  const all = contradictions.map((_, i) => i);
+  const low = (i: number) => contradictions[i]!.certainty === 'low';
+  return [...all.filter((i) => !low(i)), ...all.filter(low)];
+}
+
+function offered(analysis: Analysis) {
+  const found = analysis.problems.filter((p) => p.type === 'contradiction');
+  return offerOrder(found).map((i) => ({
+    p: found[i]!,
+    topic: analysis.contradictionTopics[i]!,
+    secondLook: found[i]!.certainty === 'low',
+  }));
+}
+
+const conflictId = (i: number): string => `conflict_${i + 1}`;
+
+/** Each conflict's problem by the id its choice has in the plan, from the plan's own problems (the order they are offered in). */
+export function conflictProblems<P extends Pick<Problem, 'type' | 'certainty'>>(problems: readonly P[]): Map<string, P> {
+  const found = problems.filter((p) => p.type === 'contradiction');
+  return new Map(offerOrder(found).map((i, k) => [conflictId(k), found[i]!]));
+}
+
+/**
+ * Each contradiction's topic, by the id its choice has in the plan: the stored plan keeps only a
+ * contradiction's words, so its topic comes from the analysis of the same files, never from them.
+ */
+export function conflictTopics(analysis: Analysis): Record<string, string> {
+  return Object.fromEntries(offered(analysis).map(({ topic }, i) => [conflictId(i), topic]));
 }
 
 /** A rule line the person's choice of a contradiction's side drops. */

@@ -3,13 +3,14 @@ import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructi
 import type { ScanResult } from '../analysis/scan.js';
 import { newReaders, readersOf } from '../analysis/surfaces.js';
 import type { Copy } from '../analysis/copies.js';
+import { FORMAT_IDS, FORMATS_FACTS } from '../model/formats.js';
 import type { InstructionDoc, Scope } from '../model/model.js';
 import type { LegacyFate, LegacyOption } from '../model/plan.js';
 import { noteText } from './note-words.js';
 import { planTargets, type Target } from './targets.js';
 
 /** The kinds that can point at another file with an `@path` import: approve offers them the fate `pointer`. */
-export const POINTER_KINDS: ReadonlySet<string> = new Set(['claude-md', 'gemini-md']);
+export const POINTER_KINDS: ReadonlySet<string> = new Set(FORMAT_IDS.filter((id) => FORMATS_FACTS[id].pointer));
 
 /** Whether some Copilot surface reads this file as it is (analysis/surfaces.ts). */
 export const readByCopilot = (kind: string, p: string): boolean => readersOf(kind, p).length > 0;

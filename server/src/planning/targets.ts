@@ -2,6 +2,7 @@ import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructi
 import { byCodeUnit } from '../common/collections.js';
 import { sha256 } from '../common/hash.js';
 import { INSTRUCTIONS_DIR } from '../analysis/formats/copilot-path-instructions.js';
+import { FORMAT_IDS, FORMATS_FACTS, formatFacts } from '../model/formats.js';
 import type { InstructionDoc, Scope } from '../model/model.js';
 
 /** Where a legacy document's rules go in Copilot's layout, and the front matter that scopes them there. */
@@ -40,23 +41,23 @@ function scopeKey(scope: Scope): string {
   return `request:${scope.description ?? ''}`;
 }
 
-/**
- * Kinds whose one file holds the rules of the folder it sits in (and `.clinerules` as a file): a
- * nested one is named after its folder. Rule files in a tool's rules folder are named after themselves.
- */
-const FOLDER_FILE_KINDS = new Set(['agents-md', 'claude-md', 'gemini-md', 'conventions-md', 'cursorrules', 'windsurfrules', 'roorules']);
+/** The tools' dot-folders (the registry's `dotFolder`): a rule file in one is named after the folder holding it and itself. */
+const DOT_FOLDERS = [...new Set(FORMAT_IDS.map((id) => FORMATS_FACTS[id].dotFolder).filter((d) => d !== null))];
+// `s`: a folder name may hold a line break.
+const OWNER = new RegExp(`^(.*?)\\/?\\.(${DOT_FOLDERS.map((d) => d.slice(1)).join('|')})\\b`, 's');
 
 /** A name for the scoped file: the rule file's own name, or the folder a nested file applies to. */
 function baseName(doc: InstructionDoc): string {
   const file = doc.path.slice(doc.path.lastIndexOf('/') + 1);
   const stem = file.replace(/\.(mdc|md|txt)$/i, '');
-  const isFolderFile = FOLDER_FILE_KINDS.has(doc.kind) || (doc.kind === 'clinerules' && file === '.clinerules');
+  // A format whose one file holds the rules of the folder it sits in (the registry's `folderFile`): a
+  // nested one is named after its folder. Rule files in a tool's rules folder are named after themselves.
+  const isFolderFile = file === formatFacts(doc.kind)?.folderFile;
   if (isFolderFile && doc.scope.kind === 'globs') {
     const folder = doc.scope.globs[0]!.replace(/\/\*\*$/, '');
     return boundedSlug(folder);
   }
-  // `s`: a folder name may hold a line break.
-  const owner = doc.path.match(/^(.*?)\/?\.(cursor|windsurf|clinerules|claude)\b/s)?.[1] ?? '';
+  const owner = OWNER.exec(doc.path)?.[1] ?? '';
   return boundedSlug(owner ? `${owner}-${stem}` : stem);
 }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { errorMessage, PreconditionError } from '../common/errors.js';
 import { showLine, showPaths } from '../show/untrusted.js';
 import { ignoredByGit } from './git-state.js';
+import type { PlanOperation } from '../model/plan.js';
 
 /**
  * What git says about the repository, through simple-git (loaded only when a step needs it).
@@ -129,7 +130,7 @@ export interface CommitPlan {
   left: { path: string; why: string }[];
 }
 
-export function planCommit(info: GitInfo, operations: { op: 'create' | 'update' | 'delete'; path: string }[]): CommitPlan {
+export function planCommit(info: GitInfo, operations: Pick<PlanOperation, 'op' | 'path'>[]): CommitPlan {
   const untracked = new Set(info.untracked);
   const ignored = new Set(info.ignored ?? []);
   const files: string[] = [];

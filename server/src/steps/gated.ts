@@ -1,10 +1,9 @@
 import fs from 'fs-extra';
 import { assertPlanCurrent } from '../engine/apply.js';
-import { approvedPlan, currentPlan, planToApply, recheckApprovedPlan } from '../engine/approved-plan.js';
+import { approvedPlanAndTopics, currentPlan, planToApply, recheckApprovedPlan } from '../engine/approved-plan.js';
 import { backupDirRel, backupRel } from '../engine/backup.js';
 import { PreconditionError } from '../common/errors.js';
 import type { Plan, PlanOperation } from '../planning/plan.js';
-import { contradictionTopic } from '../analysis/analyze.js';
 import { approveForm, choicesForm, hasChoices, migrateForm } from '../gate/forms.js';
 import {
   commitFiles,
@@ -41,6 +40,8 @@ interface ApproveRound {
   plan: PlanFile;
   chosen: Plan;
   choices: PlanChoices;
+  /** Each contradiction's topic, by its choice id. */
+  topics: Record<string, string>;
 }
 
 const BACKUP_HINT = '.copilot-state/backups/<migration id>/';
@@ -68,7 +69,7 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
 
 /** Round two: the plan rebuilt with the choices, its exact diff; the approval binds to its hash. */
 async function secondRound(ctx: FlowContext, plan: PlanFile, picked: PlanChoices, withChoices: boolean): Promise<Prepared<ApproveRound>> {
-  const chosen = await approvedPlan(ctx.root, plan, picked);
+  const { chosen, topics } = await approvedPlanAndTopics(ctx.root, plan, picked);
   if (chosen.operations.length === 0) {
     throw new PreconditionError(
       withChoices
@@ -84,15 +85,19 @@ async function secondRound(ctx: FlowContext, plan: PlanFile, picked: PlanChoices
   );
   return {
     planHash: chosen.chosenHash,
-    message: `${approveMessage(plan, chosen, withChoices ? choiceLines(picked, plan, forPerson(ctx.options)) : [], BACKUP_HINT)}\n\n${git.join('\n')}`,
+    message: `${approveMessage(plan, chosen, withChoices ? choiceLines(picked, plan, topics, forPerson(ctx.options)) : [], BACKUP_HINT)}\n\n${git.join('\n')}`,
     form: approveForm(withChoices),
     ...(withChoices ? { goBack: (content: Record<string, unknown>) => content.choose_again === true } : {}),
-    prepared: { plan, chosen, choices: picked },
+    prepared: { plan, chosen, choices: picked, topics },
   };
 }
 
 /** An accepted approve: the approval of the plan round two showed, with the choices that built it. */
-async function recordApproval(ctx: FlowContext, content: Record<string, unknown>, { plan, chosen, choices }: ApproveRound): Promise<Acted> {
+async function recordApproval(
+  ctx: FlowContext,
+  content: Record<string, unknown>,
+  { plan, chosen, choices, topics }: ApproveRound,
+): Promise<Acted> {
   const state = await readState(ctx.root);
   await currentPlan(ctx.root, state);
   const comment = typeof content.comment === 'string' && content.comment !== '' ? content.comment : null;
@@ -110,7 +115,7 @@ async function recordApproval(ctx: FlowContext, content: Record<string, unknown>
       usedAt: null,
     },
   });
-  const picked = choiceLines(choices, plan, forPerson(ctx.options));
+  const picked = choiceLines(choices, plan, topics, forPerson(ctx.options));
   return {
     outcome: 'approved',
     detail: `Plan ${chosen.chosenHash.slice(0, 12)} is approved${picked.length ? ` with these choices: ${picked.join(', ')}` : ''}. Next: ${stepName(ctx.options, 'migrate')} applies it after a final confirmation.`,
@@ -142,13 +147,12 @@ async function recordRequestedChanges(ctx: FlowContext, g: GateResult<ApproveRou
  * (`conflict_1: keep_2`), in words for a person at the CLI (`the conflict about package manager:
  * keep the rule at AGENTS.md:3`).
  */
-function choiceLines(picked: PlanChoices, plan: Pick<PlanFile, 'conflicts'>, person: boolean): string[] {
+function choiceLines(picked: PlanChoices, plan: Pick<PlanFile, 'conflicts'>, topics: Record<string, string>, person: boolean): string[] {
   const conflict = (id: string, choice: string): string => {
     if (!person) return `${id}: ${choice}`;
     const c = plan.conflicts.find((x) => x.id === id);
-    // The stored plan keeps the contradiction's words alone: its topic is read back from them.
-    const topic = c ? contradictionTopic(c.description) : null;
-    const name = topic !== null ? `the conflict about ${showLine(topic)}` : `the conflict ${id.replace(/^conflict_/, '')}`;
+    const topic = c ? topics[id] : undefined;
+    const name = topic !== undefined ? `the conflict about ${showLine(topic)}` : `the conflict ${id.replace(/^conflict_/, '')}`;
     const keep = /^keep_(\d+)$/.exec(choice);
     if (!keep) return `${name}: keep all its rules`;
     const at = c?.locations[Number(keep[1]) - 1];

@@ -1,6 +1,7 @@
 import type { ScanResult } from '../analysis/scan.js';
 import { POINTER_KINDS } from '../planning/plan.js';
 import type { Problem } from '../model/problem.js';
+import type { LegacyFate } from '../model/plan.js';
 import type { OnboardingState } from '../state/schema.js';
 import type { FlowOptions } from '../call/context.js';
 import { stepName } from '../call/words.js';
@@ -26,7 +27,7 @@ export interface SupersededFile {
   /** The duplicates between it and `by` that are left out of the problems. */
   copies: number;
   /** What approve offers for it: remove, and pointer for the kinds that can import another file. */
-  fates: ('pointer' | 'remove')[];
+  fates: Extract<LegacyFate, 'pointer' | 'remove'>[];
 }
 
 export function supersededFiles(scan: Pick<ScanResult, 'docs'>, state: Pick<OnboardingState, 'migrations'>): SupersededFile[] {

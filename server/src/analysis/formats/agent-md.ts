@@ -1,3 +1,4 @@
+import { FORMATS_FACTS } from '../../model/formats.js';
 import { isClaudeRule } from './claude-rules.js';
 import { basename, folderOf, folderScope, markdownFormat, stringField } from './markdown-format.js';
 
@@ -6,13 +7,11 @@ import { basename, folderOf, folderScope, markdownFormat, stringField } from './
  * folder. The name is matched exactly (case-sensitive). A file of that name inside `.claude/rules/` is
  * a Claude Code rule, not one of these.
  */
-function agentFile(id: string, name: string, title: string, extra: (rel: string) => boolean = () => false) {
+function agentFile(id: 'agents-md' | 'claude-md' | 'gemini-md' | 'conventions-md') {
+  const name = FORMATS_FACTS[id].folderFile;
   return markdownFormat({
     id,
-    title,
-    role: 'legacy',
-    frontMatter: true,
-    detect: (rel) => (basename(rel) === name || extra(rel)) && !isClaudeRule(rel),
+    detect: (rel) => basename(rel) === name && !isClaudeRule(rel),
     meta: (rel, fm) => {
       // .claude/CLAUDE.md belongs to the folder that holds .claude/; front matter (some teams add
       // Cursor-style fields) does not change that, but its description is kept.
@@ -22,7 +21,7 @@ function agentFile(id: string, name: string, title: string, extra: (rel: string)
   });
 }
 
-export const agentsMd = agentFile('agents-md', 'AGENTS.md', 'AGENTS.md');
-export const claudeMd = agentFile('claude-md', 'CLAUDE.md', 'CLAUDE.md');
-export const geminiMd = agentFile('gemini-md', 'GEMINI.md', 'GEMINI.md');
-export const conventionsMd = agentFile('conventions-md', 'CONVENTIONS.md', 'Aider conventions (CONVENTIONS.md)');
+export const agentsMd = agentFile('agents-md');
+export const claudeMd = agentFile('claude-md');
+export const geminiMd = agentFile('gemini-md');
+export const conventionsMd = agentFile('conventions-md');

@@ -12,9 +12,6 @@ export const isClaudeRule = (rel: string): boolean => CLAUDE_RULES.test(rel) && 
  */
 export const claudeRules = markdownFormat({
   id: 'claude-rules',
-  title: 'Claude Code rules (.claude/rules)',
-  role: 'legacy',
-  frontMatter: true,
   detect: isClaudeRule,
   meta: (rel, fm) => {
     const owner = rel.slice(0, CLAUDE_RULES.exec(rel)!.index);

@@ -10,9 +10,6 @@ const IN_FOLDER = /(^|\/)\.clinerules\/(.+)$/s;
  */
 export const clinerules = markdownFormat({
   id: 'clinerules',
-  title: 'Cline rules',
-  role: 'legacy',
-  frontMatter: true,
   detect: (rel) => basename(rel) === '.clinerules' || (IN_FOLDER.test(rel) && /\.(md|txt)$/i.test(rel)),
   meta: (rel, fm) => {
     const m = IN_FOLDER.exec(rel);

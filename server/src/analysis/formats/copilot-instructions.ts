@@ -5,9 +5,6 @@ export const COPILOT_INSTRUCTIONS_PATH = '.github/copilot-instructions.md';
 /** `.github/copilot-instructions.md`: repo-wide Markdown, the file every Copilot client reads. */
 export const copilotInstructions = markdownFormat({
   id: 'copilot-instructions',
-  title: 'Copilot repository instructions',
-  role: 'copilot',
-  frontMatter: false,
   detect: (rel) => rel === COPILOT_INSTRUCTIONS_PATH,
   meta: () => ({ scope: { kind: 'repo' } }),
 });

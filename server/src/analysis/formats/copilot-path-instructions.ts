@@ -5,9 +5,6 @@ export const INSTRUCTIONS_DIR = '.github/instructions';
 /** `.github/instructions/**\/NAME.instructions.md`: path-scoped Copilot instructions (`applyTo`). */
 export const copilotPathInstructions = markdownFormat({
   id: 'copilot-path-instructions',
-  title: 'Copilot path-specific instructions',
-  role: 'copilot',
-  frontMatter: true,
   detect: (rel) => rel.startsWith(`${INSTRUCTIONS_DIR}/`) && rel.endsWith('.instructions.md'),
   meta: (_rel, fm) => {
     const globs = globList(fm?.data.applyTo);

@@ -3,9 +3,6 @@ import { basename, folderOf, folderScope, globList, globScope, markdownFormat, o
 /** `.cursorrules`: one flat file of rules for the folder it sits in. */
 export const cursorrules = markdownFormat({
   id: 'cursorrules',
-  title: 'Cursor rules (legacy .cursorrules)',
-  role: 'legacy',
-  frontMatter: false,
   detect: (rel) => basename(rel) === '.cursorrules',
   meta: (rel) => ({ scope: folderScope(folderOf(rel)) }),
 });
@@ -20,9 +17,6 @@ const CURSOR_RULE = /(^|\/)\.cursor\/rules(\/.+)?\.(mdc|md)$/s;
  */
 export const cursorMdc = markdownFormat({
   id: 'cursor-rules',
-  title: 'Cursor project rules',
-  role: 'legacy',
-  frontMatter: true,
   detect: (rel) => CURSOR_RULE.test(rel),
   meta: (rel, fm) => {
     const owner = ownerOf(rel, '.cursor');

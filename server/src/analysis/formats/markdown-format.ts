@@ -1,8 +1,8 @@
 import type { Format } from './types.js';
-import { globList, readFrontMatter, type FrontMatter } from '../../model/frontmatter.js';
+import { FORMATS_FACTS, type FormatId } from '../../model/formats.js';
+import { globList, needsYaml, readFrontMatter, type FrontMatter } from '../../model/frontmatter.js';
 import { splitBody, splitUnits } from '../../model/markdown-units.js';
 import type { GlobRewrite, InstructionDoc, Scope, Unit } from '../../model/model.js';
-import type { ReadableSource } from '../../repo/source-file.js';
 import { splitText } from '../../common/text.js';
 
 /** What a format module says about one of its files, beyond the Markdown body. */
@@ -15,26 +15,25 @@ export interface FileMeta {
   globRewrites?: GlobRewrite[];
 }
 
+/** A format's code; its facts (title, role, whether it has front matter) are its row in the registry. */
 export interface MarkdownFormatSpec {
-  id: string;
-  title: string;
-  role: 'copilot' | 'legacy';
+  id: FormatId;
   detect(relPath: string): boolean;
   /** Scope and metadata from the path and front matter (null when the file has none). */
   meta(relPath: string, fm: FrontMatter | null): FileMeta;
-  /** Whether a leading `---` block is front matter in this format. */
-  frontMatter: boolean;
 }
 
 /** Build a format whose files are Markdown, optionally with front matter. */
 export function markdownFormat(spec: MarkdownFormatSpec): Format {
+  const facts = FORMATS_FACTS[spec.id];
+  const frontMatter = facts.frontMatter !== null;
   return {
     id: spec.id,
-    title: spec.title,
+    title: facts.title,
     detect: spec.detect,
-    parse(file: ReadableSource): InstructionDoc {
-      const { lines } = splitText(file.text);
-      const fm = spec.frontMatter ? readFrontMatter(lines) : null;
+    needsYaml: (lines) => frontMatter && needsYaml(lines),
+    parse(file, { lines = splitText(file.text).lines, yaml } = {}): InstructionDoc {
+      const fm = frontMatter ? readFrontMatter(lines, yaml) : null;
       // Front matter read into the fields is no unit of the body.
       const units = fm ? splitBody(file.path, lines, fm.lineCount) : splitUnits(file.path, lines);
       const meta = spec.meta(file.path, fm);
@@ -43,7 +42,7 @@ export function markdownFormat(spec: MarkdownFormatSpec): Format {
         kind: spec.id,
         scope: meta.scope,
         units,
-        role: spec.role,
+        role: facts.role,
         description: meta.description ?? null,
         frontMatterKeys: fm ? Object.keys(fm.data) : [],
         excludeAgent: meta.excludeAgent ?? [],

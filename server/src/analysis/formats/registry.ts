@@ -1,3 +1,4 @@
+import { FORMAT_IDS, type FormatId } from '../../model/formats.js';
 import type { Format } from './types.js';
 import { copilotInstructions } from './copilot-instructions.js';
 import { copilotPathInstructions } from './copilot-path-instructions.js';
@@ -8,23 +9,25 @@ import { windsurfRules, windsurfrules } from './windsurf.js';
 import { clinerules } from './cline.js';
 import { roorules } from './roo.js';
 
-/** Every known format, in the order their files are reported and merged. */
-export const FORMATS: readonly Format[] = [
-  copilotInstructions,
-  copilotPathInstructions,
-  agentsMd,
-  claudeMd,
-  claudeRules,
-  geminiMd,
+/** Each format id's module: the registry's facts (model/formats.ts) are the data, these the code. */
+const MODULES: Readonly<Record<FormatId, Format>> = {
+  'copilot-instructions': copilotInstructions,
+  'copilot-path-instructions': copilotPathInstructions,
+  'agents-md': agentsMd,
+  'claude-md': claudeMd,
+  'claude-rules': claudeRules,
+  'gemini-md': geminiMd,
   cursorrules,
-  cursorMdc,
+  'cursor-rules': cursorMdc,
   windsurfrules,
-  windsurfRules,
+  'windsurf-rules': windsurfRules,
   clinerules,
   roorules,
-  // After every tool's rules folder, so that `.cursor/rules/CONVENTIONS.md` stays a Cursor rule.
-  conventionsMd,
-];
+  'conventions-md': conventionsMd,
+};
+
+/** Every known format, in the order their files are reported and merged (the registry's `FORMAT_IDS`). */
+export const FORMATS: readonly Format[] = FORMAT_IDS.map((id) => MODULES[id]);
 
 /**
  * What every format's file name ends in: `.md`, `.mdc` or `.txt` (`.clinerules/` takes any case), or
@@ -40,9 +43,9 @@ export function formatFor(relPath: string): Format | undefined {
   return FORMATS.find((f) => f.detect(relPath));
 }
 
-const RANKS = new Map(FORMATS.map((f, i) => [f.id, i]));
-
-/** Order of formats, for sorting sources deterministically (-1 for an unknown id). */
-export function formatRank(id: string): number {
-  return RANKS.get(id) ?? -1;
+/** Order of formats, for sorting sources deterministically. */
+export function formatRank(id: FormatId): number {
+  return RANKS.get(id)!;
 }
+
+const RANKS = new Map(FORMAT_IDS.map((id, i) => [id, i]));

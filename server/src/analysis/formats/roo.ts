@@ -3,9 +3,6 @@ import { basename, folderOf, folderScope, markdownFormat } from './markdown-form
 /** `.roorules`: Roo Code's one flat file of rules for the folder it sits in, without front matter. */
 export const roorules = markdownFormat({
   id: 'roorules',
-  title: 'Roo Code rules (.roorules)',
-  role: 'legacy',
-  frontMatter: false,
   detect: (rel) => basename(rel) === '.roorules',
   meta: (rel) => ({ scope: folderScope(folderOf(rel)) }),
 });

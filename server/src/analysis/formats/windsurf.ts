@@ -3,9 +3,6 @@ import { basename, folderOf, folderScope, globList, globScope, markdownFormat, o
 /** `.windsurfrules`: one flat file of rules. */
 export const windsurfrules = markdownFormat({
   id: 'windsurfrules',
-  title: 'Windsurf rules (.windsurfrules)',
-  role: 'legacy',
-  frontMatter: false,
   detect: (rel) => basename(rel) === '.windsurfrules',
   meta: (rel) => ({ scope: folderScope(folderOf(rel)) }),
 });
@@ -16,9 +13,6 @@ const WINDSURF_RULE = /(^|\/)\.windsurf\/rules\/.+\.md$/s;
 /** `.windsurf/rules/*.md`: front matter `trigger` (always_on, glob, model_decision, manual) and `globs`. */
 export const windsurfRules = markdownFormat({
   id: 'windsurf-rules',
-  title: 'Windsurf workspace rules',
-  role: 'legacy',
-  frontMatter: true,
   detect: (rel) => WINDSURF_RULE.test(rel),
   meta: (rel, fm) => {
     const owner = ownerOf(rel, '.windsurf');

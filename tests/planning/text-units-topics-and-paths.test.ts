@@ -1,3 +1,5 @@
+// The ground the planner stands on: byte-exact text round trips, Markdown units, topics and
+// restructuring, the repeat and contradiction finders, and repository paths.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
