@@ -60,7 +60,7 @@ test('a file CLAUDE.md imports whose front matter needs YAML loads the parser fi
     'docs/style.md': '---\ntags:\n  - style\n---\n- Indent with tabs.\n',
   });
   const { urls, stdout } = loading('propose', repo, tempDir(t, 'co-yaml-'));
-  assert.ok(loads(urls, 'chunks/read-only-yaml.cjs'), 'the YAML parser file was not loaded');
+  assert.ok(loads(urls, 'chunks/read-only-yaml.js'), 'the YAML parser file was not loaded');
   assert.ok(!loadsYamlPackage(urls), 'the yaml package was loaded: the parser was not loaded before the imported file was parsed');
   assert.ok(stdout.includes('- Indent with tabs.') && !stdout.includes('tags:'), stdout);
 });
