@@ -201,6 +201,14 @@ test('check shows a second-look pair without failing; --fail-on any fails on it'
   assert.equal(low[0]!.certainty, 'low');
   assert.equal(r.status, 0, r.stdout);
   assert.equal(run('--fail-on', 'any').status, 1);
+  // In SARIF the same pair is a note, never an error or a warning.
+  const sarifRun = spawnSync(process.execPath, [CLI, 'check', '--repo', repo, '--format', 'sarif'], { encoding: 'utf8' });
+  const sarif = JSON.parse(sarifRun.stdout) as { runs: { results: { ruleId: string; level: string }[] }[] };
+  const notes = sarif.runs[0]!.results.filter((x) => x.ruleId === 'copilot-onboard/contradiction');
+  assert.deepEqual(
+    notes.map((x) => x.level),
+    ['note'],
+  );
 });
 
 test('a second-look pair is offered in approve with both standing by default, and never marked in a file', async (t) => {
