@@ -169,6 +169,24 @@ test('a flag given on every run of a command in one file and on none in another 
   );
 });
 
+test('a folder a structure tree lists under one root and a rule names under another is worth a second look', async () => {
+  const tree = '# Acme\n\n```\nlib/acme/\n\u251c\u2500\u2500 tools/\n\u2514\u2500\u2500 prompts/\n```\n';
+  const found = await contradictions({
+    'AGENTS.md': tree,
+    '.cursor/rules/objects.mdc': '- Tools (src/tools/) and prompts (src/prompts/).\n',
+  });
+  assert.equal(found.length, 1, JSON.stringify(found));
+  assert.equal(found[0]!.kind, 'stale-path');
+  assert.equal(found[0]!.certainty, 'low');
+  assert.deepEqual(
+    found[0]!.locations.map((l) => `${l.path}:${l.line}`),
+    ['AGENTS.md:4', 'AGENTS.md:5', 'AGENTS.md:6', '.cursor/rules/objects.mdc:1'],
+  );
+  // A rule under a root the tree lists, and a nested file's own paths, are not stale.
+  assert.deepEqual(await contradictions({ 'AGENTS.md': tree, 'CLAUDE.md': '- Tools live in `lib/acme/tools/`.\n' }), []);
+  assert.deepEqual(await contradictions({ 'AGENTS.md': tree, 'docs/AGENTS.md': '- Pages go in `guides/tools/`.\n' }), []);
+});
+
 test('versions that are conditions or styles, and a command adding one package, claim nothing', async () => {
   assert.deepEqual(
     await contradictions({

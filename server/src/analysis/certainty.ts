@@ -25,6 +25,8 @@ export const CERTAINTY: Readonly<Record<string, Certainty>> = {
   'contradiction/drifted-line': 'low',
   'contradiction/drifted-flag': 'low',
   'contradiction/style-pair': 'low',
+  // A folder a structure tree lists under one root and rules name under another (stale-layout.ts).
+  'contradiction/stale-path': 'low',
   // Duplicates.
   'duplication/exact': 'high',
   'duplication/copied-file': 'medium',

@@ -12,6 +12,7 @@ import { literalPrefix } from './scope-overlap.js';
 import { codeCommands } from './claim-reader.js';
 import { linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
 import { driftedValues } from './drifted-values.js';
+import { staleLayouts } from './stale-layout.js';
 
 export type { Drifted } from './drift-lines.js';
 
@@ -37,6 +38,7 @@ export function findDrift(
       units.filter((u) => shared.has(u.path)),
       scopeOf,
     ),
+    ...staleLayouts(units, scopeOf),
   ];
 }
 
