@@ -126,14 +126,14 @@ test('parallel items of a list copied into another file are no drifted copy; nam
   assert.deepEqual(await contradictions({ 'AGENTS.md': `# Agents\n\n${names}`, 'src/AGENTS.md': `# Src\n\n${names}` }), []);
 });
 
-test('worth a second look (low): one helper named two ways, and a comment on every function vs no comments that restate', async () => {
+test('one helper named two ways is reported (medium); a comment on every function vs no comments that restate is worth a second look (low)', async () => {
   const names = await contradictions({
     'AGENTS.md': '# Agents\n\n- Use the `withTmpFolder()` helper in tests that touch the disk.\n',
     'packages/utils/AGENTS.md': '# Utils\n\n- `withTempFolder()` creates a folder and removes it after the test.\n',
   });
   assert.equal(names.length, 1);
   assert.equal(names[0]!.kind, 'drifted-name');
-  assert.equal(names[0]!.certainty, 'low');
+  assert.equal(names[0]!.certainty, 'medium');
   const style = await contradictions({
     'AGENTS.md':
       '# Agents\n\n## Style\n\n- Add a JSDoc comment to every function.\n\n## Anti-patterns\n\n- Do not add comments that restate what the code does.\n',
@@ -231,8 +231,8 @@ test('check shows a second-look pair without failing; --fail-on any fails on it'
 
 test('a second-look pair is offered in approve with both standing by default, and never marked in a file', async (t) => {
   const files = {
-    'AGENTS.md': '# Agents\n\n- Use the `withTmpFolder()` helper in tests that touch the disk.\n',
-    '.github/copilot-instructions.md': '# Copilot\n\n- `withTempFolder()` creates a folder and removes it after the test.\n',
+    'AGENTS.md': '# Agents\n\n- Add a JSDoc comment to every function.\n',
+    '.github/copilot-instructions.md': '# Copilot\n\n- Do not add comments that restate what the code does.\n',
   };
   const { repo, plan, analysis } = await plannedSandbox(t, files);
   const low = analysis.problems.filter((p) => p.type === 'contradiction');
@@ -241,12 +241,12 @@ test('a second-look pair is offered in approve with both standing by default, an
   assert.equal(plan.conflicts.length, 1, 'approve asks about it');
   assert.equal(plan.conflicts[0]!.secondLook, true);
   for (const op of plan.operations) assert.doesNotMatch(op.content ?? '', /copilot-onboard: conflicting rules/, op.path);
-  assert.match(plan.operations.map((o) => o.content).join('\n'), /withTmpFolder/, 'both stand by default');
+  assert.match(plan.operations.map((o) => o.content).join('\n'), /JSDoc comment to every function/, 'both stand by default');
   // Choosing the side in .github/copilot-instructions.md drops the other line, as for any contradiction.
   const keepCopilot = plan.conflicts[0]!.locations.findIndex((l) => l.path === '.github/copilot-instructions.md');
   const chosen = await planRepo(repo, { legacy: {}, conflicts: { conflict_1: `keep_${keepCopilot + 1}` } });
   const written = chosen.plan.operations.map((o) => o.content ?? '').join('\n');
-  assert.doesNotMatch(written, /withTmpFolder/, 'the other side is dropped');
+  assert.doesNotMatch(written, /JSDoc comment to every function/, 'the other side is dropped');
   assert.doesNotMatch(written, /copilot-onboard: conflicting rules/);
   const form = choicesForm(plan);
   const field = form.requestedSchema.properties.conflict_1 as { default: string; oneOf: { const: string; title: string }[] };

@@ -4,7 +4,8 @@
  * checks"), one helper named two ways (`runInTmpDir()` vs `runInTempDir()`), a labelled line of a
  * copied file edited in one copy, and the two poles of a style choice (a comment on every function vs
  * comments only where needed). Each is a relation between two lines whose scopes meet; how sure each
- * kind is stands in certainty.ts (a drifted value is reported, the others are worth a second look).
+ * kind is stands in certainty.ts (a drifted value and a drifted name are reported, the others are
+ * worth a second look).
  */
 import type { Scope, Unit } from '../model/model.js';
 import { pushTo } from '../common/collections.js';
