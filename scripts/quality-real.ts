@@ -68,6 +68,7 @@ const tally = {
   second: { right: 0, wrong: 0, unjudged: 0 },
 };
 const listed: string[] = [];
+const dupFound = new Map<string, 'reported' | 'second'>(); // duplicate pair id -> best tier of a duplicate report on it
 // The second tier's size is measured on the whole corpus, judged or not: rules are units that are
 // neither a heading, front matter nor code.
 let ruleUnits = 0;
@@ -75,10 +76,16 @@ let corpusLow = 0;
 for (const repo of corpusRepos()) {
   const scan = await scanRepository(path.join(CORPUS, repo));
   ruleUnits += scan.docs.reduce((n, d) => n + d.units.filter((u) => !['frontmatter', 'code', 'heading'].includes(u.kind)).length, 0);
-  const problems = analyze(scan).problems.filter((p) => p.type === 'contradiction');
+  const all = analyze(scan).problems;
+  const problems = all.filter((p) => p.type === 'contradiction');
   corpusLow += problems.filter((p) => p.certainty === 'low').length;
   if (!repos.includes(repo)) continue;
   const mine = pairs.filter((p) => p.repo === repo).map((p) => ({ pair: p, a: linesOf(repo, p.a), b: linesOf(repo, p.b) }));
+  // Pairs judged the same rule twice: found when a duplicate report stands on both lines.
+  for (const m of mine.filter((x) => x.pair.class === 'duplicate')) {
+    const dup = all.filter((p) => p.type === 'duplication' && between(p, m.a, m.b));
+    if (dup.length > 0) dupFound.set(m.pair.id, dup.some((p) => p.certainty !== 'low') ? 'reported' : 'second');
+  }
   for (const p of problems) {
     const tier = tierOf(p);
     const hits = mine.filter((m) => between(p, m.a, m.b));
@@ -132,6 +139,11 @@ const figures = {
   },
   second: { ...tally.second, count: tally.second.right + tally.second.wrong + tally.second.unjudged },
   corpusSecond: { repositories: corpusRepos().length, rules: ruleUnits, low: corpusLow },
+  duplicates: {
+    pairs: negatives.filter((p) => p.class === 'duplicate').length,
+    reported: [...dupFound.values()].filter((t) => t === 'reported').length,
+    withSecond: dupFound.size,
+  },
   recallWithSecond: ratio(found.size, conflicts.length),
   perClass,
   falseReports: Object.fromEntries(
@@ -161,6 +173,10 @@ else {
   for (const [c, v] of Object.entries(perClass)) console.log(`  ${c}: ${v.reported} / ${v.withSecond} / ${v.pairs}`);
   console.log('false reports on compatible pairs, per class (reported / second look / pairs):');
   for (const [c, v] of Object.entries(figures.falseReports)) console.log(`  ${c}: ${v.reported} / ${v.second} / ${v.pairs}`);
+  const d = figures.duplicates;
+  console.log(
+    `duplicates among the pairs (the same rule twice, often in other words): found reported ${d.reported} / with the second look ${d.withSecond} / ${d.pairs}`,
+  );
   const missed = conflicts.filter((p) => !found.has(p.id)).map((p) => p.id);
   if (missed.length > 0) console.log(`missed: ${missed.join(', ')}`);
   if (args.includes('--list')) for (const l of listed) console.log(l);
