@@ -178,6 +178,22 @@ test('six copies of one file are one report naming the six, in analyze text, --j
   assert.equal(results[0].locations.length + results[0].relatedLocations.length, 6);
 });
 
+test('one rule said alike in three files is one report naming the three places, not three pairs', async () => {
+  const problems = await analyzeFiles({
+    'AGENTS.md': '# Agents\n\n- Write descriptive variable and method names.\n',
+    'CLAUDE.md': '# Claude\n\n- Use descriptive names for variables and methods.\n',
+    'GEMINI.md': '# Gemini\n\n- Write descriptive names for variables and methods.\n',
+  });
+  const dups = problems.filter((p) => p.type === 'duplication');
+  assert.equal(dups.length, 1, JSON.stringify(dups));
+  assert.equal(dups[0]!.kind, 'reworded');
+  assert.match(dups[0]!.description, /^The same rule in 3 places, said alike: "Write descriptive variable and method names\.", /);
+  assert.deepEqual(
+    dups[0]!.locations.map((l) => `${l.path}:${l.line}`),
+    ['AGENTS.md:3', 'CLAUDE.md:3', 'GEMINI.md:3'],
+  );
+});
+
 test("analyze --json and the report carry each problem's certainty and kind", (t) => {
   const repo = sandbox(t, { 'AGENTS.md': '- Use npm.\n', 'CLAUDE.md': '- Always use pnpm.\n' });
   const json = JSON.parse(spawnSync(process.execPath, [CLI, 'analyze', '--json', '--repo', repo], { encoding: 'utf8' }).stdout);
