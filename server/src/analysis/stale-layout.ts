@@ -59,16 +59,29 @@ function treesOf(u: Unit, scope: Scope): Tree[] {
 
 /** Folder paths named in rules (prose, list items and tables; not code blocks). */
 function pathsOf(u: Unit, scope: Scope): { path: string; at: Line }[] {
-  if (u.kind === 'code' || u.kind === 'heading' || u.kind === 'frontmatter' || !u.lines.some((l) => l.includes('/'))) return [];
+  if (u.kind === 'code' || u.kind === 'heading' || u.kind === 'frontmatter') return [];
   return u.lines.flatMap((text, i) => [...text.matchAll(FOLDER_PATH)].map((m) => ({ path: m[1]!, at: lineAt(u, i, scope) })));
 }
 
 export function staleLayouts(units: Unit[], scopeOf: (u: Unit) => Scope): Drifted[] {
-  const trees = units.filter((u) => u.lines.some((l) => BRANCH.test(l))).flatMap((u) => treesOf(u, scopeOf(u)));
+  // One pass over the lines: units drawn as trees, and units that may name a folder path.
+  const drawn: Unit[] = [];
+  const slashed: Unit[] = [];
+  for (const u of units) {
+    let tree = false;
+    let slash = false;
+    for (const l of u.lines) {
+      tree ||= l.includes('\u251c') || l.includes('\u2514');
+      slash ||= l.includes('/');
+    }
+    if (tree) drawn.push(u);
+    if (slash) slashed.push(u);
+  }
+  const trees = drawn.flatMap((u) => treesOf(u, scopeOf(u)));
   if (trees.length === 0) return [];
   // Per tree and the root part the rules use instead: the rule lines, and the tree lines they disagree with.
-  const found = new Map<string, { tree: Tree; first: string; rules: Line[]; listed: Line[] }>();
-  for (const u of units) {
+  const found = new Map<string, { tree: Tree; first: string; rules: Line[]; at: Set<string>; listed: Line[] }>();
+  for (const u of slashed) {
     for (const { path, at } of pathsOf(u, scopeOf(u))) {
       const parts = path.split('/').filter((p) => p !== '');
       const [first, leaf] = [parts[0]!, parts[parts.length - 1]!];
@@ -83,8 +96,11 @@ export function staleLayouts(units: Unit[], scopeOf: (u: Unit) => Scope): Drifte
         )
           continue;
         const key = `${i}\0${first}`;
-        const f = found.get(key) ?? { tree: t, first, rules: [], listed: [] };
-        if (!f.rules.some((l) => l.path === at.path && l.line === at.line)) f.rules.push(at);
+        const f = found.get(key) ?? { tree: t, first, rules: [], at: new Set<string>(), listed: [] };
+        if (!f.at.has(`${at.path}:${at.line}`)) {
+          f.at.add(`${at.path}:${at.line}`);
+          f.rules.push(at);
+        }
         if (!f.listed.includes(listed)) f.listed.push(listed);
         found.set(key, f);
       }
