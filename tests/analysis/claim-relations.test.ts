@@ -187,6 +187,25 @@ test('a folder a structure tree lists under one root and a rule names under anot
   assert.deepEqual(await contradictions({ 'AGENTS.md': tree, 'docs/AGENTS.md': '- Pages go in `guides/tools/`.\n' }), []);
 });
 
+test('one command as routine in one rule and only when needed in another is worth a second look', async () => {
+  const found = await contradictions({
+    'AGENTS.md': '- Always start the full stack with `make up`.\n',
+    'CLAUDE.md': '- Run `make up` only when you must: it wipes the local database.\n',
+  });
+  assert.equal(found.length, 1, JSON.stringify(found));
+  assert.equal(found[0]!.kind, 'frequency');
+  assert.equal(found[0]!.certainty, 'low');
+  assert.deepEqual(at(found[0]!), ['AGENTS.md:1', 'CLAUDE.md:1']);
+  // Another command, or a rule that forbids it, is no frequency pair.
+  assert.deepEqual(
+    await contradictions({
+      'AGENTS.md': '- Always run `pnpm lint` before committing.\n',
+      'CLAUDE.md': '- Run `pnpm lint --fix` only when the linter reports fixable errors.\n',
+    }),
+    [],
+  );
+});
+
 test('versions that are conditions or styles, and a command adding one package, claim nothing', async () => {
   assert.deepEqual(
     await contradictions({

@@ -28,6 +28,8 @@ export const CERTAINTY: Readonly<Record<string, Certainty>> = {
   'contradiction/style-pair': 'low',
   // A folder a structure tree lists under one root and rules name under another (stale-layout.ts).
   'contradiction/stale-path': 'low',
+  // One command as routine in one rule and as a last resort in another (frequency.ts).
+  'contradiction/frequency': 'low',
   // Duplicates.
   'duplication/exact': 'high',
   'duplication/copied-file': 'medium',

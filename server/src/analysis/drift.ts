@@ -14,6 +14,7 @@ import { codeCommands } from './claim-reader.js';
 import { linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
 import { driftedValues } from './drifted-values.js';
 import { staleLayouts } from './stale-layout.js';
+import { frequencyPairs } from './frequency.js';
 
 export type { Drifted } from './drift-lines.js';
 
@@ -40,6 +41,7 @@ export function findDrift(
       scopeOf,
     ),
     ...staleLayouts(units, scopeOf),
+    ...frequencyPairs(units, scopeOf),
   ];
 }
 
