@@ -44,7 +44,19 @@ const figures = {
   cases: cases.length,
   contradiction: { ...r.contradiction, precision: precision(r.contradiction), recall: recall(r.contradiction) },
   duplication: { ...r.duplication, precision: precision(r.duplication), recall: recall(r.duplication) },
-  kinds: Object.fromEntries([...r.kinds].map(([k, v]) => [k, { ...v, precision: ratio(v.right, v.right + v.wrong) }])),
+  kinds: Object.fromEntries(
+    [...r.kinds].map(([k, v]) => [k, { ...v, certainty: CERTAINTY[k] ?? 'low', precision: ratio(v.right, v.right + v.wrong) }]),
+  ),
+  tiers: Object.fromEntries(
+    Object.entries(r.tiers).map(([type, t]) => [
+      type,
+      {
+        reported: { ...t.reported, precision: precision(t.reported), recall: recall(t.reported) },
+        withSecond: { ...t.withSecond, precision: precision(t.withSecond), recall: recall(t.withSecond) },
+        low: t.low,
+      },
+    ]),
+  ),
 };
 if (args.includes('--json')) console.log(JSON.stringify(figures, null, 2));
 else {
@@ -56,8 +68,13 @@ else {
   console.log(
     `duplicates:     precision ${f(figures.duplication.precision)}, recall ${f(figures.duplication.recall)} (tp ${r.duplication.tp}, fp ${r.duplication.fp}, fn ${r.duplication.fn})`,
   );
-  console.log('per kind of report (right / wrong):');
-  for (const [k, v] of Object.entries(figures.kinds).sort()) console.log(`  ${k}: ${v.right} / ${v.wrong} (${f(v.precision)})`);
+  for (const [type, t] of Object.entries(figures.tiers))
+    console.log(
+      `${type} by tier: reported (high/medium) precision ${f(t.reported.precision)}, recall ${f(t.reported.recall)}; with the second look (low) precision ${f(t.withSecond.precision)}, recall ${f(t.withSecond.recall)} (low reports right ${t.low.right}, wrong ${t.low.wrong})`,
+    );
+  console.log('per kind of report, with its tier (right / wrong):');
+  for (const [k, v] of Object.entries(figures.kinds).sort())
+    console.log(`  ${k} [${v.certainty}]: ${v.right} / ${v.wrong} (${f(v.precision)})`);
   for (const m of r.misses) console.log(`  ${m}`);
 }
 // `high` must be earned here: right at least 95% of the time, over enough reports.

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { analyze, type Problem } from '../server/src/analysis/analyze.js';
 import { scanRepository } from '../server/src/analysis/scan.js';
-import { CORPUS } from '../tests/helpers/corpus.js';
+import { CORPUS, corpusRepos } from '../tests/helpers/corpus.js';
 
 interface Side {
   path: string;
@@ -68,12 +68,24 @@ const tally = {
   second: { right: 0, wrong: 0, unjudged: 0 },
 };
 const listed: string[] = [];
+const dupFound = new Map<string, 'reported' | 'second'>(); // duplicate pair id -> best tier of a duplicate report on it
+// The second tier's size is measured on the whole corpus, judged or not: rules are units that are
+// neither a heading, front matter nor code.
 let ruleUnits = 0;
-for (const repo of repos) {
+let corpusLow = 0;
+for (const repo of corpusRepos()) {
   const scan = await scanRepository(path.join(CORPUS, repo));
-  ruleUnits += scan.docs.reduce((n, d) => n + d.units.filter((u) => u.kind !== 'frontmatter' && u.kind !== 'code').length, 0);
-  const problems = analyze(scan).problems.filter((p) => p.type === 'contradiction');
+  ruleUnits += scan.docs.reduce((n, d) => n + d.units.filter((u) => !['frontmatter', 'code', 'heading'].includes(u.kind)).length, 0);
+  const all = analyze(scan).problems;
+  const problems = all.filter((p) => p.type === 'contradiction');
+  corpusLow += problems.filter((p) => p.certainty === 'low').length;
+  if (!repos.includes(repo)) continue;
   const mine = pairs.filter((p) => p.repo === repo).map((p) => ({ pair: p, a: linesOf(repo, p.a), b: linesOf(repo, p.b) }));
+  // Pairs judged the same rule twice: found when a duplicate report stands on both lines.
+  for (const m of mine.filter((x) => x.pair.class === 'duplicate')) {
+    const dup = all.filter((p) => p.type === 'duplication' && between(p, m.a, m.b));
+    if (dup.length > 0) dupFound.set(m.pair.id, dup.some((p) => p.certainty !== 'low') ? 'reported' : 'second');
+  }
   for (const p of problems) {
     const tier = tierOf(p);
     const hits = mine.filter((m) => between(p, m.a, m.b));
@@ -126,6 +138,12 @@ const figures = {
     strictPrecision: ratio(tally.reported.right, tally.reported.right + tally.reported.wrong + tally.reported.unjudged),
   },
   second: { ...tally.second, count: tally.second.right + tally.second.wrong + tally.second.unjudged },
+  corpusSecond: { repositories: corpusRepos().length, rules: ruleUnits, low: corpusLow },
+  duplicates: {
+    pairs: negatives.filter((p) => p.class === 'duplicate').length,
+    reported: [...dupFound.values()].filter((t) => t === 'reported').length,
+    withSecond: dupFound.size,
+  },
   recallWithSecond: ratio(found.size, conflicts.length),
   perClass,
   falseReports: Object.fromEntries(
@@ -146,25 +164,32 @@ else {
     `reported (high/medium): recall ${f(r.recall)} (${reportedFound} of ${conflicts.length}), precision ${f(r.precision)} (right ${r.right}, wrong ${r.wrong}; ${r.unjudged} on unjudged lines, strict precision ${f(r.strictPrecision)})`,
   );
   console.log(
-    `second look (low): ${figures.second.count} report(s) (right ${tally.second.right}, wrong ${tally.second.wrong}, unjudged ${tally.second.unjudged}), about 1 per ${figures.second.count === 0 ? '-' : Math.round(ruleUnits / figures.second.count)} units of rules; recall with it ${f(figures.recallWithSecond)} (${found.size} of ${conflicts.length})`,
+    `second look (low): ${figures.second.count} report(s) (right ${tally.second.right}, wrong ${tally.second.wrong}, unjudged ${tally.second.unjudged}), precision ${f(ratio(tally.second.right, tally.second.right + tally.second.wrong))}; recall with it ${f(figures.recallWithSecond)} (${found.size} of ${conflicts.length})`,
+  );
+  console.log(
+    `second look on the whole corpus (${figures.corpusSecond.repositories} repositories): ${corpusLow} report(s) over ${ruleUnits} rules, ${f((20 * corpusLow) / Math.max(1, ruleUnits))} per 20 rules (at most about 1 per 20)`,
   );
   console.log('per class of conflict (found reported / with second look / pairs):');
   for (const [c, v] of Object.entries(perClass)) console.log(`  ${c}: ${v.reported} / ${v.withSecond} / ${v.pairs}`);
   console.log('false reports on compatible pairs, per class (reported / second look / pairs):');
   for (const [c, v] of Object.entries(figures.falseReports)) console.log(`  ${c}: ${v.reported} / ${v.second} / ${v.pairs}`);
+  const d = figures.duplicates;
+  console.log(
+    `duplicates among the pairs (the same rule twice, often in other words): found reported ${d.reported} / with the second look ${d.withSecond} / ${d.pairs}`,
+  );
   const missed = conflicts.filter((p) => !found.has(p.id)).map((p) => p.id);
   if (missed.length > 0) console.log(`missed: ${missed.join(', ')}`);
   if (args.includes('--list')) for (const l of listed) console.log(l);
 }
 
 // Targets (issue 29): reported precision 0.9 and recall 0.6 fail the run when missed (a regression);
-// recall with the second look (0.85) and its size (about one per 20 units of rules at most) are printed.
+// recall with the second look (0.85) and its size on the corpus (about one per 20 rules at most) are printed.
 const misses: string[] = [];
 if (figures.reported.precision < 0.9) misses.push(`reported precision ${f(figures.reported.precision)} < 0.90`);
 if (figures.reported.recall < 0.6) misses.push(`reported recall ${f(figures.reported.recall)} < 0.60`);
 const notes: string[] = [];
 if (figures.recallWithSecond < 0.85) notes.push(`recall with the second look ${f(figures.recallWithSecond)} < 0.85`);
-if (figures.second.count * 20 > ruleUnits) notes.push(`second look larger than one per 20 units of rules`);
+if (corpusLow * 20 > ruleUnits) notes.push(`second look larger than one per 20 rules on the corpus`);
 if (!args.includes('--json')) {
   for (const n of notes) console.log(`target not met (not failing): ${n}`);
   for (const m of misses) console.log(`Goal not met: ${m}`);

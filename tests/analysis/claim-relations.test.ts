@@ -126,14 +126,14 @@ test('parallel items of a list copied into another file are no drifted copy; nam
   assert.deepEqual(await contradictions({ 'AGENTS.md': `# Agents\n\n${names}`, 'src/AGENTS.md': `# Src\n\n${names}` }), []);
 });
 
-test('worth a second look (low): one helper named two ways, and a comment on every function vs no comments that restate', async () => {
+test('one helper named two ways is reported (medium); a comment on every function vs no comments that restate is worth a second look (low)', async () => {
   const names = await contradictions({
     'AGENTS.md': '# Agents\n\n- Use the `withTmpFolder()` helper in tests that touch the disk.\n',
     'packages/utils/AGENTS.md': '# Utils\n\n- `withTempFolder()` creates a folder and removes it after the test.\n',
   });
   assert.equal(names.length, 1);
   assert.equal(names[0]!.kind, 'drifted-name');
-  assert.equal(names[0]!.certainty, 'low');
+  assert.equal(names[0]!.certainty, 'medium');
   const style = await contradictions({
     'AGENTS.md':
       '# Agents\n\n## Style\n\n- Add a JSDoc comment to every function.\n\n## Anti-patterns\n\n- Do not add comments that restate what the code does.\n',
@@ -164,6 +164,43 @@ test('a flag given on every run of a command in one file and on none in another 
     await contradictions({
       'AGENTS.md': '# Agents\n\n```bash\nnpx cypress run spec/login.cy.ts --browser=chrome\n```\n',
       'CLAUDE.md': '# Testing\n\n```bash\nnpx cypress run spec/checkout/\nnpx cypress run spec/cart/ --browser=firefox\n```\n',
+    }),
+    [],
+  );
+});
+
+test('a folder a structure tree lists under one root and a rule names under another is worth a second look', async () => {
+  const tree = '# Acme\n\n```\nlib/acme/\n\u251c\u2500\u2500 tools/\n\u2514\u2500\u2500 prompts/\n```\n';
+  const found = await contradictions({
+    'AGENTS.md': tree,
+    '.cursor/rules/objects.mdc': '- Tools (src/tools/) and prompts (src/prompts/).\n',
+  });
+  assert.equal(found.length, 1, JSON.stringify(found));
+  assert.equal(found[0]!.kind, 'stale-path');
+  assert.equal(found[0]!.certainty, 'low');
+  assert.deepEqual(
+    found[0]!.locations.map((l) => `${l.path}:${l.line}`),
+    ['AGENTS.md:4', 'AGENTS.md:5', 'AGENTS.md:6', '.cursor/rules/objects.mdc:1'],
+  );
+  // A rule under a root the tree lists, and a nested file's own paths, are not stale.
+  assert.deepEqual(await contradictions({ 'AGENTS.md': tree, 'CLAUDE.md': '- Tools live in `lib/acme/tools/`.\n' }), []);
+  assert.deepEqual(await contradictions({ 'AGENTS.md': tree, 'docs/AGENTS.md': '- Pages go in `guides/tools/`.\n' }), []);
+});
+
+test('one command as routine in one rule and only when needed in another is worth a second look', async () => {
+  const found = await contradictions({
+    'AGENTS.md': '- Always start the full stack with `make up`.\n',
+    'CLAUDE.md': '- Run `make up` only when you must: it wipes the local database.\n',
+  });
+  assert.equal(found.length, 1, JSON.stringify(found));
+  assert.equal(found[0]!.kind, 'frequency');
+  assert.equal(found[0]!.certainty, 'low');
+  assert.deepEqual(at(found[0]!), ['AGENTS.md:1', 'CLAUDE.md:1']);
+  // Another command, or a rule that forbids it, is no frequency pair.
+  assert.deepEqual(
+    await contradictions({
+      'AGENTS.md': '- Always run `pnpm lint` before committing.\n',
+      'CLAUDE.md': '- Run `pnpm lint --fix` only when the linter reports fixable errors.\n',
     }),
     [],
   );
@@ -201,12 +238,20 @@ test('check shows a second-look pair without failing; --fail-on any fails on it'
   assert.equal(low[0]!.certainty, 'low');
   assert.equal(r.status, 0, r.stdout);
   assert.equal(run('--fail-on', 'any').status, 1);
+  // In SARIF the same pair is a note, never an error or a warning.
+  const sarifRun = spawnSync(process.execPath, [CLI, 'check', '--repo', repo, '--format', 'sarif'], { encoding: 'utf8' });
+  const sarif = JSON.parse(sarifRun.stdout) as { runs: { results: { ruleId: string; level: string }[] }[] };
+  const notes = sarif.runs[0]!.results.filter((x) => x.ruleId === 'copilot-onboard/contradiction');
+  assert.deepEqual(
+    notes.map((x) => x.level),
+    ['note'],
+  );
 });
 
 test('a second-look pair is offered in approve with both standing by default, and never marked in a file', async (t) => {
   const files = {
-    'AGENTS.md': '# Agents\n\n- Use the `withTmpFolder()` helper in tests that touch the disk.\n',
-    '.github/copilot-instructions.md': '# Copilot\n\n- `withTempFolder()` creates a folder and removes it after the test.\n',
+    'AGENTS.md': '# Agents\n\n- Add a JSDoc comment to every function.\n',
+    '.github/copilot-instructions.md': '# Copilot\n\n- Do not add comments that restate what the code does.\n',
   };
   const { repo, plan, analysis } = await plannedSandbox(t, files);
   const low = analysis.problems.filter((p) => p.type === 'contradiction');
@@ -215,12 +260,12 @@ test('a second-look pair is offered in approve with both standing by default, an
   assert.equal(plan.conflicts.length, 1, 'approve asks about it');
   assert.equal(plan.conflicts[0]!.secondLook, true);
   for (const op of plan.operations) assert.doesNotMatch(op.content ?? '', /copilot-onboard: conflicting rules/, op.path);
-  assert.match(plan.operations.map((o) => o.content).join('\n'), /withTmpFolder/, 'both stand by default');
+  assert.match(plan.operations.map((o) => o.content).join('\n'), /JSDoc comment to every function/, 'both stand by default');
   // Choosing the side in .github/copilot-instructions.md drops the other line, as for any contradiction.
   const keepCopilot = plan.conflicts[0]!.locations.findIndex((l) => l.path === '.github/copilot-instructions.md');
   const chosen = await planRepo(repo, { legacy: {}, conflicts: { conflict_1: `keep_${keepCopilot + 1}` } });
   const written = chosen.plan.operations.map((o) => o.content ?? '').join('\n');
-  assert.doesNotMatch(written, /withTmpFolder/, 'the other side is dropped');
+  assert.doesNotMatch(written, /JSDoc comment to every function/, 'the other side is dropped');
   assert.doesNotMatch(written, /copilot-onboard: conflicting rules/);
   const form = choicesForm(plan);
   const field = form.requestedSchema.properties.conflict_1 as { default: string; oneOf: { const: string; title: string }[] };

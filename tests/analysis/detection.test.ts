@@ -156,6 +156,44 @@ test('a copied file is one report, with how alike the files are; reworded rules 
   );
 });
 
+test('six copies of one file are one report naming the six, in analyze text, --json and check SARIF', (t) => {
+  const body = `# Rules\n\n${Array.from({ length: 6 }, (_, i) => `- Rule number ${i} keeps module ${i} small and tested.`).join('\n')}\n`;
+  const folders = ['pka', 'pkb', 'pkc', 'pkd', 'pke'];
+  const repo = sandbox(t, Object.fromEntries([['AGENTS.md', body], ...folders.map((f) => [`${f}/AGENTS.md`, body])]));
+  const paths = ['AGENTS.md', ...folders.map((f) => `${f}/AGENTS.md`)];
+  const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args, '--repo', repo], { encoding: 'utf8' }).stdout;
+  const dups = JSON.parse(run('analyze', '--json')).problems.filter((p: { type: string }) => p.type === 'duplication');
+  assert.equal(dups.length, 1, JSON.stringify(dups));
+  assert.equal(dups[0].kind, 'copied-file');
+  assert.equal(dups[0].description, `6 files are copies of one another (100% the same): ${paths.join(', ')}; no section differs`);
+  assert.deepEqual(
+    dups[0].locations.map((l: { path: string; line: number }) => `${l.path}:${l.line}`),
+    paths.map((p) => `${p}:3`),
+  );
+  assert.equal(run('analyze').match(/copies of one another/g)?.length, 1);
+  const results = JSON.parse(run('check', '--format', 'sarif')).runs[0].results.filter(
+    (r: { ruleId: string }) => r.ruleId === 'copilot-onboard/duplicate',
+  );
+  assert.equal(results.length, 1);
+  assert.equal(results[0].locations.length + results[0].relatedLocations.length, 6);
+});
+
+test('one rule said alike in three files is one report naming the three places, not three pairs', async () => {
+  const problems = await analyzeFiles({
+    'AGENTS.md': '# Agents\n\n- Write descriptive variable and method names.\n',
+    'CLAUDE.md': '# Claude\n\n- Use descriptive names for variables and methods.\n',
+    'GEMINI.md': '# Gemini\n\n- Write descriptive names for variables and methods.\n',
+  });
+  const dups = problems.filter((p) => p.type === 'duplication');
+  assert.equal(dups.length, 1, JSON.stringify(dups));
+  assert.equal(dups[0]!.kind, 'reworded');
+  assert.match(dups[0]!.description, /^The same rule in 3 places, said alike: "Write descriptive variable and method names\.", /);
+  assert.deepEqual(
+    dups[0]!.locations.map((l) => `${l.path}:${l.line}`),
+    ['AGENTS.md:3', 'CLAUDE.md:3', 'GEMINI.md:3'],
+  );
+});
+
 test("analyze --json and the report carry each problem's certainty and kind", (t) => {
   const repo = sandbox(t, { 'AGENTS.md': '- Use npm.\n', 'CLAUDE.md': '- Always use pnpm.\n' });
   const json = JSON.parse(spawnSync(process.execPath, [CLI, 'analyze', '--json', '--repo', repo], { encoding: 'utf8' }).stdout);

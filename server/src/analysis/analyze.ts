@@ -6,6 +6,7 @@ import { contentDocs, type ScanResult } from './scan.js';
 import type { Analysis, Pattern } from '../model/analysis.js';
 import { findNearDuplicates } from './near-duplicates.js';
 import { collapseCopies, findReworded } from './duplicates.js';
+import { groupRepeats } from './repeat-groups.js';
 import { certaintyOf } from './certainty.js';
 import type { Location, Problem } from '../model/problem.js';
 import { headLength, isToolMark } from '../model/unit-shape.js';
@@ -44,7 +45,7 @@ export function analyze(scan: ScanResult): Analysis {
     ...findReworded(repeatUnits, scopeOf, normalizedOf),
   ];
   dedupeByLocations(repeats);
-  const collapsed = collapseCopies(repeats, repeatDocs, normalizedOf);
+  const collapsed = groupRepeats(collapseCopies(repeats, repeatDocs, normalizedOf));
   const contradictions = contradictionsIn(units, scopeOf);
   const drifted = findDrift(
     repeatUnits,

@@ -17,14 +17,19 @@ export const CERTAINTY: Readonly<Record<string, Certainty>> = {
   'contradiction/always-never': 'medium',
   'contradiction/command-use': 'medium',
   'contradiction/fact': 'medium',
-  // Rules that say one thing differently (drift.ts): a value changed in a copy is reported; a name
-  // one letter apart, a labelled line edited in one copy and the poles of a style choice are worth a
-  // second look (low: shown, never failing check, never marked in a file).
+  // Rules that say one thing differently (drift.ts): a value changed in a copy and one helper named
+  // two ways (a letter left out, no line naming both: one of the two names is wrong) are reported; a
+  // labelled line edited in one copy, a flag on every run in one file only and the poles of a style
+  // choice are worth a second look (low: shown, never failing check, never marked in a file).
   'contradiction/drifted-copy': 'medium',
-  'contradiction/drifted-name': 'low',
+  'contradiction/drifted-name': 'medium',
   'contradiction/drifted-line': 'low',
   'contradiction/drifted-flag': 'low',
   'contradiction/style-pair': 'low',
+  // A folder a structure tree lists under one root and rules name under another (stale-layout.ts).
+  'contradiction/stale-path': 'low',
+  // One command as routine in one rule and as a last resort in another (frequency.ts).
+  'contradiction/frequency': 'low',
   // Duplicates.
   'duplication/exact': 'high',
   'duplication/copied-file': 'medium',

@@ -5,6 +5,7 @@ import { readOption } from './option-claims.js';
 import { anyOf, CLAIM_TOPICS, GENERIC_VERSION, MODALS, VERSIONED_LANGUAGES } from './topics.js';
 import { RANGE_MARK, versionClaims } from './versions.js';
 import { actionClaims, codeCommands, roleClaim, tableCommands, type Polarity } from './claim-reader.js';
+import { proseCommands } from './prose-commands.js';
 import { commandTool, commandVersions, COMMAND_TOOLS, normalizeCommand, oneOffCommand, runnerTool } from './tools.js';
 
 export interface Claim {
@@ -177,6 +178,8 @@ function unitClaims(line: LineReading, claims: Claim[]): void {
     if (named) optionClaims(text, line, claims);
     const table = tableCommands(text);
     for (let i = 0; i < table.length; i++) commandClaims(line, table[i]!, claims);
+    const steps = proseCommands(text);
+    for (let i = 0; i < steps.length; i++) commandClaims(line, steps[i]!, claims);
     ruleClaims(text, line, claims);
     if (named) modalClaims(text, line, claims);
     if (ANY_FACT.test(text)) factClaims(text, line, claims);

@@ -27,9 +27,22 @@ export interface Conflict {
  */
 const sameRule = (a: Claim, b: Claim): boolean => a.unit === b.unit || a.text.trim() === b.text.trim();
 
+/**
+ * The part of the project a line names as its subject ("the web package uses Jest", "the worker uses
+ * Vitest", "in `packages/api`"): two rules about two named parts are about different things.
+ */
+const PART =
+  /\bthe\s+`?([\w@/.-]+)`?\s+(?:package|app|application|service|module|library|workspace|project|crate|client|server)\b|\bthe\s+(worker|frontend|backend|server|client|api|cli|dashboard|website|sdk|docs site)\b(?!\s+(?:package|app|application|service|module|library|workspace|project|crate)\b)|\b(?:in|for|under)\s+`?((?:packages|apps|services|libs|crates)\/[\w.-]+)/i;
+const partOf = (text: string) => {
+  const m = PART.exec(text);
+  return m ? (m[1] ?? m[2] ?? m[3])!.toLowerCase() : null;
+};
+
 /** Why two claims from different rules cannot both hold, or null when they can. */
 function clashApart(a: Claim, b: Claim): string | null {
   if (!scopesOverlap(a.scope, b.scope) || !languagesMeet(a.langs, b.langs)) return null;
+  const [pa, pb] = [partOf(a.text), partOf(b.text)];
+  if (pa !== null && pb !== null && pa !== pb) return null;
   if (a.kind === 'action') return actionClash(a, b);
   if (a.kind === 'role') return roleClash(a, b);
   // Two setup steps that run different tools are examples, not rules: a rule must be among them.

@@ -4,7 +4,8 @@
  * checks"), one helper named two ways (`runInTmpDir()` vs `runInTempDir()`), a labelled line of a
  * copied file edited in one copy, and the two poles of a style choice (a comment on every function vs
  * comments only where needed). Each is a relation between two lines whose scopes meet; how sure each
- * kind is stands in certainty.ts (a drifted value is reported, the others are worth a second look).
+ * kind is stands in certainty.ts (a drifted value and a drifted name are reported, the others are
+ * worth a second look).
  */
 import type { Scope, Unit } from '../model/model.js';
 import { pushTo } from '../common/collections.js';
@@ -12,6 +13,8 @@ import { literalPrefix } from './scope-overlap.js';
 import { codeCommands } from './claim-reader.js';
 import { linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
 import { driftedValues } from './drifted-values.js';
+import { staleLayouts } from './stale-layout.js';
+import { frequencyPairs } from './frequency.js';
 
 export type { Drifted } from './drift-lines.js';
 
@@ -37,6 +40,8 @@ export function findDrift(
       units.filter((u) => shared.has(u.path)),
       scopeOf,
     ),
+    ...staleLayouts(units, scopeOf),
+    ...frequencyPairs(units, scopeOf),
   ];
 }
 

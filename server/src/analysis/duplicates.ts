@@ -8,6 +8,7 @@ import type { NormalizedOf } from './normalized.js';
 import { normalizedText, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
 import { scopesOverlap } from './scope-overlap.js';
 import { pairsTogether } from './similar-lines.js';
+import { copyClusters, type CopiedPair } from './copy-clusters.js';
 import { normalizeCommand } from './tools.js';
 import { isTrivial, stripMarker } from './trivial.js';
 
@@ -319,7 +320,8 @@ const COPY_FILE = 0.6;
 
 /**
  * Per pair of files that share COPY_MIN repeated rules or more, one problem instead of one per rule:
- * "AGENTS.md and CLAUDE.md are 92% the same; 3 sections differ", or a copied section with its lines.
+ * "AGENTS.md and CLAUDE.md are 92% the same; 3 sections differ", or a copied section with its lines;
+ * files that are copies of one another are one problem per group (copy-clusters.ts).
  * The per-rule reports it stands for are dropped; repeats inside one file stay.
  */
 export function collapseCopies(problems: Problem[], docs: InstructionDoc[], normalizedOf: NormalizedOf = normalizedText): Problem[] {
@@ -333,6 +335,7 @@ export function collapseCopies(problems: Problem[], docs: InstructionDoc[], norm
   const byPath = new Map(docs.map((d) => [d.path, d]));
   const absorbed = new Map<Problem, Set<string>>();
   const copies: Problem[] = [];
+  const copiedFiles: CopiedPair[] = [];
   for (const [key, list] of pairs) {
     if (list.length < COPY_MIN) continue;
     const [a, b] = key.split('\0') as [string, string];
@@ -354,16 +357,7 @@ export function collapseCopies(problems: Problem[], docs: InstructionDoc[], norm
     const firstB = Math.min(...[...sb].map((u) => u.line));
     if (pct >= COPY_FILE * 100) {
       const differ = new Set([...differingSections(da, ra, sa), ...differingSections(db, rb, sb)]);
-      const sections = differ.size === 0 ? 'no section differs' : `${differ.size} section${differ.size > 1 ? 's differ' : ' differs'}`;
-      copies.push({
-        type: 'duplication',
-        kind: 'copied-file',
-        description: `${a} and ${b} are ${pct}% the same (${sa.size} of their rules repeat); ${sections}`,
-        locations: [
-          { path: a, line: firstA },
-          { path: b, line: firstB },
-        ],
-      });
+      copiedFiles.push({ a, b, pct, shared: sa.size, firstA, firstB, differ });
     } else {
       const lastA = Math.max(...[...sa].map((u) => u.line + u.lines.length - 1));
       const lastB = Math.max(...[...sb].map((u) => u.line + u.lines.length - 1));
@@ -383,6 +377,7 @@ export function collapseCopies(problems: Problem[], docs: InstructionDoc[], norm
       absorbed.set(p, s);
     }
   }
+  copies.push(...copyClusters(copiedFiles));
   if (copies.length === 0) return problems;
   const kept = problems.filter((p) => {
     const s = absorbed.get(p);

@@ -85,7 +85,7 @@ export function oneOffCommand(command: string): boolean {
 /**
  * `npm add left-pad`, `pip install requests`: adding one named package is a snippet for whoever reads
  * it (often a user of the library), not the project's setup. `npm install`, `pip install -r x.txt`,
- * `pip install -e .` set the project up.
+ * `pip install -e .` and `pnpm add <pkg>` (a slot, not a package) set the project up.
  */
 function addsAPackage(command: string): boolean {
   const m = /^\S+ (?:install|add|i)\b(.*)$/.exec(command);
@@ -94,8 +94,12 @@ function addsAPackage(command: string): boolean {
     .replace(/\s(?:-r|--requirement|-e|--editable|-c)\s+\S+/g, ' ')
     .split(' ')
     .filter((a) => a !== '' && !a.startsWith('-') && a !== '.');
-  return args.length > 0;
+  // `pnpm add <pkg>` is how the project adds any package: its package manager's command, not a snippet.
+  return args.length > 0 && !args.every((a) => PLACEHOLDER.test(a));
 }
+
+/** An argument written as a slot to fill: `<pkg>`, `[package]`, `{name}`, `PACKAGE`, `...`. */
+const PLACEHOLDER = /^(?:<[^>]+>|\[[^\]]+\]|\{[^}]+\}|[A-Z][A-Z_]{2,}|\.\.\.|\u2026)$/;
 
 /** Versions a setup command pins: `nvm use 18`, `pyenv install 3.10`, `uv python install 3.12`. */
 const VERSION_COMMANDS: readonly { name: string; pattern: RegExp }[] = [

@@ -1,0 +1,46 @@
+/**
+ * One rule said alike in three places or more is one report, not one per pair: "MUST run inside
+ * Docker" in CLAUDE.md twice and in a rule file were three reworded or near pairs (issue 29, clusters
+ * reported once). Exact repeats already name every place; copied files are grouped in copy-clusters.ts.
+ */
+import type { Problem } from '../model/problem.js';
+
+const GROUPED = new Set(['near', 'reworded']);
+const at = (l: { path: string; line: number }) => `${l.path}:${l.line}`;
+
+export function groupRepeats(problems: Problem[]): Problem[] {
+  const pairs = problems.filter((p) => p.type === 'duplication' && GROUPED.has(p.kind ?? ''));
+  if (pairs.length < 2) return problems;
+  const parent = new Map<string, string>();
+  const find = (x: string): string => {
+    const p = parent.get(x) ?? x;
+    if (p === x) return x;
+    const root = find(p);
+    parent.set(x, root);
+    return root;
+  };
+  for (const p of pairs) for (const l of p.locations.slice(1)) parent.set(find(at(l)), find(at(p.locations[0]!)));
+  const groups = new Map<string, Problem[]>();
+  for (const p of pairs) {
+    const root = find(at(p.locations[0]!));
+    groups.set(root, [...(groups.get(root) ?? []), p]);
+  }
+  const merged = new Map<Problem, Problem | null>();
+  for (const g of groups.values()) {
+    if (g.length < 2) continue;
+    g.forEach((p, i) => merged.set(p, i === 0 ? groupProblem(g) : null));
+  }
+  return problems.flatMap((p) => (merged.has(p) ? (merged.get(p) === null ? [] : [merged.get(p)!]) : [p]));
+}
+
+function groupProblem(g: readonly Problem[]): Problem {
+  const places = new Map<string, { path: string; line: number }>();
+  for (const p of g) for (const l of p.locations) places.set(at(l), l);
+  const quotes = [...new Set(g.flatMap((p) => [...p.description.matchAll(/"([^"]+)"/g)].map((m) => m[1]!)))];
+  return {
+    type: 'duplication',
+    kind: g.some((p) => p.kind === 'reworded') ? 'reworded' : 'near',
+    description: `The same rule in ${places.size} places, said alike: ${quotes.map((q) => `"${q}"`).join(', ')}`,
+    locations: [...places.values()],
+  };
+}
