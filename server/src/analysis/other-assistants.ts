@@ -13,7 +13,8 @@ export interface OtherAssistantLine {
   names: string;
 }
 
-const ASSISTANT = String.raw`Claude Code|Claude|Codex|Gemini CLI|Gemini|Cursor|Windsurf|Cline|Roo Code|Roo|Aider|Devin`;
+/** The assistants named, longest first within a family. */
+export const ASSISTANT = String.raw`Claude Code|Claude|Codex|Gemini CLI|Gemini|Cursor|Windsurf|Cline|Roo Code|Roo|Aider|Devin`;
 /** The assistant addressed: told what it does, or named as the file's reader. */
 const ADDRESSED = new RegExp(
   String.raw`\b(?:guidance to|instructions for|written for|rules for)\s+(${ASSISTANT})\b|\b(${ASSISTANT})\s+(?:should|must|cannot|can't|won't|doesn't|is not able|has no)\b|(claude\.ai/code)`,
