@@ -35,13 +35,24 @@ const BARE_MDC = /(?<![\w/])mdc:([\w./-]+)/g;
  */
 export function copilotRewrite(text: string, target: string): string | null {
   const from = path.posix.dirname(target);
-  const rel = (p: string) => path.posix.relative(from, p.replace(/^\/+/, '')) || '.';
+  const rel = (p: string) => {
+    const to = p.replace(/^\/+/, '');
+    return (path.posix.relative(from, to) || '.') + (to.endsWith('/') && to.length > 1 ? '/' : '');
+  };
+  // Code spans are examples (`[x](mdc:path)` in a rule about writing rules): left as written.
   const out = text
-    .replace(/\s*\(claude\.ai\/code\)/g, '')
-    .replace(ADDRESSING, '$1 GitHub Copilot')
-    .replace(ADDRESSED, 'GitHub Copilot$1')
-    .replace(MDC_LINK, (_, p: string) => `](${rel(p)})`)
-    .replace(BARE_MDC, (_, p: string) => rel(p));
+    .split(/(`[^`]*`)/)
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part
+            .replace(/\s*\(claude\.ai\/code\)/g, '')
+            .replace(ADDRESSING, '$1 GitHub Copilot')
+            .replace(ADDRESSED, 'GitHub Copilot$1')
+            .replace(MDC_LINK, (_, p: string) => `](${rel(p)})`)
+            .replace(BARE_MDC, (_, p: string) => rel(p)),
+    )
+    .join('');
   return out === text ? null : out;
 }
 
@@ -59,7 +70,24 @@ function leftOutLines(doc: InstructionDoc, found: { line: number; names: string 
       next.lines.forEach((text, k) => lines.set(next.line + k, text));
     }
   }
+  emptiedHeadings(doc, lines);
   return [...lines].sort((a, b) => a[0] - b[0]).map(([line, text]) => ({ line, text }));
+}
+
+/** A heading whose every line under it is left out goes too: no heading is written with nothing under it. Deepest first. */
+function emptiedHeadings(doc: InstructionDoc, lines: Map<number, string>): void {
+  for (let i = doc.units.length - 1; i >= 0; i--) {
+    const u = doc.units[i]!;
+    if (u.kind !== 'heading' || lines.has(u.line)) continue;
+    const under: number[] = [];
+    for (const next of doc.units.slice(i + 1)) {
+      if (next.kind === 'heading' && (next.level ?? 1) <= (u.level ?? 1)) break;
+      next.lines.forEach((text, k) => {
+        if (text.trim() !== '') under.push(next.line + k);
+      });
+    }
+    if (under.length > 0 && under.every((l) => lines.has(l))) lines.set(u.line, u.lines[0]!);
+  }
 }
 
 /**
@@ -83,7 +111,13 @@ export function assistantChoices(docs: InstructionDoc[], targetOf: (d: Instructi
     if (fate === 'rewrite')
       for (const l of lines) if (l.rewrite !== null) out.rewrites.set({ path: doc.path, line: l.line }, { from: l.text, to: l.rewrite });
     if (fate === 'leave_out') for (const l of option.leftOut) out.leftOut.set({ path: doc.path, line: l.line }, { path: doc.path, ...l });
-    out.notes.push({ kind: 'other-assistant', path: doc.path, lines: found, fate, canRewrite });
+    out.notes.push({
+      kind: 'other-assistant',
+      path: doc.path,
+      lines: found,
+      fate,
+      rewritable: lines.filter((l) => l.rewrite !== null).length,
+    });
   }
   return out;
 }

@@ -60,7 +60,7 @@ const WORDS: Words = {
       return `${head} As you chose, ${they.toLowerCase()} rewritten for Copilot where the tool can (the diff shows how); the others are migrated as written.`;
     if (n.fate === 'leave_out')
       return `${head} As you chose, ${they.toLowerCase()} left out of Copilot's files; the file itself keeps ${it} while you keep it.`;
-    return `${head} ${they} migrated as written; approve's first round can ${n.canRewrite ? `rewrite ${it} for Copilot or ` : ''}leave ${it} out instead.`;
+    return `${head} ${they} migrated as written; approve's first round can ${n.rewritable > 0 ? `rewrite ${it} for Copilot or ` : ''}leave ${it} out instead.`;
   },
   'nested-scope': (n) => {
     const [o, glob] = [n.option, `${n.option.folder}/**`];

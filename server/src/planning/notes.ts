@@ -20,7 +20,7 @@ export type Note =
   /** A heading repeated among its siblings in one file: the later ones merged into the first, their lines under it. */
   | { kind: 'siblings-merged'; path: string; heading: string; line: number; repeats: number[]; target: string }
   /** Lines of a migrated file written for another assistant (analysis/other-assistants.ts): listed, and what the person chose for them. */
-  | { kind: 'other-assistant'; path: string; lines: OtherAssistantLine[]; fate: AssistantFate; canRewrite: boolean }
+  | { kind: 'other-assistant'; path: string; lines: OtherAssistantLine[]; fate: AssistantFate; rewritable: number }
   /** A nested AGENTS.md planned repo-wide, or scoped otherwise than the tool decided: where it applies, and the tool's reason. */
   | { kind: 'nested-scope'; option: ScopeOption; chosen: ScopeFate }
   /** The nested AGENTS.md files kept to their folders as the tool decided, with its reason for each. */
