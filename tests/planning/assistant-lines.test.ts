@@ -140,3 +140,9 @@ test('leave out takes along a heading left with nothing under it', async (t) => 
   assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
   assert.equal(read(repo, '.github/copilot-instructions.md'), '# Copilot instructions\n\n## Rules\n\n- Use pnpm.\n');
 });
+
+test("a title that is an assistant's name alone names the file, not a section for it", () => {
+  assert.equal(otherAssistantIn('# Claude'), null);
+  assert.equal(otherAssistantIn('## Claude'), 'a section for Claude');
+  assert.equal(otherAssistantIn('# Instructions for Claude Code'), 'a section for Claude Code');
+});

@@ -40,7 +40,8 @@ const FENCE = /^\s*(`{3,}|~{3,})/;
 /** What a line names that is another assistant's, or null. */
 export function otherAssistantIn(line: string): string | null {
   const section = SECTION_FOR.exec(line);
-  if (section) return `a section for ${section[1] ?? section[2] ?? section[3]}`;
+  // A title that is the name alone ("# Claude" atop CLAUDE.md) names the file, not a section for another assistant.
+  if (section && !(section[3] && /^ {0,3}#\s/.test(line))) return `a section for ${section[1] ?? section[2] ?? section[3]}`;
   const addressed = ADDRESSED.exec(line);
   if (addressed) return `names ${addressed[3] ? 'Claude Code' : (addressed[1] ?? addressed[2])}`;
   if (MDC_LINK.test(line)) return 'an mdc: link, which only Cursor resolves';

@@ -64,7 +64,8 @@ function leftOutLines(doc: InstructionDoc, found: { line: number; names: string 
     const u = doc.units[i];
     if (!u) continue;
     lines.set(f.line, u.lines[f.line - u.line]!);
-    if (u.kind !== 'heading' || !f.names.startsWith('a section for')) continue;
+    // A section under a title (`# `) is the whole file: only the title line goes.
+    if (u.kind !== 'heading' || (u.level ?? 1) < 2 || !f.names.startsWith('a section for')) continue;
     for (const next of doc.units.slice(i + 1)) {
       if (next.kind === 'heading' && (next.level ?? 1) <= (u.level ?? 1)) break;
       next.lines.forEach((text, k) => lines.set(next.line + k, text));
