@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { otherAssistantIn } from '../../server/src/analysis/other-assistants.js';
 import { copilotRewrite } from '../../server/src/planning/assistant-lines.js';
+import { scanRepository } from '../../server/src/analysis/scan.js';
+import { buildPlan } from '../../server/src/planning/plan.js';
 import { isChoicesRound, openSession, outcomeOf, textOf, type ElicitAnswer } from '../helpers/mcp.js';
 import { hashTree, readState, sandbox } from '../helpers/sandbox.js';
 
@@ -145,4 +147,19 @@ test("a title that is an assistant's name alone names the file, not a section fo
   assert.equal(otherAssistantIn('# Claude'), null);
   assert.equal(otherAssistantIn('## Claude'), 'a section for Claude');
   assert.equal(otherAssistantIn('# Instructions for Claude Code'), 'a section for Claude Code');
+});
+
+test('a heading-less rule file whose every line is left out brings no heading of its own (trigger.dev writing-tests.mdc)', async (t) => {
+  const repo = sandbox(t, {
+    'AGENTS.md': '# Rules\n\n- Use pnpm.\n',
+    '.cursor/rules/writing-tests.mdc':
+      '---\ndescription: How to write tests in the monorepo\nalwaysApply: true\n---\nFollow our [tests.md](mdc:ai/references/tests.md) guide for how to write tests in the monorepo.',
+  });
+  const scan = await scanRepository(repo);
+  const kept = buildPlan(scan);
+  assert.match(kept.operations[0]!.content!, /^## How to write tests in the monorepo$/m);
+  const left = buildPlan(scan, undefined, { legacy: {}, conflicts: {}, assistants: { '.cursor/rules/writing-tests.mdc': 'leave_out' } });
+  assert.equal(left.operations[0]!.content, '# Copilot instructions\n\n## Rules\n\n- Use pnpm.\n');
+  const rewritten = buildPlan(scan, undefined, { legacy: {}, conflicts: {}, assistants: { '.cursor/rules/writing-tests.mdc': 'rewrite' } });
+  assert.match(rewritten.operations[0]!.content!, /^Follow our \[tests\.md\]\(\.\.\/ai\/references\/tests\.md\) guide/m);
 });

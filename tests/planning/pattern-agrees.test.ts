@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze.js';
-import { patternFacts } from '../../server/src/analysis/pattern.js';
-import { contentDocs, scanRepository } from '../../server/src/analysis/scan.js';
+import { scanRepository } from '../../server/src/analysis/scan.js';
+import { labelDisagreements } from '../helpers/pattern-agreement.js';
 import { buildPlan, type Plan } from '../../server/src/planning/plan.js';
 import { CORPUS, corpusRepos } from '../helpers/corpus.js';
 import { sandbox } from '../helpers/sandbox.js';
@@ -16,27 +16,7 @@ import { sandbox } from '../helpers/sandbox.js';
  * "structured".
  */
 async function disagreements(root: string): Promise<string[]> {
-  const scan = await scanRepository(root);
-  const analysis = analyze(scan);
-  const plan = buildPlan(scan, analysis);
-  const out: string[] = [];
-  const label = `${analysis.pattern}: ${analysis.patternDetail}`;
-  const operated = new Set(plan.operations.map((o) => o.path));
-  // A legacy file's rules are written when an operation's file holds lines from it; a Copilot file is written when an operation changes it.
-  const written = (p: string) => operated.has(p) || plan.provenance.some((s) => s.from.path === p && operated.has(s.to.path));
-  const clauses = analysis.patternDetail.split('; ');
-  const namedIn = (words: RegExp) => contentDocs(scan).filter((d) => clauses.some((c) => words.test(c) && c.includes(d.path)));
-  for (const d of namedIn(/not in Copilot's files yet/))
-    if (!written(d.path)) out.push(`"${label}" says the rules in ${d.path} move, but no operation writes them`);
-  for (const d of namedIn(/can be grouped/))
-    if (!written(d.path)) out.push(`"${label}" says ${d.path} can be grouped, but no operation writes it`);
-  if (plan.operations.length === 0 && /can be grouped|not in Copilot's files yet/.test(analysis.patternDetail))
-    out.push(`"${label}" above a plan with nothing to do`);
-  if (analysis.pattern === 'structured' && scan.copies.some((c) => c.relation === 'copy')) out.push(`"${label}" for a cluster of copies`);
-  if (analysis.pattern === 'clean' && plan.operations.length > 0) out.push(`"${label}" above ${plan.operations.length} operations`);
-  const facts = patternFacts(scan, contentDocs(scan), analysis.problems, analysis.structured);
-  if (facts.pattern !== analysis.pattern) out.push(`the plan's facts say ${facts.pattern}, analyze ${analysis.pattern}`);
-  return out;
+  return labelDisagreements(await scanRepository(root));
 }
 
 test('corpus: for every repository the pattern label and the plan agree', async (t) => {

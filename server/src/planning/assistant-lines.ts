@@ -122,3 +122,13 @@ export function assistantChoices(docs: InstructionDoc[], targetOf: (d: Instructi
   }
   return out;
 }
+
+/**
+ * A document without the units the person left out whole: a heading-less file whose every line is
+ * left out then brings no heading of its own (the one built from its description) with nothing under it.
+ */
+export function withoutLeftOut(doc: InstructionDoc, leftOut: LineMap<unknown>): InstructionDoc {
+  if (leftOut.size === 0) return doc;
+  const units = doc.units.filter((u) => !u.lines.every((_, k) => leftOut.has({ path: u.path, line: u.line + k })));
+  return units.length === doc.units.length ? doc : { ...doc, units };
+}

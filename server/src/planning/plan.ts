@@ -28,7 +28,7 @@ import { noteText } from './note-words.js';
 import { LineMap } from './render/line-map.js';
 import { writeTargets } from './write-targets.js';
 import { scopeChoices } from './scopes.js';
-import { assistantChoices } from './assistant-lines.js';
+import { assistantChoices, withoutLeftOut } from './assistant-lines.js';
 
 export type { ConflictOption, LegacyFate, LegacyOption, Plan, PlanChoices, PlanOperation } from '../model/plan.js';
 export { DEFAULT_CHOICES } from './choices.js';
@@ -128,7 +128,7 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
       rewrites: assistants.rewrites,
       imports,
     },
-    l.targets,
+    l.targets.map((t) => ({ ...t, docs: t.docs.map((d) => withoutLeftOut(d, assistants.leftOut)) })),
   );
   const notes: Note[] = [
     ...(l.copilotBlocked ? [blockedCopilotNote(scan, l.link, l.targets)] : []),
