@@ -126,3 +126,20 @@ test('corpus: the nested AGENTS.md files of a monorepo keep their folders (Prefe
   assert.match(docs!.reason, /names its own folder \(line 3/);
   assert.ok(plan.scopes.length > 30 && plan.scopes.every((o) => o.decided === 'folder'));
 });
+
+test('an indented heading of a nested AGENTS.md chosen repo-wide moves down after its indentation (PrefectHQ tests/fixtures/AGENTS.md)', async (t) => {
+  const repo = sandbox(t, {
+    'AGENTS.md': '# Project\n\n- Use uv.\n',
+    'tools/AGENTS.md': '# Tools\n\n- Keep scripts short.\n \n ## Fixtures\n\n- Reset logs between tests.\n',
+  });
+  const scan = await scanRepository(repo);
+  const plan = buildPlan(scan, undefined, { legacy: {}, conflicts: {}, scopes: { 'tools/AGENTS.md': 'repo' } });
+  assert.equal(
+    plan.operations.find((o) => o.path === '.github/copilot-instructions.md')!.content,
+    '# Copilot instructions\n\n## Project\n\n- Use uv.\n\n## Tools\n\n- Keep scripts short.\n\n ### Fixtures\n\n- Reset logs between tests.\n',
+  );
+  assert.ok(
+    plan.notes.some((n) => n.startsWith('tools/AGENTS.md: 2 headings move down a level')),
+    plan.notes.join('\n'),
+  );
+});
