@@ -4,6 +4,7 @@ import type { Pattern } from '../model/analysis.js';
 import type { Problem } from '../model/problem.js';
 import { fileNames, NAMED_IN_FULL } from '../show/file-names.js';
 import type { ScanResult } from './scan.js';
+import { nestedScope } from './nested-scope.js';
 
 /**
  * The pattern label, from the facts the plan is built from (planning/plan.ts, `layout`): the legacy
@@ -22,6 +23,8 @@ export interface PatternFacts {
   grouped: InstructionDoc[];
   /** Copilot's own scoped files whose rules stand outside headed sections: the plan leaves them as they are. */
   flatKept: InstructionDoc[];
+  /** Legacy files whose rules stand outside headed sections and move, as they are, into a scoped file. */
+  flatScoped: InstructionDoc[];
   /** Files left out as copies of another (analysis/copies.ts), and the file each copies. */
   copies: { path: string; of: string }[];
   /** Contradictions reported (a pair only worth a second look is not). */
@@ -41,11 +44,16 @@ export function patternFacts(
     : null;
   const moving = withContent.filter((d) => d.role === 'legacy' && d.path !== shown);
   const flat = (d: InstructionDoc) => !structured[d.path];
-  const grouped = withContent.filter((d) => flat(d) && (moving.includes(d) || d.path === COPILOT_INSTRUCTIONS_PATH));
+  // Only Copilot's own file is assembled in sections; a scoped file takes each body as it is (planning/render/target.ts).
+  const file = scan.files.get(COPILOT_INSTRUCTIONS_PATH);
+  const blocked = (file?.linkTarget ?? null) !== null || scan.skipped.some((s) => s.path === COPILOT_INSTRUCTIONS_PATH);
+  const repoWide = (d: InstructionDoc) => !blocked && (d.scope.kind === 'repo' || nestedScope(d)?.decided === 'repo');
+  const grouped = withContent.filter((d) => flat(d) && ((moving.includes(d) && repoWide(d)) || d.path === COPILOT_INSTRUCTIONS_PATH));
   const flatKept = withContent.filter((d) => flat(d) && d.role === 'copilot' && d.path !== COPILOT_INSTRUCTIONS_PATH);
+  const flatScoped = moving.filter((d) => flat(d) && !grouped.includes(d));
   const copies = scan.copies.filter((c) => c.relation === 'copy').map((c) => ({ path: c.path, of: c.keptPath }));
   const contradictions = problems.filter((p) => p.type === 'contradiction' && p.certainty !== 'low').length;
-  const facts = { withContent, moving, grouped, flatKept, copies, contradictions };
+  const facts = { withContent, moving, grouped, flatKept, flatScoped, copies, contradictions };
   return { pattern: classify(facts), ...facts };
 }
 
@@ -58,7 +66,7 @@ export function patternFacts(
 function classify(f: Omit<PatternFacts, 'pattern'>): Pattern {
   if (f.withContent.length === 0) return 'clean';
   if (f.contradictions > 0 || f.copies.length > 0) return 'messy';
-  return f.grouped.length === 0 && f.flatKept.length === 0 ? 'structured' : 'unstructured';
+  return f.grouped.length === 0 && f.flatKept.length === 0 && f.flatScoped.length === 0 ? 'structured' : 'unstructured';
 }
 
 const names = (list: InstructionDoc[]) => fileNames(list.map((d) => d.path));
@@ -75,12 +83,20 @@ export function describePattern(f: PatternFacts): string {
       : [`every file is organised in sections (${rule})`, ...movingPart].join('; ');
   }
   const parts = [...movingPart];
+  // When the files just counted are the same ones, they are not counted and named a second time.
+  const who = (list: InstructionDoc[]) =>
+    list.length === f.moving.length && list.every((d, i) => d === f.moving[i]) && list.length > NAMED_IN_FULL
+      ? `those ${list.length} files`
+      : names(list);
   if (f.grouped.length > 0) {
-    // When the files just counted are the same ones, they are not counted and named a second time.
-    const sameAsMoving = f.grouped.length === f.moving.length && f.grouped.every((d, i) => d === f.moving[i]);
-    const who = sameAsMoving && f.grouped.length > NAMED_IN_FULL ? `those ${f.grouped.length} files` : names(f.grouped);
     parts.push(
-      `${who} ${f.grouped.length === 1 ? 'holds rules' : 'hold rules'} outside headed sections that can be grouped (rule: a file without headings is unstructured)`,
+      `${who(f.grouped)} ${f.grouped.length === 1 ? 'holds rules' : 'hold rules'} outside headed sections that can be grouped (rule: a file without headings is unstructured)`,
+    );
+  }
+  if (f.flatScoped.length > 0) {
+    const one = f.flatScoped.length === 1;
+    parts.push(
+      `${who(f.flatScoped)} ${one ? 'holds rules' : 'hold rules'} outside headed sections, which move as they are into ${one ? 'its' : 'their'} scoped file${one ? '' : 's'} (rule: a file without headings is unstructured)`,
     );
   }
   if (f.flatKept.length > 0) {
