@@ -55,6 +55,12 @@ test('the decision: read-first or whole-project and silent about its folder is r
   );
   assert.equal(nestedScope(doc('packages/api/AGENTS.md', ['Conventions for this repository.']))?.reason.kind, 'package-folder');
   assert.equal(nestedScope(doc('tools/AGENTS.md', ['Keep scripts short.']))?.reason.kind, 'convention');
+  // `dist/docs/` is another folder (hatchet frontend/docs/AGENTS.md, a generated Next.js block).
+  assert.equal(
+    nestedScope(doc('frontend/docs/AGENTS.md', ['Always read this first: the guide is in `node_modules/next/dist/docs/`.']))?.reason.kind,
+    'read-first',
+  );
+  assert.equal(nestedScope(doc('frontend/docs/AGENTS.md', ['Guides live in `node_modules/next/dist/docs/`.']))?.reason.kind, 'convention');
   assert.equal(nestedScope({ ...doc('AGENTS.md', ['x']), scope: { kind: 'repo' } }), null);
   assert.equal(nestedScope({ ...doc('docs/CLAUDE.md', ['Always read this first.']), kind: 'claude-md' }), null);
 });

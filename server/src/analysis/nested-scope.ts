@@ -54,11 +54,11 @@ const WHOLE_PROJECT =
 
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** How a line names the folder: `docs/`, `./docs/x.md`, `pkg/docs/`; not `.docs/` nor a word `docs`. */
+/** How a line names the folder: `docs/`, `./docs/x.md`, `frontend/docs/`; not `.docs/`, `dist/docs/` nor a word `docs`. */
 function folderPattern(folder: string): RegExp {
   const last = folder.slice(folder.lastIndexOf('/') + 1);
   const names = [...new Set([folder, last])].map(escape).join('|');
-  return new RegExp(String.raw`(?:^|[\s\`'"(\[/])(?:\./)?(?:${names})/`, 'i');
+  return new RegExp(String.raw`(?:^|[\s\`'"(\[])(?:\./)?(?:${names})/`, 'i');
 }
 
 /** The first line of the document that matches, with its line number. */
