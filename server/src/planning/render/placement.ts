@@ -28,14 +28,21 @@ export function placeDocument(sourceUnits: Unit[]): Placed[] {
   // A title with nothing under it names no section: it is kept in a comment, as a title naming a file is.
   const subject =
     first.kind === 'heading' && first.level === 1 && h1s.length === 1 && units.length > 1 && !isNameTitle(first) ? first : null;
-  const levels = units.filter((u) => u.kind === 'heading' && u !== subject && !isNameTitle(u)).map((u) => u.level!);
+  // A `# ` heading below a section (a generated block pasted in late) is a chapter, not the file's
+  // outline: it does not move every chapter down a level; it comes down to a `## ` section itself.
+  const firstSection = units.findIndex((u) => u.kind === 'heading' && u.level! >= 2);
+  const stray = new Set(
+    units.filter((u, i) => firstSection >= 0 && i > firstSection && u.kind === 'heading' && u.level === 1 && !isNameTitle(u)),
+  );
+  const levels = units.filter((u) => u.kind === 'heading' && u !== subject && !isNameTitle(u) && !stray.has(u)).map((u) => u.level!);
   const min = levels.length > 0 ? Math.min(...levels) : Infinity;
   const by = min === Infinity ? 0 : Math.max(0, (subject ? 3 : 2) - min);
   const out: Placed[] = [];
   const stack: { level: number; key: string }[] = [];
   for (const u of units) {
     if (u.kind === 'heading' && (u === subject || !isNameTitle(u))) {
-      const h = u === subject ? demoted(u) : by > 0 ? asHeading(u, u.level! + by) : u;
+      const down = stray.has(u) ? Math.max(1, by) : by;
+      const h = u === subject ? demoted(u) : down > 0 ? asHeading(u, u.level! + down) : u;
       while (stack.length > 0 && stack[stack.length - 1]!.level >= h.level!) stack.pop();
       out.push({ unit: h, ctx: stack[stack.length - 1]?.key ?? '' });
       stack.push({ level: h.level!, key: headingKey(h.lines[0]!) });
