@@ -28,11 +28,12 @@ export function placeDocument(sourceUnits: Unit[]): Placed[] {
   // A title with nothing under it names no section: it is kept in a comment, as a title naming a file is.
   const subject =
     first.kind === 'heading' && first.level === 1 && h1s.length === 1 && units.length > 1 && !isNameTitle(first) ? first : null;
-  // A `# ` heading below a section (a generated block pasted in late) is a chapter, not the file's
-  // outline: it does not move every chapter down a level; it comes down to a `## ` section itself.
+  // A `# ` heading below a section that closes within a generated block (`<!-- x:end -->` before the
+  // next heading) is a chapter of that block, not the file's outline: it does not move every chapter
+  // down a level; it comes down to a `## ` section itself. One with chapters of its own is an outline.
   const firstSection = units.findIndex((u) => u.kind === 'heading' && u.level! >= 2);
   const stray = new Set(
-    units.filter((u, i) => firstSection >= 0 && i > firstSection && u.kind === 'heading' && u.level === 1 && !isNameTitle(u)),
+    units.filter((u, i) => firstSection >= 0 && i > firstSection && u.level === 1 && !isNameTitle(u) && closesBlock(units, i)),
   );
   const levels = units.filter((u) => u.kind === 'heading' && u !== subject && !isNameTitle(u) && !stray.has(u)).map((u) => u.level!);
   const min = levels.length > 0 ? Math.min(...levels) : Infinity;
@@ -57,6 +58,18 @@ export function placeDocument(sourceUnits: Unit[]): Placed[] {
     out.push({ unit: u, ctx: stack[stack.length - 1]?.key ?? '' });
   }
   return out;
+}
+
+const END_MARKER = /<!--[^>]*\bend\b[^>]*-->/i;
+
+/** Whether the heading at `i` is the last of its block: no heading follows, or a block's end marker comes before the next one. */
+function closesBlock(units: Unit[], i: number): boolean {
+  for (let j = i + 1; j < units.length; j++) {
+    const u = units[j]!;
+    if (u.kind === 'heading') return false;
+    if (u.kind === 'html' && END_MARKER.test(u.lines.join(' '))) return true;
+  }
+  return true;
 }
 
 /** A rule of one line (a bullet or a sentence), not a separator, tag, table row or code. */
