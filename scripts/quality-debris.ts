@@ -2,8 +2,12 @@
 // writes, counted across every corpus repository (../shared/corpus, planned in process on copies in a
 // temp dir): headings with nothing under them, lead-ins split from the list, table or code they
 // introduce, and globs without a slash in `applyTo` (GitHub matches applyTo against the
-// repository-relative path, so `*.ts` matches only at the root). All three must be zero.
-// `--list` prints every case found.
+// repository-relative path, so `*.ts` matches only at the root). All three must be zero, and so
+// must the empty headings with every file's lines for another assistant left out (approve's
+// `leave_out`) and the places where the pattern label and the plan disagree
+// (tests/helpers/pattern-agreement.ts). Listed beside them, not defects: the lines for another
+// assistant, those the tool can rewrite, and the nested AGENTS.md files planned repo-wide or kept
+// to their folders. `--list` prints every case found.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +19,7 @@ import { splitText } from '../server/src/common/text.js';
 import { otherAssistantLines } from '../server/src/analysis/other-assistants.js';
 import { CORPUS, corpusRepos } from '../tests/helpers/corpus.js';
 import { emptyHeadings, fenced } from '../tests/helpers/debris.js';
+import { labelDisagreements } from '../tests/helpers/pattern-agreement.js';
 
 const list = process.argv.includes('--list');
 
@@ -71,6 +76,32 @@ interface Counts {
   globs: string[];
   /** Lines written for another assistant in the migrated files, listed in the plan's notes (not a defect count). */
   other: string[];
+  /** Of those, the lines the tool has a rewrite for Copilot for. */
+  rewritable: string[];
+  /** Empty headings when every file's lines for another assistant are left out. */
+  emptyLeftOut: string[];
+  /** Where the pattern label and the plan disagree. */
+  label: string[];
+  /** Nested AGENTS.md files planned repo-wide, and kept to their folders. */
+  repoWide: string[];
+  folder: string[];
+}
+
+/** The headings a plan's written files hold with nothing under them that their author did not leave empty. */
+function emptyIn(name: string, plan: Plan, sourceLines: (p: string) => string[]): string[] {
+  const found: string[] = [];
+  const source = sourceOf(plan);
+  for (const o of plan.operations) {
+    if (o.content === null) continue;
+    const lines = splitText(o.content).lines;
+    for (const i of emptyHeadings(lines)) {
+      // A heading its author left empty is the author's; only one the plan emptied is debris.
+      const from = source.get(`${o.path}:${i + 1}`);
+      if (from && emptyHeadings(sourceLines(from[0])).includes(from[1] - 1)) continue;
+      found.push(`${name}: ${o.path}:${i + 1} ${JSON.stringify(lines[i])}`);
+    }
+  }
+  return found;
 }
 
 async function count(name: string): Promise<Counts> {
@@ -82,21 +113,21 @@ async function count(name: string): Promise<Counts> {
     const scan = await scanRepository(repo);
     const plan = buildPlan(scan);
     const written = new Map(plan.operations.filter((o) => o.content !== null).map((o) => [o.path, splitText(o.content!).lines]));
-    const c: Counts = { empty: [], split: [], globs: [], other: [] };
+    const c: Counts = { empty: [], split: [], globs: [], other: [], rewritable: [], emptyLeftOut: [], label: [], repoWide: [], folder: [] };
     const migrated = new Set(plan.provenance.map((s) => s.from.path));
     for (const doc of scan.docs.filter((d) => d.role === 'legacy' && migrated.has(d.path)))
       for (const l of otherAssistantLines(doc)) c.other.push(`${name}: ${doc.path}:${l.line} (${l.names})`);
-    const source = sourceOf(plan);
+    for (const o of plan.assistants)
+      for (const l of o.lines) if (l.rewrite !== null) c.rewritable.push(`${name}: ${o.path}:${l.line} ${JSON.stringify(l.rewrite)}`);
+    for (const o of plan.scopes) (o.decided === 'repo' ? c.repoWide : c.folder).push(`${name}: ${o.path} (${o.reason})`);
     const sourceLines = (p: string) => splitText(fs.readFileSync(path.join(repo, p), 'utf8')).lines;
-    for (const [p, lines] of written) {
-      for (const i of emptyHeadings(lines)) {
-        // A heading its author left empty is the author's; only one the plan emptied is debris.
-        const from = source.get(`${p}:${i + 1}`);
-        if (from && emptyHeadings(sourceLines(from[0])).includes(from[1] - 1)) continue;
-        c.empty.push(`${name}: ${p}:${i + 1} ${JSON.stringify(lines[i])}`);
-      }
-      for (const g of unslashed(lines)) c.globs.push(`${name}: ${p} applyTo ${JSON.stringify(g)}`);
+    c.empty.push(...emptyIn(name, plan, sourceLines));
+    if (plan.assistants.length > 0) {
+      const leaveOut = Object.fromEntries(plan.assistants.map((o) => [o.path, 'leave_out' as const]));
+      c.emptyLeftOut.push(...emptyIn(name, buildPlan(scan, undefined, { legacy: {}, conflicts: {}, assistants: leaveOut }), sourceLines));
     }
+    c.label.push(...labelDisagreements(scan).map((d) => `${name}: ${d}`));
+    for (const [p, lines] of written) for (const g of unslashed(lines)) c.globs.push(`${name}: ${p} applyTo ${JSON.stringify(g)}`);
     const where = writtenAt(plan);
     for (const src of scan.sources) {
       if (!plan.provenance.some((s) => s.from.path === src.path)) continue;
@@ -128,19 +159,22 @@ if (!fs.existsSync(path.join(CORPUS, 'MANIFEST.tsv'))) {
   console.log(`debris: corpus absent at ${CORPUS}; skipped`);
 } else {
   const repos = corpusRepos();
-  const all: Counts = { empty: [], split: [], globs: [], other: [] };
+  const all: Counts = { empty: [], split: [], globs: [], other: [], rewritable: [], emptyLeftOut: [], label: [], repoWide: [], folder: [] };
   for (const r of repos) {
     const c = await count(r);
-    all.empty.push(...c.empty);
-    all.split.push(...c.split);
-    all.globs.push(...c.globs);
-    all.other.push(...c.other);
+    for (const k of Object.keys(all) as (keyof Counts)[]) all[k].push(...c[k]);
   }
   console.log(`debris: ${repos.length} corpus repositories (each must be 0)`);
   console.log(`  empty headings           ${all.empty.length}`);
   console.log(`  lead-ins split off       ${all.split.length}`);
   console.log(`  applyTo globs without /  ${all.globs.length}`);
-  console.log(`  (listed in the notes: lines for another assistant, ${all.other.length})`);
-  if (list) for (const line of [...all.empty, ...all.split, ...all.globs]) console.log(`    ${line}`);
-  process.exitCode = all.empty.length + all.split.length + all.globs.length > 0 ? 1 : 0;
+  console.log(`  empty headings, lines for another assistant left out  ${all.emptyLeftOut.length}`);
+  console.log(`  pattern label and plan disagree  ${all.label.length}`);
+  console.log(
+    `  (listed in the notes: lines for another assistant, ${all.other.length}; of them with a rewrite for Copilot, ${all.rewritable.length})`,
+  );
+  console.log(`  (nested AGENTS.md: planned repo-wide ${all.repoWide.length}, kept to their folders ${all.folder.length})`);
+  const defects = [...all.empty, ...all.split, ...all.globs, ...all.emptyLeftOut, ...all.label];
+  if (list) for (const line of [...defects, ...all.repoWide]) console.log(`    ${line}`);
+  process.exitCode = defects.length > 0 ? 1 : 0;
 }

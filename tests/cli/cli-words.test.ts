@@ -195,11 +195,12 @@ test('the pattern counts many files instead of naming each one, and names a few 
   const detail = (files: Record<string, string>) =>
     JSON.parse(cli(['analyze', '--repo', sandbox(t, files), '--json']).stdout).patternDetail;
   // Seven flat files: counted, the first three named (in the scan's order), and not counted twice.
+  // Each is scoped to its folder: its scoped file takes it as it is, so the label does not say it is grouped.
   const seven = Object.fromEntries(Array.from({ length: 7 }, (_, n) => [`pkg${n}/AGENTS.md`, flatRule(n)]));
   assert.equal(
     detail(seven),
     "the rules in 7 files (pkg0/AGENTS.md, pkg1/AGENTS.md, pkg2/AGENTS.md and 4 more) are not in Copilot's files yet; " +
-      'those 7 files hold rules outside headed sections that can be grouped (rule: a file without headings is unstructured)',
+      'those 7 files hold rules outside headed sections, which move as they are into their scoped files (rule: a file without headings is unstructured)',
   );
   // Seven files of which two are flat: the seven counted, the two named in full.
   const mixed = Object.fromEntries(
@@ -208,14 +209,14 @@ test('the pattern counts many files instead of naming each one, and names a few 
   assert.equal(
     detail(mixed),
     "the rules in 7 files (pkg0/AGENTS.md, pkg1/AGENTS.md, pkg2/AGENTS.md and 4 more) are not in Copilot's files yet; " +
-      'pkg2/AGENTS.md, pkg5/AGENTS.md hold rules outside headed sections that can be grouped (rule: a file without headings is unstructured)',
+      'pkg2/AGENTS.md, pkg5/AGENTS.md hold rules outside headed sections, which move as they are into their scoped files (rule: a file without headings is unstructured)',
   );
   // Five files are still named, every one.
   const five = Object.fromEntries(Array.from({ length: 5 }, (_, n) => [`pkg${n}/AGENTS.md`, flatRule(n)]));
   assert.equal(
     detail(five),
     "the rules in pkg0/AGENTS.md, pkg1/AGENTS.md, pkg2/AGENTS.md, pkg3/AGENTS.md, pkg4/AGENTS.md are not in Copilot's files yet; " +
-      'pkg0/AGENTS.md, pkg1/AGENTS.md, pkg2/AGENTS.md, pkg3/AGENTS.md, pkg4/AGENTS.md hold rules outside headed sections that can be grouped (rule: a file without headings is unstructured)',
+      'pkg0/AGENTS.md, pkg1/AGENTS.md, pkg2/AGENTS.md, pkg3/AGENTS.md, pkg4/AGENTS.md hold rules outside headed sections, which move as they are into their scoped files (rule: a file without headings is unstructured)',
   );
 });
 

@@ -3,7 +3,7 @@ import { findConflicts } from './conflicts.js';
 import { normalizedTexts, type NormalizedOf } from './normalized.js';
 import { normalizedText, normalizeLine, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
 import { contentDocs, type ScanResult } from './scan.js';
-import type { Analysis, Pattern } from '../model/analysis.js';
+import type { Analysis } from '../model/analysis.js';
 import { findNearDuplicates } from './near-duplicates.js';
 import { collapseCopies, findReworded } from './duplicates.js';
 import { groupRepeats } from './repeat-groups.js';
@@ -15,9 +15,9 @@ import { groupBy, repeatedKeys } from '../common/collections.js';
 import { meetingMembers, scopesOverlap } from './scope-overlap.js';
 import type { SkippedSource } from '../repo/source-file.js';
 import { charName, hiddenIn, showExcerpt } from '../show/untrusted.js';
-import { fileNames, NAMED_IN_FULL } from '../show/file-names.js';
 import { importCapProblem } from './imports.js';
 import { findDrift } from './drift.js';
+import { describePattern, patternFacts } from './pattern.js';
 
 export type { Analysis, Pattern } from '../model/analysis.js';
 export type { Location, Problem } from '../model/problem.js';
@@ -63,58 +63,16 @@ export function analyze(scan: ScanResult): Analysis {
   const structured = Object.fromEntries(docs.map((d) => [d.path, isStructured(d)]));
   dedupeByLocations(problems);
   for (const p of problems) p.certainty = certaintyOf(p);
-  const pattern = classify(docs, problems, structured);
+  const facts = patternFacts(scan, docs, problems, structured);
   return {
-    pattern,
-    patternDetail: describePattern(pattern, docs, structured, problems),
+    pattern: facts.pattern,
+    patternDetail: describePattern(facts),
     sources: scan.sources,
     problems,
     skipped: scan.skipped.map((s: SkippedSource) => ({ path: s.path, reason: s.reason, detail: s.detail })),
     structured,
     contradictionTopics: problems.filter((p) => p.type === 'contradiction').map((p) => topics.get(p)!),
   };
-}
-
-/**
- * Which rule decides the pattern, first match wins:
- * clean: no instructions at all. messy: a repository with contradictions is messy. structured: every
- * file with rules is organised in `## ` sections (a file with headings is structured), wherever it
- * is. unstructured: some file holds rules outside sections. Repeats alone do not make a repository
- * messy: the plan merges those across files and keeps a file's own.
- */
-function classify(docs: InstructionDoc[], problems: Problem[], structured: Record<string, boolean>): Pattern {
-  const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));
-  if (withContent.length === 0) return 'clean';
-  // A pair worth a second look (certainty low) alone does not make a repository messy.
-  if (problems.some((p) => p.type === 'contradiction' && p.certainty !== 'low')) return 'messy';
-  return withContent.every((d) => structured[d.path]) ? 'structured' : 'unstructured';
-}
-
-function describePattern(pattern: Pattern, docs: InstructionDoc[], structured: Record<string, boolean>, problems: Problem[]): string {
-  if (pattern === 'clean') return 'there are no instructions to migrate';
-  if (pattern === 'messy') {
-    const n = problems.filter((p) => p.type === 'contradiction').length;
-    return `${n === 1 ? 'one contradiction was' : `${n} contradictions were`} found (rule: a repository with contradictions is messy)`;
-  }
-  const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));
-  const names = (list: InstructionDoc[]) => fileNames(list.map((d) => d.path));
-  const legacy = withContent.filter((d) => d.role !== 'copilot');
-  const legacyPart = legacy.length ? [`the rules in ${names(legacy)} are not in Copilot's files yet`] : [];
-  if (pattern === 'structured') {
-    const rule = 'rule: a file with headings is structured';
-    return legacy.length === 0
-      ? `the instructions are already in Copilot's files, organised in sections (${rule})`
-      : [`every file is organised in sections (${rule})`, ...legacyPart].join('; ');
-  }
-  const flat = withContent.filter((d) => !structured[d.path]);
-  // When the files just counted are the same ones, they are not counted and named a second time.
-  const sameAsLegacy = flat.length === legacy.length && flat.every((d, i) => d === legacy[i]);
-  const who = sameAsLegacy && flat.length > NAMED_IN_FULL ? `those ${flat.length} files` : names(flat);
-  const parts = [
-    ...legacyPart,
-    `${who} ${flat.length === 1 ? 'holds rules' : 'hold rules'} outside headed sections that can be grouped (rule: a file without headings is unstructured)`,
-  ];
-  return parts.join('; ');
 }
 
 /** Two findings about exactly the same lines say one thing: keep the first. */

@@ -1,9 +1,20 @@
 import { z } from 'zod';
 import { showExcerpt, showLine, showPath, showPaths } from '../show/untrusted.js';
 import type { GatedStep } from '../state/schema.js';
-import { LegacyFate, type ConflictOption, type LegacyOption, type PlanChoices } from '../model/plan.js';
+import {
+  LegacyFate,
+  type AssistantFate,
+  type AssistantOption,
+  type ConflictOption,
+  type LegacyOption,
+  type PlanChoices,
+  type ScopeFate,
+  type ScopeOption,
+} from '../model/plan.js';
 import type { Problem } from '../model/problem.js';
 import { conflictProblems, MAX_CONFLICT_FIELDS } from '../planning/choices.js';
+import { MAX_SCOPE_FIELDS } from '../planning/scopes.js';
+import { MAX_ASSISTANT_FIELDS } from '../planning/assistant-lines.js';
 
 /**
  * The contract's elicitation forms. Field names are fixed; optional fields carry a default.
@@ -119,6 +130,10 @@ function fileTitle(l: Pick<LegacyOption, 'path' | 'target' | 'fates' | 'linkTarg
 export interface ApproveFormInput {
   legacy: Pick<LegacyOption, 'path' | 'target' | 'fates' | 'linkTarget' | 'copyOf'>[];
   conflicts: ConflictOption[];
+  /** Nested AGENTS.md files whose scope may be chosen (absent: none). */
+  scopes?: ScopeOption[];
+  /** Migrated files with lines written for another assistant (absent: none). */
+  assistants?: AssistantOption[];
   /** The plan's problems: a conflict's title says how certain its contradiction is (issue 12). */
   problems?: Pick<Problem, 'type' | 'description' | 'certainty'>[];
 }
@@ -131,7 +146,12 @@ const certaintyOf = (problems: Map<string, Pick<Problem, 'certainty'>>, id: stri
 
 /** The plan offers choices: approve asks them in a first round of their own. */
 export function hasChoices(plan: ApproveFormInput): boolean {
-  return plan.legacy.some((l) => l.fates.length > 1) || plan.conflicts.length > 0;
+  return (
+    plan.legacy.some((l) => l.fates.length > 1) ||
+    plan.conflicts.length > 0 ||
+    (plan.scopes ?? []).length > 0 ||
+    (plan.assistants ?? []).length > 0
+  );
 }
 
 /**
@@ -167,6 +187,75 @@ export function choicesForm(plan: ApproveFormInput): Form & { choicesFrom(conten
   const properties: Record<string, Record<string, unknown>> = {};
   const shape: Record<string, z.ZodType> = {};
   const choosable = plan.legacy.filter((l) => l.fates.length > 1);
+  const perFile = legacyFields(choosable, properties, shape);
+  const problems = conflictProblems(plan.problems ?? []);
+  plan.conflicts.slice(0, MAX_CONFLICT_FIELDS).forEach((c) => {
+    const sides = sidesOf(c.locations);
+    properties[c.id] = {
+      type: 'string',
+      title: `Which rule stands? ${showLine(c.description)}${certaintyOf(problems, c.id)}`,
+      oneOf: [
+        c.secondLook
+          ? { const: 'keep_all', title: 'Both stand: they may not conflict (worth a second look; nothing is marked in the file)' }
+          : { const: 'keep_all', title: 'Keep all of them and mark the conflict in the file' },
+        ...sides.map((side) => ({
+          const: `keep_${side.first + 1}`,
+          title: sideTitle(
+            side.at,
+            c.locations.filter((l) => !side.at.includes(l)),
+          ),
+        })),
+      ],
+      default: 'keep_all',
+    };
+    shape[c.id] = z.enum(['keep_all', ...sides.map((side) => `keep_${side.first + 1}`)] as [string, ...string[]]).optional();
+  });
+  const scopes = (plan.scopes ?? []).slice(0, MAX_SCOPE_FIELDS);
+  scopes.forEach((o, i) => {
+    properties[`scope_${i + 1}`] = scopeField(o);
+    shape[`scope_${i + 1}`] = z.enum(['repo', 'folder']).optional();
+  });
+  const assistants = (plan.assistants ?? []).slice(0, MAX_ASSISTANT_FIELDS);
+  assistants.forEach((o, i) => {
+    properties[`assistant_${i + 1}`] = assistantField(o);
+    shape[`assistant_${i + 1}`] = z.enum(o.fates as [string, ...string[]]).optional();
+  });
+  return {
+    requestedSchema: { type: 'object', properties, required: [] },
+    content: z.object(shape) as unknown as z.ZodType<Record<string, unknown>>,
+    confirmations: [],
+    choicesFrom(content) {
+      const legacy: PlanChoices['legacy'] = {};
+      choosable.forEach((l, i) => {
+        const v = perFile ? content[`legacy_${i + 1}`] : content.legacy_all;
+        if (typeof v === 'string' && (l.fates as string[]).includes(v)) legacy[l.path] = v as LegacyFate;
+      });
+      const conflicts: PlanChoices['conflicts'] = {};
+      for (const c of plan.conflicts) if (typeof content[c.id] === 'string') conflicts[c.id] = content[c.id] as string;
+      const picked: PlanChoices = { legacy, conflicts };
+      const scoped: Record<string, ScopeFate> = {};
+      scopes.forEach((o, i) => {
+        const v = content[`scope_${i + 1}`];
+        if ((v === 'repo' || v === 'folder') && v !== o.decided) scoped[o.path] = v;
+      });
+      const fated: Record<string, AssistantFate> = {};
+      assistants.forEach((o, i) => {
+        const v = content[`assistant_${i + 1}`];
+        if (typeof v === 'string' && (o.fates as string[]).includes(v)) fated[o.path] = v as AssistantFate;
+      });
+      if (Object.keys(scoped).length > 0) picked.scopes = scoped;
+      if (Object.keys(fated).length > 0) picked.assistants = fated;
+      return picked;
+    },
+  };
+}
+
+/** The legacy files' fields: one per file, or one for all past MAX_FILE_FIELDS; whether they are per file. */
+function legacyFields(
+  choosable: ApproveFormInput['legacy'],
+  properties: Record<string, Record<string, unknown>>,
+  shape: Record<string, z.ZodType>,
+): boolean {
   const perFile = choosable.length <= MAX_FILE_FIELDS;
   if (perFile) {
     choosable.forEach((l, i) => {
@@ -190,43 +279,81 @@ export function choicesForm(plan: ApproveFormInput): Form & { choicesFrom(conten
     };
     shape.legacy_all = LegacyFate.extract(['keep', 'remove']).optional();
   }
-  const problems = conflictProblems(plan.problems ?? []);
-  plan.conflicts.slice(0, MAX_CONFLICT_FIELDS).forEach((c) => {
-    const sides = sidesOf(c.locations);
-    properties[c.id] = {
-      type: 'string',
-      title: `Which rule stands? ${showLine(c.description)}${certaintyOf(problems, c.id)}`,
-      oneOf: [
-        c.secondLook
-          ? { const: 'keep_all', title: 'Both stand: they may not conflict (worth a second look; nothing is marked in the file)' }
-          : { const: 'keep_all', title: 'Keep all of them and mark the conflict in the file' },
-        ...sides.map((side) => ({
-          const: `keep_${side.first + 1}`,
-          title: sideTitle(
-            side.at,
-            c.locations.filter((l) => !side.at.includes(l)),
-          ),
-        })),
-      ],
-      default: 'keep_all',
-    };
-    shape[c.id] = z.enum(['keep_all', ...sides.map((side) => `keep_${side.first + 1}`)] as [string, ...string[]]).optional();
-  });
+  return perFile;
+}
+
+/** Where a nested AGENTS.md's rules apply: the tool's decision is the default, the other is offered. */
+function scopeField(o: ScopeOption): Record<string, unknown> {
+  const glob = `${o.folder}/**`;
   return {
-    requestedSchema: { type: 'object', properties, required: [] },
-    content: z.object(shape) as unknown as z.ZodType<Record<string, unknown>>,
-    confirmations: [],
-    choicesFrom(content) {
-      const legacy: PlanChoices['legacy'] = {};
-      choosable.forEach((l, i) => {
-        const v = perFile ? content[`legacy_${i + 1}`] : content.legacy_all;
-        if (typeof v === 'string' && (l.fates as string[]).includes(v)) legacy[l.path] = v as LegacyFate;
-      });
-      const conflicts: PlanChoices['conflicts'] = {};
-      for (const c of plan.conflicts) if (typeof content[c.id] === 'string') conflicts[c.id] = content[c.id] as string;
-      return { legacy, conflicts };
-    },
+    type: 'string',
+    title: `Where do the rules of ${showPath(o.path)} apply? (the tool: ${o.decided === 'repo' ? 'the whole repository' : `${showPath(glob)} only`}, because ${showLine(o.reason)})`,
+    oneOf: [
+      { const: 'repo', title: `The whole repository: its rules go to .github/copilot-instructions.md` },
+      {
+        const: 'folder',
+        title: `Only files under ${showPath(`${o.folder}/`)}: its rules go to a scoped file with applyTo ${showPath(glob)}`,
+      },
+    ],
+    default: o.decided,
   };
+}
+
+const ASSISTANT_FATE_TITLES: Record<AssistantFate, (o: AssistantOption) => string> = {
+  keep: () => 'Keep them as written (Copilot reads them as its own)',
+  rewrite: (o) =>
+    `Rewrite ${o.lines.filter((l) => l.rewrite !== null).length === 1 ? 'the line' : 'the lines'} the tool can for Copilot (the next form's diff shows how); keep the others as written`,
+  leave_out: (o) =>
+    `Leave ${o.leftOut.length === 1 ? 'that line' : `those ${o.leftOut.length} lines`} out of Copilot's files (${showPath(o.path)} itself keeps them)`,
+};
+
+/** What becomes of a file's lines written for another assistant; the lines are listed in full in the message. */
+function assistantField(o: AssistantOption): Record<string, unknown> {
+  const at = o.lines.map((l) => `${showPath(o.path)}:${l.line}`);
+  const named = at.length > 3 ? `${at.slice(0, 3).join(', ')} and ${at.length - 3} more` : at.join(', ');
+  return {
+    type: 'string',
+    title: `Lines of ${showPath(o.path)} written for another assistant (${named}): what goes to ${showPath(o.target)}?`,
+    oneOf: o.fates.map((f) => ({ const: f, title: ASSISTANT_FATE_TITLES[f](o) })),
+    default: 'keep',
+  };
+}
+
+/**
+ * What round one says about the nested AGENTS.md files and the lines for another assistant: the
+ * tool's decision and reason for each file; each line in full with file:line, its rewrite beside it.
+ */
+export function scopeAndAssistantLines(plan: Pick<ApproveFormInput, 'scopes' | 'assistants'>): string[] {
+  const lines: string[] = [];
+  const scopes = plan.scopes ?? [];
+  if (scopes.length > 0) {
+    lines.push('', "Nested AGENTS.md files (the default is the tool's decision):");
+    for (const o of scopes.slice(0, MAX_SCOPE_FIELDS))
+      lines.push(
+        `- ${showPath(o.path)}: ${o.decided === 'repo' ? 'the whole repository' : `${showPath(`${o.folder}/**`)} only`}, because ${showLine(o.reason)}.`,
+      );
+    if (scopes.length > MAX_SCOPE_FIELDS)
+      lines.push(`- ${scopes.length - MAX_SCOPE_FIELDS} more keep the tool's decision (the plan's notes say which and why).`);
+  }
+  const assistants = plan.assistants ?? [];
+  if (assistants.length > 0) {
+    lines.push('', 'Lines written for another assistant (the default keeps them as written):');
+    for (const o of assistants.slice(0, MAX_ASSISTANT_FIELDS)) {
+      lines.push(`- ${showPath(o.path)}, its rules going to ${showPath(o.target)}:`);
+      for (const l of o.lines) {
+        lines.push(`  ${showPath(o.path)}:${l.line}: ${showLine(l.text)} (${showLine(l.names)})`);
+        if (l.rewrite !== null) lines.push(`    rewritten for Copilot: ${showLine(l.rewrite)}`);
+      }
+      const extra = o.leftOut.filter((x) => !o.lines.some((l) => l.line === x.line));
+      if (extra.length > 0)
+        lines.push(
+          `  Leaving them out also leaves out the ${extra.length} line(s) of the sections titled for another assistant: ${extra.map((x) => `${showPath(o.path)}:${x.line}`).join(', ')}.`,
+        );
+    }
+    if (assistants.length > MAX_ASSISTANT_FIELDS)
+      lines.push(`- ${assistants.length - MAX_ASSISTANT_FIELDS} more files keep theirs as written (the plan's notes list them).`);
+  }
+  return lines;
 }
 
 /** The sides of a conflict (locations that agree), each named by its first location's index. */

@@ -58,11 +58,47 @@ export const ConflictOption = z.object({
 });
 export type ConflictOption = z.infer<typeof ConflictOption>;
 
+/** Where a nested AGENTS.md's rules apply: the whole repository, or its folder (the AGENTS.md convention). */
+export const ScopeFate = z.enum(['repo', 'folder']);
+export type ScopeFate = z.infer<typeof ScopeFate>;
+
+/** A nested AGENTS.md whose scope the person may change in approve's first round; the default is the tool's decision. */
+export const ScopeOption = z.object({
+  path: z.string(),
+  /** The folder it sits in, without a trailing slash. */
+  folder: z.string(),
+  decided: ScopeFate,
+  /** Why the tool decided so, in words. */
+  reason: z.string(),
+});
+export type ScopeOption = z.infer<typeof ScopeOption>;
+
+/** Lines written for another assistant: kept as written (the default), rewritten for Copilot, or left out of Copilot's files. */
+export const AssistantFate = z.enum(['keep', 'rewrite', 'leave_out']);
+export type AssistantFate = z.infer<typeof AssistantFate>;
+
+/** A migrated file's lines written for another assistant (analysis/other-assistants.ts), and what choosing each fate writes. */
+export const AssistantOption = z.object({
+  path: z.string(),
+  /** Where its rules go. */
+  target: z.string(),
+  fates: z.array(AssistantFate),
+  /** `names`: what the line names; `rewrite`: the line as `rewrite` writes it (null: as written); `leftOut`: lines `leave_out` drops. */
+  lines: z.array(z.object({ line: z.number().int(), text: z.string(), names: z.string(), rewrite: z.string().nullable() })),
+  /** The lines `leave_out` drops: the lines above, and the body of a section titled for another assistant. */
+  leftOut: z.array(z.object({ line: z.number().int(), text: z.string() })),
+});
+export type AssistantOption = z.infer<typeof AssistantOption>;
+
 /** What the person chose in the approve form for legacy files and contradictions. */
 export const PlanChoices = z.object({
   legacy: z.record(z.string(), LegacyFate),
   /** Conflict id → 'keep_all', or 'keep_N' (1-based location whose side stands; the other sides' lines are dropped). */
   conflicts: z.record(z.string(), z.string()),
+  /** Nested AGENTS.md path → where its rules apply; absent: the tool's decision. */
+  scopes: z.record(z.string(), ScopeFate).optional(),
+  /** Path → what becomes of its lines for another assistant; absent: kept as written. */
+  assistants: z.record(z.string(), AssistantFate).optional(),
 });
 export type PlanChoices = z.infer<typeof PlanChoices>;
 
@@ -89,6 +125,10 @@ export const PlanContent = z.object({
   provenance: z.array(Provenance),
   legacy: z.array(LegacyOption),
   conflicts: z.array(ConflictOption),
+  /** Nested AGENTS.md files whose scope may be chosen (absent in plans saved before). */
+  scopes: z.array(ScopeOption).default([]),
+  /** Migrated files with lines written for another assistant (absent in plans saved before). */
+  assistants: z.array(AssistantOption).default([]),
   dropped: z.array(Dropped),
   notes: z.array(z.string()),
 });

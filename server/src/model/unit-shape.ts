@@ -36,7 +36,13 @@ export function headLength(units: Unit[], endsHead: (u: Unit) => boolean = () =>
 
 /** A `# ` heading one level down, as a `## ` section heading; its line is the source line with one `#` more. */
 export function demoted(u: Unit): Unit {
-  return { ...u, lines: [`#${u.lines[0]!}`], level: 2 };
+  return { ...u, lines: [deeper(u.lines[0]!, 1)], level: 2 };
+}
+
+/** A heading line `by` levels down: the `#`s go after its indentation (` ## A` as ` ### A`, never `# ## A`). */
+export function deeper(line: string, by: number): string {
+  const indent = /^ {0,3}/.exec(line)![0];
+  return `${indent}${'#'.repeat(by)}${line.slice(indent.length)}`;
 }
 
 /**
@@ -46,6 +52,9 @@ export function demoted(u: Unit): Unit {
  */
 export function sameOrDemoted(source: string, out: string): boolean {
   if (source === out) return true;
+  // An indented heading gets its `#`s after the indentation.
+  const indent = /^ {1,3}(?=#)/.exec(source)?.[0];
+  if (indent) return out.startsWith(indent) && sameOrDemoted(source.slice(indent.length), out.slice(indent.length));
   if (!out.endsWith(source)) return false;
   const prefix = out.slice(0, out.length - source.length);
   // A heading gets `#`s only; a line that was no heading gets `#`s and a space.

@@ -13,7 +13,7 @@ export function changedLineNotes(target: string, r: Rendered, sourceLine: (path:
     const source = sourceLine(ref.path, ref.line);
     const out = r.lines[i]!;
     if (source === undefined || source === out) return;
-    if (/^#{1,6}(\s|$)/.test(source)) moved.set(ref.path, (moved.get(ref.path) ?? 0) + 1);
+    if (/^ {0,3}#{1,6}(\s|$)/.test(source)) moved.set(ref.path, (moved.get(ref.path) ?? 0) + 1);
     else notes.push({ kind: 'pseudo-heading', at: ref, source, target, heading: out });
   });
   for (const [path, count] of moved) notes.push({ kind: 'headings-moved', path, count, target });

@@ -14,7 +14,12 @@ export const MAX_CONFLICT_FIELDS = 20;
 export const DEFAULT_CHOICES: PlanChoices = { legacy: {}, conflicts: {} };
 
 export function isDefault(c: PlanChoices): boolean {
-  return Object.values(c.legacy).every((f) => f === 'keep') && Object.values(c.conflicts).every((v) => v === 'keep_all');
+  return (
+    Object.values(c.legacy).every((f) => f === 'keep') &&
+    Object.values(c.conflicts).every((v) => v === 'keep_all') &&
+    Object.keys(c.scopes ?? {}).length === 0 &&
+    Object.values(c.assistants ?? {}).every((f) => f === 'keep')
+  );
 }
 
 /** The copies as the person's choices leave them. */

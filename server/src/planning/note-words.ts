@@ -1,5 +1,6 @@
 import { COPILOT_INSTRUCTIONS_PATH as COPILOT } from '../analysis/formats/copilot-instructions.js';
 import { surfaceList, type Surface } from '../analysis/surfaces.js';
+import type { ScopeReason } from '../analysis/nested-scope.js';
 import type { LongFile, Note } from './notes.js';
 
 /**
@@ -54,8 +55,23 @@ const WORDS: Words = {
     const shown = n.lines.slice(0, MAX_LISTED).map((l) => `line ${l.line} "${excerpt(l.text)}" (${l.names})`);
     const more = n.lines.length > MAX_LISTED ? `, and ${n.lines.length - MAX_LISTED} more` : '';
     const [count, it, they] = n.lines.length === 1 ? ['one line is', 'it', 'It is'] : [`${n.lines.length} lines are`, 'them', 'They are'];
-    return `${n.path}: ${count} written for another assistant, and Copilot would read ${it} as its own: ${shown.join('; ')}${more}. ${they} migrated as written: a choice to rewrite ${it} for Copilot or leave ${it} out is not offered yet, so edit ${it} after the migration if needed.`;
+    const head = `${n.path}: ${count} written for another assistant, and Copilot would read ${it} as its own: ${shown.join('; ')}${more}.`;
+    if (n.fate === 'rewrite')
+      return `${head} As you chose, ${they.toLowerCase()} rewritten for Copilot where the tool can (the diff shows how); the others are migrated as written.`;
+    if (n.fate === 'leave_out')
+      return `${head} As you chose, ${they.toLowerCase()} left out of Copilot's files; the file itself keeps ${it} while you keep it.`;
+    return `${head} ${they} migrated as written; approve's first round can ${n.rewritable > 0 ? `rewrite ${it} for Copilot or ` : ''}leave ${it} out instead.`;
   },
+  'nested-scope': (n) => {
+    const [o, glob] = [n.option, `${n.option.folder}/**`];
+    const where =
+      n.chosen === 'repo' ? `applies to the whole repository (its rules go to ${COPILOT})` : `applies to ${glob} only (applyTo "${glob}")`;
+    if (n.chosen !== o.decided)
+      return `${o.path} ${where}, as you chose; the tool would have ${o.decided === 'repo' ? 'made it repo-wide' : `kept it to ${glob}`}: ${o.reason}.`;
+    return `${o.path} ${where}: ${o.reason}. Approve's first round can apply it to ${glob} only instead.`;
+  },
+  'nested-scopes-kept': (n) =>
+    `${n.options.length === 1 ? 'A nested AGENTS.md applies' : `${n.options.length} nested AGENTS.md files apply`} to its folder only, as the AGENTS.md convention says: ${n.options.map((o) => `${o.path} (${o.reason})`).join('; ')}. Approve's first round can make ${n.options.length === 1 ? 'it' : 'each'} repo-wide instead.`,
   'list-ended': (n) =>
     `${n.at.path}:${n.at.line} "${n.line.trim()}" starts indented, so ${n.target} has a comment line before it that ends the list above: it would otherwise read as part of that list's last item.`,
   'already-organised': (n) => `${n.target} is already organised in sections; nothing to change.`,
@@ -117,6 +133,22 @@ const WORDS: Words = {
       : `${n.path} is kept as it is: ${COPILOT} links to it, so Copilot reads its rules through the link.`,
   'left-out': (n) => `${n.path} is left out of the migration: it is ${n.why}. Choose to migrate it if its rules are yours.`,
 };
+
+/** Why the tool scoped a nested AGENTS.md as it did, in words. */
+export function scopeReasonWords(folder: string, r: ScopeReason): string {
+  switch (r.kind) {
+    case 'read-first':
+      return `it says to read it first (line ${r.line}: "${excerpt(r.text)}") and names nothing of ${folder}/`;
+    case 'whole-project':
+      return `it speaks of the whole repository (line ${r.line}: "${excerpt(r.text)}") and names nothing of ${folder}/`;
+    case 'names-folder':
+      return `it names its own folder (line ${r.line}: "${excerpt(r.text)}")`;
+    case 'package-folder':
+      return `it sits in a package or source folder, under ${r.segment}/`;
+    case 'convention':
+      return 'nothing in it says it is for the whole repository';
+  }
+}
 
 /** A note in words, as the plan and its options carry it. */
 export function noteText(note: Note): string {

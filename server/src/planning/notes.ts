@@ -1,6 +1,6 @@
 import type { OtherAssistantLine } from '../analysis/other-assistants.js';
 import type { Surface } from '../analysis/surfaces.js';
-import type { LegacyFate, LegacyOption } from '../model/plan.js';
+import type { AssistantFate, LegacyFate, LegacyOption, ScopeFate, ScopeOption } from '../model/plan.js';
 import type { GlobRewrite } from '../model/model.js';
 import type { Location as LineRef } from '../model/problem.js';
 
@@ -19,8 +19,12 @@ export type Note =
   | { kind: 'headings-moved'; path: string; count: number; target: string }
   /** A heading repeated among its siblings in one file: the later ones merged into the first, their lines under it. */
   | { kind: 'siblings-merged'; path: string; heading: string; line: number; repeats: number[]; target: string }
-  /** Lines of a migrated file written for another assistant (analysis/other-assistants.ts): listed, migrated as written. */
-  | { kind: 'other-assistant'; path: string; lines: OtherAssistantLine[] }
+  /** Lines of a migrated file written for another assistant (analysis/other-assistants.ts): listed, and what the person chose for them. */
+  | { kind: 'other-assistant'; path: string; lines: OtherAssistantLine[]; fate: AssistantFate; rewritable: number }
+  /** A nested AGENTS.md planned repo-wide, or scoped otherwise than the tool decided: where it applies, and the tool's reason. */
+  | { kind: 'nested-scope'; option: ScopeOption; chosen: ScopeFate }
+  /** The nested AGENTS.md files kept to their folders as the tool decided, with its reason for each. */
+  | { kind: 'nested-scopes-kept'; options: ScopeOption[] }
   /** A comment line that ends a list, written before a unit that starts indented. */
   | { kind: 'list-ended'; at: LineRef; line: string; target: string }
   | { kind: 'already-organised'; target: string }

@@ -1,5 +1,5 @@
 import type { Unit } from '../model/model.js';
-import { isLeadIn } from '../model/unit-shape.js';
+import { deeper, isLeadIn } from '../model/unit-shape.js';
 
 /**
  * The shape a careful reader sees in a file before anything moves: one rule per line in a flat
@@ -229,7 +229,7 @@ export function asHeading(u: Unit, level: number): Unit {
   if (u.kind === 'heading') {
     const by = lvl - u.level!;
     if (by <= 0 || u.level! + by > 6) return u;
-    return { ...u, lines: [`${'#'.repeat(by)}${u.lines[0]!}`], level: lvl };
+    return { ...u, lines: [deeper(u.lines[0]!, by)], level: lvl };
   }
   return { ...u, kind: 'heading', lines: [`${'#'.repeat(lvl)} ${u.lines[0]!}`], level: lvl };
 }

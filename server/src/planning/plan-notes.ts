@@ -1,7 +1,6 @@
 import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
 import { importCapNote, importNote } from '../analysis/imports.js';
 import type { ScanResult } from '../analysis/scan.js';
-import { otherAssistantLines } from '../analysis/other-assistants.js';
 import { readersOf } from '../analysis/surfaces.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { LegacyOption, PlanChoices } from '../model/plan.js';
@@ -75,10 +74,6 @@ export function closingNotes(f: PlanFacts): Note[] {
   for (const target of f.targets.filter((t) => !f.blocked.has(t.path)))
     for (const doc of target.docs.filter((d) => d.globRewrites?.length))
       notes.push({ kind: 'globs-rewritten', path: doc.path, rewrites: doc.globRewrites!, target: target.path });
-  for (const doc of f.docs.filter((d) => d.role === 'legacy')) {
-    const lines = otherAssistantLines(doc);
-    if (lines.length > 0) notes.push({ kind: 'other-assistant', path: doc.path, lines });
-  }
   for (const d of f.dropped) {
     const option = f.legacy.find((l) => l.path === d.path);
     if (option && (f.choices.legacy[d.path] ?? 'keep') === 'keep')

@@ -27,6 +27,8 @@ import type { Note } from './notes.js';
 import { noteText } from './note-words.js';
 import { LineMap } from './render/line-map.js';
 import { writeTargets } from './write-targets.js';
+import { scopeChoices } from './scopes.js';
+import { assistantChoices, withoutLeftOut } from './assistant-lines.js';
 
 export type { ConflictOption, LegacyFate, LegacyOption, Plan, PlanChoices, PlanOperation } from '../model/plan.js';
 export { DEFAULT_CHOICES } from './choices.js';
@@ -102,12 +104,17 @@ function layout(scan: ScanResult, choices: PlanChoices, copies: CopyChoices): La
   return { optional, asked, docs, byPath, notRuleOf, link, replaceLink, copilotBlocked, legacyDocs, existing, targets };
 }
 
-function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): Omit<Plan, 'planHash' | 'chosenHash'> {
+function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices): Omit<Plan, 'planHash' | 'chosenHash'> {
+  const scopes = scopeChoices(scanned, choices);
+  const scan: ScanResult = { ...scanned, docs: scopes.docs };
   const linesOf = lineCache(scan);
   const copies = copyChoices(scan, choices);
   const l = layout(scan, choices, copies);
   const conflicts = conflictOptions(analysis, linesOf);
   const { marks, dropped } = conflictEffects(conflicts, choices, l.docs);
+  const targetOf = (d: InstructionDoc) => l.targets.find((t) => t.docs.includes(d))?.path ?? COPILOT_INSTRUCTIONS_PATH;
+  const assistants = assistantChoices(l.legacyDocs, targetOf, choices);
+  const removed = new LineMap([...dropped.values(), ...assistants.leftOut.values()].map((d) => [d, d] as const));
   const imports = new LineMap(scan.imports.map((r) => [{ path: r.from, line: r.line }, r] as const));
   const written = writeTargets(
     {
@@ -117,12 +124,18 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
       link: l.link,
       replaceLink: l.replaceLink,
       marks,
-      dropped,
+      dropped: removed,
+      rewrites: assistants.rewrites,
       imports,
     },
-    l.targets,
+    l.targets.map((t) => ({ ...t, docs: t.docs.map((d) => withoutLeftOut(d, assistants.leftOut)) })),
   );
-  const notes: Note[] = [...(l.copilotBlocked ? [blockedCopilotNote(scan, l.link, l.targets)] : []), ...written.notes];
+  const notes: Note[] = [
+    ...(l.copilotBlocked ? [blockedCopilotNote(scan, l.link, l.targets)] : []),
+    ...written.notes,
+    ...scopes.notes,
+    ...assistants.notes,
+  ];
   const operations = written.operations;
   const legacy = options(scan, l, written.blocked, copies.copies);
   for (const option of legacy) {
@@ -162,6 +175,8 @@ function planWith(scan: ScanResult, analysis: Analysis, choices: PlanChoices): O
     provenance: written.provenance,
     legacy,
     conflicts: conflicts.map((c) => c.option),
+    scopes: scopes.options,
+    assistants: assistants.options,
     dropped: dropped.values(),
     notes: notes.map(noteText),
   };

@@ -17,6 +17,7 @@ import { insertMarks, type MarkTopics } from './render/marks.js';
 import type { Rendered } from './render/rendered.js';
 import { renderTarget, type TargetSources } from './render/target.js';
 import type { Target } from './targets.js';
+import type { Rewrite } from './assistant-lines.js';
 
 /** What writing the targets reads: the scan, the documents that contribute, and the choices' effects. */
 export interface WriteContext {
@@ -28,6 +29,8 @@ export interface WriteContext {
   replaceLink: boolean;
   marks: MarkTopics;
   dropped: LineMap<DroppedLine>;
+  /** Lines the person chose to have rewritten for Copilot (planning/assistant-lines.ts). */
+  rewrites: LineMap<Rewrite>;
   /** `@path` import lines: not rules, what they import is placed instead (analysis/imports.ts). */
   imports: LineMap<ImportRef>;
 }
@@ -63,7 +66,7 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written): void {
   const { marked, apart } = renderedTarget(ctx, target, existingDoc, w.merged);
   // A new file with no rule in it (its sources were empty, or all merged) is not created.
   if (!existingDoc && !marked.refs.some((r) => r !== null)) return;
-  const content = fileText(scan, target, existingDoc, marked);
+  const content = fileText(scan, target, existingDoc, rewritten(marked, ctx.rewrites));
   w.provenance.push(...spans(target.path, marked.refs));
   const before = scan.files.get(target.path);
   const linesOf = ctx.sources.linesOf;
@@ -93,6 +96,18 @@ function renderedTarget(ctx: WriteContext, target: Target, existingDoc: Instruct
   const marked = insertMarks(apart.rendered, ctx.marks);
   assertEveryLineOnce(ctx.sources.linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, ctx.dropped);
   return { marked, apart: apart.before };
+}
+
+/** The lines the person chose to have rewritten for Copilot, as rewritten; checked and noted as their sources say them. */
+function rewritten(r: Rendered, rewrites: LineMap<Rewrite>): Rendered {
+  if (rewrites.size === 0) return r;
+  return {
+    lines: r.lines.map((line, i) => {
+      const w = r.refs[i] ? rewrites.get(r.refs[i]) : undefined;
+      return w && w.from === line ? w.to : line;
+    }),
+    refs: r.refs,
+  };
 }
 
 /** The file's text: in its existing file's style, a new scoped file without a BOM before its `---`. */

@@ -165,6 +165,18 @@ function choiceLines(picked: PlanChoices, plan: Pick<PlanFile, 'conflicts'>, top
     ...Object.entries(picked.conflicts)
       .filter(([, c]) => c !== 'keep_all')
       .map(([id, c]) => conflict(id, c)),
+    ...Object.entries(picked.scopes ?? {}).map(([p, f]) =>
+      person
+        ? `${showPath(p)}: ${f === 'repo' ? 'applies to the whole repository' : 'applies to its folder only'}`
+        : `${showPath(p)}: scope ${f}`,
+    ),
+    ...Object.entries(picked.assistants ?? {})
+      .filter(([, f]) => f !== 'keep')
+      .map(([p, f]) =>
+        person
+          ? `${showPath(p)}: ${f === 'rewrite' ? 'lines for another assistant rewritten for Copilot' : 'lines for another assistant left out'}`
+          : `${showPath(p)}: ${f}`,
+      ),
   ];
 }
 

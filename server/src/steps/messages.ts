@@ -1,4 +1,4 @@
-import { copyChoiceLines, MAX_CONFLICT_FIELDS } from '../gate/forms.js';
+import { copyChoiceLines, MAX_CONFLICT_FIELDS, scopeAndAssistantLines } from '../gate/forms.js';
 import { secondLookWords } from '../call/words.js';
 import { diffStat } from '../show/diff-lines.js';
 import { showLine, showPath, showPaths } from '../show/untrusted.js';
@@ -76,6 +76,7 @@ export function choicesMessage(plan: PlanFile): string {
     }
   }
   if (plan.conflicts.length > 0) lines.push('', ...contradictionLines(plan.conflicts));
+  lines.push(...scopeAndAssistantLines(plan));
   return lines.join('\n');
 }
 

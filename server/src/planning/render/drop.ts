@@ -30,5 +30,15 @@ export function dropLines(r: Rendered, dropped: LineMap<unknown>): Rendered {
     out.lines.push(r.lines[i]!);
     out.refs.push(ref);
   });
+  // A dropped last block leaves no blank line at the end of the file.
+  while (
+    out.lines.length < r.lines.length &&
+    out.refs.length > 0 &&
+    out.refs[out.refs.length - 1] === null &&
+    out.lines[out.lines.length - 1]!.trim() === ''
+  ) {
+    out.lines.pop();
+    out.refs.pop();
+  }
   return out;
 }

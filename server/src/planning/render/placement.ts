@@ -28,14 +28,22 @@ export function placeDocument(sourceUnits: Unit[]): Placed[] {
   // A title with nothing under it names no section: it is kept in a comment, as a title naming a file is.
   const subject =
     first.kind === 'heading' && first.level === 1 && h1s.length === 1 && units.length > 1 && !isNameTitle(first) ? first : null;
-  const levels = units.filter((u) => u.kind === 'heading' && u !== subject && !isNameTitle(u)).map((u) => u.level!);
+  // A `# ` heading below a section that closes within a generated block (`<!-- x:end -->` before the
+  // next heading) is a chapter of that block, not the file's outline: it does not move every chapter
+  // down a level; it comes down to a `## ` section itself. One with chapters of its own is an outline.
+  const firstSection = units.findIndex((u) => u.kind === 'heading' && u.level! >= 2);
+  const stray = new Set(
+    units.filter((u, i) => firstSection >= 0 && i > firstSection && u.level === 1 && !isNameTitle(u) && closesBlock(units, i)),
+  );
+  const levels = units.filter((u) => u.kind === 'heading' && u !== subject && !isNameTitle(u) && !stray.has(u)).map((u) => u.level!);
   const min = levels.length > 0 ? Math.min(...levels) : Infinity;
   const by = min === Infinity ? 0 : Math.max(0, (subject ? 3 : 2) - min);
   const out: Placed[] = [];
   const stack: { level: number; key: string }[] = [];
   for (const u of units) {
     if (u.kind === 'heading' && (u === subject || !isNameTitle(u))) {
-      const h = u === subject ? demoted(u) : by > 0 ? asHeading(u, u.level! + by) : u;
+      const down = stray.has(u) ? Math.max(1, by) : by;
+      const h = u === subject ? demoted(u) : down > 0 ? asHeading(u, u.level! + down) : u;
       while (stack.length > 0 && stack[stack.length - 1]!.level >= h.level!) stack.pop();
       out.push({ unit: h, ctx: stack[stack.length - 1]?.key ?? '' });
       stack.push({ level: h.level!, key: headingKey(h.lines[0]!) });
@@ -50,6 +58,18 @@ export function placeDocument(sourceUnits: Unit[]): Placed[] {
     out.push({ unit: u, ctx: stack[stack.length - 1]?.key ?? '' });
   }
   return out;
+}
+
+const END_MARKER = /<!--[^>]*\bend\b[^>]*-->/i;
+
+/** Whether the heading at `i` is the last of its block: no heading follows, or a block's end marker comes before the next one. */
+function closesBlock(units: Unit[], i: number): boolean {
+  for (let j = i + 1; j < units.length; j++) {
+    const u = units[j]!;
+    if (u.kind === 'heading') return false;
+    if (u.kind === 'html' && END_MARKER.test(u.lines.join(' '))) return true;
+  }
+  return true;
 }
 
 /** A rule of one line (a bullet or a sentence), not a separator, tag, table row or code. */

@@ -1,0 +1,89 @@
+import type { InstructionDoc } from '../model/model.js';
+
+/**
+ * Where a nested AGENTS.md's rules belong. The AGENTS.md convention scopes a nested file to its
+ * folder, and that is right for a package or source folder of a monorepo; but a nested file that
+ * speaks for the whole repository (it says to read it always or first, or describes the whole
+ * project and names nothing of its own folder, like a `docs/AGENTS.md` overview) is repo-wide.
+ * Approve's first round offers the other choice either way; the reason is said in the plan.
+ */
+export type ScopeReason =
+  /** It says to read it always or first: repo-wide. */
+  | { kind: 'read-first'; line: number; text: string }
+  /** It speaks of the whole repository and names nothing of its folder: repo-wide. */
+  | { kind: 'whole-project'; line: number; text: string }
+  /** It names its own folder: about that folder. */
+  | { kind: 'names-folder'; line: number; text: string }
+  /** It sits in a package or source folder (`packages/`, `src/`, …). */
+  | { kind: 'package-folder'; segment: string }
+  /** Nothing says otherwise: the convention's folder scope. */
+  | { kind: 'convention' };
+
+export interface NestedScope {
+  path: string;
+  /** The folder it sits in, without a trailing slash (`docs`). */
+  folder: string;
+  decided: 'repo' | 'folder';
+  reason: ScopeReason;
+}
+
+/** Folder names that hold the packages or the source of a monorepo. */
+const PACKAGE_SEGMENTS = new Set([
+  'packages',
+  'package',
+  'apps',
+  'libs',
+  'lib',
+  'crates',
+  'services',
+  'modules',
+  'plugins',
+  'extensions',
+  'src',
+  'pkg',
+  'cmd',
+  'internal',
+  'examples',
+  'integrations',
+]);
+
+const READ_FIRST =
+  /\b(?:always read|read (?:this|it|me)(?: file)? (?:first|always|before)|read (?:this|it) (?:at the start|before (?:anything|any|doing|starting|making|working))|start here\b|must be read (?:first|before)|read first\b)/i;
+const WHOLE_PROJECT =
+  /\b(?:this (?:repository|repo|monorepo|codebase)|the (?:whole|entire) (?:project|repository|repo|codebase|monorepo)|across the (?:repository|repo|codebase|monorepo)|repository[- ]wide|repo[- ]wide|every package)\b/i;
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** How a line names the folder: `docs/`, `./docs/x.md`, `frontend/docs/`; not `.docs/`, `dist/docs/` nor a word `docs`. */
+function folderPattern(folder: string): RegExp {
+  const last = folder.slice(folder.lastIndexOf('/') + 1);
+  const names = [...new Set([folder, last])].map(escape).join('|');
+  return new RegExp(String.raw`(?:^|[\s\`'"(\[])(?:\./)?(?:${names})/`, 'i');
+}
+
+/** The first line of the document that matches, with its line number. */
+function firstLine(doc: Pick<InstructionDoc, 'units'>, re: RegExp): { line: number; text: string } | null {
+  for (const u of doc.units) {
+    if (u.kind === 'frontmatter') continue;
+    const k = u.lines.findIndex((l) => re.test(l));
+    if (k >= 0) return { line: u.line + k, text: u.lines[k]! };
+  }
+  return null;
+}
+
+/** The folder-scoped AGENTS.md in a subfolder, and where the tool plans its rules; null for any other document. */
+export function nestedScope(doc: Pick<InstructionDoc, 'path' | 'kind' | 'scope' | 'units' | 'role'>): NestedScope | null {
+  if (doc.kind !== 'agents-md' || doc.role !== 'legacy' || doc.scope.kind !== 'globs') return null;
+  const slash = doc.path.lastIndexOf('/');
+  if (slash < 0 || doc.scope.globs.length !== 1 || doc.scope.globs[0] !== `${doc.path.slice(0, slash)}/**`) return null;
+  const folder = doc.path.slice(0, slash);
+  const at = (decided: NestedScope['decided'], reason: ScopeReason): NestedScope => ({ path: doc.path, folder, decided, reason });
+  const names = firstLine(doc, folderPattern(folder));
+  if (names) return at('folder', { kind: 'names-folder', ...names });
+  const first = firstLine(doc, READ_FIRST);
+  if (first) return at('repo', { kind: 'read-first', ...first });
+  const segment = folder.split('/').find((s) => PACKAGE_SEGMENTS.has(s.toLowerCase()));
+  if (segment !== undefined) return at('folder', { kind: 'package-folder', segment });
+  const whole = firstLine(doc, WHOLE_PROJECT);
+  return whole ? at('repo', { kind: 'whole-project', ...whole }) : at('folder', { kind: 'convention' });
+}

@@ -1,0 +1,125 @@
+import { COPILOT_INSTRUCTIONS_PATH } from './formats/copilot-instructions.js';
+import type { InstructionDoc } from '../model/model.js';
+import type { Pattern } from '../model/analysis.js';
+import type { Problem } from '../model/problem.js';
+import { fileNames, NAMED_IN_FULL } from '../show/file-names.js';
+import type { ScanResult } from './scan.js';
+import { nestedScope } from './nested-scope.js';
+
+/**
+ * The pattern label, from the facts the plan is built from (planning/plan.ts, `layout`): the legacy
+ * files whose rules move (content, not an alias, not left out, not the file Copilot's linked file
+ * shows), the files it groups (a flat legacy file, a flat `.github/copilot-instructions.md`), Copilot's
+ * own scoped files it leaves as they are, and the files left out as copies. So the label never says
+ * what the plan does not do (tests/planning/pattern-agrees.test.ts holds it on the whole corpus).
+ */
+export interface PatternFacts {
+  pattern: Pattern;
+  /** Files with rules (front matter alone is none). */
+  withContent: InstructionDoc[];
+  /** Legacy files whose rules the plan moves into Copilot's files. */
+  moving: InstructionDoc[];
+  /** Files whose rules stand outside headed sections and that the plan groups. */
+  grouped: InstructionDoc[];
+  /** Copilot's own scoped files whose rules stand outside headed sections: the plan leaves them as they are. */
+  flatKept: InstructionDoc[];
+  /** Legacy files whose rules stand outside headed sections and move, as they are, into a scoped file. */
+  flatScoped: InstructionDoc[];
+  /** Files left out as copies of another (analysis/copies.ts), and the file each copies. */
+  copies: { path: string; of: string }[];
+  /** Contradictions reported (a pair only worth a second look is not). */
+  contradictions: number;
+}
+
+export function patternFacts(
+  scan: ScanResult,
+  docs: InstructionDoc[],
+  problems: Problem[],
+  structured: Record<string, boolean>,
+): PatternFacts {
+  const withContent = docs.filter((d) => d.units.some((u) => u.kind !== 'frontmatter'));
+  // The file a linked Copilot file shows is what Copilot reads already: its rules do not move.
+  const shown = scan.files.get(COPILOT_INSTRUCTIONS_PATH)?.link
+    ? scan.docs.find((d) => d.path === COPILOT_INSTRUCTIONS_PATH)?.aliasOf
+    : null;
+  const moving = withContent.filter((d) => d.role === 'legacy' && d.path !== shown);
+  const flat = (d: InstructionDoc) => !structured[d.path];
+  // Only Copilot's own file is assembled in sections; a scoped file takes each body as it is (planning/render/target.ts).
+  const file = scan.files.get(COPILOT_INSTRUCTIONS_PATH);
+  const blocked = (file?.linkTarget ?? null) !== null || scan.skipped.some((s) => s.path === COPILOT_INSTRUCTIONS_PATH);
+  const repoWide = (d: InstructionDoc) => !blocked && (d.scope.kind === 'repo' || nestedScope(d)?.decided === 'repo');
+  const grouped = withContent.filter((d) => flat(d) && ((moving.includes(d) && repoWide(d)) || d.path === COPILOT_INSTRUCTIONS_PATH));
+  const flatKept = withContent.filter((d) => flat(d) && d.role === 'copilot' && d.path !== COPILOT_INSTRUCTIONS_PATH);
+  const flatScoped = moving.filter((d) => flat(d) && !grouped.includes(d));
+  const copies = scan.copies.filter((c) => c.relation === 'copy').map((c) => ({ path: c.path, of: c.keptPath }));
+  const contradictions = problems.filter((p) => p.type === 'contradiction' && p.certainty !== 'low').length;
+  const facts = { withContent, moving, grouped, flatKept, flatScoped, copies, contradictions };
+  return { pattern: classify(facts), ...facts };
+}
+
+/**
+ * Which rule decides the pattern, first match wins: clean: no instructions at all. messy: a
+ * repository with contradictions, or with copies of one file (the plan migrates one and leaves the
+ * others out). structured: no file the plan groups, and no flat Copilot file left as it is.
+ * unstructured: otherwise. Repeats within files alone do not make a repository messy: the plan merges them.
+ */
+function classify(f: Omit<PatternFacts, 'pattern'>): Pattern {
+  if (f.withContent.length === 0) return 'clean';
+  if (f.contradictions > 0 || f.copies.length > 0) return 'messy';
+  return f.grouped.length === 0 && f.flatKept.length === 0 && f.flatScoped.length === 0 ? 'structured' : 'unstructured';
+}
+
+const names = (list: InstructionDoc[]) => fileNames(list.map((d) => d.path));
+
+/** The pattern in words that fit the facts, naming its rule ("(rule: ...)"). */
+export function describePattern(f: PatternFacts): string {
+  if (f.pattern === 'clean') return 'there are no instructions to migrate';
+  const movingPart = f.moving.length ? [`the rules in ${names(f.moving)} are not in Copilot's files yet`] : [];
+  if (f.pattern === 'messy') return messyWords(f);
+  if (f.pattern === 'structured') {
+    const rule = 'rule: a file with headings is structured';
+    return f.moving.length === 0
+      ? `the instructions are already in Copilot's files, organised in sections (${rule})`
+      : [`every file is organised in sections (${rule})`, ...movingPart].join('; ');
+  }
+  const parts = [...movingPart];
+  // When the files just counted are the same ones, they are not counted and named a second time.
+  const who = (list: InstructionDoc[]) =>
+    list.length === f.moving.length && list.every((d, i) => d === f.moving[i]) && list.length > NAMED_IN_FULL
+      ? `those ${list.length} files`
+      : names(list);
+  if (f.grouped.length > 0) {
+    parts.push(
+      `${who(f.grouped)} ${f.grouped.length === 1 ? 'holds rules' : 'hold rules'} outside headed sections that can be grouped (rule: a file without headings is unstructured)`,
+    );
+  }
+  if (f.flatScoped.length > 0) {
+    const one = f.flatScoped.length === 1;
+    parts.push(
+      `${who(f.flatScoped)} ${one ? 'holds rules' : 'hold rules'} outside headed sections, which move as they are into ${one ? 'its' : 'their'} scoped file${one ? '' : 's'} (rule: a file without headings is unstructured)`,
+    );
+  }
+  if (f.flatKept.length > 0) {
+    const one = f.flatKept.length === 1;
+    parts.push(
+      `${names(f.flatKept)} ${one ? 'holds rules' : 'hold rules'} outside headed sections; ${one ? 'it is a' : 'they are'} Copilot scoped file${one ? '' : 's'}, which the plan leaves as ${one ? 'it is' : 'they are'} (rule: a file without headings is unstructured)`,
+    );
+  }
+  return parts.join('; ');
+}
+
+function messyWords(f: PatternFacts): string {
+  const parts: string[] = [];
+  if (f.contradictions > 0)
+    parts.push(
+      `${f.contradictions === 1 ? 'one contradiction was' : `${f.contradictions} contradictions were`} found (rule: a repository with contradictions is messy)`,
+    );
+  if (f.copies.length > 0) {
+    const one = f.copies.length === 1;
+    const of = [...new Set(f.copies.map((c) => c.of))];
+    parts.push(
+      `${fileNames(f.copies.map((c) => c.path))} ${one ? 'is a copy' : 'are copies'} of ${fileNames(of)}: the plan migrates ${of.length === 1 ? 'that file' : 'those files'} and leaves the ${one ? 'copy' : 'copies'} out (rule: copies of one file are messy)`,
+    );
+  }
+  return parts.join('; ');
+}

@@ -1,0 +1,134 @@
+import path from 'node:path';
+import { ASSISTANT, otherAssistantLines } from '../analysis/other-assistants.js';
+import type { InstructionDoc } from '../model/model.js';
+import type { AssistantFate, AssistantOption, PlanChoices } from '../model/plan.js';
+import type { DroppedLine } from './choices.js';
+import type { Note } from './notes.js';
+import { LineMap } from './render/line-map.js';
+
+/** At most this many files are asked about in approve's form; the others keep their lines as written. */
+export const MAX_ASSISTANT_FIELDS = 20;
+
+/** A line rewritten for Copilot: what it says in its source, and what the plan writes instead. */
+export interface Rewrite {
+  from: string;
+  to: string;
+}
+
+/** What the person's choices do to lines written for another assistant: the options, lines rewritten, lines left out, and a note per file. */
+export interface AssistantChoices {
+  options: AssistantOption[];
+  rewrites: LineMap<Rewrite>;
+  leftOut: LineMap<DroppedLine>;
+  notes: Note[];
+}
+
+const ADDRESSING = new RegExp(String.raw`\b(guidance to|instructions for|written for|rules for)\s+(?:${ASSISTANT})\b`, 'g');
+const ADDRESSED = new RegExp(String.raw`\b(?:${ASSISTANT})(\s+(?:should|must|cannot|can't|won't|doesn't|is not able|has no)\b)`, 'g');
+const MDC_LINK = /\]\(mdc:([^)\s]*)\)/g;
+const BARE_MDC = /(?<![\w/])mdc:([\w./-]+)/g;
+
+/**
+ * A line as written for Copilot, or null when the tool has no rewrite for it: the assistant it
+ * addresses becomes GitHub Copilot ("guidance to Claude Code (claude.ai/code)" -> "guidance to
+ * GitHub Copilot"), an `mdc:` link (a path from the repository root) a relative link from `target`.
+ */
+export function copilotRewrite(text: string, target: string): string | null {
+  const from = path.posix.dirname(target);
+  const rel = (p: string) => {
+    const to = p.replace(/^\/+/, '');
+    return (path.posix.relative(from, to) || '.') + (to.endsWith('/') && to.length > 1 ? '/' : '');
+  };
+  // Code spans are examples (`[x](mdc:path)` in a rule about writing rules): left as written.
+  const out = text
+    .split(/(`[^`]*`)/)
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part
+            .replace(/\s*\(claude\.ai\/code\)/g, '')
+            .replace(ADDRESSING, '$1 GitHub Copilot')
+            .replace(ADDRESSED, 'GitHub Copilot$1')
+            .replace(MDC_LINK, (_, p: string) => `](${rel(p)})`)
+            .replace(BARE_MDC, (_, p: string) => rel(p)),
+    )
+    .join('');
+  return out === text ? null : out;
+}
+
+/** The lines `leave_out` drops: each line found, and the whole section under a heading titled for another assistant. */
+function leftOutLines(doc: InstructionDoc, found: { line: number; names: string }[]): { line: number; text: string }[] {
+  const lines = new Map<number, string>();
+  for (const f of found) {
+    const i = doc.units.findIndex((u) => u.line <= f.line && f.line < u.line + u.lines.length);
+    const u = doc.units[i];
+    if (!u) continue;
+    lines.set(f.line, u.lines[f.line - u.line]!);
+    // A section under a title (`# `) is the whole file: only the title line goes.
+    if (u.kind !== 'heading' || (u.level ?? 1) < 2 || !f.names.startsWith('a section for')) continue;
+    for (const next of doc.units.slice(i + 1)) {
+      if (next.kind === 'heading' && (next.level ?? 1) <= (u.level ?? 1)) break;
+      next.lines.forEach((text, k) => lines.set(next.line + k, text));
+    }
+  }
+  emptiedHeadings(doc, lines);
+  return [...lines].sort((a, b) => a[0] - b[0]).map(([line, text]) => ({ line, text }));
+}
+
+/** A heading whose every line under it is left out goes too: no heading is written with nothing under it. Deepest first. */
+function emptiedHeadings(doc: InstructionDoc, lines: Map<number, string>): void {
+  for (let i = doc.units.length - 1; i >= 0; i--) {
+    const u = doc.units[i]!;
+    if (u.kind !== 'heading' || lines.has(u.line)) continue;
+    const under: number[] = [];
+    for (const next of doc.units.slice(i + 1)) {
+      if (next.kind === 'heading' && (next.level ?? 1) <= (u.level ?? 1)) break;
+      next.lines.forEach((text, k) => {
+        if (text.trim() !== '') under.push(next.line + k);
+      });
+    }
+    if (under.length > 0 && under.every((l) => lines.has(l))) lines.set(u.line, u.lines[0]!);
+  }
+}
+
+/**
+ * The migrated files with lines written for another assistant, each a choice: keep them as written
+ * (the default), rewrite them for Copilot (offered when the tool has a rewrite for one of them), or
+ * leave them out of Copilot's files. Nothing is rewritten without that choice.
+ */
+export function assistantChoices(docs: InstructionDoc[], targetOf: (d: InstructionDoc) => string, choices: PlanChoices): AssistantChoices {
+  const out: AssistantChoices = { options: [], rewrites: new LineMap(), leftOut: new LineMap(), notes: [] };
+  for (const doc of docs.filter((d) => d.role === 'legacy')) {
+    const found = otherAssistantLines(doc);
+    if (found.length === 0) continue;
+    const target = targetOf(doc);
+    const lines = found.map((l) => ({ ...l, rewrite: copilotRewrite(l.text, target) }));
+    const canRewrite = lines.some((l) => l.rewrite !== null);
+    const fates: AssistantFate[] = canRewrite ? ['keep', 'rewrite', 'leave_out'] : ['keep', 'leave_out'];
+    const option: AssistantOption = { path: doc.path, target, fates, lines, leftOut: leftOutLines(doc, found) };
+    out.options.push(option);
+    const asked = choices.assistants?.[doc.path];
+    const fate: AssistantFate = asked !== undefined && fates.includes(asked) ? asked : 'keep';
+    if (fate === 'rewrite')
+      for (const l of lines) if (l.rewrite !== null) out.rewrites.set({ path: doc.path, line: l.line }, { from: l.text, to: l.rewrite });
+    if (fate === 'leave_out') for (const l of option.leftOut) out.leftOut.set({ path: doc.path, line: l.line }, { path: doc.path, ...l });
+    out.notes.push({
+      kind: 'other-assistant',
+      path: doc.path,
+      lines: found,
+      fate,
+      rewritable: lines.filter((l) => l.rewrite !== null).length,
+    });
+  }
+  return out;
+}
+
+/**
+ * A document without the units the person left out whole: a heading-less file whose every line is
+ * left out then brings no heading of its own (the one built from its description) with nothing under it.
+ */
+export function withoutLeftOut(doc: InstructionDoc, leftOut: LineMap<unknown>): InstructionDoc {
+  if (leftOut.size === 0) return doc;
+  const units = doc.units.filter((u) => !u.lines.every((_, k) => leftOut.has({ path: u.path, line: u.line + k })));
+  return units.length === doc.units.length ? doc : { ...doc, units };
+}

@@ -1,0 +1,42 @@
+import { analyze } from '../../server/src/analysis/analyze.js';
+import { patternFacts } from '../../server/src/analysis/pattern.js';
+import { contentDocs, type ScanResult } from '../../server/src/analysis/scan.js';
+import { buildPlan } from '../../server/src/planning/plan.js';
+
+/**
+ * Where the pattern label analyze prints and the plan propose builds disagree: a file the label says
+ * still has to move, or can be grouped, that no operation writes; a plan with nothing to do labelled
+ * as one that groups or moves rules; a cluster of copies labelled "structured". Empty when they agree.
+ */
+export function labelDisagreements(scan: ScanResult): string[] {
+  const analysis = analyze(scan);
+  const plan = buildPlan(scan, analysis);
+  const out: string[] = [];
+  const label = `${analysis.pattern}: ${analysis.patternDetail}`;
+  const operated = new Set(plan.operations.map((o) => o.path));
+  // A legacy file's rules are written when an operation's file holds lines from it; a Copilot file is written when an operation changes it.
+  const written = (p: string) => operated.has(p) || plan.provenance.some((s) => s.from.path === p && operated.has(s.to.path));
+  const clauses = analysis.patternDetail.split('; ');
+  // A path as the clause names it: whole, not the end of a longer one (`AGENTS.md` in `docs/AGENTS.md`).
+  const names = (c: string, p: string) => new RegExp(`(^|[\\s(,])${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[\\s,);]|$)`).test(c);
+  const namedIn = (words: RegExp) => contentDocs(scan).filter((d) => clauses.some((c) => words.test(c) && names(c, d.path)));
+  for (const d of namedIn(/not in Copilot's files yet/))
+    if (!written(d.path)) out.push(`"${label}" says the rules in ${d.path} move, but no operation writes them`);
+  // Grouped: assembled in sections in Copilot's own file, the one file the plan assembles.
+  const copilot = '.github/copilot-instructions.md';
+  const grouped = (p: string) =>
+    operated.has(copilot) && (p === copilot || plan.provenance.some((s) => s.from.path === p && s.to.path === copilot));
+  for (const d of namedIn(/can be grouped/))
+    if (!grouped(d.path)) out.push(`"${label}" says ${d.path} can be grouped, but the plan does not group it in ${copilot}`);
+  const scoped = (p: string) => plan.provenance.some((s) => s.from.path === p && s.to.path !== copilot && operated.has(s.to.path));
+  for (const d of namedIn(/move as they are into/))
+    if (!scoped(d.path))
+      out.push(`"${label}" says ${d.path} moves as it is into a scoped file, but no scoped file the plan writes holds it`);
+  if (plan.operations.length === 0 && /can be grouped|not in Copilot's files yet/.test(analysis.patternDetail))
+    out.push(`"${label}" above a plan with nothing to do`);
+  if (analysis.pattern === 'structured' && scan.copies.some((c) => c.relation === 'copy')) out.push(`"${label}" for a cluster of copies`);
+  if (analysis.pattern === 'clean' && plan.operations.length > 0) out.push(`"${label}" above ${plan.operations.length} operations`);
+  const facts = patternFacts(scan, contentDocs(scan), analysis.problems, analysis.structured);
+  if (facts.pattern !== analysis.pattern) out.push(`the plan's facts say ${facts.pattern}, analyze ${analysis.pattern}`);
+  return out;
+}

@@ -1,0 +1,55 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { analyze } from '../../server/src/analysis/analyze.js';
+import { scanRepository } from '../../server/src/analysis/scan.js';
+import { labelDisagreements } from '../helpers/pattern-agreement.js';
+import { buildPlan, type Plan } from '../../server/src/planning/plan.js';
+import { CORPUS, corpusRepos } from '../helpers/corpus.js';
+import { sandbox } from '../helpers/sandbox.js';
+
+/**
+ * The pattern label analyze prints and the plan propose builds say the same: every file the label
+ * says still has to move, or can be grouped, is written by an operation of the plan; a plan with
+ * nothing to do is never labelled as one that groups or moves rules; a cluster of copies is not
+ * "structured".
+ */
+async function disagreements(root: string): Promise<string[]> {
+  return labelDisagreements(await scanRepository(root));
+}
+
+test('corpus: for every repository the pattern label and the plan agree', async (t) => {
+  if (!fs.existsSync(CORPUS)) return t.skip('corpus absent (../shared/corpus)');
+  const found: string[] = [];
+  for (const repo of corpusRepos()) for (const d of await disagreements(path.join(CORPUS, repo))) found.push(`${repo}: ${d}`);
+  assert.deepEqual(found, []);
+});
+
+test('a cluster of copies is messy, naming the copies; a flat scoped Copilot file is left as it is and not said to be grouped', async (t) => {
+  const rules =
+    '# Rules\n\n## Tools\n\n- Use pnpm.\n- Run the tests before pushing.\n- Keep functions short.\n- Write a test for every bug fix.\n- Name branches after their issue.\n';
+  const copies = sandbox(t, { 'AGENTS.md': rules, 'CLAUDE.md': rules });
+  const a = analyze(await scanRepository(copies));
+  assert.equal(a.pattern, 'messy');
+  assert.match(
+    a.patternDetail,
+    /CLAUDE\.md is a copy of AGENTS\.md: the plan migrates that file and leaves the copy out \(rule: copies of one file are messy\)/,
+  );
+  assert.deepEqual(await disagreements(copies), []);
+
+  const flat = sandbox(t, {
+    '.github/copilot-instructions.md': '# Rules\n\n## Tools\n\n- Use pnpm.\n',
+    '.github/instructions/api.instructions.md': '---\napplyTo: "src/api/**"\n---\n- Validate request bodies.\n- Log every error.\n',
+  });
+  const scan = await scanRepository(flat);
+  const b = analyze(scan);
+  const plan: Plan = buildPlan(scan, b);
+  assert.equal(plan.operations.length, 0);
+  assert.equal(b.pattern, 'unstructured');
+  assert.equal(
+    b.patternDetail,
+    '.github/instructions/api.instructions.md holds rules outside headed sections; it is a Copilot scoped file, which the plan leaves as it is (rule: a file without headings is unstructured)',
+  );
+  assert.deepEqual(await disagreements(flat), []);
+});
