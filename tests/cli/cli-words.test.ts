@@ -158,7 +158,7 @@ test('propose again: an approval of the same plan stands (status says approved),
   assert.deepEqual((again.structuredContent as any).approval.stillApplies, true);
   let status = cli(['status', '--repo', repo]).stdout;
   assert.match(status, /^Step: approved$/m);
-  assert.match(status, /^Approval: open, from /m);
+  assert.match(status, /^Approval: approved, not applied yet \(by /m);
   assert.match(status, /^Next: Run node \S+ migrate --repo \S+ to apply the approved plan\.$/m);
   // The files change: the new plan replaces the approved one.
   fs.appendFileSync(path.join(repo, FILE), '- Keep functions short.\n');

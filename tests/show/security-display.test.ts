@@ -379,7 +379,7 @@ test('status shows the client that approved with its name escaped', async (t) =>
   assert.equal(readState(repo)!.approval.client.name, 'ok\x1b[2J\nApproval: none');
   const st = cli(['status', '--repo', repo]);
   assertShown(st.stdout, 'status');
-  assert.match(st.stdout, /^Approval: open, from ok\\x1b\[2J\\nApproval: none$/m);
+  assert.match(st.stdout, /^Approval: approved, not applied yet \(by ok\\x1b\[2J\\nApproval: none\)$/m);
   assert.equal(st.stdout.split('\n').filter((l) => l.startsWith('Approval:')).length, 1);
 });
 
