@@ -72,7 +72,7 @@ export function analysisReport(a: Pick<Analysis, 'pattern' | 'sources' | 'proble
   return out.join('\n');
 }
 
-export function planReport(plan: PlanFile, options?: FlowOptions): string {
+export function planReport(plan: PlanFile): string {
   const out: string[] = [analysisReport({ ...plan, skipped: [] })];
   if (plan.operations.length === 0) out.push('', 'Plan: nothing to do.');
   else {
@@ -102,6 +102,10 @@ export function planReport(plan: PlanFile, options?: FlowOptions): string {
     for (const op of plan.operations) out.push('', op.diff.trimEnd());
   }
   for (const n of plan.notes) out.push(`Note: ${showLine(n)}`);
-  if (plan.operations.length > 0) out.push('', `Next: ${stepName(options, 'approve')} asks the person to approve this exact plan.`);
   return out.join('\n');
+}
+
+/** Propose's last line: said after any cut of the report (see StepResult.end). */
+export function planNext(plan: Pick<PlanFile, 'operations'>, options?: FlowOptions): string | null {
+  return plan.operations.length > 0 ? `Next: ${stepName(options, 'approve')} asks the person to approve this exact plan.` : null;
 }
