@@ -1,4 +1,4 @@
-import { shellQuote } from './for-person.js';
+import { cliCommand, shellQuote } from './for-person.js';
 import type { FlowOptions } from './context.js';
 
 /**
@@ -23,9 +23,9 @@ export function stepName(options: FlowOptions | undefined, step: StepName): stri
   return options?.cliCommand ? `${options.cliCommand} ${step}${repoArg(options)}` : `onboarding_${step}`;
 }
 
-/** A step as a command to type in a terminal. */
+/** A step as a command to type in a terminal: for a model too, the command this very server was started with (see cliCommand). */
 export function commandName(options: FlowOptions | undefined, step: StepName): string {
-  return `${options?.cliCommand ?? 'copilot-onboard'} ${step}${repoArg(options)}`;
+  return `${options?.cliCommand ?? cliCommand()} ${step}${repoArg(options)}`;
 }
 
 /** A sentence meant only for a model (such as not asking again): left out for a person at the CLI. */
