@@ -72,7 +72,8 @@ test('over MCP the hints name the tools, and the terminal command in a refusal n
   const s = await openSession(t, { repo });
   assert.match(textOf(await s.call('onboarding_propose')), /Next: onboarding_approve asks/);
   const refused = textOf(await s.call('onboarding_approve'));
-  assert.ok(refused.includes(`copilot-onboard approve --repo ${repo}`), refused);
+  // The command this server was started with: it runs where the person stands.
+  assert.ok(refused.includes(`or the terminal: node ${CLI} approve --repo ${repo}.`), refused);
 });
 
 test('a contradiction pairs each value with its own locations, and each location says that value', (t) => {

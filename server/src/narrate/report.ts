@@ -1,5 +1,5 @@
 import type { Analysis } from '../analysis/analyze.js';
-import { secondLookWords } from '../call/words.js';
+import { conflictWords, secondLookWords } from '../call/words.js';
 import { MAX_CONFLICT_FIELDS } from '../planning/choices.js';
 import { newReaders, readersOf, readFileOf, surfaceList } from '../analysis/surfaces.js';
 import { showLine, showPath } from '../show/untrusted.js';
@@ -66,7 +66,7 @@ export function analysisReport(a: Pick<Analysis, 'pattern' | 'sources' | 'proble
     // The certainty and the rule that found it come last: people sort by the first, reviewers check the second.
     for (const p of a.problems)
       out.push(
-        `- ${p.type === 'contradiction' && p.certainty === 'low' ? 'worth a second look' : p.type}: ${showLine(p.description)} at ${at(p.locations)}${p.certainty ? ` (certainty ${p.certainty}${p.kind ? `, ${p.kind}` : ''})` : ''}`,
+        `- ${p.type === 'contradiction' && p.certainty === 'low' ? 'worth a second look' : p.type}: ${p.type === 'contradiction' ? conflictWords(p) : `${showLine(p.description)} at ${at(p.locations)}`}${p.certainty ? ` (certainty ${p.certainty}${p.kind ? `, ${p.kind}` : ''})` : ''}`,
       );
   }
   return out.join('\n');
@@ -91,13 +91,15 @@ export function planReport(plan: PlanFile): string {
         );
     }
     if (plan.conflicts.length > 0) {
-      const notAsked = plan.conflicts.slice(MAX_CONFLICT_FIELDS).map((c) => c.id);
+      const notAsked = plan.conflicts.slice(MAX_CONFLICT_FIELDS);
       out.push(
         notAsked.length === 0
           ? 'Contradictions (approve asks which rule stands; the default keeps all and marks them):'
-          : `Contradictions (approve asks which rule stands for the first ${MAX_CONFLICT_FIELDS}; the default keeps all and marks them; ${notAsked.join(', ')} are not asked and keep all their rules, marked):`,
+          : `Contradictions (approve asks which rule stands for the first ${MAX_CONFLICT_FIELDS}; the default keeps all and marks them; the last ${notAsked.length} are not asked and keep all their rules, marked):`,
       );
-      for (const c of plan.conflicts) out.push(`- ${c.id}${secondLookWords(c)}: ${showLine(c.description)}`);
+      plan.conflicts.forEach((c, i) =>
+        out.push(`- ${conflictWords(c)}${i >= MAX_CONFLICT_FIELDS ? ' (not asked: all kept)' : ''}${secondLookWords(c)}`),
+      );
     }
     for (const op of plan.operations) out.push('', op.diff.trimEnd());
   }

@@ -1,5 +1,5 @@
 import { copyChoiceLines, MAX_CONFLICT_FIELDS } from '../gate/forms.js';
-import { secondLookWords } from '../call/words.js';
+import { conflictWords, secondLookWords } from '../call/words.js';
 import { diffStat } from '../show/diff-lines.js';
 import { showLine, showPath, showPaths } from '../show/untrusted.js';
 import type { BackupManifest, PlanFile } from '../state/schema.js';
@@ -92,19 +92,15 @@ export function choicesMessage(plan: PlanFile): string {
 function contradictionLines(conflicts: PlanFile['conflicts']): string[] {
   const asked = conflicts.slice(0, MAX_CONFLICT_FIELDS);
   const notAsked = conflicts.slice(MAX_CONFLICT_FIELDS);
-  const where = (c: PlanFile['conflicts'][number]) => c.locations.map((l) => `${showPath(l.path)}:${l.line}`).join(', ');
   const lines =
     notAsked.length === 0
       ? ['Contradictions (the form asks which rule stands for each; the default keeps all and marks them in the file):']
       : [
-          `Contradictions (${conflicts.length}): the form asks which rule stands for the first ${asked.length} (${asked[0]!.id} to ${asked.at(-1)!.id}); the default keeps all and marks them in the file.`,
-          `Not asked: ${notAsked.map((c) => c.id).join(', ')}. A form holds at most ${MAX_CONFLICT_FIELDS} of these questions, so ${notAsked.length === 1 ? 'this one keeps' : `these ${notAsked.length} keep`} the rules of every side, each marked in the file. To choose for ${notAsked.length === 1 ? 'it' : 'them'}, settle some contradictions in the files and propose again.`,
+          `Contradictions (${conflicts.length}): the form asks which rule stands for the first ${asked.length}; the default keeps all and marks them in the file.`,
+          `Not asked: the last ${notAsked.length}, listed below. A form holds at most ${MAX_CONFLICT_FIELDS} of these questions, so ${notAsked.length === 1 ? 'this one keeps' : `these ${notAsked.length} keep`} the rules of every side, each marked in the file. To choose for ${notAsked.length === 1 ? 'it' : 'them'}, settle some contradictions in the files and propose again.`,
         ];
-  for (const c of asked) lines.push(`- ${c.id}${secondLookWords(c)}: ${showLine(c.description)} at ${where(c)}`);
-  for (const c of notAsked)
-    lines.push(
-      `- ${c.id} (not asked: all kept${c.secondLook ? '' : ', marked'})${secondLookWords(c)}: ${showLine(c.description)} at ${where(c)}`,
-    );
+  for (const c of asked) lines.push(`- ${conflictWords(c)}${secondLookWords(c)}`);
+  for (const c of notAsked) lines.push(`- ${conflictWords(c)} (not asked: all kept${c.secondLook ? '' : ', marked'})${secondLookWords(c)}`);
   return lines;
 }
 
