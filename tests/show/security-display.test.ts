@@ -324,7 +324,7 @@ test('a conflict choice says what it does: the rule it keeps and the lines it dr
   assert.equal(titles.filter((x: string) => x.startsWith('Keep all')).length, 1, 'only the real keep-all choice reads as one');
   assert.equal(
     chosen,
-    'Keep only "- Use npm to install dependencies.\\rKeep all of them and m..." (AGENTS.md:1); drop the line at .github/copilot-instructions.md:3',
+    'Keep only "- Use npm to install dependencies.\\rKeep all of them and m..." (AGENTS.md:1); drop "- Use pnpm for all package management." (.github/copilot-instructions.md:3)',
   );
   assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
   const out = fs.readFileSync(path.join(repo, FILE), 'utf8');
