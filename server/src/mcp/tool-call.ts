@@ -5,7 +5,7 @@ import type { StepResult } from '../steps/result.js';
 import type { ToolName } from './tool-schemas.js';
 import type { EarlyListing } from '../analysis/git-listing.js';
 import { STATE } from '../repo/state-paths.js';
-import { BAD_INPUT_META } from '../common/outcomes.js';
+import { BAD_INPUT_META, OUTCOMES } from '../common/outcomes.js';
 import { showLine, showText } from '../show/untrusted.js';
 import { NARRATION_LABEL } from '../narrate/narrate.js';
 import { commandName, forPerson, ignoredStateText } from '../call/words.js';
@@ -24,6 +24,10 @@ export type ToolResult = CallToolResult;
 /** Said once, by the run that created `.copilot-state/`. */
 export const STATE_FOLDER_NOTICE =
   'Created .copilot-state/ with its own .gitignore (.copilot-state/.gitignore): backups, the plan, the state, the journal and locks stay out of git, so git add -A offers only the traces, which are meant to be reviewed and may be committed.';
+
+/** The same, after a refusal: nothing of the repository changed, and the trace is all there is in the new folder. */
+export const REFUSED_STATE_NOTICE =
+  'Only the trace of this refusal was written, in .copilot-state/, which is new here and has its own .gitignore (.copilot-state/.gitignore): git add -A offers only the traces, which are meant to be reviewed and may be committed.';
 
 export interface StepCall {
   name: ToolName;
@@ -78,10 +82,12 @@ export async function callStep(call: StepCall): Promise<ToolResult> {
   } catch (err) {
     stepResult = (await import('../steps/result.js')).resultForError(err);
   }
-  // The run that created .copilot-state/ (and its .gitignore) says so, once.
+  // The run that created .copilot-state/ (and its .gitignore) says so, once; a refusal, which said
+  // nothing was changed, says that only its trace was written there.
   if (root !== null && (await import('../repo/safe-fs.js')).takeStateFolderCreated(root)) {
-    stepResult.text = withFact(stepResult.text, STATE_FOLDER_NOTICE);
-    stepResult.structured.notice = STATE_FOLDER_NOTICE;
+    const notice = OUTCOMES[stepResult.outcome].refusal ? REFUSED_STATE_NOTICE : STATE_FOLDER_NOTICE;
+    stepResult.text = withFact(stepResult.text, notice);
+    stepResult.structured.notice = notice;
   }
   return toCallToolResult(stepResult, name, options);
 }
