@@ -29,3 +29,28 @@ test('analyze, propose and the approve form name a contradiction in the same wor
     for (const line of text.split('\n')) assert.ok(line.split('AGENTS.md:3').length <= 2, `each location once: ${line}`);
   }
 });
+
+test('analyze, propose and the approve form name the same Copilot surfaces for each legacy file (analysis/surfaces.ts)', async (t) => {
+  const repo = sandbox(t, {
+    'AGENTS.md': '# Agents\n\n- Run the tests before every commit.\n',
+    '.cursor/rules/api.mdc': '---\nglobs: src/api/**\n---\n- Validate request bodies.\n',
+  });
+  const lists = (text: string, file: string) => {
+    const line = text.split('\n').find((l) => l.startsWith(`- ${file}`))!;
+    assert.ok(line, `${file} in:\n${text}`);
+    const today = /read today by ([^;.]+)|no Copilot surface reads it today/.exec(line)![1] ?? 'none';
+    const later = /; ([^;]+?) will see its rules only after the migration/.exec(line)?.[1] ?? 'none';
+    return { today, later };
+  };
+  const analyzed = cli('analyze', repo);
+  const proposed = cli('propose', repo);
+  const s = await openSession(t, { repo, elicit: () => ({ action: 'decline' }) });
+  await s.call('onboarding_approve');
+  const form = (s.elicitations[0] as { message: string }).message;
+  for (const file of ['AGENTS.md', '.cursor/rules/api.mdc']) {
+    const fromForm = lists(form, file);
+    assert.deepEqual(lists(analyzed, file), fromForm, `analyze and the form about ${file}`);
+    assert.deepEqual(lists(proposed, file), fromForm, `propose and the form about ${file}`);
+  }
+  assert.equal(lists(form, 'AGENTS.md').later, 'code review on GitHub.com and code review in VS Code');
+});

@@ -24,40 +24,52 @@ const at = (locations: { path: string; line: number }[]) => locations.map((l) =>
 
 /**
  * Which Copilot surfaces read this file today (analysis/surfaces.ts) and, for a file that is not
- * Copilot's own, which see its rules only once they are in Copilot's files (every Copilot file is
- * read by the surfaces that read `.github/instructions/`; code review in VS Code reads only the
- * repo-wide file, so it is not promised here).
+ * Copilot's own, which see its rules only once they are in the Copilot file they go to: the same
+ * table and the same target as the approve form's note on keeping the file (planning/options.ts
+ * legacyNote), so analyze, propose and the form name the same surfaces. `target`: where the plan
+ * puts its rules; null when no plan moves them (analyze says where they would go, surfaces.ts targetOf).
  */
-function whoReads(kind: string, path: string): string {
-  // The sentence depends on the kind and on the row of the table the file is (readFileOf), not on
-  // the rest of its path: worked out once per pair, not for each of a repository's many rules.
-  const key = `${kind}\n${readFileOf(kind, path) ?? ''}`;
+function whoReads(kind: string, path: string, target: string | null): string {
+  // The sentence depends on the kind, the row of the table the file is (readFileOf) and the kind of
+  // its target, not on the rest of its path: worked out once per such key, not for each of many rules.
+  const key = `${kind}\n${readFileOf(kind, path) ?? ''}\n${target?.startsWith('.github/instructions/') ?? ''}`;
   let sentence = sentences.get(key);
   if (sentence === undefined) {
-    sentence = readersSentence(kind, path);
+    sentence = readersSentence(kind, path, target);
     sentences.set(key, sentence);
   }
   return sentence;
 }
 
 const sentences = new Map<string, string>();
+const SCOPED = '.github/instructions/x.instructions.md';
 
-function readersSentence(kind: string, path: string): string {
+function readersSentence(kind: string, path: string, target: string | null): string {
   const now = readersOf(kind, path);
   const today = now.length === 0 ? 'no Copilot surface reads it today' : `read today by ${surfaceList(now)}`;
-  if (kind === 'copilot-instructions' || kind === 'copilot-path-instructions') return `${today}.`;
-  const later = newReaders(kind, path, '.github/instructions/x.instructions.md');
+  if (kind === 'copilot-instructions' || kind === 'copilot-path-instructions' || target === null) return `${today}.`;
+  const later = newReaders(kind, path, target);
   return later.length === 0 ? `${today}.` : `${today}; ${surfaceList(later)} will see its rules only after the migration.`;
 }
 
-export function analysisReport(a: Pick<Analysis, 'pattern' | 'sources' | 'problems' | 'skipped'> & { patternDetail?: string }): string {
+/**
+ * `targets`: for each legacy file whose rules move, the Copilot file they go to (no entry: a file left
+ * as it is). Without it, every legacy file is taken to move into a scoped Copilot file.
+ */
+export function analysisReport(
+  a: Pick<Analysis, 'pattern' | 'sources' | 'problems' | 'skipped'> & { patternDetail?: string },
+  targets?: ReadonlyMap<string, string>,
+): string {
   // analyze says what it found in words that fit (an AGENTS.md with headings is not "one flat list").
   const pattern = a.patternDetail ? `${a.pattern}: ${showLine(a.patternDetail)}` : PATTERN_WORDS[a.pattern];
   const out: string[] = [`Pattern: ${pattern}.`];
   if (a.sources.length === 0) out.push('No instruction files were found.');
   else {
     out.push(`Instruction files (${a.sources.length}):`);
-    for (const s of a.sources) out.push(`- ${showPath(s.path)} (${s.kind}, ${s.bytes} bytes): ${whoReads(s.kind, s.path)}`);
+    for (const s of a.sources)
+      out.push(
+        `- ${showPath(s.path)} (${s.kind}, ${s.bytes} bytes): ${whoReads(s.kind, s.path, targets ? (targets.get(s.path) ?? null) : SCOPED)}`,
+      );
   }
   for (const s of a.skipped) out.push(`Not read: ${showLine(s.detail)}.`);
   if (a.problems.length === 0) out.push('No problems found.');
@@ -73,7 +85,7 @@ export function analysisReport(a: Pick<Analysis, 'pattern' | 'sources' | 'proble
 }
 
 export function planReport(plan: PlanFile): string {
-  const out: string[] = [analysisReport({ ...plan, skipped: [] })];
+  const out: string[] = [analysisReport({ ...plan, skipped: [] }, new Map(plan.legacy.map((l) => [l.path, l.target])))];
   if (plan.operations.length === 0) out.push('', 'Plan: nothing to do.');
   else {
     out.push('', `Plan ${plan.planHash.slice(0, 12)} (${plan.operations.length} file operation${plan.operations.length > 1 ? 's' : ''}):`);

@@ -18,6 +18,7 @@ import { withLock } from '../state/lock.js';
 import type { FlowContext } from '../call/context.js';
 import { forPerson, stepName } from '../call/words.js';
 import { summaryTable } from '../show/summary-table.js';
+import { targetOf } from '../analysis/surfaces.js';
 import { result, resultForError, type StepResult } from './result.js';
 import { annotated, supersededLines, supersededNow, supersededOnceScanned } from './superseded.js';
 
@@ -62,7 +63,12 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
       superseded,
     };
     await progress.phase('Writing the report…');
-    const told = await narrate(ctx, 'analyze', facts, [analysisReport(a), ...supersededLines(superseded, ctx.options)].join('\n'));
+    // Where each migrated file's rules would go, as the plan places them: analyze names the surfaces the approve form does.
+    const targets = new Map(
+      scan.docs.filter((d) => d.role === 'legacy' && d.aliasOf === null && d.notRule === null).map((d) => [d.path, targetOf(d.scope)]),
+    );
+    const report = [analysisReport(a, targets), ...supersededLines(superseded, ctx.options)].join('\n');
+    const told = await narrate(ctx, 'analyze', facts, report);
     return result('analyzed', told.text, { ...facts, narration: told.source });
   } catch (err) {
     return resultForError(err);
