@@ -41,7 +41,19 @@ test("the tool's own sentences name tools for a model and commands for a person 
 
 test('cliCommand is the command as the person can type it again', () => {
   assert.equal(cliCommand(['node', '/usr/local/bin/copilot-onboard'], {}), 'copilot-onboard');
-  assert.equal(cliCommand(['node', '/p/node_modules/.bin/copilot-onboard'], { npm_command: 'exec' }), 'npx copilot-onboard');
+  // Run by npx: never a bare npx that would fetch a package of that name from the registry.
+  assert.equal(
+    cliCommand(
+      ['node', '/p/node_modules/.bin/copilot-onboard'],
+      { npm_command: 'exec' },
+      '/p/node_modules/copilot-onboard/server/dist/cli.js',
+    ),
+    'npx --no-install copilot-onboard',
+  );
+  assert.equal(
+    cliCommand(['node', '/p/node_modules/.bin/copilot-onboard'], { npm_command: 'exec' }, '/src/copilot-onboard/server/dist/cli.js'),
+    'node /src/copilot-onboard/server/dist/cli.js',
+  );
   assert.equal(
     cliCommand(['node', '/home/me/copilot onboard/server/dist/cli.js'], {}),
     "node '/home/me/copilot onboard/server/dist/cli.js'",

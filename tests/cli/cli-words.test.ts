@@ -72,7 +72,8 @@ test('over MCP the hints name the tools, and the terminal command in a refusal n
   const s = await openSession(t, { repo });
   assert.match(textOf(await s.call('onboarding_propose')), /Next: onboarding_approve asks/);
   const refused = textOf(await s.call('onboarding_approve'));
-  assert.ok(refused.includes(`copilot-onboard approve --repo ${repo}`), refused);
+  // The command this server was started with: it runs where the person stands.
+  assert.ok(refused.includes(`or the terminal: node ${CLI} approve --repo ${repo}.`), refused);
 });
 
 test('a contradiction pairs each value with its own locations, and each location says that value', (t) => {
@@ -158,7 +159,7 @@ test('propose again: an approval of the same plan stands (status says approved),
   assert.deepEqual((again.structuredContent as any).approval.stillApplies, true);
   let status = cli(['status', '--repo', repo]).stdout;
   assert.match(status, /^Step: approved$/m);
-  assert.match(status, /^Approval: open, from /m);
+  assert.match(status, /^Approval: approved, not applied yet \(by /m);
   assert.match(status, /^Next: Run node \S+ migrate --repo \S+ to apply the approved plan\.$/m);
   // The files change: the new plan replaces the approved one.
   fs.appendFileSync(path.join(repo, FILE), '- Keep functions short.\n');

@@ -119,6 +119,23 @@ test(
   },
 );
 
+test("going back in the terminal: round one comes back with the person's answers preselected", { skip }, async (t) => {
+  const repo = proposed(t, WITH_CHOICES);
+  const tm = startTmux(t, 'co-form-back-kept', `${node} ${CLI} approve --repo ${repo}`, repo);
+  await tm.answer(/\? AGENTS\.md: its rules go to/, 'Down', 'Enter');
+  await tm.answer(/\? Which rule stands\?/, 'Down', 'Down', 'Enter');
+  await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'n', 'Enter');
+  await tm.answer(/Go back and change your choices/, 'y', 'Enter');
+  // Asked again, each with the answer given before under the cursor.
+  await tm.answer(/\? AGENTS\.md: its rules go to[\s\S]*❯ Remove AGENTS\.md/, 'Enter');
+  await tm.answer(/\? Which rule stands\?[\s\S]*❯ Keep only "- Use npm/, 'Enter');
+  await tm.answer(/Approve this migration plan.*\(y\/N\)/, 'y', 'Enter');
+  assert.equal(await tm.exitCode(), 0);
+  const choices = readState(repo)!.approval.choices;
+  assert.deepEqual(choices.legacy, { 'AGENTS.md': 'remove' });
+  assert.deepEqual(Object.values(choices.conflicts), ['keep_2']);
+});
+
 test('after a refusing answer nothing more is asked: No to overwriting uncommitted changes ends migrate at once', { skip }, async (t) => {
   const repo = sandbox(t, FLAT);
   const git = (...args: string[]) =>

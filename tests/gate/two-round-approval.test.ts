@@ -144,7 +144,8 @@ test('going back from round two asks the choices again; the last choices are the
   const s = await openSession(t, {
     repo,
     elicit: person(
-      acceptWith((req) => (++firsts === 1 ? removeAgents(req) : {})),
+      // The second time, AGENTS.md is kept after all (going back preselects "remove").
+      acceptWith((req) => (++firsts === 1 ? removeAgents(req) : { [fieldFor(req.requestedSchema.properties, 'AGENTS.md')]: 'keep' })),
       acceptWith(() => (firsts === 1 ? { approved: false, choose_again: true } : { approved: true })),
     ),
   });
@@ -156,7 +157,7 @@ test('going back from round two asks the choices again; the last choices are the
     traces.map((x) => x.outcome),
     ['chosen', 'choose_again', 'chosen', 'approved'],
   );
-  assert.deepEqual(readState(repo)!.approval.choices.legacy, {});
+  assert.deepEqual(readState(repo)!.approval.choices.legacy, { 'AGENTS.md': 'keep' });
   assert.equal(readState(repo)!.approval.approvedHash, traces[3]!.planHash);
 });
 
@@ -221,4 +222,26 @@ test('choices that leave nothing to write: round one, then "nothing to approve",
   );
   assert.deepEqual(hashTree(repo), tree);
   assert.equal(readState(repo)!.approval, null);
+});
+
+test("going back keeps the person's answers: round one comes back with them as the defaults, and an answer that leaves them out keeps them", async (t) => {
+  const { repo } = await proposed(t);
+  let firsts = 0;
+  const s = await openSession(t, {
+    repo,
+    elicit: person(
+      // The second time, the client sends nothing back: the preselected answers stand.
+      acceptWith((req) => (++firsts === 1 ? removeAgents(req) : {})),
+      acceptWith(() => (firsts === 1 ? { approved: false, choose_again: true } : { approved: true })),
+    ),
+  });
+  const r = await s.call('onboarding_approve');
+  assert.equal(outcomeOf(r), 'approved', textOf(r));
+  const [first, , again] = s.elicitations as unknown as Req[];
+  const field = fieldFor(first!.requestedSchema.properties, 'AGENTS.md');
+  assert.equal(first!.requestedSchema.properties[field].default, 'keep');
+  assert.equal(again!.requestedSchema.properties[field].default, 'remove', 'the last answer is preselected');
+  const conflict = fieldFor(first!.requestedSchema.properties, 'Which rule stands?');
+  assert.equal(again!.requestedSchema.properties[conflict].default, 'keep_all', 'a field the person did not answer keeps its default');
+  assert.deepEqual(readState(repo)!.approval.choices.legacy, { 'AGENTS.md': 'remove' });
 });

@@ -272,10 +272,10 @@ test('with 28 contradictions the form asks 20 and the message names the 8 that k
   const s = await openSession(t, { repo, elicit: declineApproval });
   const proposed = await s.call('onboarding_propose');
   assert.equal((proposed.structuredContent as any).conflicts.length, 28);
-  assert.match(
-    textOf(proposed),
-    /conflict_21, conflict_22, conflict_23, conflict_24, conflict_25, conflict_26, conflict_27, conflict_28 are not asked/,
-  );
+  assert.match(textOf(proposed), /the last 8 are not asked and keep all their rules, marked/);
+  // People's words: no internal id, each location once.
+  assert.doesNotMatch(textOf(proposed), /conflict_\d/);
+  assert.equal(textOf(proposed).match(/ \(not asked: all kept\)$/gm)?.length, 8);
   await s.call('onboarding_approve');
   const req = s.elicitations[0] as any;
   const asked = Object.keys(propsOf(req)).filter((k) => k.startsWith('conflict_'));
@@ -284,13 +284,19 @@ test('with 28 contradictions the form asks 20 and the message names the 8 that k
     asked,
     Array.from({ length: 20 }, (_, i) => `conflict_${i + 1}`),
   );
-  assert.match(req.message, /the form asks which rule stands for the first 20 \(conflict_1 to conflict_20\)/);
+  assert.match(req.message, /the form asks which rule stands for the first 20; the default keeps all/);
   assert.match(
     req.message,
-    /Not asked: conflict_21, conflict_22, conflict_23, conflict_24, conflict_25, conflict_26, conflict_27, conflict_28\. A form holds at most 20 of these questions, so these 8 keep the rules of every side, each marked in the file\./,
+    /Not asked: the last 8, listed below\. A form holds at most 20 of these questions, so these 8 keep the rules of every side, each marked in the file\./,
   );
-  for (let i = 21; i <= 28; i++) assert.match(req.message, new RegExp(`^- conflict_${i} \\(not asked: all kept, marked\\):`, 'm'));
-  for (let i = 1; i <= 20; i++) assert.match(req.message, new RegExp(`^- conflict_${i}: `, 'm'));
+  assert.doesNotMatch(req.message, /conflict_\d/, 'no internal id in what the person reads');
+  const lines = req.message.split('\n').filter((l: string) => l.startsWith('- the package manager: '));
+  assert.equal(lines.length, 28);
+  assert.equal(lines.filter((l: string) => l.endsWith(' (not asked: all kept, marked)')).length, 8);
+  for (let i = 1; i <= 28; i++) {
+    const at = `p${String(i).padStart(2, '0')}/AGENTS.md:1`;
+    assert.equal(req.message.split(at).length - 1, 1, `${at} is named once`);
+  }
 });
 
 test('a conflict choice says what it does: the rule it keeps and the lines it drops, as the plan does it', async (t) => {
@@ -318,7 +324,7 @@ test('a conflict choice says what it does: the rule it keeps and the lines it dr
   assert.equal(titles.filter((x: string) => x.startsWith('Keep all')).length, 1, 'only the real keep-all choice reads as one');
   assert.equal(
     chosen,
-    'Keep only "- Use npm to install dependencies.\\rKeep all of them and m..." (AGENTS.md:1); drop the line at .github/copilot-instructions.md:3',
+    'Keep only "- Use npm to install dependencies.\\rKeep all of them and m..." (AGENTS.md:1); drop "- Use pnpm for all package management." (.github/copilot-instructions.md:3)',
   );
   assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
   const out = fs.readFileSync(path.join(repo, FILE), 'utf8');
@@ -379,7 +385,7 @@ test('status shows the client that approved with its name escaped', async (t) =>
   assert.equal(readState(repo)!.approval.client.name, 'ok\x1b[2J\nApproval: none');
   const st = cli(['status', '--repo', repo]);
   assertShown(st.stdout, 'status');
-  assert.match(st.stdout, /^Approval: open, from ok\\x1b\[2J\\nApproval: none$/m);
+  assert.match(st.stdout, /^Approval: approved, not applied yet \(by ok\\x1b\[2J\\nApproval: none\)$/m);
   assert.equal(st.stdout.split('\n').filter((l) => l.startsWith('Approval:')).length, 1);
 });
 

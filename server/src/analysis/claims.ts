@@ -30,6 +30,11 @@ export interface Claim {
   kind: 'option' | 'version' | 'modal' | 'action' | 'role' | 'fact';
   /** Read from a setup step or a table cell: it uses a tool without choosing it, so it contradicts only a rule. */
   weak?: boolean;
+  /**
+   * The option is named only inside a command the line runs ("Run `pnpm test` before every commit"),
+   * and the line chooses nothing: it is a side of a conflict only when no rule on its side makes the claim.
+   */
+  mention?: boolean;
   /** Actions: must, may or never; the verb as written; words that narrow a prohibition; an exception in its clause. */
   polarity?: Polarity;
   verb?: string;
@@ -205,6 +210,17 @@ function commandClaims(line: LineReading, command: string, claims: Claim[]): voi
   for (const v of commandVersions(command)) claims.push({ ...versionClaim(v), weak: true, ...at });
 }
 
+/** Words with which a line chooses a tool rather than only running a command of it. */
+const CHOOSES = /\b(?:use[sd]?|using|prefer(?:red)?|instead|not|only|package manager)\b/i;
+
+/** Whether `index` falls inside a code span that holds a command with arguments (`pnpm test`), not the bare name. */
+function inCommandSpan(text: string, index: number): boolean {
+  const open = text.lastIndexOf('`', index);
+  if (open < 0 || (text.slice(0, open).match(/`/g)?.length ?? 0) % 2 === 1) return false;
+  const close = text.indexOf('`', index);
+  return close >= 0 && /\S\s+\S/.test(text.slice(open + 1, close).trim());
+}
+
 /** Whether `index` falls inside a code span whose command fetches, runs once or adds one named package. */
 function inOneOffSpan(text: string, index: number): boolean {
   const open = text.lastIndexOf('`', index);
@@ -255,8 +271,17 @@ function optionClaims(text: string, line: LineReading, claims: Claim[]): void {
           // "Windows-only `npm install @napi-rs/keyring`": a command adding one package names no choice.
           if (inOneOffSpan(text, match.index)) continue;
           const positive = readOption(topic, option, text, match.index, match[0].length);
-          if (positive !== null)
-            claims.push({ topic: topic.id, topicTitle: topic.title, value: option.value, positive, kind: 'option', ...line.at() });
+          if (positive === null) continue;
+          const mention = positive && !CHOOSES.test(text) && inCommandSpan(text, match.index);
+          claims.push({
+            topic: topic.id,
+            topicTitle: topic.title,
+            value: option.value,
+            positive,
+            kind: 'option',
+            ...(mention ? { mention } : {}),
+            ...line.at(),
+          });
         }
       }
     }

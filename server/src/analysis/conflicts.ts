@@ -124,7 +124,9 @@ export function findConflicts(claims: Claim[]): Conflict[] {
         if (m !== undefined && !reasonOf.has(find(m))) reasonOf.set(find(m), why);
       }
     }
-    for (const members of components.values()) {
+    const ruled = new Set(involved.filter(makesClaim).map(lineKey));
+    for (const all of components.values()) {
+      const members = rulesOnly(all, lines, pairs, ruled);
       const sideOf = new Map<string, number>();
       const sides = members.map((m) => {
         const key = `${lines[m]!.positive}:${lines[m]!.value}`;
@@ -140,6 +142,22 @@ export function findConflicts(claims: Claim[]): Conflict[] {
     }
   }
   return conflicts;
+}
+
+/**
+ * The lines of one conflict that make its claim. A line that only uses a tool (a step that runs
+ * `pnpm test`, an example command) is a side only when the conflict needs it: when rules clash
+ * without it, it merely mentions the tool, and a choice must not drop it. `ruled`: the lines with a
+ * claim that is neither weak nor a mention (claims.ts).
+ */
+const makesClaim = (c: Claim): boolean => !c.weak && !c.mention;
+
+function rulesOnly(members: number[], lines: Claim[], pairs: [Claim, Claim, string][], ruled: Set<string>): number[] {
+  const rules = members.filter((m) => ruled.has(lineKey(lines[m]!)));
+  if (rules.length === members.length) return members;
+  const keys = new Set(rules.map((m) => lineKey(lines[m]!)));
+  const clash = pairs.some(([a, b]) => makesClaim(a) && makesClaim(b) && keys.has(lineKey(a)) && keys.has(lineKey(b)));
+  return clash ? rules : members;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { shellQuote } from './for-person.js';
+import { cliCommand, shellQuote } from './for-person.js';
+import { showLine, showPath } from '../show/untrusted.js';
 import type { FlowOptions } from './context.js';
 
 /**
@@ -23,9 +24,9 @@ export function stepName(options: FlowOptions | undefined, step: StepName): stri
   return options?.cliCommand ? `${options.cliCommand} ${step}${repoArg(options)}` : `onboarding_${step}`;
 }
 
-/** A step as a command to type in a terminal. */
+/** A step as a command to type in a terminal: for a model too, the command this very server was started with (see cliCommand). */
 export function commandName(options: FlowOptions | undefined, step: StepName): string {
-  return `${options?.cliCommand ?? 'copilot-onboard'} ${step}${repoArg(options)}`;
+  return `${options?.cliCommand ?? cliCommand()} ${step}${repoArg(options)}`;
 }
 
 /** A sentence meant only for a model (such as not asking again): left out for a person at the CLI. */
@@ -63,3 +64,19 @@ export function ignoredStateText(ignored: { files: string[]; folders: string[]; 
 /** A contradiction only worth a second look is named so wherever it is listed: its default lets both stand, unmarked. */
 export const secondLookWords = (c: { secondLook?: true }): string =>
   c.secondLook ? ' (worth a second look: by default both stand, unmarked)' : '';
+
+/** How analysis words a contradiction (analysis/analyze.ts contradictionDescription): its topic, then its sides. */
+const CONTRADICTION = /^Contradicting rules about ([^:]+): (.*)$/s;
+
+/**
+ * A contradiction in a person's words, each location once and no id:
+ * `the package manager: "pnpm" (AGENTS.md:3) or "npm" (.cursorrules:2)`. The sides' quotes and
+ * locations are the description's own; locations it does not name follow it.
+ */
+export function conflictWords(c: { description: string; locations: { path: string; line: number }[] }): string {
+  const m = CONTRADICTION.exec(c.description);
+  const topic = m ? (/^[a-z]/.test(m[1]!) && !m[1]!.startsWith('the ') ? `the ${m[1]}` : m[1]!) : null;
+  const said = m ? `${topic}: ${m[2]!.replace(/\) vs "/g, ') or "')}` : c.description;
+  const unnamed = c.locations.filter((l) => !c.description.includes(`${l.path}:${l.line}`));
+  return `${showLine(said)}${unnamed.length > 0 ? ` at ${unnamed.map((l) => `${showPath(l.path)}:${l.line}`).join(', ')}` : ''}`;
+}

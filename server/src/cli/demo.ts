@@ -116,6 +116,8 @@ async function walk(root: string, keep: boolean): Promise<number> {
       return 3;
     }
     say(textOf(r));
+    // The approved plan's diff was on screen in approve's second round: migrate, naming that plan, points back to it.
+    if (outcome === 'approved') shownPlan = (r.structuredContent as { planHash?: string }).planHash ?? shownPlan;
     if (outcome !== 'approved' && outcome !== 'migrated') {
       say('\nThe demo stops here; nothing was changed.');
       return outcome === 'precondition_failed' ? 4 : 3;

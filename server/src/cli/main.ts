@@ -238,7 +238,8 @@ async function setup(target: 'vscode' | 'print', repoFlag: string | undefined): 
     process.stdout.write('.vscode/mcp.json already registers copilot-onboard; nothing to do.\n');
     return 0;
   }
-  process.stdout.write(`${showText(change.diff)}\n${setupModule.vscodeHttpSnippet()}\n\n`);
+  const machine = setupModule.machineSpecificNote();
+  process.stdout.write(`${showText(change.diff)}\n${machine ? `${showText(machine)}\n\n` : ''}${setupModule.vscodeHttpSnippet()}\n\n`);
   if (!process.stdin.isTTY) {
     process.stderr.write('No terminal to ask in: nothing was written. Run this in a terminal, or copy the snippet above.\n');
     return 3;

@@ -5,6 +5,7 @@ import { BadInputError } from '../common/errors.js';
 import { readFile, writeFile } from '../repo/safe-fs.js';
 import { insertProperty } from '../common/jsonc-insert.js';
 import { CLI_PATH } from '../package-root.js';
+import { cliCommand } from '../call/for-person.js';
 
 export const SERVER_NAME = 'copilot-onboard';
 const VSCODE_REL = '.vscode/mcp.json';
@@ -42,6 +43,23 @@ export function installNote(): string {
   ].join('\n');
 }
 
+/**
+ * Said before `setup vscode` writes an entry holding this machine's path to the build: the file is
+ * usually committed, and the path works on no other machine. Offers the portable entry, which works
+ * wherever the package is installed. Null when the entry is the portable one already.
+ */
+export function machineSpecificNote(cliPath: string | null = CLI_PATH): string | null {
+  const std = serveCommand(cliPath);
+  if (std.command !== 'node') return null;
+  const portable = { type: 'stdio', command: 'npx', args: ['--no-install', 'copilot-onboard', 'serve'], cwd: '${workspaceFolder}' };
+  return [
+    `This entry runs node with this machine's path to the build (${std.args[0]}). .vscode/mcp.json is usually committed,`,
+    'and that path works on no other machine. To keep the entry to yourself, add .vscode/mcp.json to .git/info/exclude.',
+    'The portable form, for everyone who installs the package (npm install -D /path/to/copilot-onboard, or its .tgz from npm pack),',
+    `is this entry instead:\n${JSON.stringify({ servers: { [SERVER_NAME]: portable } }, null, 2)}`,
+  ].join('\n');
+}
+
 /** The password prompt VS Code shows for the HTTP token; its answer is kept by VS Code, not in mcp.json. */
 const TOKEN_INPUT = {
   type: 'promptString',
@@ -57,7 +75,7 @@ const TOKEN_INPUT = {
 export function vscodeHttpSnippet(): string {
   const entry = { type: 'http', url: 'http://127.0.0.1:3333/mcp', headers: { Authorization: `Bearer \${input:${TOKEN_INPUT.id}}` } };
   return [
-    'VS Code over HTTP instead: start `copilot-onboard serve --http` yourself (it prints its URL and a token), and use',
+    `VS Code over HTTP instead: start \`${cliCommand()} serve --http\` yourself (it prints its URL and a token), and use`,
     'this entry and input; VS Code asks for the token once and keeps it, so start the server with',
     'COPILOT_ONBOARD_HTTP_TOKEN set to a secret of your own (never in a committed file) for a token that',
     'stays the same across restarts:',
@@ -71,7 +89,7 @@ export function snippets(): string {
   return [
     installNote(),
     '',
-    'VS Code (.vscode/mcp.json in the repository; or run: copilot-onboard setup vscode):',
+    `VS Code (.vscode/mcp.json in the repository; or run: ${cliCommand()} setup vscode):`,
     JSON.stringify({ servers: { [SERVER_NAME]: vscodeEntry() } }, null, 2),
     '',
     vscodeHttpSnippet(),

@@ -20,11 +20,12 @@ import type { Journal, Migration, OnboardingState } from '../state/schema.js';
 export async function performMigration(
   root: string,
   id: string,
-  planHash: string,
+  hashes: { planHash: string; approvedHash: string },
   ops: PlanOperation[],
   state: OnboardingState,
   onFile?: (done: number, path: string) => void,
 ): Promise<Migration> {
+  const { planHash, approvedHash } = hashes;
   armCrashPoint();
   try {
     const now = new Date().toISOString();
@@ -53,6 +54,7 @@ export async function performMigration(
     const migration: Migration = {
       id,
       planHash,
+      ...(approvedHash !== planHash ? { approvedHash } : {}),
       migratedAt: now,
       backupDir: backupDirRel(id),
       files: manifest.files.map(({ path, existed, beforeSha256, afterSha256, linkTarget }) => ({

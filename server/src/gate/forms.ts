@@ -370,13 +370,13 @@ function sidesOf<L extends Located & { side?: number }>(locations: L[]) {
 
 /**
  * What choosing a side does, as planning/choices.ts (conflictEffects) does it: the side's lines stay, every
- * other side's lines are dropped. `Keep only "- Use pnpm." (CLAUDE.md:5); drop AGENTS.md:3`
+ * other side's lines are dropped, each quoted in full with its place.
+ * `Keep only "- Use pnpm." (CLAUDE.md:5); drop "- Use npm." (AGENTS.md:3)`
  */
 function sideTitle(at: Located[], dropped: Located[]): string {
   const where = (ls: Located[]) => ls.map((l) => `${showPath(l.path)}:${l.line}`);
-  const drop = where(dropped);
-  const named = drop.length > 3 ? `${drop.slice(0, 3).join(', ')} and ${drop.length - 3} more` : drop.join(', ');
-  return `Keep only "${showExcerpt(at[0]!.text.trim(), 60)}" (${where(at).join(', ')}); drop ${dropped.length === 1 ? 'the line at' : `the ${dropped.length} lines at`} ${named}`;
+  const drop = dropped.map((l) => `"${showLine(l.text.trim())}" (${showPath(l.path)}:${l.line})`).join(', ');
+  return `Keep only "${showExcerpt(at[0]!.text.trim(), 60)}" (${where(at).join(', ')}); drop ${drop}`;
 }
 
 type Located = Pick<ConflictOption['locations'][number], 'path' | 'line' | 'text'>;

@@ -159,6 +159,8 @@ async function askRounds<P>(
 ): Promise<{ result: GateResult<P> } | { content: Record<string, unknown>; prepared: P }> {
   let current = first;
   let firstRounds = 1;
+  // The person's last answers to the first round: going back asks it again with them preselected.
+  let chosen: Record<string, unknown> | null = null;
   for (;;) {
     exchange.begin(current);
     const form = exchange.form;
@@ -181,21 +183,40 @@ async function askRounds<P>(
       );
       if (written.problem) return { result: exchange.traceFailed(written.problem) };
       firstRounds++;
-      current = first;
+      current = againWith(first, chosen);
       continue;
     }
     if (!current.next) return { content: answer.content, prepared: current.prepared as P };
+    chosen = answer.content;
     let next: Prepared<P>;
     try {
       next = showPrepared(await current.next(answer.content));
     } catch (err) {
       return { result: await exchange.refusedBy(err) };
     }
-    const chosen = `The choices are made; the plan rebuilt with them (${next.planHash?.slice(0, 12) ?? 'no hash'}) is shown next for approval.`;
-    const written = await exchange.trace('chosen', chosen);
+    const made = `The choices are made; the plan rebuilt with them (${next.planHash?.slice(0, 12) ?? 'no hash'}) is shown next for approval.`;
+    const written = await exchange.trace('chosen', made);
     if (written.problem) return { result: exchange.traceFailed(written.problem) };
     current = next;
   }
+}
+
+/**
+ * The first round asked again, each field's default the person's last answer to it, and an answer
+ * that leaves a field out read as that answer: going back changes only what the person changes.
+ */
+function againWith<P>(first: Prepared<P>, answers: Record<string, unknown> | null): Prepared<P> {
+  const next = first.next;
+  if (!answers || !first.form || !next) return first;
+  const schema = first.form.requestedSchema;
+  const properties = Object.fromEntries(
+    Object.entries(schema.properties).map(([name, p]) => [name, name in answers ? { ...p, default: answers[name] } : p]),
+  );
+  return {
+    ...first,
+    form: { ...first.form, requestedSchema: { ...schema, properties } },
+    next: (content: Record<string, unknown>) => next({ ...answers, ...content }),
+  };
 }
 
 /** The step's own act on an accepted answer, traced; then its journal settled and its follow-up run. */

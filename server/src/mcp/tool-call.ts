@@ -5,10 +5,10 @@ import type { StepResult } from '../steps/result.js';
 import type { ToolName } from './tool-schemas.js';
 import type { EarlyListing } from '../analysis/git-listing.js';
 import { STATE } from '../repo/state-paths.js';
-import { BAD_INPUT_META } from '../common/outcomes.js';
+import { BAD_INPUT_META, OUTCOMES } from '../common/outcomes.js';
 import { showLine, showText } from '../show/untrusted.js';
 import { NARRATION_LABEL } from '../narrate/narrate.js';
-import { ignoredStateText } from '../call/words.js';
+import { commandName, forPerson, ignoredStateText } from '../call/words.js';
 import { boundJson, boundText, countBy, fitsBytes, MAX_STRUCTURED_BYTES, MAX_TEXT_BYTES } from '../narrate/bounded.js';
 
 /**
@@ -24,6 +24,10 @@ export type ToolResult = CallToolResult;
 /** Said once, by the run that created `.copilot-state/`. */
 export const STATE_FOLDER_NOTICE =
   'Created .copilot-state/ with its own .gitignore (.copilot-state/.gitignore): backups, the plan, the state, the journal and locks stay out of git, so git add -A offers only the traces, which are meant to be reviewed and may be committed.';
+
+/** The same, after a refusal: nothing of the repository changed, and the trace is all there is in the new folder. */
+export const REFUSED_STATE_NOTICE =
+  'Only the trace of this refusal was written, in .copilot-state/, which is new here and has its own .gitignore (.copilot-state/.gitignore): git add -A offers only the traces, which are meant to be reviewed and may be committed.';
 
 export interface StepCall {
   name: ToolName;
@@ -78,12 +82,14 @@ export async function callStep(call: StepCall): Promise<ToolResult> {
   } catch (err) {
     stepResult = (await import('../steps/result.js')).resultForError(err);
   }
-  // The run that created .copilot-state/ (and its .gitignore) says so, once.
+  // The run that created .copilot-state/ (and its .gitignore) says so, once; a refusal, which said
+  // nothing was changed, says that only its trace was written there.
   if (root !== null && (await import('../repo/safe-fs.js')).takeStateFolderCreated(root)) {
-    stepResult.text = withFact(stepResult.text, STATE_FOLDER_NOTICE);
-    stepResult.structured.notice = STATE_FOLDER_NOTICE;
+    const notice = OUTCOMES[stepResult.outcome].refusal ? REFUSED_STATE_NOTICE : STATE_FOLDER_NOTICE;
+    stepResult.text = withFact(stepResult.text, notice);
+    stepResult.structured.notice = notice;
   }
-  return toCallToolResult(stepResult, name);
+  return toCallToolResult(stepResult, name, options);
 }
 
 /** A fact of the tool's own goes with the facts: before the client model's narration, which always comes last. */
@@ -98,6 +104,19 @@ const WHOLE: Partial<Record<ToolName, { uri: string; name: string; file?: string
   onboarding_analyze: { uri: 'copilot-onboard://analysis', name: 'analysis', mimeType: 'application/json' },
 };
 
+/** Where the whole of a cut reply is: for a model, the MCP resource and the file; for a person at the CLI, the file and the command that prints it all. */
+function wholeWhere(tool: ToolName, options: FlowOptions): string {
+  const whole = WHOLE[tool];
+  if (forPerson(options)) {
+    const step = tool === 'onboarding_propose' ? 'propose' : tool === 'onboarding_analyze' ? 'analyze' : null;
+    if (step === null) return 'The whole of it is in .copilot-state/.';
+    return `The whole of it: ${whole?.file ? `${whole.file}, and ` : ''}${commandName(options, step)} --json.`;
+  }
+  return whole
+    ? `The whole of it: the MCP resource ${whole.uri} (read in pages)${whole.file ? `, and ${whole.file}` : ''}.`
+    : 'The whole of it is in .copilot-state/.';
+}
+
 /**
  * The text a client shows passes the display function: every hidden character escaped, newlines
  * kept (the steps quote paths and put outside text on one line themselves). structuredContent is
@@ -106,20 +125,22 @@ const WHOLE: Partial<Record<ToolName, { uri: string; name: string; file?: string
  * Both are bounded (narrate/bounded.ts): a reply stays well under 1 MiB on a repository of any
  * size. What is cut is counted in `truncated`, and the whole is offered as a resource_link.
  */
-function toCallToolResult(r: StepResult, tool: ToolName): CallToolResult {
+function toCallToolResult(r: StepResult, tool: ToolName, options: FlowOptions): CallToolResult {
   const whole = WHOLE[tool];
-  const where = whole
-    ? `The whole of it: the MCP resource ${whole.uri} (read in pages)${whole.file ? `, and ${whole.file}` : ''}.`
-    : 'The whole of it is in .copilot-state/.';
+  const where = wholeWhere(tool, options);
   const bounded = boundJson(r.structured, MAX_STRUCTURED_BYTES);
   const structured: CallToolResult['structuredContent'] = bounded.value;
+  // The end (the summary, the next step) is said after any cut: room is kept for it.
+  const end = r.end ? showText(r.end) : null;
   let text = showText(r.text);
-  const textCut = !fitsBytes(text, MAX_TEXT_BYTES);
+  const full = end ? withFact(text, end) : text;
+  const textCut = !fitsBytes(full, MAX_TEXT_BYTES);
   if (textCut || bounded.omitted) {
     const summary = summaryOf(r.structured);
-    text = boundText(summary ? `${summary}\n\n${text}` : text, MAX_TEXT_BYTES, where);
+    const room = MAX_TEXT_BYTES - (end ? Buffer.byteLength(end, 'utf8') + 2 : 0);
+    text = boundText(summary ? `${summary}\n\n${text}` : text, room, where) + (end ? `\n\n${end}` : '');
     structured.truncated = { omitted: bounded.omitted ?? {}, textCut, whole: where, ...(whole ? { resource: whole.uri } : {}) };
-  }
+  } else text = full;
   const content: CallToolResult['content'] = [{ type: 'text', text }];
   if ((textCut || bounded.omitted) && whole)
     content.push({

@@ -1,5 +1,5 @@
 import type { Analysis } from '../analysis/analyze.js';
-import { secondLookWords } from '../call/words.js';
+import { conflictWords, secondLookWords } from '../call/words.js';
 import { MAX_CONFLICT_FIELDS } from '../planning/choices.js';
 import { newReaders, readersOf, readFileOf, surfaceList } from '../analysis/surfaces.js';
 import { formatFacts } from '../model/formats.js';
@@ -25,31 +25,41 @@ const at = (locations: { path: string; line: number }[]) => locations.map((l) =>
 
 /**
  * Which Copilot surfaces read this file today (analysis/surfaces.ts) and, for a file that is not
- * Copilot's own, which see its rules only once they are in Copilot's files (every Copilot file is
- * read by the surfaces that read `.github/instructions/`; code review in VS Code reads only the
- * repo-wide file, so it is not promised here).
+ * Copilot's own, which see its rules only once they are in the Copilot file they go to: the same
+ * table and the same target as the approve form's note on keeping the file (planning/options.ts
+ * legacyNote), so analyze, propose and the form name the same surfaces. `target`: where the plan
+ * puts its rules; null when no plan moves them (analyze says where they would go, surfaces.ts targetOf).
  */
-function whoReads(sentences: Map<string, string>, kind: string, path: string): string {
-  // The sentence depends on the kind and on the row of the table the file is (readFileOf), not on
-  // the rest of its path: worked out once per pair and report, not for each of a repository's many rules.
-  const key = `${kind}\n${readFileOf(kind, path) ?? ''}`;
+function whoReads(sentences: Map<string, string>, kind: string, path: string, target: string | null): string {
+  // The sentence depends on the kind, the row of the table the file is (readFileOf) and the kind of
+  // its target, not on the rest of its path: worked out once per such key and report, not for each of many rules.
+  const key = `${kind}\n${readFileOf(kind, path) ?? ''}\n${target?.startsWith('.github/instructions/') ?? ''}`;
   let sentence = sentences.get(key);
   if (sentence === undefined) {
-    sentence = readersSentence(kind, path);
+    sentence = readersSentence(kind, path, target);
     sentences.set(key, sentence);
   }
   return sentence;
 }
 
-function readersSentence(kind: string, path: string): string {
+const SCOPED = '.github/instructions/x.instructions.md';
+
+function readersSentence(kind: string, path: string, target: string | null): string {
   const now = readersOf(kind, path);
   const today = now.length === 0 ? 'no Copilot surface reads it today' : `read today by ${surfaceList(now)}`;
-  if (formatFacts(kind)?.role === 'copilot') return `${today}.`;
-  const later = newReaders(kind, path, '.github/instructions/x.instructions.md');
+  if (formatFacts(kind)?.role === 'copilot' || target === null) return `${today}.`;
+  const later = newReaders(kind, path, target);
   return later.length === 0 ? `${today}.` : `${today}; ${surfaceList(later)} will see its rules only after the migration.`;
 }
 
-export function analysisReport(a: Pick<Analysis, 'pattern' | 'sources' | 'problems' | 'skipped'> & { patternDetail?: string }): string {
+/**
+ * `targets`: for each legacy file whose rules move, the Copilot file they go to (no entry: a file left
+ * as it is). Without it, every legacy file is taken to move into a scoped Copilot file.
+ */
+export function analysisReport(
+  a: Pick<Analysis, 'pattern' | 'sources' | 'problems' | 'skipped'> & { patternDetail?: string },
+  targets?: ReadonlyMap<string, string>,
+): string {
   // analyze says what it found in words that fit (an AGENTS.md with headings is not "one flat list").
   const pattern = a.patternDetail ? `${a.pattern}: ${showLine(a.patternDetail)}` : PATTERN_WORDS[a.pattern];
   const out: string[] = [`Pattern: ${pattern}.`];
@@ -57,7 +67,10 @@ export function analysisReport(a: Pick<Analysis, 'pattern' | 'sources' | 'proble
   else {
     out.push(`Instruction files (${a.sources.length}):`);
     const sentences = new Map<string, string>();
-    for (const s of a.sources) out.push(`- ${showPath(s.path)} (${s.kind}, ${s.bytes} bytes): ${whoReads(sentences, s.kind, s.path)}`);
+    for (const s of a.sources)
+      out.push(
+        `- ${showPath(s.path)} (${s.kind}, ${s.bytes} bytes): ${whoReads(sentences, s.kind, s.path, targets ? (targets.get(s.path) ?? null) : SCOPED)}`,
+      );
   }
   for (const s of a.skipped) out.push(`Not read: ${showLine(s.detail)}.`);
   if (a.problems.length === 0) out.push('No problems found.');
@@ -66,14 +79,14 @@ export function analysisReport(a: Pick<Analysis, 'pattern' | 'sources' | 'proble
     // The certainty and the rule that found it come last: people sort by the first, reviewers check the second.
     for (const p of a.problems)
       out.push(
-        `- ${p.type === 'contradiction' && p.certainty === 'low' ? 'worth a second look' : p.type}: ${showLine(p.description)} at ${at(p.locations)}${p.certainty ? ` (certainty ${p.certainty}${p.kind ? `, ${p.kind}` : ''})` : ''}`,
+        `- ${p.type === 'contradiction' && p.certainty === 'low' ? 'worth a second look' : p.type}: ${p.type === 'contradiction' ? conflictWords(p) : `${showLine(p.description)} at ${at(p.locations)}`}${p.certainty ? ` (certainty ${p.certainty}${p.kind ? `, ${p.kind}` : ''})` : ''}`,
       );
   }
   return out.join('\n');
 }
 
-export function planReport(plan: PlanFile, options?: FlowOptions): string {
-  const out: string[] = [analysisReport({ ...plan, skipped: [] })];
+export function planReport(plan: PlanFile): string {
+  const out: string[] = [analysisReport({ ...plan, skipped: [] }, new Map(plan.legacy.map((l) => [l.path, l.target])))];
   if (plan.operations.length === 0) out.push('', 'Plan: nothing to do.');
   else {
     out.push('', `Plan ${plan.planHash.slice(0, 12)} (${plan.operations.length} file operation${plan.operations.length > 1 ? 's' : ''}):`);
@@ -91,17 +104,23 @@ export function planReport(plan: PlanFile, options?: FlowOptions): string {
         );
     }
     if (plan.conflicts.length > 0) {
-      const notAsked = plan.conflicts.slice(MAX_CONFLICT_FIELDS).map((c) => c.id);
+      const notAsked = plan.conflicts.slice(MAX_CONFLICT_FIELDS);
       out.push(
         notAsked.length === 0
           ? 'Contradictions (approve asks which rule stands; the default keeps all and marks them):'
-          : `Contradictions (approve asks which rule stands for the first ${MAX_CONFLICT_FIELDS}; the default keeps all and marks them; ${notAsked.join(', ')} are not asked and keep all their rules, marked):`,
+          : `Contradictions (approve asks which rule stands for the first ${MAX_CONFLICT_FIELDS}; the default keeps all and marks them; the last ${notAsked.length} are not asked and keep all their rules, marked):`,
       );
-      for (const c of plan.conflicts) out.push(`- ${c.id}${secondLookWords(c)}: ${showLine(c.description)}`);
+      plan.conflicts.forEach((c, i) =>
+        out.push(`- ${conflictWords(c)}${i >= MAX_CONFLICT_FIELDS ? ' (not asked: all kept)' : ''}${secondLookWords(c)}`),
+      );
     }
     for (const op of plan.operations) out.push('', op.diff.trimEnd());
   }
   for (const n of plan.notes) out.push(`Note: ${showLine(n)}`);
-  if (plan.operations.length > 0) out.push('', `Next: ${stepName(options, 'approve')} asks the person to approve this exact plan.`);
   return out.join('\n');
+}
+
+/** Propose's last line: said after any cut of the report (see StepResult.end). */
+export function planNext(plan: Pick<PlanFile, 'operations'>, options?: FlowOptions): string | null {
+  return plan.operations.length > 0 ? `Next: ${stepName(options, 'approve')} asks the person to approve this exact plan.` : null;
 }

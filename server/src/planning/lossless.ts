@@ -16,7 +16,7 @@ export function assertEveryLineOnce(
   contributors: InstructionDoc[],
   out: Rendered,
   merged: Merged[],
-  dropped: LineMap<unknown>,
+  dropped: Pick<LineMap<unknown>, 'has'>,
 ): void {
   const seen = new LineMap<number>();
   out.refs.forEach((ref, i) => {

@@ -12,9 +12,9 @@ import { unwritable, type CopilotLink } from './options.js';
 import { changedLineNotes } from './changed-lines.js';
 import { dropImports, dropLines } from './render/drop.js';
 import { keepUnitsApart } from './render/keep-apart.js';
-import type { LineMap } from './render/line-map.js';
+import { LineMap } from './render/line-map.js';
 import { insertMarks, type MarkTopics } from './render/marks.js';
-import type { Rendered } from './render/rendered.js';
+import type { LineRef, Rendered } from './render/rendered.js';
 import { renderTarget, type TargetSources } from './render/target.js';
 import type { Target } from './targets.js';
 import type { Rewrite } from './assistant-lines.js';
@@ -92,9 +92,11 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written): void {
 /** A target rendered, its imports and dropped lines taken out, units kept apart and conflicts marked; checked line by line. */
 function renderedTarget(ctx: WriteContext, target: Target, existingDoc: InstructionDoc | undefined, merged: Merged[]) {
   const rendered = renderTarget(ctx.sources, target, existingDoc, merged);
-  const apart = keepUnitsApart(dropLines(dropImports(rendered, ctx.imports), ctx.dropped));
+  const emptied = new LineMap<true>();
+  const apart = keepUnitsApart(dropLines(dropImports(rendered, ctx.imports), ctx.dropped, emptied));
   const marked = insertMarks(apart.rendered, ctx.marks);
-  assertEveryLineOnce(ctx.sources.linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, ctx.dropped);
+  const gone = { has: (at: LineRef) => ctx.dropped.has(at) || emptied.has(at) };
+  assertEveryLineOnce(ctx.sources.linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, gone);
   return { marked, apart: apart.before };
 }
 

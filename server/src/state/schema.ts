@@ -39,6 +39,8 @@ export const Approval = z.object({
   choices: PlanChoices.default({ legacy: {}, conflicts: {} }),
   /** The hash of the plan rebuilt with those choices, as the approve form's second round showed it (planHash when no choice changed anything). */
   approvedHash: Sha256.optional(),
+  /** How many file operations that plan holds: what migrate will run. */
+  approvedOperations: z.number().int().optional(),
   usedAt: z.string().nullable(),
 });
 
@@ -54,6 +56,8 @@ export const MigratedFile = z.object({
 export const Migration = z.object({
   id: z.string(),
   planHash: Sha256,
+  /** The hash of the plan as approved with the person's choices: the name the person was shown (planHash when no choice changed anything). */
+  approvedHash: Sha256.optional(),
   migratedAt: z.string(),
   backupDir: z.string(),
   files: z.array(MigratedFile),

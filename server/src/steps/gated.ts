@@ -112,6 +112,7 @@ async function recordApproval(
       comment,
       choices,
       approvedHash: chosen.chosenHash,
+      approvedOperations: chosen.operations.length,
       usedAt: null,
     },
   });
@@ -183,6 +184,8 @@ function choiceLines(picked: PlanChoices, plan: Pick<PlanFile, 'conflicts'>, top
 /** What migrate's act needs, all of it settled before the person is asked. */
 interface MigrateRound {
   planHash: string;
+  /** The approved plan's own hash, the name the person saw (see approveMessage). */
+  approvedHash: string;
   ops: PlanOperation[];
   id: string;
   git: GitInfo | null;
@@ -223,10 +226,10 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
         planHash: chosen.chosenHash,
         message: `${migrateMessage(plan, chosen, backupDirRel(id))}\n${extra.join('\n')}`,
         form: migrateForm(git?.modified ?? []),
-        prepared: { planHash: plan.planHash, ops, id, git, commitPlan },
+        prepared: { planHash: plan.planHash, approvedHash: chosen.chosenHash, ops, id, git, commitPlan },
       };
     },
-    async (content, { planHash, ops, id, git, commitPlan }) => {
+    async (content, { planHash, approvedHash, ops, id, git, commitPlan }) => {
       if (git && git.modified.length > 0 && content.allow_uncommitted !== true) {
         throw new PreconditionError(
           `The plan would overwrite uncommitted changes in ${showPaths(git.modified)}. Commit or stash them, or allow it in the migrate form.`,
@@ -235,14 +238,15 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
       // The person may have edited a file while the form was open: check again right before writing.
       const state = await recheckApprovedPlan(ctx.root, { planHash, operations: ops });
       if (ctx.options?.branch && git) await createBranch(ctx.root, ctx.options.branch);
-      await performMigration(ctx.root, id, planHash, ops, state, (done, p) => ctx.report?.progress(done, ops.length, `Wrote ${p}`));
+      const hashes = { planHash, approvedHash };
+      await performMigration(ctx.root, id, hashes, ops, state, (done, p) => ctx.report?.progress(done, ops.length, `Wrote ${p}`));
       const shownFiles = ops.map((o) => `${o.op} ${showPath(o.path)}`);
       const commit = ctx.options?.commit && git ? commitPlan : null;
       return {
         outcome: 'migrated',
         detail: `Migrated: ${shownFiles.join(', ')}. Backup in ${backupDirRel(id)}.${ctx.options?.branch && git ? ` On branch ${ctx.options.branch}.` : ''} Undo with ${stepName(ctx.options, 'rollback')}.`,
         settle: () => settleOperation(ctx.root),
-        afterTrace: commit ? (trace) => commitMigration(ctx.root, commit, planHash, id, trace) : undefined,
+        afterTrace: commit ? (trace) => commitMigration(ctx.root, commit, approvedHash, id, trace) : undefined,
         fields: { migrationId: id, backupDir: backupDirRel(id), files: ops.map((o) => `${o.op} ${o.path}`) },
       };
     },
@@ -292,7 +296,7 @@ export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
       );
       const committed = commitLines(await commitsOfMigration(ctx.root, migration.id));
       return {
-        planHash: migration.planHash,
+        planHash: migration.approvedHash ?? migration.planHash,
         message: [message, ...(deleted.length ? [deletedLine(deleted)] : []), ...committed].join('\n'),
         prepared: { migration, committed },
       };

@@ -1,5 +1,5 @@
 import { copyChoiceLines, MAX_CONFLICT_FIELDS, scopeAndAssistantLines } from '../gate/forms.js';
-import { secondLookWords } from '../call/words.js';
+import { conflictWords, secondLookWords } from '../call/words.js';
 import { diffStat } from '../show/diff-lines.js';
 import { showLine, showPath, showPaths } from '../show/untrusted.js';
 import type { BackupManifest, PlanFile } from '../state/schema.js';
@@ -25,13 +25,13 @@ export function describeOperations(operations: PlanFile['operations']): string[]
  * a first round asked them), its hash, every operation and its exact diff.
  */
 export function approveMessage(
-  plan: Pick<PlanFile, 'merged'>,
+  plan: Pick<PlanFile, 'merged' | 'planHash'>,
   chosen: { chosenHash: string; operations: PlanFile['operations'] },
   chosenLines: string[],
   backupHint: string,
 ): string {
   const lines = [
-    `copilot-onboard asks you to approve migration plan ${chosen.chosenHash.slice(0, 12)} for this repository.`,
+    `copilot-onboard asks you to approve migration plan ${planName(plan.planHash, chosen.chosenHash)} for this repository.`,
     ...(chosenLines.length > 0 ? ['', 'Your choices (the plan below is built with them):', ...chosenLines.map((l) => `- ${l}`)] : []),
     '',
     'If you approve, the migrate step (which asks you once more) will:',
@@ -42,6 +42,12 @@ export function approveMessage(
     lines.push(`Exact duplicates from other files merged: ${plan.merged.map((m) => `${showPath(m.path)}:${m.line}`).join(', ')}.`);
   lines.push('', 'The changes:', ...diffs(chosen.operations));
   return lines.join('\n');
+}
+
+/** The plan's one name; once, where choices first give it, the plan it was built from. */
+function planName(planHash: string, chosenHash: string): string {
+  const name = chosenHash.slice(0, 12);
+  return chosenHash === planHash ? name : `${name} (from ${planHash.slice(0, 12)} with your choices)`;
 }
 
 /**
@@ -87,19 +93,15 @@ export function choicesMessage(plan: PlanFile): string {
 function contradictionLines(conflicts: PlanFile['conflicts']): string[] {
   const asked = conflicts.slice(0, MAX_CONFLICT_FIELDS);
   const notAsked = conflicts.slice(MAX_CONFLICT_FIELDS);
-  const where = (c: PlanFile['conflicts'][number]) => c.locations.map((l) => `${showPath(l.path)}:${l.line}`).join(', ');
   const lines =
     notAsked.length === 0
       ? ['Contradictions (the form asks which rule stands for each; the default keeps all and marks them in the file):']
       : [
-          `Contradictions (${conflicts.length}): the form asks which rule stands for the first ${asked.length} (${asked[0]!.id} to ${asked.at(-1)!.id}); the default keeps all and marks them in the file.`,
-          `Not asked: ${notAsked.map((c) => c.id).join(', ')}. A form holds at most ${MAX_CONFLICT_FIELDS} of these questions, so ${notAsked.length === 1 ? 'this one keeps' : `these ${notAsked.length} keep`} the rules of every side, each marked in the file. To choose for ${notAsked.length === 1 ? 'it' : 'them'}, settle some contradictions in the files and propose again.`,
+          `Contradictions (${conflicts.length}): the form asks which rule stands for the first ${asked.length}; the default keeps all and marks them in the file.`,
+          `Not asked: the last ${notAsked.length}, listed below. A form holds at most ${MAX_CONFLICT_FIELDS} of these questions, so ${notAsked.length === 1 ? 'this one keeps' : `these ${notAsked.length} keep`} the rules of every side, each marked in the file. To choose for ${notAsked.length === 1 ? 'it' : 'them'}, settle some contradictions in the files and propose again.`,
         ];
-  for (const c of asked) lines.push(`- ${c.id}${secondLookWords(c)}: ${showLine(c.description)} at ${where(c)}`);
-  for (const c of notAsked)
-    lines.push(
-      `- ${c.id} (not asked: all kept${c.secondLook ? '' : ', marked'})${secondLookWords(c)}: ${showLine(c.description)} at ${where(c)}`,
-    );
+  for (const c of asked) lines.push(`- ${conflictWords(c)}${secondLookWords(c)}`);
+  for (const c of notAsked) lines.push(`- ${conflictWords(c)} (not asked: all kept${c.secondLook ? '' : ', marked'})${secondLookWords(c)}`);
   return lines;
 }
 
@@ -107,9 +109,13 @@ function contradictionLines(conflicts: PlanFile['conflicts']): string[] {
  * `chosen`: the approved plan rebuilt with the person's choices. When the choices changed what is
  * written, its diff is shown again, with what the choices leave behind (a dropped rule still in a kept file).
  */
-export function migrateMessage(plan: PlanFile, chosen: Pick<PlanFile, 'operations' | 'notes'>, backupRel: string): string {
+export function migrateMessage(
+  plan: PlanFile,
+  chosen: Pick<PlanFile, 'operations' | 'notes'> & { chosenHash: string },
+  backupRel: string,
+): string {
   const lines = [
-    `copilot-onboard will now apply the plan ${plan.planHash.slice(0, 12)} you approved, with your choices:`,
+    `copilot-onboard will now apply the plan ${chosen.chosenHash.slice(0, 12)} you approved${chosen.chosenHash === plan.planHash ? '' : ', with your choices'}:`,
     ...describeOperations(chosen.operations),
     `Backup first: the original bytes of each file go to ${backupRel} with a manifest.`,
     'Undo at any time with rollback.',

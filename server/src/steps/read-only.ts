@@ -11,13 +11,14 @@ import {
 import { scanRepository } from '../analysis/scan.js';
 import { narrate } from '../narrate/narrate.js';
 import { showLine } from '../show/untrusted.js';
-import { analysisReport, planReport } from '../narrate/report.js';
+import { analysisReport, planNext, planReport } from '../narrate/report.js';
 import type { PlanFile } from '../state/schema.js';
 import { readState, writePlan, writeState } from '../state/store.js';
 import { withLock } from '../state/lock.js';
 import type { FlowContext } from '../call/context.js';
 import { forPerson, stepName } from '../call/words.js';
 import { summaryTable } from '../show/summary-table.js';
+import { targetOf } from '../analysis/surfaces.js';
 import { result, resultForError, type StepResult } from './result.js';
 import { annotated, supersededLines, supersededNow, supersededOnceScanned } from './superseded.js';
 
@@ -62,7 +63,12 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
       superseded,
     };
     await progress.phase('Writing the report…');
-    const told = await narrate(ctx, 'analyze', facts, [analysisReport(a), ...supersededLines(superseded, ctx.options)].join('\n'));
+    // Where each migrated file's rules would go, as the plan places them: analyze names the surfaces the approve form does.
+    const targets = new Map(
+      scan.docs.filter((d) => d.role === 'legacy' && d.aliasOf === null && d.notRule === null).map((d) => [d.path, targetOf(d.scope)]),
+    );
+    const report = [analysisReport(a, targets), ...supersededLines(superseded, ctx.options)].join('\n');
+    const told = await narrate(ctx, 'analyze', facts, report);
     return result('analyzed', told.text, { ...facts, narration: told.source });
   } catch (err) {
     return resultForError(err);
@@ -137,7 +143,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
   const shown: PlanFile & { patternDetail?: string } = { ...file, patternDetail };
   const report = [
     feedback?.text,
-    planReport(shown, ctx.options),
+    planReport(shown),
     supersededLines(superseded, ctx.options).join('\n'),
     approvalText,
     describeGit(git).join('\n'),
@@ -147,14 +153,15 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
   await progress.phase('Writing the report…');
   const told = await narrate(ctx, 'propose', { ...narrationFacts, feedback }, report);
   // A person at the CLI gets the figures at a glance at the end; --json and MCP keep their shapes.
-  const text = forPerson(ctx.options) ? `${told.text}\n\n${proposeSummary(scan, plan)}` : told.text;
-  return result('proposed', text, {
+  const end = [planNext(plan, ctx.options), forPerson(ctx.options) ? proposeSummary(scan, plan) : null].filter(Boolean).join('\n\n');
+  const proposed = result('proposed', told.text, {
     ...facts,
     git,
     feedback,
     approval: openApproval ? { stillApplies: approvalStillValid, planHash: openApproval.planHash } : null,
     narration: told.source,
   });
+  return end ? { ...proposed, end } : proposed;
 }
 
 /** How a new plan answers the changes the person asked for on an earlier one. */

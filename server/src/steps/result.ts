@@ -7,6 +7,8 @@ export interface StepResult {
   outcome: Outcome;
   /** For the model (MCP text block) and the person (CLI). */
   text: string;
+  /** Said last, after `text` and after any cut of it: the figures at a glance and the next step. */
+  end?: string;
   /** The tool's structuredContent; always holds `outcome`. */
   structured: { outcome: Outcome } & Record<string, unknown>;
   isError: boolean;

@@ -30,8 +30,8 @@ export async function statusStep(ctx: Pick<FlowContext, 'root' | 'options'>): Pr
     const lines = [
       `Repository: ${showPath(ctx.root)}`,
       `Step: ${state.step}`,
-      `Plan: ${state.plan ? `${state.plan.planHash.slice(0, 12)} (${state.plan.operations} operation${state.plan.operations === 1 ? '' : 's'})` : 'none'}`,
-      `Approval: ${approvalOpen ? `open, from ${state.approval!.client ? showLine(state.approval!.client.name) : 'unknown client'}` : state.approval?.usedAt ? 'used' : 'none'}`,
+      `Plan: ${planLine(state, approvalOpen)}`,
+      `Approval: ${approvalOpen ? `approved, not applied yet (by ${state.approval!.client ? showLine(state.approval!.client.name) : 'an unknown client'})` : state.approval?.usedAt ? 'used' : 'none'}`,
       `Migration to roll back: ${active ? `${active.id} (backup in ${active.backupDir})` : 'none'}`,
       `Next: ${next}`,
       ...(kept.length > 0
@@ -47,6 +47,7 @@ export async function statusStep(ctx: Pick<FlowContext, 'root' | 'options'>): Pr
       damaged: Boolean(stuck),
       step: state.step,
       planHash: state.plan?.planHash ?? null,
+      approvedHash: approvalOpen ? (state.approval!.approvedHash ?? state.approval!.planHash) : null,
       approved: approvalOpen,
       activeMigration: active ? { id: active.id, backupDir: active.backupDir, files: active.files.map((f) => f.path) } : null,
       migrations: state.migrations.length,
@@ -65,6 +66,15 @@ export async function statusStep(ctx: Pick<FlowContext, 'root' | 'options'>): Pr
     }
     return resultForError(err);
   }
+}
+
+/** Once approved, the plan is the one the approval names: its hash and the operations migrate will run. */
+function planLine(state: OnboardingState, approvalOpen: boolean): string {
+  if (!state.plan) return 'none';
+  const approval = approvalOpen ? state.approval! : null;
+  const hash = approval?.approvedHash ?? state.plan.planHash;
+  const operations = approval?.approvedOperations ?? state.plan.operations;
+  return `${hash.slice(0, 12)} (${operations} operation${operations === 1 ? '' : 's'}${approval ? ' to run' : ''})`;
 }
 
 /** An approval spent on a migration that did not stand (undone at a restart) is no approval. */
