@@ -1,13 +1,12 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
   type CallToolResult,
+  type ServerContext,
   type ServerNotification,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { FlowOptions, FlowReport } from '../call/context.js';
 import { TOOLS, toolJsonSchemas, type ToolName } from './tool-schemas.js';
@@ -21,17 +20,20 @@ import { callStep } from './tool-call.js';
 /**
  * The SDK's schema copies `arguments` into a fresh record, and a key named `__proto__` does not
  * survive that copy; so the handler would see `{}` where the client sent an argument. This schema
- * hands over the arguments exactly as they were parsed from the wire (the SDK still checks that
- * they form an object), so that every argument is refused.
+ * hands over the arguments exactly as they were parsed from the wire, so that every argument is
+ * refused.
  */
-const CallToolRequestAsSent = CallToolRequestSchema.extend({
-  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
+const CallToolParamsAsSent = z.looseObject({
+  name: z.string(),
+  arguments: z.unknown().optional(),
+  _meta: z.looseObject({ progressToken: z.union([z.string(), z.number()]).optional() }).optional(),
 });
 
-let definitions: Tool[] | undefined;
+type ToolDefinition = Tool & ReturnType<typeof toolJsonSchemas>;
+let definitions: ToolDefinition[] | undefined;
 
 /** Built on first use: JSON Schema generation is not needed by the CLI's in-process calls. */
-export function toolDefinitions(): Tool[] {
+export function toolDefinitions(): ToolDefinition[] {
   return (definitions ??= (Object.keys(TOOLS) as ToolName[]).map((name) => ({
     name,
     title: TOOLS[name].title,
@@ -51,13 +53,13 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
         "copilot-onboard migrates AI-assistant instruction files into GitHub Copilot's layout. Call onboarding_analyze, then onboarding_propose and show the person the plan; onboarding_approve, onboarding_migrate and onboarding_rollback ask the person themselves. Never retry a step the person declined or cancelled unless they ask.",
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDefinitions() }));
+  server.setRequestHandler('tools/list', async () => ({ tools: toolDefinitions() }));
   registerPromptsAndResources(server, repo);
-  server.setRequestHandler(CallToolRequestAsSent, async (request, extra): Promise<CallToolResult> => {
-    const name = request.params.name as ToolName;
+  server.setRequestHandler('tools/call', { params: CallToolParamsAsSent }, async (params, ctx): Promise<CallToolResult> => {
+    const name = params.name as ToolName;
     const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined;
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    const args = request.params.arguments;
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    const args = params.arguments;
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args) || Object.keys(args).length > 0)) {
       const names =
         args && typeof args === 'object'
@@ -65,19 +67,19 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
               .map((k) => JSON.stringify(k))
               .join(', ')
           : typeof args;
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `${name} takes no arguments (got: ${names}). Only the person can answer its questions, through the form it shows.`,
       );
     }
     return callStep({
       name,
       run: tool.run,
-      root: () => resolveRepoForSession(repo, server, extra.requestId),
-      session: sdkSession(server, extra.requestId),
+      root: () => resolveRepoForSession(repo, server, ctx),
+      session: sdkSession(server, ctx),
       options,
-      report: reporter(server, request.params._meta?.progressToken, extra.sendNotification),
-      signal: extra.signal,
+      report: reporter(ctx, params._meta?.progressToken, (n) => ctx.mcpReq.notify(n)),
+      signal: ctx.mcpReq.signal,
     });
   });
   return server;
@@ -91,7 +93,7 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
 const FLUSH_LIMIT_MS = 5000;
 
 export function reporter(
-  server: Server,
+  ctx: ServerContext,
   token: string | number | undefined,
   send: (n: ServerNotification) => Promise<void>,
 ): FlowReport & { flush(): Promise<void> } {
@@ -112,7 +114,7 @@ export function reporter(
       clearTimeout(timer);
     },
     log(level, message) {
-      void server.sendLoggingMessage({ level, logger: 'copilot-onboard', data: showLine(message) }).catch(() => {});
+      void ctx.mcpReq.log(level, showLine(message), 'copilot-onboard').catch(() => {});
     },
   };
 }

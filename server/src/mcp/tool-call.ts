@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { FlowContext, FlowOptions, FlowReport } from '../call/context.js';
 import type { Session } from '../call/ports.js';
 import type { StepResult } from '../steps/result.js';
@@ -18,8 +18,8 @@ import { boundJson, boundText, countBy, fitsBytes, MAX_STRUCTURED_BYTES, MAX_TEX
  * (cli/direct.ts), so that they start without the SDK.
  */
 
-/** What a tool call returns (the MCP result). */
-export type ToolResult = CallToolResult;
+/** What a tool call returns (the MCP result); ours always carries an object as structured content. */
+export type ToolResult = CallToolResult & { structuredContent?: Record<string, unknown> };
 
 /** Said once, by the run that created `.copilot-state/`. */
 export const STATE_FOLDER_NOTICE =
@@ -106,13 +106,13 @@ const WHOLE: Partial<Record<ToolName, { uri: string; name: string; file?: string
  * Both are bounded (narrate/bounded.ts): a reply stays well under 1 MiB on a repository of any
  * size. What is cut is counted in `truncated`, and the whole is offered as a resource_link.
  */
-function toCallToolResult(r: StepResult, tool: ToolName): CallToolResult {
+function toCallToolResult(r: StepResult, tool: ToolName): ToolResult {
   const whole = WHOLE[tool];
   const where = whole
     ? `The whole of it: the MCP resource ${whole.uri} (read in pages)${whole.file ? `, and ${whole.file}` : ''}.`
     : 'The whole of it is in .copilot-state/.';
   const bounded = boundJson(r.structured, MAX_STRUCTURED_BYTES);
-  const structured: CallToolResult['structuredContent'] = bounded.value;
+  const structured: Record<string, unknown> = bounded.value;
   let text = showText(r.text);
   const textCut = !fitsBytes(text, MAX_TEXT_BYTES);
   if (textCut || bounded.omitted) {
@@ -129,7 +129,7 @@ function toCallToolResult(r: StepResult, tool: ToolName): CallToolResult {
       mimeType: whole.mimeType,
       description: `The whole ${whole.name}, in pages.`,
     });
-  const result: CallToolResult = { content, structuredContent: structured, isError: r.isError };
+  const result: ToolResult = { content, structuredContent: structured, isError: r.isError };
   // Lets the CLI tell bad input (exit 2) from an internal error (exit 1).
   if (r.badInput) result._meta = { [BAD_INPUT_META]: true };
   return result;
