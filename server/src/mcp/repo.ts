@@ -38,10 +38,14 @@ export async function checkRepoDir(dir: string, from: string): Promise<string> {
   return dir;
 }
 
-/** `ctx`: the client's request this belongs to, so that roots/list travels on its response stream. */
-export async function resolveRepoForSession(choice: RepoChoice, server: Server, ctx: ServerContext): Promise<string> {
+/**
+ * `ctx`: the client's request this belongs to, so that roots/list travels on its response stream.
+ * A 2026-07-28 request is not asked for roots (`askRoots` false): that revision has no requests
+ * from the server, and roots are deprecated in it.
+ */
+export async function resolveRepoForSession(choice: RepoChoice, server: Server, ctx: ServerContext, askRoots = true): Promise<string> {
   if (choice.explicit) return checkRepoDir(choice.explicit, '--repo or COPILOT_ONBOARD_REPO');
-  if (server.getClientCapabilities()?.roots) {
+  if (askRoots && server.getClientCapabilities()?.roots) {
     const { roots } = await ctx.mcpReq.send({ method: 'roots/list' }, { timeout: 10_000 });
     const first = roots[0];
     if (first) {

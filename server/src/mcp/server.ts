@@ -1,4 +1,6 @@
 import {
+  MissingRequiredClientCapabilityError,
+  PROTOCOL_VERSION_META_KEY,
   ProtocolError,
   ProtocolErrorCode,
   Server,
@@ -15,7 +17,7 @@ import { sdkSession } from './ports.js';
 import { VERSION } from '../version.js';
 import { registerPromptsAndResources } from './prompts-resources.js';
 import { showLine } from '../show/untrusted.js';
-import { callStep } from './tool-call.js';
+import { callStep, type StepCall, type ToolResult } from './tool-call.js';
 
 /**
  * The SDK's schema copies `arguments` into a fresh record, and a key named `__proto__` does not
@@ -72,17 +74,45 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
         `${name} takes no arguments (got: ${names}). Only the person can answer its questions, through the form it shows.`,
       );
     }
-    return callStep({
+    const call = {
       name,
       run: tool.run,
-      root: () => resolveRepoForSession(repo, server, ctx),
-      session: sdkSession(server, ctx),
       options,
       report: reporter(ctx, params._meta?.progressToken, (n) => ctx.mcpReq.notify(n)),
       signal: ctx.mcpReq.signal,
-    });
+    };
+    if (typeof envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY] === 'string') return callModern(server, repo, call, ctx);
+    return callStep({ ...call, root: () => resolveRepoForSession(repo, server, ctx), session: sdkSession(server, ctx) });
   });
   return server;
+}
+
+const envelopeOf = (ctx: ServerContext) => ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+
+/**
+ * A 2026-07-28 request: the person is asked between calls (mcp/rounds.ts, loaded here: a 2025
+ * client never needs it), the repository is never asked of the client, and a gated step refused for
+ * want of elicitation answers the spec's -32021 once its trace is written.
+ */
+async function callModern(server: Server, repo: RepoChoice, call: Omit<StepCall, 'root' | 'session'>, ctx: ServerContext) {
+  const rounds = await import('./rounds.js');
+  let resolved: Promise<string> | undefined;
+  const root = () => (resolved ??= resolveRepoForSession(repo, server, ctx, false));
+  const session = { person: rounds.modernPerson(ctx, call.name, root), model: rounds.NO_MODEL, client: rounds.modernClient(ctx) };
+  let result: ToolResult;
+  try {
+    result = await callStep({ ...call, root, session });
+  } catch (err) {
+    if (err instanceof rounds.FormAskedBetweenCalls) return err.result() as unknown as CallToolResult;
+    throw err;
+  }
+  if (result.structuredContent?.outcome === 'elicitation_unsupported') {
+    throw new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: { elicitation: { form: {} } } },
+      `${call.name} needs the person's answer through a form, and this request did not declare elicitation. Nothing was changed.`,
+    );
+  }
+  return result;
 }
 
 /**

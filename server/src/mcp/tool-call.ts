@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { FlowContext, FlowOptions, FlowReport } from '../call/context.js';
-import type { Session } from '../call/ports.js';
+import { AskedBetweenCalls, type Session } from '../call/ports.js';
 import type { StepResult } from '../steps/result.js';
 import type { ToolName } from './tool-schemas.js';
 import type { EarlyListing } from '../analysis/git-listing.js';
@@ -76,6 +76,7 @@ export async function callStep(call: StepCall): Promise<ToolResult> {
       stepResult.structured.ignoredState = ignored;
     }
   } catch (err) {
+    if (err instanceof AskedBetweenCalls) throw err;
     stepResult = (await import('../steps/result.js')).resultForError(err);
   }
   // The run that created .copilot-state/ (and its .gitignore) says so, once.
