@@ -29,6 +29,8 @@ interface Run {
   /** The forms shown, by their fields. */
   forms: string[];
   traces: string[];
+  /** Each trace's era, revision and client name. */
+  protocols: string[];
 }
 
 async function flow(repo: string, call: (name: string) => Promise<{ structuredContent?: unknown }>, forms: () => string[]): Promise<Run> {
@@ -43,7 +45,10 @@ async function flow(repo: string, call: (name: string) => Promise<{ structuredCo
     migrated,
     rolledBack: hashTree(repo),
     forms: forms(),
-    traces: readTraces(repo, 'elicitation').map((t) => `${t.action}:${t.outcome}`),
+    traces: readTraces(repo, 'elicitation').map((t) => `${t.action}:${t.outcome}:round ${t.round}`),
+    protocols: [...readTraces(repo, 'elicitation'), ...readTraces(repo, 'sampling')].map(
+      (t) => `${t.protocol?.era} ${t.protocol?.revision} ${t.client?.name}`,
+    ),
   };
 }
 
@@ -91,6 +96,13 @@ for (const transport of ['stdio', 'http'] as const) {
   test(`over ${transport}, the v2 client pinned to 2026-07-28, in auto mode and in legacy mode runs the whole flow, asked at every gate, with the files of a 2025 run`, async (t) => {
     const before = await run2025(t);
     assert.deepEqual(before.outcomes, EXPECTED_OUTCOMES);
+    assert.deepEqual(before.traces, [
+      'approve:chosen:round 1',
+      'approve:approved:round 2',
+      'migrate:migrated:round 1',
+      'rollback:rolled_back:round 1',
+    ]);
+    assert.deepEqual(new Set(before.protocols), new Set(['legacy 2025-11-25 test-client']));
     for (const mode of ['pin', 'auto', 'legacy'] as const) {
       const run = await runV2(t, mode, transport);
       assert.equal(run.revision, mode === 'legacy' ? '2025-11-25' : '2026-07-28', mode);
@@ -99,6 +111,12 @@ for (const transport of ['stdio', 'http'] as const) {
       assert.deepEqual(run.migrated, before.migrated, `${mode}: the migrated files, byte for byte`);
       assert.deepEqual(run.rolledBack, before.rolledBack, `${mode}: the files after rollback, byte for byte`);
       assert.deepEqual(run.traces, before.traces, `${mode}: one trace per exchange, as in 2025`);
+      const era = mode === 'legacy' ? 'legacy 2025-11-25' : 'modern 2026-07-28';
+      assert.deepEqual(
+        new Set(run.protocols),
+        new Set([`${era} v2-test-client`]),
+        `${mode}: the era, revision and client name in every trace`,
+      );
     }
   });
 }

@@ -1,4 +1,4 @@
-import type { ClientInfo } from '../state/schema.js';
+import type { ClientInfo, TraceProtocol } from '../state/schema.js';
 
 /**
  * What the flow needs from the session that connects it to a person and a model, and nothing of
@@ -90,6 +90,8 @@ export interface Model {
 /** What the flow is given about the client, for the traces and the approval record. */
 export interface Client {
   info(): ClientInfo | null;
+  /** The protocol era and revision of this call's exchanges, for the traces (none outside MCP). */
+  protocol?(): TraceProtocol | null;
 }
 
 /** The three together: what a tool call carries besides the repository. */

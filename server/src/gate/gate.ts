@@ -73,7 +73,7 @@ export async function runGated<P>(
   act: (answer: Record<string, unknown>, prepared: P) => Promise<Acted>,
 ): Promise<GateResult<P>> {
   const client: ClientInfo | null = ctx.session.client.info();
-  const exchange = new Exchange<P>(ctx.root, step, client);
+  const exchange = new Exchange<P>(ctx.root, step, client, ctx.session.client.protocol?.() ?? null);
   // No trace, no step: a reviewer must be able to see every exchange.
   const unwritable = await traceWriteProblem(ctx.root, 'elicitation');
   if (unwritable) {

@@ -47,6 +47,7 @@ export function sdkSession(server: Server, ctx: ServerContext): Session {
         const v = server.getClientVersion();
         return v ? { name: v.name, version: v.version } : null;
       },
+      protocol: () => ({ era: 'legacy', revision: server.getNegotiatedProtocolVersion() ?? null }),
     },
   };
 }

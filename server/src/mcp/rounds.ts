@@ -168,9 +168,11 @@ async function takeNonce(repo: string, nonce: string): Promise<boolean> {
 /** What the trace names as the client: its self-reported name, as such (never a basis for a decision). */
 export function modernClient(ctx: ServerContext): Session['client'] {
   const info = envelopeOf(ctx)?.[CLIENT_INFO_META_KEY] as { name?: unknown; version?: unknown } | undefined;
+  const revision = envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY];
   return {
     info: () =>
       info && typeof info.name === 'string' ? { name: info.name, version: typeof info.version === 'string' ? info.version : '' } : null,
+    protocol: () => ({ era: 'modern', revision: typeof revision === 'string' ? revision : null }),
   };
 }
 

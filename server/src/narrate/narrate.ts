@@ -93,6 +93,7 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
     duration_ms: Date.now() - started,
     fallback: narration === null,
     client: ctx.session.client.info(),
+    ...protocolOf(ctx.session.client),
     ...(error ? { error } : {}),
   };
   let tracePath: string | null = null;
@@ -138,4 +139,10 @@ function textBlock(block: unknown): { text: string } | null {
 
 function cut(text: string): string {
   return text.length > MAX_NARRATION_CHARS ? `${text.slice(0, MAX_NARRATION_CHARS - 1)}…` : text;
+}
+
+/** The protocol of the exchange, when the session knows it (an MCP client). */
+function protocolOf(client: { protocol?(): SamplingTrace['protocol'] | null }): Pick<SamplingTrace, 'protocol'> {
+  const protocol = client.protocol?.();
+  return protocol ? { protocol } : {};
 }
