@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { CLI, type ElicitAnswer } from './mcp.js';
+import { CLI, type ElicitAnswer, type SampleAnswer } from './mcp.js';
 import type { Cleanup } from './sandbox.js';
 
 /**
@@ -17,6 +17,8 @@ export interface V2Session {
   call(name: string): Promise<CallToolResult>;
   /** One round by hand: the raw result, `input_required` included, for the answers and state given. */
   round(name: string, extra?: { inputResponses?: Record<string, unknown>; requestState?: string }): Promise<Record<string, any>>;
+  /** The sampling requests the client was asked to answer. */
+  samplings: unknown[];
   /** The forms the client was asked to show (auto-fulfilled rounds). */
   elicitations: Array<{ message: string; requestedSchema: { properties?: Record<string, unknown> } }>;
   revision(): string | undefined;
@@ -28,14 +30,14 @@ export async function connectV2(opts: {
   repo?: string;
   http?: { url: string; token: string };
   elicit?: ElicitAnswer | null;
-  /** Declare sampling (no handler answers it: the server must not ask on a 2026 request). */
-  sampling?: boolean;
+  /** Declare sampling and answer it with this. */
+  sample?: SampleAnswer | null;
   env?: Record<string, string>;
   name?: string;
 }): Promise<V2Session> {
   const capabilities: Record<string, object> = {};
   if (opts.elicit) capabilities.elicitation = { form: {} };
-  if (opts.sampling) capabilities.sampling = {};
+  if (opts.sample) capabilities.sampling = {};
   const mode = opts.mode === 'pin' ? { pin: '2026-07-28' } : opts.mode;
   const client = new Client({ name: opts.name ?? 'v2-test-client', version: '2.4.0' }, { capabilities, versionNegotiation: { mode } });
   const elicitations: V2Session['elicitations'] = [];
@@ -44,6 +46,14 @@ export async function connectV2(opts: {
     client.setRequestHandler('elicitation/create', async (req) => {
       elicitations.push(req.params as V2Session['elicitations'][number]);
       return (await elicit(req.params as never)) as never;
+    });
+  }
+  const samplings: unknown[] = [];
+  if (opts.sample) {
+    const sample = opts.sample;
+    client.setRequestHandler('sampling/createMessage', async (req) => {
+      samplings.push(req.params);
+      return (await sample(req.params as never)) as never;
     });
   }
   if (opts.http) {
@@ -57,6 +67,7 @@ export async function connectV2(opts: {
   return {
     client,
     elicitations,
+    samplings,
     call: async (name) => (await client.callTool({ name, arguments: {} }, { timeout: 120_000 })) as CallToolResult,
     round: async (name, extra = {}) =>
       (await client.callTool(

@@ -205,19 +205,29 @@ test('2026-07-28 without elicitation: -32021 after the trace; 2025 without elici
   }
 });
 
-test('2026-07-28 declaring sampling: analyze and propose give the built-in report, no error and no request, as for a 2025 client without sampling', async (t) => {
+test('2026-07-28 sampling: asked between calls when the request declares it (the narration follows the facts), else the built-in report', async (t) => {
   const repo = sandbox(t, FILES);
-  const s = await openV2(t, { mode: 'pin', repo, elicit: null, sampling: true });
+  const sample = () => ({
+    role: 'assistant',
+    model: 'test-model',
+    stopReason: 'endTurn',
+    content: { type: 'text', text: 'Two files say the same.' },
+  });
+  const s = await openV2(t, { mode: 'pin', repo, elicit: null, sample: sample as never });
   for (const name of ['onboarding_analyze', 'onboarding_propose']) {
     const r = await s.call(name);
     assert.equal(r.isError, false, name);
-    assert.match(outcomeOf(r as never), /^(analyzed|proposed)$/);
+    assert.match(JSON.stringify(r.content), /Narration from the client's model[\s\S]*Two files say the same/, name);
   }
+  assert.equal(s.samplings.length, 2);
+  const without = await openV2(t, { mode: 'pin', repo, elicit: null });
+  assert.equal((await without.call('onboarding_analyze')).isError, false);
   assert.deepEqual(
-    readTraces(repo, 'sampling').map((x) => [x.intent, x.outcome, x.fallback]),
+    readTraces(repo, 'sampling').map((x) => [x.intent, x.outcome, x.fallback, x.protocol?.era]),
     [
-      ['analyze', 'unsupported', true],
-      ['propose', 'unsupported', true],
+      ['analyze', 'ok', false, 'modern'],
+      ['propose', 'ok', false, 'modern'],
+      ['analyze', 'unsupported', true, 'modern'],
     ],
   );
 });

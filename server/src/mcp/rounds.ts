@@ -9,7 +9,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { AskedBetweenCalls, NoReplyError, type FormReply, type Session } from '../call/ports.js';
+import { AskedBetweenCalls, NoReplyError, type FormReply, type SampleReply, type Session } from '../call/ports.js';
 import { elicitationTimeoutMs } from '../gate/gate.js';
 import { STATE } from '../repo/state-paths.js';
 
@@ -37,7 +37,7 @@ export function eraOf(ctx: ServerContext, negotiated: string | undefined): Era {
 }
 
 /** One answered question: what it was (a digest of the message and the form) and the reply. */
-const Answered = z.object({ question: z.string(), reply: z.object({ action: z.unknown(), content: z.unknown().optional() }) });
+const Answered = z.object({ question: z.string(), reply: z.record(z.string(), z.unknown()) });
 
 /** What a requestState carries: where it belongs, the question it asks, and the earlier answers. */
 const StatePayload = z.object({
@@ -101,13 +101,18 @@ async function verifiedState(ctx: ServerContext, tool: string, repo: string): Pr
   }
 }
 
+type Reply = Record<string, unknown>;
+
+/** What a question comes back with: an answer (carried from an earlier call, or this call's), or a refusal of the one this call brings. */
+type Taken = { reply: Reply; replayed: boolean } | { refused: 'replayed' | 'malformed' };
+
 /**
- * The person of a 2026-07-28 request. Each question of the step, in order: an answer the state
+ * The questions of one 2026-07-28 call, in the order the step asks them. An answer the state
  * carries is given back as it was; the question the state asked gets the answer the call brings,
  * once (its nonce is recorded before the answer is used); any other question goes back to the
- * client with a fresh state.
+ * client with a fresh state (`FormAskedBetweenCalls`).
  */
-export function modernPerson(ctx: ServerContext, tool: string, root: () => Promise<string>): Session['person'] {
+function betweenCalls(ctx: ServerContext, tool: string, root: () => Promise<string>) {
   let loaded: Promise<{ repo: string; state: StatePayload | null; answers: StatePayload['answers'] }> | undefined;
   const load = async () => {
     const repo = await root();
@@ -115,47 +120,79 @@ export function modernPerson(ctx: ServerContext, tool: string, root: () => Promi
     return { repo, state, answers: state ? [...state.answers] : [] };
   };
   let asked = 0;
-  const capabilities = envelopeOf(ctx)?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: Record<string, unknown> } | undefined;
-  return {
-    canAnswerForms: () => {
-      const e = capabilities?.elicitation;
-      return e !== undefined && (e.form !== undefined || Object.keys(e).length === 0);
-    },
-    async askForm(message, requestedSchema, { planHash }): Promise<FormReply> {
-      const { repo, state, answers } = await (loaded ??= load());
-      const question = questionDigest(requestedSchema, planHash);
-      const k = asked++;
-      const earlier = answers[k];
-      if (earlier && earlier.question === question) return { ...replyOf(earlier.reply), replayed: true };
-      // The step asks something else than before (the plan changed): what follows is asked afresh.
-      answers.length = Math.min(answers.length, k);
-      if (state && k === state.answers.length && state.question === question) {
-        const reply = freshReply(ctx);
-        if (reply && (await takeNonce(repo, state.nonce))) {
-          answers.push({ question, reply });
-          return replyOf(reply);
-        }
+  /** `again`: a refused answer has the question asked again (a form), or is returned as refused (sampling). */
+  return async (question: string, request: InputRequests[string], fits: (reply: Reply) => boolean, again: boolean): Promise<Taken> => {
+    const { repo, state, answers } = await (loaded ??= load());
+    const k = asked++;
+    const earlier = answers[k];
+    if (earlier && earlier.question === question) return { reply: earlier.reply, replayed: true };
+    // The step asks something else than before (the plan changed): what follows is asked afresh.
+    answers.length = Math.min(answers.length, k);
+    if (state && k === state.answers.length && state.question === question) {
+      const reply = freshReply(ctx);
+      const refused = !reply ? null : !fits(reply) ? 'malformed' : !(await takeNonce(repo, state.nonce)) ? 'replayed' : null;
+      if (reply && !refused) {
+        answers.push({ question, reply });
+        return { reply, replayed: false };
       }
-      const nonce = randomBytes(16).toString('base64url');
-      const requestState = await codecOf().mint({ tool, repo, question, nonce, answers }, ctx);
-      const inputRequests = { [`q${k}`]: inputRequired.elicit({ mode: 'form', message, requestedSchema } as never) };
-      throw new FormAskedBetweenCalls(inputRequests, requestState);
+      if (refused && !again) return { refused };
+    }
+    const nonce = randomBytes(16).toString('base64url');
+    const requestState = await codecOf().mint({ tool, repo, question, nonce, answers }, ctx);
+    throw new FormAskedBetweenCalls({ [`q${k}`]: request }, requestState);
+  };
+}
+
+/** The person and the model of a 2026-07-28 request, asked between calls. */
+export function modernSession(ctx: ServerContext, tool: string, root: () => Promise<string>): Pick<Session, 'person' | 'model'> {
+  const ask = betweenCalls(ctx, tool, root);
+  const capabilities = envelopeOf(ctx)?.[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: Reply; sampling?: Reply } | undefined;
+  const isForm = (r: Reply) => 'action' in r;
+  return {
+    person: {
+      canAnswerForms: () => {
+        const e = capabilities?.elicitation;
+        return e !== undefined && (e.form !== undefined || Object.keys(e).length === 0);
+      },
+      async askForm(message, requestedSchema, { planHash }): Promise<FormReply> {
+        const request = inputRequired.elicit({ mode: 'form', message, requestedSchema } as never);
+        // An answer that is not one, or one already used: the question is asked again.
+        const taken = (await ask(questionDigest(requestedSchema, planHash), request, isForm, true)) as Extract<Taken, { reply: Reply }>;
+        return { ...replyOf(taken.reply), ...(taken.replayed ? { replayed: true } : {}) };
+      },
+    },
+    model: {
+      // Only when the request declares sampling; else the step gives its built-in report.
+      canSample: () => capabilities?.sampling !== undefined,
+      async sample(request): Promise<SampleReply> {
+        const params = { messages: request.messages, maxTokens: request.maxTokens, systemPrompt: request.systemPrompt };
+        const question = questionDigest({ sampling: request.systemPrompt }, null);
+        const taken = await ask(question, inputRequired.createMessage(params), (r) => 'content' in r && !isForm(r), false);
+        // A narration is never needed: a reply that is not one, or a replay, ends in the built-in report.
+        if ('refused' in taken)
+          throw new NoReplyError(taken.refused === 'replayed' ? 'denied' : 'malformed', `the sampling answer was ${taken.refused}`);
+        const r = taken.reply;
+        return {
+          model: typeof r.model === 'string' ? r.model : '',
+          stopReason: typeof r.stopReason === 'string' ? r.stopReason : null,
+          content: r.content,
+        };
+      },
     },
   };
 }
 
-/** The answer this call brings to the question asked last (its key names that question's round). */
-function freshReply(ctx: ServerContext): { action: unknown; content?: unknown } | null {
+/** The answer this call brings to the question asked last (one entry: its key names that question's round). */
+function freshReply(ctx: ServerContext): Reply | null {
   const responses = ctx.mcpReq.inputResponses;
   if (!responses) return null;
   const keys = Object.keys(responses);
   if (keys.length !== 1) return null;
   const reply = responses[keys[0]!];
-  if (typeof reply !== 'object' || reply === null || !('action' in reply)) return null;
-  return reply as { action: unknown; content?: unknown };
+  return typeof reply === 'object' && reply !== null && !Array.isArray(reply) ? (reply as Reply) : null;
 }
 
-function replyOf(reply: { action: unknown; content?: unknown }): FormReply {
+function replyOf(reply: Reply): FormReply {
   return { action: reply.action, content: reply.content, hasContent: 'content' in reply };
 }
 
@@ -175,9 +212,3 @@ export function modernClient(ctx: ServerContext): Session['client'] {
     protocol: () => ({ era: 'modern', revision: typeof revision === 'string' ? revision : null }),
   };
 }
-
-/** Sampling on a 2026-07-28 request: not offered here; the step writes its built-in report. */
-export const NO_MODEL: Session['model'] = {
-  canSample: () => false,
-  sample: () => Promise.reject(new NoReplyError('unsupported', 'sampling is not asked on 2026-07-28 requests')),
-};

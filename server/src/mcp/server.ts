@@ -98,7 +98,7 @@ async function callModern(server: Server, repo: RepoChoice, call: Omit<StepCall,
   const rounds = await import('./rounds.js');
   let resolved: Promise<string> | undefined;
   const root = () => (resolved ??= resolveRepoForSession(repo, server, ctx, false));
-  const session = { person: rounds.modernPerson(ctx, call.name, root), model: rounds.NO_MODEL, client: rounds.modernClient(ctx) };
+  const session = { ...rounds.modernSession(ctx, call.name, root), client: rounds.modernClient(ctx) };
   let result: ToolResult;
   try {
     result = await callStep({ ...call, root, session });

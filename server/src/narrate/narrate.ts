@@ -1,6 +1,6 @@
 import { positiveNumberFromEnv } from '../common/env.js';
 import { errorMessage } from '../common/errors.js';
-import { NoReplyError, type SampleRequest, type Session } from '../call/ports.js';
+import { AskedBetweenCalls, NoReplyError, type SampleRequest, type Session } from '../call/ports.js';
 import { showExcerpt, showLine, showText } from '../show/untrusted.js';
 import { boundJson, MAX_SAMPLING_FACTS_BYTES } from './bounded.js';
 import { prune, RETENTION } from '../state/retention.js';
@@ -79,6 +79,8 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
         error = 'the reply held no text';
       }
     } catch (err) {
+      // The question goes back with the call's result (2026-07-28); the client calls again with the reply.
+      if (err instanceof AskedBetweenCalls) throw err;
       outcome = samplingOutcome(err);
       error = errorMessage(err);
     }

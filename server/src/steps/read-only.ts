@@ -20,6 +20,7 @@ import { forPerson, stepName } from '../call/words.js';
 import { summaryTable } from '../show/summary-table.js';
 import { result, resultForError, type StepResult } from './result.js';
 import { annotated, supersededLines, supersededNow, supersededOnceScanned } from './superseded.js';
+import { AskedBetweenCalls } from '../call/ports.js';
 
 /**
  * Progress for the client: the files read, then each later phase by name. A phase is reported
@@ -65,6 +66,8 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
     const told = await narrate(ctx, 'analyze', facts, [analysisReport(a), ...supersededLines(superseded, ctx.options)].join('\n'));
     return result('analyzed', told.text, { ...facts, narration: told.source });
   } catch (err) {
+    // The model is asked between calls (2026-07-28): not an error, the client calls again.
+    if (err instanceof AskedBetweenCalls) throw err;
     return resultForError(err);
   }
 }
@@ -74,6 +77,7 @@ export async function proposeStep(ctx: FlowContext): Promise<StepResult> {
   try {
     return await withLock(ctx.root, 'operation', 'propose', () => propose(ctx));
   } catch (err) {
+    if (err instanceof AskedBetweenCalls) throw err;
     return resultForError(err);
   }
 }
