@@ -20,23 +20,11 @@ import { STATE } from '../repo/state-paths.js';
  * state, which this server signs, binds and lets expire, and which is good for one answer only.
  */
 
-/** The era of one request: 2026-07-28 requests name their revision in `_meta`; 2025 ones do not. */
-export interface Era {
-  modern: boolean;
-  /** The protocol revision the request was sent for (2025 requests: the one negotiated at initialize). */
-  revision: string | null;
-}
-
 export function envelopeOf(ctx: ServerContext): Record<string, unknown> | undefined {
   return ctx.mcpReq.envelope as Record<string, unknown> | undefined;
 }
 
-export function eraOf(ctx: ServerContext, negotiated: string | undefined): Era {
-  const revision = envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY];
-  return typeof revision === 'string' ? { modern: true, revision } : { modern: false, revision: negotiated ?? null };
-}
-
-/** One answered question: what it was (a digest of the message and the form) and the reply. */
+/** One answered question: what it was (`questionDigest`) and the reply as the client sent it. */
 const Answered = z.object({ question: z.string(), reply: z.record(z.string(), z.unknown()) });
 
 /** What a requestState carries: where it belongs, the question it asks, and the earlier answers. */
@@ -74,7 +62,7 @@ export const questionDigest = (schema: Record<string, unknown>, planHash: string
     .update(JSON.stringify([schema, planHash ?? null]))
     .digest('hex');
 
-/** The form to send back: the question, as the answer to the call. */
+/** The question to send back, as the call's result: the client asks, then calls again with the answer. */
 export class FormAskedBetweenCalls extends AskedBetweenCalls {
   constructor(
     readonly inputRequests: InputRequests,

@@ -87,6 +87,7 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
   return server;
 }
 
+/** The request's 2026-07-28 envelope (`_meta`: revision, capabilities, client), when it has one. */
 const envelopeOf = (ctx: ServerContext) => ctx.mcpReq.envelope as Record<string, unknown> | undefined;
 
 /**
