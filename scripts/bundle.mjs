@@ -93,6 +93,34 @@ const yamlApart = {
   },
 };
 
+/**
+ * The MCP SDK's v2 server takes its JSON Schema validator (Ajv, 0.29 MB bundled) from its `_shims`
+ * module, and makes it only when it validates an elicitation answer itself, which copilot-onboard
+ * never asks it to (the gate checks every answer). The bundle's shim loads it on first use instead:
+ * `serve` then starts without compiling it (docs/performance-history.md, "The v2 SDK and the cold start").
+ */
+const lazyAjvShim = {
+  name: 'lazy-ajv-shim',
+  setup(b) {
+    b.onResolve({ filter: /^@modelcontextprotocol\/server\/_shims$/ }, () => ({ path: 'shim', namespace: 'lazy-ajv-shim' }));
+    b.onLoad({ filter: /.*/, namespace: 'lazy-ajv-shim' }, () => ({
+      contents: `import { createRequire } from 'node:module';
+import process from 'node:process';
+const load = () => createRequire(import.meta.url)('@modelcontextprotocol/server/validators/ajv').AjvJsonSchemaValidator;
+export class DefaultJsonSchemaValidator {
+  #real;
+  getValidator(schema) {
+    return (this.#real ??= new (load())()).getValidator(schema);
+  }
+}
+export { process };
+`,
+      resolveDir: root,
+      loader: 'js',
+    }));
+  },
+};
+
 // CommonJS dependencies inside the bundle still call require: a chunk that does gets it. (Creating
 // a require in every chunk cost a read-only command about 10 ms.)
 const REQUIRE_BANNER =
@@ -189,6 +217,7 @@ writeOutput(
     plugins: [
       englishOnlyZod,
       zodByName,
+      lazyAjvShim,
       resolvedIn('cli/main.js', './read-only.js', { path: `./${path.basename(READ_ONLY)}`, external: true }),
     ],
   }),

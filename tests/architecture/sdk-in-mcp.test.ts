@@ -20,14 +20,21 @@ function sources(dir: string): string[] {
   });
 }
 
-test('only mcp/ (and the CLI files that serve MCP) import @modelcontextprotocol/sdk', () => {
+/** The SDK's packages: the 1.x line (`sdk`) and the v2 packages (`server`, `client`, `core`, `node`). */
+const SDK_IMPORT = /['"]@modelcontextprotocol\/(sdk|server|client|core|node)[/'"]/;
+
+test('only mcp/ (and the CLI files that serve MCP) import the MCP SDK', () => {
   const offenders = sources(SRC)
     .map((f) => path.relative(SRC, f).split(path.sep).join('/'))
     .filter((rel) => !rel.startsWith('mcp/') && !ALLOWED_OUTSIDE_MCP.has(rel))
-    .filter((rel) => /['"]@modelcontextprotocol\/sdk[/'"]/.test(fs.readFileSync(path.join(SRC, rel), 'utf8')));
+    .filter((rel) => SDK_IMPORT.test(fs.readFileSync(path.join(SRC, rel), 'utf8')));
   assert.deepEqual(offenders, [], `these files import the MCP SDK outside mcp/: ${offenders.join(', ')}`);
 });
 
-test('the scan sees an import of the SDK', () => {
-  assert.match(`import type { Server } from '@modelcontextprotocol/sdk/server/index.js';`, /['"]@modelcontextprotocol\/sdk[/'"]/);
+test('the scan sees an import of the SDK, in either line', () => {
+  assert.match(`import type { Server } from '@modelcontextprotocol/sdk/server/index.js';`, SDK_IMPORT);
+  assert.match(`import { Server } from '@modelcontextprotocol/server';`, SDK_IMPORT);
+  assert.match(`import { serveStdio } from '@modelcontextprotocol/server/stdio';`, SDK_IMPORT);
+  assert.match(`import { toNodeHandler } from "@modelcontextprotocol/node";`, SDK_IMPORT);
+  assert.doesNotMatch(`import x from '@modelcontextprotocol/server-filesystem';`, SDK_IMPORT);
 });

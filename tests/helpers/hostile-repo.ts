@@ -28,6 +28,7 @@ journal.json
 *.damaged
 *.not-written-here-*
 clone-key
+used-request-states/
 .copilot-tmp-*
 `;
 

@@ -1,4 +1,4 @@
-import type { ClientInfo } from '../state/schema.js';
+import type { ClientInfo, TraceProtocol } from '../state/schema.js';
 
 /**
  * What the flow needs from the session that connects it to a person and a model, and nothing of
@@ -11,6 +11,8 @@ import type { ClientInfo } from '../state/schema.js';
 export interface AskOptions {
   timeoutMs: number;
   signal?: AbortSignal;
+  /** The plan the question is about: an answer carried between calls (2026-07-28) holds for this plan alone. */
+  planHash?: string | null;
 }
 
 /** The raw answer to a form, as the client sent it: the gate checks every part of it. */
@@ -21,6 +23,8 @@ export interface FormReply {
   content?: unknown;
   /** Whether the reply held a `content` key at all (the trace records it only then). */
   hasContent: boolean;
+  /** An answer given in an earlier call of the same step and carried since (2026-07-28): its round is traced already. */
+  replayed?: boolean;
 }
 
 /** Why a request to the person or the model came back with no reply. */
@@ -44,6 +48,15 @@ export class NoReplyError extends Error {
   ) {
     super(message);
   }
+}
+
+/**
+ * Thrown by a session whose client is asked between calls (protocol revision 2026-07-28): the
+ * question goes back as the tool call's result, and the client calls again with the answer. Not a
+ * refusal: the gate lets it pass, nothing was answered and nothing acts.
+ */
+export class AskedBetweenCalls extends Error {
+  override name = 'AskedBetweenCalls';
 }
 
 /** The person behind the client: can they be shown a form, and what did they answer. */
@@ -77,6 +90,8 @@ export interface Model {
 /** What the flow is given about the client, for the traces and the approval record. */
 export interface Client {
   info(): ClientInfo | null;
+  /** The protocol era and revision of this call's exchanges, for the traces (none outside MCP). */
+  protocol?(): TraceProtocol | null;
 }
 
 /** The three together: what a tool call carries besides the repository. */

@@ -2,7 +2,7 @@ import { errorMessage } from '../common/errors.js';
 import { outcomeForError } from '../common/error-outcomes.js';
 import type { RefusalOutcome } from '../common/outcomes.js';
 import { showLine } from '../show/untrusted.js';
-import type { ClientInfo, ElicitationTrace, GatedStep } from '../state/schema.js';
+import type { ClientInfo, ElicitationTrace, GatedStep, TraceProtocol } from '../state/schema.js';
 import { repoRelative, writeElicitationTrace } from '../state/traces/writer.js';
 import { FORMS, type Form } from './forms.js';
 
@@ -50,11 +50,14 @@ export class Exchange<P> {
   form: Form;
   response: ElicitationTrace['response'] = null;
   private started = Date.now();
+  /** The rounds asked so far (0: none). */
+  private round = 0;
 
   constructor(
     private readonly root: string,
     private readonly step: GatedStep,
     private readonly client: ClientInfo | null,
+    private readonly protocol: TraceProtocol | null = null,
   ) {
     this.form = FORMS[step];
   }
@@ -73,6 +76,7 @@ export class Exchange<P> {
     this.form = round.form ?? FORMS[this.step];
     this.started = Date.now();
     this.response = null;
+    this.round++;
   }
 
   /** One trace for the exchange just ended (a round that led on to the next one included). */
@@ -86,6 +90,8 @@ export class Exchange<P> {
       duration_ms: Date.now() - this.started,
       planHash: this.planHash,
       client: this.client,
+      ...(this.protocol ? { protocol: this.protocol } : {}),
+      ...(this.round > 0 ? { round: this.round } : {}),
       detail: text,
     };
     try {

@@ -6,7 +6,7 @@ import { outcomeForError } from '../common/error-outcomes.js';
 import { showLine, showText } from '../show/untrusted.js';
 import type { ClientInfo, ElicitationTrace, GatedStep } from '../state/schema.js';
 import type { FlowOptions } from '../call/context.js';
-import { NoReplyError, type Session } from '../call/ports.js';
+import { AskedBetweenCalls, NoReplyError, type Session } from '../call/ports.js';
 import { commandName, forModel, said } from '../call/words.js';
 import { traceWriteProblem } from '../state/traces/writer.js';
 import { Exchange, type Acted, type GateResult } from './exchange.js';
@@ -56,8 +56,8 @@ interface Round {
 export const MAX_ROUNDS = 5;
 
 type Answer =
-  | { kind: 'accepted'; content: Record<string, unknown>; response: ElicitationTrace['response'] }
-  | { kind: 'back'; content: Record<string, unknown>; response: ElicitationTrace['response'] }
+  | { kind: 'accepted'; content: Record<string, unknown>; response: ElicitationTrace['response']; replayed?: boolean }
+  | { kind: 'back'; content: Record<string, unknown>; response: ElicitationTrace['response']; replayed?: boolean }
   | { kind: 'refused'; outcome: RefusalOutcome; reason: string; response: ElicitationTrace['response'] };
 
 const busy = new Set<string>();
@@ -73,7 +73,7 @@ export async function runGated<P>(
   act: (answer: Record<string, unknown>, prepared: P) => Promise<Acted>,
 ): Promise<GateResult<P>> {
   const client: ClientInfo | null = ctx.session.client.info();
-  const exchange = new Exchange<P>(ctx.root, step, client);
+  const exchange = new Exchange<P>(ctx.root, step, client, ctx.session.client.protocol?.() ?? null);
   // No trace, no step: a reviewer must be able to see every exchange.
   const unwritable = await traceWriteProblem(ctx.root, 'elicitation');
   if (unwritable) {
@@ -164,7 +164,7 @@ async function askRounds<P>(
   for (;;) {
     exchange.begin(current);
     const form = exchange.form;
-    const answer = await ask(ctx, exchange.message, form.requestedSchema, form.content, form.confirmations, current.goBack);
+    const answer = await ask(ctx, exchange, form.content, form.confirmations, current.goBack);
     exchange.response = answer.response;
     if (answer.kind === 'refused') {
       const answered = answer.response?.content as Record<string, unknown> | undefined;
@@ -177,10 +177,9 @@ async function askRounds<P>(
         const text = `You asked to choose again ${MAX_ROUNDS} times, so this ${step} step ends here without an approval. Nothing was changed. Run it again when you are ready.`;
         return { result: await exchange.finish('not_confirmed', text) };
       }
-      const written = await exchange.trace(
-        'choose_again',
-        'The person asked to go back and choose again; nothing was approved in this round.',
-      );
+      const written: { problem?: string } = answer.replayed
+        ? {}
+        : await exchange.trace('choose_again', 'The person asked to go back and choose again; nothing was approved in this round.');
       if (written.problem) return { result: exchange.traceFailed(written.problem) };
       firstRounds++;
       current = againWith(first, chosen);
@@ -195,7 +194,8 @@ async function askRounds<P>(
       return { result: await exchange.refusedBy(err) };
     }
     const made = `The choices are made; the plan rebuilt with them (${next.planHash?.slice(0, 12) ?? 'no hash'}) is shown next for approval.`;
-    const written = await exchange.trace('chosen', made);
+    // A round answered in an earlier call of this step (2026-07-28) was traced in that call.
+    const written: { problem?: string } = answer.replayed ? {} : await exchange.trace('chosen', made);
     if (written.problem) return { result: exchange.traceFailed(written.problem) };
     current = next;
   }
@@ -280,18 +280,23 @@ function showSchema(schema: Form['requestedSchema']): Form['requestedSchema'] {
   return { ...schema, properties };
 }
 
-async function ask(
+async function ask<P>(
   ctx: GateContext,
-  message: string,
-  requestedSchema: Record<string, unknown>,
+  shown: Pick<Exchange<P>, 'message' | 'form' | 'planHash'>,
   content: z.ZodType<Record<string, unknown>>,
   confirmations: string[],
   goBack?: (content: Record<string, unknown>) => boolean,
 ): Promise<Answer> {
   let raw: Awaited<ReturnType<Session['person']['askForm']>>;
   try {
-    raw = await ctx.session.person.askForm(message, requestedSchema, { timeoutMs: elicitationTimeoutMs(), signal: ctx.signal });
+    raw = await ctx.session.person.askForm(shown.message, shown.form.requestedSchema, {
+      timeoutMs: elicitationTimeoutMs(),
+      signal: ctx.signal,
+      planHash: shown.planHash,
+    });
   } catch (err) {
+    // The question goes back with the call's result; the client calls again with the answer.
+    if (err instanceof AskedBetweenCalls) throw err;
     return { kind: 'refused', response: null, ...refusalForError(err, ctx) };
   }
   const action = raw.action;
@@ -334,7 +339,8 @@ async function ask(
       reason: `The answer does not match the form (${where}: ${issue?.message ?? 'missing'}). Nothing was changed.`,
     };
   }
-  if (goBack?.(parsed.data)) return { kind: 'back', response, content: parsed.data };
+  const replayed = raw.replayed ? { replayed: true } : {};
+  if (goBack?.(parsed.data)) return { kind: 'back', response, content: parsed.data, ...replayed };
   const unconfirmed = confirmations.filter((name) => parsed.data[name] !== true);
   if (unconfirmed.length > 0) {
     return {
@@ -347,7 +353,7 @@ async function ask(
       })} Nothing was changed.`,
     };
   }
-  return { kind: 'accepted', response, content: parsed.data };
+  return { kind: 'accepted', response, content: parsed.data, ...replayed };
 }
 
 function refusalForError(err: unknown, ctx: GateContext): { outcome: RefusalOutcome; reason: string } {

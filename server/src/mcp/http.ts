@@ -1,9 +1,12 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import net from 'node:net';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
+import {
+  NodeStreamableHTTPServerTransport as StreamableHTTPServerTransport,
+  toNodeHandler,
+  toWebRequest,
+} from '@modelcontextprotocol/node';
 import { positiveNumberFromEnv } from '../common/env.js';
 import { BadInputError } from '../common/errors.js';
 import type { FlowOptions } from '../call/context.js';
@@ -92,11 +95,13 @@ export async function serveHttp(repo: RepoChoice, options: HttpOptions, flow: Fl
   const bound = loopbackHost(options.host);
   if (!bound) throw new BadInputError(notLoopback(options.host));
   const sessions = new SessionTable(repo, flow, options.idleMs ?? DEFAULT_IDLE_MS);
+  // 2026-07-28 requests carry their era on every request: a fresh server from the same factory answers each.
+  const modern = toNodeHandler(createMcpHandler(() => createServer(repo, flow), { legacy: 'reject' }));
   const expected = createHash('sha256').update(options.token).digest();
   const httpServer = http.createServer(
     // Node checks these every second: a request whose headers or body stall is answered 408 and closed.
     { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: HEADERS_TIMEOUT_MS + BODY_TIMEOUT_MS, connectionsCheckingInterval: 1_000 },
-    (req, res) => void answer({ sessions, bound, options, expected, port }, req, res),
+    (req, res) => void answer({ sessions, modern, bound, options, expected, port }, req, res),
   );
   const port = (): number => {
     const address = httpServer.address();
@@ -117,6 +122,8 @@ export async function serveHttp(repo: RepoChoice, options: HttpOptions, flow: Fl
 /** What every request is checked against. */
 interface Gate {
   sessions: SessionTable;
+  /** The 2026-07-28 handler: no session, the era and capabilities on every request. */
+  modern: ReturnType<typeof toNodeHandler>;
   bound: { bind: string; url: string };
   options: HttpOptions;
   /** sha256 of the token. */
@@ -124,7 +131,11 @@ interface Gate {
   port: () => number;
 }
 
-/** One request: Host and Origin, then the token, then its session (or a new one, for an initialize). */
+/**
+ * One request: Host and Origin, then the token, then its era. A 2025-era request goes to its
+ * session (or starts one, for an initialize): the person's forms and sampling travel on it. A
+ * 2026-07-28 request goes to the modern handler.
+ */
 async function answer(gate: Gate, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const { sessions, bound, options, expected } = gate;
   try {
@@ -146,6 +157,8 @@ async function answer(gate: Gate, req: http.IncomingMessage, res: http.ServerRes
     if (req.method !== 'POST')
       return reply(res, sessionId ? 404 : 400, sessionId ? 'Unknown session' : 'No session: send initialize first');
     const body = await readJson(req, res);
+    if (!sessionId && body !== undefined && !(await isLegacyRequest(await toWebRequest(req, body), body)))
+      return void (await gate.modern(req, res, body));
     if (sessionId || !isInitializeRequest(body))
       return reply(res, sessionId ? 404 : 400, sessionId ? 'Unknown session' : 'No session: send initialize first');
     if (sessions.full()) {

@@ -1,12 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
 import type { PlanFile } from '../state/schema.js';
 import { resolveRepoForSession, type RepoChoice } from './repo.js';
 import { showJson, showLine, showPath, showText } from '../show/untrusted.js';
@@ -46,7 +38,7 @@ const RESOURCES = [
 
 /** The prompt `onboard` and read-only resources for the status, the plan and the traces. */
 export function registerPromptsAndResources(server: Server, repo: RepoChoice): void {
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+  server.setRequestHandler('prompts/list', async () => ({
     prompts: [
       {
         name: 'onboard',
@@ -55,20 +47,20 @@ export function registerPromptsAndResources(server: Server, repo: RepoChoice): v
       },
     ],
   }));
-  server.setRequestHandler(GetPromptRequestSchema, async (req) => {
-    if (req.params.name !== 'onboard') throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${req.params.name}`);
+  server.setRequestHandler('prompts/get', async (req) => {
+    if (req.params.name !== 'onboard') throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${req.params.name}`);
     return {
       description: 'Onboard to Copilot instructions',
       messages: [{ role: 'user', content: { type: 'text', text: ONBOARD_PROMPT } }],
     };
   });
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: RESOURCES }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (req, extra) => {
+  server.setRequestHandler('resources/list', async () => ({ resources: RESOURCES }));
+  server.setRequestHandler('resources/read', async (req, ctx) => {
     const uri = req.params.uri;
     const { base, page } = pageOf(uri);
     const resource = [...RESOURCES, ANALYSIS].find((r) => r.uri === base);
-    if (!resource || page === null) throw new McpError(ErrorCode.InvalidParams, `Unknown resource: ${uri}`);
-    const root = await resolveRepoForSession(repo, server, extra.requestId);
+    if (!resource || page === null) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${uri}`);
+    const root = await resolveRepoForSession(repo, server, ctx);
     let text: string;
     // Loaded on first read: a server starts faster without the flow's modules.
     if (resource.name === 'status') text = (await (await import('../steps/status.js')).statusStep({ root })).text;
@@ -85,8 +77,8 @@ export function registerPromptsAndResources(server: Server, repo: RepoChoice): v
     // Shown to a client like every tool result: hidden characters escaped (JSON stays the same value).
     const pages = paginate(showText(text), PAGE_BYTES);
     if (page > pages.length)
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `${base} has ${pages.length} page${pages.length > 1 ? 's' : ''}; there is no page ${page}.`,
       );
     const body = pages[page - 1]!;

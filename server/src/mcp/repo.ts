@@ -1,4 +1,4 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,11 +38,15 @@ export async function checkRepoDir(dir: string, from: string): Promise<string> {
   return dir;
 }
 
-/** `requestId`: the client's request this belongs to, so that roots/list travels on its response stream. */
-export async function resolveRepoForSession(choice: RepoChoice, server: Server, requestId?: string | number): Promise<string> {
+/**
+ * `ctx`: the client's request this belongs to, so that roots/list travels on its response stream.
+ * A 2026-07-28 request is not asked for roots (`askRoots` false): that revision has no requests
+ * from the server, and roots are deprecated in it.
+ */
+export async function resolveRepoForSession(choice: RepoChoice, server: Server, ctx: ServerContext, askRoots = true): Promise<string> {
   if (choice.explicit) return checkRepoDir(choice.explicit, '--repo or COPILOT_ONBOARD_REPO');
-  if (server.getClientCapabilities()?.roots) {
-    const { roots } = await server.listRoots(undefined, { timeout: 10_000, relatedRequestId: requestId });
+  if (askRoots && server.getClientCapabilities()?.roots) {
+    const { roots } = await ctx.mcpReq.send({ method: 'roots/list' }, { timeout: 10_000 });
     const first = roots[0];
     if (first) {
       if (!first.uri.startsWith('file://')) throw new BadInputError(`The client's first root is not a local folder: ${first.uri}`);

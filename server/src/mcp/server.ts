@@ -1,13 +1,14 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
+  MissingRequiredClientCapabilityError,
+  PROTOCOL_VERSION_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
   type CallToolResult,
+  type ServerContext,
   type ServerNotification,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { FlowOptions, FlowReport } from '../call/context.js';
 import { TOOLS, toolJsonSchemas, type ToolName } from './tool-schemas.js';
@@ -16,22 +17,25 @@ import { sdkSession } from './ports.js';
 import { VERSION } from '../version.js';
 import { registerPromptsAndResources } from './prompts-resources.js';
 import { showLine } from '../show/untrusted.js';
-import { callStep } from './tool-call.js';
+import { callStep, type StepCall, type ToolResult } from './tool-call.js';
 
 /**
  * The SDK's schema copies `arguments` into a fresh record, and a key named `__proto__` does not
  * survive that copy; so the handler would see `{}` where the client sent an argument. This schema
- * hands over the arguments exactly as they were parsed from the wire (the SDK still checks that
- * they form an object), so that every argument is refused.
+ * hands over the arguments exactly as they were parsed from the wire, so that every argument is
+ * refused.
  */
-const CallToolRequestAsSent = CallToolRequestSchema.extend({
-  params: CallToolRequestSchema.shape.params.extend({ arguments: z.unknown().optional() }),
+const CallToolParamsAsSent = z.looseObject({
+  name: z.string(),
+  arguments: z.unknown().optional(),
+  _meta: z.looseObject({ progressToken: z.union([z.string(), z.number()]).optional() }).optional(),
 });
 
-let definitions: Tool[] | undefined;
+type ToolDefinition = Tool & ReturnType<typeof toolJsonSchemas>;
+let definitions: ToolDefinition[] | undefined;
 
 /** Built on first use: JSON Schema generation is not needed by the CLI's in-process calls. */
-export function toolDefinitions(): Tool[] {
+export function toolDefinitions(): ToolDefinition[] {
   return (definitions ??= (Object.keys(TOOLS) as ToolName[]).map((name) => ({
     name,
     title: TOOLS[name].title,
@@ -51,13 +55,13 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
         "copilot-onboard migrates AI-assistant instruction files into GitHub Copilot's layout. Call onboarding_analyze, then onboarding_propose and show the person the plan; onboarding_approve, onboarding_migrate and onboarding_rollback ask the person themselves. Never retry a step the person declined or cancelled unless they ask.",
     },
   );
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDefinitions() }));
+  server.setRequestHandler('tools/list', async () => ({ tools: toolDefinitions() }));
   registerPromptsAndResources(server, repo);
-  server.setRequestHandler(CallToolRequestAsSent, async (request, extra): Promise<CallToolResult> => {
-    const name = request.params.name as ToolName;
+  server.setRequestHandler('tools/call', { params: CallToolParamsAsSent }, async (params, ctx): Promise<CallToolResult> => {
+    const name = params.name as ToolName;
     const tool = Object.hasOwn(TOOLS, name) ? TOOLS[name] : undefined;
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}`);
-    const args = request.params.arguments;
+    if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${params.name}`);
+    const args = params.arguments;
     if (args !== undefined && (typeof args !== 'object' || args === null || Array.isArray(args) || Object.keys(args).length > 0)) {
       const names =
         args && typeof args === 'object'
@@ -65,22 +69,51 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
               .map((k) => JSON.stringify(k))
               .join(', ')
           : typeof args;
-      throw new McpError(
-        ErrorCode.InvalidParams,
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
         `${name} takes no arguments (got: ${names}). Only the person can answer its questions, through the form it shows.`,
       );
     }
-    return callStep({
+    const call = {
       name,
       run: tool.run,
-      root: () => resolveRepoForSession(repo, server, extra.requestId),
-      session: sdkSession(server, extra.requestId),
       options,
-      report: reporter(server, request.params._meta?.progressToken, extra.sendNotification),
-      signal: extra.signal,
-    });
+      report: reporter(ctx, params._meta?.progressToken, (n) => ctx.mcpReq.notify(n)),
+      signal: ctx.mcpReq.signal,
+    };
+    if (typeof envelopeOf(ctx)?.[PROTOCOL_VERSION_META_KEY] === 'string') return callModern(server, repo, call, ctx);
+    return callStep({ ...call, root: () => resolveRepoForSession(repo, server, ctx), session: sdkSession(server, ctx) });
   });
   return server;
+}
+
+/** The request's 2026-07-28 envelope (`_meta`: revision, capabilities, client), when it has one. */
+const envelopeOf = (ctx: ServerContext) => ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+
+/**
+ * A 2026-07-28 request: the person is asked between calls (mcp/rounds.ts, loaded here: a 2025
+ * client never needs it), the repository is never asked of the client, and a gated step refused for
+ * want of elicitation answers the spec's -32021 once its trace is written.
+ */
+async function callModern(server: Server, repo: RepoChoice, call: Omit<StepCall, 'root' | 'session'>, ctx: ServerContext) {
+  const rounds = await import('./rounds.js');
+  let resolved: Promise<string> | undefined;
+  const root = () => (resolved ??= resolveRepoForSession(repo, server, ctx, false));
+  const session = { ...rounds.modernSession(ctx, call.name, root), client: rounds.modernClient(ctx) };
+  let result: ToolResult;
+  try {
+    result = await callStep({ ...call, root, session });
+  } catch (err) {
+    if (err instanceof rounds.FormAskedBetweenCalls) return err.result() as unknown as CallToolResult;
+    throw err;
+  }
+  if (result.structuredContent?.outcome === 'elicitation_unsupported') {
+    throw new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: { elicitation: { form: {} } } },
+      `${call.name} needs the person's answer through a form, and this request did not declare elicitation. Nothing was changed.`,
+    );
+  }
+  return result;
 }
 
 /**
@@ -91,7 +124,7 @@ export function createServer(repo: RepoChoice, options: FlowOptions = {}): Serve
 const FLUSH_LIMIT_MS = 5000;
 
 export function reporter(
-  server: Server,
+  ctx: ServerContext,
   token: string | number | undefined,
   send: (n: ServerNotification) => Promise<void>,
 ): FlowReport & { flush(): Promise<void> } {
@@ -112,7 +145,7 @@ export function reporter(
       clearTimeout(timer);
     },
     log(level, message) {
-      void server.sendLoggingMessage({ level, logger: 'copilot-onboard', data: showLine(message) }).catch(() => {});
+      void ctx.mcpReq.log(level, showLine(message), 'copilot-onboard').catch(() => {});
     },
   };
 }

@@ -1,6 +1,6 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { FlowContext, FlowOptions, FlowReport } from '../call/context.js';
-import type { Session } from '../call/ports.js';
+import { AskedBetweenCalls, type Session } from '../call/ports.js';
 import type { StepResult } from '../steps/result.js';
 import type { ToolName } from './tool-schemas.js';
 import type { EarlyListing } from '../analysis/git-listing.js';
@@ -18,8 +18,8 @@ import { boundJson, boundText, countBy, fitsBytes, MAX_STRUCTURED_BYTES, MAX_TEX
  * (cli/direct.ts), so that they start without the SDK.
  */
 
-/** What a tool call returns (the MCP result). */
-export type ToolResult = CallToolResult;
+/** What a tool call returns (the MCP result); ours always carries an object as structured content. */
+export type ToolResult = CallToolResult & { structuredContent?: Record<string, unknown> };
 
 /** Said once, by the run that created `.copilot-state/`. */
 export const STATE_FOLDER_NOTICE =
@@ -80,6 +80,7 @@ export async function callStep(call: StepCall): Promise<ToolResult> {
       stepResult.structured.ignoredState = ignored;
     }
   } catch (err) {
+    if (err instanceof AskedBetweenCalls) throw err;
     stepResult = (await import('../steps/result.js')).resultForError(err);
   }
   // The run that created .copilot-state/ (and its .gitignore) says so, once; a refusal, which said
@@ -125,11 +126,11 @@ function wholeWhere(tool: ToolName, options: FlowOptions): string {
  * Both are bounded (narrate/bounded.ts): a reply stays well under 1 MiB on a repository of any
  * size. What is cut is counted in `truncated`, and the whole is offered as a resource_link.
  */
-function toCallToolResult(r: StepResult, tool: ToolName, options: FlowOptions): CallToolResult {
+function toCallToolResult(r: StepResult, tool: ToolName, options: FlowOptions): ToolResult {
   const whole = WHOLE[tool];
   const where = wholeWhere(tool, options);
   const bounded = boundJson(r.structured, MAX_STRUCTURED_BYTES);
-  const structured: CallToolResult['structuredContent'] = bounded.value;
+  const structured: Record<string, unknown> = bounded.value;
   // The end (the summary, the next step) is said after any cut: room is kept for it.
   const end = r.end ? showText(r.end) : null;
   let text = showText(r.text);
@@ -150,7 +151,7 @@ function toCallToolResult(r: StepResult, tool: ToolName, options: FlowOptions): 
       mimeType: whole.mimeType,
       description: `The whole ${whole.name}, in pages.`,
     });
-  const result: CallToolResult = { content, structuredContent: structured, isError: r.isError };
+  const result: ToolResult = { content, structuredContent: structured, isError: r.isError };
   // Lets the CLI tell bad input (exit 2) from an internal error (exit 1).
   if (r.badInput) result._meta = { [BAD_INPUT_META]: true };
   return result;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { FlowContext } from '../call/context.js';
 import type { StepResult } from '../steps/result.js';
 import { OutcomeSchema } from '../common/outcome-schema.js';
@@ -148,12 +148,15 @@ export const TOOLS = {
 export type { ReadOnlyTool, ToolName } from './tool-steps.js';
 
 /** The tool's schemas as MCP lists them (JSON Schema, generated from the zod schemas). */
-export function toolJsonSchemas(name: ToolName): { inputSchema: Tool['inputSchema']; outputSchema: Tool['outputSchema'] } {
+/** A listed schema: JSON Schema of an object, with its properties. */
+type ListedSchema = { type: 'object'; properties?: Record<string, Record<string, unknown>>; [key: string]: unknown };
+
+export function toolJsonSchemas(name: ToolName): { inputSchema: Tool['inputSchema'] & ListedSchema; outputSchema: ListedSchema } {
   // The input schema as it always was listed: without `$schema`.
   const inputSchema: Record<string, unknown> = z.toJSONSchema(TOOLS[name].input, { io: 'input' });
   delete inputSchema.$schema;
   return {
-    inputSchema: inputSchema as Tool['inputSchema'],
-    outputSchema: z.toJSONSchema(TOOLS[name].output(), { io: 'output' }) as Tool['outputSchema'],
+    inputSchema: inputSchema as Tool['inputSchema'] & ListedSchema,
+    outputSchema: z.toJSONSchema(TOOLS[name].output(), { io: 'output' }) as ListedSchema,
   };
 }

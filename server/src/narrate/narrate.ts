@@ -1,6 +1,6 @@
 import { positiveNumberFromEnv } from '../common/env.js';
 import { errorMessage } from '../common/errors.js';
-import { NoReplyError, type SampleRequest, type Session } from '../call/ports.js';
+import { AskedBetweenCalls, NoReplyError, type SampleRequest, type Session } from '../call/ports.js';
 import { showExcerpt, showLine, showText } from '../show/untrusted.js';
 import { boundJson, MAX_SAMPLING_FACTS_BYTES } from './bounded.js';
 import { prune, RETENTION } from '../state/retention.js';
@@ -79,6 +79,8 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
         error = 'the reply held no text';
       }
     } catch (err) {
+      // The question goes back with the call's result (2026-07-28); the client calls again with the reply.
+      if (err instanceof AskedBetweenCalls) throw err;
       outcome = samplingOutcome(err);
       error = errorMessage(err);
     }
@@ -93,6 +95,7 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
     duration_ms: Date.now() - started,
     fallback: narration === null,
     client: ctx.session.client.info(),
+    ...protocolOf(ctx.session.client),
     ...(error ? { error } : {}),
   };
   let tracePath: string | null = null;
@@ -138,4 +141,10 @@ function textBlock(block: unknown): { text: string } | null {
 
 function cut(text: string): string {
   return text.length > MAX_NARRATION_CHARS ? `${text.slice(0, MAX_NARRATION_CHARS - 1)}…` : text;
+}
+
+/** The protocol of the exchange, when the session knows it (an MCP client). */
+function protocolOf(client: { protocol?(): SamplingTrace['protocol'] | null }): Pick<SamplingTrace, 'protocol'> {
+  const protocol = client.protocol?.();
+  return protocol ? { protocol } : {};
 }

@@ -13,6 +13,7 @@ export const STATE = {
   elicitationTraces: `${STATE_DIR}/elicitation-traces`,
   samplingTraces: `${STATE_DIR}/sampling-traces`,
   gitignore: `${STATE_DIR}/.gitignore`,
+  usedRequestStates: `${STATE_DIR}/used-request-states`,
 } as const;
 
 export const STATE_GITIGNORE = STATE.gitignore;
@@ -36,6 +37,7 @@ journal.json
 *.damaged
 *.not-written-here-*
 clone-key
+used-request-states/
 .copilot-tmp-*
 `;
 }

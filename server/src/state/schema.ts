@@ -17,6 +17,13 @@ export const Binding = z.string().regex(/^hmac-sha256:[0-9a-f]{64}$/);
 export const ClientInfo = z.object({ name: z.string(), version: z.string() });
 export type ClientInfo = z.infer<typeof ClientInfo>;
 
+/**
+ * The protocol an exchange went over: `legacy` is the 2025 era (the revision negotiated once by a
+ * connection's initialize), `modern` the 2026-07-28 era (the revision every request names).
+ */
+export const TraceProtocol = z.object({ era: z.enum(['legacy', 'modern']), revision: z.string().nullable() });
+export type TraceProtocol = z.infer<typeof TraceProtocol>;
+
 /** The plan file: the planner's plan (model/plan.ts) without its chosen hash, dated. */
 export const PlanFile = z.object({
   version: z.literal(1),
@@ -156,7 +163,12 @@ export const ElicitationTrace = z.object({
   outcome: ElicitationOutcome,
   duration_ms: z.number().min(0),
   planHash: Sha256.nullable(),
+  /** The client's self-reported name and version, as such: never a basis for a decision. */
   client: ClientInfo.nullable(),
+  /** The protocol era and revision of the exchange (absent in traces written before 2026-11-26, and outside MCP). */
+  protocol: TraceProtocol.optional(),
+  /** Which round of the step's questions this was (approve asks two), from 1; absent when nothing was asked. */
+  round: z.number().int().min(1).optional(),
   /** What was done after the answer, for a reviewer: files written, the backup folder, or why nothing. */
   detail: z.string().optional(),
   /** Set on the trace a start writes when it finished or undid an interrupted migrate or rollback. */
@@ -190,6 +202,8 @@ export const SamplingTrace = z.object({
   duration_ms: z.number().min(0),
   fallback: z.boolean(),
   client: ClientInfo.nullable(),
+  /** The protocol era and revision of the exchange (absent in traces written before 2026-11-26, and outside MCP). */
+  protocol: TraceProtocol.optional(),
   error: z.string().optional(),
 });
 export type SamplingTrace = z.infer<typeof SamplingTrace>;

@@ -21,6 +21,7 @@ import { summaryTable } from '../show/summary-table.js';
 import { targetOf } from '../analysis/surfaces.js';
 import { result, resultForError, type StepResult } from './result.js';
 import { annotated, supersededLines, supersededNow, supersededOnceScanned } from './superseded.js';
+import { AskedBetweenCalls } from '../call/ports.js';
 
 /**
  * Progress for the client: the files read, then each later phase by name. A phase is reported
@@ -71,6 +72,8 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
     const told = await narrate(ctx, 'analyze', facts, report);
     return result('analyzed', told.text, { ...facts, narration: told.source });
   } catch (err) {
+    // The model is asked between calls (2026-07-28): not an error, the client calls again.
+    if (err instanceof AskedBetweenCalls) throw err;
     return resultForError(err);
   }
 }
@@ -80,6 +83,7 @@ export async function proposeStep(ctx: FlowContext): Promise<StepResult> {
   try {
     return await withLock(ctx.root, 'operation', 'propose', () => propose(ctx));
   } catch (err) {
+    if (err instanceof AskedBetweenCalls) throw err;
     return resultForError(err);
   }
 }
