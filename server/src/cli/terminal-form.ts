@@ -1,5 +1,5 @@
 import { emitKeypressEvents } from 'node:readline';
-import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { colourDiffsIn, colourFor, withoutDiffs } from '../show/diff-text.js';
 import { showLine, showText } from '../show/untrusted.js';
 
