@@ -46,6 +46,18 @@ test('resources give the status, the plan as Markdown with diffs, and the traces
   );
 });
 
+test('resource templates: there are none, and a client that asks is told so; an unknown resource is refused naming its uri in the error data', async (t) => {
+  const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS });
+  const s = await openSession(t, { repo });
+  assert.deepEqual((await s.client.listResourceTemplates()).resourceTemplates, []);
+  const uri = 'copilot-onboard://nope';
+  await assert.rejects(s.client.readResource({ uri }), (err: { code?: number; data?: unknown }) => {
+    assert.equal(err.code, -32602);
+    assert.deepEqual(err.data, { uri });
+    return true;
+  });
+});
+
 test('progress notifications reach a client that sent a progress token, and logs follow the level it set', async (t) => {
   const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS, 'AGENTS.md': '- Keep commits small.\n' });
   const s = await openSession(t, { repo, elicit: yesToAll });

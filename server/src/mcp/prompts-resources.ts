@@ -55,11 +55,13 @@ export function registerPromptsAndResources(server: Server, repo: RepoChoice): v
     };
   });
   server.setRequestHandler('resources/list', async () => ({ resources: RESOURCES }));
+  // The resources are fixed; a client that asks for templates learns there are none.
+  server.setRequestHandler('resources/templates/list', async () => ({ resourceTemplates: [] }));
   server.setRequestHandler('resources/read', async (req, ctx) => {
     const uri = req.params.uri;
     const { base, page } = pageOf(uri);
     const resource = [...RESOURCES, ANALYSIS].find((r) => r.uri === base);
-    if (!resource || page === null) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${uri}`);
+    if (!resource || page === null) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource: ${uri}`, { uri });
     const root = await resolveRepoForSession(repo, server, ctx);
     let text: string;
     // Loaded on first read: a server starts faster without the flow's modules.
