@@ -107,11 +107,10 @@ function loadedBy(args: string[], cwd: string): { urls: string[]; status: number
   return { urls, status: r.status, texts };
 }
 
-/** The SDK, by its URL (an unbundled build) or by esbuild's comment naming each bundled module's path. */
+/** The SDK (the 1.x package or the v2 ones), by its URL (an unbundled build) or by esbuild's comment naming each bundled module's path. */
+const SDK = /@modelcontextprotocol\/(sdk|server|client|core|node)\//;
 function sdkModules(run: ReturnType<typeof loadedBy>): string[] {
-  return run.urls.filter(
-    (u) => u.includes('@modelcontextprotocol/sdk') || /node_modules\/@modelcontextprotocol\/sdk\//.test(run.texts.get(u) ?? ''),
-  );
+  return run.urls.filter((u) => SDK.test(u) || SDK.test(run.texts.get(u) ?? ''));
 }
 
 test('analyze, propose, status and traces do not load the MCP SDK; a command that serves MCP in process does', (t) => {

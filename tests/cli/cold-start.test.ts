@@ -70,7 +70,14 @@ test('the read-only commands load cli.js and the read-only file alone as modules
     // Outside the bundle are the packages it leaves external: propose asks simple-git about the repository, nothing else loads one.
     const loaded = packages(r.urls);
     if (command[0] === 'propose')
-      for (const p of ['yargs', '@inquirer/prompts', 'jsonc-parser', '@modelcontextprotocol/sdk'])
+      for (const p of [
+        'yargs',
+        '@inquirer/prompts',
+        'jsonc-parser',
+        '@modelcontextprotocol/sdk',
+        '@modelcontextprotocol/server',
+        '@modelcontextprotocol/client',
+      ])
         assert.ok(!loaded.includes(p), `propose loaded ${p}`);
     else assert.deepEqual(loaded, [], `${command.join(' ')} loaded a package`);
   }
@@ -80,6 +87,9 @@ test('the read-only commands load cli.js and the read-only file alone as modules
   const bundled = fs.readFileSync(path.join(DIST, 'chunks/read-only-cli.js'), 'utf8');
   for (const name of [
     '@modelcontextprotocol/sdk',
+    '@modelcontextprotocol/server',
+    '@modelcontextprotocol/client',
+    '@modelcontextprotocol/core',
     'node_modules/yargs',
     '@inquirer',
     'node_modules/ajv',
@@ -109,7 +119,7 @@ function readOnlyModules(tool: string, repo: string, tmp: string) {
   return loadedBy(['--input-type=module', '-e', script], tmp);
 }
 
-const NOT_ON_A_REPO_WITHOUT_STATE = ['zod', '@modelcontextprotocol/sdk', 'yargs', '@inquirer/prompts'];
+const NOT_ON_A_REPO_WITHOUT_STATE = ['zod', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server', 'yargs', '@inquirer/prompts'];
 const distModule = (r: { urls: string[] }, rel: string) => r.urls.some((u) => u.endsWith(`/server/dist/${rel}`));
 
 test('status and analyze on a repository without onboarding state build no zod schema (the chain head is checked without it), status takes no lock', (t) => {
