@@ -3,6 +3,7 @@
  * copies of one file are one report naming the six (issue 29), not fifteen.
  */
 import type { Problem } from '../model/problem.js';
+import { connectedGroups } from '../common/collections.js';
 
 /** Two files found to be copies: the share of their rules that repeat, where each copy starts, the sections that differ. */
 export interface CopiedPair {
@@ -17,21 +18,8 @@ export interface CopiedPair {
 
 /** One report per group of files joined by copied pairs; a group of two reads as before. */
 export function copyClusters(pairs: readonly CopiedPair[]): Problem[] {
-  const parent = new Map<string, string>();
-  const find = (x: string): string => {
-    const p = parent.get(x) ?? x;
-    if (p === x) return x;
-    const root = find(p);
-    parent.set(x, root);
-    return root;
-  };
-  for (const p of pairs) parent.set(find(p.a), find(p.b));
-  const groups = new Map<string, CopiedPair[]>();
-  for (const p of pairs) {
-    const root = find(p.a);
-    groups.set(root, [...(groups.get(root) ?? []), p]);
-  }
-  return [...groups.values()].map((g) => (g.length === 1 ? pairProblem(g[0]!) : groupProblem(g)));
+  const groups = connectedGroups(pairs, (p) => [p.a, p.b]);
+  return groups.map((g) => (g.length === 1 ? pairProblem(g[0]!) : groupProblem(g)));
 }
 
 const sectionsWord = (n: number) => (n === 0 ? 'no section differs' : `${n} section${n > 1 ? 's differ' : ' differs'}`);

@@ -4,6 +4,7 @@
  * reported once). Exact repeats already name every place; copied files are grouped in copy-clusters.ts.
  */
 import type { Problem } from '../model/problem.js';
+import { connectedGroups } from '../common/collections.js';
 
 const GROUPED = new Set(['near', 'reworded']);
 const at = (l: { path: string; line: number }) => `${l.path}:${l.line}`;
@@ -11,22 +12,9 @@ const at = (l: { path: string; line: number }) => `${l.path}:${l.line}`;
 export function groupRepeats(problems: Problem[]): Problem[] {
   const pairs = problems.filter((p) => p.type === 'duplication' && GROUPED.has(p.kind ?? ''));
   if (pairs.length < 2) return problems;
-  const parent = new Map<string, string>();
-  const find = (x: string): string => {
-    const p = parent.get(x) ?? x;
-    if (p === x) return x;
-    const root = find(p);
-    parent.set(x, root);
-    return root;
-  };
-  for (const p of pairs) for (const l of p.locations.slice(1)) parent.set(find(at(l)), find(at(p.locations[0]!)));
-  const groups = new Map<string, Problem[]>();
-  for (const p of pairs) {
-    const root = find(at(p.locations[0]!));
-    groups.set(root, [...(groups.get(root) ?? []), p]);
-  }
+  const groups = connectedGroups(pairs, (p) => p.locations.map(at));
   const merged = new Map<Problem, Problem | null>();
-  for (const g of groups.values()) {
+  for (const g of groups) {
     if (g.length < 2) continue;
     g.forEach((p, i) => merged.set(p, i === 0 ? groupProblem(g) : null));
   }

@@ -34,3 +34,29 @@ export function repeatedKeys(keys: readonly string[]): number[][] {
 export function byCodeUnit(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * The items in groups of those joined through shared keys (two items with a key in common are in
+ * one group, and so on transitively), each group in the items' order, groups in the order of their
+ * first item.
+ */
+export function connectedGroups<T>(items: readonly T[], keysOf: (t: T) => string[]): T[][] {
+  const parent = new Map<string, string>();
+  const find = (x: string): string => {
+    const p = parent.get(x) ?? x;
+    if (p === x) return x;
+    const root = find(p);
+    parent.set(x, root);
+    return root;
+  };
+  for (const item of items) {
+    const [first, ...rest] = keysOf(item);
+    if (first !== undefined) for (const k of rest) parent.set(find(k), find(first));
+  }
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const first = keysOf(item)[0];
+    if (first !== undefined) pushTo(groups, find(first), item);
+  }
+  return [...groups.values()];
+}
