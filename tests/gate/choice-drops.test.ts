@@ -56,6 +56,9 @@ test('a line that only runs the tool is not a side: choosing npm drops "Use pnpm
     contradiction.locations.map((l) => `${l.path}:${l.line}`),
     ['.cursorrules:1', 'AGENTS.md:5'],
   );
+  // The line that only runs pnpm is named with the conflict, on pnpm's side, as a mention (never a side to drop).
+  assert.deepEqual((contradiction as { mentions?: unknown }).mentions, [{ path: 'AGENTS.md', line: 6, side: 1 }]);
+  assert.match(textOf(analyzed), /also used, not a rule of its own \(kept whatever you choose\): AGENTS\.md:6/);
   await s.call('onboarding_propose');
   const a = await s.call('onboarding_approve');
   assert.equal(outcomeOf(a), 'approved', textOf(a));

@@ -224,7 +224,10 @@ function contradictionsIn(units: Unit[], scopeOf?: (u: Unit) => Scope): Contradi
       description: contradictionDescription(c.topicTitle, c.summary),
       locations: c.claims.map((cl) => ({ path: cl.path, line: cl.line })),
       sides: c.sides,
+      ...(c.mentions.length > 0 ? { mentions: c.mentions.map((m) => ({ path: m.claim.path, line: m.claim.line, side: m.side })) } : {}),
       kind: c.kind,
+      topic: c.topicTitle,
+      said: c.summary,
     },
     topic: c.topicTitle,
   }));

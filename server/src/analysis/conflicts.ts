@@ -18,6 +18,8 @@ export interface Conflict {
   claims: Claim[];
   /** For each claim, the side it is on: lines on one side agree (the same option, both for or both against). */
   sides: number[];
+  /** Lines that only use a side's tool or value (a step that runs `pnpm test`): named with the conflict, never dropped by a choice. */
+  mentions: { claim: Claim; side: number }[];
   summary: string;
 }
 
@@ -128,17 +130,20 @@ export function findConflicts(claims: Claim[]): Conflict[] {
     for (const all of components.values()) {
       const members = rulesOnly(all, lines, pairs, ruled);
       const sideOf = new Map<string, number>();
-      const sides = members.map((m) => {
+      const side = (m: number) => {
         const key = `${lines[m]!.positive}:${lines[m]!.value}`;
         if (!sideOf.has(key)) sideOf.set(key, sideOf.size);
         return sideOf.get(key)!;
-      });
+      };
+      const sides = members.map(side);
+      const kept = new Set(members);
+      const mentions = all.filter((m) => !kept.has(m)).map((m) => ({ claim: lines[m]!, side: side(m) }));
       const claims = members.map((m) => lines[m]!);
       const first = list[0]!;
       const reason = reasonOf.get(find(members[0]!)) ?? '';
       const kind = conflictKind(first, claims);
       const summary = first.kind === 'action' || first.kind === 'role' ? quotedSummary(reason, claims, sides) : sideSummary(claims, sides);
-      conflicts.push({ topicTitle: first.topicTitle, kind, claims, sides, summary });
+      conflicts.push({ topicTitle: first.topicTitle, kind, claims, sides, mentions, summary });
     }
   }
   return conflicts;

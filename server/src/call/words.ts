@@ -65,18 +65,24 @@ export function ignoredStateText(ignored: { files: string[]; folders: string[]; 
 export const secondLookWords = (c: { secondLook?: true }): string =>
   c.secondLook ? ' (worth a second look: by default both stand, unmarked)' : '';
 
-/** How analysis words a contradiction (analysis/analyze.ts contradictionDescription): its topic, then its sides. */
-const CONTRADICTION = /^Contradicting rules about ([^:]+): (.*)$/s;
-
 /**
  * A contradiction in a person's words, each location once and no id:
  * `the package manager: "pnpm" (AGENTS.md:3) or "npm" (.cursorrules:2)`. The sides' quotes and
  * locations are the description's own; locations it does not name follow it.
  */
-export function conflictWords(c: { description: string; locations: { path: string; line: number }[] }): string {
-  const m = CONTRADICTION.exec(c.description);
-  const topic = m ? (/^[a-z]/.test(m[1]!) && !m[1]!.startsWith('the ') ? `the ${m[1]}` : m[1]!) : null;
-  const said = m ? `${topic}: ${m[2]!.replace(/\) vs "/g, ') or "')}` : c.description;
+export function conflictWords(c: {
+  description: string;
+  locations: { path: string; line: number }[];
+  topic?: string;
+  said?: string;
+  mentions?: { path: string; line: number }[];
+}): string {
+  const topic = c.topic === undefined ? null : /^[a-z]/.test(c.topic) && !c.topic.startsWith('the ') ? `the ${c.topic}` : c.topic;
+  const said = topic !== null && c.said !== undefined ? `${topic}: ${c.said.replace(/\) vs "/g, ') or "')}` : c.description;
   const unnamed = c.locations.filter((l) => !c.description.includes(`${l.path}:${l.line}`));
-  return `${showLine(said)}${unnamed.length > 0 ? ` at ${unnamed.map((l) => `${showPath(l.path)}:${l.line}`).join(', ')}` : ''}`;
+  const mentioned = (c.mentions ?? []).map((l) => `${showPath(l.path)}:${l.line}`);
+  return (
+    `${showLine(said)}${unnamed.length > 0 ? ` at ${unnamed.map((l) => `${showPath(l.path)}:${l.line}`).join(', ')}` : ''}` +
+    (mentioned.length > 0 ? `; also used, not a rule of its own (kept whatever you choose): ${mentioned.join(', ')}` : '')
+  );
 }

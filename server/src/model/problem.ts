@@ -18,6 +18,14 @@ export const Problem = z.object({
   locations: z.array(Location),
   /** Contradictions: the side each location is on; locations on one side agree with each other (see analysis/claims.ts). */
   sides: z.array(z.number().int().min(0)).optional(),
+  /**
+   * Contradictions: lines that only use a side's tool or value (a step that runs `pnpm test`, an
+   * example command), with the side they use. Named with the conflict; a choice never drops them.
+   */
+  mentions: z.array(Location.extend({ side: z.number().int().min(0) })).optional(),
+  /** Contradictions: what the rules are about, and what each side says, as the description puts them together. */
+  topic: z.string().optional(),
+  said: z.string().optional(),
   /** Which rule of analysis found it ("tool-choice", "action", "copied-file", "reworded", ...): docs/analysis.md. */
   kind: z.string().optional(),
   /** How often this kind of report is right on the judged set: high (95% or more), medium or low. */

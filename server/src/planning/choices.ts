@@ -73,6 +73,9 @@ export function conflictOptions(analysis: Analysis, linesOf: (p: string) => stri
       description: p.description,
       locations: p.locations.map((l, j) => ({ ...l, text: linesOf(l.path)[l.line - 1] ?? '', side: p.sides?.[j] ?? j })),
       ...(secondLook ? { secondLook: true as const } : {}),
+      ...(p.topic !== undefined ? { topic: p.topic } : {}),
+      ...(p.said !== undefined ? { said: p.said } : {}),
+      ...(p.mentions ? { mentions: p.mentions } : {}),
     },
     topic,
   }));
