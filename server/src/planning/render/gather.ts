@@ -2,7 +2,7 @@ import type { Unit } from '../../model/model.js';
 import { isToolMark } from '../../model/unit-shape.js';
 import { isBlank } from '../../common/text.js';
 import { byCodeUnit } from '../../common/collections.js';
-import type { Block } from '../outline.js';
+import { isStructural, type Block } from '../outline.js';
 import { isConflictMark, writtenBlocks, type MarkTopics } from './marks.js';
 import type { Rendered } from './rendered.js';
 
@@ -16,8 +16,8 @@ interface Placed {
 
 /**
  * The sides of each reported conflict written into one file stand next to each other, so the person
- * who resolves the mark by hand sees the choice in one place: every block holding a side of the topic
- * (and of no other topic) moves right after the block of the side they gather at. They gather at the
+ * who resolves the mark by hand sees the choice in one place: every block of rule text holding a side
+ * of the topic (and of no other topic) moves right after the block of the side they gather at. They gather at the
  * first side whose gathering leaves no heading with nothing under it; where there is none, the sides
  * stay where they are. Lines only move: every source line still lands once.
  */
@@ -34,7 +34,7 @@ function gatherTopic(r: Rendered, marks: MarkTopics, topic: string): Rendered {
   // A move must leave every block as it was: a block that joins a list or a lead-in when moved reads differently.
   const blocksBefore = blockTexts(r.lines);
   for (const anchor of sides) {
-    const movers = sides.filter((p) => p !== anchor && p.topics.size === 1);
+    const movers = sides.filter((p) => p !== anchor && p.topics.size === 1 && isRuleText(p.block));
     if (movers.length === 0) continue;
     const moved = moveAfter(r, anchor, movers);
     if (hollowHeadings(moved.lines) <= hollowBefore && blockTexts(moved.lines) === blocksBefore) return moved;
@@ -108,6 +108,13 @@ function moveAfter(r: Rendered, anchor: Placed, movers: Placed[]): Rendered {
   }
   return out;
 }
+
+/**
+ * A block of rule text (items and paragraphs): code, a tag, a table or a separator holding a side is an
+ * example of the section it stands in, and stays there.
+ */
+const isRuleText = (b: Block): boolean =>
+  b.units.every((u) => isToolMark(u) || ((u.kind === 'list-item' || u.kind === 'paragraph') && !isStructural(u)));
 
 const range = (start: number, end: number): number[] => Array.from({ length: end - start }, (_, k) => start + k);
 
