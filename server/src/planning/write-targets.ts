@@ -96,7 +96,8 @@ function renderedTarget(ctx: WriteContext, target: Target, existingDoc: Instruct
   const emptied = new LineMap<true>();
   const apart = keepUnitsApart(dropLines(dropImports(rendered, ctx.imports), ctx.dropped, emptied));
   // Scoped files keep each source's body as it is; Copilot's own file is assembled, its sides gathered.
-  const gathered = target.path === COPILOT_INSTRUCTIONS_PATH ? gatherSides(apart.rendered, ctx.marks) : apart.rendered;
+  const gathered =
+    target.path === COPILOT_INSTRUCTIONS_PATH ? gatherSides(apart.rendered, ctx.marks, existingDoc?.path ?? null) : apart.rendered;
   const marked = insertMarks(gathered, ctx.marks);
   const gone = { has: (at: LineRef) => ctx.dropped.has(at) || emptied.has(at) };
   assertEveryLineOnce(ctx.sources.linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, gone);

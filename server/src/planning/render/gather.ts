@@ -19,22 +19,23 @@ interface Placed {
  * who resolves the mark by hand sees the choice in one place: every block of rule text holding a side
  * of the topic (and of no other topic) moves right after the block of the side they gather at. They gather at the
  * first side whose gathering leaves no heading with nothing under it; where there is none, the sides
- * stay where they are. Lines only move: every source line still lands once.
+ * stay where they are. The target's own lines never move. Lines only move: every source line still lands once.
  */
-export function gatherSides(r: Rendered, marks: MarkTopics): Rendered {
+export function gatherSides(r: Rendered, marks: MarkTopics, existing: string | null): Rendered {
   if (marks.size === 0) return r;
   const topics = [...new Set(marks.values().flat())].sort();
-  return topics.reduce((out, topic) => gatherTopic(out, marks, topic), r);
+  return topics.reduce((out, topic) => gatherTopic(out, marks, topic, existing), r);
 }
 
-function gatherTopic(r: Rendered, marks: MarkTopics, topic: string): Rendered {
+function gatherTopic(r: Rendered, marks: MarkTopics, topic: string, existing: string | null): Rendered {
   const sides = placedBlocks(r, marks).filter((p) => p.topics.has(topic));
   if (sides.length < 2 || together(r, sides)) return r;
   const hollowBefore = hollowHeadings(r.lines);
   // A move must leave every block as it was: a block that joins a list or a lead-in when moved reads differently.
   const blocksBefore = blockTexts(r.lines);
   for (const anchor of sides) {
-    const movers = sides.filter((p) => p !== anchor && p.topics.size === 1 && isRuleText(p.block));
+    // The existing file's own lines stay where its author put them: only what the plan brings in moves.
+    const movers = sides.filter((p) => p !== anchor && p.topics.size === 1 && isRuleText(p.block) && !holds(r, p, existing));
     if (movers.length === 0) continue;
     const moved = moveAfter(r, anchor, movers);
     if (hollowHeadings(moved.lines) <= hollowBefore && blockTexts(moved.lines) === blocksBefore) return moved;
@@ -45,6 +46,11 @@ function gatherTopic(r: Rendered, marks: MarkTopics, topic: string): Rendered {
 /** Whether the sides stand one after the other already, nothing but blank lines between them. */
 function together(r: Rendered, sides: Placed[]): boolean {
   return sides.every((p, k) => k === 0 || r.lines.slice(sides[k - 1]!.end, p.start).every(isBlank));
+}
+
+/** Whether a block holds a line of the file `existing` (the target as it stands). */
+function holds(r: Rendered, p: Placed, existing: string | null): boolean {
+  return existing !== null && range(p.start, p.end).some((i) => r.refs[i]?.path === existing);
 }
 
 /** The written blocks of `r` with their lines and the topics marked on them. */
