@@ -63,7 +63,9 @@ test('default choices keep every legacy file and mark the contradiction in the f
     assert.equal(fs.readFileSync(path.join(repo, p), 'utf8'), FILES[p as keyof typeof FILES], `${p} kept`);
   }
   const out = fs.readFileSync(path.join(repo, '.github/copilot-instructions.md'), 'utf8');
-  assert.equal(out.match(/<!-- copilot-onboard: conflicting rules about package manager/g)?.length, 2);
+  // Both sides stand together under the one mark (issue 31).
+  assert.equal(out.match(/<!-- copilot-onboard: conflicting rules about package manager/g)?.length, 1, out);
+  assert.match(out, /decide which one stands -->\n- Use pnpm for all package management\.\n- Use npm to install dependencies\.\n/, out);
   assert.match(fs.readFileSync(path.join(repo, '.github/instructions/api.instructions.md'), 'utf8'), /^applyTo: "src\/api\/\*\*"$/m);
 });
 

@@ -67,15 +67,6 @@ export function surfaceList(surfaces: readonly Surface[]): string {
   return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 }
 
-/**
- * Where a legacy file's rules go, as the plan places them (planning/targets.ts): repo-wide rules into
- * `.github/copilot-instructions.md`, scoped ones into a file under `.github/instructions/` (the
- * surfaces that read it are the same whatever its name). For analyze, which builds no plan.
- */
-export function targetOf(scope: { kind: string }): string {
-  return scope.kind === 'repo' ? '.github/copilot-instructions.md' : '.github/instructions/scoped.instructions.md';
-}
-
 /** The surfaces that read `target` (a Copilot file) but not the legacy file: they see its rules only after the migration. */
 export function newReaders(kind: string, path: string, target: string): Surface[] {
   const now = new Set(readersOf(kind, path));

@@ -28,7 +28,7 @@ const at = (locations: { path: string; line: number }[]) => locations.map((l) =>
  * Copilot's own, which see its rules only once they are in the Copilot file they go to: the same
  * table and the same target as the approve form's note on keeping the file (planning/options.ts
  * legacyNote), so analyze, propose and the form name the same surfaces. `target`: where the plan
- * puts its rules; null when no plan moves them (analyze says where they would go, surfaces.ts targetOf).
+ * puts its rules; null for a file the plan leaves out (planning/plan.ts migratedTargets).
  */
 function whoReads(sentences: Map<string, string>, kind: string, path: string, target: string | null): string {
   // The sentence depends on the kind, the row of the table the file is (readFileOf) and the kind of
@@ -85,8 +85,9 @@ export function analysisReport(
   return out.join('\n');
 }
 
-export function planReport(plan: PlanFile): string {
-  const out: string[] = [analysisReport({ ...plan, skipped: [] }, new Map(plan.legacy.map((l) => [l.path, l.target])))];
+/** `targets`: where the plan puts each legacy file's rules (planning/plan.ts migratedTargets), the map analyze's report reads. */
+export function planReport(plan: PlanFile, targets: ReadonlyMap<string, string>): string {
+  const out: string[] = [analysisReport({ ...plan, skipped: [] }, targets)];
   if (plan.operations.length === 0) out.push('', 'Plan: nothing to do.');
   else {
     out.push('', `Plan ${plan.planHash.slice(0, 12)} (${plan.operations.length} file operation${plan.operations.length > 1 ? 's' : ''}):`);

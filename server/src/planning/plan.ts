@@ -104,6 +104,18 @@ function layout(scan: ScanResult, choices: PlanChoices, copies: CopyChoices): La
   return { optional, asked, docs, byPath, notRuleOf, link, replaceLink, copilotBlocked, legacyDocs, existing, targets };
 }
 
+/**
+ * Where the plan puts each legacy file's rules under `choices` (the defaults: the plan propose
+ * builds), by path; a file the plan leaves out has no entry. The one decision analyze's report and
+ * the plan's both read, so "who will see its rules after the migration" never promises a file the
+ * plan does not migrate.
+ */
+export function migratedTargets(scanned: ScanResult, choices: PlanChoices = DEFAULT_CHOICES): Map<string, string> {
+  const scan: ScanResult = { ...scanned, docs: scopeChoices(scanned, choices).docs };
+  const l = layout(scan, choices, copyChoices(scan, choices));
+  return new Map(l.targets.flatMap((t) => t.docs.map((d) => [d.path, t.path] as const)));
+}
+
 function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices): Omit<Plan, 'planHash' | 'chosenHash'> {
   const scopes = scopeChoices(scanned, choices);
   const scan: ScanResult = { ...scanned, docs: scopes.docs };

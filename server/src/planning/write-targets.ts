@@ -13,6 +13,7 @@ import { changedLineNotes } from './changed-lines.js';
 import { dropImports, dropLines } from './render/drop.js';
 import { keepUnitsApart } from './render/keep-apart.js';
 import { LineMap } from './render/line-map.js';
+import { gatherSides } from './render/gather.js';
 import { insertMarks, type MarkTopics } from './render/marks.js';
 import type { LineRef, Rendered } from './render/rendered.js';
 import { renderTarget, type TargetSources } from './render/target.js';
@@ -94,7 +95,10 @@ function renderedTarget(ctx: WriteContext, target: Target, existingDoc: Instruct
   const rendered = renderTarget(ctx.sources, target, existingDoc, merged);
   const emptied = new LineMap<true>();
   const apart = keepUnitsApart(dropLines(dropImports(rendered, ctx.imports), ctx.dropped, emptied));
-  const marked = insertMarks(apart.rendered, ctx.marks);
+  // Scoped files keep each source's body as it is; Copilot's own file is assembled, its sides gathered.
+  const gathered =
+    target.path === COPILOT_INSTRUCTIONS_PATH ? gatherSides(apart.rendered, ctx.marks, existingDoc?.path ?? null) : apart.rendered;
+  const marked = insertMarks(gathered, ctx.marks);
   const gone = { has: (at: LineRef) => ctx.dropped.has(at) || emptied.has(at) };
   assertEveryLineOnce(ctx.sources.linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, gone);
   return { marked, apart: apart.before };

@@ -1,6 +1,6 @@
 import { analyze } from '../analysis/analyze.js';
 import { describeGit, gitInfo } from '../repo/git.js';
-import { buildPlan } from '../planning/plan.js';
+import { buildPlan, migratedTargets } from '../planning/plan.js';
 import {
   assertCanPropose,
   assertPlanApplies,
@@ -18,7 +18,6 @@ import { withLock } from '../state/lock.js';
 import type { FlowContext } from '../call/context.js';
 import { forPerson, stepName } from '../call/words.js';
 import { summaryTable } from '../show/summary-table.js';
-import { targetOf } from '../analysis/surfaces.js';
 import { result, resultForError, type StepResult } from './result.js';
 import { annotated, supersededLines, supersededNow, supersededOnceScanned } from './superseded.js';
 import { AskedBetweenCalls } from '../call/ports.js';
@@ -64,11 +63,8 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
       superseded,
     };
     await progress.phase('Writing the report…');
-    // Where each migrated file's rules would go, as the plan places them: analyze names the surfaces the approve form does.
-    const targets = new Map(
-      scan.docs.filter((d) => d.role === 'legacy' && d.aliasOf === null && d.notRule === null).map((d) => [d.path, targetOf(d.scope)]),
-    );
-    const report = [analysisReport(a, targets), ...supersededLines(superseded, ctx.options)].join('\n');
+    // Where the plan puts each file's rules (none for a file it leaves out): analyze and propose show one decision.
+    const report = [analysisReport(a, migratedTargets(scan)), ...supersededLines(superseded, ctx.options)].join('\n');
     const told = await narrate(ctx, 'analyze', facts, report);
     return result('analyzed', told.text, { ...facts, narration: told.source });
   } catch (err) {
@@ -147,7 +143,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
   const shown: PlanFile & { patternDetail?: string } = { ...file, patternDetail };
   const report = [
     feedback?.text,
-    planReport(shown),
+    planReport(shown, migratedTargets(scan)),
     supersededLines(superseded, ctx.options).join('\n'),
     approvalText,
     describeGit(git).join('\n'),

@@ -18,6 +18,9 @@ const markText = (topics: Iterable<string>): string =>
 /** A mark as it reads in a written file: its topics can be told apart only where it joined them. */
 const MARK_LINE = /^<!-- copilot-onboard: conflicting rules about (.*); decide which one stands -->$/;
 
+/** Whether a written line is a conflict mark (of this plan's or an earlier migration's). */
+export const isConflictMark = (line: string): boolean => MARK_LINE.test(line.trim());
+
 /** Whether the line above (read from the file, maybe from an earlier migration) is a conflict mark naming every one of `topics`. */
 function markCovers(above: string | undefined, topics: Set<string>): boolean {
   if (above === undefined) return false;
@@ -38,6 +41,8 @@ function markCovers(above: string | undefined, topics: Set<string>): boolean {
 export function insertMarks(r: Rendered, marks: MarkTopics): Rendered {
   if (marks.size === 0) return r;
   const at = new Map<number, Set<string>>();
+  // The topics of the block before, when it holds sides: a block of the same topics right after it stands under its mark.
+  let previous = '';
   for (const block of writtenBlocks(r.lines)) {
     const topics = block.units.flatMap((u) =>
       u.lines.flatMap((_, k) => {
@@ -46,7 +51,10 @@ export function insertMarks(r: Rendered, marks: MarkTopics): Rendered {
       }),
     );
     const first = block.units.find((u) => !isToolMark(u));
-    if (topics.length === 0 || !first) continue;
+    const key = [...new Set(topics)].sort(byCodeUnit).join(JOIN);
+    const same = key !== '' && key === previous && first !== undefined && !block.units.some(isToolMark);
+    previous = first?.kind === 'heading' ? '' : key;
+    if (topics.length === 0 || !first || same) continue;
     const set = at.get(first.line - 1) ?? new Set<string>();
     for (const t of topics) set.add(t);
     at.set(first.line - 1, set);
@@ -65,7 +73,7 @@ export function insertMarks(r: Rendered, marks: MarkTopics): Rendered {
 }
 
 /** The blocks of written lines: headings and front matter each alone, and between them the blocks that move whole. */
-function writtenBlocks(lines: string[]): Block[] {
+export function writtenBlocks(lines: string[]): Block[] {
   const blocks: Block[] = [];
   let run: Unit[] = [];
   const flush = () => {
