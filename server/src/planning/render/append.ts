@@ -12,7 +12,7 @@ const SECTION_HEADING = /^##(?!#)\s/;
 const FENCE = /^\s*(`{3,}|~{3,})/;
 
 /** Index of each `## ` heading line outside fenced code. */
-function sectionStarts(lines: string[]): number[] {
+export function sectionStarts(lines: string[]): number[] {
   const starts: number[] = [];
   let fence: string | null = null;
   lines.forEach((l, i) => {

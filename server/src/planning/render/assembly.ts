@@ -2,7 +2,8 @@ import type { Unit } from '../../model/model.js';
 import type { Merged } from '../../model/plan.js';
 import { isToolMark } from '../../model/unit-shape.js';
 import { blocksOf, headingKey, isSortable, isStructural, type Block } from '../outline.js';
-import { blockTopic } from '../structure.js';
+import { blockTopic, sameSection, sectionFor } from '../structure.js';
+import { GENERAL_SECTION } from '../section-topics.js';
 import { plainKeys } from './keys.js';
 import { placeDocument, PlacedKeys, type Placed } from './placement.js';
 import { mergedEntry } from './rendered.js';
@@ -49,6 +50,16 @@ function repeatedSiblings(placed: Placed[]): Map<Unit, Unit> {
   return repeats;
 }
 
+/**
+ * The title of the `## ` section a document's headings deeper than `## ` under no heading go under:
+ * their confident topic, else General; General too when one of them has the topic's words (no `## Build` over `### Build`).
+ */
+function leadTitle(placed: Placed[]): string {
+  const lines = placed.filter((p) => p.unit.kind === 'heading' && p.unit.level! > 2 && p.ctx === '').map((p) => p.unit.lines[0]!);
+  const title = sectionFor(lines.join('\n')).title;
+  return lines.some((l) => sameSection(l, title)) ? GENERAL_SECTION.title : title;
+}
+
 const siblingKey = (u: Unit): string => `${u.level}\u0000${headingKey(u.lines[0]!)}`;
 
 const emptyAddition = (heading: string, headingUnit: Unit | null): Addition => ({ heading, headingUnit, blocks: [], children: [] });
@@ -79,10 +90,14 @@ export class Assembly {
   private siblings = new Map<Addition | null, Map<string, Sibling>>();
   /** The addition each written heading unit opened, so an equal heading from another file joins it. */
   private readonly opened = new Map<Unit, Addition>();
+  /** The `## ` heading the current document's sections deeper than `## ` under no heading go under. */
+  private leadHeading = '';
 
   constructor(
     readonly written: WrittenUnits,
     private readonly merged: Merged[],
+    /** Whether the target has `## ` sections of its own, which sections from a source must not precede. */
+    private readonly targetSections = false,
   ) {}
 
   /** What goes under the target's head, on top, and then every section; no heading is left with nothing under it. */
@@ -114,6 +129,7 @@ export class Assembly {
     // A heading-less document is one unit, under a heading named after it, unless it is a list of rules.
     const whole = flat && !isRuleList(units);
     const own = whole && flatName !== null ? this.topicSection(`## ${flatName}`) : null;
+    this.leadHeading = `## ${flatName ?? leadTitle(placedUnits)}`;
     const stack: { level: number; node: Addition }[] = [];
     let i = 0;
     while (i < units.length) {
@@ -222,8 +238,11 @@ export class Assembly {
     this.written.add(u, keys.written(u));
     this.opened.set(u, node);
     if (parent) parent.children.push(node);
-    // A `### ` section under no `## ` one stands under the target's title, above its first section.
-    else if (u.level! > 2) this.top().children.push(node);
+    // A `### ` section under no `## ` one stands under the target's title when the target has no
+    // sections; else after them, under a heading of its own: above them it would precede the person's
+    // sections, right after them it would become part of their last one.
+    else if (u.level! > 2 && !this.targetSections) this.top().children.push(node);
+    else if (u.level! > 2) this.topicSection(this.leadHeading).children.push(node);
     else this.sections.push(node);
     return { node, heading: u };
   }

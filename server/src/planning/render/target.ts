@@ -2,7 +2,7 @@ import { COPILOT_INSTRUCTIONS_PATH } from '../../analysis/formats/copilot-instru
 import type { InstructionDoc } from '../../model/model.js';
 import type { Merged } from '../../model/plan.js';
 import { frontMatterFor, type Target } from '../targets.js';
-import { appendAdditions } from './append.js';
+import { appendAdditions, sectionStarts } from './append.js';
 import { Assembly } from './assembly.js';
 import { flatSectionName } from './flat-document.js';
 import { bodyOf, renderBase } from './body.js';
@@ -48,7 +48,7 @@ function renderCopilot(
   const base: Rendered = existingDoc
     ? renderBase(existingDoc.path, sources.linesOf(existingDoc.path), existingDoc.units, sources.structured(existingDoc.path))
     : { lines: ['# Copilot instructions'], refs: [null] };
-  const assembly = new Assembly(written, merged);
+  const assembly = new Assembly(written, merged, sectionStarts(base.lines).length > 0);
   // Front matter a format reads is not among its units; a `---` block left there is content (.cursorrules has none).
   for (const doc of target.docs) assembly.addDocument(doc.units, flatSectionName(doc));
   return appendAdditions(base, assembly.additions(), target.path);
