@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isChoicesRound, openSession, outcomeOf, textOf, type ElicitAnswer } from '../helpers/mcp.js';
+import { openSession, outcomeOf, textOf, choosing } from '../helpers/mcp.js';
 import { hashTree, readState, readTraces, sandbox } from '../helpers/sandbox.js';
 
 const FILES = {
@@ -12,22 +12,11 @@ const FILES = {
   '.cursor/rules/api.mdc': '---\nglobs: src/api/**\n---\n- Validate request bodies.\n',
 };
 
-/** Answers approve's first round with the given choices, its second with yes, and yes to migrate and rollback. */
-function person(approveFields: (props: Record<string, any>) => Record<string, unknown>): ElicitAnswer {
-  return (req: any) => {
-    const props = req.requestedSchema.properties;
-    if (isChoicesRound(req)) return { action: 'accept', content: approveFields(props) };
-    if ('approved' in props) return { action: 'accept', content: { approved: true } };
-    if ('understood_risks' in props) return { action: 'accept', content: { confirmed: true, understood_risks: true } };
-    return { action: 'accept', content: { confirmed: true } };
-  };
-}
-
 const fieldFor = (props: Record<string, any>, needle: string) => Object.keys(props).find((k) => String(props[k].title).includes(needle))!;
 
 test('the approve form offers keep, remove or pointer per legacy file and which rule stands, all with safe defaults', async (t) => {
   const repo = sandbox(t, FILES);
-  const s = await openSession(t, { repo, elicit: person(() => ({})) });
+  const s = await openSession(t, { repo, elicit: choosing(() => ({})) });
   await s.call('onboarding_propose');
   await s.call('onboarding_approve');
   const form = s.elicitations[0] as any;
@@ -53,7 +42,7 @@ test('the approve form offers keep, remove or pointer per legacy file and which 
 
 test('default choices keep every legacy file and mark the contradiction in the file', async (t) => {
   const repo = sandbox(t, FILES);
-  const s = await openSession(t, { repo, elicit: person(() => ({})) });
+  const s = await openSession(t, { repo, elicit: choosing(() => ({})) });
   await s.call('onboarding_propose');
   const a = await s.call('onboarding_approve');
   assert.equal(outcomeOf(a), 'approved', textOf(a));
@@ -74,7 +63,7 @@ test('chosen fates and a chosen rule are applied, traced, and rolled back byte f
   const before = hashTree(repo);
   const s = await openSession(t, {
     repo,
-    elicit: person((props) => {
+    elicit: choosing((props) => {
       const conflict = fieldFor(props, 'Which rule stands?');
       const pnpm = props[conflict].oneOf.find((o: any) => /pnpm/.test(o.title)).const;
       return { [fieldFor(props, 'AGENTS.md')]: 'remove', [fieldFor(props, 'CLAUDE.md')]: 'pointer', [conflict]: pnpm };

@@ -103,6 +103,14 @@ export const yesToAll: ElicitAnswer = (req) => {
   return { action: 'accept', content: {} };
 };
 
+/** Answers approve's first round with `choose(its fields)`, and yes to every other form. */
+export const choosing =
+  (choose: (props: Record<string, any>) => Record<string, unknown> = () => ({})): ElicitAnswer =>
+  (req) =>
+    isChoicesRound(req)
+      ? { action: 'accept', content: choose((req as { requestedSchema: { properties: Record<string, any> } }).requestedSchema.properties) }
+      : yesToAll(req);
+
 /** Approve's first round (the choices): its form asks neither `approved` nor `confirmed`. */
 export const isChoicesRound = (req: unknown): boolean => {
   const props = Object.keys((req as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {});

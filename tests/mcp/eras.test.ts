@@ -6,7 +6,7 @@ import path from 'node:path';
 import { CLI, connect, outcomeOf, yesToAll } from '../helpers/mcp.js';
 import { connectV2, openV2, type Mode, type V2Session } from '../helpers/mcp-v2.js';
 import { httpServer } from '../helpers/http.js';
-import { hashTree, MESSY_INSTRUCTIONS, readTraces, sandbox, type Cleanup } from '../helpers/sandbox.js';
+import { hashTree, MESSY_INSTRUCTIONS, readTraces, sandbox, tempDir, type Cleanup } from '../helpers/sandbox.js';
 
 /**
  * Both protocol eras from one server: a client pinned to 2026-07-28 (the v2 SDK's), one in auto
@@ -177,6 +177,16 @@ test('2026-07-28: answers a client sends unasked, or with a tampered or rebound 
   assert.equal(approvedTraces(repo).length, 0);
   assert.equal(fs.existsSync(path.join(repo, '.github/copilot-instructions.md.bak')), false);
   assert.equal(fs.readFileSync(path.join(repo, 'CLAUDE.md'), 'utf8'), FILES['CLAUDE.md'], 'nothing migrated');
+});
+
+test('2026-07-28: the folder of used answers planted as a link to an outside folder is refused: the answer is not taken, nothing lands outside, nothing is approved', async (t) => {
+  const { repo, s, first } = await atApprove(t);
+  const outside = tempDir(t, 'co-nonce-outside-');
+  fs.symlinkSync(outside, path.join(repo, '.copilot-state/used-request-states'));
+  const answered = await s.round('onboarding_approve', { inputResponses: choices, requestState: first.requestState });
+  assert.notEqual(answered.resultType, 'input_required', 'the refusal is said, not asked around');
+  assert.deepEqual(fs.readdirSync(outside), [], 'nothing was written through the link');
+  assert.equal(approvedTraces(repo).length, 0);
 });
 
 test('2026-07-28: a state past its time (the elicitation timeout) is no answer', async (t) => {

@@ -6,7 +6,7 @@ import { otherAssistantIn } from '../../server/src/analysis/other-assistants.js'
 import { copilotRewrite } from '../../server/src/planning/assistant-lines.js';
 import { scanRepository } from '../../server/src/analysis/scan.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
-import { isChoicesRound, openSession, outcomeOf, textOf, type ElicitAnswer } from '../helpers/mcp.js';
+import { openSession, outcomeOf, textOf, choosing } from '../helpers/mcp.js';
 import { hashTree, readState, sandbox } from '../helpers/sandbox.js';
 
 /**
@@ -25,15 +25,6 @@ const COPILOT_AS_WRITTEN =
   '# Copilot instructions\n\n<!-- copilot-onboard: top-level heading from CLAUDE.md, kept as a comment (one title per file):\n# CLAUDE.md\n-->\n\nThis file provides guidance to Claude Code (claude.ai/code) when working with code in this repository.\n\n- Keep functions short.\n\n## Claude-specific\n\n- Use `TodoWrite` to track steps.\n- Commit often.\n\n## Testing\n\n- Run `pnpm test` before committing.\n';
 const LAYOUT_HEAD = '---\napplyTo: "src/**"\ndescription: "Source layout"\n---\n\n';
 
-function person(choose: (props: Record<string, any>) => Record<string, unknown>): ElicitAnswer {
-  return (req: any) => {
-    const props = req.requestedSchema.properties;
-    if (isChoicesRound(req)) return { action: 'accept', content: choose(props) };
-    if ('approved' in props) return { action: 'accept', content: { approved: true } };
-    if ('understood_risks' in props) return { action: 'accept', content: { confirmed: true, understood_risks: true } };
-    return { action: 'accept', content: { confirmed: true } };
-  };
-}
 const field = (props: Record<string, any>, file: string) =>
   Object.keys(props).find((k) => k.startsWith('assistant_') && String(props[k].title).includes(`Lines of ${file} `))!;
 const read = (repo: string, p: string) => fs.readFileSync(path.join(repo, p), 'utf8');
@@ -63,7 +54,7 @@ test('a rewrite for Copilot: the assistant addressed becomes GitHub Copilot, an 
 
 test('by default the lines stay as written; round one offers keep, rewrite and leave out per file and lists each line in full with file:line', async (t) => {
   const repo = sandbox(t, FILES);
-  const s = await openSession(t, { repo, elicit: person(() => ({})) });
+  const s = await openSession(t, { repo, elicit: choosing(() => ({})) });
   await s.call('onboarding_propose');
   assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
   const form = s.elicitations[0] as any;
@@ -97,7 +88,7 @@ test('rewrite for CLAUDE.md and leave out for layout.mdc: round two shows the re
   const before = hashTree(repo);
   const s = await openSession(t, {
     repo,
-    elicit: person((props) => ({ [field(props, 'CLAUDE.md')]: 'rewrite', [field(props, '.cursor/rules/layout.mdc')]: 'leave_out' })),
+    elicit: choosing((props) => ({ [field(props, 'CLAUDE.md')]: 'rewrite', [field(props, '.cursor/rules/layout.mdc')]: 'leave_out' })),
   });
   await s.call('onboarding_propose');
   const approved = await s.call('onboarding_approve');
@@ -120,7 +111,7 @@ test('rewrite for CLAUDE.md and leave out for layout.mdc: round two shows the re
 
 test('leave out drops a section titled for another assistant with its lines, and leaves no heading with nothing under it', async (t) => {
   const repo = sandbox(t, FILES);
-  const s = await openSession(t, { repo, elicit: person((props) => ({ [field(props, 'CLAUDE.md')]: 'leave_out' })) });
+  const s = await openSession(t, { repo, elicit: choosing((props) => ({ [field(props, 'CLAUDE.md')]: 'leave_out' })) });
   await s.call('onboarding_propose');
   assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
   assert.match(
@@ -136,7 +127,7 @@ test('leave out drops a section titled for another assistant with its lines, and
 
 test('leave out takes along a heading left with nothing under it', async (t) => {
   const repo = sandbox(t, { 'AGENTS.md': '# Rules\n\n- Use pnpm.\n\n## Notes\n\nCodex cannot run the test suite.\n' });
-  const s = await openSession(t, { repo, elicit: person((props) => ({ [field(props, 'AGENTS.md')]: 'leave_out' })) });
+  const s = await openSession(t, { repo, elicit: choosing((props) => ({ [field(props, 'AGENTS.md')]: 'leave_out' })) });
   await s.call('onboarding_propose');
   assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
   assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');

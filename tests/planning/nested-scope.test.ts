@@ -6,7 +6,7 @@ import { nestedScope } from '../../server/src/analysis/nested-scope.js';
 import { scanRepository } from '../../server/src/analysis/scan.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
 import { CORPUS } from '../helpers/corpus.js';
-import { isChoicesRound, openSession, outcomeOf, textOf, type ElicitAnswer } from '../helpers/mcp.js';
+import { openSession, outcomeOf, textOf, choosing } from '../helpers/mcp.js';
 import { sandbox } from '../helpers/sandbox.js';
 
 /**
@@ -23,16 +23,6 @@ const FILES = {
 const COPILOT_DEFAULT =
   '# Copilot instructions\n\n## Project\n\n- Use pnpm.\n\n## Overview\n\nAlways read this first.\n\n- Write a test for every bug fix.\n';
 const API_SCOPED = '---\napplyTo: "packages/api/**"\n---\n\n# API\n\n- Validate request bodies.\n';
-
-function person(choose: (props: Record<string, any>) => Record<string, unknown>): ElicitAnswer {
-  return (req: any) => {
-    const props = req.requestedSchema.properties;
-    if (isChoicesRound(req)) return { action: 'accept', content: choose(props) };
-    if ('approved' in props) return { action: 'accept', content: { approved: true } };
-    if ('understood_risks' in props) return { action: 'accept', content: { confirmed: true, understood_risks: true } };
-    return { action: 'accept', content: { confirmed: true } };
-  };
-}
 
 const scopeField = (props: Record<string, any>, file: string) =>
   Object.keys(props).find((k) => k.startsWith('scope_') && String(props[k].title).includes(file))!;
@@ -83,7 +73,7 @@ test('by default docs/AGENTS.md (read this first) is repo-wide and packages/api/
   );
   assert.ok(plan.notes.some((n) => n.includes('packages/api/AGENTS.md (it sits in a package or source folder, under packages/)')));
 
-  const s = await openSession(t, { repo, elicit: person(() => ({})) });
+  const s = await openSession(t, { repo, elicit: choosing(() => ({})) });
   await s.call('onboarding_propose');
   const approved = await s.call('onboarding_approve');
   assert.equal(outcomeOf(approved), 'approved', textOf(approved));
@@ -105,7 +95,10 @@ test('choosing the other scope for each: docs/AGENTS.md goes to docs/**, package
   const repo = sandbox(t, FILES);
   const s = await openSession(t, {
     repo,
-    elicit: person((props) => ({ [scopeField(props, 'docs/AGENTS.md')]: 'folder', [scopeField(props, 'packages/api/AGENTS.md')]: 'repo' })),
+    elicit: choosing((props) => ({
+      [scopeField(props, 'docs/AGENTS.md')]: 'folder',
+      [scopeField(props, 'packages/api/AGENTS.md')]: 'repo',
+    })),
   });
   await s.call('onboarding_propose');
   const approved = await s.call('onboarding_approve');
