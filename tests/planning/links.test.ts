@@ -3,7 +3,11 @@ import assert from 'node:assert/strict';
 import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
 import { linkDestinations } from '../../server/src/model/links.js';
+import fs from 'node:fs';
+import path from 'node:path';
 import { sandbox } from '../helpers/sandbox.js';
+import { CORPUS, corpusRepos } from '../helpers/corpus.js';
+import { fidelity } from '../helpers/fidelity.js';
 
 /**
  * Links in moved text (issue 40): a relative link written in one file and moved into another is
@@ -62,8 +66,6 @@ test('moved into Copilot files, every relative link leads to the same repository
 
 test('a link through a symbolic link that leaves the repository did not resolve: it is written as it was', async (t) => {
   const repo = sandbox(t, { 'AGENTS.md': '# P\n\n- See [notes](notes/a.md).\n' });
-  const fs = await import('node:fs');
-  const path = await import('node:path');
   const outside = fs.mkdtempSync(path.join((await import('node:os')).tmpdir(), 'co-out-'));
   t.after(() => fs.rmSync(outside, { recursive: true, force: true }));
   fs.writeFileSync(path.join(outside, 'a.md'), 'x\n');
@@ -72,4 +74,18 @@ test('a link through a symbolic link that leaves the repository did not resolve:
   const copilot = plan.operations.find((o) => o.path === '.github/copilot-instructions.md')!.content!;
   assert.ok(copilot.includes('[notes](notes/a.md)'), copilot);
   assert.ok(!copilot.includes('../notes/a.md'), copilot);
+});
+
+test('corpus: every link of moved text that resolved where it was written leads to the same repository path from its new file', async (t) => {
+  if (!fs.existsSync(CORPUS)) return t.skip('corpus absent (../shared/corpus)');
+  let resolved = 0;
+  const broken: string[] = [];
+  for (const name of corpusRepos()) {
+    const root = path.join(CORPUS, name);
+    const f = fidelity(root, buildPlan(await scanRepository(root)), name);
+    resolved += f.resolvedBefore;
+    broken.push(...f.brokenLinks);
+  }
+  assert.deepEqual(broken, []);
+  assert.ok(resolved > 0, 'the corpus has links that move');
 });
