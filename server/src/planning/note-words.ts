@@ -75,6 +75,8 @@ const WORDS: Words = {
   'list-ended': (n) =>
     `${n.at.path}:${n.at.line} "${n.line.trim()}" starts indented, so ${n.target} has a comment line before it that ends the list above: it would otherwise read as part of that list's last item.`,
   'already-organised': (n) => `${n.target} is already organised in sections; nothing to change.`,
+  'pointer-line': (n) =>
+    `${n.at.path}:${n.at.line} "${excerpt(n.text)}" points at ${n.target}, where the file's other lines now go: it is not copied there (it would point at itself).`,
   'links-unresolved': (n) => {
     const shown = n.links.slice(0, MAX_LISTED).map((l) => `line ${l.line} "${excerpt(l.dest)}"`);
     const more = n.links.length > MAX_LISTED ? `, and ${n.links.length - MAX_LISTED} more` : '';
