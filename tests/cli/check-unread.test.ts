@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { CLI, openSession, textOf } from '../helpers/mcp.js';
 import { sandbox, tempDir, writeFile } from '../helpers/sandbox.js';
@@ -114,3 +115,33 @@ test('MCP onboarding_check carries the unread finding, in its text and its data'
   assert.ok(data.findings.some((f: any) => f.rule === 'unread' && f.locations[0].path === 'CLAUDE.md'));
   assert.match(textOf(r), /unread \[too-large, high\] CLAUDE\.md:1/);
 });
+
+/** As root every file can be opened: the CLI runs as nobody then (setpriv), else as this user. */
+const NOBODY = ['--reuid=65534', '--regid=65534', '--clear-groups'];
+const asOther =
+  process.getuid?.() !== 0 ||
+  spawnSync('setpriv', [...NOBODY, process.execPath, '-e', `require('node:fs').accessSync(${JSON.stringify(CLI)}, 4)`]).status === 0;
+
+test(
+  'a file this process may not open is an unread finding, not a crash that prints an absolute path',
+  { skip: asOther ? false : 'running as root, and nobody cannot run the CLI through setpriv here: no way to be denied a file' },
+  (t) => {
+    const repo = tempDir(t, 'co-denied-');
+    fs.writeFileSync(path.join(repo, 'AGENTS.md'), CLEAN);
+    fs.mkdirSync(path.join(repo, 'pkg'));
+    fs.writeFileSync(path.join(repo, 'pkg', 'CLAUDE.md'), '# Rules\n\n- Never use pnpm.\n');
+    fs.chmodSync(repo, 0o755);
+    fs.chmodSync(path.join(repo, 'pkg'), 0o755);
+    fs.chmodSync(path.join(repo, 'pkg', 'CLAUDE.md'), 0o000);
+    const env: NodeJS.ProcessEnv = { ...process.env, HOME: os.tmpdir() };
+    delete env.COPILOT_ONBOARD_REPO;
+    const args = [CLI, 'check', '--repo', repo];
+    const r =
+      process.getuid?.() === 0
+        ? spawnSync('setpriv', [...NOBODY, process.execPath, ...args], { encoding: 'utf8', env })
+        : spawnSync(process.execPath, args, { encoding: 'utf8', env });
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stdout, /^unread \[unreadable, high\] pkg\/CLAUDE\.md:1: pkg\/CLAUDE\.md cannot be opened \(permission denied\)/m);
+    assert.doesNotMatch(r.stderr + r.stdout, new RegExp(repo.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+  },
+);
