@@ -154,6 +154,8 @@ export function scopeReasonWords(folder: string, r: ScopeReason): string {
       return `it names its own folder (line ${r.line}: "${excerpt(r.text)}")`;
     case 'package-folder':
       return `it sits in a package or source folder, under ${r.segment}/`;
+    case 'own-part':
+      return `it says what part of the repository it is about (line ${r.line}: "${excerpt(r.text)}")`;
     case 'convention':
       return 'nothing in it says it is for the whole repository';
   }
