@@ -6,8 +6,10 @@
 // Reads (environment): CO_REPOSITORIES (a JSON array or one OWNER/NAME a line), or CO_ORGANIZATION with
 // an optional CO_TOPIC (listed through the REST API at GITHUB_API_URL with CO_TOKEN); CO_BATCH_SIZE
 // (the smallest batch worth a job, default 50). Writes to GITHUB_OUTPUT: matrix (JSON, one entry per
-// job: batch, of, repositories), repositories (JSON, every repository once, sorted) and count.
+// job: batch, of, repositories), repositories (JSON, every repository once, sorted), count, and
+// plan-file (RUNNER_TEMP/copilot-onboard-plan.json, the same list, for the fleet job).
 import fs from 'node:fs';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /** GitHub's limit on the jobs one matrix makes. */
@@ -66,6 +68,11 @@ export function splitIntoBatches(repositories, { batchSize = 50, maxJobs = MAX_J
   return batches;
 }
 
+/** The repositories a step is given: the file named in CO_REPOSITORIES_FILE (a plan-file), else CO_REPOSITORIES. */
+export function repositoriesFrom(env) {
+  return parseRepositories(env.CO_REPOSITORIES_FILE ? fs.readFileSync(env.CO_REPOSITORIES_FILE, 'utf8') : (env.CO_REPOSITORIES ?? ''));
+}
+
 /** The matrix's include list: one entry per job. */
 export function matrixOf(batches) {
   return batches.map((repositories, i) => ({ batch: i + 1, of: batches.length, repositories }));
@@ -118,6 +125,13 @@ async function main() {
   const batches = splitIntoBatches(repositories, { batchSize });
   output('matrix', JSON.stringify(matrixOf(batches)));
   output('repositories', JSON.stringify(repositories));
+  // The whole list also as a file, for the fleet job: an input reaches a step as an environment
+  // variable, and Linux takes at most 128 KiB in one (about 4,000 names).
+  if (env.RUNNER_TEMP) {
+    const file = path.join(env.RUNNER_TEMP, 'copilot-onboard-plan.json');
+    fs.writeFileSync(file, `${JSON.stringify(repositories)}\n`);
+    output('plan-file', file);
+  }
   output('count', String(repositories.length));
   const line = `${repositories.length} repositor${repositories.length === 1 ? 'y' : 'ies'} in ${batches.length} batch${batches.length === 1 ? '' : 'es'} of ${batches.length ? Math.min(...batches.map((b) => b.length)) : 0} to ${batches.length ? Math.max(...batches.map((b) => b.length)) : 0}`;
   console.log(line);

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseRepositories } from './batches.mjs';
+import { repositoriesFrom } from './batches.mjs';
 
 /** The folder (and artifact part) of a repository's result: OWNER__NAME, as the fleet job expects it. */
 export const resultFolder = (repository) => repository.replace('/', '__');
@@ -119,7 +119,7 @@ export async function checkBatch(repositories, { parallel, results, temp, work }
 
 async function main() {
   const env = process.env;
-  const repositories = parseRepositories(env.CO_REPOSITORIES ?? '');
+  const repositories = repositoriesFrom(env);
   const parallel = Number(env.CO_PARALLEL || 4);
   if (!Number.isInteger(parallel) || parallel < 1)
     throw new Error(`parallel: a whole number from 1, not ${JSON.stringify(env.CO_PARALLEL)}`);

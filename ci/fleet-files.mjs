@@ -4,11 +4,11 @@
 // listed with that reason in the job summary, above fleet's table.
 //
 // Reads (environment): CO_RESULTS (the folder the batch artifacts were downloaded into, merged),
-// CO_REPOSITORIES (the JSON array plan-batches wrote), GITHUB_STEP_SUMMARY.
+// CO_REPOSITORIES_FILE (plan-batches' plan-file) or CO_REPOSITORIES (a JSON array), GITHUB_STEP_SUMMARY.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseRepositories } from './batches.mjs';
+import { repositoriesFrom } from './batches.mjs';
 import { resultFolder } from './check-batch.mjs';
 
 /** How many reasons the summary lists in full (the rest are counted; the table lists them all as missing). */
@@ -37,7 +37,7 @@ export function reasons(results, repositories) {
 
 function main() {
   const env = process.env;
-  const repositories = parseRepositories(env.CO_REPOSITORIES ?? '');
+  const repositories = repositoriesFrom(env);
   const results = env.CO_RESULTS || 'results';
   for (const f of expectedFiles(results, repositories)) process.stdout.write(`${f}\n`);
   const missing = reasons(results, repositories);

@@ -310,7 +310,7 @@ test('SARIF links: helpUri into the project repository at this version when pack
     ],
   );
   // A message that already ends its sentence gets no second full stop.
-  for (const [message, shown] of [
+  for (const [message, shown] of <[string, string][]>[
     ['Done.', 'Done.'],
     ['Really?', 'Really?'],
     ['Say "yes."', 'Say "yes."'],

@@ -182,3 +182,14 @@ test('fleet: the Markdown stays under the 1 MiB a job summary holds, whatever th
   const totalAt = lines.findIndex((l) => l.startsWith('| **total**'));
   assert.match(lines[totalAt - 1]!, /^\| ` acme\//);
 });
+
+test('fleet: a result named outside the working directory whose folder does not exist is missing, like any other', (t) => {
+  const out = tempDir(t);
+  const elsewhere = tempDir(t);
+  fs.writeFileSync(path.join(elsewhere, 'ok.json'), resultText('acme/ok'));
+  const gone = path.join(elsewhere, 'never-made/check.json');
+  const r = cli(['fleet', path.join(elsewhere, 'ok.json'), gone, '--format', 'json'], { cwd: out });
+  assert.equal(r.status, 1, r.stderr);
+  const row = JSON.parse(r.stdout).rows.find((x: any) => x.file === gone);
+  assert.deepEqual([row.status, row.problem], ['missing', 'does not exist']);
+});

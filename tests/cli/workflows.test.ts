@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
@@ -228,6 +228,7 @@ function runAction(t: Parameters<typeof tempDir>[0], env: Record<string, string>
       CO_FILES: '',
       CO_RESULTS: '',
       CO_REPOSITORIES: '',
+      CO_REPOSITORIES_FILE: '',
       CO_ORGANIZATION: '',
       CO_TOPIC: '',
       CO_BATCH_SIZE: '50',
@@ -381,4 +382,292 @@ test('SARIF for a repo folder inside the checkout: URIs from the checkout’s ro
   assert.match(rootUris, /^packages\/web%20app\//, 'a repo of . inside a subfolder is still that subfolder of the checkout');
   const plain = runAction(t, { CO_REPO: '.', CWD: top });
   assert.equal(plain.outputs['checkout-path'], fs.realpathSync(top));
+});
+
+const names = (n: number, owner = 'acme') => Array.from({ length: n }, (_, i) => `${owner}/repo-${String(i).padStart(5, '0')}`);
+
+test('plan-batches: any number of repositories in batches that fit one matrix (at most 256 jobs), each listed once', (t) => {
+  const plan = (env: Record<string, string>) => runAction(t, { CO_MODE: 'plan-batches', CO_CLI: '', ...env });
+  const thousand = plan({ CO_REPOSITORIES: JSON.stringify(names(1000)) });
+  assert.equal(thousand.r.status, 0, thousand.r.stdout + thousand.r.stderr);
+  const matrix = JSON.parse(thousand.outputs.matrix!);
+  assert.equal(matrix.length, 20);
+  assert.ok(matrix.every((m: any, i: number) => m.batch === i + 1 && m.of === 20 && m.repositories.length === 50));
+  assert.deepEqual(
+    matrix.flatMap((m: any) => m.repositories),
+    names(1000),
+  );
+  assert.deepEqual(JSON.parse(thousand.outputs.repositories!), names(1000));
+  assert.equal(thousand.outputs.count, '1000');
+  assert.deepEqual(JSON.parse(fs.readFileSync(thousand.outputs['plan-file']!, 'utf8')), names(1000));
+
+  // Past 256 jobs the batches grow instead, and stay balanced (sizes differ by one at most).
+  // (Short names: an input reaches the step as an environment variable, at most 128 KiB on Linux.)
+  const many = plan({ CO_REPOSITORIES: Array.from({ length: 10_001 }, (_, i) => `a/${i}`).join('\n'), CO_BATCH_SIZE: '1' });
+  const big = JSON.parse(many.outputs.matrix!);
+  assert.equal(big.length, 256);
+  const sizes = big.map((m: any) => m.repositories.length);
+  assert.ok(Math.max(...sizes) - Math.min(...sizes) <= 1, String(sizes));
+  assert.equal(
+    sizes.reduce((a: number, b: number) => a + b, 0),
+    10_001,
+  );
+  // A list of lines: comments and blanks skipped, a name given twice checked once.
+  const lines = plan({ CO_REPOSITORIES: '# ours\nacme/web\n\nacme/api  # the API\nACME/web\n' });
+  assert.deepEqual(JSON.parse(lines.outputs.repositories!), ['acme/api', 'acme/web']);
+  // What is not OWNER/NAME never reaches a URL or a folder: exit 2 with the runner's error line.
+  for (const bad of ['["acme/../etc"]', 'acme/web\n../x', '["a/b", 3]', '']) {
+    const r = plan({ CO_REPOSITORIES: bad });
+    assert.equal(r.r.status, 2, bad);
+    assert.match(r.r.stdout, /^::error title=copilot-onboard plan-batches::(repositories|Unexpected|repositories or organization)/m, bad);
+  }
+  assert.equal(plan({ CO_REPOSITORIES: 'acme/web', CO_BATCH_SIZE: '0' }).r.status, 2);
+});
+
+test('plan-batches with an organisation and a topic: every page of the organisation’s repositories, archived ones and other topics left out', async (t) => {
+  const { createServer } = await import('node:http');
+  const repos = Array.from({ length: 230 }, (_, i) => ({
+    full_name: `acme/svc-${String(i).padStart(3, '0')}`,
+    archived: i % 50 === 7,
+    disabled: false,
+    topics: i % 3 === 0 ? ['copilot', 'web'] : ['web'],
+  }));
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    seen.push(`${req.url} ${req.headers.authorization ?? ''}`);
+    const url = new URL(req.url!, 'http://x');
+    if (url.pathname !== '/orgs/acme/repos') {
+      res.writeHead(404).end('{"message":"Not Found"}');
+      return;
+    }
+    const page = Number(url.searchParams.get('page'));
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(repos.slice((page - 1) * 100, page * 100)));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => server.close());
+  const api = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}`;
+  // The step is run asynchronously here: the server answers in this process.
+  const { spawn } = await import('node:child_process');
+  const run = (env: Record<string, string>) =>
+    new Promise<{ code: number; out: string; output: string }>((resolve) => {
+      const temp = tempDir(t);
+      const output = path.join(temp, 'output');
+      fs.writeFileSync(output, '');
+      const child = spawn(process.execPath, [path.join(ROOT, 'ci/batches.mjs')], {
+        env: { PATH: process.env.PATH!, GITHUB_OUTPUT: output, GITHUB_API_URL: api, ...env },
+      });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.on('close', (code) => resolve({ code: code ?? -1, out, output: fs.readFileSync(output, 'utf8') }));
+    });
+  const r = await run({ CO_ORGANIZATION: 'acme', CO_TOPIC: 'copilot', CO_TOKEN: 'sekrit' });
+  assert.equal(r.code, 0, r.out);
+  const listed = JSON.parse(/^repositories=(.*)$/m.exec(r.output)![1]!);
+  const expected = repos.filter((x) => !x.archived && x.topics.includes('copilot')).map((x) => x.full_name);
+  assert.deepEqual(listed, expected);
+  assert.deepEqual(
+    seen.map((s) => s.replace(/ .*/, '')),
+    [1, 2, 3].map((p) => `/orgs/acme/repos?type=all&per_page=100&page=${p}`),
+  );
+  assert.ok(seen.every((s) => s.endsWith('Bearer sekrit')));
+  const none = await run({ CO_ORGANIZATION: 'nobody' });
+  assert.equal(none.code, 2);
+  assert.match(none.out, /::error title=copilot-onboard plan-batches::organization nobody: GET .* answered 404/);
+});
+
+test('check-batch, one job as GitHub runs it: real clones of real repositories with the tool built once, a repository that cannot be cloned says why', (t) => {
+  const server = tempDir(t);
+  const make = (name: string, files: Record<string, string>) => {
+    const built = sandbox(t, files);
+    execFileSync('git', ['-C', built, 'add', '-A']);
+    execFileSync('git', ['-C', built, '-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '-qm', 'x']);
+    fs.mkdirSync(path.join(server, 'acme'), { recursive: true });
+    execFileSync('git', ['clone', '-q', '--bare', built, path.join(server, `${name}.git`)]);
+  };
+  make('acme/messy', { '.github/copilot-instructions.md': MESSY_INSTRUCTIONS });
+  make('acme/clean', { '.github/copilot-instructions.md': STRUCTURED_INSTRUCTIONS });
+  const results = path.join(tempDir(t), 'results');
+  const job = runAction(t, {
+    CO_MODE: 'check-batch',
+    CO_REPOSITORIES: JSON.stringify(['acme/messy', 'acme/clean', 'acme/gone']),
+    CO_RESULTS: results,
+    CO_PARALLEL: '2',
+    CO_TOKEN: 'sekrit',
+    GITHUB_SERVER_URL: `file://${server}`,
+  });
+  assert.equal(job.r.status, 0, job.r.stdout + job.r.stderr);
+  assert.match(job.r.stdout, /^3 repositories: 2 checked \(1 failed their check\), 1 could not be checked/m);
+  assert.equal(JSON.parse(fs.readFileSync(path.join(results, 'acme__messy/check.json'), 'utf8')).repository, 'acme/messy');
+  assert.equal(JSON.parse(fs.readFileSync(path.join(results, 'acme__clean/check.json'), 'utf8')).failed, false);
+  assert.equal(fs.existsSync(path.join(results, 'acme__gone/check.json')), false);
+  assert.match(fs.readFileSync(path.join(results, 'acme__gone/error.txt'), 'utf8'), /^could not clone \(git exited 128\): /);
+  assert.match(job.summary, /^## copilot-onboard batch/m);
+  assert.doesNotMatch(job.r.stdout + job.summary + fs.readFileSync(path.join(results, 'acme__gone/error.txt'), 'utf8'), /sekrit|c2Vrcml0/);
+  // The clones are gone: the job keeps only the results.
+  assert.deepEqual(
+    fs.readdirSync(job.temp).filter((f) => f.startsWith('copilot-onboard-batch-')),
+    [],
+  );
+});
+
+/**
+ * What GitHub does between jobs, for the simulation: upload-artifact with overwrite (the latest
+ * attempt's upload replaces the artifact of that name) and download-artifact with a pattern and
+ * merge-multiple (every matching artifact's files into one folder).
+ */
+function artifactStore(root: string) {
+  return {
+    upload(name: string, from: string) {
+      const at = path.join(root, name);
+      fs.rmSync(at, { recursive: true, force: true });
+      fs.cpSync(from, at, { recursive: true });
+    },
+    downloadMerged(prefix: string, to: string) {
+      fs.mkdirSync(to, { recursive: true });
+      for (const name of fs.readdirSync(root).filter((n) => n.startsWith(prefix)))
+        fs.cpSync(path.join(root, name), to, { recursive: true });
+    },
+  };
+}
+
+test('a simulated run over 1,000 repositories: plan, 20 batch jobs, a job that died and its re-run, and fleet merges every result with the right totals', async (t) => {
+  const { checkBatch } = await import('../../ci/check-batch.mjs');
+  const org = load('examples/org-check.yml');
+  const all = names(1000);
+  // The plan job's step, as GitHub runs it.
+  const plan = runAction(t, {
+    CO_MODE: 'plan-batches',
+    CO_CLI: '',
+    CO_REPOSITORIES: JSON.stringify(all),
+    CO_BATCH_SIZE: String(org.on.workflow_call.inputs['batch-size'].default),
+  });
+  assert.equal(plan.r.status, 0, plan.r.stdout);
+  const matrix: { batch: number; of: number; repositories: string[] }[] = JSON.parse(plan.outputs.matrix!);
+  assert.ok(matrix.length <= 256);
+
+  // Each repository's stand-in: a clone that fails for some, and a check result whose counts depend on the name.
+  const index = (r: string) => Number(r.slice(-5));
+  const unreachable = (r: string) => index(r) % 97 === 5;
+  const findingsOf = (r: string) =>
+    Array.from({ length: index(r) % 4 }, (_, k) => ({
+      rule: k === 0 ? 'contradiction' : 'duplicate',
+      certainty: k === 0 ? 'high' : 'medium',
+    }));
+  const work = (dead: Set<string>) => ({
+    clone: async (r: string) =>
+      unreachable(r) || dead.has(r) ? { code: 128, said: `fatal: repository '${r}' not found` } : { code: 0, said: '' },
+    check: async (r: string, _dir: string, out: string) => {
+      const findings = findingsOf(r);
+      const failed = findings.some((f) => f.rule === 'contradiction');
+      const counts = {
+        contradiction: failed ? 1 : 0,
+        duplicate: Math.max(0, findings.length - 1),
+        drift: 0,
+        'would-change': 0,
+        ambiguity: 0,
+      };
+      fs.writeFileSync(
+        out,
+        JSON.stringify({
+          repository: r,
+          tool: 'copilot-onboard',
+          version: '0.1.0',
+          files: index(r) % 7,
+          failOn: 'contradiction',
+          failed,
+          counts,
+          findings,
+        }),
+      );
+      return { code: failed ? 1 : 0, said: '' };
+    },
+  });
+  const artifacts = artifactStore(tempDir(t));
+  const batchJob = async (m: (typeof matrix)[0], dead = new Set<string>()) => {
+    const results = path.join(tempDir(t), 'results');
+    const outcomes = await checkBatch(m.repositories, { parallel: 4, results, temp: tempDir(t), work: work(dead) });
+    artifacts.upload(`copilot-onboard-batch-${m.batch}`, results);
+    return outcomes;
+  };
+  // Attempt 1: batch 3's clones all fail (a network outage), batch 7's job dies before it uploads anything.
+  for (const m of matrix) {
+    if (m.batch === 7) continue;
+    await batchJob(m, m.batch === 3 ? new Set(m.repositories) : new Set());
+  }
+  const fleetJob = () => {
+    const results = path.join(tempDir(t), 'results');
+    artifacts.downloadMerged('copilot-onboard-batch-', results);
+    // The list comes as the plan job's file (handed over with the tool), as in the workflow.
+    return runAction(t, { CO_MODE: 'fleet', CO_RESULTS: results, CO_REPOSITORIES_FILE: plan.outputs['plan-file']! });
+  };
+  const first = fleetJob();
+  assert.equal(first.outputs['exit-code'], '1', 'results are missing');
+  const firstReport = JSON.parse(fs.readFileSync(path.join(first.temp, 'copilot-onboard-fleet.json'), 'utf8'));
+  assert.equal(firstReport.repositories, 1000, 'every repository is a row, found or not');
+  const missingAtFirst = all.filter((r) => unreachable(r) || matrix[2]!.repositories.includes(r) || matrix[6]!.repositories.includes(r));
+  assert.equal(firstReport.missing, missingAtFirst.length);
+  assert.match(first.summary, new RegExp(`^## copilot-onboard: ${missingAtFirst.length} repositories not checked$`, 'm'));
+  assert.match(
+    first.summary,
+    /`` acme\/repo-00100 ``: `` could not clone \(git exited 128\): fatal: repository 'acme\/repo-00100' not found ``/,
+  );
+  assert.match(first.summary, /`` acme\/repo-00300 ``: `` no result: its batch job did not finish/);
+
+  // "Re-run failed jobs": batches 3 and 7 run again and upload under the same names (overwrite), and the fleet job reads the latest.
+  await batchJob(matrix[2]!);
+  await batchJob(matrix[6]!);
+  const again = fleetJob();
+  const report = JSON.parse(fs.readFileSync(path.join(again.temp, 'copilot-onboard-fleet.json'), 'utf8'));
+  const reachable = all.filter((r) => !unreachable(r));
+  assert.equal(report.repositories, 1000);
+  assert.equal(report.read, reachable.length);
+  assert.equal(report.missing, 1000 - reachable.length);
+  assert.deepEqual(
+    report.rows.filter((r: any) => r.status === 'missing').map((r: any) => r.file.split('/').at(-2)),
+    all.filter(unreachable).map((r) => r.replace('/', '__')),
+  );
+  // The totals are the sum of the parts.
+  const sum = (f: (r: string) => number) => reachable.reduce((n, r) => n + f(r), 0);
+  assert.equal(
+    report.totals.files,
+    sum((r) => index(r) % 7),
+  );
+  assert.equal(
+    report.totals.findings,
+    sum((r) => findingsOf(r).length),
+  );
+  assert.equal(
+    report.totals.contradictions.high,
+    sum((r) => (findingsOf(r).length > 0 ? 1 : 0)),
+  );
+  assert.equal(
+    report.totals.duplicates,
+    sum((r) => Math.max(0, findingsOf(r).length - 1)),
+  );
+  assert.equal(
+    report.failed,
+    sum((r) => (findingsOf(r).length > 0 ? 1 : 0)),
+  );
+  assert.ok(Buffer.byteLength(again.summary) < 1024 * 1024);
+  assert.match(
+    again.summary,
+    new RegExp(`^\\| \\*\\*total\\*\\* \\| ${report.failed} failed of ${reachable.length} \\| ${report.totals.files} \\|`, 'm'),
+  );
+});
+
+test('re-runs: every upload in the org workflow overwrites its artifact, each job uploads under a name of its own, and the fleet job reads the batches by pattern', () => {
+  const org = load('examples/org-check.yml');
+  const uploads = Object.entries<any>(org.jobs).flatMap(([id, job]) =>
+    job.steps.filter((s: any) => s.uses?.startsWith('actions/upload-artifact')).map((s: any) => ({ id, ...s })),
+  );
+  assert.equal(uploads.length, 3);
+  for (const u of uploads) assert.equal(u.with.overwrite, true, `${u.id}: ${u.with.name}`);
+  assert.deepEqual(
+    uploads.map((u) => u.with.name),
+    ['copilot-onboard-tool', 'copilot-onboard-batch-${{ matrix.batch }}', 'copilot-onboard-fleet'],
+  );
+  const download = org.jobs.fleet.steps.find((s: any) => s.with?.pattern);
+  assert.equal(download.with.pattern, 'copilot-onboard-batch-*');
+  assert.equal(download.with['merge-multiple'], true);
+  assert.equal(org.jobs.check.steps.find((s: any) => s.uses?.startsWith('actions/upload-artifact')).if, 'always()');
 });
