@@ -4,7 +4,7 @@
  * loads the code that reads the list (cli.ts), so that git runs while that code compiles.
  */
 
-import { spawnGit } from '../repo/git-run.js';
+import { spawnGit } from '../../repo/git-run.js';
 
 /** Paths with `/`, or null outside a git work tree (or without git). */
 export function listGitFiles(root: string): Promise<string[] | null> {
