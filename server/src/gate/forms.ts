@@ -158,9 +158,9 @@ export function hasChoices(plan: ApproveFormInput): boolean {
  * Approve's second round: the contract's approve form, and, when a first round asked the choices,
  * an optional field to go back and choose again.
  */
-export function approveForm(withChoices: boolean): Form {
-  if (!withChoices) return FORMS.approve;
-  const base = FORMS.approve;
+export function approveForm(withChoices: boolean, approves?: string): Form {
+  const base = approves === undefined ? FORMS.approve : approveSaying(approves);
+  if (!withChoices) return base;
   return {
     requestedSchema: {
       ...base.requestedSchema,
@@ -177,6 +177,13 @@ export function approveForm(withChoices: boolean): Form {
     content: z.object({ approved: z.boolean(), comment: z.string().max(MAX_TEXT).optional(), choose_again: z.boolean().optional() }),
     confirmations: base.confirmations,
   };
+}
+
+/** The approve form whose yes says what it approves (the diff shown, and where the rest is). */
+function approveSaying(approves: string): Form {
+  const base = FORMS.approve;
+  const approved = { ...base.requestedSchema.properties.approved, description: approves };
+  return { ...base, requestedSchema: { ...base.requestedSchema, properties: { ...base.requestedSchema.properties, approved } } };
 }
 
 /**

@@ -111,8 +111,12 @@ function wholeWhere(tool: ToolName, options: FlowOptions): string {
   if (forPerson(options)) {
     const step = tool === 'onboarding_propose' ? 'propose' : tool === 'onboarding_analyze' ? 'analyze' : null;
     if (step === null) return 'The whole of it is in .copilot-state/.';
+    if (step === 'propose')
+      return `The whole diff: .copilot-state/plan.diff, which ${commandName(options, step)} --diff prints; all of the plan: ${commandName(options, step)} --json.`;
     return `The whole of it: ${whole?.file ? `${whole.file}, and ` : ''}${commandName(options, step)} --json.`;
   }
+  if (tool === 'onboarding_propose')
+    return 'The whole diff: the MCP resource copilot-onboard://plan.diff and .copilot-state/plan.diff; all of the plan: the MCP resource copilot-onboard://plan (read in pages), and .copilot-state/plan.json.';
   return whole
     ? `The whole of it: the MCP resource ${whole.uri} (read in pages)${whole.file ? `, and ${whole.file}` : ''}.`
     : 'The whole of it is in .copilot-state/.';

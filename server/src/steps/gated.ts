@@ -27,6 +27,8 @@ import { entryStat } from '../repo/safe-fs.js';
 import { fileStamp } from '../state/traces/writer.js';
 import type { FlowContext } from '../call/context.js';
 import { approveMessage, choicesMessage, migrateMessage, rollbackMessage } from './messages.js';
+import { shownDiff } from './diff-shown.js';
+import { writePlanDiff } from '../state/plan-diff.js';
 import { showLine, showPath, showPaths } from '../show/untrusted.js';
 import { forPerson, stepName } from '../call/words.js';
 import { result, type StepResult } from './result.js';
@@ -83,10 +85,22 @@ async function secondRound(ctx: FlowContext, plan: PlanFile, picked: PlanChoices
       chosen.operations.map((o) => o.path),
     ),
   );
+  // The whole diff of the plan the person approves, on disk: the form shows what fits and points there.
+  const file = await writePlanDiff(ctx.root, chosen.chosenHash, chosen.operations);
+  const shown = shownDiff(chosen.operations, file);
+  const chosenLines = withChoices ? choiceLines(picked, plan, topics, forPerson(ctx.options)) : [];
   return {
     planHash: chosen.chosenHash,
-    message: `${approveMessage(plan, chosen, withChoices ? choiceLines(picked, plan, topics, forPerson(ctx.options)) : [], BACKUP_HINT)}\n\n${git.join('\n')}`,
-    form: approveForm(withChoices),
+    message: `${approveMessage(plan, chosen, chosenLines, BACKUP_HINT, shown.lines)}\n\n${git.join('\n')}`,
+    form: approveForm(withChoices, shown.approves),
+    diffFile: {
+      path: file.path,
+      planHash: file.planHash,
+      sha256: file.sha256,
+      chars: file.chars,
+      shownChars: shown.shownChars,
+      whole: shown.whole,
+    },
     ...(withChoices ? { goBack: (content: Record<string, unknown>) => content.choose_again === true } : {}),
     prepared: { plan, chosen, choices: picked, topics },
   };
@@ -204,7 +218,10 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
         ctx.root,
         ops.map((o) => o.path),
       );
+      // plan.diff is the approved plan's, every line: written again when it names another plan or was changed by hand.
+      const diff = await writePlanDiff(ctx.root, chosen.chosenHash, ops);
       const extra = [
+        `The whole diff of what it writes: ${diff.path} (plan ${diff.planHash.slice(0, 12)}, ${diff.chars.toLocaleString('en-US')} characters).`,
         ...describeGit(git),
         ...(ctx.options?.branch && git ? [`The migration goes on a new branch: ${showLine(ctx.options.branch)}.`] : []),
       ];

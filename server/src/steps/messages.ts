@@ -29,6 +29,7 @@ export function approveMessage(
   chosen: { chosenHash: string; operations: PlanFile['operations'] },
   chosenLines: string[],
   backupHint: string,
+  diffLines: string[] = ['The changes:', ...diffs(chosen.operations)],
 ): string {
   const lines = [
     `copilot-onboard asks you to approve migration plan ${planName(plan.planHash, chosen.chosenHash)} for this repository.`,
@@ -40,7 +41,7 @@ export function approveMessage(
   ];
   if (plan.merged.length > 0)
     lines.push(`Exact duplicates from other files merged: ${plan.merged.map((m) => `${showPath(m.path)}:${m.line}`).join(', ')}.`);
-  lines.push('', 'The changes:', ...diffs(chosen.operations));
+  lines.push('', ...diffLines);
   return lines.join('\n');
 }
 
@@ -148,5 +149,5 @@ export function rollbackMessage(manifest: BackupManifest, backupRel: string, edi
 function diffs(operations: PlanFile['operations']): string[] {
   const all = operations.map((o) => o.diff.trimEnd()).join('\n');
   if (all.length <= MAX_DIFF_CHARS) return [all];
-  return [`${all.slice(0, MAX_DIFF_CHARS)}`, `… (diff cut at ${MAX_DIFF_CHARS} characters; the whole plan is in .copilot-state/plan.json)`];
+  return [`${all.slice(0, MAX_DIFF_CHARS)}`, `… (diff cut at ${MAX_DIFF_CHARS} characters; the whole diff is in .copilot-state/plan.diff)`];
 }

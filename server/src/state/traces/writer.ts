@@ -1,3 +1,4 @@
+import { VERSION } from '../../version.js';
 import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -88,6 +89,7 @@ function writeChained<T extends object>(root: string, folder: string, suffix: st
           prev: at.prev,
           timestamp,
           ...clean,
+          writtenBy: VERSION,
           ...(at.problems.length > 0 ? { chainBreak: { problems: at.problems } } : {}),
         };
         const written = await writeUnique(root, folder, suffix, body);
