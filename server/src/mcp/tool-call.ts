@@ -55,7 +55,7 @@ export async function callStep(call: StepCall): Promise<ToolResult> {
     await safe.assertStateTreeReal(root);
     const session = call.session;
     const recovered = await (await import('../gate/recovery-trace.js')).recoverAndTrace(root, session.client.info());
-    const ignored = await (await import('../state/foreign.js')).foreignState(root);
+    let ignored = await (await import('../state/foreign.js')).foreignState(root);
     const report = call.report;
     // A journal (recovered now, or one that could not be) may mean files moved since git listed them: the scan lists afresh.
     const journal = call.early?.root === root ? await safe.entryStat(root, STATE.journal).catch(() => undefined) : undefined;
@@ -75,8 +75,10 @@ export async function callStep(call: StepCall): Promise<ToolResult> {
       stepResult.text = `Recovered first: ${showLine(recovered.detail)}\n\n${stepResult.text}`;
       stepResult.structured.recovered = recovered;
     }
+    // A rollback that took up an earlier version's migration made it this clone's own: said as it is now.
+    if (ignored && stepResult.outcome === 'rolled_back') ignored = await (await import('../state/foreign.js')).foreignState(root);
     if (ignored) {
-      stepResult.text = withFact(stepResult.text, ignoredStateText(ignored));
+      stepResult.text = withFact(stepResult.text, ignoredStateText(ignored, options));
       stepResult.structured.ignoredState = ignored;
     }
   } catch (err) {

@@ -20,6 +20,7 @@ import {
 import { RepoPaths } from '../repo/repo-path.js';
 import { editedSinceMigration, manifestOfRecorded } from '../engine/restore.js';
 import { performMigration, performRollback, settleOperation } from '../engine/migration.js';
+import { earlierMigrationChecked, takeUpEarlierMigration, type EarlierMigration } from '../engine/earlier-migration.js';
 import { runGated, type Acted, type GateResult, type Prepared } from '../gate/gate.js';
 import type { Migration, PlanChoices, PlanFile } from '../state/schema.js';
 import { readState, writeState } from '../state/store.js';
@@ -295,15 +296,18 @@ function commitLines(commits: { commit: string; branches: string[] }[]): string[
 }
 
 export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
-  const g = await runGated<{ migration: Migration; committed: string[] }>(
+  const g = await runGated<{ migration: Migration; committed: string[]; earlier: EarlierMigration | null }>(
     ctx,
     'rollback',
     async () => {
       const state = await readState(ctx.root);
-      const migration = [...state.migrations].reverse().find((m) => m.rolledBackAt === null);
+      const own = [...state.migrations].reverse().find((m) => m.rolledBackAt === null);
+      // None of this clone's own: one an earlier version recorded on this machine is offered (engine/earlier-migration.ts).
+      const earlier = own ? null : await earlierMigrationChecked(ctx.root, state);
+      const migration = own ?? earlier?.migration;
       if (!migration) throw new PreconditionError('There is no migration to roll back.');
       // Checked before the person is asked: a damaged backup or manifest is refused, naming it.
-      const manifest = await manifestOfRecorded(ctx.root, migration.id, state);
+      const manifest = earlier ? earlier.manifest : await manifestOfRecorded(ctx.root, migration.id, state);
       const edited = await editedSinceMigration(ctx.root, manifest);
       const deleted = await missing(ctx.root, edited);
       const message = rollbackMessage(
@@ -314,11 +318,17 @@ export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
       const committed = commitLines(await commitsOfMigration(ctx.root, migration.id));
       return {
         planHash: migration.approvedHash ?? migration.planHash,
-        message: [message, ...(deleted.length ? [deletedLine(deleted)] : []), ...committed].join('\n'),
-        prepared: { migration, committed },
+        message: [
+          ...(earlier ? [earlierLine(earlier)] : []),
+          message,
+          ...(deleted.length ? [deletedLine(deleted)] : []),
+          ...committed,
+        ].join('\n'),
+        prepared: { migration, committed, earlier },
       };
     },
-    async (_content, { migration, committed }) => {
+    async (_content, { migration, committed, earlier }) => {
+      if (earlier) await takeUpEarlierMigration(ctx.root, earlier);
       const state = await readState(ctx.root);
       const still = state.migrations.find((m) => m.id === migration.id && m.rolledBackAt === null);
       if (!still) throw new PreconditionError('That migration was already rolled back.');
@@ -338,6 +348,11 @@ export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
     },
   );
   return fromGate(g);
+}
+
+/** What the person is told first about a migration an earlier version recorded. */
+function earlierLine({ earlier, migration }: EarlierMigration): string {
+  return `Migration ${migration.id} was recorded by copilot-onboard ${earlier.version}, an earlier version, on this machine (${earlier.file}). Its backup was checked byte for byte against its manifest and the recorded migration. With your yes, this version takes the migration up as its own and rolls it back.`;
 }
 
 function deletedLine(paths: string[]): string {
