@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyze } from '../server/src/analysis/analyze.js';
-import { scanRepository } from '../server/src/analysis/scan.js';
+import { scanRepository } from '../server/src/analysis/discovery/scan.js';
 import { CERTAINTY, HIGH_MIN_REPORTS, HIGH_PRECISION } from '../server/src/analysis/certainty.js';
 import { loadJudgedCases } from '../tests/fixtures/judged-detection/cases.js';
 import { judge, precision, ratio, recall } from '../tests/fixtures/judged-detection/judge.js';

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyze, type Problem } from '../server/src/analysis/analyze.js';
-import { scanRepository } from '../server/src/analysis/scan.js';
+import { scanRepository } from '../server/src/analysis/discovery/scan.js';
 import { CORPUS, corpusRepos } from '../tests/helpers/corpus.js';
 
 interface Side {

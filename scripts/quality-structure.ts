@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { scanRepository } from '../server/src/analysis/scan.js';
+import { scanRepository } from '../server/src/analysis/discovery/scan.js';
 import { buildPlan, type Plan } from '../server/src/planning/plan.js';
 import { splitText } from '../server/src/common/text.js';
 import { CORPUS, corpusRepos } from '../tests/helpers/corpus.js';

@@ -2,7 +2,7 @@
 import { normalizedArgs, plainCommand, READ_ONLY_TOOLS, type Command } from './cli/commands.js';
 import { endQuietlyOnClosedPipe, exitOnceWritten } from './cli/command-io.js';
 import { repoChoice } from './mcp/repo.js';
-import { listGitFiles, type EarlyListing } from './analysis/git-listing.js';
+import { listGitFiles, type EarlyListing } from './analysis/discovery/git-listing.js';
 import { VERSION } from './version.js';
 
 /**

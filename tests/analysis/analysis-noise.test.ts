@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { analyze, findContradictions, type Analysis } from '../../server/src/analysis/analyze.js';
 import { splitUnits } from '../../server/src/model/markdown-units.js';
-import { findNearDuplicates } from '../../server/src/analysis/near-duplicates.js';
+import { findNearDuplicates } from '../../server/src/analysis/repeats/near-duplicates.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
-import { scanRepository } from '../../server/src/analysis/scan.js';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { sandbox, type Cleanup } from '../helpers/sandbox.js';
 
 /** Contradictions among repository-wide files, given as path → text. */

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze.js';
-import { scanRepository } from '../../server/src/analysis/scan.js';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { buildPlan, migratedTargets } from '../../server/src/planning/plan.js';
 import { analysisReport, planReport } from '../../server/src/narrate/report.js';
 import { showPath } from '../../server/src/show/untrusted.js';

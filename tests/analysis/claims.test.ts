@@ -1,8 +1,8 @@
-// analysis/claims.ts on its own: what a rule line is read as claiming (the contradiction finder
+// analysis/contradictions/claims.ts on its own: what a rule line is read as claiming (the contradiction finder
 // compares these claims; its own tests are in detection.test.ts and claim-relations.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractClaims, mayNameClaim, proseLines, sectionTitle, type Claim } from '../../server/src/analysis/claims.js';
+import { extractClaims, mayNameClaim, proseLines, sectionTitle, type Claim } from '../../server/src/analysis/contradictions/claims.js';
 import { splitUnits } from '../../server/src/model/markdown-units.js';
 import type { Unit } from '../../server/src/model/model.js';
 

@@ -2,17 +2,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { normalizeLine, normalizedText, type Unit } from '../../server/src/model/model.js';
-import { proseLines } from '../../server/src/analysis/claims.js';
-import { hasTwoWords, isLabel, isTrivial, stripMarker } from '../../server/src/analysis/trivial.js';
-import { mayHaveSentenceBreak } from '../../server/src/analysis/duplicates.js';
-import { ANY_MODAL, ANY_OPTION, mayNameClaim } from '../../server/src/analysis/claims.js';
-import { MODALS } from '../../server/src/analysis/topics.js';
+import { proseLines } from '../../server/src/analysis/contradictions/claims.js';
+import { hasTwoWords, isLabel, isTrivial, stripMarker } from '../../server/src/analysis/repeats/trivial.js';
+import { mayHaveSentenceBreak } from '../../server/src/analysis/repeats/duplicates.js';
+import { ANY_MODAL, ANY_OPTION, mayNameClaim } from '../../server/src/analysis/contradictions/claims.js';
+import { MODALS } from '../../server/src/analysis/contradictions/topics.js';
 import { hiddenIn, isHidden } from '../../server/src/show/untrusted.js';
-import { ANY_VERSION, normalizeRanges, RANGE_MARK, versionClaims } from '../../server/src/analysis/versions.js';
-import { anyOf, CLAIM_TOPICS, GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/topics.js';
+import { ANY_VERSION, normalizeRanges, RANGE_MARK, versionClaims } from '../../server/src/analysis/contradictions/versions.js';
+import { anyOf, CLAIM_TOPICS, GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/contradictions/topics.js';
 import { repeatedKeys } from '../../server/src/common/collections.js';
-import { findNearDuplicates, wordIdsOf } from '../../server/src/analysis/near-duplicates.js';
-import { ACTION_WORD, ACTIONS, VERB_OF } from '../../server/src/analysis/claim-reader.js';
+import { findNearDuplicates, wordIdsOf } from '../../server/src/analysis/repeats/near-duplicates.js';
+import { ACTION_WORD, ACTIONS, VERB_OF } from '../../server/src/analysis/contradictions/claim-reader.js';
 
 /** Issue 13: the per-line passes take shortcuts for the common case; each answers what the long way does. */
 

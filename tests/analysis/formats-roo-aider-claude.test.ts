@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
-import { scanRepository } from '../../server/src/analysis/scan.js';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { connect, openSession, outcomeOf, yesToAll } from '../helpers/mcp.js';
 import { hashTree, sandbox } from '../helpers/sandbox.js';
 

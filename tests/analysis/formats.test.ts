@@ -5,7 +5,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
-import { scanRepository } from '../../server/src/analysis/scan.js';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { sandbox, tempDir, writeFile, type Cleanup } from '../helpers/sandbox.js';
 
 async function planFor(t: Cleanup, files: Record<string, string | Buffer>, opts: { git?: boolean } = {}) {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { listGitFiles } from '../../server/src/analysis/git-listing.js';
-import { discoverInstructionFiles } from '../../server/src/analysis/discover.js';
+import { listGitFiles } from '../../server/src/analysis/discovery/git-listing.js';
+import { discoverInstructionFiles } from '../../server/src/analysis/discovery/discover.js';
 import { callDirect } from '../../server/src/cli/direct.js';
 import { sandbox, tempDir } from '../helpers/sandbox.js';
 

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CLI } from '../helpers/mcp.js';
 import { planRepo, sandbox, tempDir, writeFile, type Cleanup } from '../helpers/sandbox.js';
-import { MAX_IMPORTS, MAX_IMPORTS_PER_FILE } from '../../server/src/analysis/imports.js';
+import { MAX_IMPORTS, MAX_IMPORTS_PER_FILE } from '../../server/src/analysis/discovery/imports.js';
 
 const COPILOT = '.github/copilot-instructions.md';
 

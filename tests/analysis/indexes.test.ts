@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { meetingMembers, scopesOverlap } from '../../server/src/analysis/scope-overlap.js';
-import { pairsTogether, similarCandidates } from '../../server/src/analysis/similar-lines.js';
-import { sameShare, SAME_SHARE } from '../../server/src/analysis/copies.js';
+import { meetingMembers, scopesOverlap } from '../../server/src/analysis/scope/scope-overlap.js';
+import { pairsTogether, similarCandidates } from '../../server/src/analysis/repeats/similar-lines.js';
+import { sameShare, SAME_SHARE } from '../../server/src/analysis/repeats/copies.js';
 import type { Scope } from '../../server/src/model/model.js';
 
 /** Issue 18: analysis compares through indexes, and the indexes find exactly what every pair would. */

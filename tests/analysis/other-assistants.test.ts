@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { otherAssistantIn, otherAssistantLines } from '../../server/src/analysis/other-assistants.js';
+import { otherAssistantIn, otherAssistantLines } from '../../server/src/analysis/discovery/other-assistants.js';
 import { splitUnits } from '../../server/src/model/markdown-units.js';
 import { plannedTwice } from '../helpers/sandbox.js';
 

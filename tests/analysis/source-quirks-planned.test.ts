@@ -5,7 +5,7 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
-import { scanRepository } from '../../server/src/analysis/scan.js';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { globList } from '../../server/src/model/frontmatter.js';
 import { sandbox, writeFile } from '../helpers/sandbox.js';
 
@@ -79,7 +79,7 @@ test('the plan does not depend on the system locale', async (t) => {
         '--import',
         'tsx',
         '-e',
-        `import('./server/src/analysis/scan.ts').then(async (s) => { const { buildPlan } = await import('./server/src/planning/plan.ts'); const p = buildPlan(await s.scanRepository(${JSON.stringify(repo)})); process.stdout.write(p.planHash + p.operations.map((o) => o.path).join()); })`,
+        `import('./server/src/analysis/discovery/scan.ts').then(async (s) => { const { buildPlan } = await import('./server/src/planning/plan.ts'); const p = buildPlan(await s.scanRepository(${JSON.stringify(repo)})); process.stdout.write(p.planHash + p.operations.map((o) => o.path).join()); })`,
       ],
       {
         env: { ...process.env, LANG: lang, LC_ALL: lang },

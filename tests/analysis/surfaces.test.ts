@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { newReaders, READS, readersOf, readersSentence, readFileOf, SURFACES, surfaceList } from '../../server/src/analysis/surfaces.js';
+import {
+  newReaders,
+  READS,
+  readersOf,
+  readersSentence,
+  readFileOf,
+  SURFACES,
+  surfaceList,
+} from '../../server/src/analysis/scope/surfaces.js';
 import { legacyNote } from '../../server/src/planning/plan.js';
 import { analysisReport } from '../../server/src/narrate/report.js';
 

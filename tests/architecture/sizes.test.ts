@@ -13,8 +13,8 @@ const MAX_FILE_LINES = 450;
 
 /** Still over the limit, with their size when they were listed: to be split, never to grow. */
 const LONG_FUNCTIONS: Record<string, number> = {
-  'analysis/scan.ts scanRepository': 96,
-  'analysis/copies.ts findCopies': 90,
+  'analysis/discovery/scan.ts scanRepository': 96,
+  'analysis/repeats/copies.ts findCopies': 90,
 };
 const LONG_FILES: Record<string, number> = {
   'repo/safe-fs.ts': 759,

@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { CLI } from '../helpers/mcp.js';
 import { sandbox, tempDir } from '../helpers/sandbox.js';
 import { moduleLogHook } from '../helpers/loaded-modules.js';
-import { scanRepository } from '../../server/src/analysis/scan.js';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 
 /**
  * The YAML parser is a file of its own beside the read-only file (chunks/read-only-yaml.js,

@@ -1,6 +1,6 @@
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { patternFacts } from '../../server/src/analysis/pattern.js';
-import { contentDocs, type ScanResult } from '../../server/src/analysis/scan.js';
+import { contentDocs, type ScanResult } from '../../server/src/analysis/discovery/scan.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
 
 /**

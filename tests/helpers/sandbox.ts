@@ -104,7 +104,7 @@ type Plan = ReturnType<Planning['buildPlan']>;
  * The sources are imported when first used, so tests that never plan do not load them.
  */
 export async function planRepo(repo: string, choices?: Parameters<Planning['buildPlan']>[2]) {
-  const { scanRepository } = await import('../../server/src/analysis/scan.js');
+  const { scanRepository } = await import('../../server/src/analysis/discovery/scan.js');
   const { analyze } = await import('../../server/src/analysis/analyze.js');
   const { buildPlan } = await import('../../server/src/planning/plan.js');
   const scan = await scanRepository(repo);

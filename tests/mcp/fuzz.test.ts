@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { readFrontMatter } from '../../server/src/model/frontmatter.js';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
-import { scanRepository } from '../../server/src/analysis/scan.js';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { openSession, outcomeOf } from '../helpers/mcp.js';
 import { hashTree, MESSY_INSTRUCTIONS, readState, sandbox, writeFile } from '../helpers/sandbox.js';
 

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { z } from 'zod';
 import type { analyze } from '../../server/src/analysis/analyze.js';
-import type { ScanResult } from '../../server/src/analysis/scan.js';
+import type { ScanResult } from '../../server/src/analysis/discovery/scan.js';
 import {
   ELICITATION_OUTCOMES,
   exitCodeFor,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { flatLine, globList } from '../../server/src/model/frontmatter.js';
-import { inSkippedDir, SKIPPED_DIRS } from '../../server/src/analysis/discover.js';
+import { inSkippedDir, SKIPPED_DIRS } from '../../server/src/analysis/discovery/discover.js';
 import { FORMATS, formatFor } from '../../server/src/analysis/formats/registry.js';
 
 /** The line pattern the flat reader matched each line with, before it read lines by hand. */

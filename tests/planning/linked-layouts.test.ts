@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
-import { scanRepository } from '../../server/src/analysis/scan.js';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { connect, isChoicesRound, openSession, outcomeOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
 import { hashTree, sandbox, type Cleanup } from '../helpers/sandbox.js';
 

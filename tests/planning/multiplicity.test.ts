@@ -188,7 +188,7 @@ test("property: every file's lines land as often as it has them, and a second pl
           ? fs.readdirSync(path.join(repo, '.github/instructions')).map((n) => `.github/instructions/${n}`)
           : [];
         const out = [COPILOT, ...scoped].filter((p) => fs.existsSync(path.join(repo, p))).flatMap((p) => read(p).split('\n'));
-        // A file the plan leaves out with a note (a copy of another, analysis/copies.ts) lands through the file it copies.
+        // A file the plan leaves out with a note (a copy of another, analysis/repeats/copies.ts) lands through the file it copies.
         const leftOut = new Set(first.sources.filter((x) => x.notRule).map((x) => x.path));
         for (const [p, text] of Object.entries(input)) {
           if (leftOut.has(p)) continue;

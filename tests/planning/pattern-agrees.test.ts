@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze.js';
-import { scanRepository } from '../../server/src/analysis/scan.js';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { labelDisagreements } from '../helpers/pattern-agreement.js';
 import { buildPlan, type Plan } from '../../server/src/planning/plan.js';
 import { CORPUS, corpusRepos } from '../helpers/corpus.js';

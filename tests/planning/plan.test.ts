@@ -3,7 +3,7 @@
 // options) have their own tests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { scanRepository } from '../../server/src/analysis/scan.js';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan, hashPlan, type PlanOperation } from '../../server/src/planning/plan.js';
 import { conflictProblems, conflictTopics } from '../../server/src/planning/choices.js';

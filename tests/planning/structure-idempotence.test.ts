@@ -7,7 +7,7 @@ import { readFrontMatter } from '../../server/src/model/frontmatter.js';
 import { splitUnits } from '../../server/src/model/markdown-units.js';
 import type { InstructionDoc } from '../../server/src/model/model.js';
 import { buildPlan, type Plan } from '../../server/src/planning/plan.js';
-import { scanRepository } from '../../server/src/analysis/scan.js';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { restructure } from '../../server/src/planning/structure.js';
 import { sandbox, writeFile, type Cleanup } from '../helpers/sandbox.js';
 

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { scanRepository } from '../../server/src/analysis/scan.js';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { RepoPaths } from '../../server/src/repo/repo-path.js';
 import { MAX_SOURCE_BYTES, SourceReader } from '../../server/src/repo/source-file.js';
 import { sandbox } from '../helpers/sandbox.js';

@@ -87,7 +87,7 @@ if (!present) {
   }
 }
 
-/** A line that holds one `@path` import, in a file whose tool reads imports (analysis/imports.ts). */
+/** A line that holds one `@path` import, in a file whose tool reads imports (analysis/discovery/imports.ts). */
 function isImportLine(line: string, kind: string): boolean {
   if (kind !== 'claude-md' && kind !== 'gemini-md' && kind !== 'claude-rules' && kind !== 'imported') return false;
   const m = /^\s*(?:[-*+]\s+)?@([^\s`@]+)\s*$/.exec(line);

@@ -30,7 +30,7 @@ test('analyze, propose and the approve form name a contradiction in the same wor
   }
 });
 
-test('analyze, propose and the approve form name the same Copilot surfaces for each legacy file (analysis/surfaces.ts)', async (t) => {
+test('analyze, propose and the approve form name the same Copilot surfaces for each legacy file (analysis/scope/surfaces.ts)', async (t) => {
   const repo = sandbox(t, {
     'AGENTS.md': '# Agents\n\n- Run the tests before every commit.\n',
     '.cursor/rules/api.mdc': '---\nglobs: src/api/**\n---\n- Validate request bodies.\n',

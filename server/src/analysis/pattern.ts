@@ -3,8 +3,8 @@ import type { InstructionDoc } from '../model/model.js';
 import type { Pattern } from '../model/analysis.js';
 import type { Problem } from '../model/problem.js';
 import { fileNames, NAMED_IN_FULL } from '../show/file-names.js';
-import type { ScanResult } from './scan.js';
-import { nestedScope } from './nested-scope.js';
+import type { ScanResult } from './discovery/scan.js';
+import { nestedScope } from './scope/nested-scope.js';
 
 /**
  * The pattern label, from the facts the plan is built from (planning/plan.ts, `layout`): the legacy
@@ -25,7 +25,7 @@ export interface PatternFacts {
   flatKept: InstructionDoc[];
   /** Legacy files whose rules stand outside headed sections and move, as they are, into a scoped file. */
   flatScoped: InstructionDoc[];
-  /** Files left out as copies of another (analysis/copies.ts), and the file each copies. */
+  /** Files left out as copies of another (analysis/repeats/copies.ts), and the file each copies. */
   copies: { path: string; of: string }[];
   /** Contradictions reported (a pair only worth a second look is not). */
   contradictions: number;

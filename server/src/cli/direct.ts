@@ -7,7 +7,7 @@ import { READ_ONLY_STEPS, type ReadOnlyTool } from '../mcp/read-only-steps.js';
 import { showLine } from '../show/untrusted.js';
 import { VERSION } from '../version.js';
 import { progressLine } from '../show/progress-line.js';
-import type { EarlyListing } from '../analysis/git-listing.js';
+import type { EarlyListing } from '../analysis/discovery/git-listing.js';
 
 export type { ReadOnlyTool } from '../mcp/read-only-steps.js';
 

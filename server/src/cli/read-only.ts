@@ -3,7 +3,7 @@ import { callDirect, type ReadOnlyTool } from './direct.js';
 import { print, repoArgFrom, repoFrom, reportIgnoredState } from './command-io.js';
 import { reportFailure } from './failure.js';
 import type { TracesArgs } from './commands.js';
-import type { EarlyListing } from '../analysis/git-listing.js';
+import type { EarlyListing } from '../analysis/discovery/git-listing.js';
 
 /**
  * The read-only commands (`analyze`, `propose`, `status`, `traces`), whole: the build bundles this

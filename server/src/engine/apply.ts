@@ -14,7 +14,7 @@ import {
   writeFile,
 } from '../repo/safe-fs.js';
 import type { PlanOperation } from '../planning/plan.js';
-import type { SourceInfo } from '../analysis/scan.js';
+import type { SourceInfo } from '../analysis/discovery/scan.js';
 import { MAX_SOURCE_BYTES } from '../repo/source-file.js';
 import { assertNoOperationInProgress } from '../repo/git-state.js';
 

@@ -1,6 +1,6 @@
 import { PreconditionError } from '../common/errors.js';
 import { analyze } from '../analysis/analyze.js';
-import { scanRepository } from '../analysis/scan.js';
+import { scanRepository } from '../analysis/discovery/scan.js';
 import { conflictTopics } from '../planning/choices.js';
 import { buildPlan, hashPlan, type Plan, type PlanOperation } from '../planning/plan.js';
 import type { OnboardingState, PlanChoices, PlanFile } from '../state/schema.js';

@@ -3,7 +3,7 @@ import type { FlowContext, FlowOptions, FlowReport } from '../call/context.js';
 import { AskedBetweenCalls, type Session } from '../call/ports.js';
 import type { StepResult } from '../steps/result.js';
 import type { ToolName } from './tool-schemas.js';
-import type { EarlyListing } from '../analysis/git-listing.js';
+import type { EarlyListing } from '../analysis/discovery/git-listing.js';
 import { STATE } from '../repo/state-paths.js';
 import { BAD_INPUT_META, OUTCOMES } from '../common/outcomes.js';
 import { showLine, showText } from '../show/untrusted.js';

@@ -33,7 +33,7 @@ export const IMPORTED_KIND = 'imported';
 /** A document's kind: its format, or `imported`. */
 export type DocKind = FormatId | typeof IMPORTED_KIND;
 
-/** The Copilot surfaces, in the order they are named to a person (their names: `analysis/surfaces.ts`). */
+/** The Copilot surfaces, in the order they are named to a person (their names: `analysis/scope/surfaces.ts`). */
 export const SURFACES = ['vscode-chat', 'cloud-agent', 'review-github', 'review-vscode', 'copilot-cli'] as const;
 export type Surface = (typeof SURFACES)[number];
 
@@ -96,7 +96,7 @@ export interface FormatFacts {
 const NOT_IMPORTING = { imports: false, pointer: false } as const;
 const FLAT = { frontMatter: null, scope: 'folder', dotFolder: null, readBy: [], ...NOT_IMPORTING } as const;
 
-/** The table. Sources for `readBy`: `analysis/surfaces.ts`. */
+/** The table. Sources for `readBy`: `analysis/scope/surfaces.ts`. */
 export const FORMATS_FACTS: Readonly<Record<FormatId, FormatFacts>> = {
   'copilot-instructions': {
     title: 'Copilot repository instructions',

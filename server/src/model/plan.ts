@@ -42,7 +42,7 @@ export const LegacyOption = z.object({
   note: z.string(),
   /** For a linked Copilot file: the link's target, as written. */
   linkTarget: z.string().optional(),
-  /** For a file left out as a copy: the file migrated instead, and the differences from it as one unified diff (analysis/copies.ts). */
+  /** For a file left out as a copy: the file migrated instead, and the differences from it as one unified diff (analysis/repeats/copies.ts). */
   copyOf: z.object({ path: z.string(), diff: z.string() }).optional(),
 });
 export type LegacyOption = z.infer<typeof LegacyOption>;
@@ -82,7 +82,7 @@ export type ScopeOption = z.infer<typeof ScopeOption>;
 export const AssistantFate = z.enum(['keep', 'rewrite', 'leave_out']);
 export type AssistantFate = z.infer<typeof AssistantFate>;
 
-/** A migrated file's lines written for another assistant (analysis/other-assistants.ts), and what choosing each fate writes. */
+/** A migrated file's lines written for another assistant (analysis/discovery/other-assistants.ts), and what choosing each fate writes. */
 export const AssistantOption = z.object({
   path: z.string(),
   /** Where its rules go. */

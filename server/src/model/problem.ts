@@ -16,7 +16,7 @@ export const Problem = z.object({
   type: z.enum(['duplication', 'contradiction', 'ambiguity']),
   description: z.string(),
   locations: z.array(Location),
-  /** Contradictions: the side each location is on; locations on one side agree with each other (see analysis/claims.ts). */
+  /** Contradictions: the side each location is on; locations on one side agree with each other (see analysis/contradictions/claims.ts). */
   sides: z.array(z.number().int().min(0)).optional(),
   /**
    * Contradictions: lines that only use a side's tool or value (a step that runs `pnpm test`, an

@@ -1,7 +1,7 @@
 import type { Analysis } from '../analysis/analyze.js';
 import { conflictWords, secondLookWords } from '../call/words.js';
 import { MAX_CONFLICT_FIELDS } from '../planning/choices.js';
-import { newReaders, readersOf, readFileOf, surfaceList } from '../analysis/surfaces.js';
+import { newReaders, readersOf, readFileOf, surfaceList } from '../analysis/scope/surfaces.js';
 import { formatFacts } from '../model/formats.js';
 import { showLine, showPath } from '../show/untrusted.js';
 import type { PlanFile } from '../state/schema.js';
@@ -24,7 +24,7 @@ const PATTERN_WORDS: Record<Analysis['pattern'], string> = {
 const at = (locations: { path: string; line: number }[]) => locations.map((l) => `${showPath(l.path)}:${l.line}`).join(', ');
 
 /**
- * Which Copilot surfaces read this file today (analysis/surfaces.ts) and, for a file that is not
+ * Which Copilot surfaces read this file today (analysis/scope/surfaces.ts) and, for a file that is not
  * Copilot's own, which see its rules only once they are in the Copilot file they go to: the same
  * table and the same target as the approve form's note on keeping the file (planning/options.ts
  * legacyNote), so analyze, propose and the form name the same surfaces. `target`: where the plan

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ASSISTANT, otherAssistantLines } from '../analysis/other-assistants.js';
+import { ASSISTANT, otherAssistantLines } from '../analysis/discovery/other-assistants.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { AssistantFate, AssistantOption, PlanChoices } from '../model/plan.js';
 import type { DroppedLine } from './choices.js';

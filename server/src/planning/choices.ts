@@ -1,5 +1,5 @@
-import { keepInstead, type Copy, type CopySwap } from '../analysis/copies.js';
-import type { ScanResult } from '../analysis/scan.js';
+import { keepInstead, type Copy, type CopySwap } from '../analysis/repeats/copies.js';
+import type { ScanResult } from '../analysis/discovery/scan.js';
 import type { Analysis } from '../model/analysis.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { Problem } from '../model/problem.js';
@@ -35,7 +35,7 @@ export interface CopyChoices {
 
 /**
  * The copies as the person's choices leave them. A `use-this` on a swappable copy turns its group
- * around (analysis/copies.ts, keepInstead); a second `use-this` in the same group is not applied, and said.
+ * around (analysis/repeats/copies.ts, keepInstead); a second `use-this` in the same group is not applied, and said.
  */
 export function copyChoices(scan: ScanResult, choices: PlanChoices): CopyChoices {
   const swaps: CopySwap[] = [];

@@ -1,6 +1,6 @@
 import { COPILOT_INSTRUCTIONS_PATH as COPILOT } from '../analysis/formats/copilot-instructions.js';
-import { surfaceList, type Surface } from '../analysis/surfaces.js';
-import type { ScopeReason } from '../analysis/nested-scope.js';
+import { surfaceList, type Surface } from '../analysis/scope/surfaces.js';
+import type { ScopeReason } from '../analysis/scope/nested-scope.js';
 import type { LongFile, Note } from './notes.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { OtherAssistantLine } from '../analysis/other-assistants.js';
-import type { Surface } from '../analysis/surfaces.js';
+import type { OtherAssistantLine } from '../analysis/discovery/other-assistants.js';
+import type { Surface } from '../analysis/scope/surfaces.js';
 import type { AssistantFate, LegacyFate, LegacyOption, ScopeFate, ScopeOption } from '../model/plan.js';
 import type { GlobRewrite } from '../model/model.js';
 import type { Location as LineRef } from '../model/problem.js';
@@ -19,7 +19,7 @@ export type Note =
   | { kind: 'headings-moved'; path: string; count: number; target: string }
   /** A heading repeated among its siblings in one file: the later ones merged into the first, their lines under it. */
   | { kind: 'siblings-merged'; path: string; heading: string; line: number; repeats: number[]; target: string }
-  /** Lines of a migrated file written for another assistant (analysis/other-assistants.ts): listed, and what the person chose for them. */
+  /** Lines of a migrated file written for another assistant (analysis/discovery/other-assistants.ts): listed, and what the person chose for them. */
   | { kind: 'other-assistant'; path: string; lines: OtherAssistantLine[]; fate: AssistantFate; rewritable: number }
   /** A nested AGENTS.md planned repo-wide, or scoped otherwise than the tool decided: where it applies, and the tool's reason. */
   | { kind: 'nested-scope'; option: ScopeOption; chosen: ScopeFate }

@@ -1,5 +1,5 @@
 import { createTwoFilesPatch } from 'diff';
-import type { ScanResult } from '../analysis/scan.js';
+import type { ScanResult } from '../analysis/discovery/scan.js';
 import { sha256 } from '../common/hash.js';
 import { splitText, type TextLines } from '../common/text.js';
 import type { InstructionDoc } from '../model/model.js';

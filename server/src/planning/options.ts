@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
-import type { ScanResult } from '../analysis/scan.js';
-import { newReaders, readersOf } from '../analysis/surfaces.js';
-import type { Copy } from '../analysis/copies.js';
+import type { ScanResult } from '../analysis/discovery/scan.js';
+import { newReaders, readersOf } from '../analysis/scope/surfaces.js';
+import type { Copy } from '../analysis/repeats/copies.js';
 import { FORMAT_IDS, FORMATS_FACTS } from '../model/formats.js';
 import type { InstructionDoc, Scope } from '../model/model.js';
 import type { LegacyFate, LegacyOption } from '../model/plan.js';
@@ -12,7 +12,7 @@ import { planTargets, type Target } from './targets.js';
 /** The kinds that can point at another file with an `@path` import: approve offers them the fate `pointer`. */
 export const POINTER_KINDS: ReadonlySet<string> = new Set(FORMAT_IDS.filter((id) => FORMATS_FACTS[id].pointer));
 
-/** Whether some Copilot surface reads this file as it is (analysis/surfaces.ts). */
+/** Whether some Copilot surface reads this file as it is (analysis/scope/surfaces.ts). */
 export const readByCopilot = (kind: string, p: string): boolean => readersOf(kind, p).length > 0;
 
 /** A `.github/copilot-instructions.md` that is a symlink inside the repository, and the document whose text it shows. */
@@ -113,7 +113,7 @@ export function optionalOptions(o: LeftOut): LegacyOption[] {
   });
 }
 
-/** What keeping a legacy file means, surface by surface (analysis/surfaces.ts): who reads it today, who sees its rules only after the migration. */
+/** What keeping a legacy file means, surface by surface (analysis/scope/surfaces.ts): who reads it today, who sees its rules only after the migration. */
 export function legacyNote(doc: Pick<InstructionDoc, 'path' | 'kind'>, target: string): string {
   return noteText({
     kind: 'legacy-kept',

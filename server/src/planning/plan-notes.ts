@@ -1,7 +1,7 @@
 import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
-import { importCapNote, importNote } from '../analysis/imports.js';
-import type { ScanResult } from '../analysis/scan.js';
-import { readersOf } from '../analysis/surfaces.js';
+import { importCapNote, importNote } from '../analysis/discovery/imports.js';
+import type { ScanResult } from '../analysis/discovery/scan.js';
+import { readersOf } from '../analysis/scope/surfaces.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { LegacyOption, PlanChoices } from '../model/plan.js';
 import type { CopyChoices, DroppedLine } from './choices.js';

@@ -6,10 +6,10 @@ import type { SourceInfo } from '../model/source.js';
 import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
 import { canonicalJson, sha256 } from '../common/hash.js';
 import type { InstructionDoc, Scope } from '../model/model.js';
-import type { ScanResult } from '../analysis/scan.js';
+import type { ScanResult } from '../analysis/discovery/scan.js';
 import { planTargets, type Target } from './targets.js';
 import { splitText } from '../common/text.js';
-import { IMPORTED_KIND } from '../analysis/imports.js';
+import { IMPORTED_KIND } from '../analysis/discovery/imports.js';
 import { conflictEffects, conflictOptions, copyChoices, DEFAULT_CHOICES, isDefault, type CopyChoices } from './choices.js';
 import { operation } from './operations.js';
 import {

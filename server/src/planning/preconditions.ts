@@ -5,7 +5,7 @@ import { assertNoOperationInProgress, ignoredByGit } from '../repo/git-state.js'
 import { normalizeRepoPath } from '../repo/repo-path.js';
 import { MAX_SOURCE_BYTES } from '../repo/source-file.js';
 import { splitText } from '../common/text.js';
-import type { ScanResult } from '../analysis/scan.js';
+import type { ScanResult } from '../analysis/discovery/scan.js';
 import type { PlanOperation } from './plan.js';
 
 /**

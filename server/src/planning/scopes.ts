@@ -1,5 +1,5 @@
-import { nestedScope, type NestedScope } from '../analysis/nested-scope.js';
-import type { ScanResult } from '../analysis/scan.js';
+import { nestedScope, type NestedScope } from '../analysis/scope/nested-scope.js';
+import type { ScanResult } from '../analysis/discovery/scan.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { PlanChoices, ScopeFate, ScopeOption } from '../model/plan.js';
 import { scopeReasonWords } from './note-words.js';
@@ -24,7 +24,7 @@ const option = (n: NestedScope): ScopeOption => ({
 });
 
 /**
- * Where each nested AGENTS.md that is migrated applies (analysis/nested-scope.ts): the tool's decision,
+ * Where each nested AGENTS.md that is migrated applies (analysis/scope/nested-scope.ts): the tool's decision,
  * or the other one when the person chose it. Those planned repo-wide come first in the form: they
  * depart from the AGENTS.md convention.
  */

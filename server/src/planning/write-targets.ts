@@ -1,6 +1,6 @@
 import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
-import type { ImportRef } from '../analysis/imports.js';
-import type { ScanResult } from '../analysis/scan.js';
+import type { ImportRef } from '../analysis/discovery/imports.js';
+import type { ScanResult } from '../analysis/discovery/scan.js';
 import { joinText, splitText } from '../common/text.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { Merged, PlanOperation, Provenance } from '../model/plan.js';
@@ -32,7 +32,7 @@ export interface WriteContext {
   dropped: LineMap<DroppedLine>;
   /** Lines the person chose to have rewritten for Copilot (planning/assistant-lines.ts). */
   rewrites: LineMap<Rewrite>;
-  /** `@path` import lines: not rules, what they import is placed instead (analysis/imports.ts). */
+  /** `@path` import lines: not rules, what they import is placed instead (analysis/discovery/imports.ts). */
   imports: LineMap<ImportRef>;
 }
 

@@ -1,5 +1,5 @@
 import { analyze } from '../analysis/analyze.js';
-import { contentDocs, scanRepository, type ScanResult } from '../analysis/scan.js';
+import { contentDocs, scanRepository, type ScanResult } from '../analysis/discovery/scan.js';
 import { buildPlan } from '../planning/plan.js';
 import type { Certainty, Location } from '../model/problem.js';
 import type { Unit } from '../model/model.js';

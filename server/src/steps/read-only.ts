@@ -8,7 +8,7 @@ import {
   droppedFrontMatterNotes,
   oversizedTargetNotes,
 } from '../planning/preconditions.js';
-import { scanRepository } from '../analysis/scan.js';
+import { scanRepository } from '../analysis/discovery/scan.js';
 import { narrate } from '../narrate/narrate.js';
 import { showLine } from '../show/untrusted.js';
 import { analysisReport, planNext, planReport } from '../narrate/report.js';

@@ -1,5 +1,5 @@
 import { errorMessage } from '../common/errors.js';
-import { scanRepository } from '../analysis/scan.js';
+import { scanRepository } from '../analysis/discovery/scan.js';
 import { unrecoveredOperation } from '../engine/recovery.js';
 import type { OnboardingState } from '../state/schema.js';
 import { readState, StateDamagedError } from '../state/store.js';

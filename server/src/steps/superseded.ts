@@ -1,4 +1,4 @@
-import type { ScanResult } from '../analysis/scan.js';
+import type { ScanResult } from '../analysis/discovery/scan.js';
 import { POINTER_KINDS } from '../planning/plan.js';
 import type { Problem } from '../model/problem.js';
 import type { LegacyFate } from '../model/plan.js';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { ignoredByGit } from '../repo/git-state.js';
-import { isInside, type RepoPaths } from '../repo/repo-path.js';
+import { ignoredByGit } from '../../repo/git-state.js';
+import { isInside, type RepoPaths } from '../../repo/repo-path.js';
 import { inSkippedDir } from './discover.js';
 
 /**

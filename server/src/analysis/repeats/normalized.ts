@@ -1,4 +1,4 @@
-import { normalizedText, type Unit } from '../model/model.js';
+import { normalizedText, type Unit } from '../../model/model.js';
 
 /** A unit's normalised text: `normalizedText`, or one analysis' memo of it (`normalizedTexts`). */
 export type NormalizedOf = (u: Unit) => string;

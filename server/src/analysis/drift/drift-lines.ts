@@ -1,8 +1,8 @@
-import type { Scope, Unit } from '../model/model.js';
-import type { Problem } from '../model/problem.js';
-import { scopesOverlap } from './scope-overlap.js';
-import { proseLines, sectionTitle } from './claims.js';
-import { ruleText } from './claim-reader.js';
+import type { Scope, Unit } from '../../model/model.js';
+import type { Problem } from '../../model/problem.js';
+import { scopesOverlap } from '../scope/scope-overlap.js';
+import { proseLines, sectionTitle } from '../contradictions/claims.js';
+import { ruleText } from '../contradictions/claim-reader.js';
 
 /** The lines the drift finders compare (drift.ts, drifted-values.ts), and how a drifted group becomes a problem. */
 

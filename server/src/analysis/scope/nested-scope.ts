@@ -1,4 +1,4 @@
-import type { InstructionDoc } from '../model/model.js';
+import type { InstructionDoc } from '../../model/model.js';
 
 /**
  * Where a nested AGENTS.md's rules belong. The AGENTS.md convention scopes a nested file to its

@@ -4,9 +4,9 @@
  * one as routine and one as a last resort. Worth a second look: the reader cannot tell alone which
  * holds.
  */
-import type { Scope, Unit } from '../model/model.js';
-import { pushTo } from '../common/collections.js';
-import { normalizeCommand } from './tools.js';
+import type { Scope, Unit } from '../../model/model.js';
+import { pushTo } from '../../common/collections.js';
+import { normalizeCommand } from '../contradictions/tools.js';
 import { linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
 
 const ROUTINE = /\b(?:always|every time|each time|before (?:every|each)|after (?:every|each))\b/i;

@@ -1,5 +1,5 @@
-import type { Scope } from '../model/model.js';
-import { EXTENSION_FAMILIES, LANGUAGE_WORDS } from './topics.js';
+import type { Scope } from '../../model/model.js';
+import { EXTENSION_FAMILIES, LANGUAGE_WORDS } from '../contradictions/topics.js';
 
 /** The literal folder a glob starts with ("src/api/**\/*.ts" → "src/api"), '' when it starts with a wildcard. */
 export function literalPrefix(glob: string): string {

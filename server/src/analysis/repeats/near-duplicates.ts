@@ -1,8 +1,8 @@
-import type { Problem } from '../model/problem.js';
-import { byCodeUnit } from '../common/collections.js';
+import type { Problem } from '../../model/problem.js';
+import { byCodeUnit } from '../../common/collections.js';
 import type { NormalizedOf } from './normalized.js';
-import { normalizedText, type Scope, type Unit } from '../model/model.js';
-import { scopesOverlap } from './scope-overlap.js';
+import { normalizedText, type Scope, type Unit } from '../../model/model.js';
+import { scopesOverlap } from '../scope/scope-overlap.js';
 
 /** Units shorter than this many words are too generic to call drifted copies. */
 const MIN_WORDS = 8;

@@ -2,14 +2,14 @@
  * How repeats are reported: reworded duplicates (the same claim in other words), and whole copied
  * files or sections reported once for the pair of files instead of once per line.
  */
-import type { Problem } from '../model/problem.js';
-import { pushTo } from '../common/collections.js';
+import type { Problem } from '../../model/problem.js';
+import { pushTo } from '../../common/collections.js';
 import type { NormalizedOf } from './normalized.js';
-import { normalizedText, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
-import { scopesOverlap } from './scope-overlap.js';
+import { normalizedText, type InstructionDoc, type Scope, type Unit } from '../../model/model.js';
+import { scopesOverlap } from '../scope/scope-overlap.js';
 import { pairsTogether } from './similar-lines.js';
 import { copyClusters, type CopiedPair } from './copy-clusters.js';
-import { normalizeCommand } from './tools.js';
+import { normalizeCommand } from '../contradictions/tools.js';
 import { isTrivial, stripMarker } from './trivial.js';
 
 /** Word-set similarity from which two short rules say the same thing. */

@@ -1,4 +1,4 @@
-import { pushTo } from '../common/collections.js';
+import { pushTo } from '../../common/collections.js';
 import { at, meet, problem, tokens, type Drifted, type Line } from './drift-lines.js';
 
 /** Lines sharing half of their tokens beyond this many are boilerplate, not copies of one rule. */

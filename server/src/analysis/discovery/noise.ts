@@ -1,5 +1,5 @@
-import { sha256 } from '../common/hash.js';
-import type { InstructionDoc } from '../model/model.js';
+import { sha256 } from '../../common/hash.js';
+import type { InstructionDoc } from '../../model/model.js';
 
 /**
  * Instruction files that belong to a tool rather than to the repository's code: they are reported

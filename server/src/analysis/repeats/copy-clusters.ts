@@ -2,8 +2,8 @@
  * Files that are copies of one another, reported once per group rather than once per pair: six
  * copies of one file are one report naming the six (issue 29), not fifteen.
  */
-import type { Problem } from '../model/problem.js';
-import { connectedGroups } from '../common/collections.js';
+import type { Problem } from '../../model/problem.js';
+import { connectedGroups } from '../../common/collections.js';
 
 /** Two files found to be copies: the share of their rules that repeat, where each copy starts, the sections that differ. */
 export interface CopiedPair {

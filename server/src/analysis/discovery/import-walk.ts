@@ -1,9 +1,9 @@
-import { loadYaml, type YamlParse } from '../model/frontmatter.js';
-import { splitText } from '../common/text.js';
-import type { InstructionDoc, Unit } from '../model/model.js';
-import type { RepoPaths } from '../repo/repo-path.js';
-import { SourceReader, type SourceRead } from '../repo/source-file.js';
-import { claudeMd } from './formats/agent-md.js';
+import { loadYaml, type YamlParse } from '../../model/frontmatter.js';
+import { splitText } from '../../common/text.js';
+import type { InstructionDoc, Unit } from '../../model/model.js';
+import type { RepoPaths } from '../../repo/repo-path.js';
+import { SourceReader, type SourceRead } from '../../repo/source-file.js';
+import { claudeMd } from '../formats/agent-md.js';
 import { inToolFolder, settleTargets, type TargetState } from './import-targets.js';
 import {
   IMPORTED_KIND,

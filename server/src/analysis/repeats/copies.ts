@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { createTwoFilesPatch } from 'diff';
-import { normalizeLine, type InstructionDoc, type Scope, type Unit } from '../model/model.js';
-import { pushTo } from '../common/collections.js';
+import { normalizeLine, type InstructionDoc, type Scope, type Unit } from '../../model/model.js';
+import { pushTo } from '../../common/collections.js';
 import { similarCandidates } from './similar-lines.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { Scope, Unit } from '../model/model.js';
-import { FENCE } from '../model/markdown-units.js';
-import { languagesOf } from './scope-overlap.js';
+import type { Scope, Unit } from '../../model/model.js';
+import { FENCE } from '../../model/markdown-units.js';
+import { languagesOf } from '../scope/scope-overlap.js';
 import { readOption } from './option-claims.js';
 import { anyOf, CLAIM_TOPICS, GENERIC_VERSION, MODALS, VERSIONED_LANGUAGES } from './topics.js';
 import { RANGE_MARK, versionClaims } from './versions.js';

@@ -1,6 +1,6 @@
 import type { Claim } from './claims.js';
-import { byCodeUnit, groupBy, pushTo } from '../common/collections.js';
-import { languagesMeet, scopesOverlap } from './scope-overlap.js';
+import { byCodeUnit, groupBy, pushTo } from '../../common/collections.js';
+import { languagesMeet, scopesOverlap } from '../scope/scope-overlap.js';
 import { compatibleVersions } from './versions.js';
 import { sameCommand, type Polarity } from './claim-reader.js';
 

@@ -1,19 +1,19 @@
 import path from 'node:path';
-import { byCodeUnit } from '../common/collections.js';
-import { splitText } from '../common/text.js';
-import type { InstructionDoc } from '../model/model.js';
-import type { SourceInfo } from '../model/source.js';
+import { byCodeUnit } from '../../common/collections.js';
+import { splitText } from '../../common/text.js';
+import type { InstructionDoc } from '../../model/model.js';
+import type { SourceInfo } from '../../model/source.js';
 import { discoverInstructionFiles } from './discover.js';
 import type { ImportCap, ImportRef } from './imports.js';
 import { followImports } from './import-walk.js';
 import { leaveOutNoise } from './noise.js';
-import { findCopies, type Copy } from './copies.js';
-import { formatRank } from './formats/registry.js';
-import { loadYaml, type YamlParse } from '../model/frontmatter.js';
-import { RepoPaths } from '../repo/repo-path.js';
-import { SourceReader, unreadableName, type ReadableSource, type SkippedSource, type SourceRead } from '../repo/source-file.js';
+import { findCopies, type Copy } from '../repeats/copies.js';
+import { formatRank } from '../formats/registry.js';
+import { loadYaml, type YamlParse } from '../../model/frontmatter.js';
+import { RepoPaths } from '../../repo/repo-path.js';
+import { SourceReader, unreadableName, type ReadableSource, type SkippedSource, type SourceRead } from '../../repo/source-file.js';
 
-export type { SourceInfo } from '../model/source.js';
+export type { SourceInfo } from '../../model/source.js';
 
 export interface ScanResult {
   root: string;
@@ -25,7 +25,7 @@ export interface ScanResult {
   skipped: SkippedSource[];
   /** Every `@path` import line of CLAUDE.md, GEMINI.md and the files they import, and what became of it. */
   imports: ImportRef[];
-  /** Importing files whose import lines went past a cap (analysis/imports.ts): those were not followed. */
+  /** Importing files whose import lines went past a cap (analysis/discovery/imports.ts): those were not followed. */
   importCaps: ImportCap[];
   /** Files left out as copies of another instruction file (their `notRule` says so too). */
   copies: Copy[];

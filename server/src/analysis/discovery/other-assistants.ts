@@ -1,4 +1,4 @@
-import type { InstructionDoc } from '../model/model.js';
+import type { InstructionDoc } from '../../model/model.js';
 
 /**
  * Lines written for another assistant, found by what they name: the assistant itself, addressed

@@ -1,8 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
-import { formatFor } from './formats/registry.js';
-import type { Format } from './formats/types.js';
+import { formatFor } from '../formats/registry.js';
+import type { Format } from '../formats/types.js';
 import { listGitFiles } from './git-listing.js';
 
 /** Folders that never hold the repository's own instructions. */

@@ -4,7 +4,7 @@
  * fastmcp/` | Library source code" with "`├─tools/`" under it, vs "Tools (`src/tools/`)"). Worth a
  * second look: the tree or the rule is out of date, and only the repository can say which.
  */
-import type { Scope, Unit } from '../model/model.js';
+import type { Scope, Unit } from '../../model/model.js';
 import { meet, problem, type Drifted, type Line } from './drift-lines.js';
 
 /** A tree's entry: its box-drawing prefix (empty for a root) and the name or path it lists. */

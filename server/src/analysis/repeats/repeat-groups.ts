@@ -3,8 +3,8 @@
  * Docker" in CLAUDE.md twice and in a rule file were three reworded or near pairs (issue 29, clusters
  * reported once). Exact repeats already name every place; copied files are grouped in copy-clusters.ts.
  */
-import type { Problem } from '../model/problem.js';
-import { connectedGroups } from '../common/collections.js';
+import type { Problem } from '../../model/problem.js';
+import { connectedGroups } from '../../common/collections.js';
 
 const GROUPED = new Set(['near', 'reworded']);
 const at = (l: { path: string; line: number }) => `${l.path}:${l.line}`;

@@ -1,6 +1,6 @@
 /**
  * The files git lists in a repository (tracked, and untracked ones it does not ignore): the first
- * step of every scan (analysis/discover.ts). `analyze` in the CLI starts this git process before it
+ * step of every scan (analysis/discovery/discover.ts). `analyze` in the CLI starts this git process before it
  * loads the code that reads the list (cli.ts), so that git runs while that code compiles.
  */
 

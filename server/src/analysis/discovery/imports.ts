@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { FORMAT_IDS, FORMATS_FACTS, IMPORTED_KIND, type DocKind } from '../model/formats.js';
-import type { InstructionDoc, Unit } from '../model/model.js';
-import type { Problem } from '../model/problem.js';
-import type { ReadableSource } from '../repo/source-file.js';
-import { showPath } from '../show/untrusted.js';
+import { FORMAT_IDS, FORMATS_FACTS, IMPORTED_KIND, type DocKind } from '../../model/formats.js';
+import type { InstructionDoc, Unit } from '../../model/model.js';
+import type { Problem } from '../../model/problem.js';
+import type { ReadableSource } from '../../repo/source-file.js';
+import { showPath } from '../../show/untrusted.js';
 
 /**
  * `@path` imports. Claude Code (CLAUDE.md and its rules) and Gemini CLI (GEMINI.md) read an `@path`

@@ -7,10 +7,10 @@
  * kind is stands in certainty.ts (a drifted value and a drifted name are reported, the others are
  * worth a second look).
  */
-import type { Scope, Unit } from '../model/model.js';
-import { pushTo } from '../common/collections.js';
-import { literalPrefix } from './scope-overlap.js';
-import { codeCommands } from './claim-reader.js';
+import type { Scope, Unit } from '../../model/model.js';
+import { pushTo } from '../../common/collections.js';
+import { literalPrefix } from '../scope/scope-overlap.js';
+import { codeCommands } from '../contradictions/claim-reader.js';
 import { linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
 import { driftedValues } from './drifted-values.js';
 import { staleLayouts } from './stale-layout.js';

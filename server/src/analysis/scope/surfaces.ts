@@ -18,7 +18,7 @@
  * `.cursorrules`, `.windsurfrules`, `.clinerules`, `.roorules` or `CONVENTIONS.md`.
  */
 
-import { FORMAT_IDS, FORMATS_FACTS, readByOf, SURFACES, type ReadFile, type Surface } from '../model/formats.js';
+import { FORMAT_IDS, FORMATS_FACTS, readByOf, SURFACES, type ReadFile, type Surface } from '../../model/formats.js';
 
 export { SURFACES, type ReadFile, type Surface };
 
