@@ -204,7 +204,10 @@ export function choicesForm(plan: ApproveFormInput): Form & { choicesFrom(conten
       oneOf: [
         c.secondLook
           ? { const: 'keep_all', title: 'Both stand: they may not conflict (worth a second look; nothing is marked in the file)' }
-          : { const: 'keep_all', title: 'Keep all of them and mark the conflict in the file' },
+          : {
+              const: 'keep_all',
+              title: 'Keep all of them and mark the conflict in the file (check, in CI too, then fails on it until you settle it)',
+            },
         ...sides.map((side) => ({
           const: `keep_${side.first + 1}`,
           title: sideTitle(

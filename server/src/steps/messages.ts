@@ -87,6 +87,10 @@ export function choicesMessage(plan: PlanFile): string {
   return lines.join('\n');
 }
 
+/** Said before the yes: the default leaves the repository failing `check` (contradiction), and why. */
+const CHECK_FAILS_ON_KEPT =
+  "Keeping all of them (the default) leaves each contradiction in Copilot's files, marked: copilot-onboard check, and the CI workflow that runs it, then fails on it (a contradiction fails the check) until you settle it in the files. Choosing the rule that stands leaves check passing.";
+
 /**
  * The contradictions, and which of them the form asks about. The form holds at most
  * MAX_CONFLICT_FIELDS of these questions; the rest are named here, and keep every side, marked.
@@ -101,6 +105,7 @@ function contradictionLines(conflicts: PlanFile['conflicts']): string[] {
           `Contradictions (${conflicts.length}): the form asks which rule stands for the first ${asked.length}; the default keeps all and marks them in the file.`,
           `Not asked: the last ${notAsked.length}, listed below. A form holds at most ${MAX_CONFLICT_FIELDS} of these questions, so ${notAsked.length === 1 ? 'this one keeps' : `these ${notAsked.length} keep`} the rules of every side, each marked in the file. To choose for ${notAsked.length === 1 ? 'it' : 'them'}, settle some contradictions in the files and propose again.`,
         ];
+  if (conflicts.some((c) => !c.secondLook)) lines.push(CHECK_FAILS_ON_KEPT);
   for (const c of asked) lines.push(`- ${conflictWords(c)}${secondLookWords(c)}`);
   for (const c of notAsked) lines.push(`- ${conflictWords(c)} (not asked: all kept${c.secondLook ? '' : ', marked'})${secondLookWords(c)}`);
   return lines;
