@@ -31,7 +31,7 @@ import { approveMessage, choicesMessage, migrateMessage, rollbackMessage } from 
 import { shownDiff } from './diff-shown.js';
 import { writePlanDiff } from '../state/plan-diff.js';
 import { showLine, showPath, showPaths } from '../show/untrusted.js';
-import { forPerson, stepName } from '../call/words.js';
+import { stepName } from '../call/words.js';
 import { result, type StepResult } from './result.js';
 
 function fromGate(g: GateResult<unknown>, fields: Record<string, unknown> = {}): StepResult {
@@ -89,7 +89,8 @@ async function secondRound(ctx: FlowContext, plan: PlanFile, picked: PlanChoices
   // The whole diff of the plan the person approves, on disk: the form shows what fits and points there.
   const file = await writePlanDiff(ctx.root, chosen.chosenHash, chosen.operations);
   const shown = shownDiff(chosen.operations, file);
-  const chosenLines = withChoices ? choiceLines(picked, plan, topics, forPerson(ctx.options)) : [];
+  // In words for every reader, a model too: no field id (`conflict_1: keep_1`) in what a person may be shown.
+  const chosenLines = withChoices ? choiceLines(picked, plan, topics) : [];
   return {
     planHash: chosen.chosenHash,
     message: `${approveMessage(plan, chosen, chosenLines, BACKUP_HINT, shown.lines)}\n\n${git.join('\n')}`,
@@ -131,7 +132,7 @@ async function recordApproval(
       usedAt: null,
     },
   });
-  const picked = choiceLines(choices, plan, topics, forPerson(ctx.options));
+  const picked = choiceLines(choices, plan, topics);
   return {
     outcome: 'approved',
     detail: `Plan ${chosen.chosenHash.slice(0, 12)} is approved${picked.length ? ` with these choices: ${picked.join(', ')}` : ''}. Next: ${stepName(ctx.options, 'migrate')} applies it after a final confirmation.`,
@@ -159,39 +160,44 @@ async function recordRequestedChanges(ctx: FlowContext, g: GateResult<ApproveRou
 }
 
 /**
- * The choices that differ from the defaults, one line each: in the form's own names for a model
- * (`conflict_1: keep_2`), in words for a person at the CLI (`the conflict about package manager:
- * keep the rule at AGENTS.md:3`).
+ * The choices that differ from the defaults, one line each, in words for every reader (a model over
+ * MCP shows them to the person): `the conflict about package manager: keep the rule at AGENTS.md:3`,
+ * never the form's own names (`conflict_1: keep_2`).
  */
-function choiceLines(picked: PlanChoices, plan: Pick<PlanFile, 'conflicts'>, topics: Record<string, string>, person: boolean): string[] {
+function choiceLines(picked: PlanChoices, plan: Pick<PlanFile, 'conflicts'>, topics: Record<string, string>): string[] {
   const conflict = (id: string, choice: string): string => {
-    if (!person) return `${id}: ${choice}`;
     const c = plan.conflicts.find((x) => x.id === id);
     const topic = c ? topics[id] : undefined;
-    const name = topic !== undefined ? `the conflict about ${showLine(topic)}` : `the conflict ${id.replace(/^conflict_/, '')}`;
+    const at0 = c?.locations[0];
+    const name =
+      topic !== undefined ? `the conflict about ${showLine(topic)}` : `the conflict${at0 ? ` at ${showPath(at0.path)}:${at0.line}` : ''}`;
     const keep = /^keep_(\d+)$/.exec(choice);
     if (!keep) return `${name}: keep all its rules`;
     const at = c?.locations[Number(keep[1]) - 1];
-    return `${name}: keep the rule at ${at ? `${showPath(at.path)}:${at.line}` : `its location ${keep[1]}`}`;
+    return `${name}: keep the rule at ${at ? `${showPath(at.path)}:${at.line}` : 'one side'}`;
+  };
+  const fates: Record<string, string> = {
+    remove: 'remove it (backed up first)',
+    pointer: 'replace it with a pointer',
+    replace: 'replace the link with a regular file',
+    migrate: 'migrate it after all',
+    'use-this': 'migrate it instead of its copy',
   };
   return [
     ...Object.entries(picked.legacy)
       .filter(([, f]) => f !== 'keep')
-      .map(([p, f]) => `${showPath(p)}: ${f}`),
+      .map(([p, f]) => `${showPath(p)}: ${fates[f] ?? f}`),
     ...Object.entries(picked.conflicts)
       .filter(([, c]) => c !== 'keep_all')
       .map(([id, c]) => conflict(id, c)),
-    ...Object.entries(picked.scopes ?? {}).map(([p, f]) =>
-      person
-        ? `${showPath(p)}: ${f === 'repo' ? 'applies to the whole repository' : 'applies to its folder only'}`
-        : `${showPath(p)}: scope ${f}`,
+    ...Object.entries(picked.scopes ?? {}).map(
+      ([p, f]) => `${showPath(p)}: ${f === 'repo' ? 'applies to the whole repository' : 'applies to its folder only'}`,
     ),
     ...Object.entries(picked.assistants ?? {})
       .filter(([, f]) => f !== 'keep')
-      .map(([p, f]) =>
-        person
-          ? `${showPath(p)}: ${f === 'rewrite' ? 'lines for another assistant rewritten for Copilot' : 'lines for another assistant left out'}`
-          : `${showPath(p)}: ${f}`,
+      .map(
+        ([p, f]) =>
+          `${showPath(p)}: ${f === 'rewrite' ? 'lines for another assistant rewritten for Copilot' : 'lines for another assistant left out'}`,
       ),
   ];
 }
