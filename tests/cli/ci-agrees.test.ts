@@ -45,6 +45,12 @@ test('after a migration that kept CLAUDE.md on purpose, check in a fresh clone e
   assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
   assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
   assert.ok(fs.existsSync(path.join(repo, 'CLAUDE.md')), 'the default keeps CLAUDE.md');
+  // Kept on purpose after the migration: never said to be read "only after the migration".
+  const analyzed = cli(['analyze', '--repo', repo]).stdout;
+  const claudeLine = analyzed.split('\n').find((l) => l.startsWith('- CLAUDE.md'))!;
+  assert.ok(claudeLine, analyzed);
+  assert.doesNotMatch(claudeLine, /only after the migration/);
+  assert.match(analyzed, /CLAUDE\.md is superseded by \.github\/copilot-instructions\.md; kept because you chose to/);
   git(repo, 'add', '-A');
   git(repo, 'commit', '-qm', 'onboard to Copilot');
   // The record of the decision is committed; this machine's state (onboarding.json, backups) is not.

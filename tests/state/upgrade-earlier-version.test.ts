@@ -34,6 +34,8 @@ test("status after an upgrade names 0.1.0's state as an earlier version's, with 
   assert.equal(r.status, 0, r.stderr);
   const out = r.stdout + r.stderr;
   assert.match(out, /written by copilot-onboard 0\.1\.0, an earlier version/);
+  assert.match(out, /^Step: migrated \(by copilot-onboard 0\.1\.0, an earlier version\)$/m);
+  assert.match(out, /^Step: migrated \(by copilot-onboard 0\.1\.0, an earlier version\)$/m);
   assert.match(out, new RegExp(`Migration to roll back: ${id} \\(recorded by copilot-onboard 0\\.1\\.0, an earlier version; backup in`));
   assert.match(out, /Next: Run .* rollback .*to undo the migration copilot-onboard 0\.1\.0 recorded/);
   assert.doesNotMatch(out, /came with the repository/);

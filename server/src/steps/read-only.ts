@@ -65,7 +65,7 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
     };
     await progress.phase('Writing the report…');
     // Where the plan puts each file's rules (none for a file it leaves out): analyze and propose show one decision.
-    const report = [analysisReport(a, migratedTargets(scan)), ...supersededLines(superseded, ctx.options)].join('\n');
+    const report = [analysisReport(a, targetsOf(scan, superseded)), ...supersededLines(superseded, ctx.options)].join('\n');
     const told = await narrate(ctx, 'analyze', facts, report);
     return result('analyzed', told.text, { ...facts, narration: told.source });
   } catch (err) {
@@ -143,7 +143,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
   const shown: PlanFile & { patternDetail?: string } = { ...file, patternDetail };
   const report = [
     feedback?.text,
-    planReport(shown, migratedTargets(scan)),
+    planReport(shown, targetsOf(scan, superseded)),
     supersededLines(superseded, ctx.options).join('\n'),
     approvalText,
     plan.operations.length > 0 ? planDiffLine(diffFile, ctx.options) : null,
@@ -193,6 +193,18 @@ function answerFeedback(feedback: { planHash: string; comment: string; at: strin
     samePlan: same,
     text: `Requested changes (${feedback.at}): "${showLine(feedback.comment)}"\n${answer}`,
   };
+}
+
+/**
+ * Where the plan puts each legacy file's rules, but for a file a migration kept on purpose: its rules
+ * are in Copilot's files already, so it is never said to be read "only after the migration" (its
+ * note says it is superseded and kept as the person chose).
+ */
+function targetsOf(scan: Parameters<typeof migratedTargets>[0], superseded: { path: string }[]): ReadonlyMap<string, string> {
+  const targets = migratedTargets(scan);
+  if (superseded.length === 0) return targets;
+  const kept = new Set(superseded.map((x) => x.path));
+  return new Map([...targets].filter(([path]) => !kept.has(path)));
 }
 
 function legacyCount(scan: { docs: { role: string; aliasOf: string | null; notRule: string | null }[] }): number {

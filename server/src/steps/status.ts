@@ -29,12 +29,14 @@ export async function statusStep(ctx: Pick<FlowContext, 'root' | 'options'>): Pr
     const active = own ?? earlier?.migration ?? null;
     const approvalOpen = state.approval !== null && state.approval.usedAt === null && state.approval.planHash === state.plan?.planHash;
     const next = earlier ? earlierNext(earlier.earlier.version, ctx.options) : nextStep(state, approvalOpen, ctx.options);
+    // Nothing of this version's own yet: the step is the earlier version's migration, said as such.
+    const step = earlier && state.step === 'new' ? 'migrated' : state.step;
     const by = earlier ? `recorded by copilot-onboard ${earlier.earlier.version}, an earlier version; ` : '';
     // After a migration that kept legacy files: which ones, and the commands that point or remove them.
     const kept = active && state.step === 'migrated' ? await keptLegacy(ctx.root, state) : [];
     const lines = [
       `Repository: ${showPath(ctx.root)}`,
-      `Step: ${state.step}`,
+      `Step: ${step}${earlier && step === 'migrated' ? ` (by copilot-onboard ${earlier.earlier.version}, an earlier version)` : ''}`,
       `Plan: ${planLine(state, approvalOpen)}`,
       `Approval: ${approvalOpen ? `approved, not applied yet (by ${state.approval!.client ? showLine(state.approval!.client.name) : 'an unknown client'})` : state.approval?.usedAt ? 'used' : 'none'}`,
       `Migration to roll back: ${active ? `${active.id} (${by}backup in ${active.backupDir})` : 'none'}`,
@@ -50,7 +52,7 @@ export async function statusStep(ctx: Pick<FlowContext, 'root' | 'options'>): Pr
     if (interrupted) lines.unshift(showLine(interrupted.text), '');
     return result('status', lines.join('\n'), {
       damaged: Boolean(stuck),
-      step: state.step,
+      step,
       // The plan that will run: once approved with choices, the plan those choices built; the plan it was built from beside it.
       planHash: approvalOpen ? (state.approval!.approvedHash ?? state.approval!.planHash) : (state.plan?.planHash ?? null),
       basePlanHash: state.plan?.planHash ?? null,
