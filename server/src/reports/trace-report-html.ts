@@ -1,3 +1,4 @@
+import { valueText } from '../common/text.js';
 import { htmlText } from '../show/markup.js';
 import type { ReportStep, TraceReport } from './trace-report.js';
 
@@ -71,7 +72,7 @@ function stepSection(s: ReportStep): string {
   ];
   for (const ch of s.shown.choices) {
     const answered = s.answer?.content?.[ch.field];
-    const titled = (v: unknown) => ch.options.find((o) => o.value === v)?.title ?? String(v);
+    const titled = (v: unknown) => ch.options.find((o) => o.value === v)?.title ?? valueText(v);
     items.push(
       `<li>asked ${c(ch.title)}; options ${ch.options.map((o) => c(o.title)).join(', ')}; default ${ch.default === null ? 'none' : c(titled(ch.default))}; answered ${answered === undefined ? '<em>not given: the default</em>' : c(titled(answered))}</li>`,
     );

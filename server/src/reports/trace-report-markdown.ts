@@ -1,3 +1,4 @@
+import { valueText } from '../common/text.js';
 import { boundedLines, mdCode, mdFence } from '../show/markup.js';
 import type { ReportStep, TraceReport } from './trace-report.js';
 
@@ -107,7 +108,7 @@ function stepBlock(s: ReportStep): string {
   for (const c of s.shown.choices) {
     const answered = s.answer?.content?.[c.field];
     // In the form's words: the question and the options' titles, never its field ids or option codes.
-    const titled = (v: unknown) => c.options.find((o) => o.value === v)?.title ?? String(v);
+    const titled = (v: unknown) => c.options.find((o) => o.value === v)?.title ?? valueText(v);
     lines.push(
       `  - asked ${mdCode(c.title)}; options ${c.options.map((o) => mdCode(o.title)).join(', ')}; default ${c.default === null ? 'none' : mdCode(titled(c.default))}; answered ${answered === undefined ? '*(not given: the default)*' : mdCode(titled(answered))}`,
     );
