@@ -6,8 +6,8 @@
 // check process, and of fleet), fleet's own time, and the merged totals, which must equal the sum
 // of the parts (the bench exits 1 when they do not).
 import { execFileSync, spawn } from 'node:child_process';
-import { splitIntoBatches } from '../ci/batches.mjs';
-import { checkBatch, processes, type Checked } from '../ci/check-batch.mjs';
+import { splitIntoBatches } from '../scripts/action/batches.mjs';
+import { checkBatch, processes, type Checked } from '../scripts/action/check-batch.mjs';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -229,7 +229,7 @@ function installAndBuild(): { install: number; build: number } | null {
 
 /**
  * `--fleet N --batched`: the organisation workflow's batching, run here. N repositories (committed,
- * so that they can be cloned) are split by ci/batches.mjs; each batch runs through ci/check-batch.mjs
+ * so that they can be cloned) are split by scripts/action/batches.mjs; each batch runs through scripts/action/check-batch.mjs
  * (a shallow clone from a local server folder, then check --format json under /usr/bin/time), the
  * batches one after another as jobs on separate runners would; then fleet over one expected result
  * per repository. Prints per-repository time (clone, check), the total, peak memory, and whether the

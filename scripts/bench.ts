@@ -10,8 +10,8 @@
 // CLI rows (to compare before and after); the MCP rows use this build, through tests/helpers/mcp.ts.
 // `--fleet N` runs only the fleet rows (scripts/bench-fleet.ts): check on N generated repositories with
 // a bounded pool of workers, then fleet over the results, whose totals must equal the sum of the parts.
-// `--fleet N --batched` runs the organisation workflow's own batching instead (ci/batches.mjs and
-// ci/check-batch.mjs: a clone and a check per repository, batches of BENCH_BATCH_SIZE, default 50, each
+// `--fleet N --batched` runs the organisation workflow's own batching instead (scripts/action/batches.mjs and
+// scripts/action/check-batch.mjs: a clone and a check per repository, batches of BENCH_BATCH_SIZE, default 50, each
 // checked BENCH_PARALLEL at a time, default 4), measures a fresh install and build, and estimates the
 // runner time of N repositories before (a job, an install and a build per repository) and after (built once).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';

@@ -451,7 +451,7 @@ test('plan-batches with an organisation and a topic: every page of the organisat
       const temp = tempDir(t);
       const output = path.join(temp, 'output');
       fs.writeFileSync(output, '');
-      const child = spawn(process.execPath, [path.join(ROOT, 'ci/batches.mjs')], {
+      const child = spawn(process.execPath, [path.join(ROOT, 'scripts/action/batches.mjs')], {
         env: { PATH: process.env.PATH!, GITHUB_OUTPUT: output, GITHUB_API_URL: api, ...env },
       });
       let out = '';
@@ -529,7 +529,7 @@ function artifactStore(root: string) {
 }
 
 test('a simulated run over 1,000 repositories: plan, 20 batch jobs, a job that died and its re-run, and fleet merges every result with the right totals', async (t) => {
-  const { checkBatch } = await import('../../ci/check-batch.mjs');
+  const { checkBatch } = await import('../../scripts/action/check-batch.mjs');
   const org = load('examples/org-check.yml');
   const all = names(1000);
   // The plan job's step, as GitHub runs it.

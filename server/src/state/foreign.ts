@@ -31,7 +31,9 @@ const FILES = [STATE.onboarding, STATE.plan, STATE.journal];
 
 /** The decision state in the repository that this clone did not write, or null when there is none. */
 export async function foreignState(root: string): Promise<ForeignState | null> {
-  const key = await cloneKey(root);
+  // The key is looked up (a git process, in git) only when there is state to judge: most folders have none.
+  let known: Promise<Buffer | null> | undefined;
+  const key = () => (known ??= cloneKey(root));
   const earlier = await earlierSummary(root, key);
   const files: string[] = [];
   for (const rel of FILES) if (!earlier?.files.includes(rel) && (await isForeign(root, rel, key))) files.push(rel);
@@ -53,10 +55,11 @@ export async function foreignState(root: string): Promise<ForeignState | null> {
  * What an earlier version left here: its onboarding state, its plan when in its format, and the
  * backup folders of its migrations in their format. Null when there is none.
  */
-async function earlierSummary(root: string, key: Buffer | null): Promise<EarlierSummary | null> {
+async function earlierSummary(root: string, key: () => Promise<Buffer | null>): Promise<EarlierSummary | null> {
   const states = await earlierStates(root);
   if (states.length === 0) return null;
-  const own = key === null ? { migrations: [] } : await ownMigrations(root, key);
+  const k = await key();
+  const own = k === null ? { migrations: [] } : await ownMigrations(root, k);
   const files = states.map((e) => e.file);
   if (isUnsealedFormat(JSON.parse((await readFile(root, STATE.plan).catch(() => null))?.toString('utf8') ?? 'null')))
     files.push(STATE.plan);
@@ -76,14 +79,14 @@ async function ownMigrations(root: string, key: Buffer): Promise<{ migrations: {
   return { migrations: Array.isArray(json?.migrations) ? json.migrations : [] };
 }
 
-async function isForeign(root: string, rel: string, key: Buffer | null): Promise<boolean> {
+async function isForeign(root: string, rel: string, key: () => Promise<Buffer | null>): Promise<boolean> {
   try {
     if (!(await entryStat(root, rel))?.isFile()) return false;
   } catch {
     // A link on the way: the checks before a step name it.
     return false;
   }
-  return (await boundJson(root, rel, key).catch(() => null)) === null;
+  return (await boundJson(root, rel, await key()).catch(() => null)) === null;
 }
 
 /**
@@ -91,7 +94,7 @@ async function isForeign(root: string, rel: string, key: Buffer | null): Promise
  * that writing never silently throws away what it held (an older version's state, a damaged file).
  */
 export async function setAsideForeign(root: string, rel: string): Promise<string | null> {
-  if (!(await isForeign(root, rel, await cloneKey(root)))) return null;
+  if (!(await isForeign(root, rel, () => cloneKey(root)))) return null;
   const bytes = (await readFile(root, rel))!;
   const aside = `${rel}.not-written-here-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   await writeFile(root, aside, bytes);

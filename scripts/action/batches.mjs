@@ -1,7 +1,7 @@
 // The organisation workflow's first step (examples/org-check.yml, action.yml mode plan-batches): which
 // repositories to check, split into batches that fit one matrix. A matrix holds at most 256 jobs, so a
 // list of any length becomes at most 256 batches; each job checks its batch with bounded parallelism
-// (ci/check-batch.mjs). Run by the action exactly as tests/cli/workflows.test.ts runs it.
+// (scripts/action/check-batch.mjs). Run by the action exactly as tests/cli/workflows.test.ts runs it.
 //
 // Reads (environment): CO_REPOSITORIES (a JSON array or one OWNER/NAME a line), or CO_ORGANIZATION with
 // an optional CO_TOPIC (listed through the REST API at GITHUB_API_URL with CO_TOKEN); CO_BATCH_SIZE

@@ -1,4 +1,4 @@
-// Types of ci/check-batch.mjs for the tests and the bench (the script itself is plain JavaScript: the action runs it with Node alone).
+// Types of scripts/action/check-batch.mjs for the tests and the bench (the script itself is plain JavaScript: the action runs it with Node alone).
 export interface Outcome {
   code: number;
   said: string;

@@ -1,4 +1,4 @@
-// Types of ci/batches.mjs for the tests and the bench (the script itself is plain JavaScript: the action runs it with Node alone).
+// Types of scripts/action/batches.mjs for the tests and the bench (the script itself is plain JavaScript: the action runs it with Node alone).
 export const MAX_JOBS: number;
 export function parseRepositories(text: string): string[];
 export function repositoriesFrom(env: Record<string, string | undefined>): string[];
