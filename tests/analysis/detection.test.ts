@@ -238,7 +238,7 @@ test("corpus: the issue's reproductions are found and no repository gets more th
 });
 
 test('the approve form names how certain each contradiction is', async () => {
-  const { choicesForm } = await import('../../server/src/gate/forms.js');
+  const { choicesForm } = await import('../../server/src/gate/choices-round.js');
   const description = 'Contradicting rules about package manager: "npm" (AGENTS.md:1) vs "pnpm" (CLAUDE.md:1)';
   const form = choicesForm({
     legacy: [],

@@ -2,6 +2,7 @@ import { diffLineKinds } from '../show/diff-lines.js';
 import { listTraces, type TraceEntry } from '../state/traces/reader.js';
 import { verifyTraces, type VerifyReport } from '../state/traces/verify.js';
 import { VERSION } from '../version.js';
+import { roleOf } from '../gate/field-roles.js';
 
 /**
  * `traces report`: the facts a reviewer of a migration pull request needs, from the trace files as
@@ -110,7 +111,7 @@ function stepOf(t: TraceEntry): ReportStep {
     seq: seqOf(t),
     file: t.file,
     step,
-    round: step !== 'approve' ? null : 'approved' in props ? 'approval' : 'choices',
+    round: step !== 'approve' ? null : Object.keys(props).some((name) => roleOf(name) === 'confirm') ? 'approval' : 'choices',
     tool: TOOL_OF[step] ?? null,
     client: client ? { name: String(client.name ?? ''), version: String(client.version ?? '') } : null,
     startedAt: started,
