@@ -32,7 +32,7 @@ const PLAN: ApproveFormInput = {
       target: TARGET,
       fates: ['keep', 'rewrite', 'leave_out'],
       lines: [{ line: 7, text: 'Claude reads this.', names: 'Claude', rewrite: 'Copilot reads this.' }],
-      leftOut: [{ line: 7 }],
+      leftOut: [{ line: 7, text: 'Claude reads this.' }],
     },
   ],
 };
