@@ -10,6 +10,8 @@
 // CLI rows (to compare before and after); the MCP rows use this build, through tests/helpers/mcp.ts.
 // `--fleet N` runs only the fleet rows (scripts/bench-fleet.ts): check on N generated repositories with
 // a bounded pool of workers, then fleet over the results, whose totals must equal the sum of the parts.
+// `--pair BASELINE_CLI` runs only the cold start of serve and the approve round trip, this build and
+// the other in turn, and prints the median ratio of the pairs (scripts/bench-pair.ts).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -441,6 +443,29 @@ if (fleetAt >= 0) {
   console.log(`copilot-onboard bench, fleet of ${n}, ${machine()}, ${CLI}`);
   const { fleetBench } = await import('./bench-fleet.js');
   process.exit((await fleetBench(CLI, n)) ? 0 : 1);
+}
+
+const pairAt = process.argv.indexOf('--pair');
+if (pairAt >= 0) {
+  const baseline = process.argv[pairAt + 1];
+  if (!baseline || !fs.existsSync(baseline)) {
+    console.error(
+      'npm run bench -- --pair BASELINE_CLI: the cli.js of the build to compare with (for example /work/old/server/dist/cli.js)',
+    );
+    process.exit(2);
+  }
+  console.log(`copilot-onboard bench, paired: A ${CLI} against B ${path.resolve(baseline)}, ${machine()}`);
+  const { pairBench } = await import('./bench-pair.js');
+  console.table(
+    await pairBench(
+      CLI,
+      path.resolve(baseline),
+      () => mdcRepo(3),
+      Number(process.env.BENCH_PAIRS ?? 21),
+      Number(process.env.BENCH_BLOCK ?? 40),
+    ),
+  );
+  process.exit(0);
 }
 
 if (process.argv.includes('--scale-only')) {

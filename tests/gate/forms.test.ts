@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { approveForm, FORMS, migrateForm } from '../../server/src/gate/confirm-forms.js';
 import { choicesForm, choicesMessage, hasChoices, type ApproveFormInput } from '../../server/src/gate/choices-round.js';
-import { answerOf, FIXED_FIELDS, roleOf, saidNo } from '../../server/src/gate/field-roles.js';
+import { answerOf, FIXED_FIELDS, roleOf, saidNo } from '../../server/src/call/field-roles.js';
 import { field, formOf, MAX_TEXT, type Form } from '../../server/src/gate/fields.js';
 import { MAX_CONFLICT_FIELDS } from '../../server/src/planning/choices.js';
 import type { PlanFile } from '../../server/src/state/schema.js';

@@ -11,7 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import path from 'node:path';
 import type { Cleanup } from './sandbox.js';
-import { roleOf } from '../../server/src/gate/field-roles.js';
+import { roleOf } from '../../server/src/call/field-roles.js';
 
 export const CLI = path.resolve(import.meta.dirname, '../../server/dist/cli.js');
 
@@ -44,6 +44,8 @@ export async function connect(opts: {
   args?: string[];
   clientName?: string;
   clientVersion?: string;
+  /** Another build's cli.js (the bench's baseline); this checkout's build by default. */
+  cli?: string;
 }): Promise<Session> {
   const elicit = opts.elicit ?? null;
   const sample = opts.sample ?? null;
@@ -65,7 +67,7 @@ export async function connect(opts: {
       return sample(req.params);
     });
   }
-  const args = [CLI, 'serve', ...(opts.repo ? ['--repo', opts.repo] : []), ...(opts.args ?? [])];
+  const args = [opts.cli ?? CLI, 'serve', ...(opts.repo ? ['--repo', opts.repo] : []), ...(opts.args ?? [])];
   const env: Record<string, string> = { ...(process.env as Record<string, string>), ...(opts.env ?? {}) };
   const transport = new StdioClientTransport({ command: process.execPath, args, env, cwd: opts.cwd, stderr: 'pipe' });
   let stderr = '';

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { NO_SESSION, type FormReply, type Session } from '../../server/src/call/ports.js';
-import { roleOf } from '../../server/src/gate/field-roles.js';
+import { roleOf } from '../../server/src/call/field-roles.js';
 import { proposeStep } from '../../server/src/steps/read-only.js';
 import { approveStep, migrateStep } from '../../server/src/steps/gated.js';
 import { hashTree, readState, sandbox, type Cleanup } from '../helpers/sandbox.js';

@@ -2,7 +2,7 @@ import { emitKeypressEvents } from 'node:readline';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { colourDiffsIn, colourFor, withoutDiffs } from '../show/diff-text.js';
 import { showLine, showText } from '../show/untrusted.js';
-import { roleOf } from '../gate/field-roles.js';
+import { roleOf } from '../call/field-roles.js';
 
 /** Answers an elicitation; `signal` aborts when the server stops waiting (timeout, cancelled call). */
 export type TerminalForm = (params: ElicitRequest['params'], signal?: AbortSignal) => Promise<ElicitResult>;

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { FIXED_FIELDS, type FieldRole, type FixedField } from './field-roles.js';
+import { FIXED_FIELDS, type FieldRole, type FixedField } from '../call/field-roles.js';
 
 /**
  * The fields of the elicitation forms, each declared once: a builder yields the JSON Schema
  * property the person's client renders and the validator of its answer together, with the field's
- * role (field-roles.ts).
+ * role (call/field-roles.ts).
  */
 
 type FieldsWith<R extends FieldRole> = { [K in FixedField]: (typeof FIXED_FIELDS)[K] extends R ? K : never }[FixedField];

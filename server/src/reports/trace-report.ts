@@ -2,7 +2,7 @@ import { diffLineKinds } from '../show/diff-lines.js';
 import { listTraces, type TraceEntry } from '../state/traces/reader.js';
 import { verifyTraces, type VerifyReport } from '../state/traces/verify.js';
 import { VERSION } from '../version.js';
-import { roleOf } from '../gate/field-roles.js';
+import { roleOf } from '../call/field-roles.js';
 
 /**
  * `traces report`: the facts a reviewer of a migration pull request needs, from the trace files as

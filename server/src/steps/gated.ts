@@ -6,7 +6,7 @@ import { PreconditionError } from '../common/errors.js';
 import type { Plan, PlanOperation } from '../planning/plan.js';
 import { approveForm, migrateForm } from '../gate/confirm-forms.js';
 import { choicesForm, choicesMessage, hasChoices } from '../gate/choices-round.js';
-import { answerOf, saidNo } from '../gate/field-roles.js';
+import { answerOf, saidNo } from '../call/field-roles.js';
 import {
   commitFiles,
   commitsOfMigration,

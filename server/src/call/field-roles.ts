@@ -1,7 +1,8 @@
 /**
  * What each field of an elicitation form means, by its name: the steps, the terminal form, the
- * traces report and the tests read a field's role, never its name. No zod here: the terminal form
- * and the read-only CLI's traces report load this alone. The builders are in fields.ts.
+ * traces report and the tests read a field's role, never its name. It is the words between the
+ * gate and whoever answers (ports.ts), so it sits here, below both; no zod: the terminal form and the
+ * read-only CLI's traces report load it alone. The builders are gate/fields.ts.
  */
 
 /**
