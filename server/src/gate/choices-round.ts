@@ -12,6 +12,7 @@ import type {
   ScopeOption,
 } from '../model/plan.js';
 import type { Problem } from '../model/problem.js';
+import { folderGlob } from '../model/folder-glob.js';
 import type { PlanFile } from '../state/schema.js';
 import { conflictProblems, MAX_CONFLICT_FIELDS } from '../planning/choices.js';
 import { MAX_SCOPE_FIELDS } from '../planning/scopes.js';
@@ -169,7 +170,8 @@ function conflictField(c: ConflictOption, problems: Map<string, Pick<Problem, 'c
 
 /** Where a nested AGENTS.md's rules apply: the tool's decision is the default, the other is offered. */
 function scopeField(name: string, o: ScopeOption): Field {
-  const glob = `${o.folder}/**`;
+  // The glob as written (model/folder-glob.ts escapes the folder's glob characters): the form says what applyTo will hold.
+  const glob = folderGlob(o.folder) ?? `${o.folder}/**`;
   return field.choice(
     name,
     `Where do the rules of ${showPath(o.path)} apply? (the tool: ${o.decided === 'repo' ? 'the whole repository' : `${showPath(glob)} only`}, because ${showLine(o.reason)})`,
@@ -215,7 +217,7 @@ function scopeAndAssistantLines(plan: Pick<ApproveFormInput, 'scopes' | 'assista
     lines.push('', "Nested AGENTS.md files (the default is the tool's decision):");
     for (const o of scopes.slice(0, MAX_SCOPE_FIELDS))
       lines.push(
-        `- ${showPath(o.path)}: ${o.decided === 'repo' ? 'the whole repository' : `${showPath(`${o.folder}/**`)} only`}, because ${showLine(o.reason)}.`,
+        `- ${showPath(o.path)}: ${o.decided === 'repo' ? 'the whole repository' : `${showPath(folderGlob(o.folder) ?? `${o.folder}/**`)} only`}, because ${showLine(o.reason)}.`,
       );
     if (scopes.length > MAX_SCOPE_FIELDS)
       lines.push(`- ${scopes.length - MAX_SCOPE_FIELDS} more keep the tool's decision (the plan's notes say which and why).`);

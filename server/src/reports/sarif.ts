@@ -7,8 +7,8 @@ import { VERSION } from '../version.js';
  * The check report as SARIF 2.1.0, for GitHub code scanning (upload-sarif). One result per finding,
  * at its first location; the other locations are related locations, each linked from the message
  * as `[path:line](id)` (GitHub links only what the message embeds). The level follows the rule and
- * the certainty together (LEVELS): only a contradiction can be an error, so that a ruleset blocking
- * on code-scanning errors blocks on contradictions alone.
+ * the certainty together (LEVELS): only a contradiction or a file that could not be read can be an
+ * error, so that a ruleset blocking on code-scanning errors blocks on what fails `check` by default.
  */
 
 interface RuleText {
@@ -50,6 +50,12 @@ const RULES: Record<CheckRule, RuleText> = {
     full: 'An instruction file holds characters that display as nothing or as something else (zero-width, bidirectional controls), or more @path import lines than copilot-onboard follows (200 per file, 1,000 in all). A person reviewing it may not see what the assistant reads.',
     anchor: 'copilot-onboardambiguity',
   },
+  unread: {
+    name: 'Unread',
+    short: 'An instruction file could not be read, so nothing in it was checked.',
+    full: 'An instruction file is too large (over 1 MiB), binary, not valid UTF-8 (or named so), a link leaving the repository, not a regular file, or cannot be opened. copilot-onboard did not read it, so it cannot say what it holds, but an assistant may still read it. Make it readable, or remove it.',
+    anchor: 'copilot-onboardunread',
+  },
 };
 
 export type SarifLevel = 'error' | 'warning' | 'note';
@@ -57,8 +63,8 @@ export type SarifLevel = 'error' | 'warning' | 'note';
 /**
  * The level of a finding, by its rule and certainty: a contradiction is an error when high, a
  * warning when medium; duplicates, drift and hidden text are warnings (notes when low); a file
- * propose would change is a note (the onboarding is behind, nothing is wrong yet). Low certainty is
- * always a note.
+ * propose would change is a note (the onboarding is behind, nothing is wrong yet); a file that could
+ * not be read is an error, as it fails the check like a contradiction.
  */
 export const LEVELS: Record<CheckRule, Record<Certainty, SarifLevel>> = {
   contradiction: { high: 'error', medium: 'warning', low: 'note' },
@@ -66,6 +72,7 @@ export const LEVELS: Record<CheckRule, Record<Certainty, SarifLevel>> = {
   drift: { high: 'warning', medium: 'warning', low: 'note' },
   'would-change': { high: 'note', medium: 'note', low: 'note' },
   ambiguity: { high: 'warning', medium: 'warning', low: 'note' },
+  unread: { high: 'error', medium: 'error', low: 'warning' },
 };
 
 export const ruleId = (rule: CheckRule): string => `copilot-onboard/${rule}`;

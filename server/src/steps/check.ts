@@ -9,7 +9,7 @@ import { VERSION } from '../version.js';
 import { byCodeUnit } from '../common/collections.js';
 import { supersededNow, withoutCopies } from './superseded.js';
 import type { FlowContext } from '../call/context.js';
-import { showText } from '../show/untrusted.js';
+import { showLine, showPath, showText } from '../show/untrusted.js';
 import { result, resultForError, type StepResult } from './result.js';
 
 /**
@@ -18,19 +18,22 @@ import { result, resultForError, type StepResult } from './result.js';
  * to know which legacy files a migration left in place. Nothing is written anywhere.
  */
 
-export type CheckRule = 'contradiction' | 'duplicate' | 'drift' | 'would-change' | 'ambiguity';
-export const CHECK_RULES: readonly CheckRule[] = ['contradiction', 'duplicate', 'drift', 'would-change', 'ambiguity'];
+/** `unread`: an instruction file check could not read (too large, not UTF-8, unreadable...), so cannot vouch for. */
+export type CheckRule = 'contradiction' | 'duplicate' | 'drift' | 'would-change' | 'ambiguity' | 'unread';
+export const CHECK_RULES: readonly CheckRule[] = ['contradiction', 'duplicate', 'drift', 'would-change', 'ambiguity', 'unread'];
 export type FailOn = 'contradiction' | 'duplicate' | 'drift' | 'any' | 'none';
 export const FAIL_ON: readonly FailOn[] = ['contradiction', 'duplicate', 'drift', 'any', 'none'];
 
 /**
  * What each --fail-on level fails on: a ladder, each level adding to the one before.
  * contradiction < duplicate < drift < any (adds would-change and ambiguity); none never fails.
+ * A file check could not read fails wherever a contradiction does: an assistant still reads it, and
+ * it may hold one.
  */
 const FAILS: Record<FailOn, ReadonlySet<CheckRule>> = {
-  contradiction: new Set(['contradiction']),
-  duplicate: new Set(['contradiction', 'duplicate']),
-  drift: new Set(['contradiction', 'duplicate', 'drift']),
+  contradiction: new Set(['contradiction', 'unread']),
+  duplicate: new Set(['contradiction', 'unread', 'duplicate']),
+  drift: new Set(['contradiction', 'unread', 'duplicate', 'drift']),
   any: new Set(CHECK_RULES),
   none: new Set(),
 };
@@ -90,6 +93,7 @@ export async function runCheck(
     });
   }
   for (const d of findDrift(scan)) add(d);
+  for (const u of unreadFindings(scan)) add(u);
   const plan = buildPlan(scan, analysis);
   for (const op of plan.operations) {
     const verb = op.op === 'create' ? 'would create' : op.op === 'update' ? 'would change' : 'would remove';
@@ -173,6 +177,21 @@ function findDrift(scan: ScanResult): Omit<CheckFinding, 'fingerprint'>[] {
   return out;
 }
 
+/**
+ * Every instruction file the scan skipped (too large, binary, not UTF-8, a name that is not UTF-8,
+ * a link leaving the repository, not a regular file, unreadable): one finding each, at its line 1.
+ * The agents may still read what check did not, so a check that passes must have read everything.
+ */
+function unreadFindings(scan: ScanResult): Omit<CheckFinding, 'fingerprint'>[] {
+  return scan.skipped.map((s) => ({
+    rule: 'unread',
+    kind: s.reason.replace(/_/g, '-'),
+    certainty: 'high',
+    message: `${showPath(s.path)} ${s.why}: check did not read it, so it cannot vouch for what it says (an assistant may still read it)`,
+    locations: [{ path: s.path, line: 1 }],
+  }));
+}
+
 function ruleLines(units: Unit[]): { text: string; line: number }[] {
   return units
     .filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter')
@@ -254,15 +273,19 @@ function jsonErrorPlace(text: string, err: unknown): string {
   return ` (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
 }
 
-/** The report as text for a person, one finding a line; the same input gives the same bytes. */
+/**
+ * The report as text for a person, one finding a line; the same input gives the same bytes. Every
+ * path is shown quoted when odd and every message as one line (show/untrusted.ts): a name holding a
+ * line break cannot start a line of its own, so no line can be read by a CI runner as a command (`::error`).
+ */
 export function checkText(report: CheckReport): string {
   const lines = report.findings.map((f) => {
     const at =
       f.locations
-        .map((l) => `${l.path}:${l.line}`)
+        .map((l) => `${showPath(l.path)}:${l.line}`)
         .slice(0, 4)
         .join(', ') + (f.locations.length > 4 ? `, … (${f.locations.length} places)` : '');
-    return `${f.inBaseline ? '(baseline) ' : ''}${f.rule} [${f.kind}, ${f.certainty}] ${at}: ${f.message}`;
+    return `${f.inBaseline ? '(baseline) ' : ''}${f.rule} [${showLine(f.kind)}, ${f.certainty}] ${at}: ${showLine(f.message)}`;
   });
   const summary = CHECK_RULES.map((r) => `${report.counts[r]} ${r}`).join(', ');
   const verdict = report.failed ? `FAILED (--fail-on ${report.failOn})` : `passed (--fail-on ${report.failOn})`;
