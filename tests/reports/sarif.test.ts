@@ -80,7 +80,7 @@ test('the other sides are related locations linked from the message, twenty at m
 test('text from the repository makes no link: brackets and backslashes are escaped; paths are URIs, line 0 is line 1', () => {
   assert.equal(sarifText('see [x](1) \\ y'), 'see \\[x\\](1) \\\\ y');
   const [r] = resultsOf(toSarif(report([finding({ message: 'Use [npm](1) or not', locations: [{ path: 'my docs/ünï.md', line: 0 }] })])));
-  assert.equal(r!.message.text, 'Use \\[npm\\](1) or not');
+  assert.equal(r!.message.text, 'Use \\[npm\\](1) or not.');
   assert.deepEqual(r!.locations[0].physicalLocation, {
     artifactLocation: { uri: 'my%20docs/%C3%BCn%C3%AF.md', uriBaseId: '%SRCROOT%' },
     region: { startLine: 1 },
