@@ -6,6 +6,7 @@ import type { SourceInfo } from '../../model/source.js';
 import { discoverInstructionFiles } from './discover.js';
 import type { ImportCap, ImportRef } from './imports.js';
 import { followImports } from './import-walk.js';
+import { resolvingLinks } from './link-targets.js';
 import { leaveOutNoise } from './noise.js';
 import { findCopies, type Copy } from '../repeats/copies.js';
 import { formatRank } from '../formats/registry.js';
@@ -42,6 +43,8 @@ export interface ScanResult {
    * copies): their `notRule` says why. A README or a workflow in `.clinerules/` is not among them.
    */
   optional: string[];
+  /** The repository paths the sources' relative links lead to that are there (analysis/discovery/link-targets.ts). */
+  linkTargets?: ReadonlySet<string>;
 }
 
 /** Documents whose rules count: not an alias of another source, and a rule at all. */
@@ -134,6 +137,7 @@ export async function scanRepository(root: string, onProgress?: ScanProgress, li
   const noise = leaveOutNoise(result.docs, (p) => result.files.get(p)!.text);
   result.copies = findCopies(result.docs, (p) => result.files.get(p)!.text);
   result.optional = [...noise, ...result.copies.map((c) => c.path)];
+  result.linkTargets = await resolvingLinks(paths, result.docs);
   for (const doc of result.docs) {
     const file = result.files.get(doc.path)!;
     result.sources.push({
