@@ -10,6 +10,8 @@
 // CLI rows (to compare before and after); the MCP rows use this build, through tests/helpers/mcp.ts.
 // `--fleet N` runs only the fleet rows (scripts/bench-fleet.ts): check on N generated repositories with
 // a bounded pool of workers, then fleet over the results, whose totals must equal the sum of the parts.
+// `--pair BASELINE_CLI` runs only the cold start of serve and the approve round trip, this build and
+// the other in turn, and prints the median ratio of the pairs (scripts/bench-pair.ts).
 // `--fleet N --batched` runs the organisation workflow's own batching instead (scripts/action/batches.mjs and
 // scripts/action/check-batch.mjs: a clone and a check per repository, batches of BENCH_BATCH_SIZE, default 50, each
 // checked BENCH_PARALLEL at a time, default 4), measures a fresh install and build, and estimates the
@@ -447,6 +449,29 @@ if (fleetAt >= 0) {
   );
   const { fleetBench, fleetBenchBatched } = await import('./bench-fleet.js');
   process.exit((await (process.argv.includes('--batched') ? fleetBenchBatched(CLI, n) : fleetBench(CLI, n))) ? 0 : 1);
+}
+
+const pairAt = process.argv.indexOf('--pair');
+if (pairAt >= 0) {
+  const baseline = process.argv[pairAt + 1];
+  if (!baseline || !fs.existsSync(baseline)) {
+    console.error(
+      'npm run bench -- --pair BASELINE_CLI: the cli.js of the build to compare with (for example /work/old/server/dist/cli.js)',
+    );
+    process.exit(2);
+  }
+  console.log(`copilot-onboard bench, paired: A ${CLI} against B ${path.resolve(baseline)}, ${machine()}`);
+  const { pairBench } = await import('./bench-pair.js');
+  console.table(
+    await pairBench(
+      CLI,
+      path.resolve(baseline),
+      () => mdcRepo(3),
+      Number(process.env.BENCH_PAIRS ?? 21),
+      Number(process.env.BENCH_BLOCK ?? 40),
+    ),
+  );
+  process.exit(0);
 }
 
 if (process.argv.includes('--scale-only')) {

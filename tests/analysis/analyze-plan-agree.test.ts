@@ -1,13 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { buildPlan, migratedTargets } from '../../server/src/planning/plan.js';
 import { analysisReport, planReport } from '../../server/src/narrate/report.js';
 import { showPath } from '../../server/src/show/untrusted.js';
-import { CORPUS, corpusRepos } from '../helpers/corpus.js';
+import { CORPUS, corpusRepos, requireCorpus } from '../helpers/corpus.js';
 import { sandbox } from '../helpers/sandbox.js';
 
 /**
@@ -48,7 +47,7 @@ async function disagreements(root: string): Promise<string[]> {
 }
 
 test('corpus: for every repository, analyze promises to Copilot exactly files the plan migrates', async (t) => {
-  if (!fs.existsSync(CORPUS)) return t.skip('corpus absent (../shared/corpus)');
+  if (!requireCorpus(t)) return;
   const found: string[] = [];
   for (const repo of corpusRepos()) for (const d of await disagreements(path.join(CORPUS, repo))) found.push(`${repo}: ${d}`);
   assert.deepEqual(found, []);

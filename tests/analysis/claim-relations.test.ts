@@ -5,7 +5,7 @@ import { analyzeFiles } from '../fixtures/judged-detection/judge.js';
 import type { Problem } from '../../server/src/analysis/analyze.js';
 import { CLI } from '../helpers/mcp.js';
 import { planRepo, plannedSandbox, sandbox } from '../helpers/sandbox.js';
-import { choicesForm } from '../../server/src/gate/forms.js';
+import { choicesForm } from '../../server/src/gate/choices-round.js';
 
 /**
  * Issue 29: conflicts read as relations between claims, in the shapes the real judged set showed

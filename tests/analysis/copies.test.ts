@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { copyChoiceLines, MAX_COPY_DIFF_CHARS } from '../../server/src/gate/forms.js';
+import { copyChoiceLines, MAX_COPY_DIFF_CHARS } from '../../server/src/gate/choices-round.js';
 import { applyAndReplan, hashTree, plannedSandbox, planRepo, sandbox } from '../helpers/sandbox.js';
 import { isChoicesRound, openSession, outcomeOf, textOf, yesToAll, type ElicitAnswer } from '../helpers/mcp.js';
 

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import path from 'node:path';
 import { analyze, findContradictions } from '../../server/src/analysis/analyze.js';
 import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
@@ -13,7 +12,7 @@ import { loadJudgedCases } from '../fixtures/judged-detection/cases.js';
 import { analyzeFiles, judge, precision, recall } from '../fixtures/judged-detection/judge.js';
 import { CLI } from '../helpers/mcp.js';
 import { sandbox } from '../helpers/sandbox.js';
-import { CORPUS, corpusRepos } from '../helpers/corpus.js';
+import { CORPUS, corpusRepos, requireCorpus } from '../helpers/corpus.js';
 
 /** Issue 12: contradictions and duplicates a careful reader sees. */
 
@@ -211,11 +210,7 @@ test("analyze --json and the report carry each problem's certainty and kind", (t
 });
 
 test("corpus: the issue's reproductions are found and no repository gets more than 20 duplicate reports", async (t) => {
-  if (!fs.existsSync(CORPUS)) {
-    if (process.env.COPILOT_ONBOARD_REQUIRE_CORPUS === '1') assert.fail(`the corpus is required here but ${CORPUS} is absent`);
-    t.skip(`${CORPUS} is absent`);
-    return;
-  }
+  if (!requireCorpus(t)) return;
   const found: string[] = [];
   for (const name of corpusRepos()) {
     const problems = analyze(await scanRepository(path.join(CORPUS, name))).problems;
@@ -238,7 +233,7 @@ test("corpus: the issue's reproductions are found and no repository gets more th
 });
 
 test('the approve form names how certain each contradiction is', async () => {
-  const { choicesForm } = await import('../../server/src/gate/forms.js');
+  const { choicesForm } = await import('../../server/src/gate/choices-round.js');
   const description = 'Contradicting rules about package manager: "npm" (AGENTS.md:1) vs "pnpm" (CLAUDE.md:1)';
   const form = choicesForm({
     legacy: [],

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { CLI, connect, openSession, textOf, yesToAll } from '../helpers/mcp.js';
 import { MESSY_INSTRUCTIONS, sandbox, tempDir, writeFile, type Cleanup } from '../helpers/sandbox.js';
-import { hasTmux, TmuxSession } from '../helpers/tmux.js';
+import { skipWithoutTmux, TmuxSession } from '../helpers/tmux.js';
 import { colourFor, styled } from '../../server/src/show/diff-text.js';
 
 /** The texts a person reads at the CLI, and the tool's words over MCP (issue 14, defects 1, 3, 6, 7, 8). */
@@ -104,7 +104,7 @@ test('a contradiction pairs each value with its own locations, and each location
   assert.equal(plan.conflicts[0].description, description);
 });
 
-const noTmux = !hasTmux && process.env.COPILOT_ONBOARD_REQUIRE_CORPUS !== '1' ? 'tmux is not installed: terminal tests skipped' : false;
+const noTmux = skipWithoutTmux;
 const ESC = '\x1b';
 
 /** What `propose` writes to a real terminal (tmux), escapes kept; `env` runs before it (`-u NAME`, `NAME=value`). */

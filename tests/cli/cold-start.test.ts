@@ -94,7 +94,9 @@ test('the read-only commands load cli.js and the read-only file alone as modules
     '@inquirer',
     'node_modules/ajv',
     'steps/gated.js',
-    'gate/forms.js',
+    'gate/fields.js',
+    'gate/confirm-forms.js',
+    'gate/choices-round.js',
     'node_modules/fs-extra',
   ])
     assert.ok(!bundled.includes(name), `the read-only file bundles ${name}`);
@@ -130,7 +132,7 @@ test('status and analyze on a repository without onboarding state build no zod s
     assert.equal(r.status, 0, `${tool}: ${r.stderr}`);
     assert.ok(distModule(r, 'cli/read-only.js'), 'the hook saw the modules load');
     for (const p of NOT_ON_A_REPO_WITHOUT_STATE) assert.ok(!packages(r.urls).includes(p), `${tool} loaded ${p}`);
-    for (const m of ['state/schema.js', 'gate/forms.js', 'engine/migration.js', 'mcp/server.js'])
+    for (const m of ['state/schema.js', 'gate/fields.js', 'gate/choices-round.js', 'engine/migration.js', 'mcp/server.js'])
       assert.ok(!distModule(r, m), `${tool} loaded ${m}`);
     // Status takes no lock; analyze writes its trace under one.
     assert.equal(packages(r.urls).includes('proper-lockfile'), tool === 'onboarding_analyze', `${tool} and proper-lockfile`);

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from 'jsonc-parser';
 import { CLI } from '../helpers/mcp.js';
-import { hasTmux, startTmux } from '../helpers/tmux.js';
+import { skipWithoutTmux, startTmux } from '../helpers/tmux.js';
 import { sandbox, writeFile } from '../helpers/sandbox.js';
 
 const EXISTING = `{
@@ -17,7 +17,7 @@ const EXISTING = `{
   }
 }
 `;
-const skip = !hasTmux && process.env.COPILOT_ONBOARD_REQUIRE_CORPUS !== '1' ? 'tmux is not installed' : false;
+const skip = skipWithoutTmux;
 const run = (args: string[], cwd?: string) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', input: '', cwd });
 
 test('setup print shows the snippet for VS Code, Claude Code, Cursor and the Copilot CLI', () => {

@@ -19,11 +19,25 @@ test('a refused migrate in a repository without .copilot-state/ never says "Crea
   assert.ok(fs.existsSync(path.join(repo, '.copilot-state', '.gitignore')));
 });
 
-test('the README says how long the tests take, how to run one file, and what traces prune does', () => {
+test("the README's commands work as written: its one-file test command names a test the runner runs, traces prune runs", (t) => {
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  assert.match(readme, /takes about 5 minutes/);
-  assert.match(readme, /^node scripts\/run-tests\.mjs tests\/\S+\.test\.ts$/m);
-  assert.match(readme, /`copilot-onboard traces prune \[--repo DIR\] \[--reason TEXT\]` applies the retention policy now/);
+  const oneFile = /^node scripts\/run-tests\.mjs (tests\/\S+\.test\.ts)$/m.exec(readme);
+  assert.ok(oneFile, 'the README shows how to run one test file');
+  const listed = spawnSync(process.execPath, [path.join(ROOT, 'scripts/run-tests.mjs'), '--list', oneFile[1]!], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  assert.equal(listed.status, 0, listed.stderr);
+  assert.match(listed.stdout, new RegExp(`^(unit|e2e) ${oneFile[1]!.replace(/[.]/g, '\\.')}$`, 'm'));
+  assert.ok(fs.existsSync(path.join(ROOT, oneFile[1]!)), `${oneFile[1]} does not exist`);
+  const usage = /`copilot-onboard (traces prune) \[--repo DIR\] \[--reason TEXT\]`/.exec(readme);
+  assert.ok(usage, 'the README says how to prune the traces');
+  const repo = sandbox(t, { 'AGENTS.md': '- Use pnpm.\n' });
+  const pruned = spawnSync(process.execPath, [CLI, ...usage[1]!.split(' '), '--repo', repo, '--reason', 'as the README says'], {
+    encoding: 'utf8',
+  });
+  assert.equal(pruned.status, 0, pruned.stderr);
+  assert.match(pruned.stdout, /Nothing to prune/);
 });
 
 test('npm ci is quiet: every dependency with an install script is approved in allowScripts', () => {

@@ -4,13 +4,12 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CLI } from '../helpers/mcp.js';
-import { hasTmux, startTmux } from '../helpers/tmux.js';
+import { skipWithoutTmux, startTmux } from '../helpers/tmux.js';
 import { hashTree, readState, readTraces, removeRepo, sandbox, type Cleanup } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
 const FLAT = '# Rules\n\n- Use pnpm for all package management.\n- Write tests with vitest.\n- Document exported functions.\n';
-const required = process.env.COPILOT_ONBOARD_REQUIRE_CORPUS === '1';
-const skip = !hasTmux && !required ? 'tmux is not installed: terminal tests skipped' : false;
+const skip = skipWithoutTmux;
 const node = JSON.stringify(process.execPath);
 
 function proposed(t: Cleanup): string {

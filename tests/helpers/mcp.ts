@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import path from 'node:path';
 import type { Cleanup } from './sandbox.js';
+import { roleOf } from '../../server/src/call/field-roles.js';
 
 export const CLI = path.resolve(import.meta.dirname, '../../server/dist/cli.js');
 
@@ -43,6 +44,8 @@ export async function connect(opts: {
   args?: string[];
   clientName?: string;
   clientVersion?: string;
+  /** Another build's cli.js (the bench's baseline); this checkout's build by default. */
+  cli?: string;
 }): Promise<Session> {
   const elicit = opts.elicit ?? null;
   const sample = opts.sample ?? null;
@@ -64,7 +67,7 @@ export async function connect(opts: {
       return sample(req.params);
     });
   }
-  const args = [CLI, 'serve', ...(opts.repo ? ['--repo', opts.repo] : []), ...(opts.args ?? [])];
+  const args = [opts.cli ?? CLI, 'serve', ...(opts.repo ? ['--repo', opts.repo] : []), ...(opts.args ?? [])];
   const env: Record<string, string> = { ...(process.env as Record<string, string>), ...(opts.env ?? {}) };
   const transport = new StdioClientTransport({ command: process.execPath, args, env, cwd: opts.cwd, stderr: 'pipe' });
   let stderr = '';
@@ -94,14 +97,18 @@ export const approveYes = accept({ approved: true });
 export const migrateYes = accept({ confirmed: true, understood_risks: true });
 export const rollbackYes = accept({ confirmed: true });
 
-/** Answers each gated step's form with a yes; approve's first round (the choices) with the defaults. */
-export const yesToAll: ElicitAnswer = (req) => {
-  const props = Object.keys((req as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {});
-  if (props.includes('approved')) return { action: 'accept', content: { approved: true } };
-  if (props.includes('understood_risks')) return { action: 'accept', content: { confirmed: true, understood_risks: true } };
-  if (props.includes('confirmed')) return { action: 'accept', content: { confirmed: true } };
-  return { action: 'accept', content: {} };
-};
+const fieldsOf = (req: unknown): string[] =>
+  Object.keys((req as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {});
+
+/** Answers each gated step's form with a yes to every confirmation; approve's first round (the choices) with the defaults. */
+export const yesToAll: ElicitAnswer = (req) => ({
+  action: 'accept',
+  content: Object.fromEntries(
+    fieldsOf(req)
+      .filter((name) => roleOf(name) === 'confirm')
+      .map((name) => [name, true]),
+  ),
+});
 
 /** Answers approve's first round with `choose(its fields)`, and yes to every other form. */
 export const choosing =
@@ -111,11 +118,8 @@ export const choosing =
       ? { action: 'accept', content: choose((req as { requestedSchema: { properties: Record<string, any> } }).requestedSchema.properties) }
       : yesToAll(req);
 
-/** Approve's first round (the choices): its form asks neither `approved` nor `confirmed`. */
-export const isChoicesRound = (req: unknown): boolean => {
-  const props = Object.keys((req as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {});
-  return !props.includes('approved') && !props.includes('confirmed');
-};
+/** Approve's first round (the choices): its form asks no confirmation. */
+export const isChoicesRound = (req: unknown): boolean => !fieldsOf(req).some((name) => roleOf(name) === 'confirm');
 
 export function textOf(r: CallToolResult): string {
   return r.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n');

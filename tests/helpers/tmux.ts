@@ -1,8 +1,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { REQUIRED_BY_CI } from './corpus.js';
 import type { Cleanup } from './sandbox.js';
 
 /** tmux drives a real terminal: send-keys to answer, capture-pane to read the screen. */
 export const hasTmux = spawnSync('tmux', ['-V']).status === 0;
+
+/** A terminal test's `skip`: false when tmux is here, or when CI requires every test to run (it then fails without tmux). */
+export const skipWithoutTmux: string | false = !hasTmux && !REQUIRED_BY_CI ? 'tmux is not installed: terminal tests skipped' : false;
 
 /** `TmuxSession.start`, the session killed when the test `t` ends. */
 export function startTmux(t: Cleanup, name: string, command: string, cwd: string): TmuxSession {

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
 import { flatFields, readFrontMatter } from '../../server/src/model/frontmatter.js';
-import { CORPUS } from '../helpers/corpus.js';
+import { CORPUS, requireCorpus } from '../helpers/corpus.js';
 
 /** What the YAML parser makes of a block, as readFrontMatter asks it. */
 const yamlOf = (body: string[]): unknown => parseYaml(body.join('\n'), { strict: false, uniqueKeys: false, logLevel: 'error' }) ?? {};
@@ -136,11 +136,7 @@ test('fuzz: whenever the flat reader answers, YAML gives the same answer', (t) =
 });
 
 test('every front matter block of the corpus that the flat reader takes, it reads as YAML does', (t) => {
-  if (!fs.existsSync(CORPUS)) {
-    if (process.env.COPILOT_ONBOARD_REQUIRE_CORPUS === '1') assert.fail(`the corpus is required here but ${CORPUS} is absent`);
-    t.skip(`${CORPUS} is absent`);
-    return;
-  }
+  if (!requireCorpus(t)) return;
   let taken = 0;
   let blocks = 0;
   for (const file of markdownFiles(CORPUS)) {

@@ -25,7 +25,7 @@ import { TOOLS, type ToolName } from '../../server/src/mcp/tool-schemas.js';
 import type { Analysis } from '../../server/src/model/analysis.js';
 import type { PlanChoices, PlanOperation } from '../../server/src/model/plan.js';
 import type { SourceInfo } from '../../server/src/model/source.js';
-import type { ApproveFormInput, choicesForm } from '../../server/src/gate/forms.js';
+import type { ApproveFormInput, choicesForm } from '../../server/src/gate/choices-round.js';
 import type { ConflictOption as ConflictOptionType, PlanChoices as PlanChoicesType } from '../../server/src/model/plan.js';
 import * as problemSchemas from '../../server/src/model/problem.js';
 import * as sourceSchemas from '../../server/src/model/source.js';

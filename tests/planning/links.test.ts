@@ -6,7 +6,7 @@ import { linkDestinations } from '../../server/src/model/links.js';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sandbox } from '../helpers/sandbox.js';
-import { CORPUS, corpusRepos } from '../helpers/corpus.js';
+import { CORPUS, corpusRepos, requireCorpus } from '../helpers/corpus.js';
 import { fidelity } from '../helpers/fidelity.js';
 
 /**
@@ -77,7 +77,7 @@ test('a link through a symbolic link that leaves the repository did not resolve:
 });
 
 test('corpus: every link of moved text that resolved where it was written leads to the same repository path from its new file', async (t) => {
-  if (!fs.existsSync(CORPUS)) return t.skip('corpus absent (../shared/corpus)');
+  if (!requireCorpus(t)) return;
   let resolved = 0;
   const broken: string[] = [];
   for (const name of corpusRepos()) {

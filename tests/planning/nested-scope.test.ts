@@ -5,7 +5,7 @@ import path from 'node:path';
 import { nestedScope } from '../../server/src/analysis/scope/nested-scope.js';
 import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
-import { CORPUS } from '../helpers/corpus.js';
+import { CORPUS, requireCorpus } from '../helpers/corpus.js';
 import { openSession, outcomeOf, textOf, choosing } from '../helpers/mcp.js';
 import { sandbox } from '../helpers/sandbox.js';
 
@@ -118,7 +118,7 @@ test('choosing the other scope for each: docs/AGENTS.md goes to docs/**, package
 
 test('corpus: the nested AGENTS.md files of a monorepo keep their folders (PrefectHQ docs/AGENTS.md names docs/)', async (t) => {
   const root = path.join(CORPUS, 'PrefectHQ__prefect');
-  if (!fs.existsSync(root)) return t.skip('corpus absent');
+  if (!requireCorpus(t, root)) return;
   const plan = buildPlan(await scanRepository(root));
   const docs = plan.scopes.find((o) => o.path === 'docs/AGENTS.md');
   assert.equal(docs?.decided, 'folder');

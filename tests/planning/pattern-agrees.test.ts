@@ -1,12 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { labelDisagreements } from '../helpers/pattern-agreement.js';
 import { buildPlan, type Plan } from '../../server/src/planning/plan.js';
-import { CORPUS, corpusRepos } from '../helpers/corpus.js';
+import { CORPUS, corpusRepos, requireCorpus } from '../helpers/corpus.js';
 import { sandbox } from '../helpers/sandbox.js';
 
 /**
@@ -20,7 +19,7 @@ async function disagreements(root: string): Promise<string[]> {
 }
 
 test('corpus: for every repository the pattern label and the plan agree', async (t) => {
-  if (!fs.existsSync(CORPUS)) return t.skip('corpus absent (../shared/corpus)');
+  if (!requireCorpus(t)) return;
   const found: string[] = [];
   for (const repo of corpusRepos()) for (const d of await disagreements(path.join(CORPUS, repo))) found.push(`${repo}: ${d}`);
   assert.deepEqual(found, []);

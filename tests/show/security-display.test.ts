@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CLI, isChoicesRound, openSession, outcomeOf, textOf, type ElicitAnswer, type SampleAnswer, choosing } from '../helpers/mcp.js';
-import { hasTmux, startTmux } from '../helpers/tmux.js';
+import { skipWithoutTmux, startTmux } from '../helpers/tmux.js';
 import { MESSY_INSTRUCTIONS, readState, sandbox, writeFile } from '../helpers/sandbox.js';
 
 /**
@@ -16,8 +16,7 @@ import { MESSY_INSTRUCTIONS, readState, sandbox, writeFile } from '../helpers/sa
 const FILE = '.github/copilot-instructions.md';
 /** Anything a terminal or a renderer would act on, or that cannot be seen; newline and tab are allowed. */
 const HIDDEN = /(?![\n\t])[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
-const required = process.env.COPILOT_ONBOARD_REQUIRE_CORPUS === '1';
-const skipTmux = !hasTmux && !required ? 'tmux is not installed: terminal tests skipped' : false;
+const skipTmux = skipWithoutTmux;
 
 function cli(args: string[], env: Record<string, string | undefined> = {}) {
   const merged: Record<string, string | undefined> = { ...process.env, ...env };

@@ -5,21 +5,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { openSession, outcomeOf, yesToAll } from '../helpers/mcp.js';
 import { hashTree, tempDir } from '../helpers/sandbox.js';
-import { CORPUS, corpusRepos } from '../helpers/corpus.js';
+import { CORPUS, corpusRepos, requireCorpus } from '../helpers/corpus.js';
 import { linkDestinations } from '../../server/src/model/links.js';
 
 /**
  * End to end over real instruction files: every repository of ../shared/corpus is copied into a
  * sandbox, analyzed, proposed, approved, migrated, re-proposed (nothing left to do) and rolled back.
  */
-const required = process.env.COPILOT_ONBOARD_REQUIRE_CORPUS === '1';
-const present = fs.existsSync(path.join(CORPUS, 'MANIFEST.tsv'));
+const MANIFEST = path.join(CORPUS, 'MANIFEST.tsv');
 
-if (!present) {
-  test('real-world corpus', (t) => {
-    if (required) assert.fail(`the corpus is required here but ${CORPUS} is absent`);
-    t.skip(`corpus absent at ${CORPUS}: real-world migration tests skipped`);
-  });
+if (!fs.existsSync(MANIFEST)) {
+  test('real-world corpus', (t) => void requireCorpus(t, MANIFEST));
 } else {
   for (const name of corpusRepos()) {
     test(`corpus ${name}: migrate keeps every rule line, maps scopes, and rolls back byte for byte`, async (t) => {

@@ -2,6 +2,7 @@ import { emitKeypressEvents } from 'node:readline';
 import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { colourDiffsIn, colourFor, withoutDiffs } from '../show/diff-text.js';
 import { showLine, showText } from '../show/untrusted.js';
+import { roleOf } from '../call/field-roles.js';
 
 /** Answers an elicitation; `signal` aborts when the server stops waiting (timeout, cancelled call). */
 export type TerminalForm = (params: ElicitRequest['params'], signal?: AbortSignal) => Promise<ElicitResult>;
@@ -14,13 +15,6 @@ type Property = {
   oneOf?: { const: string; title: string }[];
   enum?: string[];
 };
-
-/** The approve form's comment: asked after a no, it turns the answer into requested changes. */
-const CHANGES_FIELD = 'comment';
-/** Approve's second round: after a no, go back to the choices instead. */
-const BACK_FIELD = 'choose_again';
-/** Optional yes/no questions where no refuses the step: nothing more is asked after it. */
-const REFUSED_BY_NO = new Set(['allow_uncommitted']);
 
 const DIFF_SHOWN = '(The whole diff of every change is shown above, printed by propose; it is also in .copilot-state/plan.diff.)';
 
@@ -55,14 +49,14 @@ export function terminalForm(options: { diffShown?: boolean | (() => string | nu
     };
     process.stdin.on('keypress', onKey);
     const context = { signal: serverSignal ? AbortSignal.any([escape.signal, serverSignal]) : escape.signal, output: process.stderr };
-    const required = new Set(schema.required ?? []);
     const fields = Object.entries(schema.properties as Record<string, Property>);
-    const isConfirmation = ([name, p]: [string, Property]) => p.type === 'boolean' && required.has(name);
-    const isText = ([, p]: [string, Property]) => p.type === 'string' && !p.oneOf && !p.enum;
-    const choices = fields.filter((f) => !isConfirmation(f) && !isText(f) && f[0] !== BACK_FIELD);
-    const back = fields.find(([n]) => n === BACK_FIELD);
-    const confirmations = fields.filter(isConfirmation);
-    const texts = fields.filter(isText);
+    const withRole = (...roles: string[]) => fields.filter(([name]) => roles.includes(roleOf(name)));
+    // What shapes what will happen first (a no to overwriting uncommitted changes refuses at once).
+    const choices = withRole('choice', 'allow_uncommitted');
+    const back = withRole('go_back')[0];
+    const confirmations = withRole('confirm');
+    const changes = withRole('comment')[0];
+    const notes = withRole('reason');
 
     const ask = (name: string, p: Property, raw = p.title ?? name) => askField(p, showLine(raw), context);
 
@@ -71,29 +65,28 @@ export function terminalForm(options: { diffShown?: boolean | (() => string | nu
       for (const [name, p] of choices) {
         content[name] = await ask(name, p);
         // A no that refuses the step (overwrite uncommitted changes?) ends the form: nothing more is asked.
-        if (REFUSED_BY_NO.has(name) && content[name] === false) return { action: 'decline' };
+        if (roleOf(name) === 'allow_uncommitted' && content[name] === false) return { action: 'decline' };
       }
       for (const [name, p] of confirmations) {
         content[name] = await ask(name, p);
         if (content[name] === true) continue;
         for (const [other] of confirmations) content[other] = content[other] === true;
-        if (back && (await ask(BACK_FIELD, back[1], 'Go back and change your choices instead?')) === true) {
-          return { action: 'accept', content: { ...content, [BACK_FIELD]: true } };
+        if (back && (await ask(back[0], back[1], 'Go back and change your choices instead?')) === true) {
+          return { action: 'accept', content: { ...content, [back[0]]: true } };
         }
-        const changes = texts.find(([n]) => n === CHANGES_FIELD);
         if (!changes) return { action: 'decline' };
         const comment = String(
           await ask(
-            CHANGES_FIELD,
+            changes[0],
             changes[1],
             'Comment (optional): what should change? It is recorded and shown by the next propose. Leave it empty to just decline.',
           ),
         ).trim();
         if (comment === '') return { action: 'decline' };
-        return { action: 'accept', content: { ...content, [CHANGES_FIELD]: comment } };
+        return { action: 'accept', content: { ...content, [changes[0]]: comment } };
       }
       // The approve comment is for requested changes: asked only after a no (above).
-      for (const [name, p] of texts) if (name !== CHANGES_FIELD) content[name] = await ask(name, p);
+      for (const [name, p] of notes) content[name] = await ask(name, p);
       return { action: 'accept', content };
     } catch (err) {
       const name = (err as Error)?.name;

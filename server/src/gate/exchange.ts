@@ -4,7 +4,8 @@ import type { RefusalOutcome } from '../common/outcomes.js';
 import { showLine } from '../show/untrusted.js';
 import type { ClientInfo, DiffPointer, ElicitationTrace, GatedStep, TraceProtocol } from '../state/schema.js';
 import { repoRelative, writeElicitationTrace } from '../state/traces/writer.js';
-import { FORMS, type Form } from './forms.js';
+import { FORMS } from './confirm-forms.js';
+import type { Form } from './fields.js';
 
 export interface Acted {
   outcome: 'approved' | 'migrated' | 'rolled_back';

@@ -13,7 +13,7 @@ import { Exchange, type Acted, type GateResult } from './exchange.js';
 
 export type { Acted, GateResult } from './exchange.js';
 import { LockHeldError, withLock } from '../state/lock.js';
-import type { Form } from './forms.js';
+import type { Form } from './fields.js';
 import { durationForPerson, type RefusalOutcome } from '../common/outcomes.js';
 
 /**

@@ -165,7 +165,7 @@ function messageText(f: CheckFinding): string {
 
 /** A message ends its sentence before the next one starts: a full stop unless it already ends with one (or ! or ?), closing quotes aside. */
 function sentence(text: string): string {
-  return /[.!?]["'’”]*$/.test(text.trimEnd()) ? text.trimEnd() : `${text.trimEnd()}.`;
+  return /[.!?]["'\u2019\u201d]*$/.test(text.trimEnd()) ? text.trimEnd() : `${text.trimEnd()}.`;
 }
 
 function helpText(r: CheckRule, base: string | null, markdown = false): string {

@@ -4,6 +4,7 @@ import { listTraces, type TraceEntry } from '../state/traces/reader.js';
 import { verifyTraces, type VerifyReport } from '../state/traces/verify.js';
 import { VERSION } from '../version.js';
 import { machinePaths, relativeToRepo } from '../state/traces/writer.js';
+import { roleOf } from '../call/field-roles.js';
 
 /**
  * `traces report`: the facts a reviewer of a migration pull request needs, from the trace files as
@@ -116,7 +117,7 @@ function stepOf(t: TraceEntry): ReportStep {
     seq: seqOf(t),
     file: t.file,
     step,
-    round: step !== 'approve' ? null : 'approved' in props ? 'approval' : 'choices',
+    round: step !== 'approve' ? null : Object.keys(props).some((name) => roleOf(name) === 'confirm') ? 'approval' : 'choices',
     tool: TOOL_OF[step] ?? null,
     client: client ? { name: valueText(client.name ?? ''), version: valueText(client.version ?? '') } : null,
     startedAt: started,

@@ -1,3 +1,5 @@
+import { showPath } from './untrusted.js';
+
 /**
  * What each line of a unified diff is, by its position: file headers before the hunks, then each
  * hunk's lines counted off its `@@ -a,b +c,d @@` header. A line's first characters alone say
@@ -79,4 +81,13 @@ export function diffLineKinds(lines: readonly string[]): DiffLineKind[] {
 export function diffStat(diff: string): { added: number; removed: number } {
   const kinds = diffLineKinds(diff.split('\n'));
   return { added: kinds.filter((k) => k === 'added').length, removed: kinds.filter((k) => k === 'removed').length };
+}
+
+/** The operations of a plan, one line each with what its diff adds and removes: `- Change "a.md" (+3 -1 lines)`. */
+export function describeOperations(operations: readonly { op: 'create' | 'update' | 'delete'; path: string; diff: string }[]): string[] {
+  const verbs = { create: 'Create', update: 'Change', delete: 'Remove' } as const;
+  return operations.map((o) => {
+    const { added, removed } = diffStat(o.diff);
+    return `- ${verbs[o.op]} ${showPath(o.path)} (+${added} -${removed} lines)`;
+  });
 }

@@ -4,7 +4,9 @@ import { approvedPlanAndTopics, currentPlan, planToApply, recheckApprovedPlan } 
 import { backupDirRel, backupRel } from '../engine/backup.js';
 import { PreconditionError } from '../common/errors.js';
 import type { Plan, PlanOperation } from '../planning/plan.js';
-import { approveForm, choicesForm, hasChoices, migrateForm } from '../gate/forms.js';
+import { approveForm, migrateForm } from '../gate/confirm-forms.js';
+import { choicesForm, choicesMessage, hasChoices } from '../gate/choices-round.js';
+import { answerOf, saidNo } from '../call/field-roles.js';
 import {
   commitFiles,
   commitsOfMigration,
@@ -27,7 +29,7 @@ import { readState, writeState } from '../state/store.js';
 import { entryStat } from '../repo/safe-fs.js';
 import { fileStamp } from '../state/traces/writer.js';
 import type { FlowContext } from '../call/context.js';
-import { approveMessage, choicesMessage, migrateMessage, rollbackMessage } from './messages.js';
+import { approveMessage, migrateMessage, rollbackMessage } from './messages.js';
 import { shownDiff } from './diff-shown.js';
 import { writePlanDiff } from '../state/plan-diff.js';
 import { showLine, showPath, showPaths } from '../show/untrusted.js';
@@ -103,7 +105,7 @@ async function secondRound(ctx: FlowContext, plan: PlanFile, picked: PlanChoices
       shownChars: shown.shownChars,
       whole: shown.whole,
     },
-    ...(withChoices ? { goBack: (content: Record<string, unknown>) => content.choose_again === true } : {}),
+    ...(withChoices ? { goBack: (content: Record<string, unknown>) => answerOf(content, 'go_back') === true } : {}),
     prepared: { plan, chosen, choices: picked, topics },
   };
 }
@@ -116,7 +118,8 @@ async function recordApproval(
 ): Promise<Acted> {
   const state = await readState(ctx.root);
   await currentPlan(ctx.root, state);
-  const comment = typeof content.comment === 'string' && content.comment !== '' ? content.comment : null;
+  const said = answerOf(content, 'comment');
+  const comment = typeof said === 'string' && said !== '' ? said : null;
   await writeState(ctx.root, {
     ...state,
     step: 'approved',
@@ -141,8 +144,8 @@ async function recordApproval(
 
 /** An approve answered no with a comment: the comment is kept as the changes the person asked for, shown by the next propose. */
 async function recordRequestedChanges(ctx: FlowContext, g: GateResult<ApproveRound>): Promise<StepResult> {
-  const comment = g.answered?.comment;
-  if (!g.prepared || g.answered?.approved !== false || typeof comment !== 'string' || comment.trim() === '') return fromGate(g);
+  const comment = g.answered ? answerOf(g.answered, 'comment') : undefined;
+  if (!g.prepared || !g.answered || !saidNo(g.answered) || typeof comment !== 'string' || comment.trim() === '') return fromGate(g);
   const state = await readState(ctx.root);
   await writeState(ctx.root, {
     ...state,
@@ -254,7 +257,7 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
       };
     },
     async (content, { planHash, approvedHash, ops, id, git, commitPlan }) => {
-      if (git && git.modified.length > 0 && content.allow_uncommitted !== true) {
+      if (git && git.modified.length > 0 && answerOf(content, 'allow_uncommitted') !== true) {
         throw new PreconditionError(
           `The plan would overwrite uncommitted changes in ${showPaths(git.modified)}. Commit or stash them, or allow it in the migrate form.`,
         );

@@ -1,6 +1,4 @@
-import { copyChoiceLines, MAX_CONFLICT_FIELDS, scopeAndAssistantLines } from '../gate/forms.js';
-import { conflictWords, secondLookWords } from '../call/words.js';
-import { diffStat } from '../show/diff-lines.js';
+import { describeOperations } from '../show/diff-lines.js';
 import { showLine, showPath, showPaths } from '../show/untrusted.js';
 import type { BackupManifest, PlanFile } from '../state/schema.js';
 
@@ -11,14 +9,6 @@ import type { BackupManifest, PlanFile } from '../state/schema.js';
  */
 
 const MAX_DIFF_CHARS = 6000;
-
-export function describeOperations(operations: PlanFile['operations']): string[] {
-  const verbs = { create: 'Create', update: 'Change', delete: 'Remove' } as const;
-  return operations.map((o) => {
-    const { added, removed } = diffStat(o.diff);
-    return `- ${verbs[o.op]} ${showPath(o.path)} (+${added} -${removed} lines)`;
-  });
-}
 
 /**
  * Approve's second round: the plan as it will be applied (rebuilt with the person's choices, when
@@ -49,66 +39,6 @@ export function approveMessage(
 function planName(planHash: string, chosenHash: string): string {
   const name = chosenHash.slice(0, 12);
   return chosenHash === planHash ? name : `${name} (from ${planHash.slice(0, 12)} with your choices)`;
-}
-
-/**
- * Approve's first round: the choices the plan offers, what each does and which way the default
- * goes. The next form shows the plan those choices give, with its diff, for approval.
- */
-export function choicesMessage(plan: PlanFile): string {
-  const lines = [
-    `copilot-onboard asks for your choices for migration plan ${plan.planHash.slice(0, 12)} (step 1 of 2).`,
-    'Nothing is approved here: the next form shows the exact changes your choices lead to, and asks for your approval.',
-    '',
-    'With the default choices, the migrate step would:',
-    ...(plan.operations.length > 0 ? describeOperations(plan.operations) : ['- change no file']),
-  ];
-  const choosable = plan.legacy.filter((l) => l.fates.length > 1);
-  if (choosable.length > 0) {
-    lines.push('', 'Legacy files (the default keeps each one):');
-    for (const l of choosable) {
-      if (l.linkTarget !== undefined) {
-        lines.push(
-          `- ${showPath(l.path)} is a symlink to ${showPath(l.linkTarget)}. Keep: the link stays, and the plan above is what happens. Replace: the link itself becomes a regular file with all repo-wide rules (the file it points at is not changed; rollback puts the link back).`,
-        );
-        continue;
-      }
-      if (l.copyOf !== undefined) {
-        lines.push(...copyChoiceLines(l));
-        continue;
-      }
-      lines.push(
-        `- ${showPath(l.path)}: its rules go to ${showPath(l.target)}. Keep: ${showLine(l.note)}${l.fates.includes('remove') ? ' Remove: deleted after backup.' : ''}${l.fates.includes('pointer') ? ` Pointer: replaced by a line importing ${showPath(l.target)}.` : ''}`,
-      );
-    }
-  }
-  if (plan.conflicts.length > 0) lines.push('', ...contradictionLines(plan.conflicts));
-  lines.push(...scopeAndAssistantLines(plan));
-  return lines.join('\n');
-}
-
-/** Said before the yes: the default leaves the repository failing `check` (contradiction), and why. */
-const CHECK_FAILS_ON_KEPT =
-  "Keeping all of them (the default) leaves each contradiction in Copilot's files, marked: copilot-onboard check, and the CI workflow that runs it, then fails on it (a contradiction fails the check) until you settle it in the files. Choosing the rule that stands leaves check passing.";
-
-/**
- * The contradictions, and which of them the form asks about. The form holds at most
- * MAX_CONFLICT_FIELDS of these questions; the rest are named here, and keep every side, marked.
- */
-function contradictionLines(conflicts: PlanFile['conflicts']): string[] {
-  const asked = conflicts.slice(0, MAX_CONFLICT_FIELDS);
-  const notAsked = conflicts.slice(MAX_CONFLICT_FIELDS);
-  const lines =
-    notAsked.length === 0
-      ? ['Contradictions (the form asks which rule stands for each; the default keeps all and marks them in the file):']
-      : [
-          `Contradictions (${conflicts.length}): the form asks which rule stands for the first ${asked.length}; the default keeps all and marks them in the file.`,
-          `Not asked: the last ${notAsked.length}, listed below. A form holds at most ${MAX_CONFLICT_FIELDS} of these questions, so ${notAsked.length === 1 ? 'this one keeps' : `these ${notAsked.length} keep`} the rules of every side, each marked in the file. To choose for ${notAsked.length === 1 ? 'it' : 'them'}, settle some contradictions in the files and propose again.`,
-        ];
-  if (conflicts.some((c) => !c.secondLook)) lines.push(CHECK_FAILS_ON_KEPT);
-  for (const c of asked) lines.push(`- ${conflictWords(c)}${secondLookWords(c)}`);
-  for (const c of notAsked) lines.push(`- ${conflictWords(c)} (not asked: all kept${c.secondLook ? '' : ', marked'})${secondLookWords(c)}`);
-  return lines;
 }
 
 /**

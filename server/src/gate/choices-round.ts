@@ -1,110 +1,32 @@
-import { z } from 'zod';
-import { showExcerpt, showLine, showPath, showPaths } from '../show/untrusted.js';
-import type { GatedStep } from '../state/schema.js';
-import {
+import { conflictWords, secondLookWords } from '../call/words.js';
+import { describeOperations } from '../show/diff-lines.js';
+import { showExcerpt, showLine, showPath } from '../show/untrusted.js';
+import type {
+  AssistantFate,
+  AssistantOption,
+  ConflictOption,
   LegacyFate,
-  type AssistantFate,
-  type AssistantOption,
-  type ConflictOption,
-  type LegacyOption,
-  type PlanChoices,
-  type ScopeFate,
-  type ScopeOption,
+  LegacyOption,
+  PlanChoices,
+  ScopeFate,
+  ScopeOption,
 } from '../model/plan.js';
 import type { Problem } from '../model/problem.js';
 import { folderGlob } from '../model/folder-glob.js';
+import type { PlanFile } from '../state/schema.js';
 import { conflictProblems, MAX_CONFLICT_FIELDS } from '../planning/choices.js';
 import { MAX_SCOPE_FIELDS } from '../planning/scopes.js';
 import { MAX_ASSISTANT_FIELDS } from '../planning/assistant-lines.js';
+import { field, formOf, type Field, type Form } from './fields.js';
 
 /**
- * The contract's elicitation forms. Field names are fixed; optional fields carry a default.
- * `requestedSchema` is what the person's client renders; `content` validates what comes back.
+ * Approve's first round, when the plan offers choices: the form that asks them and the message
+ * that says what each does. Round two, the approval itself, is the contract's form
+ * (confirm-forms.ts) with the plan those choices give.
  */
-export interface Form {
-  requestedSchema: {
-    type: 'object';
-    properties: Record<string, Record<string, unknown>>;
-    required: string[];
-  };
-  content: z.ZodType<Record<string, unknown>>;
-  /** Required booleans that must all be true for the step to go ahead. */
-  confirmations: string[];
-}
-
-const MAX_TEXT = 2000;
-
-export const FORMS: Record<GatedStep, Form> = {
-  approve: {
-    requestedSchema: {
-      type: 'object',
-      properties: {
-        approved: {
-          type: 'boolean',
-          title: 'Approve this migration plan',
-          description: 'Yes approves exactly the plan shown above. Nothing is written until you also confirm the migrate step.',
-        },
-        comment: {
-          type: 'string',
-          title: 'Comment (optional)',
-          description: 'Recorded with your answer. With no, it is read as the changes you would like: the next propose shows it.',
-          maxLength: MAX_TEXT,
-          default: '',
-        },
-      },
-      required: ['approved'],
-    },
-    content: z.object({ approved: z.boolean(), comment: z.string().max(MAX_TEXT).optional() }),
-    confirmations: ['approved'],
-  },
-  migrate: {
-    requestedSchema: {
-      type: 'object',
-      properties: {
-        confirmed: {
-          type: 'boolean',
-          title: 'Apply the approved plan now',
-          description: 'Yes backs up every file listed above and then writes the changes.',
-        },
-        understood_risks: {
-          type: 'boolean',
-          title: 'I understand these files will change',
-          description: 'The originals are kept in the backup folder named above and can be restored with rollback.',
-        },
-      },
-      required: ['confirmed', 'understood_risks'],
-    },
-    content: z.object({ confirmed: z.boolean(), understood_risks: z.boolean() }),
-    confirmations: ['confirmed', 'understood_risks'],
-  },
-  rollback: {
-    requestedSchema: {
-      type: 'object',
-      properties: {
-        confirmed: {
-          type: 'boolean',
-          title: 'Restore the files from the backup',
-          description: 'Yes restores every file listed above byte for byte and removes the files the migration created.',
-        },
-        reason: {
-          type: 'string',
-          title: 'Reason (optional)',
-          description: 'Why you are rolling back; recorded in the trace.',
-          maxLength: MAX_TEXT,
-          default: '',
-        },
-      },
-      required: ['confirmed'],
-    },
-    content: z.object({ confirmed: z.boolean(), reason: z.string().max(MAX_TEXT).optional() }),
-    confirmations: ['confirmed'],
-  },
-};
 
 /** More legacy files than this are decided together, in one field. */
 const MAX_FILE_FIELDS = 20;
-
-export { MAX_CONFLICT_FIELDS };
 
 /** Titles and descriptions show paths and rule text through show/untrusted.ts: quoted, escaped, one line. */
 const FATE_TITLES: Record<LegacyFate, (path: string, target: string, copyOf?: string) => string> = {
@@ -156,85 +78,23 @@ export function hasChoices(plan: ApproveFormInput): boolean {
 }
 
 /**
- * Approve's second round: the contract's approve form, and, when a first round asked the choices,
- * an optional field to go back and choose again.
- */
-export function approveForm(withChoices: boolean, approves?: string): Form {
-  const base = approves === undefined ? FORMS.approve : approveSaying(approves);
-  if (!withChoices) return base;
-  return {
-    requestedSchema: {
-      ...base.requestedSchema,
-      properties: {
-        ...base.requestedSchema.properties,
-        choose_again: {
-          type: 'boolean',
-          title: 'Go back and change my choices',
-          description: 'Yes asks the choices again instead of answering here; nothing is approved.',
-          default: false,
-        },
-      },
-    },
-    content: z.object({ approved: z.boolean(), comment: z.string().max(MAX_TEXT).optional(), choose_again: z.boolean().optional() }),
-    confirmations: base.confirmations,
-  };
-}
-
-/** The approve form whose yes says what it approves (the diff shown, and where the rest is). */
-function approveSaying(approves: string): Form {
-  const base = FORMS.approve;
-  const approved = { ...base.requestedSchema.properties.approved, description: approves };
-  return { ...base, requestedSchema: { ...base.requestedSchema, properties: { ...base.requestedSchema.properties, approved } } };
-}
-
-/**
  * Approve's first round, when the plan offers choices: only the choices, each optional with a safe
  * default (keep legacy files; keep all contradicting rules and mark them).
  */
 export function choicesForm(plan: ApproveFormInput): Form & { choicesFrom(content: Record<string, unknown>): PlanChoices } {
-  const properties: Record<string, Record<string, unknown>> = {};
-  const shape: Record<string, z.ZodType> = {};
   const choosable = plan.legacy.filter((l) => l.fates.length > 1);
-  const perFile = legacyFields(choosable, properties, shape);
+  const perFile = choosable.length <= MAX_FILE_FIELDS;
   const problems = conflictProblems(plan.problems ?? []);
-  plan.conflicts.slice(0, MAX_CONFLICT_FIELDS).forEach((c) => {
-    const sides = sidesOf(c.locations);
-    properties[c.id] = {
-      type: 'string',
-      title: `Which rule stands? ${showLine(c.description)}${certaintyOf(problems, c.id)}`,
-      oneOf: [
-        c.secondLook
-          ? { const: 'keep_all', title: 'Both stand: they may not conflict (worth a second look; nothing is marked in the file)' }
-          : {
-              const: 'keep_all',
-              title: 'Keep all of them and mark the conflict in the file (check, in CI too, then fails on it until you settle it)',
-            },
-        ...sides.map((side) => ({
-          const: `keep_${side.first + 1}`,
-          title: sideTitle(
-            side.at,
-            c.locations.filter((l) => !side.at.includes(l)),
-          ),
-        })),
-      ],
-      default: 'keep_all',
-    };
-    shape[c.id] = z.enum(['keep_all', ...sides.map((side) => `keep_${side.first + 1}`)] as [string, ...string[]]).optional();
-  });
   const scopes = (plan.scopes ?? []).slice(0, MAX_SCOPE_FIELDS);
-  scopes.forEach((o, i) => {
-    properties[`scope_${i + 1}`] = scopeField(o);
-    shape[`scope_${i + 1}`] = z.enum(['repo', 'folder']).optional();
-  });
   const assistants = (plan.assistants ?? []).slice(0, MAX_ASSISTANT_FIELDS);
-  assistants.forEach((o, i) => {
-    properties[`assistant_${i + 1}`] = assistantField(o);
-    shape[`assistant_${i + 1}`] = z.enum(o.fates as [string, ...string[]]).optional();
-  });
+  const form = formOf([
+    ...legacyFields(choosable, perFile),
+    ...plan.conflicts.slice(0, MAX_CONFLICT_FIELDS).map((c) => conflictField(c, problems)),
+    ...scopes.map((o, i) => scopeField(`scope_${i + 1}`, o)),
+    ...assistants.map((o, i) => assistantField(`assistant_${i + 1}`, o)),
+  ]);
   return {
-    requestedSchema: { type: 'object', properties, required: [] },
-    content: z.object(shape) as unknown as z.ZodType<Record<string, unknown>>,
-    confirmations: [],
+    ...form,
     choicesFrom(content) {
       const legacy: PlanChoices['legacy'] = {};
       choosable.forEach((l, i) => {
@@ -261,54 +121,72 @@ export function choicesForm(plan: ApproveFormInput): Form & { choicesFrom(conten
   };
 }
 
-/** The legacy files' fields: one per file, or one for all past MAX_FILE_FIELDS; whether they are per file. */
-function legacyFields(
-  choosable: ApproveFormInput['legacy'],
-  properties: Record<string, Record<string, unknown>>,
-  shape: Record<string, z.ZodType>,
-): boolean {
-  const perFile = choosable.length <= MAX_FILE_FIELDS;
-  if (perFile) {
-    choosable.forEach((l, i) => {
-      properties[`legacy_${i + 1}`] = {
-        type: 'string',
-        title: fileTitle(l),
-        oneOf: l.fates.map((f) => ({ const: f, title: FATE_TITLES[f](l.path, l.target, l.copyOf?.path) })),
-        default: 'keep',
-      };
-      shape[`legacy_${i + 1}`] = z.enum(l.fates as [string, ...string[]]).optional();
-    });
-  } else if (choosable.length > 0) {
-    properties.legacy_all = {
-      type: 'string',
-      title: `All ${choosable.length} legacy instruction files (their rules move into Copilot's files)`,
-      oneOf: [
+/** The legacy files' fields: one per file, or one for all past MAX_FILE_FIELDS. */
+function legacyFields(choosable: ApproveFormInput['legacy'], perFile: boolean): Field[] {
+  if (perFile)
+    return choosable.map((l, i) =>
+      field.choice(
+        `legacy_${i + 1}`,
+        fileTitle(l),
+        l.fates.map((f) => ({ const: f, title: FATE_TITLES[f](l.path, l.target, l.copyOf?.path) })),
+        'keep',
+      ),
+    );
+  if (choosable.length === 0) return [];
+  return [
+    field.choice(
+      'legacy_all',
+      `All ${choosable.length} legacy instruction files (their rules move into Copilot's files)`,
+      [
         { const: 'keep', title: 'Keep them all as they are' },
         { const: 'remove', title: 'Remove them all (each is backed up first)' },
       ],
-      default: 'keep',
-    };
-    shape.legacy_all = LegacyFate.extract(['keep', 'remove']).optional();
-  }
-  return perFile;
+      'keep',
+    ),
+  ];
+}
+
+/** Which side of a contradiction stands: all of them by default, or one side, the others' lines dropped. */
+function conflictField(c: ConflictOption, problems: Map<string, Pick<Problem, 'certainty'>>): Field {
+  const sides = sidesOf(c.locations);
+  return field.choice(
+    c.id,
+    `Which rule stands? ${showLine(c.description)}${certaintyOf(problems, c.id)}`,
+    [
+      c.secondLook
+        ? { const: 'keep_all', title: 'Both stand: they may not conflict (worth a second look; nothing is marked in the file)' }
+        : {
+            const: 'keep_all',
+            title: 'Keep all of them and mark the conflict in the file (check, in CI too, then fails on it until you settle it)',
+          },
+      ...sides.map((side) => ({
+        const: `keep_${side.first + 1}`,
+        title: sideTitle(
+          side.at,
+          c.locations.filter((l) => !side.at.includes(l)),
+        ),
+      })),
+    ],
+    'keep_all',
+  );
 }
 
 /** Where a nested AGENTS.md's rules apply: the tool's decision is the default, the other is offered. */
-function scopeField(o: ScopeOption): Record<string, unknown> {
+function scopeField(name: string, o: ScopeOption): Field {
   // The glob as written (model/folder-glob.ts escapes the folder's glob characters): the form says what applyTo will hold.
   const glob = folderGlob(o.folder) ?? `${o.folder}/**`;
-  return {
-    type: 'string',
-    title: `Where do the rules of ${showPath(o.path)} apply? (the tool: ${o.decided === 'repo' ? 'the whole repository' : `${showPath(glob)} only`}, because ${showLine(o.reason)})`,
-    oneOf: [
+  return field.choice(
+    name,
+    `Where do the rules of ${showPath(o.path)} apply? (the tool: ${o.decided === 'repo' ? 'the whole repository' : `${showPath(glob)} only`}, because ${showLine(o.reason)})`,
+    [
       { const: 'repo', title: `The whole repository: its rules go to .github/copilot-instructions.md` },
       {
         const: 'folder',
         title: `Only files under ${showPath(`${o.folder}/`)}: its rules go to a scoped file with applyTo ${showPath(glob)}`,
       },
     ],
-    default: o.decided,
-  };
+    o.decided,
+  );
 }
 
 const ASSISTANT_FATE_TITLES: Record<AssistantFate, (o: AssistantOption) => string> = {
@@ -320,22 +198,22 @@ const ASSISTANT_FATE_TITLES: Record<AssistantFate, (o: AssistantOption) => strin
 };
 
 /** What becomes of a file's lines written for another assistant; the lines are listed in full in the message. */
-function assistantField(o: AssistantOption): Record<string, unknown> {
+function assistantField(name: string, o: AssistantOption): Field {
   const at = o.lines.map((l) => `${showPath(o.path)}:${l.line}`);
   const named = at.length > 3 ? `${at.slice(0, 3).join(', ')} and ${at.length - 3} more` : at.join(', ');
-  return {
-    type: 'string',
-    title: `Lines of ${showPath(o.path)} written for another assistant (${named}): what goes to ${showPath(o.target)}?`,
-    oneOf: o.fates.map((f) => ({ const: f, title: ASSISTANT_FATE_TITLES[f](o) })),
-    default: 'keep',
-  };
+  return field.choice(
+    name,
+    `Lines of ${showPath(o.path)} written for another assistant (${named}): what goes to ${showPath(o.target)}?`,
+    o.fates.map((f) => ({ const: f, title: ASSISTANT_FATE_TITLES[f](o) })),
+    'keep',
+  );
 }
 
 /**
  * What round one says about the nested AGENTS.md files and the lines for another assistant: the
  * tool's decision and reason for each file; each line in full with file:line, its rewrite beside it.
  */
-export function scopeAndAssistantLines(plan: Pick<ApproveFormInput, 'scopes' | 'assistants'>): string[] {
+function scopeAndAssistantLines(plan: Pick<ApproveFormInput, 'scopes' | 'assistants'>): string[] {
   const lines: string[] = [];
   const scopes = plan.scopes ?? [];
   if (scopes.length > 0) {
@@ -393,28 +271,6 @@ function sideTitle(at: Located[], dropped: Located[]): string {
 
 type Located = Pick<ConflictOption['locations'][number], 'path' | 'line' | 'text'>;
 
-/** The migrate form; when files the plan touches have uncommitted changes, it asks whether to overwrite them (default no). */
-export function migrateForm(uncommitted: string[]): Form {
-  if (uncommitted.length === 0) return FORMS.migrate;
-  const base = FORMS.migrate;
-  return {
-    requestedSchema: {
-      ...base.requestedSchema,
-      properties: {
-        ...base.requestedSchema.properties,
-        allow_uncommitted: {
-          type: 'boolean',
-          title: `Overwrite uncommitted changes in ${showPaths(uncommitted)}`,
-          description: 'They are backed up first, but git cannot give them back. Leave this off to commit or stash them first.',
-          default: false,
-        },
-      },
-    },
-    content: z.object({ confirmed: z.boolean(), understood_risks: z.boolean(), allow_uncommitted: z.boolean().optional() }),
-    confirmations: base.confirmations,
-  };
-}
-
 /** The diff between two copies is cut after this many lines in the approve form's message (the plan's notes hold more). */
 export const MAX_COPY_DIFF_LINES = 60;
 /** …and after this many characters. */
@@ -444,4 +300,64 @@ export function copyChoiceLines(l: Pick<LegacyOption, 'path' | 'target' | 'fates
   }
   if (more > 0) cut = [...cut, `… ${more} more lines of differences in the plan's notes (.copilot-state/plan.json)`];
   return [...lines, `  The differences from ${c} (migrated by default, lines marked -) to ${p} (lines marked +), as one diff:`, ...cut];
+}
+
+/**
+ * Approve's first round: the choices the plan offers, what each does and which way the default
+ * goes. The next form shows the plan those choices give, with its diff, for approval.
+ */
+export function choicesMessage(plan: PlanFile): string {
+  const lines = [
+    `copilot-onboard asks for your choices for migration plan ${plan.planHash.slice(0, 12)} (step 1 of 2).`,
+    'Nothing is approved here: the next form shows the exact changes your choices lead to, and asks for your approval.',
+    '',
+    'With the default choices, the migrate step would:',
+    ...(plan.operations.length > 0 ? describeOperations(plan.operations) : ['- change no file']),
+  ];
+  const choosable = plan.legacy.filter((l) => l.fates.length > 1);
+  if (choosable.length > 0) {
+    lines.push('', 'Legacy files (the default keeps each one):');
+    for (const l of choosable) {
+      if (l.linkTarget !== undefined) {
+        lines.push(
+          `- ${showPath(l.path)} is a symlink to ${showPath(l.linkTarget)}. Keep: the link stays, and the plan above is what happens. Replace: the link itself becomes a regular file with all repo-wide rules (the file it points at is not changed; rollback puts the link back).`,
+        );
+        continue;
+      }
+      if (l.copyOf !== undefined) {
+        lines.push(...copyChoiceLines(l));
+        continue;
+      }
+      lines.push(
+        `- ${showPath(l.path)}: its rules go to ${showPath(l.target)}. Keep: ${showLine(l.note)}${l.fates.includes('remove') ? ' Remove: deleted after backup.' : ''}${l.fates.includes('pointer') ? ` Pointer: replaced by a line importing ${showPath(l.target)}.` : ''}`,
+      );
+    }
+  }
+  if (plan.conflicts.length > 0) lines.push('', ...contradictionLines(plan.conflicts));
+  lines.push(...scopeAndAssistantLines(plan));
+  return lines.join('\n');
+}
+
+/** Said before the yes: the default leaves the repository failing `check` (contradiction), and why. */
+const CHECK_FAILS_ON_KEPT =
+  "Keeping all of them (the default) leaves each contradiction in Copilot's files, marked: copilot-onboard check, and the CI workflow that runs it, then fails on it (a contradiction fails the check) until you settle it in the files. Choosing the rule that stands leaves check passing.";
+
+/**
+ * The contradictions, and which of them the form asks about. The form holds at most
+ * MAX_CONFLICT_FIELDS of these questions; the rest are named here, and keep every side, marked.
+ */
+function contradictionLines(conflicts: PlanFile['conflicts']): string[] {
+  const asked = conflicts.slice(0, MAX_CONFLICT_FIELDS);
+  const notAsked = conflicts.slice(MAX_CONFLICT_FIELDS);
+  const lines =
+    notAsked.length === 0
+      ? ['Contradictions (the form asks which rule stands for each; the default keeps all and marks them in the file):']
+      : [
+          `Contradictions (${conflicts.length}): the form asks which rule stands for the first ${asked.length}; the default keeps all and marks them in the file.`,
+          `Not asked: the last ${notAsked.length}, listed below. A form holds at most ${MAX_CONFLICT_FIELDS} of these questions, so ${notAsked.length === 1 ? 'this one keeps' : `these ${notAsked.length} keep`} the rules of every side, each marked in the file. To choose for ${notAsked.length === 1 ? 'it' : 'them'}, settle some contradictions in the files and propose again.`,
+        ];
+  if (conflicts.some((c) => !c.secondLook)) lines.push(CHECK_FAILS_ON_KEPT);
+  for (const c of asked) lines.push(`- ${conflictWords(c)}${secondLookWords(c)}`);
+  for (const c of notAsked) lines.push(`- ${conflictWords(c)} (not asked: all kept${c.secondLook ? '' : ', marked'})${secondLookWords(c)}`);
+  return lines;
 }
