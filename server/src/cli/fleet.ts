@@ -1,6 +1,7 @@
 import { BadInputError } from '../common/errors.js';
 import { byCodeUnit } from '../common/collections.js';
 import type { Certainty } from '../model/problem.js';
+import { CERTAINTIES, CHECK_RULE_IDS, CHECK_RULES, type CheckRule } from '../model/findings.js';
 import { mdCode } from '../show/markup.js';
 import { showJson, showPath } from '../show/untrusted.js';
 import { readNamedFile } from '../repo/named-file.js';
@@ -13,15 +14,12 @@ import { readNamedFile } from '../repo/named-file.js';
  * were read, and say how many were not.
  */
 
-export interface FleetCounts {
-  files: number;
-  contradictions: Record<Certainty, number>;
-  duplicates: number;
-  drift: number;
-  wouldChange: number;
-  ambiguity: number;
-  findings: number;
-}
+/** A rule's column: a count, or counts by certainty (contradictions). */
+type FleetCount<R extends CheckRule> = (typeof CHECK_RULES)[R]['fleet'] extends { byCertainty: true } ? Record<Certainty, number> : number;
+type FleetColumns = { [R in CheckRule as (typeof CHECK_RULES)[R]['fleet']['key']]: FleetCount<R> };
+
+/** The counts of one result, or of all: its files, one column per check rule (model/findings.ts), and its findings. */
+export type FleetCounts = { files: number } & FleetColumns & { findings: number };
 
 export interface FleetRow extends Partial<FleetCounts> {
   repository: string;
@@ -45,8 +43,6 @@ export interface FleetReport {
   rows: FleetRow[];
 }
 
-const CERTAINTIES: readonly Certainty[] = ['high', 'medium', 'low'];
-
 /** The label of a result: the repository it names (GITHUB_REPOSITORY, as `check` writes it in Actions), else the file as named. */
 function labelOf(json: Record<string, unknown> | null, file: string): string {
   return typeof json?.repository === 'string' && json.repository !== '' ? json.repository : file;
@@ -69,25 +65,40 @@ export function fleetRow(file: string, bytes: Buffer | string | null, problem?: 
     return { repository: labelOf(o, file), file, status: 'malformed', problem: 'is not a copilot-onboard check --format json result' };
   const of = (rule: string) =>
     findings.filter((f): f is Record<string, unknown> => f !== null && typeof f === 'object' && (f as { rule?: unknown }).rule === rule);
-  const contradictions = of('contradiction');
   return {
     repository: labelOf(o, file),
     file,
     status: 'ok',
-    files: typeof o.files === 'number' ? o.files : 0,
-    contradictions: Object.fromEntries(CERTAINTIES.map((c) => [c, contradictions.filter((f) => f.certainty === c).length])) as Record<
-      Certainty,
-      number
-    >,
-    duplicates: of('duplicate').length,
-    drift: of('drift').length,
-    wouldChange: of('would-change').length,
-    ambiguity: of('ambiguity').length,
-    findings: findings.length,
+    ...counted(
+      typeof o.files === 'number' ? o.files : 0,
+      (rule, certainty) => of(rule).filter((f) => certainty === undefined || f.certainty === certainty).length,
+      findings.length,
+    ),
     failed: o.failed,
     failOn: typeof o.failOn === 'string' ? o.failOn : undefined,
     version: typeof o.version === 'string' ? o.version : undefined,
   };
+}
+
+/** The counts, in the columns' order: `count` gives a rule's findings, of one certainty when asked. */
+function counted(files: number, count: (rule: CheckRule, certainty?: Certainty) => number, findings: number): FleetCounts {
+  const columns = Object.fromEntries(
+    CHECK_RULE_IDS.map((r) => {
+      const column = CHECK_RULES[r].fleet;
+      return [column.key, 'byCertainty' in column ? Object.fromEntries(CERTAINTIES.map((c) => [c, count(r, c)])) : count(r)];
+    }),
+  ) as FleetColumns;
+  return { files, ...columns, findings };
+}
+
+/** A rule's column of a row or of the totals. */
+const columnOf = (counts: Partial<FleetCounts>, r: CheckRule): number | Record<Certainty, number> | undefined =>
+  (counts as Record<string, number | Record<Certainty, number> | undefined>)[CHECK_RULES[r].fleet.key];
+
+/** A rule's cell: its count, or its counts by certainty as `high / medium / low`. */
+function cellOf(counts: Partial<FleetCounts>, r: CheckRule): string {
+  const value = columnOf(counts, r);
+  return typeof value === 'object' ? CERTAINTIES.map((c) => value[c]).join(' / ') : String(value ?? 0);
 }
 
 /** The rows merged: a stable order (by repository, then file), and totals that are the sum of the rows read. */
@@ -101,15 +112,15 @@ export function mergeFleet(rows: FleetRow[]): FleetReport {
     missing: sorted.filter((r) => r.status === 'missing').length,
     malformed: sorted.filter((r) => r.status === 'malformed').length,
     failed: ok.filter((r) => r.failed).length,
-    totals: {
-      files: sum((r) => r.files),
-      contradictions: Object.fromEntries(CERTAINTIES.map((c) => [c, sum((r) => r.contradictions?.[c])])) as Record<Certainty, number>,
-      duplicates: sum((r) => r.duplicates),
-      drift: sum((r) => r.drift),
-      wouldChange: sum((r) => r.wouldChange),
-      ambiguity: sum((r) => r.ambiguity),
-      findings: sum((r) => r.findings),
-    },
+    totals: counted(
+      sum((r) => r.files),
+      (rule, certainty) =>
+        sum((r) => {
+          const v = columnOf(r, rule);
+          return typeof v === 'object' ? v[certainty!] : v;
+        }),
+      sum((r) => r.findings),
+    ),
     rows: sorted,
   };
 }
@@ -121,22 +132,23 @@ export function fleetMarkdown(report: FleetReport): string {
     '',
     `${report.repositories} result${report.repositories === 1 ? '' : 's'}: ${report.read} read, ${report.failed} failed their check${report.missing ? `, **${report.missing} missing**` : ''}${report.malformed ? `, **${report.malformed} malformed**` : ''}.`,
     '',
-    '| repository | result | files | contradictions high / medium / low | duplicates | drift | would-change | ambiguity | tool |',
-    '|---|---|---:|---|---:|---:|---:|---:|---|',
+    `| repository | result | files | ${CHECK_RULE_IDS.map((r) => CHECK_RULES[r].fleet.header).join(' | ')} | tool |`,
+    `|---|---|---:|${CHECK_RULE_IDS.map((r) => ('byCertainty' in CHECK_RULES[r].fleet ? '---' : '---:')).join('|')}|---|`,
   ];
   const cell = (s: string) => mdCode(s, { inTable: true });
+  const empty = CHECK_RULE_IDS.map(() => ' |').join('');
   for (const r of report.rows) {
     if (r.status !== 'ok') {
-      lines.push(`| ${cell(r.repository)} | **${r.status}**: ${cell(`${r.file} ${r.problem ?? ''}`)} | | | | | | | |`);
+      lines.push(`| ${cell(r.repository)} | **${r.status}**: ${cell(`${r.file} ${r.problem ?? ''}`)} |${empty} | |`);
       continue;
     }
-    const c = r.contradictions!;
+    const cells = CHECK_RULE_IDS.map((rule) => cellOf(r, rule)).join(' | ');
     lines.push(
-      `| ${cell(r.repository)} | ${r.failed ? '❌ failed' : '✅ passed'} | ${r.files} | ${c.high} / ${c.medium} / ${c.low} | ${r.duplicates} | ${r.drift} | ${r.wouldChange} | ${r.ambiguity} | ${r.version ? cell(r.version) : '?'} |`,
+      `| ${cell(r.repository)} | ${r.failed ? '❌ failed' : '✅ passed'} | ${r.files} | ${cells} | ${r.version ? cell(r.version) : '?'} |`,
     );
   }
   lines.push(
-    `| **total** | ${report.failed} failed of ${report.read} | ${t.files} | ${t.contradictions.high} / ${t.contradictions.medium} / ${t.contradictions.low} | ${t.duplicates} | ${t.drift} | ${t.wouldChange} | ${t.ambiguity} | |`,
+    `| **total** | ${report.failed} failed of ${report.read} | ${t.files} | ${CHECK_RULE_IDS.map((rule) => cellOf(t, rule)).join(' | ')} | |`,
   );
   return `${lines.join('\n')}\n`;
 }

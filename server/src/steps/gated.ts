@@ -1,6 +1,6 @@
 import fs from 'fs-extra';
 import { assertPlanCurrent } from '../engine/apply.js';
-import { approvedPlanAndTopics, currentPlan, planToApply, recheckApprovedPlan } from '../engine/approved-plan.js';
+import { approvedPlan, currentPlan, planToApply, recheckApprovedPlan } from '../engine/approved-plan.js';
 import { backupDirRel, backupRel } from '../engine/backup.js';
 import { PreconditionError } from '../common/errors.js';
 import type { Plan, PlanOperation } from '../planning/plan.js';
@@ -40,8 +40,6 @@ interface ApproveRound {
   plan: PlanFile;
   chosen: Plan;
   choices: PlanChoices;
-  /** Each contradiction's topic, by its choice id. */
-  topics: Record<string, string>;
 }
 
 const BACKUP_HINT = '.copilot-state/backups/<migration id>/';
@@ -69,7 +67,7 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
 
 /** Round two: the plan rebuilt with the choices, its exact diff; the approval binds to its hash. */
 async function secondRound(ctx: FlowContext, plan: PlanFile, picked: PlanChoices, withChoices: boolean): Promise<Prepared<ApproveRound>> {
-  const { chosen, topics } = await approvedPlanAndTopics(ctx.root, plan, picked);
+  const chosen = await approvedPlan(ctx.root, plan, picked);
   if (chosen.operations.length === 0) {
     throw new PreconditionError(
       withChoices
@@ -85,19 +83,15 @@ async function secondRound(ctx: FlowContext, plan: PlanFile, picked: PlanChoices
   );
   return {
     planHash: chosen.chosenHash,
-    message: `${approveMessage(plan, chosen, withChoices ? choiceLines(picked, plan, topics, forPerson(ctx.options)) : [], BACKUP_HINT)}\n\n${git.join('\n')}`,
+    message: `${approveMessage(plan, chosen, withChoices ? choiceLines(picked, plan, forPerson(ctx.options)) : [], BACKUP_HINT)}\n\n${git.join('\n')}`,
     form: approveForm(withChoices),
     ...(withChoices ? { goBack: (content: Record<string, unknown>) => content.choose_again === true } : {}),
-    prepared: { plan, chosen, choices: picked, topics },
+    prepared: { plan, chosen, choices: picked },
   };
 }
 
 /** An accepted approve: the approval of the plan round two showed, with the choices that built it. */
-async function recordApproval(
-  ctx: FlowContext,
-  content: Record<string, unknown>,
-  { plan, chosen, choices, topics }: ApproveRound,
-): Promise<Acted> {
+async function recordApproval(ctx: FlowContext, content: Record<string, unknown>, { plan, chosen, choices }: ApproveRound): Promise<Acted> {
   const state = await readState(ctx.root);
   await currentPlan(ctx.root, state);
   const comment = typeof content.comment === 'string' && content.comment !== '' ? content.comment : null;
@@ -116,7 +110,7 @@ async function recordApproval(
       usedAt: null,
     },
   });
-  const picked = choiceLines(choices, plan, topics, forPerson(ctx.options));
+  const picked = choiceLines(choices, plan, forPerson(ctx.options));
   return {
     outcome: 'approved',
     detail: `Plan ${chosen.chosenHash.slice(0, 12)} is approved${picked.length ? ` with these choices: ${picked.join(', ')}` : ''}. Next: ${stepName(ctx.options, 'migrate')} applies it after a final confirmation.`,
@@ -148,12 +142,11 @@ async function recordRequestedChanges(ctx: FlowContext, g: GateResult<ApproveRou
  * (`conflict_1: keep_2`), in words for a person at the CLI (`the conflict about package manager:
  * keep the rule at AGENTS.md:3`).
  */
-function choiceLines(picked: PlanChoices, plan: Pick<PlanFile, 'conflicts'>, topics: Record<string, string>, person: boolean): string[] {
+function choiceLines(picked: PlanChoices, plan: Pick<PlanFile, 'conflicts'>, person: boolean): string[] {
   const conflict = (id: string, choice: string): string => {
     if (!person) return `${id}: ${choice}`;
     const c = plan.conflicts.find((x) => x.id === id);
-    const topic = c ? topics[id] : undefined;
-    const name = topic !== undefined ? `the conflict about ${showLine(topic)}` : `the conflict ${id.replace(/^conflict_/, '')}`;
+    const name = c ? `the conflict about ${showLine(c.topic)}` : `the conflict ${id.replace(/^conflict_/, '')}`;
     const keep = /^keep_(\d+)$/.exec(choice);
     if (!keep) return `${name}: keep all its rules`;
     const at = c?.locations[Number(keep[1]) - 1];

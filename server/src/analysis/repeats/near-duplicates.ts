@@ -1,4 +1,4 @@
-import type { Problem } from '../../model/problem.js';
+import type { FoundDuplication } from '../../model/problem.js';
 import { byCodeUnit } from '../../common/collections.js';
 import type { NormalizedOf } from './normalized.js';
 import { normalizedText, type Scope, type Unit } from '../../model/model.js';
@@ -136,7 +136,7 @@ export function findNearDuplicates(
   units: Unit[],
   scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' }),
   normalizedOf: NormalizedOf = normalizedText,
-): Problem[] {
+): FoundDuplication[] {
   const compared = units.filter((u) => u.kind === 'paragraph' || u.kind === 'list-item');
   const texts = compared.map(normalizedOf);
   let capacity = 0;
@@ -163,7 +163,7 @@ export function findNearDuplicates(
         shared.set(key, (shared.get(key) ?? 0) + 1);
       }
   }
-  const problems: Problem[] = [];
+  const problems: FoundDuplication[] = [];
   const common = new CommonWords(table);
   for (const [key, rare] of shared) {
     if (rare < 2) continue;
