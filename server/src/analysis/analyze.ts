@@ -96,7 +96,11 @@ export const FINDERS: readonly Finder[] = [
   },
   { name: 'hidden-characters', kinds: ['ambiguity/hidden-character'], find: (i) => i.docs.flatMap((d) => findHiddenCharacters(d.units)) },
   { name: 'imports-not-followed', kinds: ['ambiguity/imports-not-followed'], find: (i) => i.scan.importCaps.map(importCapProblem) },
-  { name: 'missing-paths', kinds: ['ambiguity/missing-path'], find: (i) => findMissingPaths(i.docs, i.scan.listing) },
+  {
+    name: 'missing-paths',
+    kinds: ['ambiguity/missing-path'],
+    find: (i) => findMissingPaths(i.docs, i.scan.listing, new Set(i.scan.sources.map((s) => s.path))),
+  },
 ];
 
 export function analyze(scan: ScanResult, finders: readonly Finder[] = FINDERS): Analysis {
