@@ -42,7 +42,13 @@ export const Contradiction = z.object({
 });
 export type Contradiction = z.infer<typeof Contradiction>;
 
-export const Duplication = z.object({ type: z.literal('duplication'), kind: z.enum(kindsOf('duplication')), ...found });
+export const Duplication = z.object({
+  type: z.literal('duplication'),
+  kind: z.enum(kindsOf('duplication')),
+  ...found,
+  /** Near and reworded repeats: the rules the description quotes, as data (one rule said alike in many places quotes them all). */
+  quoted: z.array(z.string()).optional(),
+});
 export type Duplication = z.infer<typeof Duplication>;
 
 export const Ambiguity = z.object({ type: z.literal('ambiguity'), kind: z.enum(kindsOf('ambiguity')), ...found });

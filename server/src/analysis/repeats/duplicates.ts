@@ -298,14 +298,16 @@ export function findReworded(
         const pair = `${a.u.path}:${a.u.line}|${b.u.path}:${b.u.line}`;
         if (reported.has(pair)) continue;
         reported.add(pair);
+        const quoted = [excerpt(stripMarker(a.text)), excerpt(stripMarker(b.text))];
         problems.push({
           type: 'duplication',
           kind: 'reworded',
-          description: `Reworded duplicate: "${excerpt(stripMarker(a.text))}" says what "${excerpt(stripMarker(b.text))}" says`,
+          description: `Reworded duplicate: "${quoted[0]}" says what "${quoted[1]}" says`,
           locations: [
             { path: a.u.path, line: a.u.line },
             { path: b.u.path, line: b.u.line },
           ],
+          quoted,
         });
       }
     }

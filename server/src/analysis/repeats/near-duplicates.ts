@@ -177,14 +177,16 @@ export function findNearDuplicates(
     const together = common.count(i, j);
     const union = table.size(i) + table.size(j) - together;
     if (together / union < THRESHOLD) continue;
+    const quoted = excerpt(aText);
     problems.push({
       type: 'duplication',
       kind: 'near',
-      description: `Near-identical rules (drifted copies, ${Math.round((100 * together) / union)}% the same words): "${excerpt(aText)}"`,
+      description: `Near-identical rules (drifted copies, ${Math.round((100 * together) / union)}% the same words): "${quoted}"`,
       locations: [
         { path: a.path, line: a.line },
         { path: b.path, line: b.line },
       ],
+      quoted: [quoted],
     });
   }
   return problems.sort((x, y) => byCodeUnit(x.locations[0]!.path, y.locations[0]!.path) || x.locations[0]!.line - y.locations[0]!.line);

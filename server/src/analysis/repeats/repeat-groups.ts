@@ -24,11 +24,12 @@ export function groupRepeats(problems: FoundDuplication[]): FoundDuplication[] {
 function groupProblem(g: readonly FoundDuplication[]): FoundDuplication {
   const places = new Map<string, { path: string; line: number }>();
   for (const p of g) for (const l of p.locations) places.set(at(l), l);
-  const quotes = [...new Set(g.flatMap((p) => [...p.description.matchAll(/"([^"]+)"/g)].map((m) => m[1]!)))];
+  const quoted = [...new Set(g.flatMap((p) => p.quoted ?? []))];
   return {
     type: 'duplication',
     kind: g.some((p) => p.kind === 'reworded') ? 'reworded' : 'near',
-    description: `The same rule in ${places.size} places, said alike: ${quotes.map((q) => `"${q}"`).join(', ')}`,
+    description: `The same rule in ${places.size} places, said alike: ${quoted.map((q) => `"${q}"`).join(', ')}`,
     locations: [...places.values()],
+    quoted,
   };
 }
