@@ -64,7 +64,7 @@ test('a job summary stays under GitHub’s 1 MiB, whole findings only, with a li
     files: 2,
     failOn: 'contradiction',
     failed: true,
-    counts: { contradiction: 0, duplicate: n, drift: 0, 'would-change': 0, ambiguity: 0 },
+    counts: { contradiction: 0, duplicate: n, drift: 0, 'would-change': 0, ambiguity: 0, unread: 0 },
     findings: Array.from({ length: n }, (_, i) => ({
       rule: 'duplicate' as const,
       kind: 'exact',

@@ -186,6 +186,7 @@ test('SARIF 2.1.0: valid against the official schema, one result per finding, a 
       'copilot-onboard/drift',
       'copilot-onboard/would-change',
       'copilot-onboard/ambiguity',
+      'copilot-onboard/unread',
     ],
   );
   for (const rule of run.tool.driver.rules) {
@@ -264,7 +265,7 @@ test('SARIF links: helpUri into the project repository at this version when pack
     files: 2,
     failOn: 'contradiction' as const,
     failed: true,
-    counts: { contradiction: 1, duplicate: 0, drift: 0, 'would-change': 0, ambiguity: 0 },
+    counts: { contradiction: 1, duplicate: 0, drift: 0, 'would-change': 0, ambiguity: 0, unread: 0 },
     findings: [
       {
         rule: 'contradiction' as const,

@@ -56,12 +56,13 @@ test('a kind with no row, or a contradiction without its topic, is a type error,
 });
 
 test('the check rules, their order and the fail-on ladder come from the table', () => {
-  assert.deepEqual(CHECK_RULE_IDS, ['contradiction', 'duplicate', 'drift', 'would-change', 'ambiguity']);
+  assert.deepEqual(CHECK_RULE_IDS, ['contradiction', 'duplicate', 'drift', 'would-change', 'ambiguity', 'unread']);
   assert.deepEqual(Object.keys(CHECK_RULES), [...CHECK_RULE_IDS]);
   assert.deepEqual(FAIL_ON, ['contradiction', 'duplicate', 'drift', 'any', 'none']);
-  assert.deepEqual([...rulesFailedAt('contradiction')], ['contradiction']);
-  assert.deepEqual([...rulesFailedAt('duplicate')], ['contradiction', 'duplicate']);
-  assert.deepEqual([...rulesFailedAt('drift')], ['contradiction', 'duplicate', 'drift']);
+  // A file check could not read fails wherever a contradiction does.
+  assert.deepEqual([...rulesFailedAt('contradiction')], ['contradiction', 'unread']);
+  assert.deepEqual([...rulesFailedAt('duplicate')], ['contradiction', 'duplicate', 'unread']);
+  assert.deepEqual([...rulesFailedAt('drift')], ['contradiction', 'duplicate', 'drift', 'unread']);
   assert.deepEqual([...rulesFailedAt('any')], [...CHECK_RULE_IDS]);
   assert.deepEqual([...rulesFailedAt('none')], []);
   // Each type of problem is reported under one rule; drift and would-change are check's own.
@@ -93,7 +94,7 @@ test("the check tool's schema, yargs's choices, SARIF's rules and fleet's column
     files: 1,
     failOn: 'contradiction',
     failed: false,
-    counts: { contradiction: 0, duplicate: 0, drift: 0, 'would-change': 0, ambiguity: 1 },
+    counts: { contradiction: 0, duplicate: 0, drift: 0, 'would-change': 0, ambiguity: 1, unread: 0 },
     findings: [
       {
         rule: 'ambiguity',

@@ -1,4 +1,4 @@
-import { baselineOf, checkText, parseBaseline, runCheck, type FailOn } from '../steps/check.js';
+import { baselineOf, checkText, parseBaseline, runCheck, type CheckReport, type FailOn } from '../steps/check.js';
 import { BadInputError } from '../common/errors.js';
 import { showJson, showPath, showText } from '../show/untrusted.js';
 import { readNamedFile, writeNamedFile } from '../repo/named-file.js';
@@ -28,15 +28,26 @@ export async function checkCommand(root: string, args: CheckArgs): Promise<numbe
     for (const f of report.findings) f.inBaseline = true;
     report.failed = false;
   }
-  if (args.format === 'markdown') process.stdout.write((await import('../reports/check-markdown.js')).checkMarkdown(report));
-  else if (args.format === 'sarif') process.stdout.write(`${JSON.stringify(toSarif(report), null, 2)}\n`);
+  process.stdout.write(await checkOutput(report, args.format));
+  return report.failed ? 1 : 0;
+}
+
+/**
+ * The report as printed in each format. No line of any of them can be read by a CI runner as a
+ * command (`::error`, `##[error]`): text shows each path and message on one line (checkText),
+ * Markdown as code spans, JSON and SARIF with every line break and hidden character of a name as a
+ * `\u` escape (showJson), so a name never starts a line.
+ */
+export async function checkOutput(report: CheckReport, format: CheckArgs['format']): Promise<string> {
+  if (format === 'markdown') return (await import('../reports/check-markdown.js')).checkMarkdown(report);
+  if (format === 'sarif') return `${showJson(toSarif(report))}\n`;
   // The repository names itself, for `fleet` (which merges many results): COPILOT_ONBOARD_REPOSITORY_NAME
   // (set by action.yml, whose matrix jobs check other repositories than their own), else GITHUB_REPOSITORY.
-  else if (args.format === 'json') {
+  if (format === 'json') {
     const repository = process.env.COPILOT_ONBOARD_REPOSITORY_NAME || process.env.GITHUB_REPOSITORY;
-    process.stdout.write(`${showJson(repository ? { repository, ...report } : report)}\n`);
-  } else process.stdout.write(`${showText(checkText(report))}\n`);
-  return report.failed ? 1 : 0;
+    return `${showJson(repository ? { repository, ...report } : report)}\n`;
+  }
+  return `${showText(checkText(report))}\n`;
 }
 
 /** The fingerprints of the baseline named with --baseline; what is wrong with it is said without quoting it. */

@@ -33,3 +33,18 @@ export function joinText(t: TextLines): string {
 }
 
 export const isBlank = (line: string): boolean => line.trim() === '';
+
+/**
+ * Any value read from a file (a trace, a result), as text, never throwing: a string as it is, a
+ * number, boolean or null as String gives it, anything else as JSON. String() and a template literal
+ * throw on `{"toString": 1}` ("Cannot convert object to primitive value").
+ */
+export function valueText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return String(value);
+  try {
+    return JSON.stringify(value) ?? '(no value)';
+  } catch {
+    return '(a value that cannot be shown)';
+  }
+}

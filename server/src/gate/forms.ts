@@ -12,6 +12,7 @@ import {
   type ScopeOption,
 } from '../model/plan.js';
 import type { Problem } from '../model/problem.js';
+import { folderGlob } from '../model/folder-glob.js';
 import { conflictProblems, MAX_CONFLICT_FIELDS } from '../planning/choices.js';
 import { MAX_SCOPE_FIELDS } from '../planning/scopes.js';
 import { MAX_ASSISTANT_FIELDS } from '../planning/assistant-lines.js';
@@ -284,7 +285,8 @@ function legacyFields(
 
 /** Where a nested AGENTS.md's rules apply: the tool's decision is the default, the other is offered. */
 function scopeField(o: ScopeOption): Record<string, unknown> {
-  const glob = `${o.folder}/**`;
+  // The glob as written (model/folder-glob.ts escapes the folder's glob characters): the form says what applyTo will hold.
+  const glob = folderGlob(o.folder) ?? `${o.folder}/**`;
   return {
     type: 'string',
     title: `Where do the rules of ${showPath(o.path)} apply? (the tool: ${o.decided === 'repo' ? 'the whole repository' : `${showPath(glob)} only`}, because ${showLine(o.reason)})`,
@@ -330,7 +332,7 @@ export function scopeAndAssistantLines(plan: Pick<ApproveFormInput, 'scopes' | '
     lines.push('', "Nested AGENTS.md files (the default is the tool's decision):");
     for (const o of scopes.slice(0, MAX_SCOPE_FIELDS))
       lines.push(
-        `- ${showPath(o.path)}: ${o.decided === 'repo' ? 'the whole repository' : `${showPath(`${o.folder}/**`)} only`}, because ${showLine(o.reason)}.`,
+        `- ${showPath(o.path)}: ${o.decided === 'repo' ? 'the whole repository' : `${showPath(folderGlob(o.folder) ?? `${o.folder}/**`)} only`}, because ${showLine(o.reason)}.`,
       );
     if (scopes.length > MAX_SCOPE_FIELDS)
       lines.push(`- ${scopes.length - MAX_SCOPE_FIELDS} more keep the tool's decision (the plan's notes say which and why).`);

@@ -118,7 +118,7 @@ export const TOOLS = {
   onboarding_check: {
     title: 'Check the instruction files are still consistent',
     description:
-      "What copilot-onboard check reports in CI: contradictions, duplicates, drift (a legacy file saying what Copilot's files do not) and the files propose would change now; failed is true when a contradiction is found. Writes nothing, not even .copilot-state/. Read-only.",
+      "What copilot-onboard check reports in CI: contradictions, duplicates, drift (a legacy file saying what Copilot's files do not) the files propose would change now, and the instruction files it could not read; failed is true when a contradiction or an unread file is found. Writes nothing, not even .copilot-state/. Read-only.",
     input: NO_ARGUMENTS,
     output: () =>
       z.looseObject({

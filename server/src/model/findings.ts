@@ -14,7 +14,7 @@ export const CERTAINTIES = ['high', 'medium', 'low'] as const;
 export type CertaintyLevel = (typeof CERTAINTIES)[number];
 
 /** The rules `check` reports findings under, in the order it lists them. */
-export const CHECK_RULE_IDS = ['contradiction', 'duplicate', 'drift', 'would-change', 'ambiguity'] as const;
+export const CHECK_RULE_IDS = ['contradiction', 'duplicate', 'drift', 'would-change', 'ambiguity', 'unread'] as const;
 export type CheckRule = (typeof CHECK_RULE_IDS)[number];
 
 export type SarifLevel = 'error' | 'warning' | 'note';
@@ -120,10 +120,11 @@ export const ruleOfType = (type: ProblemType): CheckRule => PROBLEM_TYPES[type].
  */
 export interface CheckRuleRow {
   /**
-   * The lowest `--fail-on` level that fails on it: its own name when it is a rung of the ladder
-   * (contradiction < duplicate < drift), else `any`. A low-certainty contradiction fails only at `any`.
+   * The lowest `--fail-on` level that fails on it: `self` when it is a rung of the ladder
+   * (contradiction < duplicate < drift), the rung it fails with (`unread` fails wherever a
+   * contradiction does), or `any`. A low-certainty contradiction fails only at `any`.
    */
-  failsFrom: 'self' | 'any';
+  failsFrom: 'self' | 'any' | CheckRule;
   /** Kinds `check` finds itself, beside analysis's problems (drift: legacy-only; would-change: create, update, delete). */
   ownKinds: Readonly<Record<string, KindRow>>;
   sarif: {
@@ -216,6 +217,27 @@ export const CHECK_RULES = {
     },
     fleet: { key: 'ambiguity', header: 'ambiguity' },
   },
+  unread: {
+    // An assistant still reads a file check could not, and it may hold a contradiction.
+    failsFrom: 'contradiction',
+    ownKinds: {
+      'too-large': row('high', 'over 1 MiB: not read'),
+      binary: row('high', 'binary: not read'),
+      'not-utf8': row('high', 'not valid UTF-8, or named so: not read'),
+      'symlink-outside': row('high', 'a link leaving the repository: not read'),
+      'not-a-file': row('high', 'not a regular file: not read'),
+      unreadable: row('high', 'cannot be opened: not read'),
+    },
+    sarif: {
+      name: 'Unread',
+      short: 'An instruction file could not be read, so nothing in it was checked.',
+      full: 'An instruction file is too large (over 1 MiB), binary, not valid UTF-8 (or named so), a link leaving the repository, not a regular file, or cannot be opened. copilot-onboard did not read it, so it cannot say what it holds, but an assistant may still read it. Make it readable, or remove it.',
+      anchor: 'copilot-onboardunread',
+      others: 'Also at',
+      levels: { high: 'error', medium: 'error', low: 'warning' },
+    },
+    fleet: { key: 'unread', header: 'unread' },
+  },
 } as const satisfies Record<CheckRule, CheckRuleRow>;
 
 /** The kinds `check` finds itself, by rule. */
@@ -233,9 +255,17 @@ const RUNGS = CHECK_RULE_IDS.filter((r): r is Rung => CHECK_RULES[r].failsFrom =
 const LEVELS: FailOn[] = [...RUNGS, 'any', 'none'];
 export const FAIL_ON = LEVELS as [FailOn, ...FailOn[]];
 
-/** The rules a `--fail-on` level fails on: each rung adds its rule to the ones before it; `any` all; `none` none. */
+/**
+ * The rules a `--fail-on` level fails on, in the table's order: each rung adds its rule (and the rules
+ * that fail with it) to the ones before it; `any` all; `none` none.
+ */
 export function rulesFailedAt(failOn: FailOn): ReadonlySet<CheckRule> {
   if (failOn === 'none') return new Set();
   if (failOn === 'any') return new Set(CHECK_RULE_IDS);
-  return new Set(RUNGS.slice(0, RUNGS.indexOf(failOn) + 1));
+  const upTo = RUNGS.indexOf(failOn);
+  const rungOf = (r: CheckRule): number => {
+    const from: string = CHECK_RULES[r].failsFrom;
+    return from === 'self' ? RUNGS.indexOf(r as Rung) : from === 'any' ? Infinity : RUNGS.indexOf(from as Rung);
+  };
+  return new Set(CHECK_RULE_IDS.filter((r) => rungOf(r) <= upTo));
 }

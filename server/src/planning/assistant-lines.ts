@@ -31,13 +31,19 @@ const BARE_MDC = /(?<![\w/])mdc:([\w./-]+)/g;
 /**
  * A line as written for Copilot, or null when the tool has no rewrite for it: the assistant it
  * addresses becomes GitHub Copilot ("guidance to Claude Code (claude.ai/code)" -> "guidance to
- * GitHub Copilot"), an `mdc:` link (a path from the repository root) a relative link from `target`.
+ * GitHub Copilot"), an `mdc:` link (a path from the repository root) a relative link from `target`,
+ * unless it would lead out of the repository (then it stays as written). The working folder plays no part.
  */
 export function copilotRewrite(text: string, target: string): string | null {
-  const from = path.posix.dirname(target);
-  const rel = (p: string) => {
+  // Both paths from the repository root, made absolute at `/` so that path.posix.relative never
+  // resolves them against the working folder; a path that climbs above the root leaves the
+  // repository: its link is not rewritten (null here keeps the match as written).
+  const from = path.posix.join('/', path.posix.dirname(target));
+  const rel = (p: string): string | null => {
     const to = p.replace(/^\/+/, '');
-    return (path.posix.relative(from, to) || '.') + (to.endsWith('/') && to.length > 1 ? '/' : '');
+    const inside = path.posix.normalize(to === '' ? '.' : to);
+    if (inside === '..' || inside.startsWith('../')) return null;
+    return (path.posix.relative(from, path.posix.join('/', inside)) || '.') + (to.endsWith('/') && to.length > 1 ? '/' : '');
   };
   // Code spans are examples (`[x](mdc:path)` in a rule about writing rules): left as written.
   const out = text
@@ -49,8 +55,11 @@ export function copilotRewrite(text: string, target: string): string | null {
             .replace(/\s*\(claude\.ai\/code\)/g, '')
             .replace(ADDRESSING, '$1 GitHub Copilot')
             .replace(ADDRESSED, 'GitHub Copilot$1')
-            .replace(MDC_LINK, (_, p: string) => `](${rel(p)})`)
-            .replace(BARE_MDC, (_, p: string) => rel(p)),
+            .replace(MDC_LINK, (link, p: string) => {
+              const to = rel(p);
+              return to === null ? link : `](${to})`;
+            })
+            .replace(BARE_MDC, (bare, p: string) => rel(p) ?? bare),
     )
     .join('');
   return out === text ? null : out;

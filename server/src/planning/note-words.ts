@@ -2,6 +2,7 @@ import { COPILOT_INSTRUCTIONS_PATH as COPILOT } from '../analysis/formats/copilo
 import { surfaceList, type Surface } from '../analysis/scope/surfaces.js';
 import type { ScopeReason } from '../analysis/scope/nested-scope.js';
 import type { LongFile, Note } from './notes.js';
+import { folderGlob } from '../model/folder-glob.js';
 
 /**
  * GitHub's documentation asks for short instructions: Copilot code review read only the first 4,000
@@ -63,7 +64,7 @@ const WORDS: Words = {
     return `${head} ${they} migrated as written; approve's first round can ${n.rewritable > 0 ? `rewrite ${it} for Copilot or ` : ''}leave ${it} out instead.`;
   },
   'nested-scope': (n) => {
-    const [o, glob] = [n.option, `${n.option.folder}/**`];
+    const [o, glob] = [n.option, folderGlob(n.option.folder) ?? `${n.option.folder}/**`];
     const where =
       n.chosen === 'repo' ? `applies to the whole repository (its rules go to ${COPILOT})` : `applies to ${glob} only (applyTo "${glob}")`;
     if (n.chosen !== o.decided)

@@ -475,12 +475,12 @@ export async function readFile(root: string, rel: string, opts?: { maxBytes: num
   }
 }
 
-/** The entries of the folder `rel` (their own types: a link is a link), or null when it does not exist. */
+/** The entries of the folder `rel` (their own types: a link is a link; `.` is the root itself), or null when it does not exist. */
 export async function listFolder(root: string, rel: string): Promise<Dirent[] | null> {
+  if (rel === '.') return fsSync.readdirSync(fsSync.realpathSync.native(root), { withFileTypes: true });
   const p = await placeOf(root, rel);
   const at = await realFolders(p, p.parts.length, false);
-  if (at === null) return null;
-  return fsSync.readdirSync(at, { withFileTypes: true });
+  return at === null ? null : fsSync.readdirSync(at, { withFileTypes: true });
 }
 
 /** lstat of `rel` (never following it), with every folder on the way checked; null when it does not exist. */

@@ -8,7 +8,7 @@ import { NotAFileError, readRegularNoFollowSync, readResolvedFileSync } from './
 
 export const MAX_SOURCE_BYTES = 1024 * 1024;
 
-export type SkipReason = 'too_large' | 'binary' | 'not_utf8' | 'symlink_outside' | 'not_a_file';
+export type SkipReason = 'too_large' | 'binary' | 'not_utf8' | 'symlink_outside' | 'not_a_file' | 'unreadable';
 
 export interface ReadableSource {
   status: 'ok';
@@ -26,7 +26,10 @@ export interface SkippedSource {
   status: 'skipped';
   path: string;
   reason: SkipReason;
+  /** For a person: the path (shown, quoted when odd), why it was not read, and that it was left untouched. */
   detail: string;
+  /** Why it was not read, without the path (`is 2000000 bytes, over the 1048576-byte limit`). */
+  why: string;
   size: number;
   sha256: string | null;
 }
@@ -157,6 +160,12 @@ const tooLarge = (rel: string, size: number) =>
 export const unreadableName = (rel: string): SkippedSource =>
   skipped(rel, 'not_utf8', 'has a name that is not valid UTF-8 (shown with U+FFFD), so it cannot be opened by its name', 0, null);
 
+/** A file (or a folder on its way) this process may not open: named as not read, never dropped, never a crash of the scan. */
+export const deniedSource = (rel: string): SkippedSource => skipped(rel, 'unreadable', 'cannot be opened (permission denied)', 0, null);
+
+/** Whether an error says this process may not open the path. */
+export const isDenied = (err: unknown): boolean => ['EACCES', 'EPERM'].includes((err as NodeJS.ErrnoException).code ?? '');
+
 function skipped(p: string, reason: SkipReason, detail: string, size: number, hash: string | null): SkippedSource {
-  return { status: 'skipped', path: p, reason, detail: `${showPath(p)} ${detail}; it was left untouched`, size, sha256: hash };
+  return { status: 'skipped', path: p, reason, detail: `${showPath(p)} ${detail}; it was left untouched`, why: detail, size, sha256: hash };
 }

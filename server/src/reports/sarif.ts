@@ -8,8 +8,9 @@ import { VERSION } from '../version.js';
  * The check report as SARIF 2.1.0, for GitHub code scanning (upload-sarif). One result per finding,
  * at its first location; the other locations are related locations, each linked from the message
  * as `[path:line](id)` (GitHub links only what the message embeds). The level follows the rule and
- * the certainty together (`levelOf`, from model/findings.ts): only a contradiction can be an error, so that a ruleset blocking
- * on code-scanning errors blocks on contradictions alone.
+ * the certainty together (`levelOf`, from model/findings.ts): only a contradiction or a file that
+ * could not be read can be an error, so that a ruleset blocking on code-scanning errors blocks on
+ * what fails `check` by default.
  */
 
 export type { SarifLevel } from '../model/findings.js';
@@ -18,7 +19,8 @@ export type { SarifLevel } from '../model/findings.js';
  * The level of a finding, by its rule and certainty (the findings table's `sarif.levels`): a
  * contradiction is an error when high, a warning when medium; duplicates, drift and hidden text are
  * warnings (notes when low); a file propose would change is a note (the onboarding is behind,
- * nothing is wrong yet). Low certainty is always a note.
+ * nothing is wrong yet); a file that could not be read is an error, as it fails the check like a
+ * contradiction.
  */
 export const levelOf = (rule: CheckRule, certainty: Certainty): SarifLevel => CHECK_RULES[rule].sarif.levels[certainty];
 

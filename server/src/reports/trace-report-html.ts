@@ -1,3 +1,4 @@
+import { valueText } from '../common/text.js';
 import { htmlText } from '../show/markup.js';
 import type { ReportStep, TraceReport } from './trace-report.js';
 
@@ -72,7 +73,7 @@ function stepSection(s: ReportStep): string {
   for (const ch of s.shown.choices) {
     const answered = s.answer?.content?.[ch.field];
     items.push(
-      `<li>choice ${c(ch.field)}: ${c(ch.title)}; options ${ch.options.map((o) => `${c(o.value)} ${c(o.title)}`).join(', ')}; default ${ch.default === null ? 'none' : c(ch.default)}; answered ${answered === undefined ? '<em>not given: the default</em>' : c(String(answered))}</li>`,
+      `<li>choice ${c(ch.field)}: ${c(ch.title)}; options ${ch.options.map((o) => `${c(o.value)} ${c(o.title)}`).join(', ')}; default ${ch.default === null ? 'none' : c(ch.default)}; answered ${answered === undefined ? '<em>not given: the default</em>' : c(valueText(answered))}</li>`,
     );
   }
   const content = s.answer?.content ? Object.entries(s.answer.content).filter(([k]) => !s.shown.choices.some((x) => x.field === k)) : [];

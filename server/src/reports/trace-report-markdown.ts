@@ -1,3 +1,4 @@
+import { valueText } from '../common/text.js';
 import { boundedLines, mdCode, mdFence } from '../show/markup.js';
 import type { ReportStep, TraceReport } from './trace-report.js';
 
@@ -107,7 +108,7 @@ function stepBlock(s: ReportStep): string {
   for (const c of s.shown.choices) {
     const answered = s.answer?.content?.[c.field];
     lines.push(
-      `  - choice ${mdCode(c.field)}: ${mdCode(c.title)}; options ${c.options.map((o) => `${mdCode(o.value)} ${mdCode(o.title)}`).join(', ')}; default ${c.default === null ? 'none' : mdCode(c.default)}; answered ${answered === undefined ? '*(not given: the default)*' : mdCode(String(answered))}`,
+      `  - choice ${mdCode(c.field)}: ${mdCode(c.title)}; options ${c.options.map((o) => `${mdCode(o.value)} ${mdCode(o.title)}`).join(', ')}; default ${c.default === null ? 'none' : mdCode(c.default)}; answered ${answered === undefined ? '*(not given: the default)*' : mdCode(valueText(answered))}`,
     );
   }
   const content = s.answer?.content ? Object.entries(s.answer.content).filter(([k]) => !s.shown.choices.some((c) => c.field === k)) : [];

@@ -1,3 +1,4 @@
+import { valueText } from '../common/text.js';
 import { diffLineKinds } from '../show/diff-lines.js';
 import { listTraces, type TraceEntry } from '../state/traces/reader.js';
 import { verifyTraces, type VerifyReport } from '../state/traces/verify.js';
@@ -112,7 +113,7 @@ function stepOf(t: TraceEntry): ReportStep {
     step,
     round: step !== 'approve' ? null : 'approved' in props ? 'approval' : 'choices',
     tool: TOOL_OF[step] ?? null,
-    client: client ? { name: String(client.name ?? ''), version: String(client.version ?? '') } : null,
+    client: client ? { name: valueText(client.name ?? ''), version: valueText(client.version ?? '') } : null,
     startedAt: started,
     answeredAt: timestamp,
     durationMs: duration,
@@ -124,11 +125,11 @@ function stepOf(t: TraceEntry): ReportStep {
       choices: choicesOf(props),
     },
     message,
-    answer: response ? { action: String(response.action ?? ''), content: obj(response.content) } : null,
+    answer: response ? { action: valueText(response.action ?? ''), content: obj(response.content) } : null,
     outcome: str(d.outcome) ?? t.outcome,
     written: str(d.detail),
     reason: str(acknowledged?.reason) ?? str(pruned?.reason),
-    acknowledged: Array.isArray(acknowledged?.problems) ? acknowledged.problems.map(String) : [],
+    acknowledged: Array.isArray(acknowledged?.problems) ? acknowledged.problems.map((p) => valueText(p)) : [],
     unreadable: t.data === null,
   };
 }
@@ -162,12 +163,12 @@ function choicesOf(props: Record<string, unknown>): ReportChoice[] {
     if (!p) continue;
     const oneOf = Array.isArray(p.oneOf) ? p.oneOf.map(obj).filter((o) => o !== null) : null;
     const options = oneOf
-      ? oneOf.map((o) => ({ value: String(o.const ?? ''), title: String(o.title ?? o.const ?? '') }))
+      ? oneOf.map((o) => ({ value: valueText(o.const ?? ''), title: valueText(o.title ?? o.const ?? '') }))
       : Array.isArray(p.enum)
-        ? p.enum.map((v, i) => ({ value: String(v), title: String((Array.isArray(p.enumNames) ? p.enumNames[i] : undefined) ?? v) }))
+        ? p.enum.map((v, i) => ({ value: valueText(v), title: valueText((Array.isArray(p.enumNames) ? p.enumNames[i] : undefined) ?? v) }))
         : null;
     if (!options) continue;
-    out.push({ field, title: String(p.title ?? field), options, default: p.default === undefined ? null : String(p.default) });
+    out.push({ field, title: valueText(p.title ?? field), options, default: p.default === undefined ? null : valueText(p.default) });
   }
   return out;
 }

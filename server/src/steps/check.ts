@@ -2,15 +2,24 @@ import { analyze } from '../analysis/analyze.js';
 import { contentDocs, scanRepository, type ScanResult } from '../analysis/discovery/scan.js';
 import { buildPlan } from '../planning/plan.js';
 import type { Certainty, Location } from '../model/problem.js';
-import { CHECK_RULE_IDS, rulesFailedAt, ruleOfType, type CheckRule, type FailOn, type FindingKind } from '../model/findings.js';
+import {
+  CHECK_RULE_IDS,
+  CHECK_RULES,
+  rulesFailedAt,
+  ruleOfType,
+  type CheckRule,
+  type FailOn,
+  type FindingKind,
+} from '../model/findings.js';
 import type { Unit } from '../model/model.js';
+import type { SkipReason } from '../repo/source-file.js';
 import type { PlanOperation, Provenance } from '../model/plan.js';
 import { sha256 } from '../common/hash.js';
 import { VERSION } from '../version.js';
 import { byCodeUnit } from '../common/collections.js';
 import { supersededNow, withoutCopies } from './superseded.js';
 import type { FlowContext } from '../call/context.js';
-import { showText } from '../show/untrusted.js';
+import { showLine, showPath, showText } from '../show/untrusted.js';
 import { result, resultForError, type StepResult } from './result.js';
 
 /**
@@ -75,6 +84,7 @@ export async function runCheck(
     });
   }
   for (const d of findDrift(scan)) add(d);
+  for (const u of unreadFindings(scan)) add(u);
   const plan = buildPlan(scan, analysis);
   for (const op of plan.operations) {
     const verb = op.op === 'create' ? 'would create' : op.op === 'update' ? 'would change' : 'would remove';
@@ -162,6 +172,31 @@ function findDrift(scan: ScanResult): Omit<CheckFinding, 'fingerprint'>[] {
   return out;
 }
 
+/** The kind of an unread finding, by why the file was skipped: each a row of model/findings.ts (`unread`'s own kinds). */
+const UNREAD_KINDS = {
+  too_large: 'too-large',
+  binary: 'binary',
+  not_utf8: 'not-utf8',
+  symlink_outside: 'symlink-outside',
+  not_a_file: 'not-a-file',
+  unreadable: 'unreadable',
+} as const satisfies Record<SkipReason, keyof (typeof CHECK_RULES)['unread']['ownKinds']>;
+
+/**
+ * Every instruction file the scan skipped (too large, binary, not UTF-8, a name that is not UTF-8,
+ * a link leaving the repository, not a regular file, unreadable): one finding each, at its line 1.
+ * The agents may still read what check did not, so a check that passes must have read everything.
+ */
+function unreadFindings(scan: ScanResult): Omit<CheckFinding, 'fingerprint'>[] {
+  return scan.skipped.map((s) => ({
+    rule: 'unread',
+    kind: UNREAD_KINDS[s.reason],
+    certainty: 'high',
+    message: `${showPath(s.path)} ${s.why}: check did not read it, so it cannot vouch for what it says (an assistant may still read it)`,
+    locations: [{ path: s.path, line: 1 }],
+  }));
+}
+
 function ruleLines(units: Unit[]): { text: string; line: number }[] {
   return units
     .filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter')
@@ -243,15 +278,19 @@ function jsonErrorPlace(text: string, err: unknown): string {
   return ` (line ${line}, column ${before.length - before.lastIndexOf('\n')})`;
 }
 
-/** The report as text for a person, one finding a line; the same input gives the same bytes. */
+/**
+ * The report as text for a person, one finding a line; the same input gives the same bytes. Every
+ * path is shown quoted when odd and every message as one line (show/untrusted.ts): a name holding a
+ * line break cannot start a line of its own, so no line can be read by a CI runner as a command (`::error`).
+ */
 export function checkText(report: CheckReport): string {
   const lines = report.findings.map((f) => {
     const at =
       f.locations
-        .map((l) => `${l.path}:${l.line}`)
+        .map((l) => `${showPath(l.path)}:${l.line}`)
         .slice(0, 4)
         .join(', ') + (f.locations.length > 4 ? `, … (${f.locations.length} places)` : '');
-    return `${f.inBaseline ? '(baseline) ' : ''}${f.rule} [${f.kind}, ${f.certainty}] ${at}: ${f.message}`;
+    return `${f.inBaseline ? '(baseline) ' : ''}${f.rule} [${showLine(f.kind)}, ${f.certainty}] ${at}: ${showLine(f.message)}`;
   });
   const summary = CHECK_RULE_IDS.map((r) => `${report.counts[r]} ${r}`).join(', ');
   const verdict = report.failed ? `FAILED (--fail-on ${report.failOn})` : `passed (--fail-on ${report.failOn})`;

@@ -1,9 +1,9 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import { formatFor } from '../formats/registry.js';
 import type { Format } from '../formats/types.js';
 import { listGitFiles } from './git-listing.js';
+import { listFolder, readResolvedFile } from '../../repo/safe-fs.js';
 
 /** Folders that never hold the repository's own instructions. */
 export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
@@ -57,7 +57,7 @@ async function walk(root: string): Promise<string[]> {
   const visit = async (dir: string, rules: { base: string; ig: Ignore }[]) => {
     let entries;
     try {
-      entries = await fs.readdir(path.join(root, dir), { withFileTypes: true });
+      entries = (await listFolder(root, dir === '' ? '.' : dir)) ?? [];
     } catch {
       return;
     }
@@ -81,13 +81,18 @@ async function walk(root: string): Promise<string[]> {
   return out;
 }
 
+/** A folder's .gitignore: read only when it is a regular file (no link, no FIFO: never blocks) of at most 1 MiB; else none. */
 async function readGitignore(root: string, dir: string): Promise<Ignore | null> {
+  const rel = dir === '' ? '.gitignore' : `${dir}/.gitignore`;
   try {
-    return ignore().add(await fs.readFile(path.join(root, dir, '.gitignore'), 'utf8'));
+    const bytes = await readResolvedFile(path.join(root, rel), rel, { maxBytes: MAX_GITIGNORE_BYTES });
+    return Buffer.isBuffer(bytes) ? ignore().add(bytes.toString('utf8')) : null;
   } catch {
     return null;
   }
 }
+
+const MAX_GITIGNORE_BYTES = 1024 * 1024;
 
 /** Whether a path lies in a folder that never holds the repository's own instructions (`.git`, `node_modules`, …). */
 export function inSkippedDir(rel: string): boolean {

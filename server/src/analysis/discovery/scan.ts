@@ -11,7 +11,15 @@ import { findCopies, type Copy } from '../repeats/copies.js';
 import { formatRank } from '../formats/registry.js';
 import { loadYaml, type YamlParse } from '../../model/frontmatter.js';
 import { RepoPaths } from '../../repo/repo-path.js';
-import { SourceReader, unreadableName, type ReadableSource, type SkippedSource, type SourceRead } from '../../repo/source-file.js';
+import {
+  deniedSource,
+  isDenied,
+  SourceReader,
+  unreadableName,
+  type ReadableSource,
+  type SkippedSource,
+  type SourceRead,
+} from '../../repo/source-file.js';
 
 export type { SourceInfo } from '../../model/source.js';
 
@@ -176,13 +184,15 @@ function symlinkStoredAsText(rel: string, text: string, known: Set<string>): str
 
 /**
  * A file git lists but the work tree no longer has is left out; one listed under a name that is not
- * valid UTF-8 (U+FFFD in its place) cannot be opened by that name, and is listed as not read.
+ * valid UTF-8 (U+FFFD in its place) cannot be opened by that name, and is listed as not read; so
+ * is one this process may not open.
  */
 function readUnlessGone(reader: SourceReader, rel: string): SourceRead | null {
   try {
     return reader.read(rel);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return rel.includes('\uFFFD') ? unreadableName(rel) : null;
+    if (isDenied(err)) return deniedSource(rel);
     throw err;
   }
 }

@@ -16,7 +16,7 @@ function agentFile(id: 'agents-md' | 'claude-md' | 'gemini-md' | 'conventions-md
       // .claude/CLAUDE.md belongs to the folder that holds .claude/; front matter (some teams add
       // Cursor-style fields) does not change that, but its description is kept.
       const folder = folderOf(rel).replace(/(^|\/)\.claude$/, '');
-      return { scope: folderScope(folder), description: stringField(fm, 'description') };
+      return { ...folderScope(folder), description: stringField(fm, 'description') };
     },
   });
 }

@@ -18,6 +18,6 @@ export const claudeRules = markdownFormat({
     const description = stringField(fm, 'description');
     const paths = globList(fm?.data.paths);
     if (paths.length > 0) return { ...globScope(owner, paths), description };
-    return { scope: folderScope(owner), description };
+    return { ...folderScope(owner), description };
   },
 });

@@ -13,14 +13,15 @@ export const clinerules = markdownFormat({
   detect: (rel) => basename(rel) === '.clinerules' || (IN_FOLDER.test(rel) && /\.(md|txt)$/i.test(rel)),
   meta: (rel, fm) => {
     const m = IN_FOLDER.exec(rel);
-    if (!m) return { scope: folderScope(folderOf(rel)) };
+    if (!m) return folderScope(folderOf(rel));
     const owner = rel.slice(0, m.index);
     const inner = m[2]!;
     let notRule: string | null = null;
     if (/^readme(\.[a-z]+)?$/i.test(basename(inner))) notRule = 'a README inside the rules folder, not a rule';
     else if (inner.startsWith('workflows/')) notRule = 'a Cline workflow (a slash-command prompt), not an always-on rule';
     const paths = globList(fm?.data.paths);
-    if (paths.length > 0) return { ...globScope(owner, paths), notRule };
-    return { scope: folderScope(owner), notRule };
+    // A README or a workflow is left out for what it is; otherwise for a folder applyTo cannot say.
+    const at = paths.length > 0 ? globScope(owner, paths) : folderScope(owner);
+    return { ...at, notRule: notRule ?? at.notRule ?? null };
   },
 });

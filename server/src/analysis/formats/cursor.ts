@@ -4,7 +4,7 @@ import { basename, folderOf, folderScope, globList, globScope, markdownFormat, o
 export const cursorrules = markdownFormat({
   id: 'cursorrules',
   detect: (rel) => basename(rel) === '.cursorrules',
-  meta: (rel) => ({ scope: folderScope(folderOf(rel)) }),
+  meta: (rel) => folderScope(folderOf(rel)),
 });
 
 /** `s`: a name may hold a line break (LF, CR, U+2028, U+2029), which `.` alone does not match. */
@@ -22,7 +22,7 @@ export const cursorMdc = markdownFormat({
     const owner = ownerOf(rel, '.cursor');
     const description = stringField(fm, 'description');
     const globs = globList(fm?.data.globs);
-    if (truthy(fm, 'alwaysApply') || !fm) return { scope: folderScope(owner), description };
+    if (truthy(fm, 'alwaysApply') || !fm) return { ...folderScope(owner), description };
     if (globs.length > 0) return { ...globScope(owner, globs), description };
     return { scope: { kind: 'request', description }, description };
   },

@@ -4,6 +4,7 @@ import { globList, needsYaml, readFrontMatter, type FrontMatter } from '../../mo
 import { splitBody, splitUnits } from '../../model/markdown-units.js';
 import type { GlobRewrite, InstructionDoc, Scope, Unit } from '../../model/model.js';
 import { splitText } from '../../common/text.js';
+import { escapedFolder, folderGlob, unwritableFolderWhy } from '../../model/folder-glob.js';
 
 /** What a format module says about one of its files, beyond the Markdown body. */
 export interface FileMeta {
@@ -69,9 +70,17 @@ export function ownerOf(relPath: string, dotDir: string): string {
   return i <= 0 ? '' : relPath.slice(0, i - 1);
 }
 
-/** Rules of a file in `folder` apply below it: the root is repository-wide. */
-export function folderScope(folder: string): Scope {
-  return folder === '' ? { kind: 'repo' } : { kind: 'globs', globs: [`${folder}/**`] };
+/**
+ * Rules of a file in `folder` apply below it: the root is repository-wide. The folder is escaped in
+ * the glob (model/folder-glob.ts); one that cannot be written so keeps its plain glob for analysis,
+ * and `notRule` leaves the file out of the migration with the reason.
+ */
+export function folderScope(folder: string): { scope: Scope; notRule?: string } {
+  if (folder === '') return { scope: { kind: 'repo' } };
+  const glob = folderGlob(folder);
+  return glob === null
+    ? { scope: { kind: 'globs', globs: [`${folder}/**`] }, notRule: unwritableFolderWhy(folder) }
+    : { scope: { kind: 'globs', globs: [glob] } };
 }
 
 /**
@@ -81,17 +90,19 @@ export function folderScope(folder: string): Scope {
  * matches only at the root. So such a glob becomes `**\/<glob>`, and every glob of a nested folder's
  * rules is put below that folder.
  */
-export function globScope(folder: string, globs: string[]): { scope: Scope; globRewrites: GlobRewrite[] } {
+export function globScope(folder: string, globs: string[]): { scope: Scope; globRewrites: GlobRewrite[]; notRule?: string } {
   const globRewrites: GlobRewrite[] = [];
+  // The folder is literal: escaped (model/folder-glob.ts); the globs after it are the file's own.
+  const escaped = folder === '' ? '' : escapedFolder(folder);
   const planned = globs.map((g) => {
     const bare = g.replace(/^\.?\//, '');
     const anyDepth = !g.includes('/') && g !== '**';
     const relative = anyDepth ? `**/${bare}` : bare;
-    const to = folder === '' ? (anyDepth ? relative : g) : `${folder}/${relative}`;
+    const to = folder === '' ? (anyDepth ? relative : g) : `${escaped ?? folder}/${relative}`;
     if (anyDepth) globRewrites.push({ from: g, to });
     return to;
   });
-  return { scope: { kind: 'globs', globs: planned }, globRewrites };
+  return { scope: { kind: 'globs', globs: planned }, globRewrites, ...(escaped === null ? { notRule: unwritableFolderWhy(folder) } : {}) };
 }
 
 export function stringField(fm: FrontMatter | null, key: string): string | null {

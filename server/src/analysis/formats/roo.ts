@@ -4,5 +4,5 @@ import { basename, folderOf, folderScope, markdownFormat } from './markdown-form
 export const roorules = markdownFormat({
   id: 'roorules',
   detect: (rel) => basename(rel) === '.roorules',
-  meta: (rel) => ({ scope: folderScope(folderOf(rel)) }),
+  meta: (rel) => folderScope(folderOf(rel)),
 });

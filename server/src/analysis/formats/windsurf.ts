@@ -4,7 +4,7 @@ import { basename, folderOf, folderScope, globList, globScope, markdownFormat, o
 export const windsurfrules = markdownFormat({
   id: 'windsurfrules',
   detect: (rel) => basename(rel) === '.windsurfrules',
-  meta: (rel) => ({ scope: folderScope(folderOf(rel)) }),
+  meta: (rel) => folderScope(folderOf(rel)),
 });
 
 /** `s`: a name may hold a line break (LF, CR, U+2028, U+2029), which `.` alone does not match. */
@@ -21,6 +21,6 @@ export const windsurfRules = markdownFormat({
     const globs = globList(fm?.data.globs);
     if (trigger === 'glob' && globs.length > 0) return { ...globScope(owner, globs), description };
     if (trigger === 'model_decision' || trigger === 'manual') return { scope: { kind: 'request', description }, description };
-    return { scope: folderScope(owner), description };
+    return { ...folderScope(owner), description };
   },
 });

@@ -1,4 +1,5 @@
 import type { InstructionDoc } from '../../model/model.js';
+import { folderGlob } from '../../model/folder-glob.js';
 
 /**
  * Where a nested AGENTS.md's rules belong. The AGENTS.md convention scopes a nested file to its
@@ -75,7 +76,7 @@ function firstLine(doc: Pick<InstructionDoc, 'units'>, re: RegExp): { line: numb
 export function nestedScope(doc: Pick<InstructionDoc, 'path' | 'kind' | 'scope' | 'units' | 'role'>): NestedScope | null {
   if (doc.kind !== 'agents-md' || doc.role !== 'legacy' || doc.scope.kind !== 'globs') return null;
   const slash = doc.path.lastIndexOf('/');
-  if (slash < 0 || doc.scope.globs.length !== 1 || doc.scope.globs[0] !== `${doc.path.slice(0, slash)}/**`) return null;
+  if (slash < 0 || doc.scope.globs.length !== 1 || doc.scope.globs[0] !== folderGlob(doc.path.slice(0, slash))) return null;
   const folder = doc.path.slice(0, slash);
   const at = (decided: NestedScope['decided'], reason: ScopeReason): NestedScope => ({ path: doc.path, folder, decided, reason });
   const names = firstLine(doc, folderPattern(folder));

@@ -1,5 +1,6 @@
 import { byCodeUnit } from '../../common/collections.js';
 import { errorMessage } from '../../common/errors.js';
+import { valueText } from '../../common/text.js';
 import { listFolder, readFile } from '../../repo/safe-fs.js';
 import { TRACE_FOLDERS } from './writer.js';
 
@@ -72,16 +73,18 @@ export async function listTraces(root: string): Promise<TraceEntry[]> {
       data = null;
     }
     if (data !== null && (typeof data !== 'object' || Array.isArray(data))) data = null;
-    const client = data?.client as { name?: string; version?: string } | null | undefined;
+    const client =
+      data?.client !== null && typeof data?.client === 'object' ? (data.client as { name?: unknown; version?: unknown }) : null;
     entries.push({
       id: t.name.replace(/\.json$/, ''),
       kind: t.kind,
       file: t.file,
       timestamp: typeof data?.timestamp === 'string' ? data.timestamp : '',
-      step: String(data?.action ?? data?.intent ?? '?'),
-      outcome: data ? String(data.outcome) : 'unreadable',
+      // A committed trace is read, never trusted: any value is shown as text (valueText never throws).
+      step: valueText(data?.action ?? data?.intent ?? '?'),
+      outcome: data ? valueText(data.outcome) : 'unreadable',
       duration_ms: typeof data?.duration_ms === 'number' ? data.duration_ms : null,
-      client: client?.name ? `${client.name} ${client.version ?? ''}`.trim() : '-',
+      client: client?.name ? `${valueText(client.name)} ${valueText(client.version ?? '')}`.trim() : '-',
       data,
     });
   }

@@ -1,3 +1,4 @@
+import { valueText } from '../../common/text.js';
 import { sha256 } from '../../common/hash.js';
 import type * as Schemas from '../schema.js';
 import { traceFiles } from './reader.js';
@@ -89,7 +90,7 @@ async function readEntries(root: string, problems: string[]): Promise<Entry[]> {
       );
     }
     const j = json as TraceFields;
-    const own = typeof j.timestamp === 'string' ? `${fileStamp(j.timestamp)}-${String(j.action ?? j.intent)}.json` : null;
+    const own = typeof j.timestamp === 'string' ? `${fileStamp(j.timestamp)}-${valueText(j.action ?? j.intent)}.json` : null;
     if (own !== name)
       problems.push(`${file} does not carry its own name${own ? ` (its timestamp and step make ${own})` : ''}: renamed or swapped.`);
     entries.push({
