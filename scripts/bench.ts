@@ -10,6 +10,10 @@
 // CLI rows (to compare before and after); the MCP rows use this build, through tests/helpers/mcp.ts.
 // `--fleet N` runs only the fleet rows (scripts/bench-fleet.ts): check on N generated repositories with
 // a bounded pool of workers, then fleet over the results, whose totals must equal the sum of the parts.
+// `--fleet N --batched` runs the organisation workflow's own batching instead (scripts/action/batches.mjs and
+// scripts/action/check-batch.mjs: a clone and a check per repository, batches of BENCH_BATCH_SIZE, default 50, each
+// checked BENCH_PARALLEL at a time, default 4), measures a fresh install and build, and estimates the
+// runner time of N repositories before (a job, an install and a build per repository) and after (built once).
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
@@ -438,9 +442,11 @@ if (fleetAt >= 0) {
     console.error('npm run bench -- --fleet N: N is the number of repositories (for example 1000)');
     process.exit(2);
   }
-  console.log(`copilot-onboard bench, fleet of ${n}, ${machine()}, ${CLI}`);
-  const { fleetBench } = await import('./bench-fleet.js');
-  process.exit((await fleetBench(CLI, n)) ? 0 : 1);
+  console.log(
+    `copilot-onboard bench, fleet of ${n}${process.argv.includes('--batched') ? ', batched as the org workflow' : ''}, ${machine()}, ${CLI}`,
+  );
+  const { fleetBench, fleetBenchBatched } = await import('./bench-fleet.js');
+  process.exit((await (process.argv.includes('--batched') ? fleetBenchBatched(CLI, n) : fleetBench(CLI, n))) ? 0 : 1);
 }
 
 if (process.argv.includes('--scale-only')) {

@@ -242,7 +242,7 @@ test('SARIF would-change is shown at the sources a new file would be made from, 
   const at = [would[0].locations[0], ...(would[0].relatedLocations ?? [])].map((l: any) => l.physicalLocation.artifactLocation.uri);
   assert.deepEqual(at.sort(), ['AGENTS.md', 'CLAUDE.md']);
   for (const uri of at) assert.ok(fs.existsSync(path.join(repo, uri)), uri);
-  assert.match(would[0].message.text, /^propose would create \.github\/copilot-instructions\.md Made also from: \[\S+:\d+\]\(1\)\.$/);
+  assert.match(would[0].message.text, /^propose would create \.github\/copilot-instructions\.md\. Made also from: \[\S+:\d+\]\(1\)\.$/);
   // The fingerprint stays the target's: a baseline written before still matches.
   const j = json(repo, '--fail-on', 'any').report;
   assert.equal(would[0].partialFingerprints['copilotOnboard/v1'], j.findings.find((f: any) => f.rule === 'would-change').fingerprint);
@@ -286,8 +286,60 @@ test('SARIF links: helpUri into the project repository at this version when pack
   assert.match(run.tool.driver.informationUri, /^https:\/\/github\.com\/acme\/copilot-onboard\/blob\/v[^/]+\/docs\/ci\.md$/);
   for (const rule of run.tool.driver.rules) assert.match(rule.helpUri, /\/docs\/ci\.md#copilot-onboard[a-z-]+$/);
   assert.equal(run.results[0].level, 'note', 'low certainty is a note, whatever the rule');
-  assert.equal(run.results[0].message.text, 'Use \\[npm\\](javascript:alert(1)) \\\\ or not The other side: [b\\].md:4](1).');
+  assert.equal(run.results[0].message.text, 'Use \\[npm\\](javascript:alert(1)) \\\\ or not. The other side: [b\\].md:4](1).');
   assert.equal(sarifText('[x]'), '\\[x\\]');
+
+  // The other side lists only the locations on the other side; one on the alert's own side is named apart.
+  const sided = structuredClone(report);
+  sided.findings[0] = {
+    ...sided.findings[0]!,
+    message: 'Use pnpm (or npm?)',
+    locations: [
+      { path: 'a.md', line: 3 },
+      { path: 'a.md', line: 9 },
+      { path: 'b.md', line: 4 },
+    ],
+    sides: [0, 0, 1],
+  } as (typeof sided.findings)[0];
+  const two = (toSarif(sided, { repositoryUrl: null }) as any).runs[0].results[0];
+  assert.equal(two.message.text, 'Use pnpm (or npm?). The other side: [b.md:4](2). Also on this side: [a.md:9](1).');
+  assert.deepEqual(
+    two.relatedLocations.map((l: any) => [l.id, l.physicalLocation.artifactLocation.uri, l.physicalLocation.region.startLine]),
+    [
+      [1, 'a.md', 9],
+      [2, 'b.md', 4],
+    ],
+  );
+  // A message that already ends its sentence gets no second full stop.
+  for (const [message, shown] of <[string, string][]>[
+    ['Done.', 'Done.'],
+    ['Really?', 'Really?'],
+    ['Say "yes."', 'Say "yes."'],
+    ['Trailing  ', 'Trailing.'],
+  ])
+    assert.equal(
+      (toSarif({ ...sided, findings: [{ ...sided.findings[0]!, message, locations: [{ path: 'a.md', line: 1 }] }] }) as any).runs[0]
+        .results[0].message.text,
+      shown,
+    );
+});
+
+test('check --format json and SARIF: each contradiction says which side each location is on, and the other side never lists the alert’s own side', (t) => {
+  const repo = sandbox(t, {
+    'CLAUDE.md': '# Claude\n\n- Use pnpm to install dependencies.\n- Run pnpm install after pulling.\n',
+    'AGENTS.md': '# Agents\n\n- Use npm to install dependencies.\n',
+  });
+  const report = json(repo, '--fail-on', 'any').report;
+  const contradictions = report.findings.filter((f: any) => f.rule === 'contradiction');
+  assert.ok(contradictions.length > 0, JSON.stringify(report.findings));
+  const sarif = JSON.parse(cli(['check', '--repo', repo, '--format', 'sarif']).stdout);
+  for (const f of contradictions) {
+    assert.equal(f.sides.length, f.locations.length);
+    const result = sarif.runs[0].results.find((x: any) => x.partialFingerprints['copilotOnboard/v1'] === f.fingerprint);
+    const other = /The other side: (.*?)\.(?: Also on this side|$)/.exec(result.message.text)?.[1] ?? '';
+    for (const m of other.matchAll(/\]\((\d+)\)/g)) assert.notEqual(f.sides[Number(m[1])], f.sides[0], result.message.text);
+    assert.match(result.message.text, /[^.]\. The other side: /);
+  }
 });
 
 test('baseline round trip: --write-baseline then --baseline passes; a new problem still fails; a path outside is refused', (t) => {

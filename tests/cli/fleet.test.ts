@@ -111,3 +111,87 @@ test('fleet: totals are the sum of the parts; a missing, a malformed and a linke
   // No FILE is bad usage.
   assert.equal(cli(['fleet'], { cwd: out }).status, 2);
 });
+
+/** A check result as `check --format json` writes it, with what a test wants changed (text, so a test can write `1e999`). */
+function resultText(
+  repository: string,
+  files = '2',
+  counts = '{"contradiction": 0, "duplicate": 0, "drift": 0, "would-change": 0, "ambiguity": 0}',
+) {
+  return `{"repository": ${JSON.stringify(repository)}, "tool": "copilot-onboard", "version": "0.1.0", "files": ${files}, "failOn": "contradiction", "failed": false, "counts": ${counts}, "findings": []}`;
+}
+
+test('fleet: a count that is not a whole number from 0 to a billion makes the result malformed, and the totals stay finite sums', (t) => {
+  const out = tempDir(t);
+  const cases: Record<string, string> = {
+    'ok.json': resultText('acme/ok', '3'),
+    'infinite.json': resultText('acme/infinite', '1e999'),
+    'negative.json': resultText('acme/negative', '-4'),
+    'fraction.json': resultText('acme/fraction', '1.5'),
+    'text.json': resultText('acme/text', '"7"'),
+    'huge.json': resultText('acme/huge', '9007199254740993'),
+    'bad-count.json': resultText('acme/bad-count', '1', '{"contradiction": 1e999}'),
+    'nan-count.json': resultText('acme/nan-count', '1', '{"duplicate": null}'),
+  };
+  for (const [f, text] of Object.entries(cases)) fs.writeFileSync(path.join(out, f), text);
+  const r = cli(['fleet', ...Object.keys(cases), '--format', 'json'], { cwd: out });
+  assert.equal(r.status, 1, r.stderr);
+  assert.doesNotMatch(r.stdout, /Infinity|NaN|null/);
+  const fleet = JSON.parse(r.stdout);
+  assert.equal(fleet.read, 1);
+  assert.equal(fleet.malformed, Object.keys(cases).length - 1);
+  assert.equal(fleet.totals.files, 3);
+  const problem = (file: string) => fleet.rows.find((x: any) => x.file === file).problem;
+  assert.equal(problem('infinite.json'), 'has files that is not a whole number from 0 to 1,000,000,000');
+  assert.match(problem('bad-count.json'), /^has counts\.contradiction that is not a whole number/);
+  assert.match(problem('nan-count.json'), /^has counts\.duplicate /);
+  for (const f of ['negative.json', 'fraction.json', 'text.json', 'huge.json']) assert.match(problem(f), /^has files /, f);
+  // The Markdown says so too, and its total row adds up the one result read.
+  const md = cli(['fleet', ...Object.keys(cases)], { cwd: out });
+  assert.match(md.stdout, /^\| \*\*total\*\* \| 0 failed of 1 \| 3 \|/m);
+  assert.match(md.stdout, /\*\*Not read\*\* \(7\): /);
+});
+
+test('fleet: the Markdown stays under the 1 MiB a job summary holds, whatever the names and however many results', async (t) => {
+  const out = tempDir(t);
+  // One repository name of 3 MiB: the row is kept, its name cut in the cell.
+  const long = `acme/${'x'.repeat(3 * 1024 * 1024)}`;
+  fs.writeFileSync(path.join(out, 'long.json'), resultText(long));
+  fs.writeFileSync(path.join(out, 'short.json'), resultText('acme/short'));
+  const r = cli(['fleet', 'long.json', 'short.json'], { cwd: out });
+  assert.equal(r.status, 0, r.stderr);
+  assert.ok(Buffer.byteLength(r.stdout) < 8 * 1024, `${Buffer.byteLength(r.stdout)} bytes`);
+  assert.match(r.stdout, /\| ` acme\/x{195}… \(3,145,733 characters\) ` \| ✅ passed \|/);
+  assert.match(r.stdout, /^\| ` acme\/short ` \| ✅ passed \|/m);
+
+  // Many results past the limit: whole rows left out, the total row still counts them all, a line says how many.
+  const { fleetMarkdown, fleetRow, mergeFleet } = await import('../../server/src/cli/fleet.js');
+  const rows = Array.from({ length: 6000 }, (_, i) =>
+    fleetRow(`r${i}.json`, resultText(`acme/${String(i).padStart(5, '0')}-${'y'.repeat(190)}`)),
+  );
+  const md = fleetMarkdown(mergeFleet(rows));
+  assert.ok(Buffer.byteLength(md) <= 1024 * 1024, `${Buffer.byteLength(md)} bytes`);
+  const shown = md.split('\n').filter((l) => l.startsWith('| ` acme/')).length;
+  assert.ok(shown > 1000 && shown < 6000, `${shown} rows shown`);
+  assert.match(md, new RegExp(`^\\| \\*\\*total\\*\\* \\| 0 failed of 6000 \\| 12000 \\|`, 'm'));
+  assert.ok(
+    md.endsWith(
+      `**${6000 - shown} rows not shown**: a job summary holds at most 1 MiB. \`copilot-onboard fleet --format json\` lists them all.\n`,
+    ),
+  );
+  // The table is whole: the total row follows the last row shown, no blank line inside it.
+  const lines = md.split('\n');
+  const totalAt = lines.findIndex((l) => l.startsWith('| **total**'));
+  assert.match(lines[totalAt - 1]!, /^\| ` acme\//);
+});
+
+test('fleet: a result named outside the working directory whose folder does not exist is missing, like any other', (t) => {
+  const out = tempDir(t);
+  const elsewhere = tempDir(t);
+  fs.writeFileSync(path.join(elsewhere, 'ok.json'), resultText('acme/ok'));
+  const gone = path.join(elsewhere, 'never-made/check.json');
+  const r = cli(['fleet', path.join(elsewhere, 'ok.json'), gone, '--format', 'json'], { cwd: out });
+  assert.equal(r.status, 1, r.stderr);
+  const row = JSON.parse(r.stdout).rows.find((x: any) => x.file === gone);
+  assert.deepEqual([row.status, row.problem], ['missing', 'does not exist']);
+});

@@ -3,6 +3,7 @@ import { byCodeUnit } from '../common/collections.js';
 import type { Certainty } from '../model/problem.js';
 import { CERTAINTIES, CHECK_RULE_IDS, CHECK_RULES, type CheckRule } from '../model/findings.js';
 import { mdCode } from '../show/markup.js';
+import { JOB_SUMMARY_BYTES } from '../reports/check-markdown.js';
 import { showJson, showPath } from '../show/untrusted.js';
 import { readNamedFile } from '../repo/named-file.js';
 
@@ -43,6 +44,14 @@ export interface FleetReport {
   rows: FleetRow[];
 }
 
+/**
+ * The largest count a result may hold: a billion. Far past any repository (a check reads at most
+ * a few thousand files), and small enough that a million results still add up exactly (2^53).
+ */
+export const MAX_COUNT = 1_000_000_000;
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0 && v <= MAX_COUNT;
+
 /** The label of a result: the repository it names (GITHUB_REPOSITORY, as `check` writes it in Actions), else the file as named. */
 function labelOf(json: Record<string, unknown> | null, file: string): string {
   return typeof json?.repository === 'string' && json.repository !== '' ? json.repository : file;
@@ -63,6 +72,19 @@ export function fleetRow(file: string, bytes: Buffer | string | null, problem?: 
   const counts = o?.counts !== null && typeof o?.counts === 'object' ? (o.counts as Record<string, unknown>) : null;
   if (!o || !findings || !counts || typeof o.failed !== 'boolean')
     return { repository: labelOf(o, file), file, status: 'malformed', problem: 'is not a copilot-onboard check --format json result' };
+  // Every count is a whole number a check could have written: `1e999` parses as Infinity and would make every total Infinity.
+  const named: [string, unknown][] = [
+    ['files', o.files ?? 0],
+    ...Object.entries(counts).map(([k, v]): [string, unknown] => [`counts.${k}`, v]),
+  ];
+  const bad = named.find(([, v]) => !isCount(v));
+  if (bad)
+    return {
+      repository: labelOf(o, file),
+      file,
+      status: 'malformed',
+      problem: `has ${bad[0]} that is not a whole number from 0 to ${MAX_COUNT.toLocaleString('en')}`,
+    };
   const of = (rule: string) =>
     findings.filter((f): f is Record<string, unknown> => f !== null && typeof f === 'object' && (f as { rule?: unknown }).rule === rule);
   return {
@@ -70,7 +92,7 @@ export function fleetRow(file: string, bytes: Buffer | string | null, problem?: 
     file,
     status: 'ok',
     ...counted(
-      typeof o.files === 'number' ? o.files : 0,
+      (o.files as number | undefined) ?? 0,
       (rule, certainty) => of(rule).filter((f) => certainty === undefined || f.certainty === certainty).length,
       findings.length,
     ),
@@ -125,32 +147,61 @@ export function mergeFleet(rows: FleetRow[]): FleetReport {
   };
 }
 
-export function fleetMarkdown(report: FleetReport): string {
+/** How many characters of a name a cell shows: one long name must not push the table past the job summary's limit. */
+const CELL_CHARS = 200;
+/** How many names the lists above the table show (the table has them all). */
+const LISTED = 50;
+
+const shortened = (s: string) => (s.length > CELL_CHARS ? `${s.slice(0, CELL_CHARS)}… (${s.length.toLocaleString('en')} characters)` : s);
+
+/**
+ * The merged table for the job summary: the results not read and the repositories that failed
+ * first (a platform team looks for those), then one row per result and the total row. GitHub drops
+ * a step's whole summary past 1 MiB, so the text stays under `maxBytes`: a long name is cut in its
+ * cell, and past the limit whole rows are left out, with a line saying how many (the JSON has all).
+ */
+export function fleetMarkdown(report: FleetReport, maxBytes = JOB_SUMMARY_BYTES): string {
   const t = report.totals;
-  const lines = [
+  const cell = (s: string) => mdCode(shortened(s), { inTable: true });
+  const names = (rows: FleetRow[]) =>
+    rows
+      .slice(0, LISTED)
+      .map((r) => mdCode(shortened(r.repository)))
+      .join(', ') + (rows.length > LISTED ? ` and ${rows.length - LISTED} more` : '');
+  const notRead = report.rows.filter((r) => r.status !== 'ok');
+  const failed = report.rows.filter((r) => r.status === 'ok' && r.failed);
+  const head = [
     '## copilot-onboard fleet',
     '',
     `${report.repositories} result${report.repositories === 1 ? '' : 's'}: ${report.read} read, ${report.failed} failed their check${report.missing ? `, **${report.missing} missing**` : ''}${report.malformed ? `, **${report.malformed} malformed**` : ''}.`,
+  ];
+  if (notRead.length > 0) head.push('', `**Not read** (${notRead.length}): ${names(notRead)}.`);
+  if (failed.length > 0) head.push('', `**Failed their check** (${failed.length}): ${names(failed)}.`);
+  head.push(
     '',
     `| repository | result | files | ${CHECK_RULE_IDS.map((r) => CHECK_RULES[r].fleet.header).join(' | ')} | tool |`,
     `|---|---|---:|${CHECK_RULE_IDS.map((r) => ('byCertainty' in CHECK_RULES[r].fleet ? '---' : '---:')).join('|')}|---|`,
-  ];
-  const cell = (s: string) => mdCode(s, { inTable: true });
-  const empty = CHECK_RULE_IDS.map(() => ' |').join('');
-  for (const r of report.rows) {
-    if (r.status !== 'ok') {
-      lines.push(`| ${cell(r.repository)} | **${r.status}**: ${cell(`${r.file} ${r.problem ?? ''}`)} |${empty} | |`);
-      continue;
-    }
-    const cells = CHECK_RULE_IDS.map((rule) => cellOf(r, rule)).join(' | ');
-    lines.push(
-      `| ${cell(r.repository)} | ${r.failed ? '❌ failed' : '✅ passed'} | ${r.files} | ${cells} | ${r.version ? cell(r.version) : '?'} |`,
-    );
-  }
-  lines.push(
-    `| **total** | ${report.failed} failed of ${report.read} | ${t.files} | ${CHECK_RULE_IDS.map((rule) => cellOf(t, rule)).join(' | ')} | |`,
   );
-  return `${lines.join('\n')}\n`;
+  const empty = CHECK_RULE_IDS.map(() => ' |').join('');
+  const body = report.rows.map((r) => {
+    if (r.status !== 'ok') return `| ${cell(r.repository)} | **${r.status}**: ${cell(`${r.file} ${r.problem ?? ''}`)} |${empty} | |`;
+    const cells = CHECK_RULE_IDS.map((rule) => cellOf(r, rule)).join(' | ');
+    return `| ${cell(r.repository)} | ${r.failed ? '❌ failed' : '✅ passed'} | ${r.files} | ${cells} | ${r.version ? cell(r.version) : '?'} |`;
+  });
+  const total = `| **total** | ${report.failed} failed of ${report.read} | ${t.files} | ${CHECK_RULE_IDS.map((rule) => cellOf(t, rule)).join(' | ')} | |`;
+  // Bounded by hand rather than with boundedLines: the notice must come after the table, and the total row stay in it.
+  const notice = (left: number) =>
+    `**${left} row${left === 1 ? '' : 's'} not shown**: a job summary holds at most 1 MiB. \`copilot-onboard fleet --format json\` lists them all.`;
+  const bytes = (s: string) => Buffer.byteLength(s, 'utf8') + 1;
+  let used = [...head, total, '', notice(body.length)].reduce((n, l) => n + bytes(l), 0);
+  const kept: string[] = [];
+  for (const row of body) {
+    if (used + bytes(row) > maxBytes) break;
+    kept.push(row);
+    used += bytes(row);
+  }
+  const left = body.length - kept.length;
+  return `${[...head, ...kept, total, ...(left > 0 ? ['', notice(left)] : [])].join('\n')}\n`;
 }
 
 /** The command: each FILE read through the safe reader (relative to the working directory); exit 1 when a result is missing or malformed. */

@@ -137,6 +137,7 @@ export const TOOLS = {
               fingerprint: z.string(),
               inBaseline: z.boolean().optional(),
               target: z.string().optional(),
+              sides: z.array(z.number().int().min(0)).optional(),
             }),
           )
           .optional(),

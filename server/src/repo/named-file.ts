@@ -127,6 +127,8 @@ function refusal(n: Named, err: unknown, verb: 'read' | 'write'): unknown {
   if (err instanceof NotAFolderError) return new BadInputError(`${at(err.rel)} is ${err.what}, not a folder`);
   if (err instanceof UnsafePathError) return new BadInputError(`${head(n)}: ${err.message}`);
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  // A folder on the way that does not exist (a name outside the working directory is opened from its own folder).
+  if (code === 'ENOENT' && verb === 'read') return new BadInputError(`${head(n)} does not exist`);
   if (typeof code === 'string') return new BadInputError(`cannot ${verb} ${head(n)}: ${code}`);
   return err;
 }

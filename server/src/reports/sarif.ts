@@ -89,13 +89,32 @@ export function toSarif(report: CheckReport, options: { repositoryUrl?: string |
 /** At most this many related locations are linked in a message; the rest are listed as related locations only. */
 const LINKED = 20;
 
-/** The finding's message, its other sides embedded as `[path:line](id)` links to its related locations. */
+/** The finding's message, its other locations embedded as `[path:line](id)` links to its related locations. */
 function messageText(f: CheckFinding): string {
-  const others = f.locations.slice(1);
-  if (others.length === 0) return sarifText(f.message);
-  const links = others.slice(0, LINKED).map((l, i) => `[${sarifText(`${l.path}:${l.line}`)}](${i + 1})`);
-  const more = others.length > LINKED ? ` and ${others.length - LINKED} more` : '';
-  return `${sarifText(f.message)} ${CHECK_RULES[f.rule].sarif.others}: ${links.join(', ')}${more}.`;
+  const others = f.locations.slice(1).map((l, i) => ({ l, id: i + 1, side: f.sides?.[i + 1] }));
+  const said = sentence(sarifText(f.message));
+  if (others.length === 0) return said;
+  const list = (group: typeof others, words: string) => {
+    if (group.length === 0) return '';
+    const links = group.slice(0, LINKED).map(({ l, id }) => `[${sarifText(`${l.path}:${l.line}`)}](${id})`);
+    const more = group.length > LINKED ? ` and ${group.length - LINKED} more` : '';
+    return ` ${words}: ${links.join(', ')}${more}.`;
+  };
+  if (f.rule === 'contradiction') {
+    // The alert stands on the first location's side: the other side lists only the locations that disagree with it.
+    const own = f.sides?.[0];
+    const sameSide = own === undefined ? [] : others.filter((o) => o.side === own);
+    return `${said}${list(
+      others.filter((o) => !sameSide.includes(o)),
+      CHECK_RULES.contradiction.sarif.others,
+    )}${list(sameSide, 'Also on this side')}`;
+  }
+  return `${said}${list(others, CHECK_RULES[f.rule].sarif.others)}`;
+}
+
+/** A message ends its sentence before the next one starts: a full stop unless it already ends with one (or ! or ?), closing quotes aside. */
+function sentence(text: string): string {
+  return /[.!?]["'’”]*$/.test(text.trimEnd()) ? text.trimEnd() : `${text.trimEnd()}.`;
 }
 
 function helpText(r: CheckRule, base: string | null, markdown = false): string {

@@ -44,6 +44,8 @@ export interface CheckFinding {
   inBaseline?: boolean;
   /** would-change only: the file propose would create, change or remove (its locations are where to look now). */
   target?: string;
+  /** Contradictions: the side each location is on (parallel to locations); locations on one side agree. */
+  sides?: number[];
 }
 
 export interface CheckReport {
@@ -81,6 +83,7 @@ export async function runCheck(
       certainty: p.certainty,
       message: p.description,
       locations: p.locations.map(({ path, line }) => ({ path, line })),
+      ...(p.type === 'contradiction' && p.sides.length === p.locations.length ? { sides: [...p.sides] } : {}),
     });
   }
   for (const d of findDrift(scan)) add(d);
