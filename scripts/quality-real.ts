@@ -1,11 +1,15 @@
 // npm run quality (part): how right analyze's contradictions are on real repositories, judged by reading
-// (tests/fixtures/judged-real/pairs.json points at ../shared/corpus by path and quoted text). Prints
-// recall and precision per tier and per class. Analysis runs in process and writes nothing.
-// `--json` prints the figures as JSON; `--list` lists every report in the judged repositories.
+// (tests/fixtures/judged-real/*.json point at ../shared/corpus by path and quoted text). Prints recall and
+// precision per set (the build and check halves of split.json, and the repositories judged after issue 39
+// started), per tier and per class, and how many pairs worth a second look each repository shows.
+// Analysis runs in process and writes nothing.
+// `--json` prints the figures as JSON; `--list` lists every report in the build half's repositories
+// (the check half and the added set are measured, never listed: they are not read while building).
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyze, type Problem } from '../server/src/analysis/analyze.js';
 import { scanRepository } from '../server/src/analysis/discovery/scan.js';
+import { SHOWN_SECOND_LOOKS } from '../server/src/analysis/contradictions/second-look/shown.js';
 import { CORPUS, corpusRepos } from '../tests/helpers/corpus.js';
 
 interface Side {
@@ -23,13 +27,26 @@ interface Pair {
   b: Side;
   why: string;
 }
+type SetName = 'build' | 'check' | 'added';
+type Tier = 'reported' | 'shown' | 'listed';
 
 const args = process.argv.slice(2);
-const pairs = (
-  JSON.parse(fs.readFileSync(path.join(import.meta.dirname, '../tests/fixtures/judged-real/pairs.json'), 'utf8')) as {
-    pairs: Pair[];
+const fixtures = path.join(import.meta.dirname, '../tests/fixtures/judged-real');
+const read = <T>(f: string) => JSON.parse(fs.readFileSync(path.join(fixtures, f), 'utf8')) as T;
+const split = read<{ build: string[]; check: string[] }>('split.json');
+const setOf = new Map<string, SetName>([
+  ...split.build.map((r) => [r, 'build'] as const),
+  ...split.check.map((r) => [r, 'check'] as const),
+]);
+const pairs: Pair[] = read<{ pairs: Pair[] }>('pairs.json').pairs;
+for (const f of fs
+  .readdirSync(fixtures)
+  .filter((f) => f.startsWith('unseen-') && f.endsWith('.json'))
+  .sort())
+  for (const p of read<{ pairs: Pair[] }>(f).pairs) {
+    setOf.set(p.repo, 'added');
+    pairs.push(p);
   }
-).pairs;
 
 if (!fs.existsSync(CORPUS)) {
   console.log(`real judged set: skipped, ${CORPUS} is absent`);
@@ -48,7 +65,6 @@ function linesOf(repo: string, s: Side): Set<string> {
   return keys;
 }
 
-const tierOf = (p: Problem): 'reported' | 'second' => (p.certainty === 'low' ? 'second' : 'reported');
 /** The sides of a report a judged side's lines stand on (one side when the report gives none). */
 const sidesAt = (p: Problem, keys: Set<string>) =>
   new Set([
@@ -64,138 +80,155 @@ const between = (p: Problem, a: Set<string>, b: Set<string>) => {
 };
 
 const started = performance.now();
-const repos = [...new Set(pairs.map((p) => p.repo))].sort();
-const found = new Map<string, 'reported' | 'second'>(); // conflict pair id -> best tier that found it
-const falseBy = { reported: new Map<string, number>(), second: new Map<string, number>() }; // class -> false reports
-const tally = {
-  reported: { right: 0, wrong: 0, unjudged: 0 },
-  second: { right: 0, wrong: 0, unjudged: 0 },
+const TIERS: Tier[] = ['reported', 'shown', 'listed'];
+const rank = (t: Tier) => TIERS.indexOf(t);
+const found = new Map<string, Tier>(); // conflict pair id -> best tier that found it
+const falseOn = new Map<string, Tier>(); // compatible pair id -> best tier that reported it
+const tally = new Map<string, { right: number; wrong: number; unjudged: number }>(); // `${set}|${tier}`
+const bump = (set: SetName, tier: Tier, k: 'right' | 'wrong' | 'unjudged') => {
+  const t = tally.get(`${set}|${tier}`) ?? { right: 0, wrong: 0, unjudged: 0 };
+  t[k]++;
+  tally.set(`${set}|${tier}`, t);
 };
+const shownPer = new Map<string, { shown: number; listed: number }>(); // judged repository -> second looks
 const listed: string[] = [];
-const dupFound = new Map<string, 'reported' | 'second'>(); // duplicate pair id -> best tier of a duplicate report on it
-// The second tier's size is measured on the whole corpus, judged or not: rules are units that are
-// neither a heading, front matter nor code.
-let ruleUnits = 0;
-let corpusLow = 0;
+let corpusMaxShown = 0;
+let corpusMaxListed = 0;
 for (const repo of corpusRepos()) {
   const scan = await scanRepository(path.join(CORPUS, repo));
-  ruleUnits += scan.docs.reduce((n, d) => n + d.units.filter((u) => !['frontmatter', 'code', 'heading'].includes(u.kind)).length, 0);
-  const all = analyze(scan).problems;
-  const problems = all.filter((p) => p.type === 'contradiction');
-  corpusLow += problems.filter((p) => p.certainty === 'low').length;
-  if (!repos.includes(repo)) continue;
+  const problems = analyze(scan).problems.filter((p) => p.type === 'contradiction');
+  const seconds = problems.filter((p) => p.certainty === 'low');
+  corpusMaxListed = Math.max(corpusMaxListed, seconds.length);
+  corpusMaxShown = Math.max(corpusMaxShown, Math.min(seconds.length, SHOWN_SECOND_LOOKS));
+  const set = setOf.get(repo);
+  if (!set) continue;
+  shownPer.set(repo, { shown: Math.min(seconds.length, SHOWN_SECOND_LOOKS), listed: seconds.length });
   const mine = pairs.filter((p) => p.repo === repo).map((p) => ({ pair: p, a: linesOf(repo, p.a), b: linesOf(repo, p.b) }));
-  // Pairs judged the same rule twice: found when a duplicate report stands on both lines.
-  for (const m of mine.filter((x) => x.pair.class === 'duplicate')) {
-    const dup = all.filter((p) => p.type === 'duplication' && between(p, m.a, m.b));
-    if (dup.length > 0) dupFound.set(m.pair.id, dup.some((p) => p.certainty !== 'low') ? 'reported' : 'second');
-  }
   for (const p of problems) {
-    const tier = tierOf(p);
+    const tier: Tier = p.certainty !== 'low' ? 'reported' : seconds.indexOf(p) < SHOWN_SECOND_LOOKS ? 'shown' : 'listed';
     const hits = mine.filter((m) => between(p, m.a, m.b));
     const right = hits.filter((m) => m.pair.label === 'conflict');
     const wrong = hits.filter((m) => m.pair.label === 'compatible');
-    if (right.length > 0) {
-      tally[tier].right++;
-      for (const m of right) if (found.get(m.pair.id) !== 'reported') found.set(m.pair.id, tier);
-    } else if (wrong.length > 0) {
-      tally[tier].wrong++;
-      for (const m of wrong) falseBy[tier].set(m.pair.class, (falseBy[tier].get(m.pair.class) ?? 0) + 1);
-    } else tally[tier].unjudged++;
-    const verdict = right.length > 0 ? 'RIGHT' : wrong.length > 0 ? `WRONG (${wrong[0]!.pair.id})` : 'unjudged';
-    listed.push(
-      `  ${repo} [${p.certainty ?? '-'}/${p.kind ?? '?'}] ${verdict}: ${p.description.slice(0, 200)} @ ${p.locations.map((l) => `${l.path}:${l.line}`).join(', ')}`,
-    );
+    bump(set, tier, right.length > 0 ? 'right' : wrong.length > 0 ? 'wrong' : 'unjudged');
+    for (const m of right) if (!found.has(m.pair.id) || rank(tier) < rank(found.get(m.pair.id)!)) found.set(m.pair.id, tier);
+    if (right.length === 0)
+      for (const m of wrong) if (!falseOn.has(m.pair.id) || rank(tier) < rank(falseOn.get(m.pair.id)!)) falseOn.set(m.pair.id, tier);
+    if (set === 'build') {
+      const verdict = right.length > 0 ? 'RIGHT' : wrong.length > 0 ? `WRONG (${wrong[0]!.pair.id})` : 'unjudged';
+      listed.push(
+        `  ${repo} [${tier}/${p.kind ?? '?'}] ${verdict}: ${p.description.slice(0, 200)} @ ${p.locations.map((l) => `${l.path}:${l.line}`).join(', ')}`,
+      );
+    }
   }
 }
 
-const conflicts = pairs.filter((p) => p.label === 'conflict');
 const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
-const classes = [...new Set(conflicts.map((p) => p.class))].sort();
-const perClass = Object.fromEntries(
-  classes.map((c) => {
-    const of = conflicts.filter((p) => p.class === c);
-    return [
-      c,
-      {
-        pairs: of.length,
-        reported: of.filter((p) => found.get(p.id) === 'reported').length,
-        withSecond: of.filter((p) => found.has(p.id)).length,
-      },
-    ];
-  }),
-);
-const negatives = pairs.filter((p) => p.label === 'compatible');
-const negClasses = [...new Set(negatives.map((p) => p.class))].sort();
-const reportedFound = conflicts.filter((p) => found.get(p.id) === 'reported').length;
+const upTo = (t: Tier | undefined, best: Tier) => t !== undefined && rank(t) <= rank(best);
+function figuresOf(set: SetName) {
+  const of = pairs.filter((p) => setOf.get(p.repo) === set);
+  const conflicts = of.filter((p) => p.label === 'conflict');
+  const negatives = of.filter((p) => p.label === 'compatible');
+  const t = (tier: Tier) => tally.get(`${set}|${tier}`) ?? { right: 0, wrong: 0, unjudged: 0 };
+  const classes = [...new Set(conflicts.map((p) => p.class))].sort();
+  const negClasses = [...new Set(negatives.map((p) => p.class))].sort();
+  const repos = [...new Set(of.map((p) => p.repo))].sort();
+  const per = repos.map((r) => shownPer.get(r)!);
+  return {
+    repositories: repos.length,
+    pairs: of.length,
+    conflicts: conflicts.length,
+    compatible: negatives.length,
+    reported: {
+      ...t('reported'),
+      recall: ratio(conflicts.filter((p) => upTo(found.get(p.id), 'reported')).length, conflicts.length),
+      precision: ratio(t('reported').right, t('reported').right + t('reported').wrong),
+    },
+    withShown: {
+      ...t('shown'),
+      recall: ratio(conflicts.filter((p) => upTo(found.get(p.id), 'shown')).length, conflicts.length),
+    },
+    withListed: {
+      ...t('listed'),
+      recall: ratio(conflicts.filter((p) => upTo(found.get(p.id), 'listed')).length, conflicts.length),
+    },
+    secondLooks: { maxShown: Math.max(0, ...per.map((x) => x.shown)), maxListed: Math.max(0, ...per.map((x) => x.listed)) },
+    perClass: Object.fromEntries(
+      classes.map((c) => {
+        const cs = conflicts.filter((p) => p.class === c);
+        return [
+          c,
+          {
+            pairs: cs.length,
+            reported: cs.filter((p) => upTo(found.get(p.id), 'reported')).length,
+            shown: cs.filter((p) => upTo(found.get(p.id), 'shown')).length,
+            listed: cs.filter((p) => found.has(p.id)).length,
+          },
+        ];
+      }),
+    ),
+    falseReports: Object.fromEntries(
+      negClasses.map((c) => {
+        const ns = negatives.filter((p) => p.class === c);
+        return [
+          c,
+          {
+            pairs: ns.length,
+            reported: ns.filter((p) => upTo(falseOn.get(p.id), 'reported')).length,
+            shown: ns.filter((p) => upTo(falseOn.get(p.id), 'shown')).length,
+          },
+        ];
+      }),
+    ),
+    missed: set === 'build' ? conflicts.filter((p) => !upTo(found.get(p.id), 'shown')).map((p) => p.id) : undefined,
+  };
+}
+const SETS: SetName[] = ['build', 'check', 'added'];
 const figures = {
-  repositories: repos.length,
-  pairs: pairs.length,
-  conflicts: conflicts.length,
-  compatible: negatives.length,
-  ruleUnits,
-  reported: {
-    ...tally.reported,
-    recall: ratio(reportedFound, conflicts.length),
-    // Judged precision: right among reports that land on a judged pair; strict counts every other report as wrong.
-    precision: ratio(tally.reported.right, tally.reported.right + tally.reported.wrong),
-    strictPrecision: ratio(tally.reported.right, tally.reported.right + tally.reported.wrong + tally.reported.unjudged),
-  },
-  second: { ...tally.second, count: tally.second.right + tally.second.wrong + tally.second.unjudged },
-  corpusSecond: { repositories: corpusRepos().length, rules: ruleUnits, low: corpusLow },
-  duplicates: {
-    pairs: negatives.filter((p) => p.class === 'duplicate').length,
-    reported: [...dupFound.values()].filter((t) => t === 'reported').length,
-    withSecond: dupFound.size,
-  },
-  recallWithSecond: ratio(found.size, conflicts.length),
-  perClass,
-  falseReports: Object.fromEntries(
-    negClasses.map((c) => [
-      c,
-      { pairs: negatives.filter((p) => p.class === c).length, reported: falseBy.reported.get(c) ?? 0, second: falseBy.second.get(c) ?? 0 },
-    ]),
-  ),
+  sets: Object.fromEntries(SETS.map((s) => [s, figuresOf(s)])) as Record<SetName, ReturnType<typeof figuresOf>>,
+  corpus: { repositories: corpusRepos().length, maxShown: corpusMaxShown, maxListed: corpusMaxListed },
 };
 const f = (n: number) => n.toFixed(2);
 if (args.includes('--json')) console.log(JSON.stringify(figures, null, 2));
 else {
+  console.log(`\nContradictions, real judged sets (${Math.round(performance.now() - started)} ms)`);
+  const title = { build: 'build half', check: 'check half (never read while building)', added: 'added after issue 39 started' };
+  for (const s of SETS) {
+    const x = figures.sets[s];
+    console.log(`${title[s]}: ${x.repositories} repositories, ${x.pairs} pairs (${x.conflicts} conflicts, ${x.compatible} compatible)`);
+    console.log(
+      `  reported (high/medium): recall ${f(x.reported.recall)}, precision ${f(x.reported.precision)} (right ${x.reported.right}, wrong ${x.reported.wrong}, ${x.reported.unjudged} on unjudged lines)`,
+    );
+    console.log(
+      `  with the second look shown (at most ${SHOWN_SECOND_LOOKS} a repository): recall ${f(x.withShown.recall)} (shown right ${x.withShown.right}, wrong ${x.withShown.wrong}, unjudged ${x.withShown.unjudged}); with the full list (--json): recall ${f(x.withListed.recall)}`,
+    );
+    console.log(`  second looks per repository: at most ${x.secondLooks.maxShown} shown, ${x.secondLooks.maxListed} listed`);
+    console.log(`  per class of conflict (reported / shown / listed / pairs):`);
+    for (const [c, v] of Object.entries(x.perClass)) console.log(`    ${c}: ${v.reported} / ${v.shown} / ${v.listed} / ${v.pairs}`);
+    console.log(`  compatible pairs reported, per class (reported / shown / pairs):`);
+    for (const [c, v] of Object.entries(x.falseReports)) console.log(`    ${c}: ${v.reported} / ${v.shown} / ${v.pairs}`);
+    if (x.missed && x.missed.length > 0) console.log(`  missed (not shown): ${x.missed.join(', ')}`);
+  }
   console.log(
-    `\nContradictions, real judged set (${repos.length} repositories, ${pairs.length} pairs: ${conflicts.length} conflicts, ${negatives.length} compatible; ${Math.round(performance.now() - started)} ms)`,
+    `whole corpus (${figures.corpus.repositories} repositories): at most ${figures.corpus.maxShown} second looks shown in one repository, ${figures.corpus.maxListed} listed`,
   );
-  const r = figures.reported;
-  console.log(
-    `reported (high/medium): recall ${f(r.recall)} (${reportedFound} of ${conflicts.length}), precision ${f(r.precision)} (right ${r.right}, wrong ${r.wrong}; ${r.unjudged} on unjudged lines, strict precision ${f(r.strictPrecision)})`,
-  );
-  console.log(
-    `second look (low): ${figures.second.count} report(s) (right ${tally.second.right}, wrong ${tally.second.wrong}, unjudged ${tally.second.unjudged}), precision ${f(ratio(tally.second.right, tally.second.right + tally.second.wrong))}; recall with it ${f(figures.recallWithSecond)} (${found.size} of ${conflicts.length})`,
-  );
-  console.log(
-    `second look on the whole corpus (${figures.corpusSecond.repositories} repositories): ${corpusLow} report(s) over ${ruleUnits} rules, ${f((20 * corpusLow) / Math.max(1, ruleUnits))} per 20 rules (at most about 1 per 20)`,
-  );
-  console.log('per class of conflict (found reported / with second look / pairs):');
-  for (const [c, v] of Object.entries(perClass)) console.log(`  ${c}: ${v.reported} / ${v.withSecond} / ${v.pairs}`);
-  console.log('false reports on compatible pairs, per class (reported / second look / pairs):');
-  for (const [c, v] of Object.entries(figures.falseReports)) console.log(`  ${c}: ${v.reported} / ${v.second} / ${v.pairs}`);
-  const d = figures.duplicates;
-  console.log(
-    `duplicates among the pairs (the same rule twice, often in other words): found reported ${d.reported} / with the second look ${d.withSecond} / ${d.pairs}`,
-  );
-  const missed = conflicts.filter((p) => !found.has(p.id)).map((p) => p.id);
-  if (missed.length > 0) console.log(`missed: ${missed.join(', ')}`);
   if (args.includes('--list')) for (const l of listed) console.log(l);
 }
 
-// Targets (issue 29): reported precision 0.9 and recall 0.6 fail the run when missed (a regression);
-// recall with the second look (0.85) and its size on the corpus (about one per 20 rules at most) are printed.
+// Floor (issue 39, run in .ci/run): reported precision 0.9 on both halves fails the run when missed.
 const misses: string[] = [];
-if (figures.reported.precision < 0.9) misses.push(`reported precision ${f(figures.reported.precision)} < 0.90`);
-if (figures.reported.recall < 0.6) misses.push(`reported recall ${f(figures.reported.recall)} < 0.60`);
+for (const s of ['build', 'check'] as const)
+  if (figures.sets[s].reported.precision < 0.9)
+    misses.push(`${s} half: reported precision ${f(figures.sets[s].reported.precision)} < 0.90`);
+if (figures.corpus.maxShown > SHOWN_SECOND_LOOKS) misses.push(`a repository shows more than ${SHOWN_SECOND_LOOKS} second looks`);
 const notes: string[] = [];
-if (figures.recallWithSecond < 0.85) notes.push(`recall with the second look ${f(figures.recallWithSecond)} < 0.85`);
-if (corpusLow * 20 > ruleUnits) notes.push(`second look larger than one per 20 rules on the corpus`);
+for (const s of ['check', 'added'] as const) {
+  const x = figures.sets[s];
+  if (x.reported.recall < 0.4) notes.push(`${s}: reported recall ${f(x.reported.recall)} < 0.40`);
+  if (x.reported.precision < 0.9) notes.push(`${s}: reported precision ${f(x.reported.precision)} < 0.90`);
+  if (x.withShown.recall < 0.75) notes.push(`${s}: recall with the second look shown ${f(x.withShown.recall)} < 0.75`);
+}
 if (!args.includes('--json')) {
   for (const n of notes) console.log(`target not met (not failing): ${n}`);
-  for (const m of misses) console.log(`Goal not met: ${m}`);
+  for (const m of misses) console.log(`Floor not met: ${m}`);
 }
 process.exit(misses.length > 0 ? 1 : 0);

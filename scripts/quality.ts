@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 const here = import.meta.dirname;
-const parts = ['quality-structure.ts', 'quality-debris.ts', 'quality-detection.ts', 'quality-real.ts'].filter((p) =>
+const parts = ['quality-structure.ts', 'quality-debris.ts', 'quality-fidelity.ts', 'quality-detection.ts', 'quality-real.ts'].filter((p) =>
   existsSync(path.join(here, p)),
 );
 let failed = false;

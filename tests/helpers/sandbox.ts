@@ -14,6 +14,15 @@ export interface Cleanup {
 const made = new Set<string>();
 process.on('exit', () => made.forEach(removeRepo));
 
+/**
+ * The keys of folders outside git go to the user's state folder (state/binding.ts): in tests, a
+ * folder of this test process, which every command and server it starts inherits, never `~/.local/state`.
+ */
+if (!process.env.COPILOT_ONBOARD_STATE_HOME) {
+  process.env.COPILOT_ONBOARD_STATE_HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'co-state-home-'));
+  made.add(process.env.COPILOT_ONBOARD_STATE_HOME);
+}
+
 /** A real `git init` repository in a temp dir, with the given files (path → content). */
 export function makeRepo(files: Record<string, string | Buffer> = {}): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'co-test-'));

@@ -37,8 +37,9 @@ test('a heading of their own never repeats one of theirs: `### Build` goes under
   const { first, second } = await plannedTwice(t, { [COPILOT]: REVIEW, 'AGENTS.md': agents });
   assert.equal(
     first.operations.find((o) => o.path === COPILOT)?.content,
-    '# Copilot instructions\n\n<!-- copilot-onboard: top-level heading from AGENTS.md, kept as a comment (one title per file):\n# AGENTS.md\n-->\n\n' +
-      `${REVIEW}\n## General\n\n### Build\n\n- Run pnpm build.\n\n## Laravel Guidelines\n\n### Conventions\n\n- Follow the conventions.\n`,
+    // Nothing goes above the person's sections (issue 40): the title kept as a comment goes under the heading of their own.
+    `${REVIEW}\n## General\n\n<!-- copilot-onboard: top-level heading from AGENTS.md, kept as a comment (one title per file):\n# AGENTS.md\n-->\n\n` +
+      '### Build\n\n- Run pnpm build.\n\n## Laravel Guidelines\n\n### Conventions\n\n- Follow the conventions.\n',
   );
   assert.deepEqual(second.operations, []);
 });

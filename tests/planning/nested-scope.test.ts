@@ -142,3 +142,30 @@ test('an indented heading of a nested AGENTS.md chosen repo-wide moves down afte
     plan.notes.join('\n'),
   );
 });
+
+test('scope by evidence, both ways (issue 40): a line saying it applies to the whole project wins over naming the folder; an app saying "in this repo" keeps its folder', () => {
+  const doc = (p: string, lines: string[]) => ({
+    path: p,
+    kind: 'agents-md' as const,
+    role: 'legacy' as const,
+    scope: { kind: 'globs' as const, globs: [`${p.slice(0, p.lastIndexOf('/'))}/**`] },
+    units: lines.map((l, i) => ({
+      kind: (l.startsWith('#') ? 'heading' : 'paragraph') as 'heading' | 'paragraph',
+      path: p,
+      line: i + 1,
+      lines: [l],
+      level: l.startsWith('#') ? 1 : undefined,
+      blankBefore: i > 0,
+    })),
+  });
+  const whole = nestedScope(doc('tooling/AGENTS.md', ['# Tooling', 'These rules apply to the whole project, not only to tooling/.']));
+  assert.equal(whole?.decided, 'repo');
+  assert.equal(whole?.reason.kind, 'whole-project');
+  const app = nestedScope(
+    doc('demo-app/AGENTS.md', ['# Demo app', 'This example app shows the SDK. In this repo, run pnpm dev to start it.']),
+  );
+  assert.equal(app?.decided, 'folder');
+  assert.equal(app?.reason.kind, 'own-part');
+  // An overview that describes the whole repository and no part of it is still repo-wide.
+  assert.equal(nestedScope(doc('docs/AGENTS.md', ['# Docs', 'Conventions for this repository.']))?.decided, 'repo');
+});

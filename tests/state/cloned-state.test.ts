@@ -282,7 +282,11 @@ test('a folder copied whole, outside git, carries no state that acts: its key be
   const repo = path.join(dir, 'a');
   for (const [rel, content] of Object.entries(FILES)) writeFile(repo, rel, content);
   assert.equal(cli(repo, 'propose').status, 0);
-  assert.ok(fs.existsSync(path.join(repo, '.copilot-state/clone-key')));
+  assert.equal(
+    fs.existsSync(path.join(repo, '.copilot-state/clone-key')),
+    false,
+    "the key is in the user's state folder, not in the folder",
+  );
   assert.doesNotMatch(cli(repo, 'status').stdout, /not written here/);
   const copy = path.join(dir, 'b');
   execFileSync('cp', ['-a', repo, copy]);

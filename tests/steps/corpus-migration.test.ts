@@ -6,6 +6,7 @@ import path from 'node:path';
 import { openSession, outcomeOf, yesToAll } from '../helpers/mcp.js';
 import { hashTree, tempDir } from '../helpers/sandbox.js';
 import { CORPUS, corpusRepos } from '../helpers/corpus.js';
+import { linkDestinations } from '../../server/src/model/links.js';
 
 /**
  * End to end over real instruction files: every repository of ../shared/corpus is copied into a
@@ -95,7 +96,15 @@ function isImportLine(line: string, kind: string): boolean {
 }
 
 /** How many times each line occurs. */
+/** A line with its relative link destinations blanked: a moved link is rewritten to lead where it led (issue 40; tests/planning/links.test.ts checks where). */
+function withoutLinks(line: string): string {
+  let out = line;
+  for (const d of linkDestinations(line).reverse()) out = `${out.slice(0, d.start)}\u0000${out.slice(d.end)}`;
+  return out;
+}
+
 function countLines(lines: string[]): Map<string, number> {
+  lines = lines.map(withoutLinks);
   const counts = new Map<string, number>();
   for (const l of lines) counts.set(l, (counts.get(l) ?? 0) + 1);
   return counts;

@@ -76,6 +76,14 @@ const WORDS: Words = {
   'list-ended': (n) =>
     `${n.at.path}:${n.at.line} "${n.line.trim()}" starts indented, so ${n.target} has a comment line before it that ends the list above: it would otherwise read as part of that list's last item.`,
   'already-organised': (n) => `${n.target} is already organised in sections; nothing to change.`,
+  'pointer-line': (n) =>
+    `${n.at.path}:${n.at.line} "${excerpt(n.text)}" points at ${n.target}, where the file's other lines now go: it is not copied there (it would point at itself).`,
+  'links-unresolved': (n) => {
+    const shown = n.links.slice(0, MAX_LISTED).map((l) => `line ${l.line} "${excerpt(l.dest)}"`);
+    const more = n.links.length > MAX_LISTED ? `, and ${n.links.length - MAX_LISTED} more` : '';
+    const [count, they] = n.links.length === 1 ? ['one link', 'it is'] : [`${n.links.length} links`, 'they are'];
+    return `${n.path}: ${count} did not lead to a file in the repository where ${n.links.length === 1 ? 'it was' : 'they were'} written, so ${n.target} has ${n.links.length === 1 ? 'it' : 'them'} as written (${they} not rewritten to lead elsewhere): ${shown.join('; ')}${more}.`;
+  },
   'link-replaced': (n) =>
     `${n.target} is a symlink to ${n.link}; as you chose, the link itself is replaced by a regular file with the rules (the backup keeps the link, and rollback puts it back). ${n.shown} is not changed.`,
   option: (n) => n.option.note,
@@ -146,6 +154,8 @@ export function scopeReasonWords(folder: string, r: ScopeReason): string {
       return `it names its own folder (line ${r.line}: "${excerpt(r.text)}")`;
     case 'package-folder':
       return `it sits in a package or source folder, under ${r.segment}/`;
+    case 'own-part':
+      return `it says what part of the repository it is about (line ${r.line}: "${excerpt(r.text)}")`;
     case 'convention':
       return 'nothing in it says it is for the whole repository';
   }

@@ -29,6 +29,7 @@ import { LineMap } from './render/line-map.js';
 import { writeTargets } from './write-targets.js';
 import { scopeChoices } from './scopes.js';
 import { assistantChoices, withoutLeftOut } from './assistant-lines.js';
+import { pointerLines } from './pointer-lines.js';
 
 export type { ConflictOption, LegacyFate, LegacyOption, Plan, PlanChoices, PlanOperation } from '../model/plan.js';
 export { DEFAULT_CHOICES } from './choices.js';
@@ -126,7 +127,10 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
   const { marks, dropped } = conflictEffects(conflicts, choices, l.docs);
   const targetOf = (d: InstructionDoc) => l.targets.find((t) => t.docs.includes(d))?.path ?? COPILOT_INSTRUCTIONS_PATH;
   const assistants = assistantChoices(l.legacyDocs, targetOf, choices);
-  const removed = new LineMap([...dropped.values(), ...assistants.leftOut.values()].map((d) => [d, d] as const));
+  const pointers = pointerLines(l.legacyDocs, targetOf);
+  const removed = new LineMap(
+    [...dropped.values(), ...assistants.leftOut.values(), ...pointers.dropped.values()].map((d) => [d, d] as const),
+  );
   const imports = new LineMap(scan.imports.map((r) => [{ path: r.from, line: r.line }, r] as const));
   const written = writeTargets(
     {
@@ -142,13 +146,9 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
     },
     l.targets.map((t) => ({ ...t, docs: t.docs.map((d) => withoutLeftOut(d, assistants.leftOut)) })),
   );
-  const notes: Note[] = [
-    ...(l.copilotBlocked ? [blockedCopilotNote(scan, l.link, l.targets)] : []),
-    ...written.notes,
-    ...scopes.notes,
-    ...assistants.notes,
-  ];
-  const operations = written.operations;
+  const blockedNotes = l.copilotBlocked ? [blockedCopilotNote(scan, l.link, l.targets)] : [];
+  const notes: Note[] = [...blockedNotes, ...written.notes, ...scopes.notes, ...assistants.notes, ...pointers.notes];
+  const { operations } = written;
   const legacy = options(scan, l, written.blocked, copies.copies);
   for (const option of legacy) {
     const fate = choices.legacy[option.path] ?? 'keep';

@@ -18,7 +18,8 @@ import { insertMarks, type MarkTopics } from './render/marks.js';
 import type { LineRef, Rendered } from './render/rendered.js';
 import { renderTarget, type TargetSources } from './render/target.js';
 import type { Target } from './targets.js';
-import type { Rewrite } from './assistant-lines.js';
+import { copilotRewrite, type Rewrite } from './assistant-lines.js';
+import { relinked, type LinkFacts, type UnresolvedLink } from './render/links.js';
 
 /** What writing the targets reads: the scan, the documents that contribute, and the choices' effects. */
 export interface WriteContext {
@@ -67,7 +68,8 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written): void {
   const { marked, apart } = renderedTarget(ctx, target, existingDoc, w.merged);
   // A new file with no rule in it (its sources were empty, or all merged) is not created.
   if (!existingDoc && !marked.refs.some((r) => r !== null)) return;
-  const content = fileText(scan, target, existingDoc, rewritten(marked, ctx.rewrites));
+  const links = relinked(marked, target.path, linkFacts(ctx));
+  const content = fileText(scan, target, existingDoc, rewritten(marked, links.rendered, ctx.rewrites, target.path));
   w.provenance.push(...spans(target.path, marked.refs));
   const before = scan.files.get(target.path);
   const linesOf = ctx.sources.linesOf;
@@ -75,6 +77,7 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written): void {
     w.notes.push(...changedLineNotes(target.path, marked, (p, l) => linesOf(p)[l - 1]));
     for (const at of apart) w.notes.push({ kind: 'list-ended', at, line: linesOf(at.path)[at.line - 1]!, target: target.path });
     w.notes.push(...siblingNotes(w.merged.slice(mergedBefore), target.path, linesOf));
+    w.notes.push(...unresolvedNotes(links.unresolved));
   }
   if (before && content === before.text && !replacing) {
     if (target.docs.length === 0) w.notes.push({ kind: 'already-organised', target: target.path });
@@ -104,16 +107,42 @@ function renderedTarget(ctx: WriteContext, target: Target, existingDoc: Instruct
   return { marked, apart: apart.before };
 }
 
-/** The lines the person chose to have rewritten for Copilot, as rewritten; checked and noted as their sources say them. */
-function rewritten(r: Rendered, rewrites: LineMap<Rewrite>): Rendered {
-  if (rewrites.size === 0) return r;
+/**
+ * The lines the person chose to have rewritten for Copilot, as rewritten (after their links were
+ * moved: `relinked`); checked and noted as their sources say them.
+ */
+function rewritten(marked: Rendered, moved: Rendered, rewrites: LineMap<Rewrite>, target: string): Rendered {
+  if (rewrites.size === 0) return moved;
   return {
-    lines: r.lines.map((line, i) => {
-      const w = r.refs[i] ? rewrites.get(r.refs[i]) : undefined;
-      return w && w.from === line ? w.to : line;
+    lines: moved.lines.map((line, i) => {
+      const w = marked.refs[i] ? rewrites.get(marked.refs[i]) : undefined;
+      return w && w.from === marked.lines[i] ? (copilotRewrite(line, target) ?? line) : line;
     }),
-    refs: r.refs,
+    refs: moved.refs,
   };
+}
+
+/** What moving links needs: which source lines are code, and which repository paths are there. */
+function linkFacts(ctx: WriteContext): LinkFacts {
+  const code = new Map<string, Set<number>>();
+  for (const doc of ctx.scan.docs) {
+    const lines = new Set<number>();
+    for (const u of doc.units) if (u.kind === 'code' || u.kind === 'frontmatter') u.lines.forEach((_, k) => lines.add(u.line + k));
+    code.set(doc.path, lines);
+  }
+  const there = ctx.scan.linkTargets ?? new Set<string>();
+  return { inCode: (at) => code.get(at.path)?.has(at.line) ?? false, resolves: (p) => there.has(p) };
+}
+
+/** One note per source file whose moved links led nowhere: they are written as they were. */
+function unresolvedNotes(unresolved: UnresolvedLink[]): Note[] {
+  const byPath = new Map<string, Note & { kind: 'links-unresolved' }>();
+  for (const u of unresolved) {
+    const note = byPath.get(u.at.path) ?? { kind: 'links-unresolved', path: u.at.path, target: u.target, links: [] };
+    byPath.set(u.at.path, note);
+    if (!note.links.some((l) => l.line === u.at.line && l.dest === u.dest)) note.links.push({ line: u.at.line, dest: u.dest });
+  }
+  return [...byPath.values()];
 }
 
 /** The file's text: in its existing file's style, a new scoped file without a BOM before its `---`. */

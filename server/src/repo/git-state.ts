@@ -1,7 +1,8 @@
 import fsSync from 'node:fs';
 import path from 'node:path';
 import { PreconditionError } from '../common/errors.js';
-import { gitDir } from './git-dir.js';
+import { trustedGitDir } from './git-dir.js';
+import { spawnGit } from './git-run.js';
 
 /** Synchronous, like safe-fs's look-ups: an lstat takes microseconds, its promise form a round trip through the thread pool. */
 function exists(p: string): boolean {
@@ -38,10 +39,10 @@ const IN_PROGRESS: [string, string, string][] = [
 
 /** What git is in the middle of (a merge, a rebase, a cherry-pick, a revert), in words, or null. */
 export async function operationInProgress(root: string): Promise<{ what: string; todo: string } | null> {
-  const dir = await gitDir(root);
-  if (dir === null) return null;
+  const git = await trustedGitDir(root);
+  if (git === null) return null;
   for (const [name, what, todo] of IN_PROGRESS) {
-    if (exists(path.join(dir, name))) return { what, todo };
+    if (exists(path.join(git.dir, name))) return { what, todo };
   }
   return null;
 }
@@ -71,7 +72,7 @@ export async function assertNoOperationInProgress(root: string): Promise<void> {
  */
 export async function ignoredByGit(root: string, paths: string[]): Promise<Set<string>> {
   const ignored = new Set<string>();
-  if (paths.length === 0 || (await gitDir(root)) === null) return ignored;
+  if (paths.length === 0 || (await trustedGitDir(root)) === null) return ignored;
   let rest = paths;
   while (rest.length > 0) {
     const answer = await checkIgnore(root, rest);
@@ -96,14 +97,10 @@ interface CheckIgnoreAnswer {
 
 /** One `git check-ignore --stdin -z --verbose --non-matching` over `paths`. */
 function checkIgnore(root: string, paths: string[]): Promise<CheckIgnoreAnswer> {
-  const { spawn } = process.getBuiltinModule('node:child_process');
   return new Promise((resolve) => {
     const none: CheckIgnoreAnswer = { ignored: [], stoppedAt: null, submodule: null };
-    // Git's own words are matched below (the submodule's name): in English, whatever the person's locale.
-    const git = spawn('git', ['-C', root, 'check-ignore', '--stdin', '-z', '--verbose', '--non-matching'], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, LC_ALL: 'C' },
-    });
+    // Git's own words are matched below (the submodule's name): in English (gitEnv sets LC_ALL=C), whatever the person's locale.
+    const git = spawnGit(root, ['check-ignore', '--stdin', '-z', '--verbose', '--non-matching'], 'with input');
     const out: Buffer[] = [];
     let err = '';
     git.stdout.on('data', (c: Buffer) => out.push(c));

@@ -1,5 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { trustedGitDir } from './git-dir.js';
+import { openGit } from './git-run.js';
 import { errorMessage, PreconditionError } from '../common/errors.js';
 import { showLine, showPaths } from '../show/untrusted.js';
 import { ignoredByGit } from './git-state.js';
@@ -23,30 +25,12 @@ export interface GitInfo {
   ignored?: string[];
 }
 
-async function open(root: string) {
-  const { simpleGit } = await import('simple-git');
-  return simpleGit({ baseDir: root, maxConcurrentProcesses: 2 });
-}
-
-/** Whether a `.git` stands in the folder or above it: without one, no git process is started at all. */
-async function mayBeInWorkTree(root: string): Promise<boolean> {
-  if (process.env.GIT_DIR) return true;
-  for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
-    if (
-      await fs.stat(path.join(dir, '.git')).then(
-        () => true,
-        () => false,
-      )
-    )
-      return true;
-    if (path.dirname(dir) === dir) return false;
-  }
-}
-
 export async function gitInfo(root: string, paths: string[]): Promise<GitInfo | null> {
-  if (!(await mayBeInWorkTree(root))) return null;
+  // A `.git` git rejects, or one the folder brought inside its work tree, is no git (repo/git-dir.ts): the backup is the way back.
+  if ((await trustedGitDir(root)) === null) return null;
   try {
-    const git = await open(root);
+    // Status hashes files whose stat changed: the folder's filters (and every other program its config names) are turned off.
+    const git = await openGit(root, { drivers: true });
     // One git process answers both "is this a work tree" (it fails outside one) and where we are in it.
     const prefix = (await git.revparse(['--show-prefix'])).trim().replace(/\/$/, '');
     const toRepo = (p: string) => (prefix ? p.slice(prefix.length + 1) : p);
@@ -56,7 +40,7 @@ export async function gitInfo(root: string, paths: string[]): Promise<GitInfo | 
     } catch {
       head = null;
     }
-    const status = await git.status(['--', '.']);
+    const status = await git.status(['--ignore-submodules=all', '--', '.']);
     const wanted = new Set(paths);
     const modified = status.files
       .filter((f) => f.index !== '?' && (f.index.trim() !== '' || f.working_dir.trim() !== ''))
@@ -101,7 +85,7 @@ export function describeGit(info: GitInfo | null): string[] {
 
 /** Start a new branch for the migration; refuses when the branch exists. */
 export async function createBranch(root: string, name: string): Promise<void> {
-  const git = await open(root);
+  const git = await openGit(root);
   const branches = await git.branchLocal();
   if (branches.all.includes(name)) throw new PreconditionError(`The branch ${name} exists already; name a new one.`);
   try {
@@ -156,9 +140,9 @@ export function describeCommit(info: GitInfo, plan: CommitPlan, branch: string |
 
 /** The commits `--commit` made for a migration (their message names its id), newest first, with the branches that hold them. */
 export async function commitsOfMigration(root: string, migrationId: string): Promise<{ commit: string; branches: string[] }[]> {
-  if (!(await mayBeInWorkTree(root))) return [];
+  if ((await trustedGitDir(root)) === null) return [];
   try {
-    const git = await open(root);
+    const git = await openGit(root);
     const hashes = (await git.raw(['log', '--all', '--fixed-strings', `--grep=Migration ${migrationId}`, '--format=%h']))
       .split('\n')
       .filter(Boolean);
@@ -190,7 +174,7 @@ export async function committableTraces(root: string): Promise<string[]> {
 
 /** Commit exactly the migrated files (and the traces given with them). Returns the new commit's short hash. */
 export async function commitFiles(root: string, files: string[], message: string): Promise<string> {
-  const git = await open(root);
+  const git = await openGit(root, { drivers: true });
   await git.raw([LITERAL, 'add', '--all', '--', ...files]);
   // Use the person's identity; fall back to a named one only where git has none configured.
   const configured = (await git.raw(['config', 'user.email']).catch(() => '')).trim() !== '';

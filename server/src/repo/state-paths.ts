@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 export const STATE_DIR = '.copilot-state';
@@ -53,4 +54,18 @@ export function statePaths(root: string) {
     elicitationTraces: path.join(dir, 'elicitation-traces'),
     samplingTraces: path.join(dir, 'sampling-traces'),
   };
+}
+
+/**
+ * This user's own state folder, outside every repository: where the key of a folder outside git is
+ * kept (state/binding.ts), so that no key file a folder brings is ever believed.
+ * `COPILOT_ONBOARD_STATE_HOME` when set and not empty; else `$XDG_STATE_HOME/copilot-onboard` (an
+ * absolute XDG_STATE_HOME only, as the XDG spec says); else `~/.local/state/copilot-onboard`.
+ */
+export function userStateHome(env: NodeJS.ProcessEnv = process.env): string {
+  const own = env.COPILOT_ONBOARD_STATE_HOME;
+  if (own && own.trim() !== '') return path.resolve(own);
+  const xdg = env.XDG_STATE_HOME;
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, 'copilot-onboard');
+  return path.join(os.homedir(), '.local', 'state', 'copilot-onboard');
 }

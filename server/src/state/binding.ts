@@ -1,45 +1,64 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import fsSync from 'node:fs';
+import path from 'node:path';
 import { canonicalJson } from '../common/hash.js';
-import { gitDir } from '../repo/git-dir.js';
+import { trustedGitDir } from '../repo/git-dir.js';
 import { normalizeRepoPath } from '../repo/repo-path.js';
 import { createFile, ensureFolder, readFile, setFolderMode, writeFile } from '../repo/safe-fs.js';
-import { STATE_DIR } from '../repo/state-paths.js';
+import { userStateHome } from '../repo/state-paths.js';
 
 /**
  * Decision state (the journal, backup manifests, the plan, the onboarding state with its approval)
  * is sealed with a key of this clone: an HMAC-SHA256 over the file's role and content, kept in the
- * file's `binding` field. The key lives where git never carries it, in the work tree's git folder;
- * a repository someone else prepared arrives without it, so state that came with it (committed,
- * copied) never verifies, and is ignored (docs/security.md, "State a clone cannot forge").
+ * file's `binding` field. The key lives where the folder cannot bring it: in the git folder git
+ * itself names for the work tree (repo/git-dir.ts: never one the folder holds but `.git`), and
+ * outside git in this user's state folder, named after the folder's device, inode and birth time.
+ * A key file inside the folder (`.copilot-state/clone-key`, which an earlier version wrote outside
+ * git) is never believed: an archive can bring it with a matching inode. State that came with the
+ * folder (committed, copied, unpacked) never verifies, and is ignored (docs/security.md, "State a
+ * clone cannot forge").
  */
 
 export const BINDING_FIELD = 'binding';
 const PREFIX = 'hmac-sha256:';
 const KEY_HEADER = 'copilot-onboard clone key v1';
 
-/** Where the key is: in the git folder; outside git in `.copilot-state/`, tied to the root folder's inode, which a copy does not keep. */
+/** Where the key is: a base folder (the git folder, or the user's state folder) and the key file's path in it. */
 interface KeyPlace {
   base: string;
   rel: string;
-  inode: number | null;
 }
 
 async function keyPlace(root: string): Promise<KeyPlace> {
-  const dir = await gitDir(root);
-  if (dir !== null && fsSync.existsSync(dir)) return { base: dir, rel: 'copilot-onboard/clone-key', inode: null };
-  return { base: root, rel: `${STATE_DIR}/clone-key`, inode: fsSync.statSync(root).ino };
+  const git = await trustedGitDir(root);
+  if (git !== null) return { base: git.dir, rel: 'copilot-onboard/clone-key' };
+  // The state folder may not exist yet: the key's path starts at the nearest folder above it that does.
+  const home = userStateHome();
+  let from = home;
+  while (!fsSync.existsSync(from) && path.dirname(from) !== from) from = path.dirname(from);
+  const inHome = path.relative(from, home).split(path.sep).filter(Boolean).join('/');
+  return { base: from, rel: `${inHome ? `${inHome}/` : ''}clone-keys/${folderIdentity(root)}` };
 }
 
-function keyText(key: Buffer, inode: number | null): string {
-  return `${KEY_HEADER}\n${key.toString('hex')}\n${inode ?? '-'}\n`;
+/**
+ * The folder's identity on this machine: device, inode and birth time (statx), which a copy or an
+ * unpacked archive does not keep, even at a file system's root (inode 1 or 2 on every tmpfs or
+ * ext4). Where the file system keeps no birth time, device and inode alone: the key is still
+ * outside the folder, so a folder brings none.
+ */
+function folderIdentity(root: string): string {
+  const st = fsSync.statSync(root, { bigint: true });
+  return createHash('sha256').update(`folder\0${st.dev}\0${st.ino}\0${st.birthtimeNs}`).digest('hex');
 }
 
-/** The key a key file holds, or null when it is not a key of this place (another folder's, or damaged). */
-function keyOf(text: string, inode: number | null): Buffer | null {
-  const m = /^copilot-onboard clone key v1\n([0-9a-f]{64})\n(\d+|-)\n$/.exec(text);
-  if (!m || m[2] !== String(inode ?? '-')) return null;
-  return Buffer.from(m[1]!, 'hex');
+function keyText(key: Buffer): string {
+  return `${KEY_HEADER}\n${key.toString('hex')}\n-\n`;
+}
+
+/** The key a key file holds, or null when it is damaged. */
+function keyOf(text: string): Buffer | null {
+  const m = /^copilot-onboard clone key v1\n([0-9a-f]{64})\n-\n$/.exec(text);
+  return m ? Buffer.from(m[1]!, 'hex') : null;
 }
 
 /** This clone's key, or null when none was made here yet: then no state in the repository is bound. */
@@ -49,26 +68,33 @@ export async function cloneKey(root: string): Promise<Buffer | null> {
 
 async function keyAt(place: KeyPlace): Promise<Buffer | null> {
   const bytes = await readFile(place.base, place.rel).catch(() => null);
-  return bytes ? keyOf(bytes.toString('utf8'), place.inode) : null;
+  return bytes ? keyOf(bytes.toString('utf8')) : null;
 }
 
-/** This clone's key, made (readable by this user alone) when there is none. */
+/** This clone's key, made (readable by this user alone, in folders only this user can open) when there is none. */
 async function cloneKeyMade(root: string): Promise<Buffer> {
   const place = await keyPlace(root);
   const existing = await keyAt(place);
   if (existing) return existing;
   const key = randomBytes(32);
-  const folder = place.rel.slice(0, place.rel.lastIndexOf('/'));
-  if (place.inode === null && !fsSync.existsSync(`${place.base}/${folder}`)) {
-    await ensureFolder(place.base, folder);
-    await setFolderMode(place.base, folder, 0o700);
-  }
-  if (await createFile(place.base, place.rel, keyText(key, place.inode), { mode: 0o600 })) return key;
-  // Another process made one first, or what stands there is not a key of this place: a key of this place replaces it.
+  await ensurePrivateFolders(place);
+  if (await createFile(place.base, place.rel, keyText(key), { mode: 0o600 })) return key;
+  // Another process made one first, or what stands there is not a key: a key of this place replaces it.
   const raced = await keyAt(place);
   if (raced) return raced;
-  await writeFile(place.base, place.rel, keyText(key, place.inode), { mode: 0o600 });
+  await writeFile(place.base, place.rel, keyText(key), { mode: 0o600 });
   return key;
+}
+
+/** Every missing folder on the way to the key is made 0700 (the git folder's own `copilot-onboard/`, or the state folder and `clone-keys/`). */
+async function ensurePrivateFolders(place: KeyPlace): Promise<void> {
+  const parts = place.rel.split('/').slice(0, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const rel = parts.slice(0, i).join('/');
+    if (fsSync.existsSync(path.join(place.base, rel))) continue;
+    await ensureFolder(place.base, rel);
+    await setFolderMode(place.base, rel, 0o700);
+  }
 }
 
 function macOf(key: Buffer, rel: string, content: unknown): string {

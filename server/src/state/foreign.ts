@@ -20,7 +20,9 @@ const FILES = [STATE.onboarding, STATE.plan, STATE.journal];
 
 /** The decision state in the repository that this clone did not write, or null when there is none. */
 export async function foreignState(root: string): Promise<ForeignState | null> {
-  const key = await cloneKey(root);
+  // The key is looked up (a git process, in git) only when there is state to judge: most folders have none.
+  let known: Promise<Buffer | null> | undefined;
+  const key = () => (known ??= cloneKey(root));
   const files: string[] = [];
   for (const rel of FILES) if (await isForeign(root, rel, key)) files.push(rel);
   const folders: string[] = [];
@@ -35,14 +37,14 @@ export async function foreignState(root: string): Promise<ForeignState | null> {
   return files.length + folders.length > 0 ? { files, folders, latestOwnBackup } : null;
 }
 
-async function isForeign(root: string, rel: string, key: Buffer | null): Promise<boolean> {
+async function isForeign(root: string, rel: string, key: () => Promise<Buffer | null>): Promise<boolean> {
   try {
     if (!(await entryStat(root, rel))?.isFile()) return false;
   } catch {
     // A link on the way: the checks before a step name it.
     return false;
   }
-  return (await boundJson(root, rel, key).catch(() => null)) === null;
+  return (await boundJson(root, rel, await key()).catch(() => null)) === null;
 }
 
 /**
@@ -50,7 +52,7 @@ async function isForeign(root: string, rel: string, key: Buffer | null): Promise
  * that writing never silently throws away what it held (an older version's state, a damaged file).
  */
 export async function setAsideForeign(root: string, rel: string): Promise<string | null> {
-  if (!(await isForeign(root, rel, await cloneKey(root)))) return null;
+  if (!(await isForeign(root, rel, () => cloneKey(root)))) return null;
   const bytes = (await readFile(root, rel))!;
   const aside = `${rel}.not-written-here-${new Date().toISOString().replace(/[:.]/g, '-')}`;
   await writeFile(root, aside, bytes);

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { PreconditionError } from '../common/errors.js';
 import { STATE_DIR } from '../repo/state-paths.js';
-import { ensureFolder, entryStat, lockFolder, readFile, removeFile, removeTree, writeFile } from '../repo/safe-fs.js';
+import { ensureFolder, entryStat, listFolder, lockFolder, readFile, removeFile, removeTree, writeFile } from '../repo/safe-fs.js';
 
 /**
  * Locks under `.copilot-state/`, from proper-lockfile (an mkdir lock whose mtime the holder keeps
@@ -76,13 +76,34 @@ export async function lockHolder(root: string, name: LockName): Promise<string |
   return owner ? `process ${owner.pid} on ${owner.host}, ${owner.command}, since ${owner.since}` : 'another process';
 }
 
+/**
+ * A lock folder with anything in it was never taken by copilot-onboard (its locks are empty
+ * folders): it came with the repository (committed, unpacked). It holds nothing and blocks nothing:
+ * removed, so the lock can be taken.
+ */
+async function clearBroughtLock(root: string, name: LockName): Promise<void> {
+  const entries = await listFolder(root, lockRel(name)).catch(() => null);
+  if (entries && entries.length > 0) await removeTree(root, lockRel(name));
+}
+
+/** A lock that could not be taken for another reason than its holder, named by its repository path (never the machine's). */
+function lockFailure(name: LockName, err: unknown): unknown {
+  // Only a system call's error names an absolute path; the tool's own (a link refused) name repository paths.
+  if (!(err instanceof Error) || !('syscall' in err)) return err;
+  const code = (err as NodeJS.ErrnoException).code;
+  return new PreconditionError(
+    `The ${name} lock (${lockRel(name)}) could not be taken${code ? ` (${code})` : ''}. Remove ${lockRel(name)} if no copilot-onboard is running, and try again.`,
+  );
+}
+
 export async function withLock<T>(root: string, name: LockName, command: string, fn: () => Promise<T>, wait = false): Promise<T> {
   await ensureFolder(root, STATE_DIR);
+  await clearBroughtLock(root, name);
   let release: () => Promise<void>;
   try {
     release = await tryLock(root, name, wait);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+    if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw lockFailure(name, err);
     const owner = await readOwner(root, name);
     const who = owner ? `process ${owner.pid} on ${owner.host} (${owner.command}) since ${owner.since}` : 'another process';
     const busy = (holder: string) =>
@@ -95,7 +116,8 @@ export async function withLock<T>(root: string, name: LockName, command: string,
         await removeTree(root, lockRel(name));
         release = await tryLock(root, name, wait);
       } catch (again) {
-        if ((again as NodeJS.ErrnoException).code !== 'ELOCKED' && (again as NodeJS.ErrnoException).code !== 'ENOENT') throw again;
+        if ((again as NodeJS.ErrnoException).code !== 'ELOCKED' && (again as NodeJS.ErrnoException).code !== 'ENOENT')
+          throw lockFailure(name, again);
         const now = await readOwner(root, name);
         throw busy(
           now && now.pid !== owner.pid

@@ -4,16 +4,14 @@
  * loads the code that reads the list (cli.ts), so that git runs while that code compiles.
  */
 
+import { spawnGit } from '../../repo/git-run.js';
+
 /** Paths with `/`, or null outside a git work tree (or without git). */
 export function listGitFiles(root: string): Promise<string[] | null> {
-  // Taken when first needed: cli.ts, which starts this, loads child_process for no other command.
-  const { spawn } = process.getBuiltinModule('node:child_process');
   return new Promise((resolve) => {
     try {
-      // Only stdout is a pipe: each pipe is a handle and a stream made while the process waits for git to start.
-      const git = spawn('git', ['-C', root, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate'], {
-        stdio: ['ignore', 'pipe', 'ignore'],
-      });
+      // Through the one git helper (the folder's git config runs nothing), as a direct process: simple-git would cost its load at start.
+      const git = spawnGit(root, ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--deduplicate']);
       const chunks: Buffer[] = [];
       let bytes = 0;
       git.stdout.on('data', (chunk: Buffer) => {

@@ -27,7 +27,7 @@ interface Resolved {
 }
 
 /** Where a target resolves to: nowhere, outside, or a repository path (and whether its own name can be asked). */
-function resolveTarget(paths: RepoPaths, realRoot: string, target: string): 'missing' | 'outside' | Resolved {
+export function resolveTarget(paths: RepoPaths, realRoot: string, target: string): 'missing' | 'outside' | Resolved {
   const repoPath = (abs: string) => path.relative(realRoot, abs).split(path.sep).join('/');
   let real: string;
   let realFolder: string;

@@ -6,6 +6,7 @@ import type { SourceInfo } from '../../model/source.js';
 import { instructionFilesIn, repositoryFiles } from './discover.js';
 import type { ImportCap, ImportRef } from './imports.js';
 import { followImports } from './import-walk.js';
+import { resolvingLinks } from './link-targets.js';
 import { leaveOutNoise } from './noise.js';
 import { findCopies, type Copy } from '../repeats/copies.js';
 import { formatRank } from '../formats/registry.js';
@@ -44,6 +45,8 @@ export interface ScanResult {
   optional: string[];
   /** Every file of the repository (git's listing, or a walk): what a rule's paths are looked up in. */
   listing: readonly string[];
+  /** The repository paths the sources' relative links lead to that are there (analysis/discovery/link-targets.ts). */
+  linkTargets?: ReadonlySet<string>;
 }
 
 /** Documents whose rules count: not an alias of another source, and a rule at all. */
@@ -138,6 +141,7 @@ export async function scanRepository(root: string, onProgress?: ScanProgress, li
   const noise = leaveOutNoise(result.docs, (p) => result.files.get(p)!.text);
   result.copies = findCopies(result.docs, (p) => result.files.get(p)!.text);
   result.optional = [...noise, ...result.copies.map((c) => c.path)];
+  result.linkTargets = await resolvingLinks(paths, result.docs);
   for (const doc of result.docs) {
     const file = result.files.get(doc.path)!;
     result.sources.push({

@@ -130,25 +130,39 @@ function markedSource(doc: InstructionDoc, text: string, known: Set<string>): { 
  */
 function linkedFile(doc: InstructionDoc, known: Set<string>): string | null {
   // Given up at a third non-blank line: most files are longer, and no copy of their lines is made.
-  const text: string[] = [];
+  const units: string[] = [];
+  let count = 0;
   for (let u = 0; u < doc.units.length; u++) {
     const { kind, lines } = doc.units[u]!;
     if (kind === 'heading') continue;
-    for (let i = 0; i < lines.length; i++) {
-      const l = lines[i]!;
-      if (l.trim() === '') continue;
-      if (text.length === 2) return null;
-      text.push(l);
+    const said = lines.filter((l) => l.trim() !== '');
+    count += said.length;
+    if (count > 2) return null;
+    if (said.length > 0) units.push(said.join(' '));
+  }
+  if (units.length === 0 || units.join(' ').length > 300) return null;
+  // Every sentence points, or speaks of the one before ("It is the single source of truth."): a sentence
+  // that names no instruction file is a rule of its own, and must land (issue 40).
+  let first: string | null = null;
+  for (const text of units) {
+    for (const sentence of text.split(/(?<=[.!?])\s+(?=[A-Z*_`[])/)) {
+      const target = namedFile(doc.path, sentence, known);
+      if (target === null && (first === null || !/^[*_]*(?:it|this|that|these|they|there)\b/i.test(sentence))) return null;
+      first ??= target;
     }
   }
-  if (text.length === 0 || text.join(' ').length > 300) return null;
-  const targets = [...text.join(' ').matchAll(/\]\(\s*<?([^)\s>]+)>?\s*\)|`([^`\s]+)`/g)].map((m) =>
+  return first;
+}
+
+/** The instruction file a line links to or names in a code span, when it is one of the documents. */
+function namedFile(from: string, line: string, known: Set<string>): string | null {
+  const targets = [...line.matchAll(/\]\(\s*<?([^)\s>]+)>?\s*\)|`([^`\s]+)`/g)].map((m) =>
     (m[1] ?? m[2])!.replace(/^mdc:/, '').replace(/[#?].*$/, ''),
   );
   for (const raw of targets) {
-    for (const base of [path.posix.dirname(doc.path), '.']) {
+    for (const base of [path.posix.dirname(from), '.']) {
       const target = path.posix.normalize(path.posix.join(base, raw.replace(/^\//, '')));
-      if (target !== doc.path && known.has(target)) return target;
+      if (target !== from && known.has(target)) return target;
     }
   }
   return null;

@@ -17,6 +17,8 @@ export type ScopeReason =
   | { kind: 'names-folder'; line: number; text: string }
   /** It sits in a package or source folder (`packages/`, `src/`, …). */
   | { kind: 'package-folder'; segment: string }
+  /** Its title or opening says what part it is about (an app, an example, a package): about that part, whatever "this repo" it mentions. */
+  | { kind: 'own-part'; line: number; text: string }
   /** Nothing says otherwise: the convention's folder scope. */
   | { kind: 'convention' };
 
@@ -53,6 +55,12 @@ const READ_FIRST =
 const WHOLE_PROJECT =
   /\b(?:this (?:repository|repo|monorepo|codebase)|the (?:whole|entire) (?:project|repository|repo|codebase|monorepo)|across the (?:repository|repo|codebase|monorepo)|repository[- ]wide|repo[- ]wide|every package)\b/i;
 
+/** A line that says, in so many words, that the file applies to the whole repository: evidence stronger than naming the folder. */
+const APPLIES_WHOLE =
+  /\b(?:appl(?:y|ies)|hold|are valid|is valid)\s+(?:to|for|across|throughout)\s+(?:the\s+)?(?:whole|entire|all of the|every)\s+(?:project|repository|repo|codebase|monorepo)\b/i;
+/** A title or opening sentence naming the part of the repository the file is about: `# Demo app`, "This example app shows…". */
+const OWN_PART = /\b(?:app|application|example|demo|sample|package|library|service|plugin|extension|crate|module|sdk)s?\b/i;
+
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** How a line names the folder: `docs/`, `./docs/x.md`, `frontend/docs/`; not `.docs/`, `dist/docs/` nor a word `docs`. */
@@ -79,12 +87,28 @@ export function nestedScope(doc: Pick<InstructionDoc, 'path' | 'kind' | 'scope' 
   if (slash < 0 || doc.scope.globs.length !== 1 || doc.scope.globs[0] !== folderGlob(doc.path.slice(0, slash))) return null;
   const folder = doc.path.slice(0, slash);
   const at = (decided: NestedScope['decided'], reason: ScopeReason): NestedScope => ({ path: doc.path, folder, decided, reason });
+  const claim = firstLine(doc, APPLIES_WHOLE);
+  if (claim) return at('repo', { kind: 'whole-project', ...claim });
   const names = firstLine(doc, folderPattern(folder));
   if (names) return at('folder', { kind: 'names-folder', ...names });
   const first = firstLine(doc, READ_FIRST);
   if (first) return at('repo', { kind: 'read-first', ...first });
   const segment = folder.split('/').find((s) => PACKAGE_SEGMENTS.has(s.toLowerCase()));
   if (segment !== undefined) return at('folder', { kind: 'package-folder', segment });
+  // "In this repo" inside an app's or an example's file is no evidence: its opening says what part it is about.
+  const part = openingPart(doc);
+  if (part) return at('folder', { kind: 'own-part', ...part });
   const whole = firstLine(doc, WHOLE_PROJECT);
   return whole ? at('repo', { kind: 'whole-project', ...whole }) : at('folder', { kind: 'convention' });
+}
+
+/** The title, or the first line of prose, when it names the part of the repository the file is about. */
+function openingPart(doc: Pick<InstructionDoc, 'units'>): { line: number; text: string } | null {
+  const title = doc.units.find((u) => u.kind === 'heading');
+  const prose = doc.units.find((u) => u.kind === 'paragraph');
+  for (const u of [title, prose]) {
+    const text = u?.lines[0];
+    if (u && text !== undefined && OWN_PART.test(text) && !WHOLE_PROJECT.test(text.split(/[.!?]\s/)[0]!)) return { line: u.line, text };
+  }
+  return null;
 }

@@ -1,4 +1,5 @@
 import { splitUnits } from '../../model/markdown-units.js';
+import { managedBlocks } from '../../model/managed-blocks.js';
 import type { Unit } from '../../model/model.js';
 import { isBlank } from '../../common/text.js';
 import { isSortable, isSplitLine } from '../outline.js';
@@ -120,10 +121,13 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
 function joinSections(w: Writer, base: Rendered, bounds: number[], additions: Addition[]): Set<Addition> {
   const topics = additions.filter((a) => a.headingUnit === null && !a.top && !a.intoTarget);
   const used = new Set<Addition>();
+  const blocks = managedBlocks(base.lines);
   for (let s = 0; s < bounds.length - 1; s++) {
     const from = bounds[s]!;
     const to = bounds[s + 1]!;
     w.push({ lines: base.lines.slice(from, to), refs: base.refs.slice(from, to) });
+    // A section that ends inside a managed block takes nothing: it would land inside the block (its tool rewrites it).
+    if (blocks.some((b) => b.start < to && to <= b.end)) continue;
     // A section the tool named joins an existing section whose heading has the same words.
     const line = base.lines[from]!.trimEnd();
     const joined = [

@@ -115,6 +115,7 @@ export class Assembly {
     const keys = new PlacedKeys(placedUnits);
     const units = placedUnits.map((p) => p.unit);
     this.siblings = new Map();
+    this.leadHeading = `## ${flatName ?? leadTitle(placedUnits)}`;
     // A document whose every unit is written already (a second plan after a migration) adds nothing.
     // A heading repeated among its siblings is one section: it needs one copy.
     const repeats = repeatedSiblings(placedUnits);
@@ -129,7 +130,6 @@ export class Assembly {
     // A heading-less document is one unit, under a heading named after it, unless it is a list of rules.
     const whole = flat && !isRuleList(units);
     const own = whole && flatName !== null ? this.topicSection(`## ${flatName}`) : null;
-    this.leadHeading = `## ${flatName ?? leadTitle(placedUnits)}`;
     const stack: { level: number; node: Addition }[] = [];
     let i = 0;
     while (i < units.length) {
@@ -144,7 +144,13 @@ export class Assembly {
     }
   }
 
+  /**
+   * What goes under the target's head. In a target with `## ` sections of the person's, nothing goes
+   * above them (the person's text is fixed ground): it goes after them, under the current document's
+   * lead heading (its description, the topic of its opening sections, else General).
+   */
   private top(): Addition {
+    if (this.targetSections) return this.topicSection(this.leadHeading);
     return (this.topAddition ??= { ...emptyAddition('', null), top: true });
   }
 

@@ -2,6 +2,7 @@ import { unclosedFence } from '../../model/markdown-units.js';
 import type { Unit } from '../../model/model.js';
 import type { Merged } from '../../model/plan.js';
 import { isBlank } from '../../common/text.js';
+import { linkDestinations, splitDestination } from '../../model/links.js';
 
 /**
  * Output text with, for every line, the source line it came from (null for lines the tool added:
@@ -21,7 +22,25 @@ export interface Rendered {
 /** A unit's text, each line's trailing space aside: equal units have equal texts. */
 export const unitText = (u: Unit): string => joinTrimmed(u.lines);
 
-const joinTrimmed = (lines: string[]): string => lines.map((l) => l.trimEnd()).join('\n');
+const joinTrimmed = (lines: string[]): string => lines.map((l) => linkNames(l.trimEnd())).join('\n');
+
+/**
+ * A line with each relative link destination cut to its last name and what follows (`../docs/guide.md#a`
+ * reads `guide.md#a`): a unit is found again after a move rewrote its links (render/links.ts), and
+ * a second plan over a migrated repository finds its units written already.
+ */
+function linkNames(line: string): string {
+  const found = linkDestinations(line);
+  if (found.length === 0) return line;
+  let out = line;
+  for (const d of found.reverse()) {
+    const dest = out.slice(d.start, d.end);
+    const { path: p, rest } = splitDestination(dest);
+    const name = p.replace(/\/+$/, '').split('/').pop() ?? '';
+    out = `${out.slice(0, d.start)}${name}${rest}${out.slice(d.end)}`;
+  }
+  return out;
+}
 
 export function fromUnit(u: Unit): Rendered {
   return { lines: [...u.lines], refs: u.lines.map((_, i) => ({ path: u.path, line: u.line + i })) };

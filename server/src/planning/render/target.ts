@@ -4,6 +4,7 @@ import type { Merged } from '../../model/plan.js';
 import { frontMatterFor, type Target } from '../targets.js';
 import { appendAdditions, sectionStarts } from './append.js';
 import { Assembly } from './assembly.js';
+import { managedBlocksWhole } from './managed.js';
 import { flatSectionName } from './flat-document.js';
 import { bodyOf, renderBase } from './body.js';
 import { asItIs, push, trimEnd, type Rendered } from './rendered.js';
@@ -23,14 +24,16 @@ export interface TargetSources {
 export function renderTarget(sources: TargetSources, target: Target, existingDoc: InstructionDoc | undefined, merged: Merged[]): Rendered {
   // Every unit of the existing file, repeats too: legacy files merge into these copies, one each.
   const written = new WrittenUnits();
-  if (existingDoc) for (const u of existingDoc.units) written.add(u);
+  // A managed block is one unit there too, so a block a migration moved is found again whole.
+  if (existingDoc) for (const u of managedBlocksWhole(existingDoc.units, sources.linesOf(existingDoc.path))) written.add(u);
   if (target.path === COPILOT_INSTRUCTIONS_PATH) return renderCopilot(sources, target, existingDoc, written, merged);
   const out: Rendered = existingDoc
     ? asItIs(existingDoc.path, sources.linesOf(existingDoc.path))
     : { lines: frontMatterFor(target), refs: frontMatterFor(target).map(() => null) };
   for (const doc of target.docs) {
     if (doc.units.length === 0) continue; // front matter only: nothing to carry over
-    const body = bodyOf(doc.path, sources.linesOf(doc.path), doc.units[0]!.line - 1, doc.units, written, merged);
+    const units = managedBlocksWhole(doc.units, sources.linesOf(doc.path));
+    const body = bodyOf(doc.path, sources.linesOf(doc.path), units[0]!.line - 1, units, written, merged);
     if (body.lines.length === 0) continue;
     trimEnd(out);
     push(out, { lines: ['', ...body.lines], refs: [null, ...body.refs] });
@@ -50,6 +53,6 @@ function renderCopilot(
     : { lines: ['# Copilot instructions'], refs: [null] };
   const assembly = new Assembly(written, merged, sectionStarts(base.lines).length > 0);
   // Front matter a format reads is not among its units; a `---` block left there is content (.cursorrules has none).
-  for (const doc of target.docs) assembly.addDocument(doc.units, flatSectionName(doc));
+  for (const doc of target.docs) assembly.addDocument(managedBlocksWhole(doc.units, sources.linesOf(doc.path)), flatSectionName(doc));
   return appendAdditions(base, assembly.additions(), target.path);
 }

@@ -1,0 +1,107 @@
+/**
+ * The relative link destinations of one Markdown line, where they stand in it: inline links and
+ * images (`[t](dest "title")`, `![a](<dest>)`), a reference definition (`[id]: dest`) and HTML
+ * `href`/`src` attributes. Code spans are examples, not links; what a URL scheme (`https:`,
+ * `mailto:`, Cursor's `mdc:`), a `/`, `#`, `?` or `~` starts is not relative to the file and is left
+ * out. CommonMark autolinks (`<https://…>`) always carry a scheme, so none is relative. The caller
+ * leaves out lines of fenced code and front matter (the block reader knows them: model/markdown-units.ts).
+ *
+ * Hand-written rather than micromark/mdast: the project reads blocks itself, and a rewrite must
+ * touch only the destination's characters, byte for byte around them; a line scan does that with
+ * no parser loaded on the planning path.
+ */
+export interface LinkDestination {
+  /** Where the destination stands in the line (angle brackets excluded): `line.slice(start, end)`. */
+  start: number;
+  end: number;
+}
+
+/** `](`, then a destination in angle brackets or one with balanced parentheses, then an optional title, then `)`. */
+const INLINE = /\]\(\s*(?:<([^<>\n]*)>|((?:[^\s()\\]|\\.|\((?:[^\s()\\]|\\.)*\))+))(?:\s+(?:"[^"]*"|'[^']*'|\([^()]*\)))?\s*\)/dg;
+const DEFINITION = /^ {0,3}\[(?:[^\]\\]|\\.)+\]:[ \t]*(?:<([^<>\n]*)>|(\S+))/d;
+const ATTRIBUTE = /<[a-zA-Z][\w-]*\s[^>]*?\b(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')/dg;
+/** What makes a destination not relative to the file it is written in. */
+const NOT_RELATIVE = /^(?:[a-zA-Z][a-zA-Z0-9+.-]*:|[/#?~\\]|$)/;
+
+/** Every relative link destination in `line`, left to right. */
+export function linkDestinations(line: string): LinkDestination[] {
+  if (!line.includes('](') && !line.includes(']:') && !/\b(?:href|src)\s*=/.test(line)) return [];
+  const masked = maskCodeSpans(line);
+  const out: LinkDestination[] = [];
+  const take = (m: RegExpExecArray | null) => {
+    if (!m?.indices) return;
+    const at = m.indices[1] ?? m.indices[2];
+    if (!at) return;
+    const dest = line.slice(at[0], at[1]);
+    if (!NOT_RELATIVE.test(dest)) out.push({ start: at[0], end: at[1] });
+  };
+  take(DEFINITION.exec(masked));
+  for (const re of [INLINE, ATTRIBUTE]) {
+    re.lastIndex = 0;
+    for (let m = re.exec(masked); m; m = re.exec(masked)) take(m);
+  }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** The line with every code span's characters blanked out (same length), so nothing in one is read as a link. */
+function maskCodeSpans(line: string): string {
+  if (!line.includes('`')) return line;
+  let out = '';
+  let i = 0;
+  while (i < line.length) {
+    if (line[i] !== '`') {
+      out += line[i++];
+      continue;
+    }
+    let n = 0;
+    while (line[i + n] === '`') n++;
+    const fence = '`'.repeat(n);
+    // The span closes at the next run of exactly as many backticks; with none, the backticks are literal.
+    let close = -1;
+    for (let j = line.indexOf(fence, i + n); j >= 0; j = line.indexOf(fence, j + 1)) {
+      if (line[j - 1] !== '`' && line[j + n] !== '`') {
+        close = j;
+        break;
+      }
+    }
+    if (close < 0) {
+      out += fence;
+      i += n;
+      continue;
+    }
+    out += ' '.repeat(close + n - i);
+    i = close + n;
+  }
+  return out;
+}
+
+/** A destination's path part and the rest (`#anchor`, `?query`), which a move keeps as written. */
+export function splitDestination(dest: string): { path: string; rest: string } {
+  const cut = dest.search(/[#?]/);
+  return cut < 0 ? { path: dest, rest: '' } : { path: dest.slice(0, cut), rest: dest.slice(cut) };
+}
+
+/**
+ * The repository path a relative destination written in `fromFile` names (percent-escapes read,
+ * `.` and `..` resolved), or null when it climbs out of the repository or names nothing.
+ */
+export function linkedPath(fromFile: string, dest: string): string | null {
+  const raw = splitDestination(dest).path;
+  if (raw === '') return null;
+  let decoded = raw;
+  try {
+    decoded = decodeURIComponent(raw);
+  } catch {
+    // A lone `%` is a character of the name.
+  }
+  const parts: string[] = [];
+  const folder = fromFile.includes('/') ? fromFile.slice(0, fromFile.lastIndexOf('/')).split('/') : [];
+  for (const seg of [...folder, ...decoded.split('/')]) {
+    if (seg === '' || seg === '.') continue;
+    if (seg === '..') {
+      if (parts.length === 0) return null;
+      parts.pop();
+    } else parts.push(seg);
+  }
+  return parts.length === 0 ? null : parts.join('/');
+}

@@ -1,0 +1,64 @@
+import path from 'node:path';
+import { linkDestinations, linkedPath, splitDestination } from '../../model/links.js';
+import type { LineRef, Rendered } from './rendered.js';
+
+/** A relative link of moved text that led nowhere where it was written: kept as it was, and named in the notes. */
+export interface UnresolvedLink {
+  at: LineRef;
+  dest: string;
+  target: string;
+}
+
+/** What a link rewrite needs to know of the sources. */
+export interface LinkFacts {
+  /** The line is fenced code or front matter in its source: no link in it. */
+  inCode: (at: LineRef) => boolean;
+  /** A repository path that is there (analysis/discovery/link-targets.ts). */
+  resolves: (repoPath: string) => boolean;
+}
+
+/**
+ * `r` with every relative link of a line moved from another folder rewritten to lead to the same
+ * repository path from `target` (`tools/release/README.md` written in a root file reads
+ * `../tools/release/README.md` in `.github/copilot-instructions.md`). The anchor, query and title
+ * stay as written, and so do a `./` start and a trailing `/`. A link that did not resolve where it
+ * was written, or climbs out of the repository, is left as it was and returned to be named.
+ */
+export function relinked(r: Rendered, target: string, facts: LinkFacts): { rendered: Rendered; unresolved: UnresolvedLink[] } {
+  const unresolved: UnresolvedLink[] = [];
+  const toFolder = path.posix.dirname(target);
+  const lines = r.lines.map((line, i) => {
+    const at = r.refs[i];
+    if (!at || path.posix.dirname(at.path) === toFolder || facts.inCode(at)) return line;
+    const found = linkDestinations(line);
+    if (found.length === 0) return line;
+    let out = '';
+    let from = 0;
+    for (const d of found) {
+      const dest = line.slice(d.start, d.end);
+      const to = linkedPath(at.path, dest);
+      if (to === null || !facts.resolves(to)) {
+        unresolved.push({ at, dest, target });
+        continue;
+      }
+      out += line.slice(from, d.start) + movedDestination(dest, to, toFolder);
+      from = d.end;
+    }
+    return from === 0 ? line : out + line.slice(from);
+  });
+  return { rendered: { lines, refs: r.refs }, unresolved };
+}
+
+/** `dest`, which names `to`, as written in `toFolder`: its anchor or query, `./` start and trailing `/` kept. */
+function movedDestination(dest: string, to: string, toFolder: string): string {
+  const { path: raw, rest } = splitDestination(dest);
+  // The names after the last `..` stay as written (percent-escapes and all): only the folders before them change.
+  const segs = raw.split('/').filter((s) => s !== '' && s !== '.');
+  const names = segs.slice(segs.lastIndexOf('..') + 1);
+  const toSegs = to.split('/');
+  const head = toSegs.slice(0, toSegs.length - names.length).join('/');
+  let rel = [path.posix.relative(toFolder, head), ...names].filter((s) => s !== '').join('/') || '.';
+  if (raw.startsWith('./') && !rel.startsWith('../') && rel !== '.') rel = `./${rel}`;
+  if (raw.endsWith('/') && !rel.endsWith('/')) rel += '/';
+  return rel + rest;
+}

@@ -1,0 +1,152 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { linkDestinations, linkedPath } from '../../server/src/model/links.js';
+import { splitText } from '../../server/src/common/text.js';
+import type { Plan } from '../../server/src/planning/plan.js';
+import { emptyHeadings, fenced } from './debris.js';
+
+/**
+ * Fidelity of a plan to what the person has (issue 40), measured on disk the same way by the tests
+ * and `npm run quality`: links of moved text that resolved where they were written and still lead
+ * to the same repository path from their new file; lines of an existing Copilot file moved or cut
+ * apart; managed blocks (`<!-- BEGIN … -->` … `<!-- END … -->`) changed; headings left empty.
+ * Each is a list of cases, so a count of 0 can be shown with what broke it.
+ */
+export interface Fidelity {
+  /** Links of moved text that resolved where they were written. */
+  resolvedBefore: number;
+  /** Of those, the ones that lead elsewhere or nowhere from their new file. */
+  brokenLinks: string[];
+  /** Lines of an existing Copilot file written out of their order, or with the tool's text put between them. */
+  copilotMoved: string[];
+  /** Managed blocks of a source that no written file holds byte for byte. */
+  blocksChanged: string[];
+  emptyHeadings: string[];
+}
+
+/** Where each written line came from: `path:line` of the written file to source file and line. */
+function sourceOf(plan: Plan): Map<string, { path: string; line: number }> {
+  const at = new Map<string, { path: string; line: number }>();
+  for (const s of plan.provenance)
+    for (let k = 0; k <= s.to.endLine - s.to.startLine; k++)
+      at.set(`${s.to.path}:${s.to.startLine + k}`, { path: s.from.path, line: s.from.startLine + k });
+  return at;
+}
+
+/** A repository path that is there, and inside the repository once links on the way are followed. */
+function resolves(repo: string, rel: string): boolean {
+  try {
+    const real = fs.realpathSync(path.join(repo, rel));
+    const root = fs.realpathSync(repo);
+    return real === root || real.startsWith(root + path.sep);
+  } catch {
+    return false;
+  }
+}
+
+const BEGIN = /<!--\s*BEGIN\b/i;
+const END = /<!--\s*END\b/i;
+
+/** The managed blocks of a file's lines: from a BEGIN marker to the next END marker, both included. */
+export function managedBlocks(lines: string[]): { start: number; text: string }[] {
+  const out: { start: number; text: string }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    if (!BEGIN.test(lines[i]!)) continue;
+    let end = -1;
+    for (let j = i + 1; j < lines.length && end < 0; j++) if (END.test(lines[j]!)) end = j;
+    if (end < 0) continue;
+    out.push({ start: i + 1, text: lines.slice(i, end + 1).join('\n') });
+    i = end;
+  }
+  return out;
+}
+
+export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
+  const f: Fidelity = { resolvedBefore: 0, brokenLinks: [], copilotMoved: [], blocksChanged: [], emptyHeadings: [] };
+  const cache = new Map<string, string[]>();
+  const sourceLines = (p: string) => {
+    let l = cache.get(p);
+    if (!l) cache.set(p, (l = fs.existsSync(path.join(repo, p)) ? splitText(fs.readFileSync(path.join(repo, p), 'utf8')).lines : []));
+    return l;
+  };
+  const codeCache = new Map<string, boolean[]>();
+  const inCode = (p: string, line: number) => {
+    let c = codeCache.get(p);
+    if (!c) codeCache.set(p, (c = fenced(sourceLines(p))));
+    return c[line - 1] ?? false;
+  };
+  const source = sourceOf(plan);
+  const written = plan.operations.filter((o) => o.content !== null);
+  for (const o of written) {
+    const lines = splitText(o.content!).lines;
+    const own: number[] = [];
+    lines.forEach((line, i) => {
+      const from = source.get(`${o.path}:${i + 1}`);
+      if (!from) return;
+      if (from.path === o.path) own.push(i);
+      if (from.path === o.path || inCode(from.path, from.line)) return;
+      const before = sourceLines(from.path)[from.line - 1] ?? '';
+      const was = linkDestinations(before).map((d) => linkedPath(from.path, before.slice(d.start, d.end)));
+      const now = linkDestinations(line).map((d) => linkedPath(o.path, line.slice(d.start, d.end)));
+      was.forEach((to, k) => {
+        if (to === null || !resolves(repo, to)) return;
+        f.resolvedBefore++;
+        if (now[k] !== to)
+          f.brokenLinks.push(`${name}: ${from.path}:${from.line} -> ${o.path}:${i + 1} ${JSON.stringify(line.trim().slice(0, 100))}`);
+      });
+    });
+    f.copilotMoved.push(...ownLinesMoved(o.path, lines, own, source, sourceLines(o.path)).map((c) => `${name}: ${c}`));
+    for (const i of emptyHeadings(lines)) {
+      const from = source.get(`${o.path}:${i + 1}`);
+      if (from && emptyHeadings(sourceLines(from.path)).includes(from.line - 1)) continue;
+      f.emptyHeadings.push(`${name}: ${o.path}:${i + 1} ${JSON.stringify(lines[i])}`);
+    }
+  }
+  // A source's managed block is written byte for byte somewhere, or its file stays as it is.
+  const contents = written.map((o) => splitText(o.content!).lines.join('\n'));
+  const changed = new Set(plan.operations.map((o) => o.path));
+  for (const s of plan.sources) {
+    if (!changed.has(s.path) && !plan.provenance.some((p) => p.from.path === s.path)) continue;
+    for (const b of managedBlocks(sourceLines(s.path))) {
+      const moved = plan.provenance.some((p) => p.from.path === s.path && p.to.path !== s.path);
+      const kept = (!changed.has(s.path) && !moved) || contents.some((c) => c.includes(b.text));
+      if (!kept) f.blocksChanged.push(`${name}: ${s.path}:${b.start} ${JSON.stringify(b.text.split('\n')[0]!.slice(0, 80))}`);
+    }
+  }
+  return f;
+}
+
+/** A line the tool writes of its own (a conflict mark, a title kept as a comment): not the person's text, not a rule moved in. */
+const TOOL_COMMENT = /^\s*<!-- copilot-onboard:/;
+const HEADING = /^ {0,3}#{1,6}\s/;
+
+/**
+ * The lines of an existing file, as written by the plan, that moved: out of their order; cut from the
+ * line before them (adjacent in the file, with text put between); or with text from elsewhere put above
+ * the file's first section (new sections go after the person's).
+ */
+function ownLinesMoved(
+  target: string,
+  lines: string[],
+  own: number[],
+  source: Map<string, { path: string; line: number }>,
+  before: string[],
+): string[] {
+  const out: string[] = [];
+  const at = (i: number) => source.get(`${target}:${i + 1}`)!.line;
+  const show = (l: number) => `${target}:${l} ${JSON.stringify(before[l - 1]!.trim().slice(0, 80))}`;
+  const foreign = (from: number, to: number) =>
+    lines
+      .slice(from, to)
+      .filter((l, k) => l.trim() !== '' && !TOOL_COMMENT.test(l) && source.get(`${target}:${from + k + 1}`)?.path !== target);
+  for (let k = 1; k < own.length; k++) {
+    const a = at(own[k - 1]!);
+    const b = at(own[k]!);
+    if (b < a) out.push(`${show(b)} (out of order)`);
+    else if (b === a + 1 && foreign(own[k - 1]! + 1, own[k]!).length > 0) out.push(`${show(b)} (cut from the line before it)`);
+  }
+  const firstSection = own.find((i, k) => k > 0 && /^ {0,3}##/.test(lines[i]!) && HEADING.test(lines[i]!));
+  if (firstSection !== undefined && foreign(0, firstSection).length > 0)
+    out.push(`${show(at(firstSection))} (text put above the first section)`);
+  return out;
+}
