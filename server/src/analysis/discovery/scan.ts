@@ -74,9 +74,8 @@ export async function scanRepository(root: string, onProgress?: ScanProgress, li
     importCaps: [],
     copies: [],
     optional: [],
-    listing: [],
+    listing: await repositoryFiles(root, listed),
   };
-  result.listing = await repositoryFiles(root, listed);
   const found = instructionFilesIn(result.listing).sort(
     (a, b) => formatRank(a.format.id) - formatRank(b.format.id) || byCodeUnit(a.rel, b.rel),
   );
