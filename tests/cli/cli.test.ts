@@ -83,12 +83,13 @@ test('unknown commands and missing repositories exit 2', () => {
   assert.match(r.stderr, /does not exist/);
 });
 
-test('status on a state this clone did not write says so and how to clear it; propose goes on and keeps the file aside', (t) => {
+test('status on a state this clone did not write says so and how to stop the notice, never with an rm; propose goes on and keeps the file aside', (t) => {
   const repo = sandbox(t, { [FILE]: MESSY_INSTRUCTIONS, '.copilot-state/onboarding.json': 'nope' });
   const s = cli(['status', '--repo', repo]);
   assert.equal(s.status, 0);
   assert.match(s.stdout, /not written here: ignored \(\.copilot-state\/onboarding\.json\)/);
-  assert.match(s.stdout, /rm -r -- \.copilot-state\/onboarding\.json/);
+  assert.match(s.stdout, /moving a file aside \(to NAME\.damaged, which git ignores\) stops this notice/);
+  assert.doesNotMatch(s.stdout, /\brm -r/);
   const p = cli(['propose', '--repo', repo]);
   assert.equal(p.status, 0, p.stderr);
   const aside = fs.readdirSync(path.join(repo, '.copilot-state')).filter((n) => n.startsWith('onboarding.json.not-written-here-'));

@@ -32,7 +32,10 @@ test('propose at the CLI: after the cut, the summary table and Next: still print
   const out = r.stdout;
   const cut = /\[… \d+ more bytes not shown here\. (.*)\]/.exec(out);
   assert.ok(cut, 'the text was cut');
-  assert.equal(cut[1], `The whole of it: .copilot-state/plan.json, and node ${CLI} propose --repo ${repo} --json.`);
+  assert.equal(
+    cut[1],
+    `The whole diff: .copilot-state/plan.diff, which node ${CLI} propose --repo ${repo} --diff prints; all of the plan: node ${CLI} propose --repo ${repo} --json.`,
+  );
   assert.doesNotMatch(out, /copilot-onboard:\/\//, 'no MCP resource for a person at the CLI');
   const after = out.slice(cut.index);
   assert.match(after, /^Next: node \S+ approve --repo \S+ asks the person to approve this exact plan\.$/m);
@@ -45,6 +48,9 @@ test('propose over MCP: after the cut, Next: is the last line; the cut names the
   const repo = sandbox(t, manyFiles());
   const s = await openSession(t, { repo, elicit: yesToAll });
   const text = textOf(await s.call('onboarding_propose'));
-  assert.match(text, /more bytes not shown here\. The whole of it: the MCP resource copilot-onboard:\/\/plan/);
+  assert.match(
+    text,
+    /more bytes not shown here\. The whole diff: the MCP resource copilot-onboard:\/\/plan\.diff and \.copilot-state\/plan\.diff/,
+  );
   assert.match(text.slice(-600), /\]\n\nNext: onboarding_approve asks the person to approve this exact plan\.\n?$/);
 });

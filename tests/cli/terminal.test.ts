@@ -78,7 +78,7 @@ test('the demo runs to the end in a terminal; --keep keeps its sandbox', { skip 
   assert.match(screen, /Demo finished\./);
   // The diff shows once, in step 2; the approve form points back to it.
   assert.equal(screen.split('+++ b/.github/copilot-instructions.md').length - 1, 1, 'the diff is shown once');
-  assert.match(screen, /The diff of every change is shown above/);
+  assert.match(screen, /The whole diff of every change is shown above/);
   // Text for a person: commands, not tool names; nothing meant only for a model; a hint that runs as shown.
   assert.doesNotMatch(screen, /onboarding_/);
   assert.doesNotMatch(screen, /Do not ask again/);

@@ -66,8 +66,10 @@ test('traces report: each gated step in order with who asked, what was shown and
     md,
     /\*\*Shown\*\*: plan ` [0-9a-f]{64} `, a message of \d+ lines \(\d+ characters\), with the diff of \d+ files?: \+\d+ −\d+ lines/,
   );
-  assert.match(md, /choice ` conflict_1 `/);
-  assert.match(md, /options ` keep_all `/);
+  // The choices in the form's words: the question and its options' titles, no field id or option code (issue 41).
+  assert.match(md, /asked `+ Which rule stands\?/);
+  assert.match(md, /options `+ Keep all of them and mark the conflict in the file/);
+  assert.doesNotMatch(md, /conflict_1|keep_all|legacy_1/);
   assert.match(md, /\*\*Answered\*\*: ` accept `, ` approved ` = ` true ` at ` 20\d\d-/);
   assert.match(md, /\*\*Done\*\*: ` Migrated: /);
   assert.match(md, /The client model's words, quoted, not the tool's facts/);

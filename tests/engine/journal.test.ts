@@ -38,10 +38,11 @@ test('a journal written is read back as it was, and clearing removes the file', 
   await writeJournal(repo, JOURNAL);
   const file = path.join(repo, JOURNAL_REL);
   assert.equal(JOURNAL_REL, '.copilot-state/journal.json');
-  const { binding, ...onDisk } = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const { binding, writtenBy, ...onDisk } = JSON.parse(fs.readFileSync(file, 'utf8'));
   assert.deepEqual(onDisk, JOURNAL, 'the file on disk holds the journal');
   assert.match(binding, /^hmac-sha256:[0-9a-f]{64}$/, 'sealed to this clone');
-  assert.deepEqual(await readJournal(repo), JOURNAL);
+  assert.match(writtenBy, /^\d+\.\d+\.\d+$/, 'it names the version that wrote it');
+  assert.deepEqual(await readJournal(repo), { ...JOURNAL, writtenBy });
   await clearJournal(repo);
   assert.equal(fs.existsSync(file), false);
   assert.equal(await readJournal(repo), null);

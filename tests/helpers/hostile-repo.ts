@@ -21,6 +21,7 @@ export const GITIGNORE = `# Written by copilot-onboard when it created this fold
 # points at those backups, the journal and the locks (and, outside git, this folder's key).
 backups/
 plan.json
+plan.diff
 onboarding.json
 journal.json
 *.lock

@@ -195,7 +195,14 @@ test('2026-07-28: a state past its time (the elicitation timeout) is no answer',
   const late = await s.round('onboarding_approve', { inputResponses: choices, requestState: first.requestState });
   assert.equal(late.resultType, 'input_required');
   assert.deepEqual(Object.keys(late.inputRequests), ['q0']);
-  assert.equal(fs.existsSync(path.join(repo, '.copilot-state/used-request-states')), false, 'no nonce taken');
+  // The answer was not used: the question's timeout took its nonce and left a timeout trace (issue 41).
+  assert.deepEqual(
+    readTraces(repo, 'elicitation')
+      .filter((x) => x.action === 'approve')
+      .map((x) => x.outcome),
+    ['timeout'],
+  );
+  assert.equal(fs.readdirSync(path.join(repo, '.copilot-state/used-request-states')).length, 1, 'only the timeout took a nonce');
 });
 
 test('2026-07-28 without elicitation: -32021 after the trace; 2025 without elicitation keeps elicitation_unsupported', async (t) => {

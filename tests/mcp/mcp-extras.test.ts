@@ -27,7 +27,7 @@ test('resources give the status, the plan as Markdown with diffs, and the traces
   const { resources } = await s.client.listResources();
   assert.deepEqual(
     resources.map((r) => r.uri),
-    ['copilot-onboard://status', 'copilot-onboard://plan', 'copilot-onboard://traces'],
+    ['copilot-onboard://status', 'copilot-onboard://plan', 'copilot-onboard://plan.diff', 'copilot-onboard://traces'],
   );
   const read = async (uri: string) => ((await s.client.readResource({ uri })).contents[0] as { text: string }).text;
   assert.match(await read('copilot-onboard://plan'), /No plan yet/);

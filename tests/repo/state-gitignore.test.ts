@@ -45,14 +45,15 @@ test('an existing .copilot-state/.gitignore is left as it is, and an existing .c
   assert.equal(fs.existsSync(path.join(other, '.copilot-state/.gitignore')), false);
 });
 
-test('after a whole flow, git status offers only the traces under .copilot-state/, and .copilot-state is never a source', async (t) => {
+test('after a whole flow, git status offers only the traces and decisions.json under .copilot-state/, and .copilot-state is never a source', async (t) => {
   const repo = repoWithRules(t);
   const git = (...args: string[]) =>
     execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { encoding: 'utf8' });
   git('add', '-A');
   git('commit', '-qm', 'init');
   await fullFlow(repo);
-  const allowed = /^\?\? \.copilot-state\/(\.gitignore|trace-chain\.json|(elicitation|sampling)-traces\/[^/]+\.json)$/;
+  // decisions.json is meant to be committed: check in CI reads it (issue 41).
+  const allowed = /^\?\? \.copilot-state\/(\.gitignore|trace-chain\.json|decisions\.json|(elicitation|sampling)-traces\/[^/]+\.json)$/;
   const check = () => {
     const lines = git('status', '--porcelain', '--untracked-files=all')
       .split('\n')

@@ -47,18 +47,49 @@ export function said(options: FlowOptions | undefined, words: { model: string; p
   return forPerson(options) ? words.person : words.model;
 }
 
-/** The one report of decision state this clone did not write (state/foreign.ts), with the command that clears it. */
-export function ignoredStateText(ignored: { files: string[]; folders: string[]; latestOwnBackup: string | null }): string {
+/**
+ * The one report of decision state this clone did not write (state/foreign.ts). State an earlier
+ * version wrote here is named as such, with the way to roll its migration back; nothing is ever
+ * advised away with an `rm`: a backup folder may hold the only copy of a person's original files.
+ */
+export function ignoredStateText(
+  ignored: {
+    files: string[];
+    folders: string[];
+    latestOwnBackup: string | null;
+    earlier?: { version: string; files: string[]; migration: { id: string; backupDir: string } | null };
+  },
+  options?: FlowOptions,
+): string {
+  const parts: string[] = [];
+  if (ignored.earlier) parts.push(earlierStateText(ignored.earlier, options));
   const all = [...ignored.files, ...ignored.folders.map((f) => `${f}/`)];
-  const rm = `rm -r -- ${[...ignored.files, ...ignored.folders].map(shellQuote).join(' ')}`;
-  const own = ignored.latestOwnBackup
-    ? ` If it was this clone's own state, damaged, the original bytes of your files are in .copilot-state/backups/ (latest: ${ignored.latestOwnBackup}).`
+  if (all.length > 0) {
+    const own = ignored.latestOwnBackup
+      ? ` If it was this clone's own state, damaged, the original bytes of your files are in .copilot-state/backups/ (latest: ${ignored.latestOwnBackup}).`
+      : '';
+    const keep =
+      ignored.folders.length > 0
+        ? ' Keep the backup folders: they may hold the only copy of original files.'
+        : ' It is left as it is; moving a file aside (to NAME.damaged, which git ignores) stops this notice.';
+    parts.push(
+      `State in .copilot-state was not written here: ignored (${all.join(', ')}). It came with the repository (committed or copied), ` +
+        `was written by another clone, or was changed since it was written, so copilot-onboard does not act on it: no recovery, plan or approval is taken from it.${own}${keep}`,
+    );
+  }
+  return parts.join(' ');
+}
+
+/** State an earlier version of the tool wrote on this machine: what it is, and what can still be done with it. */
+function earlierStateText(
+  earlier: { version: string; files: string[]; migration: { id: string; backupDir: string } | null },
+  options?: FlowOptions,
+): string {
+  const head = `State in .copilot-state was written by copilot-onboard ${earlier.version}, an earlier version (${earlier.files.join(', ')}).`;
+  const migration = earlier.migration
+    ? ` Its migration ${earlier.migration.id} can still be rolled back: ${stepName(options, 'rollback')} shows what it restores from ${earlier.migration.backupDir}, checks that backup byte for byte, and asks you first; with your yes this version takes the migration up as its own.`
     : '';
-  return (
-    `State in .copilot-state was not written here: ignored (${all.join(', ')}). It came with the repository (committed or copied) or was ` +
-    `changed since it was written, so copilot-onboard does not act on it: no recovery, plan or approval is taken from it.${own} ` +
-    `To clear it, run in the repository's folder: ${rm}`
-  );
+  return `${head}${migration} Its plan and approval are not used by this version: ${stepName(options, 'propose')} builds a new plan. Keep its backups: they hold the original bytes of your files.`;
 }
 
 /** A contradiction only worth a second look is named so wherever it is listed: its default lets both stand, unmarked. */

@@ -18,6 +18,12 @@ export const COMMON_OPTIONS = {
   json: { type: 'boolean', default: false, describe: 'print JSON instead of text' },
 } as const satisfies Record<string, OptionSpec>;
 
+/** propose alone prints the plan's whole diff (.copilot-state/plan.diff) with --diff. */
+export const PROPOSE_OPTIONS = {
+  ...COMMON_OPTIONS,
+  diff: { type: 'boolean', default: false, describe: 'print the whole diff of the plan (.copilot-state/plan.diff) instead of the report' },
+} as const satisfies Record<string, OptionSpec>;
+
 export const SERVE_OPTIONS = {
   repo: {
     type: 'string',
@@ -58,6 +64,8 @@ export function normalizedArgs(args: string[]): string[] {
 export interface ReadOnlyArgs {
   repo?: string;
   json: boolean;
+  /** propose only: print the whole diff. */
+  diff?: boolean;
 }
 
 export interface TracesArgs extends ReadOnlyArgs {
@@ -91,7 +99,7 @@ export function plainCommand(args: string[]): Command | null {
   if (name === undefined) return null;
   if (args.length === 1 && name === '--version') return { name: 'version' };
   if (Object.hasOwn(READ_ONLY_TOOLS, name)) {
-    const argv = quickArgs<ReadOnlyArgs>(args.slice(1), COMMON_OPTIONS);
+    const argv = quickArgs<ReadOnlyArgs>(args.slice(1), name === 'propose' ? PROPOSE_OPTIONS : COMMON_OPTIONS);
     return argv ? { name: name as keyof typeof READ_ONLY_TOOLS, argv } : null;
   }
   if (name === 'serve') {

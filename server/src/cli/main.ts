@@ -1,6 +1,14 @@
 import type { Argv } from 'yargs';
 import { reportFailure } from './failure.js';
-import { COMMON_OPTIONS, SERVE_OPTIONS, TRACES_ACTIONS, TRACES_OPTIONS, type Command, type GatedArgs } from './commands.js';
+import {
+  COMMON_OPTIONS,
+  PROPOSE_OPTIONS,
+  SERVE_OPTIONS,
+  TRACES_ACTIONS,
+  TRACES_OPTIONS,
+  type Command,
+  type GatedArgs,
+} from './commands.js';
 import { showLine, showText } from '../show/untrusted.js';
 import { cliCommand } from '../call/for-person.js';
 import { VERSION } from '../version.js';
@@ -113,7 +121,7 @@ function stepCommands<T>(y: Argv<T>, take: Take): Argv<T> {
     .command(
       'propose',
       'build the migration plan with diffs (writes only .copilot-state/)',
-      (c) => withJson(withRepo(c)),
+      (c) => withJson(withRepo(c)).options({ diff: PROPOSE_OPTIONS.diff }),
       (argv) => take({ name: 'propose', argv }),
     )
     .command(

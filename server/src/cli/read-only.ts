@@ -1,4 +1,4 @@
-import { showLine } from '../show/untrusted.js';
+import { showLine, showText } from '../show/untrusted.js';
 import { callDirect, type ReadOnlyTool } from './direct.js';
 import { print, repoArgFrom, repoFrom, reportIgnoredState } from './command-io.js';
 import { reportFailure } from './failure.js';
@@ -16,12 +16,31 @@ export type { ReadOnlyTool };
 
 // The read-only commands call their steps directly, without the MCP SDK (cli/direct.ts).
 // Each returns its exit code: a failure is reported here, where its error class is known (cli/failure.ts).
-export async function runReadOnly(tool: ReadOnlyTool, argv: { repo?: string; json: boolean }, early?: EarlyListing): Promise<number> {
+export async function runReadOnly(
+  tool: ReadOnlyTool,
+  argv: { repo?: string; json: boolean; diff?: boolean },
+  early?: EarlyListing,
+): Promise<number> {
   try {
-    return await print(await callDirect(await repoFrom(argv.repo), tool, repoArgFrom(argv.repo), early), argv.json);
+    const choice = await repoFrom(argv.repo);
+    const result = await callDirect(choice, tool, repoArgFrom(argv.repo), early);
+    if (argv.diff && !result.isError) return await printPlanDiff(choice.explicit ?? choice.cwd);
+    return await print(result, argv.json);
   } catch (err) {
     return reportFailure(err);
   }
+}
+
+/** `propose --diff`: the plan just built, its whole diff as written to .copilot-state/plan.diff, every line. */
+async function printPlanDiff(root: string): Promise<number> {
+  const file = await (await import('../state/plan-diff.js')).readPlanDiff(root);
+  if (file === null) {
+    process.stderr.write('No plan diff was written: the plan has nothing to do.\n');
+    return 0;
+  }
+  const { colourDiffsIn, colourFor } = await import('../show/diff-text.js');
+  process.stdout.write(colourDiffsIn(showText(file.text), colourFor(process.stdout)));
+  return 0;
 }
 
 export async function runTraces(argv: TracesArgs): Promise<number> {

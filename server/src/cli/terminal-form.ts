@@ -22,7 +22,7 @@ const BACK_FIELD = 'choose_again';
 /** Optional yes/no questions where no refuses the step: nothing more is asked after it. */
 const REFUSED_BY_NO = new Set(['allow_uncommitted']);
 
-const DIFF_SHOWN = '(The diff of every change is shown above; the whole plan is in .copilot-state/plan.json.)';
+const DIFF_SHOWN = '(The whole diff of every change is shown above, printed by propose; it is also in .copilot-state/plan.diff.)';
 
 /**
  * Shows an elicitation form in the terminal with @inquirer/prompts. The choices that shape what

@@ -17,8 +17,14 @@ export interface RecordedFile {
  * copies. A manifest is a file anyone can edit: one that says a changed file did not exist would
  * make rollback delete it, so it is never believed on its own.
  */
-export async function trustedManifest(root: string, id: string, recorded: RecordedFile[], recordedIn: string): Promise<BackupManifest> {
-  const manifest = await readManifest(root, id);
+export async function trustedManifest(
+  root: string,
+  id: string,
+  recorded: RecordedFile[],
+  recordedIn: string,
+  opts: { earlier?: boolean } = {},
+): Promise<BackupManifest> {
+  const manifest = await readManifest(root, id, opts);
   const differs = (why: string) =>
     new BackupDamagedError(
       `${backupDirRel(id)}manifest.json does not match the migration recorded in ${recordedIn} (${why}); it was changed after the migration.`,

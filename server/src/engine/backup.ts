@@ -9,6 +9,7 @@ import { entryStat, LinkRefusedError, readFile, readResolvedFile, writeFile, wri
 import type { BackupManifest } from '../state/schema.js';
 import type { PlanOperation } from '../planning/plan.js';
 import { PreconditionError } from '../common/errors.js';
+import { isUnsealedFormat } from '../state/earlier-version.js';
 import { isBound, sealed, withoutBinding } from '../state/binding.js';
 
 export function backupDir(root: string, id: string): string {
@@ -118,7 +119,8 @@ export class BackupDamagedError extends PreconditionError {
   override name = 'BackupDamagedError';
 }
 
-export async function readManifest(root: string, id: string): Promise<BackupManifest> {
+/** `earlier`: a manifest in the format of a version before 0.2.0 (no binding) is read too; see engine/earlier-migration.ts. */
+export async function readManifest(root: string, id: string, opts: { earlier?: boolean } = {}): Promise<BackupManifest> {
   const rel = `${backupDirRel(id)}manifest.json`;
   let json: unknown;
   try {
@@ -129,7 +131,7 @@ export async function readManifest(root: string, id: string): Promise<BackupMani
     if (err instanceof LinkRefusedError) throw err;
     throw new BackupDamagedError(`${rel} cannot be read (${(err as Error).message}).`);
   }
-  if (!(await isBound(root, rel, json)))
+  if (!(opts.earlier && isUnsealedFormat(json)) && !(await isBound(root, rel, json)))
     throw new BackupDamagedError(
       `${rel} was not written in this clone (it came with the repository, was copied, or was changed since); copilot-onboard restores nothing from it.`,
     );

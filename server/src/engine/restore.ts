@@ -18,6 +18,7 @@ import {
   setMode,
   writeFile,
 } from '../repo/safe-fs.js';
+import { writeDecisions } from '../state/decisions.js';
 import { STATE_DIR } from '../repo/state-paths.js';
 import type { BackupManifest, OnboardingState } from '../state/schema.js';
 import { readState, writeState } from '../state/store.js';
@@ -35,6 +36,8 @@ export interface Restored {
 /** Write the state as one file operation of a migrate or rollback (a crash point). */
 export async function saveState(root: string, state: OnboardingState): Promise<void> {
   await writeState(root, state);
+  // What check reads of the person's decisions, in a file meant to be committed (state/decisions.ts).
+  await writeDecisions(root, state);
   fileOperationDone();
 }
 

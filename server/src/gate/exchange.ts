@@ -2,7 +2,7 @@ import { errorMessage } from '../common/errors.js';
 import { outcomeForError } from '../common/error-outcomes.js';
 import type { RefusalOutcome } from '../common/outcomes.js';
 import { showLine } from '../show/untrusted.js';
-import type { ClientInfo, ElicitationTrace, GatedStep, TraceProtocol } from '../state/schema.js';
+import type { ClientInfo, DiffPointer, ElicitationTrace, GatedStep, TraceProtocol } from '../state/schema.js';
 import { repoRelative, writeElicitationTrace } from '../state/traces/writer.js';
 import { FORMS, type Form } from './forms.js';
 
@@ -38,6 +38,7 @@ interface Shown {
   planHash: string | null;
   message: string;
   form?: Form;
+  diffFile?: DiffPointer;
 }
 
 /**
@@ -49,6 +50,7 @@ export class Exchange<P> {
   message = '';
   form: Form;
   response: ElicitationTrace['response'] = null;
+  diffFile: DiffPointer | null = null;
   private started = Date.now();
   /** The rounds asked so far (0: none). */
   private round = 0;
@@ -66,6 +68,7 @@ export class Exchange<P> {
   show(round: Shown): void {
     this.planHash = round.planHash;
     this.message = round.message;
+    this.diffFile = round.diffFile ?? null;
     if (round.form) this.form = round.form;
   }
 
@@ -74,6 +77,7 @@ export class Exchange<P> {
     this.planHash = round.planHash;
     this.message = round.message;
     this.form = round.form ?? FORMS[this.step];
+    this.diffFile = round.diffFile ?? null;
     this.started = Date.now();
     this.response = null;
     this.round++;
@@ -93,6 +97,7 @@ export class Exchange<P> {
       ...(this.protocol ? { protocol: this.protocol } : {}),
       ...(this.round > 0 ? { round: this.round } : {}),
       detail: text,
+      ...(this.diffFile ? { diffFile: this.diffFile } : {}),
     };
     try {
       return { path: repoRelative(this.root, await writeElicitationTrace(this.root, trace)) };

@@ -159,9 +159,9 @@ export function hasChoices(plan: ApproveFormInput): boolean {
  * Approve's second round: the contract's approve form, and, when a first round asked the choices,
  * an optional field to go back and choose again.
  */
-export function approveForm(withChoices: boolean): Form {
-  if (!withChoices) return FORMS.approve;
-  const base = FORMS.approve;
+export function approveForm(withChoices: boolean, approves?: string): Form {
+  const base = approves === undefined ? FORMS.approve : approveSaying(approves);
+  if (!withChoices) return base;
   return {
     requestedSchema: {
       ...base.requestedSchema,
@@ -178,6 +178,13 @@ export function approveForm(withChoices: boolean): Form {
     content: z.object({ approved: z.boolean(), comment: z.string().max(MAX_TEXT).optional(), choose_again: z.boolean().optional() }),
     confirmations: base.confirmations,
   };
+}
+
+/** The approve form whose yes says what it approves (the diff shown, and where the rest is). */
+function approveSaying(approves: string): Form {
+  const base = FORMS.approve;
+  const approved = { ...base.requestedSchema.properties.approved, description: approves };
+  return { ...base, requestedSchema: { ...base.requestedSchema, properties: { ...base.requestedSchema.properties, approved } } };
 }
 
 /**
@@ -198,7 +205,10 @@ export function choicesForm(plan: ApproveFormInput): Form & { choicesFrom(conten
       oneOf: [
         c.secondLook
           ? { const: 'keep_all', title: 'Both stand: they may not conflict (worth a second look; nothing is marked in the file)' }
-          : { const: 'keep_all', title: 'Keep all of them and mark the conflict in the file' },
+          : {
+              const: 'keep_all',
+              title: 'Keep all of them and mark the conflict in the file (check, in CI too, then fails on it until you settle it)',
+            },
         ...sides.map((side) => ({
           const: `keep_${side.first + 1}`,
           title: sideTitle(

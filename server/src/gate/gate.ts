@@ -4,7 +4,7 @@ import { positiveNumberFromEnv } from '../common/env.js';
 import { errorMessage } from '../common/errors.js';
 import { outcomeForError } from '../common/error-outcomes.js';
 import { showLine, showText } from '../show/untrusted.js';
-import type { ClientInfo, ElicitationTrace, GatedStep } from '../state/schema.js';
+import type { ClientInfo, DiffPointer, ElicitationTrace, GatedStep } from '../state/schema.js';
 import type { FlowOptions } from '../call/context.js';
 import { AskedBetweenCalls, NoReplyError, type Session } from '../call/ports.js';
 import { commandName, forModel, said } from '../call/words.js';
@@ -50,6 +50,8 @@ interface Round {
   form?: Form;
   /** An accepted answer of this round that asks to go back to the first round (not a refusal, not an approval). */
   goBack?: (content: Record<string, unknown>) => boolean;
+  /** The file of the whole diff the message points to, recorded in the round's trace. */
+  diffFile?: DiffPointer;
 }
 
 /** How many times the first round may be asked in one step before the step is refused. */

@@ -28,6 +28,14 @@ const RESOURCES = [
     description: 'The plan from the last propose, with every diff.',
   },
   {
+    uri: 'copilot-onboard://plan.diff',
+    name: 'plan.diff',
+    title: 'The whole diff of the plan',
+    mimeType: 'text/x-diff',
+    description:
+      'Every line of every change the plan makes, as migrate would write it (.copilot-state/plan.diff); its first line names the plan.',
+  },
+  {
     uri: 'copilot-onboard://traces',
     name: 'traces',
     title: 'Trace files',
@@ -67,6 +75,8 @@ export function registerPromptsAndResources(server: Server, repo: RepoChoice): v
     // Loaded on first read: a server starts faster without the flow's modules.
     if (resource.name === 'status') text = (await (await import('../steps/status.js')).statusStep({ root })).text;
     else if (resource.name === 'plan') text = planMarkdown(await (await import('../state/store.js')).readPlan(root));
+    else if (resource.name === 'plan.diff')
+      text = (await (await import('../state/plan-diff.js')).readPlanDiff(root))?.text ?? 'No plan yet: run onboarding_propose.';
     else if (resource.name === 'analysis') text = await analysisJson(root);
     else {
       const [{ listTraces }, { verifyTraces }] = await Promise.all([

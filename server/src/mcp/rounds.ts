@@ -11,7 +11,7 @@ import {
 import { z } from 'zod';
 import { AskedBetweenCalls, NoReplyError, type FormReply, type SampleReply, type Session } from '../call/ports.js';
 import { elicitationTimeoutMs } from '../gate/gate.js';
-import { STATE } from '../repo/state-paths.js';
+import { takeNonce, traceIfUnanswered } from './unanswered.js';
 
 /**
  * The 2026-07-28 revision asks the person between calls: a gated tool answers `input_required`
@@ -67,6 +67,8 @@ export class FormAskedBetweenCalls extends AskedBetweenCalls {
   constructor(
     readonly inputRequests: InputRequests,
     readonly requestState: string,
+    /** The question's single-use nonce: the answer, or its timeout, takes it. */
+    readonly nonce: string,
   ) {
     super('The person is asked between calls.');
   }
@@ -127,7 +129,7 @@ function betweenCalls(ctx: ServerContext, tool: string, root: () => Promise<stri
     }
     const nonce = randomBytes(16).toString('base64url');
     const requestState = await codecOf().mint({ tool, repo, question, nonce, answers }, ctx);
-    throw new FormAskedBetweenCalls({ [`q${k}`]: request }, requestState);
+    throw new FormAskedBetweenCalls({ [`q${k}`]: request }, requestState, nonce);
   };
 }
 
@@ -144,9 +146,24 @@ export function modernSession(ctx: ServerContext, tool: string, root: () => Prom
       },
       async askForm(message, requestedSchema, { planHash }): Promise<FormReply> {
         const request = inputRequired.elicit({ mode: 'form', message, requestedSchema } as never);
-        // An answer that is not one, or one already used: the question is asked again.
-        const taken = (await ask(questionDigest(requestedSchema, planHash), request, isForm, true)) as Extract<Taken, { reply: Reply }>;
-        return { ...replyOf(taken.reply), ...(taken.replayed ? { replayed: true } : {}) };
+        try {
+          // An answer that is not one, or one already used: the question is asked again.
+          const taken = (await ask(questionDigest(requestedSchema, planHash), request, isForm, true)) as Extract<Taken, { reply: Reply }>;
+          return { ...replyOf(taken.reply), ...(taken.replayed ? { replayed: true } : {}) };
+        } catch (err) {
+          // Asked between calls: a question never answered leaves a timeout trace, as a 2025-era one does (mcp/unanswered.ts).
+          if (err instanceof FormAskedBetweenCalls)
+            traceIfUnanswered({
+              root,
+              tool,
+              nonce: err.nonce,
+              message,
+              schema: requestedSchema,
+              planHash: planHash ?? null,
+              client: modernClient(ctx),
+            });
+          throw err;
+        }
       },
     },
     model: {
@@ -182,12 +199,6 @@ function freshReply(ctx: ServerContext): Reply | null {
 
 function replyOf(reply: Reply): FormReply {
   return { action: reply.action, content: reply.content, hasContent: 'content' in reply };
-}
-
-/** Single use: the nonce's file is created once; a second answer with the same state finds it there. */
-async function takeNonce(repo: string, nonce: string): Promise<boolean> {
-  const { createFile } = await import('../repo/safe-fs.js');
-  return createFile(repo, `${STATE.usedRequestStates}/${nonce}`, `${new Date().toISOString()}\n`);
 }
 
 /** What the trace names as the client: its self-reported name, as such (never a basis for a decision). */

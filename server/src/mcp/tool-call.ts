@@ -55,7 +55,7 @@ export async function callStep(call: StepCall): Promise<ToolResult> {
     await safe.assertStateTreeReal(root);
     const session = call.session;
     const recovered = await (await import('../gate/recovery-trace.js')).recoverAndTrace(root, session.client.info());
-    const ignored = await (await import('../state/foreign.js')).foreignState(root);
+    let ignored = await (await import('../state/foreign.js')).foreignState(root);
     const report = call.report;
     // A journal (recovered now, or one that could not be) may mean files moved since git listed them: the scan lists afresh.
     const journal = call.early?.root === root ? await safe.entryStat(root, STATE.journal).catch(() => undefined) : undefined;
@@ -75,8 +75,10 @@ export async function callStep(call: StepCall): Promise<ToolResult> {
       stepResult.text = `Recovered first: ${showLine(recovered.detail)}\n\n${stepResult.text}`;
       stepResult.structured.recovered = recovered;
     }
+    // A rollback that took up an earlier version's migration made it this clone's own: said as it is now.
+    if (ignored && stepResult.outcome === 'rolled_back') ignored = await (await import('../state/foreign.js')).foreignState(root);
     if (ignored) {
-      stepResult.text = withFact(stepResult.text, ignoredStateText(ignored));
+      stepResult.text = withFact(stepResult.text, ignoredStateText(ignored, options));
       stepResult.structured.ignoredState = ignored;
     }
   } catch (err) {
@@ -111,8 +113,12 @@ function wholeWhere(tool: ToolName, options: FlowOptions): string {
   if (forPerson(options)) {
     const step = tool === 'onboarding_propose' ? 'propose' : tool === 'onboarding_analyze' ? 'analyze' : null;
     if (step === null) return 'The whole of it is in .copilot-state/.';
+    if (step === 'propose')
+      return `The whole diff: .copilot-state/plan.diff, which ${commandName(options, step)} --diff prints; all of the plan: ${commandName(options, step)} --json.`;
     return `The whole of it: ${whole?.file ? `${whole.file}, and ` : ''}${commandName(options, step)} --json.`;
   }
+  if (tool === 'onboarding_propose')
+    return 'The whole diff: the MCP resource copilot-onboard://plan.diff and .copilot-state/plan.diff; all of the plan: the MCP resource copilot-onboard://plan (read in pages), and .copilot-state/plan.json.';
   return whole
     ? `The whole of it: the MCP resource ${whole.uri} (read in pages)${whole.file ? `, and ${whole.file}` : ''}.`
     : 'The whole of it is in .copilot-state/.';

@@ -8,6 +8,7 @@ export const STATE = {
   dir: STATE_DIR,
   onboarding: `${STATE_DIR}/onboarding.json`,
   plan: `${STATE_DIR}/plan.json`,
+  planDiff: `${STATE_DIR}/plan.diff`,
   journal: `${STATE_DIR}/journal.json`,
   chain: `${STATE_DIR}/trace-chain.json`,
   backups: `${STATE_DIR}/backups`,
@@ -31,6 +32,7 @@ export function stateGitignoreText(): string {
 # points at those backups, the journal and the locks (and, outside git, this folder's key).
 backups/
 plan.json
+plan.diff
 onboarding.json
 journal.json
 *.lock

@@ -72,8 +72,9 @@ function stepSection(s: ReportStep): string {
   ];
   for (const ch of s.shown.choices) {
     const answered = s.answer?.content?.[ch.field];
+    const titled = (v: unknown) => ch.options.find((o) => o.value === v)?.title ?? valueText(v);
     items.push(
-      `<li>choice ${c(ch.field)}: ${c(ch.title)}; options ${ch.options.map((o) => `${c(o.value)} ${c(o.title)}`).join(', ')}; default ${ch.default === null ? 'none' : c(ch.default)}; answered ${answered === undefined ? '<em>not given: the default</em>' : c(valueText(answered))}</li>`,
+      `<li>asked ${c(ch.title)}; options ${ch.options.map((o) => c(o.title)).join(', ')}; default ${ch.default === null ? 'none' : c(titled(ch.default))}; answered ${answered === undefined ? '<em>not given: the default</em>' : c(titled(answered))}</li>`,
     );
   }
   const content = s.answer?.content ? Object.entries(s.answer.content).filter(([k]) => !s.shown.choices.some((x) => x.field === k)) : [];

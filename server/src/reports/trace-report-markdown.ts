@@ -107,8 +107,10 @@ function stepBlock(s: ReportStep): string {
   } else lines.push('- **Shown**: nothing (no form could be shown)');
   for (const c of s.shown.choices) {
     const answered = s.answer?.content?.[c.field];
+    // In the form's words: the question and the options' titles, never its field ids or option codes.
+    const titled = (v: unknown) => c.options.find((o) => o.value === v)?.title ?? valueText(v);
     lines.push(
-      `  - choice ${mdCode(c.field)}: ${mdCode(c.title)}; options ${c.options.map((o) => `${mdCode(o.value)} ${mdCode(o.title)}`).join(', ')}; default ${c.default === null ? 'none' : mdCode(c.default)}; answered ${answered === undefined ? '*(not given: the default)*' : mdCode(valueText(answered))}`,
+      `  - asked ${mdCode(c.title)}; options ${c.options.map((o) => mdCode(o.title)).join(', ')}; default ${c.default === null ? 'none' : mdCode(titled(c.default))}; answered ${answered === undefined ? '*(not given: the default)*' : mdCode(titled(answered))}`,
     );
   }
   const content = s.answer?.content ? Object.entries(s.answer.content).filter(([k]) => !s.shown.choices.some((c) => c.field === k)) : [];

@@ -3,6 +3,7 @@ import { diffLineKinds } from '../show/diff-lines.js';
 import { listTraces, type TraceEntry } from '../state/traces/reader.js';
 import { verifyTraces, type VerifyReport } from '../state/traces/verify.js';
 import { VERSION } from '../version.js';
+import { machinePaths, relativeToRepo } from '../state/traces/writer.js';
 
 /**
  * `traces report`: the facts a reviewer of a migration pull request needs, from the trace files as
@@ -78,7 +79,11 @@ const TOOL_OF: Record<string, string> = { approve: 'onboarding_approve', migrate
 
 export async function traceReport(root: string): Promise<TraceReport> {
   const chain = await verifyTraces(root);
-  const traces = (await listTraces(root)).sort((a, b) => (seqOf(a) ?? Infinity) - (seqOf(b) ?? Infinity) || (a.id < b.id ? -1 : 1));
+  const paths = await machinePaths(root);
+  // A trace an earlier version wrote may name this machine's paths: a reviewer reads none of them.
+  const traces = (await listTraces(root))
+    .map((t) => (t.data ? { ...t, data: relativeToRepo(t.data, paths) as TraceEntry['data'] } : t))
+    .sort((a, b) => (seqOf(a) ?? Infinity) - (seqOf(b) ?? Infinity) || (a.id < b.id ? -1 : 1));
   return {
     tool: 'copilot-onboard',
     toolVersion: VERSION,

@@ -36,7 +36,7 @@ export function withoutDiffs(text: string, placeholder: string): string {
       out.push(
         part.text
           .split('\n')
-          .filter((l) => !l.startsWith('… (diff cut at'))
+          .filter((l) => !l.startsWith('… (diff cut at') && !l.startsWith('… the diff continues in'))
           .join('\n'),
       );
     else if (!replaced) {

@@ -6,6 +6,7 @@ import { trustedGitDir } from '../repo/git-dir.js';
 import { normalizeRepoPath } from '../repo/repo-path.js';
 import { createFile, ensureFolder, readFile, setFolderMode, writeFile } from '../repo/safe-fs.js';
 import { userStateHome } from '../repo/state-paths.js';
+import { VERSION } from '../version.js';
 
 /**
  * Decision state (the journal, backup manifests, the plan, the onboarding state with its approval)
@@ -113,7 +114,8 @@ export function withoutBinding(json: Record<string, unknown>): Record<string, un
 
 /** `value` with its binding to this clone, as the file `rel` (its role is part of what is sealed). */
 export async function sealed<T extends object>(root: string, rel: string, value: T): Promise<T> {
-  const content = withoutBinding(value as Record<string, unknown>);
+  // Every sealed file names the version that wrote it: an upgrade is told from a copy (state/earlier-version.ts).
+  const content = { ...withoutBinding(value as Record<string, unknown>), writtenBy: VERSION };
   return { ...content, [BINDING_FIELD]: macOf(await cloneKeyMade(root), rel, content) } as T;
 }
 

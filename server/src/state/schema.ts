@@ -14,6 +14,23 @@ export { PlanChoices } from '../model/plan.js';
 export { ChainHead };
 /** The seal of a decision-state file to the clone that wrote it (state/binding.ts): `hmac-sha256:` and 64 hex digits. */
 export const Binding = z.string().regex(/^hmac-sha256:[0-9a-f]{64}$/);
+/**
+ * The copilot-onboard version that wrote a state file or trace (`0.2.0`). Absent in files written
+ * before 0.2.0: those are 0.1.0's, whose state carried no binding at first (docs/state.md, "Upgrading").
+ */
+export const WrittenBy = z.string().regex(/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/);
+
+/** The plan's whole diff as a file (state/plan-diff.ts): what a form pointed the person to. */
+export const DiffPointer = z.object({
+  path: z.string(),
+  planHash: Sha256,
+  sha256: Sha256,
+  /** Characters of the whole diff, and of what the form showed of it. */
+  chars: z.number().int().min(0),
+  shownChars: z.number().int().min(0),
+  whole: z.boolean(),
+});
+export type DiffPointer = z.infer<typeof DiffPointer>;
 export const ClientInfo = z.object({ name: z.string(), version: z.string() });
 export type ClientInfo = z.infer<typeof ClientInfo>;
 
@@ -30,6 +47,7 @@ export const PlanFile = z.object({
   createdAt: z.string(),
   planHash: Sha256,
   ...PlanContent.shape,
+  writtenBy: WrittenBy.optional(),
   binding: Binding.optional(),
 });
 export type PlanFile = z.infer<typeof PlanFile>;
@@ -96,6 +114,7 @@ export const OnboardingState = z.object({
   feedback: z.object({ planHash: Sha256, comment: z.string(), at: z.string(), client: ClientInfo.nullable() }).nullable().optional(),
   /** The last time a start found an interrupted migrate or rollback, and what it did. */
   lastRecovery: Recovery.extend({ at: z.string() }).optional(),
+  writtenBy: WrittenBy.optional(),
   binding: Binding.optional(),
 });
 export type OnboardingState = z.infer<typeof OnboardingState>;
@@ -119,6 +138,7 @@ export const BackupManifest = z.object({
   createdDirs: z.array(z.string()).optional(),
   /** Permission bits of every existing folder on the way to a file the migration touches; rollback puts them back (a removed folder is made again with its mode). Absent in older manifests. */
   dirModes: z.record(z.string(), z.number().int().min(0).max(0o7777)).optional(),
+  writtenBy: WrittenBy.optional(),
   binding: Binding.optional(),
 });
 export type BackupManifest = z.infer<typeof BackupManifest>;
@@ -171,6 +191,10 @@ export const ElicitationTrace = z.object({
   round: z.number().int().min(1).optional(),
   /** What was done after the answer, for a reviewer: files written, the backup folder, or why nothing. */
   detail: z.string().optional(),
+  /** The file of the plan's whole diff the person was pointed to, and how much of it the form itself showed (absent before 0.2.0). */
+  diffFile: DiffPointer.optional(),
+  /** The copilot-onboard version that wrote this trace (absent before 0.2.0). */
+  writtenBy: WrittenBy.optional(),
   /** Set on the trace a start writes when it finished or undid an interrupted migrate or rollback. */
   recovery: Recovery.pick({ migrationId: true, result: true, restored: true, removed: true }).optional(),
   /** Only on an `acknowledge` trace: the person's reason, and the problems `traces verify` reported, which it acknowledges. */
@@ -205,6 +229,8 @@ export const SamplingTrace = z.object({
   /** The protocol era and revision of the exchange (absent in traces written before 2026-11-26, and outside MCP). */
   protocol: TraceProtocol.optional(),
   error: z.string().optional(),
+  /** The copilot-onboard version that wrote this trace (absent before 0.2.0). */
+  writtenBy: WrittenBy.optional(),
 });
 export type SamplingTrace = z.infer<typeof SamplingTrace>;
 
@@ -231,6 +257,7 @@ export const Journal = z.object({
   ),
   /** rollback: files edited after the migration, whose current bytes were saved before restoring. */
   edited: z.array(z.string()),
+  writtenBy: WrittenBy.optional(),
   binding: Binding.optional(),
 });
 export type Journal = z.infer<typeof Journal>;

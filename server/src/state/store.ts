@@ -4,6 +4,7 @@ import { STATE, STATE_DIR } from '../repo/state-paths.js';
 import { listFolder, writeJson } from '../repo/safe-fs.js';
 import { boundJson, sealed } from './binding.js';
 import { setAsideForeign } from './foreign.js';
+import { updateStateGitignore } from '../repo/state-gitignore.js';
 import type { OnboardingState, PlanFile } from './schema.js';
 
 export class StateDamagedError extends BadInputError {
@@ -62,6 +63,7 @@ export async function readState(root: string): Promise<OnboardingState> {
 }
 
 export async function writeState(root: string, state: OnboardingState): Promise<void> {
+  await updateStateGitignore(root);
   await setAsideForeign(root, STATE.onboarding);
   await writeJson(root, STATE.onboarding, await sealed(root, STATE.onboarding, { ...state, updatedAt: new Date().toISOString() }));
 }

@@ -20,6 +20,7 @@ import {
 import { RepoPaths } from '../repo/repo-path.js';
 import { editedSinceMigration, manifestOfRecorded } from '../engine/restore.js';
 import { performMigration, performRollback, settleOperation } from '../engine/migration.js';
+import { earlierMigrationChecked, takeUpEarlierMigration, type EarlierMigration } from '../engine/earlier-migration.js';
 import { runGated, type Acted, type GateResult, type Prepared } from '../gate/gate.js';
 import type { Migration, PlanChoices, PlanFile } from '../state/schema.js';
 import { readState, writeState } from '../state/store.js';
@@ -27,8 +28,10 @@ import { entryStat } from '../repo/safe-fs.js';
 import { fileStamp } from '../state/traces/writer.js';
 import type { FlowContext } from '../call/context.js';
 import { approveMessage, choicesMessage, migrateMessage, rollbackMessage } from './messages.js';
+import { shownDiff } from './diff-shown.js';
+import { writePlanDiff } from '../state/plan-diff.js';
 import { showLine, showPath, showPaths } from '../show/untrusted.js';
-import { forPerson, stepName } from '../call/words.js';
+import { stepName } from '../call/words.js';
 import { result, type StepResult } from './result.js';
 
 function fromGate(g: GateResult<unknown>, fields: Record<string, unknown> = {}): StepResult {
@@ -81,10 +84,23 @@ async function secondRound(ctx: FlowContext, plan: PlanFile, picked: PlanChoices
       chosen.operations.map((o) => o.path),
     ),
   );
+  // The whole diff of the plan the person approves, on disk: the form shows what fits and points there.
+  const file = await writePlanDiff(ctx.root, chosen.chosenHash, chosen.operations);
+  const shown = shownDiff(chosen.operations, file);
+  // In words for every reader, a model too: no field id (`conflict_1: keep_1`) in what a person may be shown.
+  const chosenLines = withChoices ? choiceLines(picked, plan) : [];
   return {
     planHash: chosen.chosenHash,
-    message: `${approveMessage(plan, chosen, withChoices ? choiceLines(picked, plan, forPerson(ctx.options)) : [], BACKUP_HINT)}\n\n${git.join('\n')}`,
-    form: approveForm(withChoices),
+    message: `${approveMessage(plan, chosen, chosenLines, BACKUP_HINT, shown.lines)}\n\n${git.join('\n')}`,
+    form: approveForm(withChoices, shown.approves),
+    diffFile: {
+      path: file.path,
+      planHash: file.planHash,
+      sha256: file.sha256,
+      chars: file.chars,
+      shownChars: shown.shownChars,
+      whole: shown.whole,
+    },
     ...(withChoices ? { goBack: (content: Record<string, unknown>) => content.choose_again === true } : {}),
     prepared: { plan, chosen, choices: picked },
   };
@@ -110,7 +126,7 @@ async function recordApproval(ctx: FlowContext, content: Record<string, unknown>
       usedAt: null,
     },
   });
-  const picked = choiceLines(choices, plan, forPerson(ctx.options));
+  const picked = choiceLines(choices, plan);
   return {
     outcome: 'approved',
     detail: `Plan ${chosen.chosenHash.slice(0, 12)} is approved${picked.length ? ` with these choices: ${picked.join(', ')}` : ''}. Next: ${stepName(ctx.options, 'migrate')} applies it after a final confirmation.`,
@@ -138,38 +154,41 @@ async function recordRequestedChanges(ctx: FlowContext, g: GateResult<ApproveRou
 }
 
 /**
- * The choices that differ from the defaults, one line each: in the form's own names for a model
- * (`conflict_1: keep_2`), in words for a person at the CLI (`the conflict about package manager:
- * keep the rule at AGENTS.md:3`).
+ * The choices that differ from the defaults, one line each, in words for every reader (a model over
+ * MCP shows them to the person): `the conflict about package manager: keep the rule at AGENTS.md:3`,
+ * never the form's own names (`conflict_1: keep_2`).
  */
-function choiceLines(picked: PlanChoices, plan: Pick<PlanFile, 'conflicts'>, person: boolean): string[] {
+function choiceLines(picked: PlanChoices, plan: Pick<PlanFile, 'conflicts'>): string[] {
   const conflict = (id: string, choice: string): string => {
-    if (!person) return `${id}: ${choice}`;
     const c = plan.conflicts.find((x) => x.id === id);
-    const name = c ? `the conflict about ${showLine(c.topic)}` : `the conflict ${id.replace(/^conflict_/, '')}`;
+    const name = c ? `the conflict about ${showLine(c.topic)}` : 'the conflict';
     const keep = /^keep_(\d+)$/.exec(choice);
     if (!keep) return `${name}: keep all its rules`;
     const at = c?.locations[Number(keep[1]) - 1];
-    return `${name}: keep the rule at ${at ? `${showPath(at.path)}:${at.line}` : `its location ${keep[1]}`}`;
+    return `${name}: keep the rule at ${at ? `${showPath(at.path)}:${at.line}` : 'one side'}`;
+  };
+  const fates: Record<string, string> = {
+    remove: 'remove it (backed up first)',
+    pointer: 'replace it with a pointer',
+    replace: 'replace the link with a regular file',
+    migrate: 'migrate it after all',
+    'use-this': 'migrate it instead of its copy',
   };
   return [
     ...Object.entries(picked.legacy)
       .filter(([, f]) => f !== 'keep')
-      .map(([p, f]) => `${showPath(p)}: ${f}`),
+      .map(([p, f]) => `${showPath(p)}: ${fates[f] ?? f}`),
     ...Object.entries(picked.conflicts)
       .filter(([, c]) => c !== 'keep_all')
       .map(([id, c]) => conflict(id, c)),
-    ...Object.entries(picked.scopes ?? {}).map(([p, f]) =>
-      person
-        ? `${showPath(p)}: ${f === 'repo' ? 'applies to the whole repository' : 'applies to its folder only'}`
-        : `${showPath(p)}: scope ${f}`,
+    ...Object.entries(picked.scopes ?? {}).map(
+      ([p, f]) => `${showPath(p)}: ${f === 'repo' ? 'applies to the whole repository' : 'applies to its folder only'}`,
     ),
     ...Object.entries(picked.assistants ?? {})
       .filter(([, f]) => f !== 'keep')
-      .map(([p, f]) =>
-        person
-          ? `${showPath(p)}: ${f === 'rewrite' ? 'lines for another assistant rewritten for Copilot' : 'lines for another assistant left out'}`
-          : `${showPath(p)}: ${f}`,
+      .map(
+        ([p, f]) =>
+          `${showPath(p)}: ${f === 'rewrite' ? 'lines for another assistant rewritten for Copilot' : 'lines for another assistant left out'}`,
       ),
   ];
 }
@@ -197,7 +216,10 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
         ctx.root,
         ops.map((o) => o.path),
       );
+      // plan.diff is the approved plan's, every line: written again when it names another plan or was changed by hand.
+      const diff = await writePlanDiff(ctx.root, chosen.chosenHash, ops);
       const extra = [
+        `The whole diff of what it writes: ${diff.path} (plan ${diff.planHash.slice(0, 12)}, ${diff.chars.toLocaleString('en-US')} characters).`,
         ...describeGit(git),
         ...(ctx.options?.branch && git ? [`The migration goes on a new branch: ${showLine(ctx.options.branch)}.`] : []),
       ];
@@ -271,15 +293,18 @@ function commitLines(commits: { commit: string; branches: string[] }[]): string[
 }
 
 export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
-  const g = await runGated<{ migration: Migration; committed: string[] }>(
+  const g = await runGated<{ migration: Migration; committed: string[]; earlier: EarlierMigration | null }>(
     ctx,
     'rollback',
     async () => {
       const state = await readState(ctx.root);
-      const migration = [...state.migrations].reverse().find((m) => m.rolledBackAt === null);
+      const own = [...state.migrations].reverse().find((m) => m.rolledBackAt === null);
+      // None of this clone's own: one an earlier version recorded on this machine is offered (engine/earlier-migration.ts).
+      const earlier = own ? null : await earlierMigrationChecked(ctx.root, state);
+      const migration = own ?? earlier?.migration;
       if (!migration) throw new PreconditionError('There is no migration to roll back.');
       // Checked before the person is asked: a damaged backup or manifest is refused, naming it.
-      const manifest = await manifestOfRecorded(ctx.root, migration.id, state);
+      const manifest = earlier ? earlier.manifest : await manifestOfRecorded(ctx.root, migration.id, state);
       const edited = await editedSinceMigration(ctx.root, manifest);
       const deleted = await missing(ctx.root, edited);
       const message = rollbackMessage(
@@ -290,11 +315,17 @@ export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
       const committed = commitLines(await commitsOfMigration(ctx.root, migration.id));
       return {
         planHash: migration.approvedHash ?? migration.planHash,
-        message: [message, ...(deleted.length ? [deletedLine(deleted)] : []), ...committed].join('\n'),
-        prepared: { migration, committed },
+        message: [
+          ...(earlier ? [earlierLine(earlier)] : []),
+          message,
+          ...(deleted.length ? [deletedLine(deleted)] : []),
+          ...committed,
+        ].join('\n'),
+        prepared: { migration, committed, earlier },
       };
     },
-    async (_content, { migration, committed }) => {
+    async (_content, { migration, committed, earlier }) => {
+      if (earlier) await takeUpEarlierMigration(ctx.root, earlier);
       const state = await readState(ctx.root);
       const still = state.migrations.find((m) => m.id === migration.id && m.rolledBackAt === null);
       if (!still) throw new PreconditionError('That migration was already rolled back.');
@@ -314,6 +345,11 @@ export async function rollbackStep(ctx: FlowContext): Promise<StepResult> {
     },
   );
   return fromGate(g);
+}
+
+/** What the person is told first about a migration an earlier version recorded. */
+function earlierLine({ earlier, migration }: EarlierMigration): string {
+  return `Migration ${migration.id} was recorded by copilot-onboard ${earlier.version}, an earlier version, on this machine (${earlier.file}). Its backup was checked byte for byte against its manifest and the recorded migration. With your yes, this version takes the migration up as its own and rolls it back.`;
 }
 
 function deletedLine(paths: string[]): string {

@@ -29,6 +29,7 @@ export function approveMessage(
   chosen: { chosenHash: string; operations: PlanFile['operations'] },
   chosenLines: string[],
   backupHint: string,
+  diffLines: string[] = ['The changes:', ...diffs(chosen.operations)],
 ): string {
   const lines = [
     `copilot-onboard asks you to approve migration plan ${planName(plan.planHash, chosen.chosenHash)} for this repository.`,
@@ -40,7 +41,7 @@ export function approveMessage(
   ];
   if (plan.merged.length > 0)
     lines.push(`Exact duplicates from other files merged: ${plan.merged.map((m) => `${showPath(m.path)}:${m.line}`).join(', ')}.`);
-  lines.push('', 'The changes:', ...diffs(chosen.operations));
+  lines.push('', ...diffLines);
   return lines.join('\n');
 }
 
@@ -86,6 +87,10 @@ export function choicesMessage(plan: PlanFile): string {
   return lines.join('\n');
 }
 
+/** Said before the yes: the default leaves the repository failing `check` (contradiction), and why. */
+const CHECK_FAILS_ON_KEPT =
+  "Keeping all of them (the default) leaves each contradiction in Copilot's files, marked: copilot-onboard check, and the CI workflow that runs it, then fails on it (a contradiction fails the check) until you settle it in the files. Choosing the rule that stands leaves check passing.";
+
 /**
  * The contradictions, and which of them the form asks about. The form holds at most
  * MAX_CONFLICT_FIELDS of these questions; the rest are named here, and keep every side, marked.
@@ -100,6 +105,7 @@ function contradictionLines(conflicts: PlanFile['conflicts']): string[] {
           `Contradictions (${conflicts.length}): the form asks which rule stands for the first ${asked.length}; the default keeps all and marks them in the file.`,
           `Not asked: the last ${notAsked.length}, listed below. A form holds at most ${MAX_CONFLICT_FIELDS} of these questions, so ${notAsked.length === 1 ? 'this one keeps' : `these ${notAsked.length} keep`} the rules of every side, each marked in the file. To choose for ${notAsked.length === 1 ? 'it' : 'them'}, settle some contradictions in the files and propose again.`,
         ];
+  if (conflicts.some((c) => !c.secondLook)) lines.push(CHECK_FAILS_ON_KEPT);
   for (const c of asked) lines.push(`- ${conflictWords(c)}${secondLookWords(c)}`);
   for (const c of notAsked) lines.push(`- ${conflictWords(c)} (not asked: all kept${c.secondLook ? '' : ', marked'})${secondLookWords(c)}`);
   return lines;
@@ -148,5 +154,5 @@ export function rollbackMessage(manifest: BackupManifest, backupRel: string, edi
 function diffs(operations: PlanFile['operations']): string[] {
   const all = operations.map((o) => o.diff.trimEnd()).join('\n');
   if (all.length <= MAX_DIFF_CHARS) return [all];
-  return [`${all.slice(0, MAX_DIFF_CHARS)}`, `… (diff cut at ${MAX_DIFF_CHARS} characters; the whole plan is in .copilot-state/plan.json)`];
+  return [`${all.slice(0, MAX_DIFF_CHARS)}`, `… (diff cut at ${MAX_DIFF_CHARS} characters; the whole diff is in .copilot-state/plan.diff)`];
 }

@@ -15,8 +15,9 @@ import { analysisReport, planNext, planReport } from '../narrate/report.js';
 import type { PlanFile } from '../state/schema.js';
 import { readState, writePlan, writeState } from '../state/store.js';
 import { withLock } from '../state/lock.js';
-import type { FlowContext } from '../call/context.js';
-import { forPerson, stepName } from '../call/words.js';
+import type { FlowContext, FlowOptions } from '../call/context.js';
+import { commandName, forPerson, stepName } from '../call/words.js';
+import { writePlanDiff, type PlanDiffFacts } from '../state/plan-diff.js';
 import { summaryTable } from '../show/summary-table.js';
 import { result, resultForError, type StepResult } from './result.js';
 import { annotated, supersededLines, supersededNow, supersededOnceScanned } from './superseded.js';
@@ -64,7 +65,7 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
     };
     await progress.phase('Writing the report…');
     // Where the plan puts each file's rules (none for a file it leaves out): analyze and propose show one decision.
-    const report = [analysisReport(a, migratedTargets(scan)), ...supersededLines(superseded, ctx.options)].join('\n');
+    const report = [analysisReport(a, targetsOf(scan, superseded)), ...supersededLines(superseded, ctx.options)].join('\n');
     const told = await narrate(ctx, 'analyze', facts, report);
     return result('analyzed', told.text, { ...facts, narration: told.source });
   } catch (err) {
@@ -100,8 +101,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
   plan.notes.push(...droppedFrontMatterNotes(scan), ...oversizedTargetNotes(plan.operations));
   // The pattern in the words analyze uses for it (planReport passes patternDetail on to the analysis part).
   const patternDetail = annotated({ problems: [], patternDetail: analysis.patternDetail }, superseded, legacyCount(scan)).patternDetail;
-  const file: PlanFile = { version: 1, createdAt: new Date().toISOString(), ...plan };
-  await writePlan(ctx.root, file);
+  const { file, diffFile } = await savePlan(ctx.root, plan);
   // An open approval of this very plan stands (the files and the choices offered are the same); one
   // of an earlier, different plan no longer applies. Step and approval say the same in status.
   const openApproval =
@@ -143,9 +143,10 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
   const shown: PlanFile & { patternDetail?: string } = { ...file, patternDetail };
   const report = [
     feedback?.text,
-    planReport(shown, migratedTargets(scan)),
+    planReport(shown, targetsOf(scan, superseded)),
     supersededLines(superseded, ctx.options).join('\n'),
     approvalText,
+    plan.operations.length > 0 ? planDiffLine(diffFile, ctx.options) : null,
     describeGit(git).join('\n'),
   ]
     .filter(Boolean)
@@ -159,9 +160,25 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     git,
     feedback,
     approval: openApproval ? { stillApplies: approvalStillValid, planHash: openApproval.planHash } : null,
+    diffFile: { path: diffFile.path, planHash: diffFile.planHash, chars: diffFile.chars },
     narration: told.source,
   });
   return end ? { ...proposed, end } : proposed;
+}
+
+/** The plan, and its whole diff readable as it is beside it (state/plan-diff.ts): what a cut text points to. */
+async function savePlan(root: string, plan: Omit<PlanFile, 'version' | 'createdAt'>) {
+  const file: PlanFile = { version: 1, createdAt: new Date().toISOString(), ...plan };
+  await writePlan(root, file);
+  return { file, diffFile: await writePlanDiff(root, plan.planHash, plan.operations) };
+}
+
+/** Where the whole diff is, and how a person prints it. */
+function planDiffLine(file: PlanDiffFacts, options: FlowOptions | undefined): string {
+  const print = forPerson(options)
+    ? `; ${commandName(options, 'propose')} --diff prints it`
+    : '; the MCP resource copilot-onboard://plan.diff serves it';
+  return `The whole diff of this plan (${file.chars.toLocaleString('en-US')} characters, ${file.files} file${file.files === 1 ? '' : 's'}) is in ${file.path}${print}.`;
 }
 
 /** How a new plan answers the changes the person asked for on an earlier one. */
@@ -176,6 +193,18 @@ function answerFeedback(feedback: { planHash: string; comment: string; at: strin
     samePlan: same,
     text: `Requested changes (${feedback.at}): "${showLine(feedback.comment)}"\n${answer}`,
   };
+}
+
+/**
+ * Where the plan puts each legacy file's rules, but for a file a migration kept on purpose: its rules
+ * are in Copilot's files already, so it is never said to be read "only after the migration" (its
+ * note says it is superseded and kept as the person chose).
+ */
+function targetsOf(scan: Parameters<typeof migratedTargets>[0], superseded: { path: string }[]): ReadonlyMap<string, string> {
+  const targets = migratedTargets(scan);
+  if (superseded.length === 0) return targets;
+  const kept = new Set(superseded.map((x) => x.path));
+  return new Map([...targets].filter(([path]) => !kept.has(path)));
 }
 
 function legacyCount(scan: { docs: { role: string; aliasOf: string | null; notRule: string | null }[] }): number {

@@ -8,6 +8,7 @@ import { stepName } from '../call/words.js';
 import { showPath, showPaths } from '../show/untrusted.js';
 import { fileNames } from '../show/file-names.js';
 import { readState } from '../state/store.js';
+import { committedMigration } from '../state/decisions.js';
 
 /**
  * Legacy files a migration left in place (the default choice, keep) whose rules are all in the
@@ -106,9 +107,15 @@ export function supersededNow(root: string, scan: Pick<ScanResult, 'docs'>): Pro
  * event loop turn between its batches of files, so the state is read by the time the scan is done.
  */
 export function supersededOnceScanned(root: string): (scan: Pick<ScanResult, 'docs'>) => Promise<SupersededFile[]> {
+  // This machine's own state first; else what the committed decisions say (a fresh clone, CI): check agrees with the developer's.
   const read = readState(root).then(
-    (state) => ({ state }),
-    () => null,
+    async (state) => ({
+      state: state.migrations.some((m) => m.rolledBackAt === null) ? state : ((await committedMigration(root)) ?? state),
+    }),
+    async () => {
+      const committed = await committedMigration(root);
+      return committed ? { state: committed } : null;
+    },
   );
   return async (scan) => {
     const got = await read;

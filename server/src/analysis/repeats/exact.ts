@@ -37,14 +37,15 @@ export function findDuplicates(
   for (const indexes of repeatedKeys(unitTexts)) {
     const all = indexes.map((i) => rules[i]!);
     const text = unitTexts[indexes[0]!]!;
-    const group = meeting(all, (u) => u, scopeOf);
-    if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;
-    const what = group[0]!.lines.length > 1 ? 'paragraph' : group[0]!.kind === 'list-item' ? 'rule' : 'line';
-    problems.push({ type: 'duplication', kind: 'exact', description: `Repeated ${what}: "${excerpt(text)}"`, locations: group.map(loc) });
-    for (const u of group) {
-      let covered = coveredLines.get(u.path);
-      if (!covered) coveredLines.set(u.path, (covered = new Set()));
-      for (let i = 0; i < u.lines.length; i++) covered.add(u.line + i);
+    if (isTrivial(text) || isFragment(text)) continue;
+    for (const group of meetingGroups(all, (u) => u, scopeOf)) {
+      const what = group[0]!.lines.length > 1 ? 'paragraph' : group[0]!.kind === 'list-item' ? 'rule' : 'line';
+      problems.push({ type: 'duplication', kind: 'exact', description: `Repeated ${what}: "${excerpt(text)}"`, locations: group.map(loc) });
+      for (const u of group) {
+        let covered = coveredLines.get(u.path);
+        if (!covered) coveredLines.set(u.path, (covered = new Set()));
+        for (let i = 0; i < u.lines.length; i++) covered.add(u.line + i);
+      }
     }
   }
 
@@ -68,14 +69,14 @@ export function findDuplicates(
   for (const indexes of repeatedKeys(texts)) {
     const all = indexes.map((i) => ({ text: texts[i]!, unit: lineUnits[i]!, offset: offsets[i]! }));
     const text = all[0]!.text;
-    const group = meeting(all, (l) => l.unit, scopeOf);
-    if (group.length < 2 || isTrivial(text) || isFragment(text)) continue;
-    problems.push({
-      type: 'duplication',
-      kind: 'exact',
-      description: `Repeated line: "${excerpt(text)}"`,
-      locations: group.map((g) => ({ path: g.unit.path, line: g.unit.line + g.offset })),
-    });
+    if (isTrivial(text) || isFragment(text)) continue;
+    for (const group of meetingGroups(all, (l) => l.unit, scopeOf))
+      problems.push({
+        type: 'duplication',
+        kind: 'exact',
+        description: `Repeated line: "${excerpt(text)}"`,
+        locations: group.map((g) => ({ path: g.unit.path, line: g.unit.line + g.offset })),
+      });
   }
   return problems;
 }
@@ -102,6 +103,38 @@ function siblingHeadings(units: Unit[]): { key: string; text: string; unit: Unit
     parents.set(u.path, stack);
   }
   return out;
+}
+
+/** Above this many repeats of one text, its members that meet are reported as one group (pairs cost too much). */
+const MAX_PAIRED_REPEATS = 64;
+
+/**
+ * The repeats of one text, in groups whose members can apply to the same files: two copies count as
+ * a duplicate only where their scopes overlap (the same file, or applyTo folders and globs that
+ * meet). Copies in `packages/a/**` and in `packages/b/**` are two groups, each with the copy that
+ * meets it, never one duplicate across folders that do not overlap. Groups of one are not repeats.
+ */
+function meetingGroups<T>(group: T[], unitOf: (x: T) => Unit, scopeOf: (u: Unit) => Scope): T[][] {
+  if (group.length > MAX_PAIRED_REPEATS) {
+    const met = meeting(group, unitOf, scopeOf);
+    return met.length >= 2 ? [met] : [];
+  }
+  const parent = group.map((_, i) => i);
+  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i]!)));
+  for (let i = 0; i < group.length; i++)
+    for (let j = i + 1; j < group.length; j++) {
+      const a = unitOf(group[i]!);
+      const b = unitOf(group[j]!);
+      if (a.path === b.path || scopesOverlap(scopeOf(a), scopeOf(b))) parent[find(j)] = find(i);
+    }
+  const byRoot = new Map<number, T[]>();
+  group.forEach((x, i) => {
+    const root = find(i);
+    const members = byRoot.get(root);
+    if (members) members.push(x);
+    else byRoot.set(root, [x]);
+  });
+  return [...byRoot.values()].filter((members) => members.length >= 2);
 }
 
 /** The members of a group of repeats that share a scope with another member. */

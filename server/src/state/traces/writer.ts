@@ -1,3 +1,5 @@
+import { VERSION } from '../../version.js';
+import { PACKAGE_ROOT } from '../../package-root.js';
 import { realpathSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -88,6 +90,7 @@ function writeChained<T extends object>(root: string, folder: string, suffix: st
           prev: at.prev,
           timestamp,
           ...clean,
+          writtenBy: VERSION,
           ...(at.problems.length > 0 ? { chainBreak: { problems: at.problems } } : {}),
         };
         const written = await writeUnique(root, folder, suffix, body);
@@ -248,6 +251,10 @@ export async function machinePaths(root: string): Promise<Array<[string, string]
   const out: Array<[string, string]> = [...roots].map((r) => [r, '.']);
   const home = os.homedir();
   if (home.length > 1) out.push([home, '~']);
+  // The command this process runs as (`node /abs/path/server/dist/cli.js`), in a sentence that names a step: its name instead.
+  const script = process.argv[1];
+  if (script && path.basename(script) === 'cli.js') out.push([`node ${path.resolve(script)}`, 'copilot-onboard']);
+  out.push(...(PACKAGE_ROOT && PACKAGE_ROOT.length > 1 ? ([[PACKAGE_ROOT, '<copilot-onboard>']] as Array<[string, string]>) : []));
   return out.filter(([p]) => p.length > 1).sort((a, b) => b[0].length - a[0].length);
 }
 
