@@ -4,7 +4,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { CLI, openSession, outcomeOf, rollbackYes, textOf } from '../helpers/mcp.js';
-import { readState, sandbox, type Cleanup } from '../helpers/sandbox.js';
+import { readState, sandbox, tempDir, type Cleanup } from '../helpers/sandbox.js';
 
 /**
  * Issue 41, upgrades keep faith. tests/fixtures/earlier-0.1.0/ is what the build of 0abd236
@@ -100,4 +100,25 @@ test('earlier-version state that git tracks came with the repository: never roll
   assert.match(textOf(r), /was not written here: ignored/);
   assert.doesNotMatch(textOf(r), /\brm -r/);
   assert.equal(s.elicitations.length, 0);
+});
+
+test("an archive that brings 0.1.0's state, unpacked outside git over the person's files: nothing is offered to roll back, nothing changes", async (t) => {
+  const repo = tempDir(t, 'co-archive-');
+  fs.writeFileSync(path.join(repo, '.env'), 'SECRET=mine\n');
+  // The attacker's archive: 0.1.0's state and a backup that would "put back" .env with its own bytes.
+  const packed = tempDir(t, 'co-packed-');
+  fs.cpSync(FIXTURE, packed, { recursive: true, filter: (src) => path.basename(src) !== 'ORIGINALS.json' });
+  const id = fs.readdirSync(path.join(packed, '.copilot-state/backups'))[0]!;
+  fs.writeFileSync(path.join(packed, `.copilot-state/backups/${id}/files/.env`), 'SECRET=attacker\n');
+  const tarball = path.join(tempDir(t, 'co-tar-'), 'a.tar');
+  execFileSync('tar', ['-cf', tarball, '-C', packed, '.']);
+  execFileSync('tar', ['-xf', tarball, '-C', repo]);
+  const status = cli(['status', '--repo', repo]);
+  assert.doesNotMatch(status.stdout + status.stderr, /Migration to roll back: (?!none)/);
+  assert.doesNotMatch(status.stdout + status.stderr, /an earlier version/);
+  const s = await openSession(t, { repo, elicit: rollbackYes });
+  const r = await s.call('onboarding_rollback');
+  assert.equal(outcomeOf(r), 'precondition_failed', textOf(r));
+  assert.equal(s.elicitations.length, 0);
+  assert.equal(fs.readFileSync(path.join(repo, '.env'), 'utf8'), 'SECRET=mine\n');
 });

@@ -1,3 +1,4 @@
+import { trustedGitDir } from '../repo/git-dir.js';
 import { trackedByGit } from '../repo/git-tracked.js';
 import { listFolder, readFile } from '../repo/safe-fs.js';
 import { STATE, STATE_DIR } from '../repo/state-paths.js';
@@ -8,7 +9,10 @@ import type { Migration, OnboardingState } from './schema.js';
  * carried neither a binding to the clone (state/binding.ts) nor the version that wrote them: after an
  * upgrade they cannot verify, yet they are not someone else's. Such a file is told apart from state
  * that came with the repository by what it is: the format of 0.1.0 (no `binding`, no `writtenBy`),
- * valid against the schema, and not in git's index (committed state is never taken up). It is not
+ * valid against the schema, in a work tree whose git folder git itself names (repo/git-dir.ts) and
+ * not in git's index (committed state is never taken up). Outside git nothing tells a file this
+ * machine wrote from one an archive or a copy brought, so there it is reported, never taken up
+ * (the same line the clone key draws, docs/security.md). It is not
  * acted on by itself: rollback offers its migration, checks the backup byte for byte against the
  * manifest and the recorded migration, and takes it up as this clone's only after the person's yes
  * (engine/earlier-migration.ts). Its plan and approval are never used: propose builds a new plan.
@@ -53,6 +57,7 @@ async function candidates(root: string): Promise<string[]> {
 /** The earlier versions' onboarding states in `.copilot-state/`, onboarding.json first; none when there are none. */
 export async function earlierStates(root: string): Promise<EarlierState[]> {
   const found: { file: string; json: Record<string, unknown> }[] = [];
+  if ((await trustedGitDir(root)) === null) return [];
   for (const file of await candidates(root)) {
     const json = await jsonAt(root, file);
     if (isUnsealedFormat(json)) found.push({ file, json });
