@@ -69,9 +69,9 @@ function linesOf(repo: string, s: Side): Set<string> {
 /** The sides of a report a judged side's lines stand on (one side when the report gives none). */
 const sidesAt = (p: Problem, keys: Set<string>) =>
   new Set([
-    ...p.locations.flatMap((l, i) => (keys.has(`${l.path}:${l.line}`) ? [p.sides?.[i] ?? i] : [])),
+    ...p.locations.flatMap((l, i) => (keys.has(`${l.path}:${l.line}`) ? [(p.type === 'contradiction' ? p.sides[i] : undefined) ?? i] : [])),
     // A line the report names as only using a side's tool stands on that side (it is not offered to drop).
-    ...(p.mentions ?? []).flatMap((m) => (keys.has(`${m.path}:${m.line}`) ? [m.side] : [])),
+    ...((p.type === 'contradiction' ? p.mentions : undefined) ?? []).flatMap((m) => (keys.has(`${m.path}:${m.line}`) ? [m.side] : [])),
   ]);
 /** A report stands between the two sides of a pair when each side is on it, not only on one side of it. */
 const between = (p: Problem, a: Set<string>, b: Set<string>) => {

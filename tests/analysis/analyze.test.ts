@@ -1,70 +1,74 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { analyze, isStructured } from '../../server/src/analysis/analyze.js';
+import { analyze, FINDERS, type Finder } from '../../server/src/analysis/analyze.js';
 import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
-import { sandbox, type Cleanup } from '../helpers/sandbox.js';
+import { TYPED_KINDS } from '../../server/src/model/findings.js';
+import { sandbox } from '../helpers/sandbox.js';
 
-/** analysis/analyze.ts in process: the finders run over one scan, each finding once, with its certainty. */
+test('every kind of problem has exactly one finder, and every finder a name of its own', () => {
+  const names = FINDERS.map((f) => f.name);
+  assert.equal(new Set(names).size, names.length, names.join(', '));
+  const claimed = FINDERS.flatMap((f) => f.kinds);
+  assert.deepEqual([...claimed].sort(), [...TYPED_KINDS].sort(), 'each kind of the findings table, once');
+});
 
-async function analyzed(t: Cleanup, files: Record<string, string>) {
-  return analyze(await scanRepository(sandbox(t, files)));
-}
+/** A repository that trips many finders: repeats, a contradiction, hidden characters, a missing path. */
+const MANY = {
+  'package.json': '{}\n',
+  'src/index.ts': 'export {};\n',
+  'AGENTS.md': [
+    '# Agents',
+    '',
+    '- Use pnpm to install dependencies.',
+    '- Always run the full test suite before pushing any change.',
+    '- Keep p\u200bull requests small.',
+    '- The entry point is `src/main.ts`.',
+    '',
+  ].join('\n'),
+  'CLAUDE.md': [
+    '# Claude',
+    '',
+    '- Use npm to install dependencies.',
+    '- Always run the full test suite before pushing any change.',
+    '',
+  ].join('\n'),
+};
 
-const at = (p: { locations: { path: string; line: number }[] }) => p.locations.map((l) => `${l.path}:${l.line}`);
-
-test('instruction files that agree and repeat nothing have no problem, and a file with sections is structured', async (t) => {
-  const a = await analyzed(t, {
-    '.github/copilot-instructions.md': '# Rules\n\n## Build\n\n- Use pnpm for every install.\n',
-    'AGENTS.md': '# Agents\n\n- Write a test for every bug fix.\n',
-  });
-  assert.deepEqual(a.problems, []);
+test('each finder reports only the kinds it names, and the problems come in the order of the list', async (t) => {
+  const scan = await scanRepository(sandbox(t, MANY));
+  const all = analyze(scan);
+  const kindsSeen = new Set(all.problems.map((p) => `${p.type}/${p.kind}`));
+  for (const k of ['duplication/exact', 'contradiction/tool-choice', 'ambiguity/hidden-character', 'ambiguity/missing-path'])
+    assert.ok(kindsSeen.has(k), `${k} in ${[...kindsSeen].join(', ')}`);
+  const finderOf = (k: string) => FINDERS.findIndex((f) => (f.kinds as readonly string[]).includes(k));
+  const order = all.problems.map((p) => finderOf(`${p.type}/${p.kind}`));
   assert.deepEqual(
-    a.sources.map((s) => s.path),
-    ['.github/copilot-instructions.md', 'AGENTS.md'],
+    order,
+    [...order].sort((a, b) => a - b),
+    'listed finder by finder',
   );
-  assert.deepEqual(a.structured, { '.github/copilot-instructions.md': true, 'AGENTS.md': false });
+  for (const finder of FINDERS) {
+    const alone = analyze(scan, [finder]);
+    for (const p of alone.problems)
+      assert.ok((finder.kinds as readonly string[]).includes(`${p.type}/${p.kind}`), `${finder.name}: ${p.kind}`);
+  }
 });
 
-test('a rule written in two files is one duplication naming both places; opposite rules are one contradiction', async (t) => {
-  const a = await analyzed(t, {
-    'AGENTS.md': '# Agents\n\n- Always run the linter before committing.\n- Use pnpm for every install.\n',
-    'CLAUDE.md': '# Claude\n\n- Always run the linter before committing.\n- Use npm for every install.\n',
-  });
-  const duplicates = a.problems.filter((p) => p.type === 'duplication');
-  assert.deepEqual(duplicates.map(at), [['AGENTS.md:3', 'CLAUDE.md:3']]);
-  const contradictions = a.problems.filter((p) => p.type === 'contradiction');
-  assert.equal(contradictions.length, 1, JSON.stringify(a.problems));
-  assert.deepEqual(at(contradictions[0]!).sort(), ['AGENTS.md:4', 'CLAUDE.md:4']);
-  assert.match(contradictions[0]!.description, /package manager/);
-  for (const p of a.problems) assert.ok(['high', 'medium', 'low'].includes(p.certainty!), `${p.type} has no certainty`);
-});
-
-test('a character a reader cannot see is reported at its line, by name', async (t) => {
-  const a = await analyzed(t, { 'AGENTS.md': '# Agents\n\n- Use pnpm.\u200b Always.\n' });
-  const hidden = a.problems.filter((p) => p.type === 'ambiguity');
-  assert.deepEqual(hidden.map(at), [['AGENTS.md:3']]);
-  assert.match(hidden[0]!.description, /ZERO WIDTH SPACE|U\+200B/i);
-});
-
-test('a rule written three times in one file is one report naming the three places', async (t) => {
-  const a = await analyzed(t, {
-    '.github/copilot-instructions.md':
-      '# Rules\n\n## A\n\n- Keep functions short.\n\n## B\n\n- Keep functions short.\n\n- Keep functions short.\n',
-  });
-  const duplicates = a.problems.filter((p) => p.type === 'duplication');
-  assert.equal(duplicates.length, 1, JSON.stringify(duplicates.map(at)));
-  assert.deepEqual(at(duplicates[0]!), [
-    '.github/copilot-instructions.md:5',
-    '.github/copilot-instructions.md:9',
-    '.github/copilot-instructions.md:11',
-  ]);
-});
-
-test('a file with more than a few lines before its first section is not structured', async (t) => {
-  const a = await analyzed(t, {
-    '.github/copilot-instructions.md': `# Rules\n\n${Array.from({ length: 8 }, (_, i) => `- Rule number ${i}.`).join('\n')}\n\n## Build\n\n- Use pnpm.\n`,
-  });
-  assert.equal(a.structured['.github/copilot-instructions.md'], false);
-  const scan = await scanRepository(sandbox(t, { 'AGENTS.md': '# A\n\nIntro.\n\n## B\n\n- b.\n' }));
-  assert.equal(isStructured(scan.docs[0]!), true);
+test('analyze runs the finders it is given, and gives each problem the certainty of its kind', async (t) => {
+  const scan = await scanRepository(sandbox(t, MANY));
+  assert.deepEqual(analyze(scan, []).problems, []);
+  const fixed: Finder = {
+    name: 'fixed',
+    kinds: ['ambiguity/missing-path'],
+    find: () => [
+      { type: 'ambiguity', kind: 'missing-path', description: 'one', locations: [{ path: 'AGENTS.md', line: 1 }] },
+      { type: 'ambiguity', kind: 'missing-path', description: 'the same lines again', locations: [{ path: 'AGENTS.md', line: 1 }] },
+    ],
+  };
+  const only = analyze(scan, [fixed]);
+  assert.deepEqual(
+    only.problems.map((p) => [p.description, p.certainty]),
+    [['one', 'low']],
+    'two findings on the same lines are one; the certainty is the row’s',
+  );
 });

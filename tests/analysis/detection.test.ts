@@ -245,6 +245,8 @@ test('the approve form names how certain each contradiction is', async () => {
           { path: 'AGENTS.md', line: 1, text: '- Use npm.', side: 0 },
           { path: 'CLAUDE.md', line: 1, text: '- Always use pnpm.', side: 1 },
         ],
+        topic: 'package manager',
+        said: '"npm" (AGENTS.md:1) vs "pnpm" (CLAUDE.md:1)',
       },
     ],
     problems: [{ type: 'contradiction', description, certainty: 'high' }],

@@ -269,7 +269,7 @@ test('SARIF links: helpUri into the project repository at this version when pack
     findings: [
       {
         rule: 'contradiction' as const,
-        kind: 'tool-choice',
+        kind: 'tool-choice' as const,
         certainty: 'low' as const,
         message: 'Use [npm](javascript:alert(1)) \\ or not',
         locations: [

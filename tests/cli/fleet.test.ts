@@ -6,6 +6,7 @@ import path from 'node:path';
 import { CLI } from '../helpers/mcp.js';
 import { MESSY_INSTRUCTIONS, sandbox, STRUCTURED_INSTRUCTIONS, tempDir } from '../helpers/sandbox.js';
 import { markdownOutsideCode } from '../helpers/markdown.js';
+import { CHECK_RULE_IDS } from '../../server/src/model/findings.js';
 
 /** `copilot-onboard fleet FILE...` (issue 33): many check results merged into one table with totals. */
 
@@ -57,7 +58,7 @@ test('fleet: totals are the sum of the parts; a missing, a malformed and a linke
 
   // The totals are the sum of the parts, and each part is what check said.
   const ok = fleet.rows.filter((x: any) => x.status === 'ok');
-  for (const key of ['files', 'duplicates', 'drift', 'wouldChange', 'ambiguity', 'findings'])
+  for (const key of ['files', 'duplicates', 'drift', 'wouldChange', 'ambiguity', 'unread', 'findings'])
     assert.equal(
       fleet.totals[key],
       ok.reduce((n: number, x: any) => n + x[key], 0),
@@ -100,7 +101,8 @@ test('fleet: totals are the sum of the parts; a missing, a malformed and a linke
   assert.equal(md.status, 1);
   const rows = markdownOutsideCode(md.stdout).filter((l) => l.startsWith('|'));
   assert.equal(rows.length, 2 + files.length + 1);
-  for (const row of rows) assert.equal(row.split('|').length, 11, row);
+  // Repository, result, files, one column per check rule (model/findings.ts), tool.
+  for (const row of rows) assert.equal(row.split('|').length, 4 + CHECK_RULE_IDS.length + 2, row);
   assert.match(md.stdout, /\*\*missing\*\*: ` gone\.json does not exist `/);
   assert.match(md.stdout, /^\| \*\*total\*\* \|/m);
 

@@ -18,6 +18,8 @@ const PLAN: ApproveFormInput = {
     {
       id: 'conflict_1',
       description: 'Contradicting rules about package manager: "npm" (AGENTS.md:3) vs "pnpm" (CLAUDE.md:5)',
+      topic: 'package manager',
+      said: '"npm" (AGENTS.md:3) vs "pnpm" (CLAUDE.md:5)',
       locations: [
         { path: 'AGENTS.md', line: 3, text: '- Use npm.', side: 0 },
         { path: 'CLAUDE.md', line: 5, text: '- Use pnpm.', side: 1 },

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { buildPlan, hashPlan, type PlanOperation } from '../../server/src/planning/plan.js';
-import { conflictProblems, conflictTopics } from '../../server/src/planning/choices.js';
+import { conflictProblems } from '../../server/src/planning/choices.js';
 import { sandbox } from '../helpers/sandbox.js';
 
 const COPILOT = '.github/copilot-instructions.md';
@@ -100,7 +100,7 @@ test('hashPlan binds the sources read, the operations content and the options of
   assert.notEqual(hashPlan([source], [op({ beforeSha256: 'd'.repeat(64) })]), h);
   const legacy = { path: 'AGENTS.md', kind: 'agents-md', target: 'a.md', fates: ['keep' as const], note: 'n' };
   assert.notEqual(hashPlan([source], [op()], [legacy]), h);
-  const conflict = { id: 'conflict_1', description: 'd', locations: [{ path: 'AGENTS.md', line: 1, text: 't' }] };
+  const conflict = { id: 'conflict_1', description: 'd', locations: [{ path: 'AGENTS.md', line: 1, text: 't' }], topic: 'x', said: 's' };
   assert.notEqual(hashPlan([source], [op()], [], [conflict]), h);
   // What is words or derived: the diff, the after hash, a source's kind and size, a note, a description.
   assert.equal(hashPlan([source], [op({ diff: 'other', afterSha256: 'e'.repeat(64) })]), h);
@@ -114,17 +114,18 @@ test("a conflict's problem and topic are found by its id in the plan: the report
     { type: 'contradiction' as const, description: 'low one', certainty: 'low' as const },
     { type: 'duplication' as const, description: 'a repeat', certainty: 'high' as const },
     { type: 'contradiction' as const, description: 'high one', certainty: 'high' as const },
-    { type: 'contradiction' as const, description: 'unmeasured one' },
+    { type: 'contradiction' as const, description: 'medium one', certainty: 'medium' as const },
   ];
   assert.deepEqual(
     [...conflictProblems(problems)].map(([id, p]) => `${id}: ${p.description}`),
-    ['conflict_1: high one', 'conflict_2: unmeasured one', 'conflict_3: low one'],
+    ['conflict_1: high one', 'conflict_2: medium one', 'conflict_3: low one'],
   );
   const { scan, analysis } = await scanned(t);
   const plan = buildPlan(scan, analysis);
+  // Each conflict carries its contradiction's topic as data, in the order they are offered.
   assert.deepEqual(
-    Object.keys(conflictTopics(analysis)),
-    plan.conflicts.map((c) => c.id),
+    plan.conflicts.map((c) => c.topic),
+    [...conflictProblems(analysis.problems).values()].map((p) => (p.type === 'contradiction' ? p.topic : null)),
   );
   assert.deepEqual(
     [...conflictProblems(plan.problems)].map(([id, p]) => [id, p.description]),

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { plannedSandbox, plannedTwice } from '../helpers/sandbox.js';
-import { conflictTopics } from '../../server/src/planning/choices.js';
 import { insertMarks } from '../../server/src/planning/render/marks.js';
 import { LineMap } from '../../server/src/planning/render/line-map.js';
 import { KeyMap, anywhereHeadingKey, anywhereKey, headKey, ruleKey } from '../../server/src/planning/render/keys.js';
@@ -61,12 +60,12 @@ test("a contradiction's marks name the topic analysis found, the one its descrip
     'CLAUDE.md': '# Claude\n\n- Use pnpm to install dependencies.\n',
   });
   const contradiction = analysis.problems.find((p) => p.type === 'contradiction')!;
-  const topic = analysis.contradictionTopics[0]!;
+  const topic = contradiction.topic;
   assert.ok(contradiction.description.startsWith(`Contradicting rules about ${topic}: `), contradiction.description);
   assert.equal(plan.conflicts[0]!.description, contradiction.description);
   assert.ok(content(COPILOT)!.includes(mark(topic)), content(COPILOT)!);
-  // The topic travels as data, by the conflict's id in the plan: never read back from the words.
-  assert.deepEqual(conflictTopics(analysis), { [plan.conflicts[0]!.id]: topic });
+  // The topic travels as data, on the problem and on the plan's conflict: never read back from the words.
+  assert.equal(plan.conflicts[0]!.topic, topic);
 });
 
 test('a plan written and planned again finds every unit it wrote: the second plan is a no-op', async (t) => {

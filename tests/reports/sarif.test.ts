@@ -5,7 +5,8 @@ import path from 'node:path';
 import AjvModule from 'ajv-draft-04';
 import addFormatsModule from 'ajv-formats';
 import { sarifText, toSarif } from '../../server/src/reports/sarif.js';
-import { CHECK_RULES, type CheckFinding, type CheckReport } from '../../server/src/steps/check.js';
+import { CHECK_RULE_IDS as CHECK_RULES } from '../../server/src/model/findings.js';
+import type { CheckFinding, CheckReport } from '../../server/src/steps/check.js';
 import { VERSION } from '../../server/src/version.js';
 
 /** reports/sarif.ts in process: a check report made by hand, its SARIF read back field by field. */
@@ -21,7 +22,7 @@ const valid = ajv.compile(SCHEMA);
 
 const finding = (f: Partial<CheckFinding>): CheckFinding => ({
   rule: 'contradiction',
-  kind: 'contradiction',
+  kind: 'tool-choice',
   certainty: 'high',
   message: 'Contradicting rules about package manager',
   locations: [{ path: 'AGENTS.md', line: 3 }],
@@ -67,7 +68,7 @@ test("each result names its rule by id and by index into the driver's rules, and
 
 test('the other sides are related locations linked from the message, twenty at most, the rest counted', () => {
   const locations = Array.from({ length: 23 }, (_, i) => ({ path: `docs/r${i}.md`, line: i + 1 }));
-  const [r] = resultsOf(toSarif(report([finding({ rule: 'duplicate', kind: 'exact-duplicate', locations })])));
+  const [r] = resultsOf(toSarif(report([finding({ rule: 'duplicate', kind: 'exact', locations })])));
   assert.equal(r!.relatedLocations!.length, 22);
   assert.deepEqual(
     r!.relatedLocations!.map((l) => l.id),

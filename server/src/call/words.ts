@@ -98,22 +98,14 @@ export const secondLookWords = (c: { secondLook?: true }): string =>
 
 /**
  * A contradiction in a person's words, each location once and no id:
- * `the package manager: "pnpm" (AGENTS.md:3) or "npm" (.cursorrules:2)`. The sides' quotes and
- * locations are the description's own; locations it does not name follow it.
+ * `the package manager: "pnpm" (AGENTS.md:3) or "npm" (.cursorrules:2)`. What each side says, with
+ * its locations, is the contradiction's `said` (every finder names each location there).
  */
-export function conflictWords(c: {
-  description: string;
-  locations: { path: string; line: number }[];
-  topic?: string;
-  said?: string;
-  mentions?: { path: string; line: number }[];
-}): string {
-  const topic = c.topic === undefined ? null : /^[a-z]/.test(c.topic) && !c.topic.startsWith('the ') ? `the ${c.topic}` : c.topic;
-  const said = topic !== null && c.said !== undefined ? `${topic}: ${c.said.replace(/\) vs "/g, ') or "')}` : c.description;
-  const unnamed = c.locations.filter((l) => !c.description.includes(`${l.path}:${l.line}`));
+export function conflictWords(c: { topic: string; said: string; mentions?: { path: string; line: number }[] }): string {
+  const topic = /^[a-z]/.test(c.topic) && !c.topic.startsWith('the ') ? `the ${c.topic}` : c.topic;
   const mentioned = (c.mentions ?? []).map((l) => `${showPath(l.path)}:${l.line}`);
   return (
-    `${showLine(said)}${unnamed.length > 0 ? ` at ${unnamed.map((l) => `${showPath(l.path)}:${l.line}`).join(', ')}` : ''}` +
+    showLine(`${topic}: ${c.said.replace(/\) vs "/g, ') or "')}`) +
     (mentioned.length > 0 ? `; also used, not a rule of its own (kept whatever you choose): ${mentioned.join(', ')}` : '')
   );
 }

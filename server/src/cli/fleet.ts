@@ -1,6 +1,7 @@
 import { BadInputError } from '../common/errors.js';
 import { byCodeUnit } from '../common/collections.js';
 import type { Certainty } from '../model/problem.js';
+import { CERTAINTIES, CHECK_RULE_IDS, CHECK_RULES, type CheckRule } from '../model/findings.js';
 import { mdCode } from '../show/markup.js';
 import { JOB_SUMMARY_BYTES } from '../reports/check-markdown.js';
 import { showJson, showPath } from '../show/untrusted.js';
@@ -14,15 +15,12 @@ import { readNamedFile } from '../repo/named-file.js';
  * were read, and say how many were not.
  */
 
-export interface FleetCounts {
-  files: number;
-  contradictions: Record<Certainty, number>;
-  duplicates: number;
-  drift: number;
-  wouldChange: number;
-  ambiguity: number;
-  findings: number;
-}
+/** A rule's column: a count, or counts by certainty (contradictions). */
+type FleetCount<R extends CheckRule> = (typeof CHECK_RULES)[R]['fleet'] extends { byCertainty: true } ? Record<Certainty, number> : number;
+type FleetColumns = { [R in CheckRule as (typeof CHECK_RULES)[R]['fleet']['key']]: FleetCount<R> };
+
+/** The counts of one result, or of all: its files, one column per check rule (model/findings.ts), and its findings. */
+export type FleetCounts = { files: number } & FleetColumns & { findings: number };
 
 export interface FleetRow extends Partial<FleetCounts> {
   repository: string;
@@ -45,8 +43,6 @@ export interface FleetReport {
   totals: FleetCounts;
   rows: FleetRow[];
 }
-
-const CERTAINTIES: readonly Certainty[] = ['high', 'medium', 'low'];
 
 /**
  * The largest count a result may hold: a billion. Far past any repository (a check reads at most
@@ -91,25 +87,40 @@ export function fleetRow(file: string, bytes: Buffer | string | null, problem?: 
     };
   const of = (rule: string) =>
     findings.filter((f): f is Record<string, unknown> => f !== null && typeof f === 'object' && (f as { rule?: unknown }).rule === rule);
-  const contradictions = of('contradiction');
   return {
     repository: labelOf(o, file),
     file,
     status: 'ok',
-    files: (o.files as number | undefined) ?? 0,
-    contradictions: Object.fromEntries(CERTAINTIES.map((c) => [c, contradictions.filter((f) => f.certainty === c).length])) as Record<
-      Certainty,
-      number
-    >,
-    duplicates: of('duplicate').length,
-    drift: of('drift').length,
-    wouldChange: of('would-change').length,
-    ambiguity: of('ambiguity').length,
-    findings: findings.length,
+    ...counted(
+      (o.files as number | undefined) ?? 0,
+      (rule, certainty) => of(rule).filter((f) => certainty === undefined || f.certainty === certainty).length,
+      findings.length,
+    ),
     failed: o.failed,
     failOn: typeof o.failOn === 'string' ? o.failOn : undefined,
     version: typeof o.version === 'string' ? o.version : undefined,
   };
+}
+
+/** The counts, in the columns' order: `count` gives a rule's findings, of one certainty when asked. */
+function counted(files: number, count: (rule: CheckRule, certainty?: Certainty) => number, findings: number): FleetCounts {
+  const columns = Object.fromEntries(
+    CHECK_RULE_IDS.map((r) => {
+      const column = CHECK_RULES[r].fleet;
+      return [column.key, 'byCertainty' in column ? Object.fromEntries(CERTAINTIES.map((c) => [c, count(r, c)])) : count(r)];
+    }),
+  ) as FleetColumns;
+  return { files, ...columns, findings };
+}
+
+/** A rule's column of a row or of the totals. */
+const columnOf = (counts: Partial<FleetCounts>, r: CheckRule): number | Record<Certainty, number> | undefined =>
+  (counts as Record<string, number | Record<Certainty, number> | undefined>)[CHECK_RULES[r].fleet.key];
+
+/** A rule's cell: its count, or its counts by certainty as `high / medium / low`. */
+function cellOf(counts: Partial<FleetCounts>, r: CheckRule): string {
+  const value = columnOf(counts, r);
+  return typeof value === 'object' ? CERTAINTIES.map((c) => value[c]).join(' / ') : String(value ?? 0);
 }
 
 /** The rows merged: a stable order (by repository, then file), and totals that are the sum of the rows read. */
@@ -123,15 +134,15 @@ export function mergeFleet(rows: FleetRow[]): FleetReport {
     missing: sorted.filter((r) => r.status === 'missing').length,
     malformed: sorted.filter((r) => r.status === 'malformed').length,
     failed: ok.filter((r) => r.failed).length,
-    totals: {
-      files: sum((r) => r.files),
-      contradictions: Object.fromEntries(CERTAINTIES.map((c) => [c, sum((r) => r.contradictions?.[c])])) as Record<Certainty, number>,
-      duplicates: sum((r) => r.duplicates),
-      drift: sum((r) => r.drift),
-      wouldChange: sum((r) => r.wouldChange),
-      ambiguity: sum((r) => r.ambiguity),
-      findings: sum((r) => r.findings),
-    },
+    totals: counted(
+      sum((r) => r.files),
+      (rule, certainty) =>
+        sum((r) => {
+          const v = columnOf(r, rule);
+          return typeof v === 'object' ? v[certainty!] : v;
+        }),
+      sum((r) => r.findings),
+    ),
     rows: sorted,
   };
 }
@@ -168,15 +179,16 @@ export function fleetMarkdown(report: FleetReport, maxBytes = JOB_SUMMARY_BYTES)
   if (failed.length > 0) head.push('', `**Failed their check** (${failed.length}): ${names(failed)}.`);
   head.push(
     '',
-    '| repository | result | files | contradictions high / medium / low | duplicates | drift | would-change | ambiguity | tool |',
-    '|---|---|---:|---|---:|---:|---:|---:|---|',
+    `| repository | result | files | ${CHECK_RULE_IDS.map((r) => CHECK_RULES[r].fleet.header).join(' | ')} | tool |`,
+    `|---|---|---:|${CHECK_RULE_IDS.map((r) => ('byCertainty' in CHECK_RULES[r].fleet ? '---' : '---:')).join('|')}|---|`,
   );
+  const empty = CHECK_RULE_IDS.map(() => ' |').join('');
   const body = report.rows.map((r) => {
-    if (r.status !== 'ok') return `| ${cell(r.repository)} | **${r.status}**: ${cell(`${r.file} ${r.problem ?? ''}`)} | | | | | | | |`;
-    const c = r.contradictions!;
-    return `| ${cell(r.repository)} | ${r.failed ? '❌ failed' : '✅ passed'} | ${r.files} | ${c.high} / ${c.medium} / ${c.low} | ${r.duplicates} | ${r.drift} | ${r.wouldChange} | ${r.ambiguity} | ${r.version ? cell(r.version) : '?'} |`;
+    if (r.status !== 'ok') return `| ${cell(r.repository)} | **${r.status}**: ${cell(`${r.file} ${r.problem ?? ''}`)} |${empty} | |`;
+    const cells = CHECK_RULE_IDS.map((rule) => cellOf(r, rule)).join(' | ');
+    return `| ${cell(r.repository)} | ${r.failed ? '❌ failed' : '✅ passed'} | ${r.files} | ${cells} | ${r.version ? cell(r.version) : '?'} |`;
   });
-  const total = `| **total** | ${report.failed} failed of ${report.read} | ${t.files} | ${t.contradictions.high} / ${t.contradictions.medium} / ${t.contradictions.low} | ${t.duplicates} | ${t.drift} | ${t.wouldChange} | ${t.ambiguity} | |`;
+  const total = `| **total** | ${report.failed} failed of ${report.read} | ${t.files} | ${CHECK_RULE_IDS.map((rule) => cellOf(t, rule)).join(' | ')} | |`;
   // Bounded by hand rather than with boundedLines: the notice must come after the table, and the total row stay in it.
   const notice = (left: number) =>
     `**${left} row${left === 1 ? '' : 's'} not shown**: a job summary holds at most 1 MiB. \`copilot-onboard fleet --format json\` lists them all.`;

@@ -13,6 +13,7 @@ import { showLine, showText } from '../show/untrusted.js';
 import { cliCommand } from '../call/for-person.js';
 import { VERSION } from '../version.js';
 import type { RepoChoice } from '../mcp/repo.js';
+import { FAIL_ON } from '../model/findings.js';
 
 /**
  * The rest of the command line: yargs reads what the quick reading in cli/commands.ts does not
@@ -163,9 +164,9 @@ function ciCommands<T>(y: Argv<T>, take: Take): Argv<T> {
             describe: "output format (sarif: for GitHub code scanning; markdown: for GitHub's job summary)",
           },
           'fail-on': {
-            choices: ['contradiction', 'duplicate', 'drift', 'any', 'none'] as const,
-            default: 'contradiction' as const,
-            describe: 'fail on this and the levels before it: contradiction < duplicate < drift < any',
+            choices: FAIL_ON,
+            default: FAIL_ON[0],
+            describe: `fail on this and the levels before it: ${FAIL_ON.filter((l) => l !== 'none').join(' < ')}`,
           },
           baseline: { type: 'string', describe: 'a baseline file: findings already in it do not fail the check' },
           'write-baseline': {

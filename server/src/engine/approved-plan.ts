@@ -1,7 +1,6 @@
 import { PreconditionError } from '../common/errors.js';
 import { analyze } from '../analysis/analyze.js';
 import { scanRepository } from '../analysis/discovery/scan.js';
-import { conflictTopics } from '../planning/choices.js';
 import { buildPlan, hashPlan, type Plan, type PlanOperation } from '../planning/plan.js';
 import type { OnboardingState, PlanChoices, PlanFile } from '../state/schema.js';
 import { readPlan, readState } from '../state/store.js';
@@ -23,27 +22,20 @@ export async function currentPlan(root: string, state: OnboardingState): Promise
   return plan;
 }
 
-/** The plan rebuilt with the person's choices from the files as they are now; refused when the files changed since propose. */
+/**
+ * The plan rebuilt with the person's choices from the files as they are now; refused when the files
+ * changed since propose. Its conflicts carry their topics as data (planning/choices.ts).
+ */
 export async function approvedPlan(root: string, plan: PlanFile, choices: PlanChoices): Promise<Plan> {
-  return (await approvedPlanAndTopics(root, plan, choices)).chosen;
-}
-
-/** The plan as `approvedPlan` rebuilds it, and each of its contradictions' topic by choice id (planning/choices.ts). */
-export async function approvedPlanAndTopics(
-  root: string,
-  plan: PlanFile,
-  choices: PlanChoices,
-): Promise<{ chosen: Plan; topics: Record<string, string> }> {
   await assertPlanCurrent(root, plan.sources, plan.operations);
   const scan = await scanRepository(root);
-  const analysis = analyze(scan);
-  const fresh = buildPlan(scan, analysis, choices);
+  const fresh = buildPlan(scan, analyze(scan), choices);
   if (fresh.planHash !== plan.planHash) {
     throw new PreconditionError(
       'The plan is stale: the instruction files changed since it was proposed. Run propose again and approve the new plan.',
     );
   }
-  return { chosen: fresh, topics: conflictTopics(analysis) };
+  return fresh;
 }
 
 export interface PlanToApply {

@@ -6,6 +6,7 @@ import { OutcomeSchema } from '../common/outcome-schema.js';
 import { Analysis } from '../model/analysis.js';
 import { PlanContent, PlanOperation } from '../model/plan.js';
 import { Certainty } from '../model/problem.js';
+import { CHECK_RULE_IDS, FAIL_ON } from '../model/findings.js';
 import { TOOL_STEPS, type ToolName } from './tool-steps.js';
 
 /**
@@ -122,13 +123,13 @@ export const TOOLS = {
     output: () =>
       z.looseObject({
         ...base,
-        failOn: z.enum(['contradiction', 'duplicate', 'drift', 'any', 'none']).optional(),
+        failOn: z.enum(FAIL_ON).optional(),
         failed: z.boolean().optional(),
         counts: z.record(z.string(), z.number()).optional(),
         findings: z
           .array(
             z.object({
-              rule: z.enum(['contradiction', 'duplicate', 'drift', 'would-change', 'ambiguity', 'unread']),
+              rule: z.enum(CHECK_RULE_IDS),
               kind: z.string(),
               certainty: Certainty,
               message: z.string(),

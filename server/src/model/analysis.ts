@@ -20,11 +20,5 @@ export const Analysis = z.object({
    * copilot-instructions.md and for an AGENTS.md with headings whose rules still have to move.
    */
   patternDetail: z.string(),
-  /**
-   * The topic of each contradiction among `problems`, in their order ("package manager"): the
-   * planner names a conflict's marks by it. The problem's description says it in words. Not in the
-   * tools' output: analyze returns only the fields it names.
-   */
-  contradictionTopics: z.array(z.string()),
 });
 export type Analysis = z.infer<typeof Analysis>;

@@ -18,6 +18,8 @@ export interface Unit {
   level?: number;
   /** Whether a blank line preceded the unit in its file. */
   blankBefore: boolean;
+  /** Set on each line of a paragraph the planner took apart into one unit per rule line (planning/outline.ts). */
+  split?: true;
 }
 
 /**

@@ -55,9 +55,9 @@ export const ConflictOption = z.object({
   locations: z.array(z.object({ path: z.string(), line: z.number().int(), text: z.string(), side: z.number().int().min(0).optional() })),
   /** Only worth a second look (certainty low): the default lets both stand, and no mark is written into a file. */
   secondLook: z.literal(true).optional(),
-  /** What the rules are about and what each side says (the problem's own), for a person's words. */
-  topic: z.string().optional(),
-  said: z.string().optional(),
+  /** What the rules are about and what each side says (the problem's own): the marks and a person's words name it by them. */
+  topic: z.string(),
+  said: z.string(),
   /** Lines that only use a side's tool or value: named with the conflict, never dropped by a choice. */
   mentions: z.array(z.object({ path: z.string(), line: z.number().int(), side: z.number().int().min(0) })).optional(),
 });

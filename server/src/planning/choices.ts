@@ -2,7 +2,7 @@ import { keepInstead, type Copy, type CopySwap } from '../analysis/repeats/copie
 import type { ScanResult } from '../analysis/discovery/scan.js';
 import type { Analysis } from '../model/analysis.js';
 import type { InstructionDoc } from '../model/model.js';
-import type { Problem } from '../model/problem.js';
+import type { Contradiction, Problem } from '../model/problem.js';
 import type { ConflictOption, PlanChoices } from '../model/plan.js';
 import type { Note } from './notes.js';
 import { LineMap } from './render/line-map.js';
@@ -55,10 +55,9 @@ export function copyChoices(scan: ScanResult, choices: PlanChoices): CopyChoices
   return { swaps, copies, leftOut, ignored };
 }
 
-/** A contradiction offered as a choice, and its topic as analysis found it. */
+/** A contradiction offered as a choice (its topic is the problem's, as data). */
 export interface Conflict {
   option: ConflictOption;
-  topic: string;
 }
 
 /**
@@ -67,50 +66,33 @@ export interface Conflict {
  * them, lets both stand by default, and is never marked.
  */
 export function conflictOptions(analysis: Analysis, linesOf: (p: string) => string[]): Conflict[] {
-  return offered(analysis).map(({ p, topic, secondLook }, i) => ({
+  return offered(analysis.problems).map((p, i) => ({
     option: {
       id: conflictId(i),
       description: p.description,
-      locations: p.locations.map((l, j) => ({ ...l, text: linesOf(l.path)[l.line - 1] ?? '', side: p.sides?.[j] ?? j })),
-      ...(secondLook ? { secondLook: true as const } : {}),
-      ...(p.topic !== undefined ? { topic: p.topic } : {}),
-      ...(p.said !== undefined ? { said: p.said } : {}),
+      locations: p.locations.map((l, j) => ({ ...l, text: linesOf(l.path)[l.line - 1] ?? '', side: p.sides[j] ?? j })),
+      ...(p.certainty === 'low' ? { secondLook: true as const } : {}),
+      topic: p.topic,
+      said: p.said,
       ...(p.mentions ? { mentions: p.mentions } : {}),
     },
-    topic,
   }));
 }
 
-/** The indexes of the contradictions in the order they are offered: the reported ones, then those only worth a second look. */
-function offerOrder(contradictions: readonly Pick<Problem, 'certainty'>[]): number[] {
-  const all = contradictions.map((_, i) => i);
-  const low = (i: number) => contradictions[i]!.certainty === 'low';
-  return [...all.filter((i) => !low(i)), ...all.filter(low)];
+/** The contradictions in the order they are offered: the reported ones, then those only worth a second look. */
+function offerOrder<P extends Pick<Problem, 'type' | 'certainty'>>(problems: readonly P[]): P[] {
+  const found = problems.filter((p) => p.type === 'contradiction');
+  return [...found.filter((p) => p.certainty !== 'low'), ...found.filter((p) => p.certainty === 'low')];
 }
 
-function offered(analysis: Analysis) {
-  const found = analysis.problems.filter((p) => p.type === 'contradiction');
-  return offerOrder(found).map((i) => ({
-    p: found[i]!,
-    topic: analysis.contradictionTopics[i]!,
-    secondLook: found[i]!.certainty === 'low',
-  }));
-}
+const offered = (problems: readonly Problem[]): Contradiction[] =>
+  offerOrder(problems).filter((p): p is Contradiction => p.type === 'contradiction');
 
 const conflictId = (i: number): string => `conflict_${i + 1}`;
 
 /** Each conflict's problem by the id its choice has in the plan, from the plan's own problems (the order they are offered in). */
 export function conflictProblems<P extends Pick<Problem, 'type' | 'certainty'>>(problems: readonly P[]): Map<string, P> {
-  const found = problems.filter((p) => p.type === 'contradiction');
-  return new Map(offerOrder(found).map((i, k) => [conflictId(k), found[i]!]));
-}
-
-/**
- * Each contradiction's topic, by the id its choice has in the plan: the stored plan keeps only a
- * contradiction's words, so its topic comes from the analysis of the same files, never from them.
- */
-export function conflictTopics(analysis: Analysis): Record<string, string> {
-  return Object.fromEntries(offered(analysis).map(({ topic }, i) => [conflictId(i), topic]));
+  return new Map(offerOrder(problems).map((p, k) => [conflictId(k), p]));
 }
 
 /** A rule line the person's choice of a contradiction's side drops. */
@@ -131,7 +113,8 @@ export function conflictEffects(conflicts: Conflict[], choices: PlanChoices, doc
   // Headings are not marked: the rules under them are.
   const inHeading = (path: string, line: number) =>
     byPath.get(path)?.units.find((x) => line >= x.line && line < x.line + x.lines.length)?.kind === 'heading';
-  for (const { option: c, topic } of conflicts) {
+  for (const { option: c } of conflicts) {
+    const topic = c.topic;
     const choice = choices.conflicts[c.id] ?? 'keep_all';
     const keep = /^keep_(\d+)$/.exec(choice);
     const kept = keep ? Number(keep[1]) - 1 : -1;

@@ -110,9 +110,7 @@ export function splitRuleLines(units: Unit[]): Unit[] {
       continue;
     }
     u.lines.forEach((line, k) => {
-      const part: Unit = { ...u, line: u.line + k, lines: [line], blankBefore: k === 0 ? u.blankBefore : false };
-      SPLIT.add(part);
-      out.push(part);
+      out.push({ ...u, line: u.line + k, lines: [line], blankBefore: k === 0 ? u.blankBefore : false, split: true });
     });
   }
   return out;
@@ -152,9 +150,8 @@ function cutRuns(u: Unit): Unit[] {
   return parts;
 }
 
-const SPLIT = new WeakSet<Unit>();
-/** Whether a unit is one line of a paragraph that `splitRuleLines` took apart. */
-export const isSplitLine = (u: Unit): boolean => SPLIT.has(u);
+/** Whether a unit is one line of a paragraph that `splitRuleLines` took apart (the unit says so: `split`). */
+export const isSplitLine = (u: Unit): boolean => u.split === true;
 
 const DESCRIPTIVE_START = new Set([
   'the',

@@ -1,5 +1,5 @@
-import { CHECK_RULES, type CheckReport } from '../steps/check.js';
-import type { Certainty } from '../model/problem.js';
+import type { CheckReport } from '../steps/check.js';
+import { CERTAINTIES, CHECK_RULE_IDS } from '../model/findings.js';
 import { boundedLines, mdCode } from '../show/markup.js';
 import { VERSION } from '../version.js';
 
@@ -13,8 +13,6 @@ import { VERSION } from '../version.js';
 
 /** GitHub's limit for one step's job summary: 1 MiB. */
 export const JOB_SUMMARY_BYTES = 1024 * 1024;
-
-const CERTAINTIES: readonly Certainty[] = ['high', 'medium', 'low'];
 
 /** How many locations a finding lists in full; the rest are counted. */
 const LOCATIONS_SHOWN = 10;
@@ -30,7 +28,7 @@ export function checkMarkdown(report: CheckReport, maxBytes = JOB_SUMMARY_BYTES)
   ];
   if (report.findings.length > 0) {
     head.push('', '| rule | high | medium | low | total |', '|---|---:|---:|---:|---:|');
-    for (const rule of CHECK_RULES) {
+    for (const rule of CHECK_RULE_IDS) {
       const of = report.findings.filter((f) => f.rule === rule);
       head.push(`| ${rule} | ${CERTAINTIES.map((c) => of.filter((f) => f.certainty === c).length).join(' | ')} | ${of.length} |`);
     }
@@ -45,7 +43,7 @@ export function checkMarkdown(report: CheckReport, maxBytes = JOB_SUMMARY_BYTES)
     const shown = f.locations.slice(0, LOCATIONS_SHOWN).map((l) => mdCode(`${l.path}:${l.line}`));
     const more = f.locations.length > LOCATIONS_SHOWN ? ` and ${f.locations.length - LOCATIONS_SHOWN} more` : '';
     const target = f.target === undefined ? '' : ` (${mdCode(f.target)})`;
-    return `${i + 1}. **${f.rule}**${target}, ${f.kind === f.rule ? '' : `${mdCode(f.kind)}, `}${f.certainty} certainty${f.inBaseline ? ', in the baseline' : ''}: ${mdCode(f.message)} at ${shown.join(', ')}${more}`;
+    return `${i + 1}. **${f.rule}**${target}, ${mdCode(f.kind)}, ${f.certainty} certainty${f.inBaseline ? ', in the baseline' : ''}: ${mdCode(f.message)} at ${shown.join(', ')}${more}`;
   });
   const tail = ['', `<sub>copilot-onboard ${VERSION} · see docs/ci.md for each rule</sub>`];
   return boundedLines(

@@ -1,5 +1,6 @@
-import { CHECK_RULES, type CheckFinding, type CheckReport, type CheckRule } from '../steps/check.js';
+import type { CheckFinding, CheckReport } from '../steps/check.js';
 import type { Certainty } from '../model/problem.js';
+import { CHECK_RULE_IDS, CHECK_RULES, type CheckRule, type SarifLevel } from '../model/findings.js';
 import { REPOSITORY_URL } from '../package-root.js';
 import { VERSION } from '../version.js';
 
@@ -7,73 +8,21 @@ import { VERSION } from '../version.js';
  * The check report as SARIF 2.1.0, for GitHub code scanning (upload-sarif). One result per finding,
  * at its first location; the other locations are related locations, each linked from the message
  * as `[path:line](id)` (GitHub links only what the message embeds). The level follows the rule and
- * the certainty together (LEVELS): only a contradiction or a file that could not be read can be an
- * error, so that a ruleset blocking on code-scanning errors blocks on what fails `check` by default.
+ * the certainty together (`levelOf`, from model/findings.ts): only a contradiction or a file that
+ * could not be read can be an error, so that a ruleset blocking on code-scanning errors blocks on
+ * what fails `check` by default.
  */
 
-interface RuleText {
-  name: string;
-  short: string;
-  full: string;
-  /** The heading in docs/ci.md (GitHub's anchor). */
-  anchor: string;
-}
-
-const RULES: Record<CheckRule, RuleText> = {
-  contradiction: {
-    name: 'Contradiction',
-    short: 'Two instruction files (or two places in one) say opposite things.',
-    full: 'Two rules that apply to the same files give opposite instructions (use one tool or another, do or do not). An assistant reading both follows one at random. Decide which stands and remove the other.',
-    anchor: 'copilot-onboardcontradiction',
-  },
-  duplicate: {
-    name: 'Duplicate',
-    short: 'The same rule is written in more than one place.',
-    full: 'A rule is repeated, word for word or reworded, in several instruction files or sections. Copies drift apart over time; keep one.',
-    anchor: 'copilot-onboardduplicate',
-  },
-  drift: {
-    name: 'Drift',
-    short: "A legacy instruction file says something Copilot's files do not.",
-    full: "A legacy instruction file (CLAUDE.md, AGENTS.md, .cursor/rules, ...) standing beside Copilot's instruction files holds rule lines that none of Copilot's files holds, so Copilot does not follow them. Carry the rule over (run propose) or remove it.",
-    anchor: 'copilot-onboarddrift',
-  },
-  'would-change': {
-    name: 'WouldChange',
-    short: 'Onboarding is not current: propose would create, change or remove a file.',
-    full: "If copilot-onboard propose ran now, its plan would create, change or remove a file: Copilot's layout is not up to date with the instruction files. The alert is shown at the source the new file would be made from (a file to create does not exist yet), or at the first line that would change.",
-    anchor: 'copilot-onboardwould-change',
-  },
-  ambiguity: {
-    name: 'Ambiguity',
-    short: 'An instruction file holds text a reader may not see (hidden characters), or imports more than is read.',
-    full: 'An instruction file holds characters that display as nothing or as something else (zero-width, bidirectional controls), or more @path import lines than copilot-onboard follows (200 per file, 1,000 in all). A person reviewing it may not see what the assistant reads.',
-    anchor: 'copilot-onboardambiguity',
-  },
-  unread: {
-    name: 'Unread',
-    short: 'An instruction file could not be read, so nothing in it was checked.',
-    full: 'An instruction file is too large (over 1 MiB), binary, not valid UTF-8 (or named so), a link leaving the repository, not a regular file, or cannot be opened. copilot-onboard did not read it, so it cannot say what it holds, but an assistant may still read it. Make it readable, or remove it.',
-    anchor: 'copilot-onboardunread',
-  },
-};
-
-export type SarifLevel = 'error' | 'warning' | 'note';
+export type { SarifLevel } from '../model/findings.js';
 
 /**
- * The level of a finding, by its rule and certainty: a contradiction is an error when high, a
- * warning when medium; duplicates, drift and hidden text are warnings (notes when low); a file
- * propose would change is a note (the onboarding is behind, nothing is wrong yet); a file that could
- * not be read is an error, as it fails the check like a contradiction.
+ * The level of a finding, by its rule and certainty (the findings table's `sarif.levels`): a
+ * contradiction is an error when high, a warning when medium; duplicates, drift and hidden text are
+ * warnings (notes when low); a file propose would change is a note (the onboarding is behind,
+ * nothing is wrong yet); a file that could not be read is an error, as it fails the check like a
+ * contradiction.
  */
-export const LEVELS: Record<CheckRule, Record<Certainty, SarifLevel>> = {
-  contradiction: { high: 'error', medium: 'warning', low: 'note' },
-  duplicate: { high: 'warning', medium: 'warning', low: 'note' },
-  drift: { high: 'warning', medium: 'warning', low: 'note' },
-  'would-change': { high: 'note', medium: 'note', low: 'note' },
-  ambiguity: { high: 'warning', medium: 'warning', low: 'note' },
-  unread: { high: 'error', medium: 'error', low: 'warning' },
-};
+export const levelOf = (rule: CheckRule, certainty: Certainty): SarifLevel => CHECK_RULES[rule].sarif.levels[certainty];
 
 export const ruleId = (rule: CheckRule): string => `copilot-onboard/${rule}`;
 
@@ -107,14 +56,14 @@ export function toSarif(report: CheckReport, options: { repositoryUrl?: string |
             name: 'copilot-onboard',
             semanticVersion: VERSION,
             ...(base ? { informationUri: `${base}ci.md` } : {}),
-            rules: CHECK_RULES.map((r) => ({
+            rules: CHECK_RULE_IDS.map((r) => ({
               id: ruleId(r),
-              name: RULES[r].name,
-              shortDescription: { text: RULES[r].short },
-              fullDescription: { text: RULES[r].full },
+              name: CHECK_RULES[r].sarif.name,
+              shortDescription: { text: CHECK_RULES[r].sarif.short },
+              fullDescription: { text: CHECK_RULES[r].sarif.full },
               help: { text: helpText(r, base), markdown: helpText(r, base, true) },
-              ...(base ? { helpUri: `${base}ci.md#${RULES[r].anchor}` } : {}),
-              defaultConfiguration: { level: LEVELS[r].high },
+              ...(base ? { helpUri: `${base}ci.md#${CHECK_RULES[r].sarif.anchor}` } : {}),
+              defaultConfiguration: { level: levelOf(r, 'high') },
               properties: { tags: ['copilot-instructions'] },
             })),
           },
@@ -122,8 +71,8 @@ export function toSarif(report: CheckReport, options: { repositoryUrl?: string |
         originalUriBaseIds: { '%SRCROOT%': { description: { text: 'The root of the repository checked.' } } },
         results: report.findings.map((f) => ({
           ruleId: ruleId(f.rule),
-          ruleIndex: CHECK_RULES.indexOf(f.rule),
-          level: LEVELS[f.rule][f.certainty],
+          ruleIndex: CHECK_RULE_IDS.indexOf(f.rule),
+          level: levelOf(f.rule, f.certainty),
           message: { text: messageText(f) },
           locations: [location(f.locations[0] ?? { path: '.', line: 1 })],
           ...(f.locations.length > 1 ? { relatedLocations: f.locations.slice(1).map((l, i) => location(l, i + 1)) } : {}),
@@ -157,10 +106,10 @@ function messageText(f: CheckFinding): string {
     const sameSide = own === undefined ? [] : others.filter((o) => o.side === own);
     return `${said}${list(
       others.filter((o) => !sameSide.includes(o)),
-      'The other side',
+      CHECK_RULES.contradiction.sarif.others,
     )}${list(sameSide, 'Also on this side')}`;
   }
-  return `${said}${list(others, f.rule === 'would-change' ? 'Made also from' : 'Also at')}`;
+  return `${said}${list(others, CHECK_RULES[f.rule].sarif.others)}`;
 }
 
 /** A message ends its sentence before the next one starts: a full stop unless it already ends with one (or ! or ?), closing quotes aside. */
@@ -171,8 +120,8 @@ function sentence(text: string): string {
 function helpText(r: CheckRule, base: string | null, markdown = false): string {
   const where = base
     ? markdown
-      ? `See [docs/ci.md](${base}ci.md#${RULES[r].anchor}).`
-      : `See ${base}ci.md#${RULES[r].anchor}`
+      ? `See [docs/ci.md](${base}ci.md#${CHECK_RULES[r].sarif.anchor}).`
+      : `See ${base}ci.md#${CHECK_RULES[r].sarif.anchor}`
     : `See docs/ci.md in copilot-onboard ${VERSION} (the package ships it).`;
-  return `${RULES[r].full}\n\n${where}`;
+  return `${CHECK_RULES[r].sarif.full}\n\n${where}`;
 }

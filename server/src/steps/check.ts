@@ -2,7 +2,17 @@ import { analyze } from '../analysis/analyze.js';
 import { contentDocs, scanRepository, type ScanResult } from '../analysis/discovery/scan.js';
 import { buildPlan } from '../planning/plan.js';
 import type { Certainty, Location } from '../model/problem.js';
+import {
+  CHECK_RULE_IDS,
+  CHECK_RULES,
+  rulesFailedAt,
+  ruleOfType,
+  type CheckRule,
+  type FailOn,
+  type FindingKind,
+} from '../model/findings.js';
 import type { Unit } from '../model/model.js';
+import type { SkipReason } from '../repo/source-file.js';
 import type { PlanOperation, Provenance } from '../model/plan.js';
 import { sha256 } from '../common/hash.js';
 import { VERSION } from '../version.js';
@@ -18,30 +28,12 @@ import { result, resultForError, type StepResult } from './result.js';
  * to know which legacy files a migration left in place. Nothing is written anywhere.
  */
 
-/** `unread`: an instruction file check could not read (too large, not UTF-8, unreadable...), so cannot vouch for. */
-export type CheckRule = 'contradiction' | 'duplicate' | 'drift' | 'would-change' | 'ambiguity' | 'unread';
-export const CHECK_RULES: readonly CheckRule[] = ['contradiction', 'duplicate', 'drift', 'would-change', 'ambiguity', 'unread'];
-export type FailOn = 'contradiction' | 'duplicate' | 'drift' | 'any' | 'none';
-export const FAIL_ON: readonly FailOn[] = ['contradiction', 'duplicate', 'drift', 'any', 'none'];
-
-/**
- * What each --fail-on level fails on: a ladder, each level adding to the one before.
- * contradiction < duplicate < drift < any (adds would-change and ambiguity); none never fails.
- * A file check could not read fails wherever a contradiction does: an assistant still reads it, and
- * it may hold one.
- */
-const FAILS: Record<FailOn, ReadonlySet<CheckRule>> = {
-  contradiction: new Set(['contradiction', 'unread']),
-  duplicate: new Set(['contradiction', 'unread', 'duplicate']),
-  drift: new Set(['contradiction', 'unread', 'duplicate', 'drift']),
-  any: new Set(CHECK_RULES),
-  none: new Set(),
-};
+export type { CheckRule, FailOn };
 
 export interface CheckFinding {
   rule: CheckRule;
-  /** Which rule of analysis found it (analyze's `kind`), or the check's own ("legacy-only", "create", ...). */
-  kind: string;
+  /** Which rule of analysis found it (analyze's `kind`), or the check's own ("legacy-only", "create", ...): model/findings.ts. */
+  kind: FindingKind;
   certainty: Certainty;
   message: string;
   /** The first is where the finding is reported; the others are its other sides. */
@@ -85,14 +77,13 @@ export async function runCheck(
     findings.push({ ...f, fingerprint: sha256(key) });
   };
   for (const p of problems) {
-    const rule: CheckRule = p.type === 'contradiction' ? 'contradiction' : p.type === 'duplication' ? 'duplicate' : 'ambiguity';
     add({
-      rule,
-      kind: p.kind ?? p.type,
-      certainty: p.certainty ?? 'medium',
+      rule: ruleOfType(p.type),
+      kind: p.kind,
+      certainty: p.certainty,
       message: p.description,
       locations: p.locations.map(({ path, line }) => ({ path, line })),
-      ...(p.sides && p.sides.length === p.locations.length ? { sides: [...p.sides] } : {}),
+      ...(p.type === 'contradiction' && p.sides.length === p.locations.length ? { sides: [...p.sides] } : {}),
     });
   }
   for (const d of findDrift(scan)) add(d);
@@ -116,10 +107,14 @@ export async function runCheck(
   }
   findings.sort(byFinding);
   for (const f of findings) if (baseline.has(f.fingerprint)) f.inBaseline = true;
-  const counts = Object.fromEntries(CHECK_RULES.map((r) => [r, findings.filter((f) => f.rule === r).length])) as Record<CheckRule, number>;
+  const counts = Object.fromEntries(CHECK_RULE_IDS.map((r) => [r, findings.filter((f) => f.rule === r).length])) as Record<
+    CheckRule,
+    number
+  >;
   // A contradiction worth a second look (low certainty) is shown, and fails only at --fail-on any.
+  const fails = rulesFailedAt(failOn);
   const failed = findings.some(
-    (f) => !f.inBaseline && FAILS[failOn].has(f.rule) && !(f.rule === 'contradiction' && f.certainty === 'low' && failOn !== 'any'),
+    (f) => !f.inBaseline && fails.has(f.rule) && !(f.rule === 'contradiction' && f.certainty === 'low' && failOn !== 'any'),
   );
   return { tool: 'copilot-onboard', version: VERSION, files: scan.sources.length, failOn, failed, counts, findings };
 }
@@ -180,6 +175,16 @@ function findDrift(scan: ScanResult): Omit<CheckFinding, 'fingerprint'>[] {
   return out;
 }
 
+/** The kind of an unread finding, by why the file was skipped: each a row of model/findings.ts (`unread`'s own kinds). */
+const UNREAD_KINDS = {
+  too_large: 'too-large',
+  binary: 'binary',
+  not_utf8: 'not-utf8',
+  symlink_outside: 'symlink-outside',
+  not_a_file: 'not-a-file',
+  unreadable: 'unreadable',
+} as const satisfies Record<SkipReason, keyof (typeof CHECK_RULES)['unread']['ownKinds']>;
+
 /**
  * Every instruction file the scan skipped (too large, binary, not UTF-8, a name that is not UTF-8,
  * a link leaving the repository, not a regular file, unreadable): one finding each, at its line 1.
@@ -188,7 +193,7 @@ function findDrift(scan: ScanResult): Omit<CheckFinding, 'fingerprint'>[] {
 function unreadFindings(scan: ScanResult): Omit<CheckFinding, 'fingerprint'>[] {
   return scan.skipped.map((s) => ({
     rule: 'unread',
-    kind: s.reason.replace(/_/g, '-'),
+    kind: UNREAD_KINDS[s.reason],
     certainty: 'high',
     message: `${showPath(s.path)} ${s.why}: check did not read it, so it cannot vouch for what it says (an assistant may still read it)`,
     locations: [{ path: s.path, line: 1 }],
@@ -216,7 +221,7 @@ function byFinding(a: CheckFinding, b: CheckFinding): number {
   const la = a.locations[0];
   const lb = b.locations[0];
   return (
-    CHECK_RULES.indexOf(a.rule) - CHECK_RULES.indexOf(b.rule) ||
+    CHECK_RULE_IDS.indexOf(a.rule) - CHECK_RULE_IDS.indexOf(b.rule) ||
     byCodeUnit(la?.path ?? '', lb?.path ?? '') ||
     (la?.line ?? 0) - (lb?.line ?? 0) ||
     byCodeUnit(a.fingerprint, b.fingerprint)
@@ -290,7 +295,7 @@ export function checkText(report: CheckReport): string {
         .join(', ') + (f.locations.length > 4 ? `, … (${f.locations.length} places)` : '');
     return `${f.inBaseline ? '(baseline) ' : ''}${f.rule} [${showLine(f.kind)}, ${f.certainty}] ${at}: ${showLine(f.message)}`;
   });
-  const summary = CHECK_RULES.map((r) => `${report.counts[r]} ${r}`).join(', ');
+  const summary = CHECK_RULE_IDS.map((r) => `${report.counts[r]} ${r}`).join(', ');
   const verdict = report.failed ? `FAILED (--fail-on ${report.failOn})` : `passed (--fail-on ${report.failOn})`;
   return [...lines, `${report.findings.length === 0 ? 'No findings' : summary}: ${verdict}`].join('\n');
 }

@@ -1,6 +1,6 @@
 import fs from 'fs-extra';
 import { assertPlanCurrent } from '../engine/apply.js';
-import { approvedPlanAndTopics, currentPlan, planToApply, recheckApprovedPlan } from '../engine/approved-plan.js';
+import { approvedPlan, currentPlan, planToApply, recheckApprovedPlan } from '../engine/approved-plan.js';
 import { backupDirRel, backupRel } from '../engine/backup.js';
 import { PreconditionError } from '../common/errors.js';
 import type { Plan, PlanOperation } from '../planning/plan.js';
@@ -45,8 +45,6 @@ interface ApproveRound {
   plan: PlanFile;
   chosen: Plan;
   choices: PlanChoices;
-  /** Each contradiction's topic, by its choice id. */
-  topics: Record<string, string>;
 }
 
 const BACKUP_HINT = '.copilot-state/backups/<migration id>/';
@@ -74,7 +72,7 @@ export async function approveStep(ctx: FlowContext): Promise<StepResult> {
 
 /** Round two: the plan rebuilt with the choices, its exact diff; the approval binds to its hash. */
 async function secondRound(ctx: FlowContext, plan: PlanFile, picked: PlanChoices, withChoices: boolean): Promise<Prepared<ApproveRound>> {
-  const { chosen, topics } = await approvedPlanAndTopics(ctx.root, plan, picked);
+  const chosen = await approvedPlan(ctx.root, plan, picked);
   if (chosen.operations.length === 0) {
     throw new PreconditionError(
       withChoices
@@ -92,7 +90,7 @@ async function secondRound(ctx: FlowContext, plan: PlanFile, picked: PlanChoices
   const file = await writePlanDiff(ctx.root, chosen.chosenHash, chosen.operations);
   const shown = shownDiff(chosen.operations, file);
   // In words for every reader, a model too: no field id (`conflict_1: keep_1`) in what a person may be shown.
-  const chosenLines = withChoices ? choiceLines(picked, plan, topics) : [];
+  const chosenLines = withChoices ? choiceLines(picked, plan) : [];
   return {
     planHash: chosen.chosenHash,
     message: `${approveMessage(plan, chosen, chosenLines, BACKUP_HINT, shown.lines)}\n\n${git.join('\n')}`,
@@ -106,16 +104,12 @@ async function secondRound(ctx: FlowContext, plan: PlanFile, picked: PlanChoices
       whole: shown.whole,
     },
     ...(withChoices ? { goBack: (content: Record<string, unknown>) => answerOf(content, 'go_back') === true } : {}),
-    prepared: { plan, chosen, choices: picked, topics },
+    prepared: { plan, chosen, choices: picked },
   };
 }
 
 /** An accepted approve: the approval of the plan round two showed, with the choices that built it. */
-async function recordApproval(
-  ctx: FlowContext,
-  content: Record<string, unknown>,
-  { plan, chosen, choices, topics }: ApproveRound,
-): Promise<Acted> {
+async function recordApproval(ctx: FlowContext, content: Record<string, unknown>, { plan, chosen, choices }: ApproveRound): Promise<Acted> {
   const state = await readState(ctx.root);
   await currentPlan(ctx.root, state);
   const said = answerOf(content, 'comment');
@@ -135,7 +129,7 @@ async function recordApproval(
       usedAt: null,
     },
   });
-  const picked = choiceLines(choices, plan, topics);
+  const picked = choiceLines(choices, plan);
   return {
     outcome: 'approved',
     detail: `Plan ${chosen.chosenHash.slice(0, 12)} is approved${picked.length ? ` with these choices: ${picked.join(', ')}` : ''}. Next: ${stepName(ctx.options, 'migrate')} applies it after a final confirmation.`,
@@ -167,13 +161,10 @@ async function recordRequestedChanges(ctx: FlowContext, g: GateResult<ApproveRou
  * MCP shows them to the person): `the conflict about package manager: keep the rule at AGENTS.md:3`,
  * never the form's own names (`conflict_1: keep_2`).
  */
-function choiceLines(picked: PlanChoices, plan: Pick<PlanFile, 'conflicts'>, topics: Record<string, string>): string[] {
+function choiceLines(picked: PlanChoices, plan: Pick<PlanFile, 'conflicts'>): string[] {
   const conflict = (id: string, choice: string): string => {
     const c = plan.conflicts.find((x) => x.id === id);
-    const topic = c ? topics[id] : undefined;
-    const at0 = c?.locations[0];
-    const name =
-      topic !== undefined ? `the conflict about ${showLine(topic)}` : `the conflict${at0 ? ` at ${showPath(at0.path)}:${at0.line}` : ''}`;
+    const name = c ? `the conflict about ${showLine(c.topic)}` : 'the conflict';
     const keep = /^keep_(\d+)$/.exec(choice);
     if (!keep) return `${name}: keep all its rules`;
     const at = c?.locations[Number(keep[1]) - 1];

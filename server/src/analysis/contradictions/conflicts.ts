@@ -3,6 +3,7 @@ import { byCodeUnit, groupBy, pushTo } from '../../common/collections.js';
 import { languagesMeet, scopesOverlap } from '../scope/scope-overlap.js';
 import { compatibleVersions } from './versions.js';
 import { sameCommand, type Polarity } from './claim-reader.js';
+import type { ProblemKind } from '../../model/findings.js';
 
 /**
  * Conflict is a relation between claims (claims.ts reads them): the same topic with another value,
@@ -13,7 +14,7 @@ import { sameCommand, type Polarity } from './claim-reader.js';
 export interface Conflict {
   topicTitle: string;
   /** Which reading found it: tool-choice, version, setup-step (a setup command against a rule), always-never, action, command. */
-  kind: string;
+  kind: ProblemKind<'contradiction'>;
   /** One claim for each line involved, in place order. */
   claims: Claim[];
   /** For each claim, the side it is on: lines on one side agree (the same option, both for or both against). */
@@ -253,7 +254,7 @@ function sideSummary(claims: Claim[], sides: number[]): string {
   return groups.map((g) => `${g[0]!.positive ? '' : 'not '}"${g[0]!.value}" ${at(g)}`).join(' vs ');
 }
 
-function conflictKind(first: Claim, claims: Claim[]): string {
+function conflictKind(first: Claim, claims: Claim[]): ProblemKind<'contradiction'> {
   if (first.kind === 'action') return claims.some((c) => c.weak) ? 'command-use' : 'action';
   if (first.kind === 'role') return 'command';
   if (first.kind === 'modal') return 'always-never';

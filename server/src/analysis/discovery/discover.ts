@@ -29,18 +29,27 @@ export interface FoundFile {
 }
 
 /**
- * Every instruction file, in no particular order (the scan orders them). In a git work tree this is
- * git's own list of tracked and untracked-but-not-ignored files (`listed`, when the caller started it
- * before; else asked now); elsewhere a walk that honours .gitignore.
+ * Every file of the repository, in no particular order. In a git work tree this is git's own list of
+ * tracked and untracked-but-not-ignored files (`listed`, when the caller started it before; else
+ * asked now); elsewhere a walk that honours .gitignore.
  */
-export async function discoverInstructionFiles(root: string, listed?: Promise<string[] | null>): Promise<FoundFile[]> {
-  const all = (await (listed ?? listGitFiles(root))) ?? (await walk(root));
+export async function repositoryFiles(root: string, listed?: Promise<string[] | null>): Promise<string[]> {
+  return (await (listed ?? listGitFiles(root))) ?? (await walk(root));
+}
+
+/** The instruction files among a repository's files. */
+export function instructionFilesIn(all: readonly string[]): FoundFile[] {
   const found: FoundFile[] = [];
   for (const rel of all) {
     const format = formatFor(rel);
     if (format !== undefined && !skipped(rel)) found.push({ rel, format });
   }
   return found;
+}
+
+/** Every instruction file, in no particular order (the scan orders them). */
+export async function discoverInstructionFiles(root: string, listed?: Promise<string[] | null>): Promise<FoundFile[]> {
+  return instructionFilesIn(await repositoryFiles(root, listed));
 }
 
 async function walk(root: string): Promise<string[]> {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { FORMAT_IDS, FORMATS_FACTS, IMPORTED_KIND, type DocKind } from '../../model/formats.js';
 import type { InstructionDoc, Unit } from '../../model/model.js';
-import type { Problem } from '../../model/problem.js';
+import type { Found } from '../../model/problem.js';
 import type { ReadableSource } from '../../repo/source-file.js';
 import { showPath } from '../../show/untrusted.js';
 
@@ -148,7 +148,7 @@ export function importCapNote(cap: ImportCap): string {
 }
 
 /** Import lines past a cap, as analysis reports them: what those files hold was not read. */
-export function importCapProblem(cap: ImportCap): Problem {
+export function importCapProblem(cap: ImportCap): Found {
   return {
     type: 'ambiguity',
     kind: 'imports-not-followed',

@@ -3,7 +3,7 @@ import { byCodeUnit } from '../../common/collections.js';
 import { splitText } from '../../common/text.js';
 import type { InstructionDoc } from '../../model/model.js';
 import type { SourceInfo } from '../../model/source.js';
-import { discoverInstructionFiles } from './discover.js';
+import { instructionFilesIn, repositoryFiles } from './discover.js';
 import type { ImportCap, ImportRef } from './imports.js';
 import { followImports } from './import-walk.js';
 import { resolvingLinks } from './link-targets.js';
@@ -43,6 +43,8 @@ export interface ScanResult {
    * copies): their `notRule` says why. A README or a workflow in `.clinerules/` is not among them.
    */
   optional: string[];
+  /** Every file of the repository (git's listing, or a walk): what a rule's paths are looked up in. */
+  listing: readonly string[];
   /** The repository paths the sources' relative links lead to that are there (analysis/discovery/link-targets.ts). */
   linkTargets?: ReadonlySet<string>;
 }
@@ -72,8 +74,9 @@ export async function scanRepository(root: string, onProgress?: ScanProgress, li
     importCaps: [],
     copies: [],
     optional: [],
+    listing: await repositoryFiles(root, listed),
   };
-  const found = (await discoverInstructionFiles(root, listed)).sort(
+  const found = instructionFilesIn(result.listing).sort(
     (a, b) => formatRank(a.format.id) - formatRank(b.format.id) || byCodeUnit(a.rel, b.rel),
   );
   const reader = new SourceReader(paths, await paths.realRoot());

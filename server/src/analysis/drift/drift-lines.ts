@@ -1,5 +1,7 @@
 import type { Scope, Unit } from '../../model/model.js';
-import type { Problem } from '../../model/problem.js';
+import type { ProblemKind } from '../../model/findings.js';
+import type { FoundContradiction } from '../../model/problem.js';
+import { contradictionDescription } from '../contradictions/find-contradictions.js';
 import { scopesOverlap } from '../scope/scope-overlap.js';
 import { proseLines, sectionTitle } from '../contradictions/claims.js';
 import { ruleText } from '../contradictions/claim-reader.js';
@@ -42,25 +44,18 @@ const quote = (t: string) => {
   return s.length > 100 ? `${s.slice(0, 97)}...` : s;
 };
 
-/** A problem with one side per group of lines, each side quoted once with its places. */
-export function problem(kind: string, title: string, reason: string, groups: Line[][]): Drifted {
-  const sides = groups.flatMap((g, i) => g.map(() => i));
+/** A problem with one side per group of lines, each side quoted once with its places; the title is its topic. */
+export function problem(kind: ProblemKind<'contradiction'>, title: string, reason: string, groups: Line[][]): FoundContradiction {
+  const said = `${reason}: ${groups.map((g) => `"${quote(g[0]!.text)}" (${g.map(at).join(', ')})`).join(' vs ')}`;
   return {
-    problem: {
-      type: 'contradiction',
-      kind,
-      description: `Contradicting rules about ${title}: ${reason}: ${groups.map((g) => `"${quote(g[0]!.text)}" (${g.map(at).join(', ')})`).join(' vs ')}`,
-      locations: groups.flat().map((l) => ({ path: l.path, line: l.line })),
-      sides,
-    },
+    type: 'contradiction',
+    kind,
+    description: contradictionDescription(title, said),
+    locations: groups.flat().map((l) => ({ path: l.path, line: l.line })),
+    sides: groups.flatMap((g, i) => g.map(() => i)),
     topic: title,
+    said,
   };
-}
-
-/** A drifted pair or group, and its topic as data (the planner names the conflict by it). */
-export interface Drifted {
-  problem: Problem;
-  topic: string;
 }
 
 /** The words and code spans of a rule, trimmed of punctuation (code spans kept whole, as written). */
@@ -74,3 +69,6 @@ export function tokens(text: string): string[] {
   }
   return out;
 }
+
+/** A drifted pair or group: a contradiction with its topic and sides as data. */
+export type Drifted = FoundContradiction;

@@ -2,7 +2,7 @@
  * Files that are copies of one another, reported once per group rather than once per pair: six
  * copies of one file are one report naming the six (issue 29), not fifteen.
  */
-import type { Problem } from '../../model/problem.js';
+import type { FoundDuplication } from '../../model/problem.js';
 import { connectedGroups } from '../../common/collections.js';
 
 /** Two files found to be copies: the share of their rules that repeat, where each copy starts, the sections that differ. */
@@ -17,14 +17,14 @@ export interface CopiedPair {
 }
 
 /** One report per group of files joined by copied pairs; a group of two reads as before. */
-export function copyClusters(pairs: readonly CopiedPair[]): Problem[] {
+export function copyClusters(pairs: readonly CopiedPair[]): FoundDuplication[] {
   const groups = connectedGroups(pairs, (p) => [p.a, p.b]);
   return groups.map((g) => (g.length === 1 ? pairProblem(g[0]!) : groupProblem(g)));
 }
 
 const sectionsWord = (n: number) => (n === 0 ? 'no section differs' : `${n} section${n > 1 ? 's differ' : ' differs'}`);
 
-function pairProblem(p: CopiedPair): Problem {
+function pairProblem(p: CopiedPair): FoundDuplication {
   return {
     type: 'duplication',
     kind: 'copied-file',
@@ -36,7 +36,7 @@ function pairProblem(p: CopiedPair): Problem {
   };
 }
 
-function groupProblem(g: readonly CopiedPair[]): Problem {
+function groupProblem(g: readonly CopiedPair[]): FoundDuplication {
   // Each file once, in the order the pairs name them, at the first line any of its pairs shares.
   const first = new Map<string, number>();
   for (const p of g) {

@@ -2,7 +2,7 @@
  * How repeats are reported: reworded duplicates (the same claim in other words), and whole copied
  * files or sections reported once for the pair of files instead of once per line.
  */
-import type { Problem } from '../../model/problem.js';
+import type { FoundDuplication } from '../../model/problem.js';
 import { pushTo } from '../../common/collections.js';
 import type { NormalizedOf } from './normalized.js';
 import { normalizedText, type InstructionDoc, type Scope, type Unit } from '../../model/model.js';
@@ -255,7 +255,7 @@ export function findReworded(
   units: Unit[],
   scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' }),
   normalizedOf: NormalizedOf = normalizedText,
-): Problem[] {
+): FoundDuplication[] {
   // Each one-line rule, and each sentence of one that says several things ("Strict mode. No `any`.").
   const items: RuleItem[] = [];
   for (const u of units) {
@@ -272,7 +272,7 @@ export function findReworded(
   items.forEach((x, i) => x.t.words.forEach((w) => pushTo(postings, w, i)));
   const seen = new Set<number>();
   const reported = new Set<string>();
-  const problems: Problem[] = [];
+  const problems: FoundDuplication[] = [];
   for (const ids of postings.values()) {
     if (ids.length < 2 || ids.length > MAX_POSTINGS) continue;
     for (let x = 0; x < ids.length; x++) {
@@ -298,14 +298,16 @@ export function findReworded(
         const pair = `${a.u.path}:${a.u.line}|${b.u.path}:${b.u.line}`;
         if (reported.has(pair)) continue;
         reported.add(pair);
+        const quoted = [excerpt(stripMarker(a.text)), excerpt(stripMarker(b.text))];
         problems.push({
           type: 'duplication',
           kind: 'reworded',
-          description: `Reworded duplicate: "${excerpt(stripMarker(a.text))}" says what "${excerpt(stripMarker(b.text))}" says`,
+          description: `Reworded duplicate: "${quoted[0]}" says what "${quoted[1]}" says`,
           locations: [
             { path: a.u.path, line: a.u.line },
             { path: b.u.path, line: b.u.line },
           ],
+          quoted,
         });
       }
     }
@@ -324,17 +326,21 @@ const COPY_FILE = 0.6;
  * files that are copies of one another are one problem per group (copy-clusters.ts).
  * The per-rule reports it stands for are dropped; repeats inside one file stay.
  */
-export function collapseCopies(problems: Problem[], docs: InstructionDoc[], normalizedOf: NormalizedOf = normalizedText): Problem[] {
+export function collapseCopies(
+  problems: FoundDuplication[],
+  docs: InstructionDoc[],
+  normalizedOf: NormalizedOf = normalizedText,
+): FoundDuplication[] {
   const dups = problems.filter((p) => p.type === 'duplication' && p.kind !== 'heading');
   // The pairs of files that COPY_MIN reports or more have in common, through an index (not every pair of every report).
   const together = pairsTogether(
     dups.map((p) => [...new Set(p.locations.map((l) => l.path))].sort()),
     COPY_MIN,
   );
-  const pairs = new Map<string, Problem[]>(together.map((t) => [`${t.a}\0${t.b}`, t.groups.map((k) => dups[k]!)]));
+  const pairs = new Map<string, FoundDuplication[]>(together.map((t) => [`${t.a}\0${t.b}`, t.groups.map((k) => dups[k]!)]));
   const byPath = new Map(docs.map((d) => [d.path, d]));
-  const absorbed = new Map<Problem, Set<string>>();
-  const copies: Problem[] = [];
+  const absorbed = new Map<FoundDuplication, Set<string>>();
+  const copies: FoundDuplication[] = [];
   const copiedFiles: CopiedPair[] = [];
   for (const [key, list] of pairs) {
     if (list.length < COPY_MIN) continue;

@@ -1,4 +1,4 @@
-import type { Problem } from '../../model/problem.js';
+import type { FoundDuplication } from '../../model/problem.js';
 import { byCodeUnit } from '../../common/collections.js';
 import type { NormalizedOf } from './normalized.js';
 import { normalizedText, type Scope, type Unit } from '../../model/model.js';
@@ -136,7 +136,7 @@ export function findNearDuplicates(
   units: Unit[],
   scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' }),
   normalizedOf: NormalizedOf = normalizedText,
-): Problem[] {
+): FoundDuplication[] {
   const compared = units.filter((u) => u.kind === 'paragraph' || u.kind === 'list-item');
   const texts = compared.map(normalizedOf);
   let capacity = 0;
@@ -163,7 +163,7 @@ export function findNearDuplicates(
         shared.set(key, (shared.get(key) ?? 0) + 1);
       }
   }
-  const problems: Problem[] = [];
+  const problems: FoundDuplication[] = [];
   const common = new CommonWords(table);
   for (const [key, rare] of shared) {
     if (rare < 2) continue;
@@ -177,14 +177,16 @@ export function findNearDuplicates(
     const together = common.count(i, j);
     const union = table.size(i) + table.size(j) - together;
     if (together / union < THRESHOLD) continue;
+    const quoted = excerpt(aText);
     problems.push({
       type: 'duplication',
       kind: 'near',
-      description: `Near-identical rules (drifted copies, ${Math.round((100 * together) / union)}% the same words): "${excerpt(aText)}"`,
+      description: `Near-identical rules (drifted copies, ${Math.round((100 * together) / union)}% the same words): "${quoted}"`,
       locations: [
         { path: a.path, line: a.line },
         { path: b.path, line: b.line },
       ],
+      quoted: [quoted],
     });
   }
   return problems.sort((x, y) => byCodeUnit(x.locations[0]!.path, y.locations[0]!.path) || x.locations[0]!.line - y.locations[0]!.line);
