@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { failWith } from './fail.mjs';
 
 /** GitHub's limit on the jobs one matrix makes. */
 export const MAX_JOBS = 256;
@@ -145,12 +146,6 @@ async function main() {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   main().catch((err) => {
-    // The runner reads `::error::` lines: the message is escaped so that it stays one line of ours.
-    const message = String(err instanceof Error ? err.message : err)
-      .replace(/%/g, '%25')
-      .replace(/\r/g, '%0D')
-      .replace(/\n/g, '%0A');
-    console.log(`::error title=copilot-onboard plan-batches::${message}`);
-    process.exit(2);
+    failWith('copilot-onboard plan-batches', err);
   });
 }

@@ -12,6 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { failWith } from './fail.mjs';
 import { repositoriesFrom } from './batches.mjs';
 
 /** The folder (and artifact part) of a repository's result: OWNER__NAME, as the fleet job expects it. */
@@ -155,11 +156,6 @@ async function main() {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   main().catch((err) => {
-    const message = String(err instanceof Error ? err.message : err)
-      .replace(/%/g, '%25')
-      .replace(/\r/g, '%0D')
-      .replace(/\n/g, '%0A');
-    console.log(`::error title=copilot-onboard check-batch::${message}`);
-    process.exit(2);
+    failWith('copilot-onboard check-batch', err);
   });
 }

@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { failWith } from './fail.mjs';
 import { repositoriesFrom } from './batches.mjs';
 import { resultFolder } from './check-batch.mjs';
 
@@ -56,11 +57,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
     main();
   } catch (err) {
-    const message = String(err instanceof Error ? err.message : err)
-      .replace(/%/g, '%25')
-      .replace(/\r/g, '%0D')
-      .replace(/\n/g, '%0A');
-    console.log(`::error title=copilot-onboard fleet::${message}`);
-    process.exit(2);
+    failWith('copilot-onboard fleet', err);
   }
 }
