@@ -6,7 +6,7 @@ import path from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { namedPath } from '../../server/src/analysis/discovery/missing-paths.js';
-import { CORPUS, corpusRepos } from '../helpers/corpus.js';
+import { CORPUS, corpusRepos, requireCorpus } from '../helpers/corpus.js';
 import { sandbox, tempDir } from '../helpers/sandbox.js';
 
 /** The missing paths analysis reports in a repository: `path at file:line, ...`. */
@@ -126,7 +126,7 @@ test('namedPath reads only what clearly is a repository path', () => {
 });
 
 test('the corpus: its repositories hold their instruction files alone, and nothing is reported in them', async (t) => {
-  if (!fs.existsSync(CORPUS)) return t.skip('corpus absent (../shared/corpus)');
+  if (!requireCorpus(t)) return;
   const found: string[] = [];
   for (const name of corpusRepos()) {
     const repo = path.join(tempDir(t), name);

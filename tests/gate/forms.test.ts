@@ -160,6 +160,8 @@ test("the first round's message names the contradictions its form cannot hold, a
   const conflicts = Array.from({ length: MAX_CONFLICT_FIELDS + 2 }, (_, i) => ({
     id: `conflict_${i + 1}`,
     description: `Contradicting rules about topic ${i + 1}: "a" (A.md:${i + 1}) vs "b" (B.md:${i + 1})`,
+    topic: `topic ${i + 1}`,
+    said: `"a" (A.md:${i + 1}) vs "b" (B.md:${i + 1})`,
     locations: [
       { path: 'A.md', line: i + 1, text: '- a' },
       { path: 'B.md', line: i + 1, text: '- b' },

@@ -72,9 +72,11 @@ export async function createBackup(root: string, id: string, planHash: string, o
     createdDirs,
     ...(Object.keys(dirModes).length > 0 ? { dirModes } : {}),
   };
-  await writeJson(root, `${dir}/manifest.json`, await sealed(root, `${dir}/manifest.json`, manifest));
+  const written = await sealed(root, `${dir}/manifest.json`, manifest);
+  await writeJson(root, `${dir}/manifest.json`, written);
   fileOperationDone();
-  return manifest;
+  // The manifest as written (with the version that wrote it), less its seal: what readManifest gives back.
+  return withoutBinding(written) as BackupManifest;
 }
 
 /** The mode of every existing real folder on the way to the operations' files (a removed legacy file may take its emptied folders along). */

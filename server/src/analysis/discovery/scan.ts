@@ -112,19 +112,7 @@ export async function scanRepository(root: string, onProgress?: ScanProgress, li
       importTarget(doc.path, doc.importOnly ?? null, known) ?? symlinkStoredAsText(doc.path, result.files.get(doc.path)!.text, known);
     if (doc.aliasOf !== null && !known.has(doc.aliasOf)) doc.aliasOf = null;
   }
-  // Two files that only import each other are no alias of anything: neither holds the rules.
-  const byPath = new Map(result.docs.map((d) => [d.path, d]));
-  for (const doc of result.docs) {
-    if (doc.aliasOf === null) continue;
-    const seen = new Set<string>([doc.path]);
-    for (let at: string | null = doc.aliasOf; at !== null; at = byPath.get(at)?.aliasOf ?? null) {
-      if (seen.has(at)) {
-        for (const p of seen) byPath.get(p)!.aliasOf = null;
-        break;
-      }
-      seen.add(at);
-    }
-  }
+  const byPath = breakAliasCycles(result.docs);
   const imported = await followImports(paths, result.docs, yaml);
   result.imports = imported.refs;
   result.importCaps = imported.caps;
@@ -157,6 +145,23 @@ export async function scanRepository(root: string, onProgress?: ScanProgress, li
   const rank = (p: string) => order.get(p) ?? found.length;
   result.sources.sort((a, b) => rank(a.path) - rank(b.path));
   return result;
+}
+
+/** Two files that only import each other are no alias of anything: neither holds the rules. The docs by path. */
+function breakAliasCycles(docs: ScanResult['docs']): Map<string, ScanResult['docs'][number]> {
+  const byPath = new Map(docs.map((d) => [d.path, d]));
+  for (const doc of docs) {
+    if (doc.aliasOf === null) continue;
+    const seen = new Set<string>([doc.path]);
+    for (let at: string | null = doc.aliasOf; at !== null; at = byPath.get(at)?.aliasOf ?? null) {
+      if (seen.has(at)) {
+        for (const p of seen) byPath.get(p)!.aliasOf = null;
+        break;
+      }
+      seen.add(at);
+    }
+  }
+  return byPath;
 }
 
 /**
