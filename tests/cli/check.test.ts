@@ -5,9 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import os from 'node:os';
 import { createHash } from 'node:crypto';
-import AjvModule from 'ajv-draft-04';
-import addFormatsModule from 'ajv-formats';
 import { CLI, openSession, textOf, yesToAll } from '../helpers/mcp.js';
+import { validSarif as compiled } from '../helpers/sarif-schema.js';
 import { hashTree, MESSY_INSTRUCTIONS, sandbox, STRUCTURED_INSTRUCTIONS, tempDir, writeFile } from '../helpers/sandbox.js';
 
 /** `copilot-onboard check` (issue 15): read-only, exit codes per --fail-on, SARIF, baseline. */
@@ -22,15 +21,6 @@ const json = (repo: string, ...more: string[]) => {
   return { code: r.status, report: JSON.parse(r.stdout) };
 };
 
-const SCHEMA = JSON.parse(
-  fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'),
-);
-// CommonJS packages: under NodeNext their default export is the module object, whose .default is the class.
-const Ajv = ((AjvModule as any).default ?? AjvModule) as typeof AjvModule.default;
-const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof addFormatsModule.default;
-const ajv = new Ajv({ strict: false, unicodeRegExp: false });
-addFormats(ajv);
-const compiled = ajv.compile(SCHEMA);
 const validate = (data: unknown): boolean => compiled(data) === true;
 
 const CONTRADICTION = { '.github/copilot-instructions.md': MESSY_INSTRUCTIONS };

@@ -1,24 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import AjvModule from 'ajv-draft-04';
-import addFormatsModule from 'ajv-formats';
+import { validSarif as valid } from '../helpers/sarif-schema.js';
 import { sarifText, toSarif } from '../../server/src/reports/sarif.js';
 import { CHECK_RULE_IDS as CHECK_RULES } from '../../server/src/model/findings.js';
 import type { CheckFinding, CheckReport } from '../../server/src/steps/check.js';
 import { VERSION } from '../../server/src/version.js';
 
 /** reports/sarif.ts in process: a check report made by hand, its SARIF read back field by field. */
-
-const SCHEMA = JSON.parse(
-  fs.readFileSync(path.resolve(import.meta.dirname, '../../node_modules/@microsoft/jest-sarif/lib/schemas/sarif-2.1.0-rtm.5.json'), 'utf8'),
-);
-const Ajv = ((AjvModule as any).default ?? AjvModule) as typeof AjvModule.default;
-const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as typeof addFormatsModule.default;
-const ajv = new Ajv({ strict: false, unicodeRegExp: false });
-addFormats(ajv);
-const valid = ajv.compile(SCHEMA);
 
 const finding = (f: Partial<CheckFinding>): CheckFinding => ({
   rule: 'contradiction',
