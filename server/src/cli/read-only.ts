@@ -24,7 +24,7 @@ export async function runReadOnly(
   try {
     const choice = await repoFrom(argv.repo);
     const result = await callDirect(choice, tool, repoArgFrom(argv.repo), early);
-    if (argv.diff && !result.isError) return await printPlanDiff(choice.explicit ?? choice.cwd);
+    if (argv.diff && !result.isError) return await printPlanDiff(choice.root);
     return await print(result, argv.json);
   } catch (err) {
     return reportFailure(err);
@@ -55,8 +55,7 @@ async function traces(argv: TracesArgs): Promise<number> {
   const { tracesCommand } = await import('./traces.js');
   const { recoverAndTrace } = await import('../gate/recovery-trace.js');
   const { assertStateTreeReal } = await import('../repo/safe-fs.js');
-  const choice = await repoFrom(argv.repo);
-  const root = choice.explicit ?? choice.cwd;
+  const { root } = await repoFrom(argv.repo);
   // A link in .copilot-state is refused before anything is read or written.
   await assertStateTreeReal(root);
   // Like every command, this one first brings an interrupted migrate or rollback to one side.

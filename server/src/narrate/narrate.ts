@@ -36,7 +36,10 @@ export interface NarrateContext {
 }
 
 export interface Narration {
+  /** The tool's own report, as given. */
   text: string;
+  /** The client model's words, labelled and quoted (`narrationBlock`), said after every fact of the tool's; null: none. */
+  narration: string | null;
   source: 'sampling' | 'builtin';
   trace: string | null;
 }
@@ -113,8 +116,8 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
   } catch (err) {
     process.stderr.write(`copilot-onboard: could not prune old traces: ${showLine(errorMessage(err))}\n`);
   }
-  if (narration === null) return { text: report, source: 'builtin', trace: tracePath };
-  return { text: `${report}\n\n---\n${narrationBlock(narration, model)}`, source: 'sampling', trace: tracePath };
+  if (narration === null) return { text: report, narration: null, source: 'builtin', trace: tracePath };
+  return { text: report, narration: narrationBlock(narration, model), source: 'sampling', trace: tracePath };
 }
 
 /** The model's words as a quotation: a label that names the model, then each line after "> ", escaped. */

@@ -19,7 +19,7 @@ import type { FlowContext, FlowOptions } from '../call/context.js';
 import { commandName, forPerson, stepName } from '../call/words.js';
 import { writePlanDiff, type PlanDiffFacts } from '../state/plan-diff.js';
 import { summaryTable } from '../show/summary-table.js';
-import { result, resultForError, type StepResult } from './result.js';
+import { narrationOf, result, resultForError, type StepResult } from './result.js';
 import { annotated, supersededLines, supersededNow, supersededOnceScanned } from './superseded.js';
 import { AskedBetweenCalls } from '../call/ports.js';
 
@@ -67,7 +67,7 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
     // Where the plan puts each file's rules (none for a file it leaves out): analyze and propose show one decision.
     const report = [analysisReport(a, targetsOf(scan, superseded)), ...supersededLines(superseded, ctx.options)].join('\n');
     const told = await narrate(ctx, 'analyze', facts, report);
-    return result('analyzed', told.text, { ...facts, narration: told.source });
+    return { ...result('analyzed', told.text, { ...facts, narration: told.source }), ...narrationOf(told) };
   } catch (err) {
     // The model is asked between calls (2026-07-28): not an error, the client calls again.
     if (err instanceof AskedBetweenCalls) throw err;
@@ -163,7 +163,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     diffFile: { path: diffFile.path, planHash: diffFile.planHash, chars: diffFile.chars },
     narration: told.source,
   });
-  return end ? { ...proposed, end } : proposed;
+  return { ...proposed, ...narrationOf(told), ...(end ? { end } : {}) };
 }
 
 /** The plan, and its whole diff readable as it is beside it (state/plan-diff.ts): what a cut text points to. */
