@@ -34,10 +34,9 @@ export function repoArgFrom(flag: string | undefined): { repoArg?: string } {
 
 /** Decision state this clone did not write, said once on stderr by the commands that print no step result (check, traces). */
 export async function reportIgnoredState(root: string): Promise<void> {
-  const ignored = await (await import('../state/foreign.js')).foreignState(root);
   const { cliCommand } = await import('../call/for-person.js');
-  if (ignored)
-    process.stderr.write(`${showLine((await import('../call/words.js')).ignoredStateText(ignored, { cliCommand: cliCommand() }))}\n`);
+  const notice = await (await import('../steps/preflight.js')).ignoredStateNotice(root, { cliCommand: cliCommand() });
+  if (notice) process.stderr.write(`${showLine(notice)}\n`);
 }
 
 /**

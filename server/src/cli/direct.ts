@@ -2,14 +2,13 @@ import type { FlowContext, FlowOptions } from '../call/context.js';
 import { NO_SESSION, type Person, type Session } from '../call/ports.js';
 import { cliCommand } from '../call/for-person.js';
 import type { CheckedRepo } from '../steps/repo-choice.js';
-import { callStep, type ToolResult } from '../steps/tool-call.js';
+import { callStep, type EarlyListing, type ToolResult } from '../steps/tool-call.js';
 import type { StepResult } from '../steps/result.js';
 import { READ_ONLY_STEPS, type ReadOnlyTool } from '../steps/read-only-steps.js';
 import type { ToolName } from '../steps/tool-steps.js';
 import { showLine } from '../show/untrusted.js';
 import { VERSION } from '../version.js';
 import { progressLine, type ProgressLine } from '../show/progress-line.js';
-import type { EarlyListing } from '../analysis/discovery/git-listing.js';
 
 export type { ReadOnlyTool } from '../steps/read-only-steps.js';
 

@@ -8,6 +8,7 @@ import { OUTCOMES } from '../common/outcomes.js';
 import { showLine } from '../show/untrusted.js';
 import { ignoredStateText } from '../call/words.js';
 import { toToolResult, type ToolResult } from './tool-result.js';
+import { ignoredState, preflight } from './preflight.js';
 
 /**
  * A tool call once it is taken, by the MCP server (mcp/server.ts, for every client) or by the CLI
@@ -15,7 +16,7 @@ import { toToolResult, type ToolResult } from './tool-result.js';
  * result as MCP shows it. Nothing here knows MCP's SDK: the CLI's commands start without it.
  */
 
-export type { ToolResult };
+export type { ToolResult, EarlyListing };
 
 /** Said once, by the run that created `.copilot-state/`. */
 export const STATE_FOLDER_NOTICE =
@@ -46,17 +47,17 @@ export async function callStep(call: StepCall): Promise<ToolResult> {
   let stateWasThere = true;
   try {
     root = await call.root();
-    // A bare repository has no work tree: nothing is read, and no .copilot-state/ is written into it.
-    await (await import('../repo/git-state.js')).assertNotBare(root);
-    const safe = await import('../repo/safe-fs.js');
-    // A link in .copilot-state is refused before anything is read or written, read-only steps included.
-    stateWasThere = await safe.assertStateTreeReal(root);
     const session = call.session;
-    const recovered = await (await import('../gate/recovery-trace.js')).recoverAndTrace(root, session.client.info());
-    let ignored = await (await import('../state/foreign.js')).foreignState(root);
+    const before = await preflight(root, session.client.info(), { refuseBare: true });
+    stateWasThere = before.stateWasThere;
+    const { recovered } = before;
+    let { ignored } = before;
     const report = call.report;
     // A journal (recovered now, or one that could not be) may mean files moved since git listed them: the scan lists afresh.
-    const journal = call.early?.root === root ? await safe.entryStat(root, STATE.journal).catch(() => undefined) : undefined;
+    const journal =
+      call.early?.root === root
+        ? await (await import('../repo/safe-fs.js')).entryStat(root, STATE.journal).catch(() => undefined)
+        : undefined;
     const listed = journal === null && !recovered ? call.early!.files : undefined;
     stepResult = await call.run({
       root,
@@ -74,7 +75,7 @@ export async function callStep(call: StepCall): Promise<ToolResult> {
       stepResult.structured.recovered = recovered;
     }
     // A rollback that took up an earlier version's migration made it this clone's own: said as it is now.
-    if (ignored && stepResult.outcome === 'rolled_back') ignored = await (await import('../state/foreign.js')).foreignState(root);
+    if (ignored && stepResult.outcome === 'rolled_back') ignored = await ignoredState(root);
     if (ignored) {
       stepResult = withNotice(stepResult, { at: 'after', text: ignoredStateText(ignored, options) });
       stepResult.structured.ignoredState = ignored;
