@@ -12,7 +12,7 @@ import { ignoredState, preflight } from './preflight.js';
 
 /**
  * A tool call once it is taken, by the MCP server (mcp/server.ts, for every client) or by the CLI
- * (cli/step-call.ts, every command that runs a step): the checks, the recovery, the step, and the
+ * (cli/direct.ts, every command that runs a step): the checks, the recovery, the step, and the
  * result as MCP shows it. Nothing here knows MCP's SDK: the CLI's commands start without it.
  */
 
