@@ -116,11 +116,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     plan: { planHash: plan.planHash, createdAt: file.createdAt, operations: plan.operations.length },
     approval: approvalStillValid ? state.approval : null,
   });
-  const approvalText = !openApproval
-    ? null
-    : approvalStillValid
-      ? `This plan is the one approved at ${showLine(openApproval.approvedAt)}: that approval still stands, so ${stepName(ctx.options, 'migrate')} applies it. Approve again only to change the choices.`
-      : `The approval of the earlier plan ${openApproval.planHash.slice(0, 12)} no longer applies: this plan replaces it and needs its own approval.`;
+  const approvalText = openApproval ? approvalWords(openApproval, approvalStillValid, ctx.options) : null;
   const facts = {
     planHash: plan.planHash,
     pattern: plan.pattern,
@@ -169,6 +165,13 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     ...(opinion ? { modelOpinion: opinion } : {}),
   });
   return end ? { ...proposed, end } : proposed;
+}
+
+/** What a new plan means for an open approval: it still stands (the same plan), or it no longer applies. */
+function approvalWords(open: { approvedAt: string; planHash: string }, stillValid: boolean, options: FlowOptions | undefined): string {
+  return stillValid
+    ? `This plan is the one approved at ${showLine(open.approvedAt)}: that approval still stands, so ${stepName(options, 'migrate')} applies it. Approve again only to change the choices.`
+    : `The approval of the earlier plan ${open.planHash.slice(0, 12)} no longer applies: this plan replaces it and needs its own approval.`;
 }
 
 /** The plan, and its whole diff readable as it is beside it (state/plan-diff.ts): what a cut text points to. */
