@@ -9,8 +9,9 @@ import { fenced } from './debris.js';
  * file the plan does not write"), each a list of cases so that a count of 0 can be shown with what broke it:
  * - lines lost: a non-blank line of a migrated file (one whose lines moved out of it) that no written
  *   file holds, and that the plan names neither as merged nor as dropped, nor in a note;
- * - written twice: a unit the plan reports as an exact duplicate, written again in the same section of
- *   one file (a repeat in another section stands in its own context and is counted apart, not a defect);
+ * - written twice: a rule the plan reports as an exact duplicate, written again in the same section of
+ *   one file, not indented (a line of a larger unit) and not after another lead-in (a repeat in another
+ *   section, or said of something else, stands in its own context and is counted apart, not a defect);
  * - notes naming an instruction file that is neither in the repository nor written by the plan.
  */
 export interface PlanFidelity {
@@ -24,6 +25,7 @@ export interface PlanFidelity {
 const at = (p: string, line: number) => `${p}:${line}`;
 const HEADING = /^ {0,3}#{1,6}\s/;
 const FRONT_MATTER = /^---\s*$/;
+const LEAD_IN = /^(?![-*+]\s|\d+[.)]\s).*:[*_`]*\s*$/;
 
 /** The lines of a file's leading front matter (fences included), 1-based. */
 function frontMatterLines(lines: string[]): Set<number> {
@@ -54,10 +56,12 @@ export function planFidelity(repo: string, plan: Plan, name = '', linesOf: (p: s
   }
   // Exact duplicates written twice.
   const exact = new Set<string>();
-  for (const p of plan.problems) if (p.type === 'duplication' && p.kind === 'exact') for (const l of p.locations) exact.add(at(l.path, l.line));
+  for (const p of plan.problems)
+    if (p.type === 'duplication' && p.kind === 'exact') for (const l of p.locations) exact.add(at(l.path, l.line));
   const source = new Map<string, string>();
   for (const s of plan.provenance)
-    for (let k = 0; k <= s.to.endLine - s.to.startLine; k++) source.set(at(s.to.path, s.to.startLine + k), at(s.from.path, s.from.startLine + k));
+    for (let k = 0; k <= s.to.endLine - s.to.startLine; k++)
+      source.set(at(s.to.path, s.to.startLine + k), at(s.from.path, s.from.startLine + k));
   for (const o of plan.operations) {
     if (o.content === null) continue;
     const lines = splitText(o.content).lines;
@@ -67,12 +71,16 @@ export function planFidelity(repo: string, plan: Plan, name = '', linesOf: (p: s
     let section = 0;
     lines.forEach((l, i) => {
       if (code[i]) return;
-      if (HEADING.test(l)) return void (section = i + 1);
+      // A heading starts a section, and so does a lead-in ("**Manual setup**:"): what follows is said of it.
+      if (HEADING.test(l) || LEAD_IN.test(l)) return void (section = i + 1);
+      // An indented line is part of a larger unit (a nested bullet, code in a list item), not a rule of its own.
+      if (/^\s/.test(l)) return;
       const from = source.get(at(o.path, i + 1));
       if (!from || !exact.has(from)) return;
       const text = l.trim();
       const shown = `${name}: ${at(o.path, i + 1)} ${JSON.stringify(text.slice(0, 80))}`;
-      if (bySection.has(`${section}\u0000${text}`)) f.writtenTwice.push(`${shown} (again in its section, first at line ${bySection.get(`${section}\u0000${text}`)})`);
+      if (bySection.has(`${section}\u0000${text}`))
+        f.writtenTwice.push(`${shown} (again in its section, first at line ${bySection.get(`${section}\u0000${text}`)})`);
       else if (anywhere.has(text)) f.repeatedElsewhere.push(`${shown} (first at line ${anywhere.get(text)})`);
       bySection.set(`${section}\u0000${text}`, bySection.get(`${section}\u0000${text}`) ?? i + 1);
       anywhere.set(text, anywhere.get(text) ?? i + 1);

@@ -19,6 +19,8 @@ export type Note =
   | { kind: 'headings-moved'; path: string; count: number; target: string }
   /** A heading repeated among its siblings in one file: the later ones merged into the first, their lines under it. */
   | { kind: 'siblings-merged'; path: string; heading: string; line: number; repeats: number[]; target: string }
+  /** Units a file says again in one section, written once (issue 40): each repeat's line, and where what it repeats is written. */
+  | { kind: 'repeats-once'; path: string; repeats: { line: number; keptAt: LineRef }[]; target: string }
   /** Lines of a migrated file written for another assistant (analysis/discovery/other-assistants.ts): listed, and what the person chose for them. */
   | { kind: 'other-assistant'; path: string; lines: OtherAssistantLine[]; fate: AssistantFate; rewritable: number }
   /** A nested AGENTS.md planned repo-wide, or scoped otherwise than the tool decided: where it applies, and the tool's reason. */

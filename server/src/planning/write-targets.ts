@@ -77,6 +77,7 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written): void {
     w.notes.push(...changedLineNotes(target.path, marked, (p, l) => linesOf(p)[l - 1]));
     for (const at of apart) w.notes.push({ kind: 'list-ended', at, line: linesOf(at.path)[at.line - 1]!, target: target.path });
     w.notes.push(...siblingNotes(w.merged.slice(mergedBefore), target.path, linesOf));
+    w.notes.push(...repeatNotes(w.merged.slice(mergedBefore), target.path));
     w.notes.push(...unresolvedNotes(links.unresolved));
   }
   if (before && content === before.text && !replacing) {
@@ -174,4 +175,15 @@ function siblingNotes(merged: Merged[], target: string, linesOf: (p: string) => 
       });
   }
   return [...byHeading.values()];
+}
+
+/** The units each file says again in one section, written once: one note per file. */
+function repeatNotes(merged: Merged[], target: string): Note[] {
+  const byPath = new Map<string, Note & { kind: 'repeats-once' }>();
+  for (const m of merged.filter((x) => x.repeat)) {
+    const note = byPath.get(m.path) ?? { kind: 'repeats-once', path: m.path, repeats: [], target };
+    byPath.set(m.path, note);
+    note.repeats.push({ line: m.line, keptAt: m.keptAt });
+  }
+  return [...byPath.values()];
 }

@@ -1,0 +1,85 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
+import { buildPlan } from '../../server/src/planning/plan.js';
+import { sandbox, writeFile } from '../helpers/sandbox.js';
+
+/**
+ * Written once (issue 40): a unit the plan reports as an exact duplicate of one written before it in
+ * the same section is written once, and the plan names it in `merged` with its reason. A repeat that
+ * stands after another lead-in, or in another section, is its own context's and stays.
+ */
+const COPILOT = '.github/copilot-instructions.md';
+
+const BODY =
+  '## Testing\n\n- Run the unit tests with vitest before each commit.\n- Keep fixtures small and named after the case.\n\n' +
+  '## Style\n\n- Use two spaces for indentation in every file.\n';
+
+test('a source whose body is written twice is written once: the repeated lines are named as merged, with the line they repeat', async (t) => {
+  const repo = sandbox(t, { 'CLAUDE.md': `# Project\n\n${BODY}\n# Project\n\n${BODY}` });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = plan.operations.find((o) => o.path === COPILOT)!.content;
+  assert.equal(
+    content,
+    '# Copilot instructions\n\n## Project\n\n### Testing\n\n- Run the unit tests with vitest before each commit.\n' +
+      '- Keep fixtures small and named after the case.\n\n### Style\n\n- Use two spaces for indentation in every file.\n',
+  );
+  const repeats = plan.merged.filter((m) => m.repeat).map((m) => [m.path, m.line, m.keptAt.path, m.keptAt.line]);
+  assert.deepEqual(repeats, [
+    ['CLAUDE.md', 16, 'CLAUDE.md', 5],
+    ['CLAUDE.md', 17, 'CLAUDE.md', 6],
+    ['CLAUDE.md', 21, 'CLAUDE.md', 10],
+  ]);
+  const note = plan.notes.find((n) =>
+    n.startsWith('CLAUDE.md: lines 16, 17, 21 repeat what the same section says before (lines 5, 6, 10)'),
+  );
+  assert.ok(note?.includes(`written once in ${COPILOT}`), plan.notes.join('\n'));
+});
+
+test('a repeat after another lead-in, or under another heading, stands in its own context and is written again', async (t) => {
+  const source =
+    '# Integrations\n\n## Setup\n\n**Agent integration**:\n- Installed when the app starts.\n- The dependency must be added to the project.\n\n' +
+    '**Manual integration**:\n- Set up by hand in code.\n- The dependency must be added to the project.\n\n' +
+    '## Release\n\n- The dependency must be added to the project.\n';
+  const repo = sandbox(t, { 'AGENTS.md': source });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = plan.operations.find((o) => o.path === COPILOT)!.content!;
+  assert.equal(content.split('- The dependency must be added to the project.').length - 1, 3, content);
+  assert.deepEqual(
+    plan.merged.filter((m) => m.repeat),
+    [],
+  );
+});
+
+test('a scoped file writes a list item its source repeats in one section once, and names it', async (t) => {
+  const rules =
+    '---\ndescription: Webapp code\nglobs: apps/webapp/**\n---\n\n## Where to look\n\n' +
+    '- The routes are in app/routes and named after their path.\n- The services are in app/services, one class a file.\n\n' +
+    '- The services are in app/services, one class a file.\n- Presenters move loader code into a class.\n';
+  const repo = sandbox(t, { '.cursor/rules/webapp.mdc': rules });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = plan.operations.find((o) => o.path === '.github/instructions/webapp.instructions.md')!.content!;
+  assert.equal(
+    content.slice(content.indexOf('## Where to look')),
+    '## Where to look\n\n- The routes are in app/routes and named after their path.\n- The services are in app/services, one class a file.\n\n' +
+      '- Presenters move loader code into a class.\n',
+  );
+  assert.deepEqual(
+    plan.merged.filter((m) => m.repeat).map((m) => [m.path, m.line, m.keptAt.line]),
+    [['.cursor/rules/webapp.mdc', 11, 9]],
+  );
+});
+
+test('after the migration a second plan finds the repeated body written already: nothing to do', async (t) => {
+  const repo = sandbox(t, { 'CLAUDE.md': `# Project\n\n${BODY}\n# Project\n\n${BODY}` });
+  const first = buildPlan(await scanRepository(repo));
+  for (const op of first.operations) writeFile(repo, op.path, op.content!);
+  const second = buildPlan(await scanRepository(repo));
+  assert.deepEqual(
+    second.operations.map((o) => o.path),
+    [],
+  );
+  assert.ok(fs.existsSync(path.join(repo, COPILOT)));
+});
