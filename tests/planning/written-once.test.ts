@@ -5,6 +5,7 @@ import path from 'node:path';
 import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
 import { sandbox, writeFile } from '../helpers/sandbox.js';
+import { emptyHeadings } from '../helpers/debris.js';
 
 /**
  * Written once (issue 40): a unit the plan reports as an exact duplicate of one written before it in
@@ -82,4 +83,57 @@ test('after the migration a second plan finds the repeated body written already:
     [],
   );
   assert.ok(fs.existsSync(path.join(repo, COPILOT)));
+});
+
+const DIGEST =
+  '# Copilot instructions\n\nA digest of AGENTS.md for Copilot.\n\n## Setup\n\n- Install dependencies with `pnpm install`.\n\n' +
+  '## Testing\n\n- Run `pnpm test` before every commit.\n- Run `pnpm test:e2e` for the browser tests.\n\n## Style\n\n- Use two spaces for indentation.\n';
+const DIGESTED =
+  '# Acme Widgets\n\nGuidance for coding agents working in this repository.\n\n## Setup\n\n- Install dependencies with `pnpm install`.\n- Use Node 20 or later.\n\n' +
+  '## Testing\n\n- Run `pnpm test` before every commit.\n- Put new tests next to the code they cover.\n\n' +
+  '## Style\n\n- Use two spaces for indentation.\n- Prefer named exports over default exports.\n';
+
+test("a Copilot digest and the file it digests give one section per topic: the source's new lines join the digest's sections", async (t) => {
+  const repo = sandbox(t, { [COPILOT]: DIGEST, 'AGENTS.md': DIGESTED });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = plan.operations.find((o) => o.path === COPILOT)!.content!;
+  assert.equal(
+    content,
+    DIGEST.replace('`pnpm install`.\n', '`pnpm install`.\n\n- Use Node 20 or later.\n')
+      .replace('browser tests.\n', 'browser tests.\n\n- Put new tests next to the code they cover.\n')
+      .replace('indentation.\n', 'indentation.\n\n- Prefer named exports over default exports.\n') +
+      '\n## General\n\n<!-- copilot-onboard: top-level heading from AGENTS.md, kept as a comment (one title per file):\n# Acme Widgets\n-->\n\n' +
+      'Guidance for coding agents working in this repository.\n',
+  );
+  // The digest's own line, which its source does not have, is kept and reported.
+  const note = plan.notes.find((n) => n.startsWith(`${COPILOT} and AGENTS.md share the sections "Setup", "Testing", "Style"`));
+  assert.ok(note?.includes('line 12 "- Run `pnpm test:e2e` for the browser tests."'), plan.notes.join('\n'));
+});
+
+test('a source whose every rule the digest has already leaves no heading with only its kept title under it', async (t) => {
+  const repo = sandbox(t, { [COPILOT]: DIGEST, 'CLAUDE.md': '# CLAUDE.md\n\n## Testing\n\n- Run `pnpm test` before every commit.\n' });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = plan.operations.find((o) => o.path === COPILOT)!.content!;
+  assert.equal(
+    content,
+    `${DIGEST}\n<!-- copilot-onboard: top-level heading from CLAUDE.md, kept as a comment (one title per file):\n# CLAUDE.md\n-->\n`,
+  );
+  assert.deepEqual(emptyHeadings(content.split('\n')), []);
+});
+
+test('a digest, its source and a third file with the same chapter give that chapter once; a second plan is a no-op', async (t) => {
+  const repo = sandbox(t, {
+    [COPILOT]: DIGEST,
+    'AGENTS.md': DIGESTED,
+    'CLAUDE.md': '# CLAUDE.md\n\n## Testing\n\n- Run `pnpm test` before every commit.\n- Mock the network in unit tests.\n',
+  });
+  const first = buildPlan(await scanRepository(repo));
+  const content = first.operations.find((o) => o.path === COPILOT)!.content!;
+  assert.equal(content.split('\n').filter((l) => /^#+ Testing$/.test(l)).length, 1, content);
+  assert.ok(content.includes('- Mock the network in unit tests.'), content);
+  for (const op of first.operations) writeFile(repo, op.path, op.content!);
+  assert.deepEqual(
+    buildPlan(await scanRepository(repo)).operations.map((o) => o.path),
+    [],
+  );
 });

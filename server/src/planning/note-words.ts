@@ -52,6 +52,11 @@ const WORDS: Words = {
     `${n.path}: ${n.count === 1 ? 'one heading moves' : `${n.count} headings move`} down a level in ${n.target}, with what is under ${n.count === 1 ? 'it' : 'them'}, below the heading that names what the file is about (a "#" added to each).`,
   'siblings-merged': (n) =>
     `${n.path}:${n.line} "${n.heading.trim()}" is repeated among its sibling headings (line${n.repeats.length > 1 ? 's' : ''} ${n.repeats.join(', ')}): ${n.target} has one section with that heading, the lines of each in their order under it.`,
+  'digest-kept': (n) => {
+    const shown = n.lines.slice(0, MAX_LISTED).map((l) => `line ${l.line} "${excerpt(l.text)}"`);
+    const more = n.lines.length > MAX_LISTED ? `, and ${n.lines.length - MAX_LISTED} more` : '';
+    return `${n.path} and ${n.source} share the sections ${n.sections.map((s) => `"${s}"`).join(', ')}: each stays one section, with what ${n.source} adds written at its end. ${n.path}'s own lines there that ${n.source} does not have are kept as they are; check that they still hold: ${shown.join(', ')}${more}.`;
+  },
   'repeats-once': (n) => {
     const many = n.repeats.length > 1;
     const kept = n.repeats.map((r) => (r.keptAt.path === n.path ? `${r.keptAt.line}` : `${r.keptAt.path}:${r.keptAt.line}`));

@@ -19,6 +19,8 @@ export type Note =
   | { kind: 'headings-moved'; path: string; count: number; target: string }
   /** A heading repeated among its siblings in one file: the later ones merged into the first, their lines under it. */
   | { kind: 'siblings-merged'; path: string; heading: string; line: number; repeats: number[]; target: string }
+  /** A Copilot file that digests a legacy file: the sections they share, one each, and the Copilot file's lines there the source does not have, kept. */
+  | { kind: 'digest-kept'; path: string; source: string; sections: string[]; lines: { line: number; text: string }[] }
   /** Units a file says again in one section, written once (issue 40): each repeat's line, and where what it repeats is written. */
   | { kind: 'repeats-once'; path: string; repeats: { line: number; keptAt: LineRef }[]; target: string }
   /** Lines of a migrated file written for another assistant (analysis/discovery/other-assistants.ts): listed, and what the person chose for them. */

@@ -10,6 +10,7 @@ import type { LongFile, Note } from './notes.js';
 import { operation, sizeOver, textStyle } from './operations.js';
 import { unwritable, type CopilotLink } from './options.js';
 import { changedLineNotes } from './changed-lines.js';
+import { digestNotes } from './digest-notes.js';
 import { dropImports, dropLines } from './render/drop.js';
 import { keepUnitsApart } from './render/keep-apart.js';
 import { LineMap } from './render/line-map.js';
@@ -78,6 +79,7 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written): void {
     for (const at of apart) w.notes.push({ kind: 'list-ended', at, line: linesOf(at.path)[at.line - 1]!, target: target.path });
     w.notes.push(...siblingNotes(w.merged.slice(mergedBefore), target.path, linesOf));
     w.notes.push(...repeatNotes(w.merged.slice(mergedBefore), target.path));
+    if (existingDoc && target.path === COPILOT_INSTRUCTIONS_PATH) w.notes.push(...digestNotes(existingDoc, w.merged.slice(mergedBefore)));
     w.notes.push(...unresolvedNotes(links.unresolved));
   }
   if (before && content === before.text && !replacing) {

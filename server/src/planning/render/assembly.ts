@@ -86,9 +86,24 @@ export class Assembly {
   constructor(
     readonly written: WrittenUnits,
     private readonly merged: Merged[],
-    /** Whether the target has `## ` sections of its own, which sections from a source must not precede. */
-    private readonly targetSections = false,
+    /** The heading lines of the target's own `## ` sections, which sections from a source must not precede. */
+    private readonly targetHeadings: string[] = [],
   ) {}
+
+  /** Whether the target has `## ` sections of its own. */
+  private get targetSections(): boolean {
+    return this.targetHeadings.length > 0;
+  }
+
+  /**
+   * Whether a titled document's chapters are the target's sections: two of them, or all it has. A
+   * Copilot file that digests it then gets one section per topic, not a second one under its title.
+   */
+  private readonly digested = (chapters: string[]): boolean => {
+    const own = new Set(this.targetHeadings.map(headingKey));
+    const shared = chapters.filter((c) => own.has(headingKey(c))).length;
+    return shared >= 2 || (shared >= 1 && shared === chapters.length);
+  };
 
   /** What goes under the target's head, on top, and then every section; no heading is left with nothing under it. */
   additions(): Addition[] {
@@ -100,7 +115,7 @@ export class Assembly {
 
   /** Read one legacy document's units in. */
   addDocument(sourceUnits: Unit[], flatName: string | null = null): void {
-    const placedUnits = placeDocument(sourceUnits);
+    const placedUnits = placeDocument(sourceUnits, this.digested);
     if (placedUnits.length === 0) return;
     const keys = new PlacedKeys(placedUnits);
     const units = placedUnits.map((p) => p.unit);
