@@ -1,7 +1,7 @@
 // npm run quality (fidelity part, issue 40): what a reviewer of a migration pull request would catch at
 // once, counted on every corpus repository (../shared/corpus) and every judged structure fixture
 // (tests/fixtures/judged-structure), each planned in process on a copy in a temp dir under the default
-// choices: links of moved text that resolved where they were written and no longer lead to the same
+// choices, and again with every choice that leaves lines out (a repository's name then says "(leaving out)"): links of moved text that resolved where they were written and no longer lead to the same
 // repository path, lines of an existing Copilot file moved, managed blocks changed, headings left
 // empty, lines lost, exact duplicates written twice in one section, notes naming an instruction file
 // the plan does not write. Each must be 0. Exact duplicates written again in another section are
@@ -11,12 +11,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { scanRepository } from '../server/src/analysis/discovery/scan.js';
-import { buildPlan } from '../server/src/planning/plan.js';
+import { buildPlan, DEFAULT_CHOICES, type Plan, type PlanChoices } from '../server/src/planning/plan.js';
 import { CORPUS, corpusRepos } from '../tests/helpers/corpus.js';
 import { fidelity, noPlanCases, type Fidelity } from '../tests/helpers/fidelity.js';
 
 const list = process.argv.includes('--list');
 const FIXTURES = path.resolve(import.meta.dirname, '../tests/fixtures/judged-structure');
+
+const KEYS = ['brokenLinks', 'copilotMoved', 'blocksChanged', 'emptyHeadings', 'linesLost', 'writtenTwice', 'notesUnwritten'] as const;
 
 async function measure(dir: string, name: string): Promise<Fidelity> {
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'co-fidelity-'));
@@ -25,10 +27,28 @@ async function measure(dir: string, name: string): Promise<Fidelity> {
     execFileSync('chmod', ['-R', 'u+w', repo]);
     fs.rmSync(path.join(repo, 'judgement.json'), { force: true });
     execFileSync('git', ['init', '-q', repo]);
-    return fidelity(repo, buildPlan(await scanRepository(repo)), name);
+    const scan = await scanRepository(repo);
+    const plan = buildPlan(scan);
+    const f = fidelity(repo, plan, name);
+    // Measured again with every choice that leaves lines out: another assistant's lines, and the other sides of contradictions.
+    const choices = leavingOut(plan);
+    if (!choices) return f;
+    const chosen = fidelity(repo, buildPlan(scan, undefined, choices), `${name} (leaving out)`);
+    for (const k of [...KEYS, 'repeatedElsewhere'] as const) f[k].push(...chosen[k]);
+    return f;
   } finally {
     fs.rmSync(repo, { recursive: true, force: true });
   }
+}
+
+/** Every assistant option left out and every contradiction settled for its first side, or null when the plan offers neither. */
+function leavingOut(plan: Plan): PlanChoices | null {
+  if (plan.assistants.length === 0 && plan.conflicts.length === 0) return null;
+  return {
+    ...DEFAULT_CHOICES,
+    assistants: Object.fromEntries(plan.assistants.map((a) => [a.path, 'leave_out' as const])),
+    conflicts: Object.fromEntries(plan.conflicts.map((c) => [c.id, 'keep_1'])),
+  };
 }
 
 const sets: [string, string[], string][] = [];
@@ -42,7 +62,6 @@ sets.push([
     .sort(),
   FIXTURES,
 ]);
-const KEYS = ['brokenLinks', 'copilotMoved', 'blocksChanged', 'emptyHeadings', 'linesLost', 'writtenTwice', 'notesUnwritten'] as const;
 let defects = 0;
 for (const [set, names, base] of sets) {
   const all: Fidelity = { resolvedBefore: 0, brokenLinks: [], copilotMoved: [], blocksChanged: [], emptyHeadings: [], ...noPlanCases() };

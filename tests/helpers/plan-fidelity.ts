@@ -44,6 +44,8 @@ export function planFidelity(repo: string, plan: Plan, name = '', linesOf: (p: s
   for (const s of plan.provenance) for (let l = s.from.startLine; l <= s.from.endLine; l++) landed.add(at(s.from.path, l));
   for (const m of plan.merged) for (let k = 0; k < m.lines; k++) landed.add(at(m.path, m.line + k));
   for (const d of plan.dropped) landed.add(at(d.path, d.line));
+  // Lines for another assistant the approve form lists as what "leave out" drops.
+  for (const a of plan.assistants) for (const l of a.leftOut) landed.add(at(a.path, l.line));
   const noted = plan.notes.join('\n');
   const moved = new Set(plan.provenance.filter((p) => p.from.path !== p.to.path).map((p) => p.from.path));
   for (const p of [...moved].sort()) {
@@ -89,7 +91,8 @@ export function planFidelity(repo: string, plan: Plan, name = '', linesOf: (p: s
   // Notes that name an instruction file the plan neither finds nor writes.
   const written = new Set(plan.operations.filter((o) => o.content !== null).map((o) => o.path));
   const there = (p: string) => written.has(p) || fs.existsSync(path.join(repo, p));
-  for (const note of plan.notes)
+  // The plan's notes, and the notes of the options the approve form shows.
+  for (const note of [...plan.notes, ...plan.legacy.map((l) => l.note)])
     for (const m of note.matchAll(/(?:^|[\s"'(`])(\.github\/(?:copilot-instructions\.md|instructions\/[^\s"'`),;:]+\.instructions\.md))/g))
       if (!there(m[1]!)) f.notesUnwritten.push(`${name}: ${m[1]} in ${JSON.stringify(note.slice(0, 120))}`);
   return f;

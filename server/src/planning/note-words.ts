@@ -145,6 +145,8 @@ const WORDS: Words = {
     if (n.readers.length === 0) return `${n.path} is kept for its own tool: no Copilot surface reads it today${after}.`;
     return `${n.path} is read today by ${surfaceList(n.readers)}${after}. If you keep it, its rules load twice there (from it and from ${n.target}).`;
   },
+  'nothing-moved': (n) =>
+    `${n.path} is kept as it is: none of its lines go to Copilot's files under your choices, so no file is written for it.`,
   'link-kept': (n) => `${COPILOT} is a symlink to ${n.link}; keeping it leaves repo-wide rules of other files in their own Copilot file.`,
   'link-shown-kept': (n) =>
     n.replaced

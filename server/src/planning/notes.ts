@@ -61,6 +61,8 @@ export type Note =
   | { kind: 'conflicts-kept' }
   /** Option notes: what keeping a file means. */
   | { kind: 'legacy-kept'; path: string; readers: Surface[]; later: Surface[]; target: string }
+  /** A legacy file none of whose lines the plan writes (all left out or dropped by the person's choices): no file is written for it. */
+  | { kind: 'nothing-moved'; path: string }
   | { kind: 'link-kept'; link: string }
   | { kind: 'link-shown-kept'; path: string; replaced: boolean }
   | { kind: 'left-out'; path: string; why: string | null };

@@ -46,11 +46,13 @@ export interface Written {
   notes: Note[];
   /** The targets the plan cannot write. */
   blocked: Set<string>;
+  /** New targets left with no line to write (every line of their sources left out or dropped): not created. */
+  empty: Set<string>;
   long: LongFile[];
 }
 
 export function writeTargets(ctx: WriteContext, targets: Target[]): Written {
-  const w: Written = { operations: [], merged: [], provenance: [], notes: [], blocked: new Set(), long: [] };
+  const w: Written = { operations: [], merged: [], provenance: [], notes: [], blocked: new Set(), empty: new Set(), long: [] };
   for (const target of targets) writeTarget(ctx, target, w);
   return w;
 }
@@ -68,7 +70,10 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written): void {
   const mergedBefore = w.merged.length;
   const { marked, apart } = renderedTarget(ctx, target, existingDoc, w.merged);
   // A new file with no rule in it (its sources were empty, or all merged) is not created.
-  if (!existingDoc && !marked.refs.some((r) => r !== null)) return;
+  if (!existingDoc && !marked.refs.some((r) => r !== null)) {
+    w.empty.add(target.path);
+    return;
+  }
   const links = relinked(marked, target.path, linkFacts(ctx));
   const content = fileText(scan, target, existingDoc, rewritten(marked, links.rendered, ctx.rewrites, target.path));
   w.provenance.push(...spans(target.path, marked.refs));
