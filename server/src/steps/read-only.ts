@@ -124,7 +124,12 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     patternDetail,
     operations: plan.operations.map((o) => ({ op: o.op, path: o.path, diff: o.diff, content: o.content })),
     problems: plan.problems,
-    merged: plan.merged.map((m) => ({ path: m.path, line: m.line, keptAt: m.keptAt, ...(m.repeat ? { repeat: true } : {}) })),
+    merged: plan.merged.map((m) => ({
+      path: m.path,
+      line: m.line,
+      keptAt: m.keptAt,
+      ...(m.repeat ? { repeat: true, lines: m.lines } : {}),
+    })),
     legacy: plan.legacy,
     conflicts: plan.conflicts.map((c) => ({
       id: c.id,
