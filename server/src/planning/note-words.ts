@@ -86,6 +86,8 @@ const WORDS: Words = {
   'list-ended': (n) =>
     `${n.at.path}:${n.at.line} "${n.line.trim()}" starts indented, so ${n.target} has a comment line before it that ends the list above: it would otherwise read as part of that list's last item.`,
   'already-organised': (n) => `${n.target} is already organised in sections; nothing to change.`,
+  'heading-emptied': (n) =>
+    `${n.at.path}:${n.at.line} "${excerpt(n.text)}" is not written in ${n.target}: every line under it is left out of it (see the notes and your choices), and a heading with nothing under it says nothing.`,
   'pointer-line': (n) =>
     `${n.at.path}:${n.at.line} "${excerpt(n.text)}" points at ${n.target}, where the file's other lines now go: it is not copied there (it would point at itself).`,
   'links-unresolved': (n) => {

@@ -32,6 +32,8 @@ export type Note =
   /** A comment line that ends a list, written before a unit that starts indented. */
   | { kind: 'list-ended'; at: LineRef; line: string; target: string }
   | { kind: 'already-organised'; target: string }
+  /** A heading of a migrated file not written: every line under it was left out or dropped. */
+  | { kind: 'heading-emptied'; at: LineRef; text: string; target: string }
   /** A line of a migrated file that only points at the file its rules move into: not copied there. */
   | { kind: 'pointer-line'; at: LineRef; text: string; target: string }
   /** Relative links of moved text that led to nothing in the repository where they were written: kept as written. */

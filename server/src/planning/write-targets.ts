@@ -68,7 +68,10 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written): void {
   }
   const existingDoc = replacing ? link!.shown : ctx.byPath.get(target.path);
   const mergedBefore = w.merged.length;
-  const { marked, apart } = renderedTarget(ctx, target, existingDoc, w.merged);
+  const { marked, apart, emptied } = renderedTarget(ctx, target, existingDoc, w.merged);
+  // A heading taken along with the lines under it, all left out: named, never dropped silently.
+  const linesOf = ctx.sources.linesOf;
+  for (const at of emptied) w.notes.push({ kind: 'heading-emptied', at, text: linesOf(at.path)[at.line - 1]!, target: target.path });
   // A new file with no rule in it (its sources were empty, or all merged) is not created.
   if (!existingDoc && !marked.refs.some((r) => r !== null)) {
     w.empty.add(target.path);
@@ -78,7 +81,6 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written): void {
   const content = fileText(scan, target, existingDoc, rewritten(marked, links.rendered, ctx.rewrites, target.path));
   w.provenance.push(...spans(target.path, marked.refs));
   const before = scan.files.get(target.path);
-  const linesOf = ctx.sources.linesOf;
   if (!(before && content === before.text)) {
     w.notes.push(...changedLineNotes(target.path, marked, (p, l) => linesOf(p)[l - 1]));
     for (const at of apart) w.notes.push({ kind: 'list-ended', at, line: linesOf(at.path)[at.line - 1]!, target: target.path });
@@ -104,7 +106,7 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written): void {
 /** A target rendered, its imports and dropped lines taken out, units kept apart and conflicts marked; checked line by line. */
 function renderedTarget(ctx: WriteContext, target: Target, existingDoc: InstructionDoc | undefined, merged: Merged[]) {
   const rendered = renderTarget(ctx.sources, target, existingDoc, merged);
-  const emptied = new LineMap<true>();
+  const emptied = new LineMap<LineRef>();
   const apart = keepUnitsApart(dropLines(dropImports(rendered, ctx.imports), ctx.dropped, emptied));
   // Scoped files keep each source's body as it is; Copilot's own file is assembled, its sides gathered.
   const gathered =
@@ -112,7 +114,7 @@ function renderedTarget(ctx: WriteContext, target: Target, existingDoc: Instruct
   const marked = insertMarks(gathered, ctx.marks);
   const gone = { has: (at: LineRef) => ctx.dropped.has(at) || emptied.has(at) };
   assertEveryLineOnce(ctx.sources.linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, gone);
-  return { marked, apart: apart.before };
+  return { marked, apart: apart.before, emptied: emptied.values() };
 }
 
 /**
