@@ -56,6 +56,30 @@ test('the same value negated in one line only: "never call `blorp sync`" vs a co
   assert.match(saidOf(found[0]!), /says not to/);
 });
 
+test('a rule against several lines doing what it forbids is one pair, the rule first', async (t) => {
+  const found = await subjectPairs(t, {
+    'AGENTS.md': `# Agents\n\n- Do not add a blorp package without asking.\n${padding}\n`,
+    'CLAUDE.md': '# A\n\n```sh\nblorp fetch wemble\n```\n',
+    '.github/copilot-instructions.md': '# B\n\n```sh\nblorp fetch quiggle\n```\n',
+  });
+  // The rule and both examples are one pair, ranked first (the two examples, side by side, rank below).
+  assert.ok(found.length >= 1, JSON.stringify(found));
+  assert.deepEqual(at(found[0]!).sort(), ['.github/copilot-instructions.md:4', 'AGENTS.md:3', 'CLAUDE.md:4']);
+  assert.equal(at(found[0]!)[0], 'AGENTS.md:3');
+  assert.deepEqual(found[0]!.type === 'contradiction' && found[0]!.sides, [0, 1, 1]);
+});
+
+test('not a pair: "prefer X over `y`" against a line that also turns `y` down; a bare name against the command run with flags', async (t) => {
+  assert.deepEqual(
+    await subjectPairs(t, {
+      'AGENTS.md': `# Agents\n\n- Add wemble flags instead of inline \`quaxOf()\` checks.\n${padding}\n`,
+      'CLAUDE.md': '# Claude\n\n- Prefer explicit wemble fields over scattered `quaxOf()` checks.\n',
+    }),
+    [],
+  );
+  assert.equal(compareValues('zorblint', 'zorblint lint --strict'), null);
+});
+
 test('not a pair: a value that only narrows the other, both negated, a list of siblings, a wrong-way example', async (t) => {
   const none = async (files: Record<string, string>) => assert.deepEqual(await subjectPairs(t, files), []);
   await none({

@@ -92,7 +92,9 @@ export function compareValues(x: string, y: string, tokensOf: (v: string) => Tok
   // too changes a name (`core-storage` and `core-storage-oss`); a word of its own is an argument.
   const [added, longer, longerMask] = onlyA.length > 0 ? [onlyA, a, inA] : [onlyB, b, inB];
   const sharedWords = new Set(longer.filter((_, i) => longerMask[i]).map((t) => t.word));
-  if (added.some((t) => t.flag)) return { strength: 0.35 + 0.4 * kept, change: 'flag' };
+  // A flag changes a command, not a bare name (`tool` named in prose and `tool lint --fix` run).
+  const shorter = longer === a ? b : a;
+  if (added.some((t) => t.flag) && new Set(shorter.map((t) => t.word)).size >= 2) return { strength: 0.35 + 0.4 * kept, change: 'flag' };
   // Only the rest of a name: a folder put before a path (`tools/x.sh` and `x.sh`) names the same file.
   const inShared = added.filter((t) => sharedWords.has(t.word));
   if (inShared.length > 0 && !folderOnly(longer, longerMask, inShared)) return { strength: 0.35 + 0.4 * kept, change: 'name' };

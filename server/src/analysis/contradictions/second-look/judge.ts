@@ -14,6 +14,8 @@ export interface SecondLook {
   mark: 'values' | 'polarity' | 'both';
   /** The two values, for a pair marked by values. */
   values?: [string, string];
+  /** Further lines on `b`'s side: for a rule saying not to (`a`), every line found doing it, best first. */
+  more?: RuleLine[];
 }
 
 /** What judging a pair needs to know of the repository: its terms' weights, the text of each file, pairs already reported. */
@@ -75,7 +77,8 @@ export function judgePair(
   const turned = aligned !== null && negationOnly(aligned.onlyA, aligned.onlyB) && aligned.common >= 3;
   const lined = aligned && lineSlot(aligned, ra, rb);
   const slot = turned ? null : (lined ?? valueSlot(ra.values, rb.values, c.tokensOf));
-  const polarity = turned ? 1 : flipped(ra, rb, bTerms, c.weight, c.topWeight);
+  const turn = turned ? { strength: 1, against: aligned.onlyA.length > 0 ? 'a' : 'b' } : flipped(ra, rb, bTerms, c.weight, c.topWeight);
+  const polarity = turn.strength;
   if (!slot && polarity === 0) return null;
   if (c.taken.has(pairKey(a, b))) return null;
   let score = (0.3 + similarity) * ((slot ? slot.strength : 0) + polarity * 0.8);
@@ -86,11 +89,14 @@ export function judgePair(
   if (a.code && b.code) score *= 0.6;
   if (a.path !== b.path) score *= 1.5;
   else if (a.section !== b.section) score *= 0.8;
-  // Two values in one file are most often parallel items (each step, each package), not a drift.
-  if (slot && polarity === 0 && a.path === b.path) score *= 0.5;
+  // Two values in one file are most often parallel items (each step, each package), not a drift; a
+  // rule and a line of its own file doing what it forbids, most often its example or its exception.
+  if (a.path === b.path) score *= 0.5;
+  // A pair marked only by polarity puts the line that says not to first: the rule, then the lines doing it.
+  const swap = !slot && turn.against === 'b';
   return {
-    a,
-    b,
+    a: swap ? b : a,
+    b: swap ? a : b,
     score,
     subject: subjectOf(ra, bTerms, c.weight),
     mark: slot && polarity > 0 ? 'both' : slot ? 'values' : 'polarity',
@@ -159,13 +165,20 @@ const bothHold = (values: [string, string], pa: string, pb: string, held: Readon
  * in a code example against "never blorp"); the verb around it turns with every rule. Rarer terms
  * weigh more: a common word negated somewhere says little.
  */
-function flipped(ra: LineTerms, rb: LineTerms, bTerms: ReadonlySet<string>, weight: ReadonlyMap<string, number>, top: number): number {
-  let best = 0;
+function flipped(
+  ra: LineTerms,
+  rb: LineTerms,
+  bTerms: ReadonlySet<string>,
+  weight: ReadonlyMap<string, number>,
+  top: number,
+): { strength: number; against: 'a' | 'b' } {
+  const best: { strength: number; against: 'a' | 'b' } = { strength: 0, against: 'a' };
   for (const t of ra.terms) {
     if (!bTerms.has(t)) continue;
     const [no, yes] = ra.negated.has(t) ? [ra, rb] : rb.negated.has(t) ? [rb, ra] : [null, null];
     if (!no || !yes || yes.negated.has(t) || !inValue(yes, t)) continue;
-    best = Math.max(best, Math.min(1, (weight.get(t) ?? 0) / (0.6 * top)));
+    const strength = Math.min(1, (weight.get(t) ?? 0) / (0.6 * top));
+    if (strength > best.strength) [best.strength, best.against] = [strength, no === ra ? 'a' : 'b'];
   }
   return best;
 }

@@ -15,11 +15,8 @@ export function secondLookProblems(units: Unit[], scopeOf: (u: Unit) => Scope, r
       type: 'contradiction' as const,
       kind: 'subject' as const,
       description: `Worth a second look, both about ${s.subject}: ${said}`,
-      locations: [
-        { path: s.a.path, line: s.a.line },
-        { path: s.b.path, line: s.b.line },
-      ],
-      sides: [0, 1],
+      locations: [s.a, s.b, ...(s.more ?? [])].map((l) => ({ path: l.path, line: l.line })),
+      sides: [0, 1, ...(s.more ?? []).map(() => 1)],
       topic: s.subject,
       said,
     };

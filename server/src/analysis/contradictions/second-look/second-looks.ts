@@ -119,8 +119,9 @@ function indexLines(all: RuleLine[], taken: ReadonlySet<string>) {
 }
 
 /** The best pairs first, each line in at most a few of them, at most `limit`. */
-function keepBest(found: SecondLook[], limit: number): SecondLook[] {
-  found.sort((p, q) => q.score - p.score || p.a.path.localeCompare(q.a.path) || p.a.line - q.a.line || p.b.line - q.b.line);
+function keepBest(all: SecondLook[], limit: number): SecondLook[] {
+  all.sort((p, q) => q.score - p.score || p.a.path.localeCompare(q.a.path) || p.a.line - q.a.line || p.b.line - q.b.line);
+  const found = joinRules(all);
   const uses = new Map<string, number>();
   const kept: SecondLook[] = [];
   for (const p of found) {
@@ -137,3 +138,28 @@ function keepBest(found: SecondLook[], limit: number): SecondLook[] {
 /** Plain words of a line (three letters or more, not only digits): the first, cheap reading. */
 const plainWords = (text: string): string[] =>
   (text.toLowerCase().match(/^[\t -~]*$/.test(text) ? /[a-z0-9]{3,}/g : /[\p{L}\p{N}]{3,}/gu) ?? []).filter((w) => !/^\d+$/.test(w));
+
+/** Lines one rule's pairs of polarity may gather: the rule, then at most this many lines doing what it forbids. */
+const LINES_AGAINST_A_RULE = 4;
+
+/**
+ * A rule saying not to do what several lines do is one question, not several: its pairs marked only
+ * by polarity become one, the rule against every line found doing it (best first), ranked as its best.
+ */
+function joinRules(sorted: SecondLook[]): SecondLook[] {
+  const byRule = new Map<string, SecondLook>();
+  const out: SecondLook[] = [];
+  for (const p of sorted) {
+    if (p.mark !== 'polarity') {
+      out.push(p);
+      continue;
+    }
+    const rule = byRule.get(`${p.a.path}:${p.a.line}`);
+    if (!rule) {
+      const first = { ...p, more: [] };
+      byRule.set(`${p.a.path}:${p.a.line}`, first);
+      out.push(first);
+    } else if (rule.more!.length < LINES_AGAINST_A_RULE - 1) rule.more!.push(p.b);
+  }
+  return out;
+}

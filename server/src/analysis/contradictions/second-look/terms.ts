@@ -39,6 +39,9 @@ const NAMED_VERSION = /\b(\p{Lu}[\p{L}.+#-]*)\s+v?(\d+(?:\.\d+)*)\b/gu;
 // Grammar and marks, not names: what turns a line around or narrows it.
 // Not inside a hyphenated word: `--no-deps` is a flag, not a negation.
 const NEGATION = /(?<![\w-])(?:never|not|no|avoid(?:s|ing)?|without|instead of)(?![\w-])|n't\b/gi;
+/** "Prefer X over Y": what comes after "over" is turned down, like after "instead of". */
+const PREFER = /\bprefer/i;
+const NEGATION_OR_OVER = new RegExp(`${NEGATION.source}|(?<![\\w-])over(?![\\w-])`, 'gi');
 /** A mark at the start of a line that shows a wrong way ("❌ Wrong:", "Bad:"): the whole line is negated. */
 export const WRONG_WAY = /^\s*(?:[-*]\s+|\/\/\s*|#\s*)?(?:\u274c|\u{1f6ab}|\u26d4|\u2717|\*{0,2}(?:wrong|bad|incorrect|don'?t)\b)/iu;
 /** How far a negation reaches: to the end of its clause, and at most this many words. */
@@ -145,7 +148,7 @@ function negatedTerms(text: string, terms: ReadonlySet<string>): ReadonlySet<str
   const governed: string[] = [];
   if (WRONG_WAY.test(text)) governed.push(text);
   else
-    for (const m of text.matchAll(NEGATION)) {
+    for (const m of text.matchAll(PREFER.test(text) ? NEGATION_OR_OVER : NEGATION)) {
       const clause = text.slice(m.index + m[0].length).split(/[.;:!?\u2014()]|,\s|\s-\s/)[0]!;
       governed.push(
         clause
