@@ -1,5 +1,7 @@
+import { diffArrays } from 'diff';
+
 /**
- * Two lines, or two values, laid side by side token by token (a longest common subsequence): the
+ * Two lines, or two values, laid side by side token by token (a diff of their tokens): the
  * tokens both hold in the same order are the frame, the others are what differs. A pair that is
  * mostly one frame with a value or two changed is a drifted copy or one slot filled twice; a pair
  * where one side only adds to the other narrows it (an argument more), unless what it adds is a flag
@@ -32,22 +34,14 @@ export function valueTokens(value: string): Token[] {
   return out.slice(0, MAX_TOKENS);
 }
 
-/** Which tokens of `a` and of `b` are in their longest common subsequence. */
+/** Which tokens of `a` and of `b` are in their common subsequence (jsdiff's `diffArrays`, Myers' diff). */
 export function commonMask<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): [boolean[], boolean[]] {
-  const n = a.length;
-  const m = b.length;
-  const table = Array.from({ length: n + 1 }, () => new Uint8Array(m + 1));
-  for (let i = n - 1; i >= 0; i--)
-    for (let j = m - 1; j >= 0; j--)
-      table[i]![j] = same(a[i]!, b[j]!) ? table[i + 1]![j + 1]! + 1 : Math.max(table[i + 1]![j]!, table[i]![j + 1]!);
-  const inA = new Array<boolean>(n).fill(false);
-  const inB = new Array<boolean>(m).fill(false);
-  for (let i = 0, j = 0; i < n && j < m;) {
-    if (same(a[i]!, b[j]!)) {
-      inA[i++] = true;
-      inB[j++] = true;
-    } else if (table[i + 1]![j]! >= table[i]![j + 1]!) i++;
-    else j++;
+  const inA: boolean[] = [];
+  const inB: boolean[] = [];
+  for (const part of diffArrays(a as T[], b as T[], { comparator: same })) {
+    const count = part.count ?? part.value.length;
+    if (!part.added) for (let k = 0; k < count; k++) inA.push(!part.removed);
+    if (!part.removed) for (let k = 0; k < count; k++) inB.push(!part.added);
   }
   return [inA, inB];
 }
