@@ -218,6 +218,8 @@ export type ElicitationTrace = z.infer<typeof ElicitationTrace>;
 
 export const SamplingTrace = z.object({
   ...Chain,
+  /** In the read-only chain (state/traces/chains.ts), git-ignored; absent on the sampling traces earlier versions wrote into the gated chain. */
+  chain: z.literal('read-only').optional(),
   timestamp: z.string(),
   intent: z.enum(['analyze', 'propose']),
   request: z.object({ messages: z.array(z.unknown()), maxTokens: z.number().int(), systemPrompt: z.string() }),
