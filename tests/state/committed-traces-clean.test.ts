@@ -51,9 +51,9 @@ test('with traces committed, analyze, propose, status and check (CLI and MCP, wi
   const report = cli(['traces', 'report', '--format', 'json', '--repo', repo]);
   assert.equal(report.status, 0, report.stderr);
   const narration = (JSON.parse(report.stdout) as { narration: unknown[] }).narration;
-  assert.ok(JSON.stringify(narration).includes('The model says hello.'), report.stdout.slice(0, 2000));
+  assert.ok(JSON.stringify(narration).includes('The model says hello.'), String(report.stdout).slice(0, 2000));
   const verify = cli(['traces', 'verify', '--json', '--repo', repo]);
-  assert.equal(verify.status, 0, verify.stdout);
+  assert.equal(verify.status, 0, String(verify.stdout));
 });
 
 test('the gated steps leave only files meant to be committed, and a read-only command after them nothing', async (t) => {
@@ -82,7 +82,7 @@ test('the gated steps leave only files meant to be committed, and a read-only co
   assert.equal(outcomeOf(await s.call('onboarding_rollback')), 'rolled_back');
   for (const l of stateLines()) assert.match(l.replace(/^ M /, '?? '), meant);
   const verify = cli(['traces', 'verify', '--json', '--repo', repo]);
-  assert.equal(verify.status, 0, verify.stdout);
+  assert.equal(verify.status, 0, String(verify.stdout));
 });
 
 test('every file copilot-onboard may leave under .copilot-state is either ignored by git or meant to be committed', (t) => {

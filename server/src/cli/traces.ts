@@ -90,7 +90,7 @@ async function pruneCommand(root: string, json: boolean, reason: string | undefi
     );
   else {
     const trace = done.trace === null ? null : path.relative(root, done.trace).split(path.sep).join('/');
-    const record = trace === null ? 'the read-only chain\'s head records' : `${showLine(trace)} records`;
+    const record = trace === null ? "the read-only chain's head records" : `${showLine(trace)} records`;
     process.stdout.write(
       `Pruned ${done.traces} read-only trace${done.traces === 1 ? '' : 's'}${done.backups.length ? ` and ${done.backups.length} backup${done.backups.length === 1 ? '' : 's'} (${done.backups.map(showLine).join(', ')})` : ''}; ${record} what was removed, so traces verify still verifies the chain.\n`,
     );

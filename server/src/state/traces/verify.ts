@@ -62,7 +62,8 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
     if (e.chainBreak.length > 0) {
       // The acknowledge trace is itself the first after the break: the gap or edit just before it is the one acknowledged.
       acknowledged.add(breakProblem(e));
-      for (const p of found) if (p.endsWith(` missing before ${e.file}.`) || p.includes(` after ${e.file} was written `)) acknowledged.add(p);
+      for (const p of found)
+        if (p.endsWith(` missing before ${e.file}.`) || p.includes(` after ${e.file} was written `)) acknowledged.add(p);
     }
   }
   const open = found.filter((p) => !acknowledged.has(p));
