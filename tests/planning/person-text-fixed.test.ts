@@ -56,7 +56,10 @@ for (const [name, flat] of [
   });
 
   test(`a flat Copilot file (${name}) with rules from another file: the person's text stays first, byte for byte, new sections after it`, async (t) => {
-    const p = await plan({ [COPILOT]: flat, 'CLAUDE.md': '# Rules\n\n- Never log access tokens.\n- Deploy with the release script after a build.\n' }, t);
+    const p = await plan(
+      { [COPILOT]: flat, 'CLAUDE.md': '# Rules\n\n- Never log access tokens.\n- Deploy with the release script after a build.\n' },
+      t,
+    );
     const op = p.operations.find((o) => o.path === COPILOT);
     assert.ok(op?.content, 'the Copilot file gets the new rules');
     assert.ok(op.content.startsWith(flat.replace(/\n$/, '')), `the person's lines moved:\n${op.content}`);
@@ -66,3 +69,24 @@ for (const [name, flat] of [
     assert.match(added, /- Deploy with the release script after a build\./);
   });
 }
+
+test("a conflicting rule from another file is marked beside the person's list, after it, never between two of its lines", async (t) => {
+  const list = [
+    '- **Build**: `bun run compile`, not `bun run build`.',
+    '- **Watch**: `bun run watch`.',
+    '- **Tests**: `bun run test:unit`.',
+  ];
+  const copilot = ['# Project', '', '## Build & Test', '', ...list, '', '## Style', '', '- Keep functions small.', ''].join('\n');
+  const p = await plan(
+    { [COPILOT]: copilot, 'CLAUDE.md': '# Rules\n\n- **Build:** `bun run package` does the full production build.\n- Never log access tokens.\n' },
+    t,
+  );
+  const content = p.operations.find((o) => o.path === COPILOT)?.content ?? '';
+  assert.match(content, /conflicting rules about the build command/, 'the conflict is marked (the default choice)');
+  assert.ok(content.includes(list.join('\n')), `the person's list was cut:\n${content}`);
+  const other = content.indexOf('- **Build:** `bun run package`');
+  assert.ok(
+    other > content.indexOf(list[2]!) && other < content.indexOf('## Style'),
+    `the other side stands right after the list:\n${content}`,
+  );
+});
