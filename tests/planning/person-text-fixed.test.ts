@@ -78,7 +78,10 @@ test("a conflicting rule from another file is marked beside the person's list, a
   ];
   const copilot = ['# Project', '', '## Build & Test', '', ...list, '', '## Style', '', '- Keep functions small.', ''].join('\n');
   const p = await plan(
-    { [COPILOT]: copilot, 'CLAUDE.md': '# Rules\n\n- **Build:** `bun run package` does the full production build.\n- Never log access tokens.\n' },
+    {
+      [COPILOT]: copilot,
+      'CLAUDE.md': '# Rules\n\n- **Build:** `bun run package` does the full production build.\n- Never log access tokens.\n',
+    },
     t,
   );
   const content = p.operations.find((o) => o.path === COPILOT)?.content ?? '';
