@@ -93,3 +93,33 @@ test("a conflicting rule from another file is marked beside the person's list, a
     `the other side stands right after the list:\n${content}`,
   );
 });
+
+test("a file scoped to its folder keeps its sections in its own file: none is spread into the repository's sections", async (t) => {
+  const app = [
+    '# Example app',
+    '',
+    'This example app shows how to use the SDK. In this repo, keep it small.',
+    '',
+    '## Build',
+    '',
+    '- Start the app with npm run dev.',
+    '',
+    '## Testing',
+    '',
+    '- Test the app with npm run test:app.',
+    '',
+  ].join('\n');
+  const p = await plan(
+    {
+      'AGENTS.md': '## Build\n\n- Build every package with pnpm -r build.\n\n## Testing\n\n- Run pnpm test before you push.\n',
+      'examples/app/AGENTS.md': app,
+      'examples/app/package.json': '{"name":"app"}\n',
+    },
+    t,
+  );
+  const root = p.operations.find((o) => o.path === COPILOT)?.content ?? '';
+  for (const line of ['Start the app with npm run dev', 'Test the app with npm run test:app']) assert.ok(!root.includes(line), root);
+  const scoped = p.operations.find((o) => o.path.startsWith('.github/instructions/examples-app'))?.content ?? '';
+  assert.match(scoped, /^applyTo: "examples\/app\/\*\*"$/m);
+  assert.ok(scoped.includes(app.trimEnd()), `the app's file is whole, in order:\n${scoped}`);
+});
