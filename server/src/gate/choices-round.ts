@@ -203,7 +203,7 @@ function assistantField(name: string, o: AssistantOption): Field {
   const named = at.length > 3 ? `${at.slice(0, 3).join(', ')} and ${at.length - 3} more` : at.join(', ');
   return field.choice(
     name,
-    `Lines of ${showPath(o.path)} written for another assistant (${named}): what goes to ${showPath(o.target)}?`,
+    `Lines of ${showPath(o.path)} written for or about another assistant (${named}): what goes to ${showPath(o.target)}?`,
     o.fates.map((f) => ({ const: f, title: ASSISTANT_FATE_TITLES[f](o) })),
     'keep',
   );
@@ -227,7 +227,7 @@ function scopeAndAssistantLines(plan: Pick<ApproveFormInput, 'scopes' | 'assista
   }
   const assistants = plan.assistants ?? [];
   if (assistants.length > 0) {
-    lines.push('', 'Lines written for another assistant (the default keeps them as written):');
+    lines.push('', 'Lines written for another assistant, or about an assistant itself and not a rule (the default keeps them as written):');
     for (const o of assistants.slice(0, MAX_ASSISTANT_FIELDS)) {
       lines.push(`- ${showPath(o.path)}, its rules going to ${showPath(o.target)}:`);
       for (const l of o.lines) {
@@ -237,7 +237,7 @@ function scopeAndAssistantLines(plan: Pick<ApproveFormInput, 'scopes' | 'assista
       const extra = o.leftOut.filter((x) => !o.lines.some((l) => l.line === x.line));
       if (extra.length > 0)
         lines.push(
-          `  Leaving them out also leaves out the ${extra.length} line(s) of the sections titled for another assistant: ${extra.map((x) => `${showPath(o.path)}:${x.line}`).join(', ')}.`,
+          `  Leaving them out also leaves out the ${extra.length} line(s) of the sections named above: ${extra.map((x) => `${showPath(o.path)}:${x.line}`).join(', ')}.`,
         );
     }
     if (assistants.length > MAX_ASSISTANT_FIELDS)

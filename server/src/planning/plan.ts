@@ -189,7 +189,8 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
     conflicts: conflicts.map((c) => c.option),
     scopes: scopes.options,
     assistants: assistants.options,
-    dropped: dropped.values(),
+    // Every line the plan drops, each with why: sides not chosen, lines left out, lines that only point at their target.
+    dropped: removed.values(),
     notes: notes.map(noteText),
   };
 }
