@@ -30,6 +30,7 @@ import { writeTargets } from './write-targets.js';
 import { scopeChoices } from './scopes.js';
 import { assistantChoices, withoutLeftOut } from './assistant-lines.js';
 import { pointerLines } from './pointer-lines.js';
+import { settledLabel, type Label } from './settled-label.js';
 
 export type { ConflictOption, LegacyFate, LegacyOption, Plan, PlanChoices, PlanOperation } from '../model/plan.js';
 export { DEFAULT_CHOICES } from './choices.js';
@@ -47,9 +48,15 @@ export function buildPlan(scan: ScanResult, analysis: Analysis = analyze(scan), 
   const planHash = hashPlan(analysis.sources, base.operations, base.legacy, base.conflicts);
   return {
     ...chosen,
+    pattern: settledLabel(scan, analysis, base.operations.length).pattern,
     planHash,
     chosenHash: chosen === base ? planHash : hashPlan(analysis.sources, chosen.operations, base.legacy, base.conflicts),
   };
+}
+
+/** The label analyze and propose show: the plan is built only when it may settle it (an unstructured repository where no rules move). */
+export function analysisLabel(scan: ScanResult, analysis: Analysis): Label {
+  return settledLabel(scan, analysis, () => planWith(scan, analysis, DEFAULT_CHOICES).operations.length);
 }
 
 /** Source lines by path, split once per plan. */
