@@ -42,8 +42,11 @@ export const LegacyOption = z.object({
   note: z.string(),
   /** For a linked Copilot file: the link's target, as written. */
   linkTarget: z.string().optional(),
-  /** For a file left out as a copy: the file migrated instead, and the differences from it as one unified diff (analysis/repeats/copies.ts). */
-  copyOf: z.object({ path: z.string(), diff: z.string() }).optional(),
+  /**
+   * For a file left out as a copy: the file migrated instead, and the differences from it as one unified diff
+   * (analysis/repeats/copies.ts); `twin`: that file is a Copilot file, which Copilot reads already.
+   */
+  copyOf: z.object({ path: z.string(), diff: z.string(), twin: z.literal(true).optional() }).optional(),
 });
 export type LegacyOption = z.infer<typeof LegacyOption>;
 

@@ -59,6 +59,9 @@ export function analysisLabel(scan: ScanResult, analysis: Analysis): Label {
   return settledLabel(scan, analysis, () => planWith(scan, analysis, DEFAULT_CHOICES).operations.length);
 }
 
+/** The source files that are symlinks (scan.files' linkTarget). */
+const linkedFiles = (scan: ScanResult) => new Set([...scan.files].filter(([, f]) => f.linkTarget).map(([p]) => p));
+
 /** Source lines by path, split once per plan. */
 function lineCache(scan: ScanResult): (path: string) => string[] {
   const cache = new Map<string, string[]>();
@@ -206,7 +209,11 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
 function options(scan: ScanResult, l: Layout, blocked: Set<string>, copies: CopyChoices['copies']): LegacyOption[] {
   // A file read only because it is imported (a README) is not an instruction file: it stays, with no choice to make.
   const legacy = l.legacyDocs.filter((d) => d.kind !== IMPORTED_KIND && !l.asked.has(d));
-  return [...linkOptions(l.link, l.replaceLink), ...legacyOptions(legacy, l.targets, scan, blocked), ...optionalOptions({ ...l, copies })];
+  return [
+    ...linkOptions(l.link, l.replaceLink),
+    ...legacyOptions(legacy, l.targets, scan, blocked),
+    ...optionalOptions({ ...l, copies, linked: linkedFiles(scan) }),
+  ];
 }
 
 /** The hash that an approval binds to: the sources read, the options offered, every default operation's exact content. */
