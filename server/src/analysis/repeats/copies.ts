@@ -294,12 +294,15 @@ function copilotTwins(legacy: InstructionDoc[], docs: InstructionDoc[], textOf: 
   for (const d of legacy) {
     const marker = markedSource(d, textOf(d.path), known);
     const own = ruleLines(d);
-    const twin = copilot
-      .filter((c) => covers(c.scope, d.scope))
-      .map((c) => ({ c, same: sameShare(own, rules.get(c.path)!) }))
-      .find(({ c, same }) => marker?.path === c.path || (own.length >= MIN_LINES && same >= SAME_SHARE && !own.every((l) => held.has(l))));
-    if (!twin) continue;
-    const { c, same } = twin;
+    // Lines compared only where the sizes allow a share of SAME_SHARE: most pairs are never counted.
+    const alike = (c: InstructionDoc) => {
+      const theirs = rules.get(c.path)!;
+      const [a, b] = own.length < theirs.length ? [own, theirs] : [theirs, own];
+      return own.length >= MIN_LINES && a.length >= SAME_SHARE * b.length && sameShare(own, theirs) >= SAME_SHARE;
+    };
+    const c = copilot.find((x) => covers(x.scope, d.scope) && (marker?.path === x.path || (alike(x) && !own.every((l) => held.has(l)))));
+    if (!c) continue;
+    const same = sameShare(own, rules.get(c.path)!);
     const why =
       marker?.path === c.path ? `it says "${marker.line.slice(0, 120)}"` : `${Math.floor(same * 100)}% of its rule lines are the same`;
     d.notRule = `a twin of ${c.path} (${why}): Copilot reads ${c.path} already, so its rules are not appended again`;
