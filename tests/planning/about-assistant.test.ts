@@ -43,6 +43,17 @@ test('a section about an assistant is found by its structure: its keys, the setu
     },
     { heading: 10, names: 'a section about the assistant itself (a catalogue of its skills or commands), not a rule', lines: [10, 12, 13] },
   ]);
+  assert.deepEqual(sections('# R\n\n## Cursor Cloud specific instructions\n\n- Node 22 is installed at `/usr/local/bin`.\n'), [
+    { heading: 3, names: 'a section about Cursor itself (the setup of its machine), not a rule', lines: [3, 5] },
+  ]);
+  assert.deepEqual(
+    sections('# R\n\n### Subagents\n\n- `@reviewer` — reads the diff and comments.\n- `@planner` — splits the task.\n').length,
+    1,
+  );
+  assert.deepEqual(
+    sections('# R\n\n## Shortcuts\n\nIn Cursor:\n- ⌘K edits the selection.\n- ⌘L opens the chat.\n')[0]?.names,
+    'a section about Cursor itself (its keys), not a rule',
+  );
   assert.deepEqual(sections(WHAT_IT_IS), [
     { heading: 3, names: 'a section about Devin itself (what it is), not a rule', lines: [3, 5, 6] },
   ]);
