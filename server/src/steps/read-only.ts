@@ -133,7 +133,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     patternDetail,
     operations: plan.operations.map((o) => ({ op: o.op, path: o.path, diff: o.diff, content: o.content })),
     problems: plan.problems,
-    merged: plan.merged.map((m) => ({ path: m.path, line: m.line, keptAt: m.keptAt })),
+    merged: plan.merged.map(mergedFact),
     legacy: plan.legacy,
     conflicts: plan.conflicts.map((c) => ({
       id: c.id,
@@ -255,3 +255,11 @@ function proposeSummary(scan: Awaited<ReturnType<typeof scanRepository>>, plan: 
     ],
   ]);
 }
+
+/** A rule merged away, as propose reports it: a repeat of what its own section said before also says how many lines it has. */
+const mergedFact = (m: PlanFile['merged'][number]) => ({
+  path: m.path,
+  line: m.line,
+  keptAt: m.keptAt,
+  ...(m.repeat ? { repeat: true, lines: m.lines } : {}),
+});
