@@ -12,7 +12,6 @@ import {
 import { scanRepository, type ScanResult } from '../analysis/discovery/scan.js';
 import type { Analysis } from '../model/analysis.js';
 import { narrate } from '../narrate/narrate.js';
-import { opinionLines, secondLookOpinion } from '../narrate/opinion.js';
 import { showLine } from '../show/untrusted.js';
 import { analysisReport, planNext, planReport } from '../narrate/report.js';
 import type { PlanFile } from '../state/schema.js';
@@ -22,9 +21,10 @@ import type { FlowContext, FlowOptions } from '../call/context.js';
 import { commandName, forPerson, stepName } from '../call/words.js';
 import { writePlanDiff, type PlanDiffFacts } from '../state/plan-diff.js';
 import { summaryTable } from '../show/summary-table.js';
-import { result, resultForError, type StepResult } from './result.js';
+import { narrationOf, result, resultForError, type StepResult } from './result.js';
 import { annotated, supersededLines, supersededNow, supersededOnceScanned, type SupersededFile } from './superseded.js';
 import { AskedBetweenCalls } from '../call/ports.js';
+import { opinionLines, secondLookOpinion } from '../narrate/opinion.js';
 
 /**
  * Progress for the client: the files read, then each later phase by name. A phase is reported
@@ -72,7 +72,7 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
     // Where the plan puts each file's rules (none for a file it leaves out): analyze and propose show one decision.
     const report = [analysisReport(a, targetsOf(scan, superseded)), ...supersededLines(superseded, ctx.options)].join('\n');
     const told = await narrate(ctx, 'analyze', facts, report);
-    return result('analyzed', told.text, { ...facts, narration: told.source });
+    return { ...result('analyzed', told.text, { ...facts, narration: told.source }), ...narrationOf(told) };
   } catch (err) {
     // The model is asked between calls (2026-07-28): not an error, the client calls again.
     if (err instanceof AskedBetweenCalls) throw err;
@@ -174,7 +174,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     narration: told.source,
     ...(opinion ? { modelOpinion: opinion } : {}),
   });
-  return end ? { ...proposed, end } : proposed;
+  return { ...proposed, ...narrationOf(told), ...(end ? { end } : {}) };
 }
 
 /** What a new plan means for an open approval: it still stands (the same plan), or it no longer applies. */
