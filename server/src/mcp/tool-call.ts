@@ -7,7 +7,7 @@ import type { EarlyListing } from '../analysis/discovery/git-listing.js';
 import { STATE } from '../repo/state-paths.js';
 import { BAD_INPUT_META, OUTCOMES } from '../common/outcomes.js';
 import { showLine, showText } from '../show/untrusted.js';
-import { NARRATION_LABEL } from '../narrate/narrate.js';
+import { NARRATION_LABEL } from '../narrate/narration-label.js';
 import { commandName, forPerson, ignoredStateText } from '../call/words.js';
 import { boundJson, boundText, countBy, fitsBytes, MAX_STRUCTURED_BYTES, MAX_TEXT_BYTES } from '../narrate/bounded.js';
 

@@ -3,6 +3,7 @@ import { errorMessage } from '../common/errors.js';
 import { AskedBetweenCalls, NoReplyError, type SampleRequest, type Session } from '../call/ports.js';
 import { showExcerpt, showLine, showText } from '../show/untrusted.js';
 import { boundJson, MAX_SAMPLING_FACTS_BYTES } from './bounded.js';
+import { NARRATION_LABEL } from './narration-label.js';
 import { prune, RETENTION } from '../state/retention.js';
 import type { SamplingTrace } from '../state/schema.js';
 import { repoRelative, writeSamplingTrace } from '../state/traces/writer.js';
@@ -13,9 +14,6 @@ import { repoRelative, writeSamplingTrace } from '../state/traces/writer.js';
  * come after the tool's own report, labelled as the client model's, each line quoted: a narration
  * that imitates the report cannot pass for it.
  */
-
-/** How the client model's narration is introduced, after the tool's own facts. */
-export const NARRATION_LABEL = "Narration from the client's model";
 
 export const DEFAULT_SAMPLING_TIMEOUT_MS = 60_000;
 /** Clients may ignore maxTokens (VS Code does), so the reply is cut here as well. */
