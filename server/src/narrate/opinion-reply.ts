@@ -3,7 +3,9 @@ import type { SampleReply } from '../call/ports.js';
 import { Verdict, type DroppedVerdict } from '../model/opinion.js';
 import type { Reading } from './exchange.js';
 import { replyText } from './exchange.js';
-import { CUT_MARK, OPINION_BOUNDS } from './opinion-prompt.js';
+import { OPINION_BOUNDS, type SentLine } from './opinion-prompt.js';
+
+export { sentLine, type SentLine } from './opinion-prompt.js';
 
 /**
  * The model's answer about the second-look pairs, read as untrusted data: one JSON object, each
@@ -15,15 +17,6 @@ import { CUT_MARK, OPINION_BOUNDS } from './opinion-prompt.js';
 export interface SentPair {
   id: string;
   lines: [SentLine, SentLine];
-}
-
-export interface SentLine {
-  path: string;
-  line: number;
-  /** The line as it stands in the file. */
-  text: string;
-  /** Set when the line was sent cut: the part sent. */
-  sentPart?: string;
 }
 
 export interface ReadVerdict {
@@ -116,12 +109,4 @@ function cutReason(reason: string): string {
   const r = normal(reason);
   const chars = [...r];
   return chars.length > OPINION_BOUNDS.maxReasonChars ? `${chars.slice(0, OPINION_BOUNDS.maxReasonChars - 1).join('')}…` : r;
-}
-
-/** A line as sent: whole, or cut and marked. */
-export function sentLine(path: string, line: number, text: string): SentLine & { shown: string } {
-  const chars = [...text];
-  if (chars.length <= OPINION_BOUNDS.maxLineChars) return { path, line, text, shown: text };
-  const sentPart = chars.slice(0, OPINION_BOUNDS.maxLineChars).join('');
-  return { path, line, text, sentPart, shown: `${sentPart}${CUT_MARK}` };
 }
