@@ -43,20 +43,3 @@ export const OPINION_BOUNDS = {
 
 /** Marks a line sent cut. */
 export const CUT_MARK = ' [cut]';
-
-export interface SentLine {
-  path: string;
-  line: number;
-  /** The line as it stands in the file. */
-  text: string;
-  /** Set when the line was sent cut: the part sent. */
-  sentPart?: string;
-}
-
-/** A line as sent: whole, or cut and marked. */
-export function sentLine(path: string, line: number, text: string): SentLine & { shown: string } {
-  const chars = [...text];
-  if (chars.length <= OPINION_BOUNDS.maxLineChars) return { path, line, text, shown: text };
-  const sentPart = chars.slice(0, OPINION_BOUNDS.maxLineChars).join('');
-  return { path, line, text, sentPart, shown: `${sentPart}${CUT_MARK}` };
-}

@@ -1,11 +1,9 @@
-import { z } from 'zod';
 import type { SampleReply } from '../call/ports.js';
-import { Verdict, type DroppedVerdict } from '../model/opinion.js';
+import type { DroppedVerdict, Verdict } from '../model/opinion.js';
+import type { OpinionAnswer, OpinionVerdict } from '../state/schema.js';
 import type { Reading } from './exchange.js';
 import { replyText } from './exchange.js';
-import { OPINION_BOUNDS, type SentLine } from './opinion-prompt.js';
-
-export { sentLine, type SentLine } from './opinion-prompt.js';
+import { CUT_MARK, OPINION_BOUNDS } from './opinion-prompt.js';
 
 /**
  * The model's answer about the second-look pairs, read as untrusted data: one JSON object, each
@@ -19,6 +17,15 @@ export interface SentPair {
   lines: [SentLine, SentLine];
 }
 
+export interface SentLine {
+  path: string;
+  line: number;
+  /** The line as it stands in the file. */
+  text: string;
+  /** Set when the line was sent cut: the part sent. */
+  sentPart?: string;
+}
+
 export interface ReadVerdict {
   id: string;
   verdict: Verdict;
@@ -30,14 +37,11 @@ export interface ReadVerdicts {
   dropped: DroppedVerdict[];
 }
 
-const Answer = z.object({ verdicts: z.array(z.unknown()).max(OPINION_BOUNDS.maxPairs * 4) });
-const OneVerdict = z.object({
-  id: z.string().max(200),
-  verdict: Verdict,
-  quoteA: z.string().max(20_000),
-  quoteB: z.string().max(20_000),
-  reason: z.string().min(1).max(4000),
-});
+/** The reply's schemas, loaded (with zod) only once a model has answered: see state/schema.ts. */
+export interface ReplySchemas {
+  OpinionAnswer: typeof OpinionAnswer;
+  OpinionVerdict: typeof OpinionVerdict;
+}
 
 /** Whitespace is all a quote may change: runs of it are one space, none at the ends. */
 const normal = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -60,7 +64,7 @@ function answerJson(text: string): unknown {
 }
 
 /** Why a verdict does not count, or null when it does. */
-function whyDropped(v: z.infer<typeof OneVerdict>, pair: SentPair | undefined, seen: Set<string>): string | null {
+function whyDropped(v: OpinionVerdict, pair: SentPair | undefined, seen: Set<string>): string | null {
   if (!pair) return 'no pair has this id';
   if (seen.has(v.id)) return 'a second verdict for this pair';
   const [a, b] = pair.lines;
@@ -72,17 +76,19 @@ function whyDropped(v: z.infer<typeof OneVerdict>, pair: SentPair | undefined, s
 }
 
 /** The verdicts of a reply to the pairs `sent`: a value when at least one counts; the trace gets what counted and what was dropped. */
-export function readVerdicts(reply: SampleReply, sent: readonly SentPair[]): Reading<ReadVerdicts> {
+export function readVerdicts(reply: SampleReply, sent: readonly SentPair[], schemas: ReplySchemas): Reading<ReadVerdicts> {
   const text = replyText(reply.content);
   if (text === null) return { error: 'the reply held no text' };
   if (text.length > OPINION_BOUNDS.maxReplyChars) return { error: `the reply is over ${OPINION_BOUNDS.maxReplyChars} characters` };
-  const answer = Answer.safeParse(answerJson(text));
+  const answer = schemas.OpinionAnswer.safeParse(answerJson(text));
   if (!answer.success) return { error: 'the reply is not the JSON asked for' };
+  if (answer.data.verdicts.length > OPINION_BOUNDS.maxPairs * 4)
+    return { error: 'the reply holds more verdicts than pairs were asked about' };
   const byId = new Map(sent.map((p) => [p.id, p]));
   const seen = new Set<string>();
   const out: ReadVerdicts = { counted: [], dropped: [] };
   for (const [i, raw] of answer.data.verdicts.entries()) {
-    const v = OneVerdict.safeParse(raw);
+    const v = schemas.OpinionVerdict.safeParse(raw);
     if (!v.success) {
       const id = (raw as { id?: unknown } | null)?.id;
       out.dropped.push({
@@ -109,4 +115,12 @@ function cutReason(reason: string): string {
   const r = normal(reason);
   const chars = [...r];
   return chars.length > OPINION_BOUNDS.maxReasonChars ? `${chars.slice(0, OPINION_BOUNDS.maxReasonChars - 1).join('')}…` : r;
+}
+
+/** A line as sent: whole, or cut and marked. */
+export function sentLine(path: string, line: number, text: string): SentLine & { shown: string } {
+  const chars = [...text];
+  if (chars.length <= OPINION_BOUNDS.maxLineChars) return { path, line, text, shown: text };
+  const sentPart = chars.slice(0, OPINION_BOUNDS.maxLineChars).join('');
+  return { path, line, text, sentPart, shown: `${sentPart}${CUT_MARK}` };
 }

@@ -5,8 +5,8 @@ import type { ModelOpinion } from '../model/opinion.js';
 import type { ConflictOption } from '../model/plan.js';
 import { showExcerpt } from '../show/untrusted.js';
 import { sampleTraced, type ExchangeContext } from './exchange.js';
-import { OPINION_BOUNDS, OPINION_PROMPT, sentLine } from './opinion-prompt.js';
-import type { ReadVerdicts, SentPair } from './opinion-reply.js';
+import { OPINION_BOUNDS, OPINION_PROMPT } from './opinion-prompt.js';
+import { readVerdicts, sentLine, type ReadVerdicts, type SentPair } from './opinion-reply.js';
 
 /**
  * Propose puts the second-look pairs to the client's model, when the client offers sampling: the
@@ -93,10 +93,8 @@ export async function secondLookOpinion(
   const pairs = secondLookPairs(conflicts, docs);
   if (pairs.length === 0) return null;
   const { request, sent } = opinionRequest(pairs);
-  // The reply's reader and its zod schemas load only when a model is asked: propose without one, and
-  // analyze, never load zod (tests/cli/cold-start.test.ts).
-  const { readVerdicts } = await import('./opinion-reply.js');
-  const asked = await sampleTraced(ctx, 'second-look', request, (reply) => readVerdicts(reply, sent));
+  const schemas = await import('../state/schema.js');
+  const asked = await sampleTraced(ctx, 'second-look', request, (reply) => readVerdicts(reply, sent, schemas));
   if (asked.value === null) return null;
   return reranked(
     pairs.map((p) => p.id),

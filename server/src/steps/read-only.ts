@@ -10,7 +10,6 @@ import {
 } from '../planning/preconditions.js';
 import { scanRepository } from '../analysis/discovery/scan.js';
 import { narrate } from '../narrate/narrate.js';
-import { opinionLines, secondLookOpinion } from '../narrate/opinion.js';
 import { showLine } from '../show/untrusted.js';
 import { analysisReport, planNext, planReport } from '../narrate/report.js';
 import type { PlanFile } from '../state/schema.js';
@@ -23,6 +22,7 @@ import { summaryTable } from '../show/summary-table.js';
 import { narrationOf, result, resultForError, type StepResult } from './result.js';
 import { annotated, supersededLines, supersededNow, supersededOnceScanned } from './superseded.js';
 import { AskedBetweenCalls } from '../call/ports.js';
+import { opinionLines, secondLookOpinion } from '../narrate/opinion.js';
 
 /**
  * Progress for the client: the files read, then each later phase by name. A phase is reported
