@@ -55,22 +55,17 @@ test('a cluster of copies is messy, naming the copies; a flat scoped Copilot fil
   assert.deepEqual(await disagreements(flat), []);
 });
 
-test("a flat Copilot file the plan has nothing to group in is already in Copilot's layout; one it groups stays unstructured", async (t) => {
-  const settled = sandbox(t, { '.github/copilot-instructions.md': 'Be kind and concise in answers.\nPrefer small diffs.\n' });
-  const scan = await scanRepository(settled);
-  const a = analyze(scan);
-  assert.equal(buildPlan(scan, a).operations.length, 0);
-  assert.equal(buildPlan(scan, a).pattern, 'structured');
-  assert.equal(analysisLabel(scan, a).pattern, 'structured');
-  assert.match(analysisLabel(scan, a).patternDetail, /^the instructions are already in Copilot's layout, and the plan changes nothing/);
-  assert.deepEqual(await disagreements(settled), []);
-
-  const grouped = sandbox(t, { '.github/copilot-instructions.md': '# Rules\n\n- Use npm.\n- Run the tests.\n' });
-  const g = await scanRepository(grouped);
-  const ga = analyze(g);
-  assert.equal(buildPlan(g, ga).operations.length, 1);
-  assert.deepEqual(analysisLabel(g, ga), { pattern: 'unstructured', patternDetail: ga.patternDetail });
-  assert.equal(buildPlan(g, ga).pattern, 'unstructured');
+test("a flat Copilot file is already in Copilot's layout: the plan leaves the person's text as it is (issue 40), titled or not", async (t) => {
+  for (const text of ['Be kind and concise in answers.\nPrefer small diffs.\n', '# Rules\n\n- Use npm.\n- Run the tests.\n']) {
+    const settled = sandbox(t, { '.github/copilot-instructions.md': text });
+    const scan = await scanRepository(settled);
+    const a = analyze(scan);
+    assert.equal(buildPlan(scan, a).operations.length, 0);
+    assert.equal(buildPlan(scan, a).pattern, 'structured');
+    assert.equal(analysisLabel(scan, a).pattern, 'structured');
+    assert.match(analysisLabel(scan, a).patternDetail, /^the instructions are already in Copilot's layout, and the plan changes nothing/);
+    assert.deepEqual(await disagreements(settled), []);
+  }
 
   // A legacy file whose rules move is work to do, whatever else holds.
   const moving = sandbox(t, { '.github/copilot-instructions.md': 'Prefer small diffs.\n', 'AGENTS.md': '- Use npm.\n' });
