@@ -3,7 +3,7 @@
 // (tests/fixtures/judged-structure), each planned in process on a copy in a temp dir under the default
 // choices: links of moved text that resolved where they were written and no longer lead to the same
 // repository path, lines of an existing Copilot file moved, managed blocks changed, headings left
-// empty. Each must be 0. `--list` prints every case found.
+// empty; and `@path` references and `./`/`../` code-span paths the same way as links. Each must be 0. `--list` prints every case found.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -42,20 +42,32 @@ sets.push([
 ]);
 let defects = 0;
 for (const [set, names, base] of sets) {
-  const all: Fidelity = { resolvedBefore: 0, brokenLinks: [], copilotMoved: [], blocksChanged: [], emptyHeadings: [] };
+  const all: Fidelity = {
+    resolvedBefore: 0,
+    brokenLinks: [],
+    referencesBefore: 0,
+    brokenReferences: [],
+    copilotMoved: [],
+    blocksChanged: [],
+    emptyHeadings: [],
+  };
   for (const n of names) {
     const f = await measure(path.join(base, n), n);
     all.resolvedBefore += f.resolvedBefore;
     all.brokenLinks.push(...f.brokenLinks);
+    all.referencesBefore += f.referencesBefore;
+    all.brokenReferences.push(...f.brokenReferences);
     all.copilotMoved.push(...f.copilotMoved);
     all.blocksChanged.push(...f.blocksChanged);
     all.emptyHeadings.push(...f.emptyHeadings);
   }
-  const cases = [...all.brokenLinks, ...all.copilotMoved, ...all.blocksChanged, ...all.emptyHeadings];
+  const cases = [...all.brokenLinks, ...all.brokenReferences, ...all.copilotMoved, ...all.blocksChanged, ...all.emptyHeadings];
   defects += cases.length;
-  console.log(`fidelity, ${set}: ${names.length} repositories (the last four must be 0)`);
+  console.log(`fidelity, ${set}: ${names.length} repositories (each "after", "moved", "changed" and "empty" count must be 0)`);
   console.log(`  links of moved text that resolved before  ${all.resolvedBefore}`);
   console.log(`  of them, leading elsewhere after          ${all.brokenLinks.length}`);
+  console.log(`  @path and ./ code-span paths, resolved before ${all.referencesBefore}`);
+  console.log(`  of them, leading elsewhere after          ${all.brokenReferences.length}`);
   console.log(`  existing Copilot lines moved              ${all.copilotMoved.length}`);
   console.log(`  managed blocks changed                    ${all.blocksChanged.length}`);
   console.log(`  empty headings                            ${all.emptyHeadings.length}`);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { linkDestinations, linkedPath } from '../../server/src/model/links.js';
+import { linkDestinations, linkedPath, pathReferences } from '../../server/src/model/links.js';
 import { splitText } from '../../server/src/common/text.js';
 import type { Plan } from '../../server/src/planning/plan.js';
 import { emptyHeadings, fenced } from './debris.js';
@@ -17,6 +17,10 @@ export interface Fidelity {
   resolvedBefore: number;
   /** Of those, the ones that lead elsewhere or nowhere from their new file. */
   brokenLinks: string[];
+  /** Paths of moved text written as `@path` or as a `./`/`../` code span that resolved where they were written. */
+  referencesBefore: number;
+  /** Of those, the ones that lead elsewhere or nowhere from their new file. */
+  brokenReferences: string[];
   /** Lines of an existing Copilot file written out of their order, or with the tool's text put between them. */
   copilotMoved: string[];
   /** Managed blocks of a source that no written file holds byte for byte. */
@@ -62,7 +66,15 @@ export function managedBlocks(lines: string[]): { start: number; text: string }[
 }
 
 export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
-  const f: Fidelity = { resolvedBefore: 0, brokenLinks: [], copilotMoved: [], blocksChanged: [], emptyHeadings: [] };
+  const f: Fidelity = {
+    resolvedBefore: 0,
+    brokenLinks: [],
+    referencesBefore: 0,
+    brokenReferences: [],
+    copilotMoved: [],
+    blocksChanged: [],
+    emptyHeadings: [],
+  };
   const cache = new Map<string, string[]>();
   const sourceLines = (p: string) => {
     let l = cache.get(p);
@@ -88,11 +100,18 @@ export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
       const before = sourceLines(from.path)[from.line - 1] ?? '';
       const was = linkDestinations(before).map((d) => linkedPath(from.path, before.slice(d.start, d.end)));
       const now = linkDestinations(line).map((d) => linkedPath(o.path, line.slice(d.start, d.end)));
+      const show = `${name}: ${from.path}:${from.line} -> ${o.path}:${i + 1} ${JSON.stringify(line.trim().slice(0, 100))}`;
       was.forEach((to, k) => {
         if (to === null || !resolves(repo, to)) return;
         f.resolvedBefore++;
-        if (now[k] !== to)
-          f.brokenLinks.push(`${name}: ${from.path}:${from.line} -> ${o.path}:${i + 1} ${JSON.stringify(line.trim().slice(0, 100))}`);
+        if (now[k] !== to) f.brokenLinks.push(show);
+      });
+      const wasRef = pathReferences(before).map((d) => linkedPath(from.path, before.slice(d.start, d.end)));
+      const nowRef = pathReferences(line).map((d) => linkedPath(o.path, line.slice(d.start, d.end)));
+      wasRef.forEach((to, k) => {
+        if (to === null || !resolves(repo, to)) return;
+        f.referencesBefore++;
+        if (nowRef[k] !== to) f.brokenReferences.push(show);
       });
     });
     f.copilotMoved.push(...ownLinesMoved(o.path, lines, own, source, sourceLines(o.path)).map((c) => `${name}: ${c}`));
