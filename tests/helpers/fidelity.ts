@@ -163,6 +163,13 @@ function ownLinesMoved(
     const b = at(own[k]!);
     if (b < a) out.push(`${show(b)} (out of order)`);
     else if (b === a + 1 && foreign(own[k - 1]! + 1, own[k]!).length > 0) out.push(`${show(b)} (cut from the line before it)`);
+    // A title and the first text under it (blank lines between) are one: a heading put between splits them.
+    else if (
+      /^ {0,3}#\s/.test(before[a - 1]!) &&
+      before.slice(a, b - 1).every((l) => l.trim() === '') &&
+      foreign(own[k - 1]! + 1, own[k]!).length > 0
+    )
+      out.push(`${show(b)} (cut from the title above it)`);
   }
   const firstSection = own.find((i, k) => k > 0 && /^ {0,3}##/.test(lines[i]!) && HEADING.test(lines[i]!));
   if (firstSection !== undefined && foreign(0, firstSection).length > 0)

@@ -55,3 +55,19 @@ test('a managed block moved from a legacy file is written byte for byte: its hea
   assert.ok(content.includes(block), content);
   assert.ok(content.startsWith('# Guide\n\n## Setup\n\n- Install node.\n\n'), content);
 });
+
+test('a title and the lead-in under it stay together in an existing Copilot file without sections: no heading is put between them, new sections go after', async (t) => {
+  const cases = [
+    '# Review notes\n\nWhen you review a pull request here:\n\n- Treat files under `samples/` as examples.\n- Flag a missing changelog entry.\n',
+    '# Notes for the assistant\n\nBefore you commit, run these:\n\n```sh\npnpm test\npnpm lint\n```\n',
+  ];
+  for (const person of cases) {
+    const repo = sandbox(t, {
+      '.github/copilot-instructions.md': person,
+      'AGENTS.md': '# Project\n\n## Build\n\n- Build with make.\n\n## Style\n\n- Use tabs.\n',
+    });
+    const content = (await copilotOf(repo))!;
+    assert.ok(content.startsWith(`${person}\n## `), content);
+    assert.ok(content.includes('- Build with make.') && content.includes('- Use tabs.'), content);
+  }
+});

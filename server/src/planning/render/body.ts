@@ -11,7 +11,7 @@ import type { WrittenUnits } from './written-units.js';
 /** The existing Copilot file as the plan keeps it: structured files as they are, flat files in sections. */
 export function renderBase(path: string, fileLines: string[], units: Unit[], structured: boolean): Rendered {
   if (structured) return asItIs(path, fileLines);
-  const r = restructure(path, units);
+  const r = restructure(path, units, true);
   const refs: (LineRef | null)[] = r.lines.map(() => null);
   for (const p of r.provenance) {
     for (let i = 0; i <= p.to.endLine - p.to.startLine; i++)
