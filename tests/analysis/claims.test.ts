@@ -2,7 +2,8 @@
 // compares these claims; its own tests are in detection.test.ts and claim-relations.test.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractClaims, mayNameClaim, proseLines, sectionTitle, type Claim } from '../../server/src/analysis/contradictions/claims.js';
+import { extractClaims, mayNameClaim, proseLines, sectionTitle } from '../../server/src/analysis/contradictions/claims.js';
+import { isWeak, type Claim } from '../../server/src/analysis/contradictions/claim.js';
 import { splitUnits } from '../../server/src/model/markdown-units.js';
 import type { Unit } from '../../server/src/model/model.js';
 
@@ -14,7 +15,7 @@ const unit = (kind: Unit['kind'], lines: string[], extra: Partial<Unit> = {}): U
   blankBefore: false,
   ...extra,
 });
-const read = (c: Claim) => `${c.line} ${c.kind} ${c.topic}=${c.value}${c.positive ? '' : ' (not)'}${c.weak ? ' (weak)' : ''}`;
+const read = (c: Claim) => `${c.line} ${c.kind} ${c.topic}=${c.value}${c.positive ? '' : ' (not)'}${isWeak(c) ? ' (weak)' : ''}`;
 
 test('extractClaims reads an option, an action, a modal rule and a version from rule lines, each with its line, unit and section', () => {
   const units = splitUnits('AGENTS.md', [
@@ -35,8 +36,54 @@ test('extractClaims reads an option, an action, a modal rule and a version from 
     claims.map((c) => [c.unit, c.section, c.path]),
     claims.map((c) => [`AGENTS.md:${c.line}`, 'setup', 'AGENTS.md']),
   );
-  assert.equal(claims[1]!.polarity, 'must');
-  assert.equal(claims[1]!.verb, 'run');
+  const action = claims[1]!;
+  assert.ok(action.kind === 'action');
+  assert.equal(action.polarity, 'must');
+  assert.equal(action.verb, 'run');
+});
+
+test('extractClaims: each kind of claim carries the fields of its kind and none of another', () => {
+  const units = splitUnits('AGENTS.md', [
+    '# Setup',
+    '',
+    '- Use pnpm.',
+    '- Run `pnpm test` before every commit.',
+    '- Never edit CHANGELOG.md.',
+    '- Always run the linter before committing.',
+    '- Node.js 20 or later.',
+    '- **Build**: `pnpm build` (must).',
+    '- Default branch: `main`',
+    '',
+    '```sh',
+    'npm install',
+    'npm run build',
+    '```',
+  ]);
+  const place = ['topic', 'topicTitle', 'value', 'positive', 'path', 'line', 'unit', 'text', 'scope', 'langs', 'section', 'label'];
+  const own: Record<Claim['kind'], { always: string[]; maybe: string[] }> = {
+    option: { always: [], maybe: ['weak', 'mention'] },
+    version: { always: [], maybe: ['weak'] },
+    modal: { always: [], maybe: [] },
+    action: { always: ['polarity', 'verb', 'qualifier', 'excepted', 'objectKind'], maybe: ['weak'] },
+    role: { always: ['commands', 'strict'], maybe: [] },
+    fact: { always: [], maybe: [] },
+  };
+  const claims = extractClaims(units);
+  assert.deepEqual([...new Set(claims.map((c) => c.kind))].sort(), Object.keys(own).sort());
+  for (const c of claims) {
+    const keys = Object.keys(c).filter((k) => k !== 'kind');
+    const { always, maybe } = own[c.kind];
+    for (const k of [...place, ...always]) assert.ok(keys.includes(k), `${c.kind} ${c.topic} has ${k}`);
+    for (const k of keys) assert.ok([...place, ...always, ...maybe].includes(k), `${c.kind} ${c.topic} has no ${k}`);
+  }
+  assert.ok(
+    claims.some((c) => c.kind === 'option' && c.mention === true),
+    'a command in prose only mentions its tool',
+  );
+  assert.ok(
+    claims.some((c) => c.kind === 'option' && c.weak === true) && claims.some((c) => c.kind === 'action' && c.weak === true),
+    'a shell block uses a tool and runs a command (weak)',
+  );
 });
 
 test('extractClaims: a "never" is a negative claim, and a shell block uses a tool without choosing it (weak)', () => {

@@ -105,7 +105,8 @@ export function conflictWords(c: { topic: string; said: string; mentions?: { pat
   const topic = /^[a-z]/.test(c.topic) && !c.topic.startsWith('the ') ? `the ${c.topic}` : c.topic;
   const mentioned = (c.mentions ?? []).map((l) => `${showPath(l.path)}:${l.line}`);
   return (
-    showLine(`${topic}: ${c.said.replace(/\) vs "/g, ') or "')}`) +
+    // Between sides, not in a reason ("always update vs never edit"): a side starts with its quote, or "not" and its quote.
+    showLine(`${topic}: ${c.said.replace(/\) vs (not )?"/g, ') or $1"')}`) +
     (mentioned.length > 0 ? `; also used, not a rule of its own (kept whatever you choose): ${mentioned.join(', ')}` : '')
   );
 }

@@ -4,47 +4,10 @@ import { languagesOf } from '../scope/scope-overlap.js';
 import { readOption } from './option-claims.js';
 import { anyOf, CLAIM_TOPICS, GENERIC_VERSION, MODALS, VERSIONED_LANGUAGES } from './topics.js';
 import { RANGE_MARK, versionClaims } from './versions.js';
-import { actionClaims, codeCommands, roleClaim, tableCommands, type Polarity } from './claim-reader.js';
+import { actionClaims, codeCommands, roleClaim, tableCommands } from './claim-reader.js';
+import type { Claim, ClaimBase } from './claim.js';
 import { proseCommands } from './prose-commands.js';
 import { commandTool, commandVersions, COMMAND_TOOLS, normalizeCommand, oneOffCommand, runnerTool } from './tools.js';
-
-export interface Claim {
-  topic: string;
-  topicTitle: string;
-  value: string;
-  positive: boolean;
-  path: string;
-  line: number;
-  /** The unit (paragraph, list item with its nested lines) the claim is in: `path:line`. */
-  unit: string;
-  text: string;
-  scope: Scope;
-  langs: Set<string>;
-  /** The section the line is in (its nearest heading's text, '' for none) and its bold label ("**Unit Tests**"), if any. */
-  section?: string;
-  label?: string;
-  /**
-   * How it was read: an option of a topic, a version, "always X" / "never X" (modal), an action on an
-   * object (claim-reader.ts), or the command a labelled or strict line gives a role.
-   */
-  kind: 'option' | 'version' | 'modal' | 'action' | 'role' | 'fact';
-  /** Read from a setup step or a table cell: it uses a tool without choosing it, so it contradicts only a rule. */
-  weak?: boolean;
-  /**
-   * The option is named only inside a command the line runs ("Run `pnpm test` before every commit"),
-   * and the line chooses nothing: it is a side of a conflict only when no rule on its side makes the claim.
-   */
-  mention?: boolean;
-  /** Actions: must, may or never; the verb as written; words that narrow a prohibition; an exception in its clause. */
-  polarity?: Polarity;
-  verb?: string;
-  qualifier?: string;
-  excepted?: boolean;
-  objectKind?: string;
-  /** Roles: the commands the line gives, and whether it insists on them. */
-  commands?: string[];
-  strict?: boolean;
-}
 
 const REPO: Scope = { kind: 'repo' };
 
@@ -117,7 +80,7 @@ function lastProse(unit: Unit): string {
 const SHOWS_WRONG = /[\u274C\u2717\u2718\u{1F6AB}\u26D4]|\b(?:wrong|bad|incorrect|don'?t|do not|never|avoid|instead of)\b/iu;
 
 /** Where a claim stands: its line, unit, scope, languages, section and label. */
-type Place = Pick<Claim, 'path' | 'line' | 'unit' | 'text' | 'scope' | 'langs' | 'section' | 'label'>;
+type Place = Pick<ClaimBase, 'path' | 'line' | 'unit' | 'text' | 'scope' | 'langs' | 'section' | 'label'>;
 
 /**
  * The line being read, and where it stands once it claims something: most lines claim nothing, and

@@ -1,4 +1,4 @@
-import type { Claim } from './claims.js';
+import { isWeak, type ActionClaimRead, type Claim, type RoleClaimRead } from './claim.js';
 import { byCodeUnit, groupBy, pushTo } from '../../common/collections.js';
 import { languagesMeet, scopesOverlap } from '../scope/scope-overlap.js';
 import { compatibleVersions } from './versions.js';
@@ -49,7 +49,7 @@ function clashApart(a: Claim, b: Claim): string | null {
   if (a.kind === 'action') return actionClash(a, b);
   if (a.kind === 'role') return roleClash(a, b);
   // Two setup steps that run different tools are examples, not rules: a rule must be among them.
-  if (a.weak && b.weak && a.kind !== 'version') return null;
+  if (isWeak(a) && isWeak(b) && a.kind !== 'version') return null;
   if (a.positive && b.positive && a.value !== b.value) {
     if (a.topic.startsWith('version:') && compatibleVersions(a.value, b.value)) return null;
     return [a.value, b.value]
@@ -68,7 +68,9 @@ const POLARITY_WORD: Record<Polarity, string> = { must: 'always', may: 'may', ne
  * main is forbidden". A prohibition with an exception in it ("except in scripts/"), or narrowed to
  * some cases the other rule does not name ("with file arguments"), leaves room for the other.
  */
-function actionClash(a: Claim, b: Claim): string | null {
+function actionClash(a: ActionClaimRead, b: Claim): string | null {
+  // One topic is one kind of claim (`act:` topics are actions): the check only narrows b.
+  if (b.kind !== 'action') return null;
   const never = a.polarity === 'never' ? a : b.polarity === 'never' ? b : null;
   const other = never === a ? b : a;
   if (!never || other.polarity === 'never' || never.excepted) return null;
@@ -80,16 +82,24 @@ function actionClash(a: Claim, b: Claim): string | null {
   if (other.polarity === 'may' && a.section && b.section && a.section !== b.section) return null;
   // "Never run bare `x`" leaves `x --check` alone, not "Run `x`".
   if (never.qualifier && never.qualifier !== other.qualifier && !(never.qualifier === 'bare' && other.qualifier === '')) return null;
-  const what = a.objectKind === 'act' ? '' : `, same ${OBJECT_WORDS[a.objectKind ?? ''] ?? 'object'} ${a.topicTitle}`;
-  return `${POLARITY_WORD[a.polarity!]} ${a.verb} vs ${POLARITY_WORD[b.polarity!]} ${b.verb}${what}`;
+  const what = a.objectKind === 'act' ? '' : `, same ${OBJECT_WORDS[a.objectKind]} ${a.topicTitle}`;
+  return `${POLARITY_WORD[a.polarity]} ${a.verb} vs ${POLARITY_WORD[b.polarity]} ${b.verb}${what}`;
 }
-const OBJECT_WORDS: Record<string, string> = { file: 'file', branch: 'branch', command: 'command', identifier: 'name', words: 'object' };
+const OBJECT_WORDS: Record<Exclude<ActionClaimRead['objectKind'], 'act'>, string> = {
+  file: 'file',
+  branch: 'branch',
+  command: 'command',
+  identifier: 'name',
+  words: 'object',
+};
 
 /** Two lines that give one role different commands, one of them insisting ("MUST", "NOT `x`"). */
-function roleClash(a: Claim, b: Claim): string | null {
+function roleClash(a: RoleClaimRead, b: Claim): string | null {
+  // One topic is one kind of claim (`role:` topics are roles): the check only narrows b.
+  if (b.kind !== 'role') return null;
   if (!a.strict && !b.strict) return null;
-  if (a.commands!.some((x) => b.commands!.some((y) => sameCommand(x, y)))) return null;
-  return `\`${a.commands![0]}\` vs \`${b.commands![0]}\``;
+  if (a.commands.some((x) => b.commands.some((y) => sameCommand(x, y)))) return null;
+  return `\`${a.commands[0]}\` vs \`${b.commands[0]}\``;
 }
 
 /**
@@ -156,7 +166,7 @@ export function findConflicts(claims: Claim[]): Conflict[] {
  * without it, it merely mentions the tool, and a choice must not drop it. `ruled`: the lines with a
  * claim that is neither weak nor a mention (claims.ts).
  */
-const makesClaim = (c: Claim): boolean => !c.weak && !c.mention;
+const makesClaim = (c: Claim): boolean => !isWeak(c) && !(c.kind === 'option' && c.mention);
 
 function rulesOnly(members: number[], lines: Claim[], pairs: [Claim, Claim, string][], ruled: Set<string>): number[] {
   const rules = members.filter((m) => ruled.has(lineKey(lines[m]!)));
@@ -255,11 +265,11 @@ function sideSummary(claims: Claim[], sides: number[]): string {
 }
 
 function conflictKind(first: Claim, claims: Claim[]): ProblemKind<'contradiction'> {
-  if (first.kind === 'action') return claims.some((c) => c.weak) ? 'command-use' : 'action';
+  if (first.kind === 'action') return claims.some(isWeak) ? 'command-use' : 'action';
   if (first.kind === 'role') return 'command';
   if (first.kind === 'modal') return 'always-never';
   if (first.kind === 'fact') return 'fact';
-  if (claims.some((c) => c.weak)) return 'setup-step';
+  if (claims.some(isWeak)) return 'setup-step';
   return first.kind === 'version' ? 'version' : 'tool-choice';
 }
 
