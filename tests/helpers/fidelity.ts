@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { linkDestinations, linkedPath, pathReferences } from '../../server/src/model/links.js';
 import { splitText } from '../../server/src/common/text.js';
+import { managedBlocks as modelBlocks } from '../../server/src/model/managed-blocks.js';
 import type { Plan } from '../../server/src/planning/plan.js';
 import { emptyHeadings, fenced } from './debris.js';
 
@@ -23,7 +24,7 @@ export interface Fidelity {
   brokenReferences: string[];
   /** Lines of an existing Copilot file written out of their order, or with the tool's text put between them. */
   copilotMoved: string[];
-  /** Managed blocks of a source that no written file holds byte for byte. */
+  /** Managed blocks of a source (any tool's paired markers) that no written file holds byte for byte. */
   blocksChanged: string[];
   emptyHeadings: string[];
 }
@@ -48,21 +49,9 @@ function resolves(repo: string, rel: string): boolean {
   }
 }
 
-const BEGIN = /<!--\s*BEGIN\b/i;
-const END = /<!--\s*END\b/i;
-
-/** The managed blocks of a file's lines: from a BEGIN marker to the next END marker, both included. */
+/** The managed blocks of a file's lines (model/managed-blocks.ts): 1-based start line and the block's text. */
 export function managedBlocks(lines: string[]): { start: number; text: string }[] {
-  const out: { start: number; text: string }[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!BEGIN.test(lines[i]!)) continue;
-    let end = -1;
-    for (let j = i + 1; j < lines.length && end < 0; j++) if (END.test(lines[j]!)) end = j;
-    if (end < 0) continue;
-    out.push({ start: i + 1, text: lines.slice(i, end + 1).join('\n') });
-    i = end;
-  }
-  return out;
+  return modelBlocks(lines).map((b) => ({ start: b.start + 1, text: lines.slice(b.start, b.end + 1).join('\n') }));
 }
 
 export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {

@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
+import { insertMarks } from '../../server/src/planning/render/marks.js';
+import { LineMap } from '../../server/src/planning/render/line-map.js';
 import { sandbox } from '../helpers/sandbox.js';
 
 /**
@@ -70,4 +72,35 @@ test('a title and the lead-in under it stay together in an existing Copilot file
     assert.ok(content.startsWith(`${person}\n## `), content);
     assert.ok(content.includes('- Build with make.') && content.includes('- Use tabs.'), content);
   }
+});
+
+test('a named managed block (`<!-- x-start -->` … `<!-- x-end -->`, sub-blocks and all) moves byte for byte: its title keeps its level, nothing is put inside', async (t) => {
+  const block =
+    '<!-- agent-rules-start -->\n<!-- agent-rules-header -->\n# Agent Rules\n\nRead these before using a package.\n<!-- agent-rules-header-end -->\n\n' +
+    '<!-- pkg:alpha-start -->\n## alpha usage\n- Call alpha.init first.\n<!-- pkg:alpha-end -->\n<!-- pkg_beta-start -->\n## beta usage\n- Never call beta twice.\n<!-- pkg_beta-end -->\n' +
+    '<!-- agent-rules-end -->\n';
+  const repo = sandbox(t, { 'CLAUDE.md': block, 'web/AGENTS.md': `# Web\n\n## Build\n\n- Run make web.\n\n${block}` });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = (p: string) => plan.operations.find((o) => o.path === p)?.content ?? '';
+  // The block holds the file's title: the tool adds none above it, so no title is left empty.
+  assert.equal(content('.github/copilot-instructions.md'), block);
+  assert.ok(
+    content('.github/instructions/web.instructions.md').endsWith(`- Run make web.\n\n${block}`),
+    content('.github/instructions/web.instructions.md'),
+  );
+});
+
+test('a conflict mark for a side inside a managed block goes above the block, never inside it', () => {
+  const lines = ['## Tools', '', '<!-- pkg-start -->', '## pkg usage', '', '- Use npm.', '<!-- pkg-end -->'];
+  const at = { path: 'AGENTS.md', line: 6 };
+  const marked = insertMarks(
+    { lines, refs: lines.map((_, i) => ({ path: 'AGENTS.md', line: i + 1 })) },
+    new LineMap([[at, ['package manager']]]),
+  );
+  assert.deepEqual(marked.lines, [
+    '## Tools',
+    '',
+    '<!-- copilot-onboard: conflicting rules about package manager; decide which one stands -->',
+    ...lines.slice(2),
+  ]);
 });
