@@ -69,7 +69,7 @@ const WORDS: Words = {
       n.chosen === 'repo' ? `applies to the whole repository (its rules go to ${COPILOT})` : `applies to ${glob} only (applyTo "${glob}")`;
     if (n.chosen !== o.decided)
       return `${o.path} ${where}, as you chose; the tool would have ${o.decided === 'repo' ? 'made it repo-wide' : `kept it to ${glob}`}: ${o.reason}.`;
-    return `${o.path} ${where}: ${o.reason}. Approve's first round can apply it to ${glob} only instead.`;
+    return `${o.path} ${where}: ${o.reason}. Approve's first round can ${o.decided === 'repo' ? `apply it to ${glob} only` : 'make it repo-wide'} instead.`;
   },
   'nested-scopes-kept': (n) =>
     `${n.options.length === 1 ? 'A nested AGENTS.md applies' : `${n.options.length} nested AGENTS.md files apply`} to its folder only, as the AGENTS.md convention says: ${n.options.map((o) => `${o.path} (${o.reason})`).join('; ')}. Approve's first round can make ${n.options.length === 1 ? 'it' : 'each'} repo-wide instead.`,
@@ -170,6 +170,8 @@ export function scopeReasonWords(folder: string, r: ScopeReason): string {
       return `it says what part of the repository it is about (line ${r.line}: "${excerpt(r.text)}")`;
     case 'convention':
       return 'nothing in it says it is for the whole repository';
+    case 'docs-of-code':
+      return `it is kept in a documentation folder but speaks of the code around it, not of the docs (line ${r.line}: "${excerpt(r.text)}")`;
   }
 }
 
