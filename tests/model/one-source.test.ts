@@ -39,8 +39,11 @@ const same = <A, B>(ok: Equal<A, B>) => assert.equal(ok, true);
 
 test("the stored plan is the plan the planner builds, the analysis and scan types are the schemas' (checked by the type checker)", () => {
   type Planned = ReturnType<typeof buildPlan>;
-  // The stored file adds its date, its version, the tool version that wrote it and its seal to this clone (state/binding.ts).
-  same<Omit<z.infer<typeof PlanFile>, 'version' | 'createdAt' | 'binding' | 'writtenBy'>, Omit<Planned, 'chosenHash'>>(true);
+  // The stored file adds its date, its version, the tool version that wrote it, its seal to this clone (state/binding.ts)
+  // and the client model's opinion of the second-look pairs (narrate/opinion.ts), which is not part of the plan.
+  same<Omit<z.infer<typeof PlanFile>, 'version' | 'createdAt' | 'binding' | 'writtenBy' | 'modelOpinion'>, Omit<Planned, 'chosenHash'>>(
+    true,
+  );
   same<Planned['operations'][number], PlanOperation>(true);
   same<z.infer<typeof PlanFile>['operations'][number], PlanOperation>(true);
   same<OnboardingState['approval'] extends infer A ? (A extends { choices: infer C } ? C : never) : never, PlanChoices>(true);

@@ -78,6 +78,8 @@ export interface SampleReply {
   stopReason: string | null;
   /** The reply's content as the client sent it (one block or several). */
   content: unknown;
+  /** A reply given in an earlier call of the same step and carried since (2026-07-28): its exchange is traced already. */
+  replayed?: boolean;
 }
 
 /** The client's model: can it be asked for text, and what did it say. */

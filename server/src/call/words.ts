@@ -1,5 +1,5 @@
 import { cliCommand, shellQuote } from './for-person.js';
-import { showLine, showPath } from '../show/untrusted.js';
+import { showExcerpt, showLine, showPath } from '../show/untrusted.js';
 import type { FlowOptions } from './context.js';
 
 /**
@@ -109,4 +109,24 @@ export function conflictWords(c: { topic: string; said: string; mentions?: { pat
     showLine(`${topic}: ${c.said.replace(/\) vs (not )?"/g, ') or $1"')}`) +
     (mentioned.length > 0 ? `; also used, not a rule of its own (kept whatever you choose): ${mentioned.join(', ')}` : '')
   );
+}
+
+/** What the client's model thinks of a second-look pair, in words: labelled as its opinion, never as a finding. */
+const VERDICT_WORDS = {
+  conflict: 'thinks they conflict',
+  compatible: 'thinks both can stand',
+  unsure: 'is unsure',
+} as const;
+
+/**
+ * The model's verdict on a pair, labelled as its opinion, with its reason quoted on one line and the
+ * rank it gave the pair: `the client's model (gpt-x) thinks they conflict: "…" (its opinion; ranked 2, was 9)`.
+ */
+export function opinionWords(
+  v: { verdict: keyof typeof VERDICT_WORDS; reason: string; rank: number; rankBefore: number },
+  model: string,
+): string {
+  const name = model.trim() === '' ? 'unnamed' : showExcerpt(model.trim(), 80);
+  const moved = v.rank === v.rankBefore ? `rank ${v.rank}` : `ranked ${v.rank}, was ${v.rankBefore}`;
+  return `the client's model (${name}) ${VERDICT_WORDS[v.verdict]}: "${showExcerpt(v.reason, 300)}" (its opinion; ${moved})`;
 }

@@ -1,4 +1,4 @@
-import { conflictWords, secondLookWords } from '../call/words.js';
+import { conflictWords, opinionWords, secondLookWords } from '../call/words.js';
 import { describeOperations } from '../show/diff-lines.js';
 import { showExcerpt, showLine, showPath } from '../show/untrusted.js';
 import type {
@@ -333,7 +333,7 @@ export function choicesMessage(plan: PlanFile): string {
       );
     }
   }
-  if (plan.conflicts.length > 0) lines.push('', ...contradictionLines(plan.conflicts));
+  if (plan.conflicts.length > 0) lines.push('', ...contradictionLines(plan.conflicts, plan.modelOpinion));
   lines.push(...scopeAndAssistantLines(plan));
   return lines.join('\n');
 }
@@ -346,7 +346,7 @@ const CHECK_FAILS_ON_KEPT =
  * The contradictions, and which of them the form asks about. The form holds at most
  * MAX_CONFLICT_FIELDS of these questions; the rest are named here, and keep every side, marked.
  */
-function contradictionLines(conflicts: PlanFile['conflicts']): string[] {
+function contradictionLines(conflicts: PlanFile['conflicts'], opinion: PlanFile['modelOpinion']): string[] {
   const asked = conflicts.slice(0, MAX_CONFLICT_FIELDS);
   const notAsked = conflicts.slice(MAX_CONFLICT_FIELDS);
   const lines =
@@ -357,7 +357,14 @@ function contradictionLines(conflicts: PlanFile['conflicts']): string[] {
           `Not asked: the last ${notAsked.length}, listed below. A form holds at most ${MAX_CONFLICT_FIELDS} of these questions, so ${notAsked.length === 1 ? 'this one keeps' : `these ${notAsked.length} keep`} the rules of every side, each marked in the file. To choose for ${notAsked.length === 1 ? 'it' : 'them'}, settle some contradictions in the files and propose again.`,
         ];
   if (conflicts.some((c) => !c.secondLook)) lines.push(CHECK_FAILS_ON_KEPT);
-  for (const c of asked) lines.push(`- ${conflictWords(c)}${secondLookWords(c)}`);
-  for (const c of notAsked) lines.push(`- ${conflictWords(c)} (not asked: all kept${c.secondLook ? '' : ', marked'})${secondLookWords(c)}`);
+  // The client's model's verdict on a second-look pair, when propose asked it (narrate/opinion.ts): labelled as its opinion.
+  const verdicts = new Map((opinion?.verdicts ?? []).map((v) => [v.id, v]));
+  const thinks = (c: { id: string }) => {
+    const v = verdicts.get(c.id);
+    return v && opinion ? `; ${opinionWords(v, opinion.model)}` : '';
+  };
+  for (const c of asked) lines.push(`- ${conflictWords(c)}${secondLookWords(c)}${thinks(c)}`);
+  for (const c of notAsked)
+    lines.push(`- ${conflictWords(c)} (not asked: all kept${c.secondLook ? '' : ', marked'})${secondLookWords(c)}${thinks(c)}`);
   return lines;
 }

@@ -181,6 +181,7 @@ export function modernSession(ctx: ServerContext, tool: string, root: () => Prom
           model: typeof r.model === 'string' ? r.model : '',
           stopReason: typeof r.stopReason === 'string' ? r.stopReason : null,
           content: r.content,
+          ...(taken.replayed ? { replayed: true } : {}),
         };
       },
     },

@@ -6,6 +6,7 @@ import { OutcomeSchema } from '../common/outcome-schema.js';
 import { Analysis } from '../model/analysis.js';
 import { PlanContent, PlanOperation } from '../model/plan.js';
 import { Certainty } from '../model/problem.js';
+import { ModelOpinion } from '../model/opinion.js';
 import { CHECK_RULE_IDS, FAIL_ON } from '../model/findings.js';
 import { TOOL_STEPS, type ToolName } from './tool-steps.js';
 
@@ -74,6 +75,8 @@ export const TOOLS = {
         pattern: PlanContent.shape.pattern.optional(),
         problems: PlanContent.shape.problems.optional(),
         narration,
+        /** The client model's verdicts on the second-look pairs, when any counted (narrate/opinion.ts): its opinion, never the plan's. */
+        modelOpinion: ModelOpinion.optional(),
       }),
     annotations: READ_ONLY,
     run: TOOL_STEPS.onboarding_propose,

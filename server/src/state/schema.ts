@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ELICITATION_OUTCOMES } from '../common/outcomes.js';
 import { PlanChoices, PlanContent } from '../model/plan.js';
+import { ModelOpinion } from '../model/opinion.js';
 import { Sha256 } from '../model/source.js';
 import { ChainHead } from './chain-head-schema.js';
 
@@ -47,6 +48,8 @@ export const PlanFile = z.object({
   createdAt: z.string(),
   planHash: Sha256,
   ...PlanContent.shape,
+  /** What the client's model thought of the second-look pairs (model/opinion.ts): beside the plan, outside its hash; shown, never acted on. */
+  modelOpinion: ModelOpinion.optional(),
   writtenBy: WrittenBy.optional(),
   binding: Binding.optional(),
 });
@@ -219,7 +222,8 @@ export type ElicitationTrace = z.infer<typeof ElicitationTrace>;
 export const SamplingTrace = z.object({
   ...Chain,
   timestamp: z.string(),
-  intent: z.enum(['analyze', 'propose']),
+  /** `second-look`: propose put the second-look pairs to the model (narrate/opinion.ts). */
+  intent: z.enum(['analyze', 'propose', 'second-look']),
   request: z.object({ messages: z.array(z.unknown()), maxTokens: z.number().int(), systemPrompt: z.string() }),
   response: z.object({ model: z.string(), stopReason: z.string().nullable(), content: z.unknown() }).nullable(),
   outcome: z.enum(['ok', 'unsupported', 'denied', 'timeout', 'error']),
@@ -229,6 +233,13 @@ export const SamplingTrace = z.object({
   /** The protocol era and revision of the exchange (absent in traces written before 2026-11-26, and outside MCP). */
   protocol: TraceProtocol.optional(),
   error: z.string().optional(),
+  /** second-look: the verdicts that counted (both quotes are the lines) and those dropped, with why. */
+  verdicts: z
+    .object({
+      counted: z.array(z.object({ id: z.string(), verdict: z.string() })),
+      dropped: z.array(z.object({ id: z.string(), why: z.string() })),
+    })
+    .optional(),
   /** The copilot-onboard version that wrote this trace (absent before 0.2.0). */
   writtenBy: WrittenBy.optional(),
 });

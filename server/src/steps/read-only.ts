@@ -10,6 +10,7 @@ import {
 } from '../planning/preconditions.js';
 import { scanRepository } from '../analysis/discovery/scan.js';
 import { narrate } from '../narrate/narrate.js';
+import { opinionLines, secondLookOpinion } from '../narrate/opinion.js';
 import { showLine } from '../show/untrusted.js';
 import { analysisReport, planNext, planReport } from '../narrate/report.js';
 import type { PlanFile } from '../state/schema.js';
@@ -101,7 +102,9 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
   plan.notes.push(...droppedFrontMatterNotes(scan), ...oversizedTargetNotes(plan.operations));
   // The pattern in the words analyze uses for it (planReport passes patternDetail on to the analysis part).
   const patternDetail = annotated({ problems: [], patternDetail: analysis.patternDetail }, superseded, legacyCount(scan)).patternDetail;
-  const { file, diffFile } = await savePlan(ctx.root, plan);
+  // The client's model may read the second-look pairs (one request, none without sampling): shown as its opinion, beside the plan.
+  const opinion = await secondLookOpinion(ctx, plan.conflicts, scan.docs);
+  const { file, diffFile } = await savePlan(ctx.root, opinion ? { ...plan, modelOpinion: opinion } : plan);
   // An open approval of this very plan stands (the files and the choices offered are the same); one
   // of an earlier, different plan no longer applies. Step and approval say the same in status.
   const openApproval =
@@ -113,11 +116,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     plan: { planHash: plan.planHash, createdAt: file.createdAt, operations: plan.operations.length },
     approval: approvalStillValid ? state.approval : null,
   });
-  const approvalText = !openApproval
-    ? null
-    : approvalStillValid
-      ? `This plan is the one approved at ${showLine(openApproval.approvedAt)}: that approval still stands, so ${stepName(ctx.options, 'migrate')} applies it. Approve again only to change the choices.`
-      : `The approval of the earlier plan ${openApproval.planHash.slice(0, 12)} no longer applies: this plan replaces it and needs its own approval.`;
+  const approvalText = openApproval ? approvalWords(openApproval, approvalStillValid, ctx.options) : null;
   const facts = {
     planHash: plan.planHash,
     pattern: plan.pattern,
@@ -148,6 +147,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     approvalText,
     plan.operations.length > 0 ? planDiffLine(diffFile, ctx.options) : null,
     describeGit(git).join('\n'),
+    opinion ? opinionLines(opinion, plan.conflicts) : null,
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -162,8 +162,16 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     approval: openApproval ? { stillApplies: approvalStillValid, planHash: openApproval.planHash } : null,
     diffFile: { path: diffFile.path, planHash: diffFile.planHash, chars: diffFile.chars },
     narration: told.source,
+    ...(opinion ? { modelOpinion: opinion } : {}),
   });
   return end ? { ...proposed, end } : proposed;
+}
+
+/** What a new plan means for an open approval: it still stands (the same plan), or it no longer applies. */
+function approvalWords(open: { approvedAt: string; planHash: string }, stillValid: boolean, options: FlowOptions | undefined): string {
+  return stillValid
+    ? `This plan is the one approved at ${showLine(open.approvedAt)}: that approval still stands, so ${stepName(options, 'migrate')} applies it. Approve again only to change the choices.`
+    : `The approval of the earlier plan ${open.planHash.slice(0, 12)} no longer applies: this plan replaces it and needs its own approval.`;
 }
 
 /** The plan, and its whole diff readable as it is beside it (state/plan-diff.ts): what a cut text points to. */
