@@ -47,6 +47,7 @@ for (const [set, names, base] of sets) {
     brokenLinks: [],
     referencesBefore: 0,
     brokenReferences: [],
+    folderPathsShifted: [],
     copilotMoved: [],
     blocksChanged: [],
     emptyHeadings: [],
@@ -57,17 +58,26 @@ for (const [set, names, base] of sets) {
     all.brokenLinks.push(...f.brokenLinks);
     all.referencesBefore += f.referencesBefore;
     all.brokenReferences.push(...f.brokenReferences);
+    all.folderPathsShifted.push(...f.folderPathsShifted);
     all.copilotMoved.push(...f.copilotMoved);
     all.blocksChanged.push(...f.blocksChanged);
     all.emptyHeadings.push(...f.emptyHeadings);
   }
-  const cases = [...all.brokenLinks, ...all.brokenReferences, ...all.copilotMoved, ...all.blocksChanged, ...all.emptyHeadings];
+  const cases = [
+    ...all.brokenLinks,
+    ...all.brokenReferences,
+    ...all.folderPathsShifted,
+    ...all.copilotMoved,
+    ...all.blocksChanged,
+    ...all.emptyHeadings,
+  ];
   defects += cases.length;
   console.log(`fidelity, ${set}: ${names.length} repositories (each "after", "moved", "changed" and "empty" count must be 0)`);
   console.log(`  links of moved text that resolved before  ${all.resolvedBefore}`);
   console.log(`  of them, leading elsewhere after          ${all.brokenLinks.length}`);
   console.log(`  @path and ./ code-span paths, resolved before ${all.referencesBefore}`);
   console.log(`  of them, leading elsewhere after          ${all.brokenReferences.length}`);
+  console.log(`  ./ ../ paths not in the repo, naming another ${all.folderPathsShifted.length}`);
   console.log(`  existing Copilot lines moved              ${all.copilotMoved.length}`);
   console.log(`  managed blocks changed                    ${all.blocksChanged.length}`);
   console.log(`  empty headings                            ${all.emptyHeadings.length}`);

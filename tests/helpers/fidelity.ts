@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { linkDestinations, linkedPath, pathReferences } from '../../server/src/model/links.js';
+import { linkDestinations, linkedPath, movablePaths, pathReferences } from '../../server/src/model/links.js';
 import { splitText } from '../../server/src/common/text.js';
 import { managedBlocks as modelBlocks } from '../../server/src/model/managed-blocks.js';
 import type { Plan } from '../../server/src/planning/plan.js';
@@ -22,6 +22,8 @@ export interface Fidelity {
   referencesBefore: number;
   /** Of those, the ones that lead elsewhere or nowhere from their new file. */
   brokenReferences: string[];
+  /** `./` and `../` paths (links or not) of moved text that are not in the repository, now naming another path. */
+  folderPathsShifted: string[];
   /** Lines of an existing Copilot file written out of their order, or with the tool's text put between them. */
   copilotMoved: string[];
   /** Managed blocks of a source (any tool's paired markers) that no written file holds byte for byte. */
@@ -60,6 +62,7 @@ export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
     brokenLinks: [],
     referencesBefore: 0,
     brokenReferences: [],
+    folderPathsShifted: [],
     copilotMoved: [],
     blocksChanged: [],
     emptyHeadings: [],
@@ -101,6 +104,15 @@ export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
         if (to === null || !resolves(repo, to)) return;
         f.referencesBefore++;
         if (nowRef[k] !== to) f.brokenReferences.push(show);
+      });
+      // A path written from its folder that the repository lacks still names one path: the same after the move.
+      const explicit = (l: string, from: string) =>
+        movablePaths(l)
+          .filter((d) => d.explicit && /^\.{1,2}\//.test(l.slice(d.start, d.end)))
+          .map((d) => linkedPath(from, l.slice(d.start, d.end)));
+      const nowExplicit = explicit(line, o.path);
+      explicit(before, from.path).forEach((to, k) => {
+        if (to !== null && !resolves(repo, to) && nowExplicit[k] !== to) f.folderPathsShifted.push(show);
       });
     });
     f.copilotMoved.push(...ownLinesMoved(o.path, lines, own, source, sourceLines(o.path)).map((c) => `${name}: ${c}`));
