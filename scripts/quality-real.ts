@@ -5,9 +5,11 @@
 // Analysis runs in process and writes nothing.
 // `--json` prints the figures as JSON; `--list` lists every report in the build half's repositories
 // (the check half and the added sets are measured, never listed: they are not read while building).
+// `--subject` adds the opt-in finder of pairs worth a second look by subject (issue 39).
+// `--skip=a,b` leaves repositories of the corpus out entirely (a set being judged, that the tool must not run on yet).
 import fs from 'node:fs';
 import path from 'node:path';
-import { analyze, type Problem } from '../server/src/analysis/analyze.js';
+import { analyze, DEFAULT_FINDERS, FINDERS, type Problem } from '../server/src/analysis/analyze.js';
 import { scanRepository } from '../server/src/analysis/discovery/scan.js';
 /** Issue 39's cap: a person is shown at most this many pairs worth a second look in one repository (the highest ranked). */
 const SHOWN_SECOND_LOOKS = 8;
@@ -32,6 +34,7 @@ type SetName = 'build' | 'check' | 'added' | 'added-b';
 type Tier = 'reported' | 'shown' | 'listed';
 
 const args = process.argv.slice(2);
+const skipped = new Set(args.flatMap((a) => (a.startsWith('--skip=') ? a.slice('--skip='.length).split(',') : [])));
 const fixtures = path.join(import.meta.dirname, '../tests/fixtures/judged-real');
 const read = <T>(f: string) => JSON.parse(fs.readFileSync(path.join(fixtures, f), 'utf8')) as T;
 const split = read<{ build: string[]; check: string[] }>('split.json');
@@ -96,9 +99,10 @@ const shownPer = new Map<string, { shown: number; listed: number }>(); // judged
 const listed: string[] = [];
 let corpusMaxShown = 0;
 let corpusMaxListed = 0;
-for (const repo of corpusRepos()) {
+const repos = corpusRepos().filter((r) => !skipped.has(r));
+for (const repo of repos) {
   const scan = await scanRepository(path.join(CORPUS, repo));
-  const problems = analyze(scan).problems.filter((p) => p.type === 'contradiction');
+  const problems = analyze(scan, args.includes('--subject') ? FINDERS : DEFAULT_FINDERS).problems.filter((p) => p.type === 'contradiction');
   const seconds = problems.filter((p) => p.certainty === 'low');
   corpusMaxListed = Math.max(corpusMaxListed, seconds.length);
   corpusMaxShown = Math.max(corpusMaxShown, Math.min(seconds.length, SHOWN_SECOND_LOOKS));
@@ -127,7 +131,7 @@ for (const repo of corpusRepos()) {
 const ratio = (a: number, b: number) => (b === 0 ? 1 : a / b);
 const upTo = (t: Tier | undefined, best: Tier) => t !== undefined && rank(t) <= rank(best);
 function figuresOf(set: SetName) {
-  const of = pairs.filter((p) => setOf.get(p.repo) === set);
+  const of = pairs.filter((p) => setOf.get(p.repo) === set && !skipped.has(p.repo));
   const conflicts = of.filter((p) => p.label === 'conflict');
   const negatives = of.filter((p) => p.label === 'compatible');
   const t = (tier: Tier) => tally.get(`${set}|${tier}`) ?? { right: 0, wrong: 0, unjudged: 0 };
@@ -187,7 +191,7 @@ function figuresOf(set: SetName) {
 const SETS: SetName[] = ['build', 'check', 'added', 'added-b'];
 const figures = {
   sets: Object.fromEntries(SETS.map((s) => [s, figuresOf(s)])) as Record<SetName, ReturnType<typeof figuresOf>>,
-  corpus: { repositories: corpusRepos().length, maxShown: corpusMaxShown, maxListed: corpusMaxListed },
+  corpus: { repositories: repos.length, maxShown: corpusMaxShown, maxListed: corpusMaxListed },
 };
 const f = (n: number) => n.toFixed(2);
 if (args.includes('--json')) console.log(JSON.stringify(figures, null, 2));

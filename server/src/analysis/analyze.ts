@@ -17,6 +17,7 @@ import { findContradictions } from './contradictions/find-contradictions.js';
 import { findDrift } from './drift/drift.js';
 import { describePattern, patternFacts } from './pattern.js';
 import type { Copy } from './repeats/copies.js';
+import { secondLookProblems } from './contradictions/second-look/problems.js';
 
 export type { Analysis, Pattern } from '../model/analysis.js';
 export type { Location, Problem } from '../model/problem.js';
@@ -46,7 +47,10 @@ export interface FinderInput {
 export interface Finder {
   name: string;
   kinds: readonly TypedKind[];
-  find: (input: FinderInput) => Found[];
+  /** `earlier`: what the finders before it found (pairs worth a second look leave out pairs already reported). */
+  find: (input: FinderInput, earlier: readonly Found[]) => Found[];
+  /** Run only when asked for (`analyze(scan, FINDERS)`): measured, not yet shown (docs/analysis.md says why). */
+  optIn?: true;
 }
 
 /**
@@ -101,11 +105,24 @@ export const FINDERS: readonly Finder[] = [
     kinds: ['ambiguity/missing-path'],
     find: (i) => findMissingPaths(i.docs, i.scan.listing, new Set(i.scan.sources.map((s) => s.path))),
   },
+  // Last: pairs worth a second look by subject (issue 39), ranked, never on a pair of lines already
+  // reported. Opt-in: on the tuning sets it found no conflict the other finders miss, and it costs
+  // several times the rest of the analysis on large repositories (docs/analysis.md, "Second looks by subject").
+  {
+    name: 'subject',
+    kinds: ['contradiction/subject'],
+    find: (i, earlier) => secondLookProblems(i.units, i.scopeOf, earlier),
+    optIn: true,
+  },
 ];
 
-export function analyze(scan: ScanResult, finders: readonly Finder[] = FINDERS): Analysis {
+/** The finders analysis runs unless told otherwise: all but the opt-in ones. */
+export const DEFAULT_FINDERS: readonly Finder[] = FINDERS.filter((f) => !f.optIn);
+
+export function analyze(scan: ScanResult, finders: readonly Finder[] = DEFAULT_FINDERS): Analysis {
   const input = finderInput(scan);
-  const found = finders.flatMap((f) => f.find(input));
+  const found: Found[] = [];
+  for (const f of finders) found.push(...f.find(input, found));
   dedupeByLocations(found);
   const problems = found.map((p) => ({ ...p, certainty: certaintyOf(p) }) as Problem);
   const structured = Object.fromEntries(input.docs.map((d) => [d.path, isStructured(d)]));

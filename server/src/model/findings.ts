@@ -63,6 +63,9 @@ export const PROBLEM_TYPES = {
       'stale-path': row('low', 'a folder a tree and a rule put under two roots'),
       // One command as routine in one rule and as a last resort in another (drift/frequency.ts).
       frequency: row('low', 'one command as routine and as a last resort'),
+      // Two lines about one subject, one slot filled with two values or one action said and forbidden
+      // (contradictions/second-look/): ranked, a question for the person, never a report.
+      subject: row('low', 'two lines on one subject with two values in one slot, or opposite polarity'),
     },
   },
   duplication: {

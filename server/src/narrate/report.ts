@@ -1,5 +1,6 @@
 import type { Analysis } from '../analysis/analyze.js';
 import { conflictWords, secondLookWords } from '../call/words.js';
+import { shownProblems } from '../model/second-looks-shown.js';
 import { MAX_CONFLICT_FIELDS } from '../planning/choices.js';
 import { newReaders, readersOf, readFileOf, surfaceList } from '../analysis/scope/surfaces.js';
 import { formatFacts } from '../model/formats.js';
@@ -75,12 +76,16 @@ export function analysisReport(
   for (const s of a.skipped) out.push(`Not read: ${showLine(s.detail)}.`);
   if (a.problems.length === 0) out.push('No problems found.');
   else {
+    // Pairs worth a second look past the first few are in the JSON output, not here (model/second-looks-shown.ts).
+    const { shown, notShown } = shownProblems(a.problems);
     out.push(`Problems (${a.problems.length}):`);
     // The certainty and the rule that found it come last: people sort by the first, reviewers check the second.
-    for (const p of a.problems)
+    for (const p of shown)
       out.push(
         `- ${p.type === 'contradiction' && p.certainty === 'low' ? 'worth a second look' : p.type}: ${p.type === 'contradiction' ? conflictWords(p) : `${showLine(p.description)} at ${at(p.locations)}`}${p.certainty ? ` (certainty ${p.certainty}${p.kind ? `, ${p.kind}` : ''})` : ''}`,
       );
+    if (notShown > 0)
+      out.push(`- and ${notShown} more pair${notShown > 1 ? 's' : ''} worth a second look, ranked lower (listed in the JSON output)`);
   }
   return out.join('\n');
 }

@@ -3,6 +3,7 @@ import type { ScanResult } from '../analysis/discovery/scan.js';
 import type { Analysis } from '../model/analysis.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { Contradiction, Problem } from '../model/problem.js';
+import { SHOWN_SECOND_LOOKS } from '../model/second-looks-shown.js';
 import type { ConflictOption, PlanChoices } from '../model/plan.js';
 import type { Note } from './notes.js';
 import { LineMap } from './render/line-map.js';
@@ -82,7 +83,8 @@ export function conflictOptions(analysis: Analysis, linesOf: (p: string) => stri
 /** The contradictions in the order they are offered: the reported ones, then those only worth a second look. */
 function offerOrder<P extends Pick<Problem, 'type' | 'certainty'>>(problems: readonly P[]): P[] {
   const found = problems.filter((p) => p.type === 'contradiction');
-  return [...found.filter((p) => p.certainty !== 'low'), ...found.filter((p) => p.certainty === 'low')];
+  // Only the highest ranked pairs worth a second look are offered (model/second-looks-shown.ts).
+  return [...found.filter((p) => p.certainty !== 'low'), ...found.filter((p) => p.certainty === 'low').slice(0, SHOWN_SECOND_LOOKS)];
 }
 
 const offered = (problems: readonly Problem[]): Contradiction[] =>

@@ -11,6 +11,7 @@ import {
   type FailOn,
   type FindingKind,
 } from '../model/findings.js';
+import { shownProblems } from '../model/second-looks-shown.js';
 import type { Unit } from '../model/model.js';
 import type { SkipReason } from '../repo/source-file.js';
 import type { PlanOperation, Provenance } from '../model/plan.js';
@@ -76,7 +77,8 @@ export async function runCheck(
     const key = [f.rule, f.kind, ...keyedAt.map((l) => `${l.path}\n${lineText(l)}`)].join('\n\n');
     findings.push({ ...f, fingerprint: sha256(key) });
   };
-  for (const p of problems) {
+  // At most a few pairs worth a second look, the highest ranked (model/second-looks-shown.ts).
+  for (const p of shownProblems(problems).shown) {
     add({
       rule: ruleOfType(p.type),
       kind: p.kind,

@@ -1,0 +1,118 @@
+import { diffArrays } from 'diff';
+
+/**
+ * Two lines, or two values, laid side by side token by token (a diff of their tokens): the
+ * tokens both hold in the same order are the frame, the others are what differs. A pair that is
+ * mostly one frame with a value or two changed is a drifted copy or one slot filled twice; a pair
+ * where one side only adds to the other narrows it (an argument more), unless what it adds is a flag
+ * or the rest of a name. Nothing here knows a name: only the shape of tokens.
+ */
+
+/** One token of a value: a flag (`--online`) whole, other words cut at `-_/.:=` into segments. */
+export interface Token {
+  text: string;
+  /** Which word of the value (split at spaces) it comes from: a name's segments share one. */
+  word: number;
+  flag: boolean;
+}
+
+/** Tokens past this many are not compared (a long command or line is cut). */
+const MAX_TOKENS = 40;
+
+const isPlaceholder = (t: string) => t === '<>';
+const isNumber = (t: string) => /^\d+$/.test(t);
+
+export function valueTokens(value: string): Token[] {
+  const out: Token[] = [];
+  value
+    .trim()
+    .split(/\s+/)
+    .forEach((w, word) => {
+      if (/^--?[\p{L}]/u.test(w)) out.push({ text: w.replace(/=.*$/, ''), word, flag: true });
+      else for (const s of w.split(/[^\p{L}\p{N}<>]+/u)) if (s !== '') out.push({ text: s, word, flag: false });
+    });
+  return out.slice(0, MAX_TOKENS);
+}
+
+/** Which tokens of `a` and of `b` are in their common subsequence (jsdiff's `diffArrays`, Myers' diff). */
+export function commonMask<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): [boolean[], boolean[]] {
+  const inA: boolean[] = [];
+  const inB: boolean[] = [];
+  for (const part of diffArrays(a as T[], b as T[], { comparator: same })) {
+    const count = part.count ?? part.value.length;
+    if (!part.added) for (let k = 0; k < count; k++) inA.push(!part.removed);
+    if (!part.removed) for (let k = 0; k < count; k++) inB.push(!part.added);
+  }
+  return [inA, inB];
+}
+
+/** How two values of one slot differ: what each has of its own, and how strongly that marks a pair (0: not a pair). */
+export interface ValueDiff {
+  strength: number;
+  /** What changed: a word for a word (`pnpm` / `npm`), a flag added or changed, a name extended or cut. */
+  change: 'replaced' | 'flag' | 'name';
+}
+
+/**
+ * Two values compared by their tokens. A token for a token with most of the frame kept is the
+ * strongest mark; an added flag or name segment a weaker one; an added argument only narrows
+ * (`zorb check` and `zorb check src/` say one thing) and is no pair. Shared numbers and placeholders
+ * are no frame (`Tool 4` and `Other 4` share nothing).
+ */
+export function compareValues(x: string, y: string, tokensOf: (v: string) => Token[] = valueTokens): ValueDiff | null {
+  const a = tokensOf(x);
+  const b = tokensOf(y);
+  // No token in common: nothing to align (most pairs of values end here).
+  if (!a.some((t) => b.some((u) => u.text === t.text))) return null;
+  const [inA, inB] = commonMask(a, b, (p, q) => p.text === q.text && p.flag === q.flag);
+  const frame = a.filter((t, i) => inA[i] && !isNumber(t.text) && !isPlaceholder(t.text)).length;
+  if (frame === 0) return null;
+  // A token that only moved (`--all --quiet` and `--quiet --all`) is no change.
+  const moved = (t: Token, other: readonly Token[]) => other.some((o) => o.text === t.text && o.flag === t.flag);
+  const onlyA = a.filter((t, i) => !inA[i] && !isPlaceholder(t.text) && !moved(t, b));
+  const onlyB = b.filter((t, i) => !inB[i] && !isPlaceholder(t.text) && !moved(t, a));
+  if (onlyA.length === 0 && onlyB.length === 0) return null;
+  const changed = Math.max(onlyA.length, onlyB.length);
+  const kept = frame / (frame + changed);
+  if (onlyA.length > 0 && onlyB.length > 0) {
+    // The frame must outweigh the change: `x lgtm` and `x generate-docs --quiet` share only their tool.
+    if (frame < changed) return { strength: 0.15, change: 'replaced' };
+    // A changed last word changes what is acted on (`run build`, `run test`): two actions side by
+    // side more often than one slot filled twice (`pnpm test`, `npm test`).
+    const lastChanged = !inA[a.length - 1] && !inB[b.length - 1];
+    return { strength: (0.3 + 0.7 * kept) * (lastChanged ? 0.5 : 1), change: 'replaced' };
+  }
+  // One side only adds. A flag changes what the command does; a segment inside a word the other has
+  // too changes a name (`core-storage` and `core-storage-oss`); a word of its own is an argument.
+  const [added, longer, longerMask] = onlyA.length > 0 ? [onlyA, a, inA] : [onlyB, b, inB];
+  const sharedWords = new Set(longer.filter((_, i) => longerMask[i]).map((t) => t.word));
+  // A flag changes a command, not a bare name (`tool` named in prose and `tool lint --fix` run).
+  const shorter = longer === a ? b : a;
+  if (added.some((t) => t.flag) && new Set(shorter.map((t) => t.word)).size >= 2) return { strength: 0.35 + 0.4 * kept, change: 'flag' };
+  // Only the rest of a name: a folder put before a path (`tools/x.sh` and `x.sh`) names the same file.
+  const inShared = added.filter((t) => sharedWords.has(t.word));
+  if (inShared.length > 0 && !folderOnly(longer, longerMask, inShared)) return { strength: 0.35 + 0.4 * kept, change: 'name' };
+  return null;
+}
+
+/** The added tokens all stand before the kept ones of their word: a leading folder, not a changed name. */
+function folderOnly(tokens: readonly Token[], kept: readonly boolean[], added: readonly Token[]): boolean {
+  return added.every((t) => {
+    const i = tokens.indexOf(t);
+    return tokens.some((u, j) => j > i && u.word === t.word && kept[j]);
+  });
+}
+
+/** A line's words for aligning two lines: lower-cased, code spans and punctuation aside. */
+export const lineWords = (text: string): string[] =>
+  (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'_.-]*/gu) ?? []).map((w) => w.replace(/[.'-]+$/, '')).slice(0, MAX_TOKENS);
+
+/** Two lines aligned word by word: the words in common, and what each has of its own. */
+export function alignLines(a: readonly string[], b: readonly string[]): { common: number; onlyA: string[]; onlyB: string[] } {
+  const [inA, inB] = commonMask(a, b, (x, y) => x === y);
+  return {
+    common: inA.filter(Boolean).length,
+    onlyA: a.filter((_, i) => !inA[i]),
+    onlyB: b.filter((_, i) => !inB[i]),
+  };
+}

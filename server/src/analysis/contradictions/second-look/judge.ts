@@ -1,0 +1,198 @@
+import { scopesOverlap } from '../../scope/scope-overlap.js';
+import { alignLines, compareValues, lineWords, type Token } from './align.js';
+import type { RuleLine } from './rule-lines.js';
+import { valueTokens, type LineTerms, type Value } from './terms.js';
+
+/** A pair of lines worth a second look, with what marks it and how high it ranks. */
+export interface SecondLook {
+  a: RuleLine;
+  b: RuleLine;
+  score: number;
+  /** The rarest term both lines share, as written in them (lower-cased). */
+  subject: string;
+  /** What marks the pair: two values of one slot, opposite polarity, or both. */
+  mark: 'values' | 'polarity' | 'both';
+  /** The two values, for a pair marked by values. */
+  values?: [string, string];
+  /** Further lines on `b`'s side: for a rule saying not to (`a`), every line found doing it, best first. */
+  more?: RuleLine[];
+}
+
+/** What judging a pair needs to know of the repository: its terms' weights, the text of each file, pairs already reported. */
+export interface PairContext {
+  weight: ReadonlyMap<string, number>;
+  /** A value's tokens (align.ts), read once per value. */
+  tokensOf: (value: string) => Token[];
+  /** The largest weight: a term's weight is read against it. */
+  topWeight: number;
+  /** The values each file holds: a value the other file holds too is no drift. */
+  fileValues: ReadonlyMap<string, ReadonlySet<string>>;
+  taken: ReadonlySet<string>;
+}
+
+/** The key of a pair of lines, in either order: pairs analysis already reports are not offered again. */
+export const pairKey = (a: { path: string; line: number }, b: { path: string; line: number }): string =>
+  [`${a.path}:${a.line}`, `${b.path}:${b.line}`].sort().join('|');
+
+// Grammar, not names: the words that turn a line around.
+const NEGATION_WORD = /^(?:not|never|no|don't|dont|do not|avoid|without)$/;
+
+/** Lines at least this alike (cosine of weighted terms) are aligned word by word. */
+const LINE_ALIKE = 0.3;
+
+/** A slot filled twice, by two values or by the words two aligned lines differ in. */
+interface Slot {
+  values: [string, string];
+  strength: number;
+  /** Found by aligning the whole lines, not two values. */
+  line?: boolean;
+}
+
+/**
+ * Whether two lines are worth a second look, and how high they rank. Structure decides what is no
+ * pair: one rule with itself, scopes that never meet, two lines alike, items of one list (a
+ * catalogue), two examples of one file. And what ranks low: a line whose own value is its file's or
+ * heading's own subject (each package names itself), values both files hold, hedged lines, lists of
+ * alternatives.
+ */
+export function judgePair(
+  a: RuleLine,
+  b: RuleLine,
+  ra: LineTerms,
+  rb: LineTerms,
+  bTerms: ReadonlySet<string>,
+  similarity: number,
+  c: PairContext,
+): SecondLook | null {
+  // Cheap first: a pair can be marked only by values on both sides, a negation against a value, or lines alike.
+  const valuesBoth = ra.values.length > 0 && rb.values.length > 0;
+  const negation = (ra.negated.size > 0 && rb.values.length > 0) || (rb.negated.size > 0 && ra.values.length > 0);
+  if (!valuesBoth && !negation && similarity < LINE_ALIKE) return null;
+  if (a.unit === b.unit || !scopesOverlap(a.scope, b.scope)) return null;
+  if (a.code && b.code && a.path === b.path) return null;
+  if (a.path === b.path && a.section === b.section && a.item && b.item) return null;
+  // Aligning whole lines word by word costs most: only lines alike enough to be one frame are aligned.
+  const aligned = similarity >= LINE_ALIKE ? alignLines(lineWords(a.text), lineWords(b.text)) : null;
+  if (aligned && aligned.onlyA.length === 0 && aligned.onlyB.length === 0) return null;
+  const turned = aligned !== null && negationOnly(aligned.onlyA, aligned.onlyB) && aligned.common >= 3;
+  const lined = aligned && lineSlot(aligned, ra, rb);
+  const slot = turned ? null : (lined ?? valueSlot(ra.values, rb.values, c.tokensOf));
+  const turn = turned ? { strength: 1, against: aligned.onlyA.length > 0 ? 'a' : 'b' } : flipped(ra, rb, bTerms, c.weight, c.topWeight);
+  const polarity = turn.strength;
+  if (!slot && polarity === 0) return null;
+  if (c.taken.has(pairKey(a, b))) return null;
+  let score = (0.3 + similarity) * ((slot ? slot.strength : 0) + polarity * 0.8);
+  if (slot && ownSubject(slot.values[0], a) && ownSubject(slot.values[1], b)) score *= 0.25;
+  if (slot && !slot.line && a.path !== b.path && bothHold(slot.values, a.path, b.path, c.fileValues)) score *= 0.3;
+  if (ra.hedged || rb.hedged) score *= 0.5;
+  if (ra.catalogue || rb.catalogue) score *= 0.3;
+  if (a.code && b.code) score *= 0.6;
+  if (a.path !== b.path) score *= 1.5;
+  else if (a.section !== b.section) score *= 0.8;
+  // Two values in one file are most often parallel items (each step, each package), not a drift; a
+  // rule and a line of its own file doing what it forbids, most often its example or its exception.
+  if (a.path === b.path) score *= 0.5;
+  // A pair marked only by polarity puts the line that says not to first: the rule, then the lines doing it.
+  const swap = !slot && turn.against === 'b';
+  return {
+    a: swap ? b : a,
+    b: swap ? a : b,
+    score,
+    subject: subjectOf(ra, bTerms, c.weight),
+    mark: slot && polarity > 0 ? 'both' : slot ? 'values' : 'polarity',
+    ...(slot ? { values: slot.values } : {}),
+  };
+}
+
+/**
+ * Two lines that are one frame with a word or two changed, and a changed word is a value (in a code
+ * span or command, or with a digit): a drifted copy. Other words changed are a copy reworded.
+ */
+function lineSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, ra: LineTerms, rb: LineTerms): Slot | null {
+  const valued = (words: string[], r: LineTerms) => words.some((w) => /\d/.test(w) || inValue(r, w));
+  if (!valued(x.onlyA, ra) && !valued(x.onlyB, rb)) return null;
+  const changed = Math.max(x.onlyA.length, x.onlyB.length);
+  if (x.common < 4 || x.onlyA.length === 0 || x.onlyB.length === 0 || changed > 3) return null;
+  const kept = x.common / (x.common + changed);
+  if (kept < 0.7) return null;
+  return { values: [x.onlyA.join(' '), x.onlyB.join(' ')], strength: 0.5 + 0.5 * kept, line: true };
+}
+
+/** One line is the other with a negation added: the same action, said and forbidden. */
+const negationOnly = (onlyA: string[], onlyB: string[]): boolean => {
+  const [more, less] = onlyA.length > 0 ? [onlyA, onlyB] : [onlyB, onlyA];
+  return less.length === 0 && more.length > 0 && more.length <= 2 && more.some((w) => NEGATION_WORD.test(w));
+};
+
+/** The closest two values one line has and the other has not, by their tokens (align.ts). */
+function valueSlot(va: readonly Value[], vb: readonly Value[], tokensOf: (v: string) => Token[]): Slot | null {
+  let best: Slot | null = null;
+  for (const x of va) {
+    if (vb.some((y) => y.text === x.text)) continue;
+    for (const y of vb) {
+      if (va.some((z) => z.text === y.text)) continue;
+      const d = compareValues(x.text, y.text, tokensOf);
+      // No token in common: the same frame around them (`main` branch, `canary` branch) still makes one slot.
+      const strength = d ? d.strength : sameFrame(x, y) && !shareToken(x.text, y.text, tokensOf) ? 0.45 : 0;
+      if (strength > (best?.strength ?? 0)) best = { values: [x.text, y.text], strength };
+    }
+  }
+  return best;
+}
+
+/** Values with a token in common that still compare to nothing narrow one another (an argument added). */
+const shareToken = (x: string, y: string, tokensOf: (v: string) => Token[]) =>
+  tokensOf(x).some((t) => tokensOf(y).some((u) => u.text === t.text));
+const sameFrame = (x: Value, y: Value) => (x.before !== '' && x.before === y.before) || (x.after !== '' && x.after === y.after);
+
+/** A value whose own tokens name the line's file or heading: each package or section naming itself, a parallel. */
+function ownSubject(value: string, line: RuleLine): boolean {
+  const own = valueTokens(value)
+    .map((t) => t.toLowerCase())
+    .filter((t) => t.length >= 3 && !/^\d+$/.test(t));
+  if (own.length === 0) return false;
+  const place = `${line.path.toLowerCase()} ${line.section}`;
+  return own.some((t) => place.includes(t));
+}
+
+/** Both files hold both values: each file names both, so neither drifted from the other. */
+const bothHold = (values: [string, string], pa: string, pb: string, held: ReadonlyMap<string, ReadonlySet<string>>): boolean =>
+  values.every((v) => held.get(pa)?.has(v) && held.get(pb)?.has(v));
+
+/**
+ * How strongly one line says not to do what the other does (0: not at all): a term both name,
+ * negated in one, and a value or a command's word in the other, the line that does it (`blorp sync`
+ * in a code example against "never blorp"); the verb around it turns with every rule. Rarer terms
+ * weigh more: a common word negated somewhere says little.
+ */
+function flipped(
+  ra: LineTerms,
+  rb: LineTerms,
+  bTerms: ReadonlySet<string>,
+  weight: ReadonlyMap<string, number>,
+  top: number,
+): { strength: number; against: 'a' | 'b' } {
+  const best: { strength: number; against: 'a' | 'b' } = { strength: 0, against: 'a' };
+  for (const t of ra.terms) {
+    if (!bTerms.has(t)) continue;
+    const [no, yes] = ra.negated.has(t) ? [ra, rb] : rb.negated.has(t) ? [rb, ra] : [null, null];
+    if (!no || !yes || yes.negated.has(t) || !inValue(yes, t)) continue;
+    const strength = Math.min(1, (weight.get(t) ?? 0) / (0.6 * top));
+    if (strength > best.strength) [best.strength, best.against] = [strength, no === ra ? 'a' : 'b'];
+  }
+  return best;
+}
+
+/** The term is a value of the line or a whole word of one (a command's word), not a piece of a file name. */
+const inValue = (r: LineTerms, t: string): boolean => r.values.some((v) => v.text === t || v.text.split(/\s+/).includes(t));
+
+/** The rarest term both lines share. */
+function subjectOf(ra: LineTerms, bTerms: ReadonlySet<string>, weight: ReadonlyMap<string, number>): string {
+  let subject = '';
+  let best = -1;
+  for (const t of ra.terms) {
+    const w = bTerms.has(t) ? (weight.get(t) ?? -1) : -1;
+    if (w > best) [best, subject] = [w, t];
+  }
+  return subject;
+}

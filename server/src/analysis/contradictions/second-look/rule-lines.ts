@@ -1,0 +1,48 @@
+import type { Scope, Unit } from '../../../model/model.js';
+import { proseLines, sectionTitle } from '../claims.js';
+import { WRONG_WAY } from './terms.js';
+
+/** One line a reader takes as a claim: a rule's line, or a line of a code example or template. */
+export interface RuleLine {
+  path: string;
+  line: number;
+  text: string;
+  /** The unit it belongs to (`path:line`): two lines of one unit are one rule. */
+  unit: string;
+  /** Its nearest heading's text, lower-cased ('' for none). */
+  section: string;
+  /** A line of a code block (an example or template), not prose. */
+  code: boolean;
+  /** A line of a code block shown as the wrong way (under "❌ Wrong:", "Don't:"): it says not to. */
+  wrong: boolean;
+  /** A list item: its siblings under one heading may be a catalogue. */
+  item: boolean;
+  scope: Scope;
+}
+
+const FENCE_LINE = /^\s*(?:```|~~~)/;
+
+/** Every line of the rules that says something: prose lines, and the lines inside code blocks. */
+export function ruleLines(units: Unit[], scopeOf: (u: Unit) => Scope): RuleLine[] {
+  const out: RuleLine[] = [];
+  const section = new Map<string, string>();
+  const before = new Map<string, Unit>(); // the unit before, by file
+  for (const u of units) {
+    const previous = before.get(u.path);
+    before.set(u.path, u);
+    if (u.kind === 'heading') {
+      section.set(u.path, sectionTitle(u));
+      continue;
+    }
+    if (u.kind === 'frontmatter' || u.kind === 'html') continue;
+    const base = { path: u.path, unit: `${u.path}:${u.line}`, section: section.get(u.path) ?? '', scope: scopeOf(u) };
+    const prose = new Set(proseLines(u));
+    const wrong = u.kind === 'code' && previous !== undefined && previous.kind !== 'heading' && WRONG_WAY.test(previous.lines.at(-1)!);
+    u.lines.forEach((text, i) => {
+      if (text.trim() === '' || FENCE_LINE.test(text)) return;
+      const code = u.kind === 'code' || !prose.has(i);
+      out.push({ ...base, line: u.line + i, text, code, wrong: code && wrong, item: u.kind === 'list-item' });
+    });
+  }
+  return out;
+}

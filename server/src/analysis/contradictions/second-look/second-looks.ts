@@ -1,0 +1,165 @@
+import type { Scope, Unit } from '../../../model/model.js';
+import { valueTokens, type Token } from './align.js';
+import { judgePair, type PairContext, type SecondLook } from './judge.js';
+import { ruleLines, type RuleLine } from './rule-lines.js';
+import { lineTerms, type LineTerms } from './terms.js';
+
+export { pairKey, type SecondLook } from './judge.js';
+
+/**
+ * Pairs worth a second look, found by subject rather than by phrasing (issue 39). Two lines from
+ * different rules are about the same thing when they share subject terms, each weighed by how rare
+ * it is among this repository's own lines (tf-idf); a pair is marked when the same slot holds two
+ * different values (two commands, versions, names, paths) or when one line says not to do what the
+ * other does. Nothing here names a tool, package or product: it must work on text never seen.
+ * The pairs are ranked; a person is shown the first few (shown.ts), the JSON output has them all.
+ */
+
+/** At most this many pairs are kept for a repository, best first (the client's model reads about 40). */
+export const LISTED_SECOND_LOOKS = 40;
+/** A line takes part in at most this many pairs: one busy line must not fill the list. */
+const PAIRS_PER_LINE = 2;
+/** Below this share of weighted terms in common, two lines are about different things. */
+const MIN_SIMILARITY = 0.1;
+/** Terms on more lines than this share (and at least 30 lines) are weighed but pair no lines by themselves. */
+const COMMON_SHARE = 20;
+
+export function findSecondLooks(
+  units: Unit[],
+  scopeOf: (u: Unit) => Scope,
+  taken: ReadonlySet<string> = new Set(),
+  limit = LISTED_SECOND_LOOKS,
+): SecondLook[] {
+  const index = indexLines(ruleLines(units, scopeOf), taken);
+  if (!index) return [];
+  const { lines, read, weight, postings, norms, context } = index;
+  const n = lines.length;
+  // A sparse dot product, line by line: the weight of the terms each later line shares with this one.
+  // The terms of a line as a set, made only for lines that meet another.
+  const sets: (ReadonlySet<string> | undefined)[] = [];
+  const termSet = (j: number) => (sets[j] ??= new Set(read[j]!.terms));
+  const dot = new Float64Array(n);
+  const touched: number[] = [];
+  const found: SecondLook[] = [];
+  for (let i = 0; i < n; i++) {
+    for (const t of read[i]!.terms) {
+      const list = postings.get(t);
+      if (!list) continue;
+      const w = weight.get(t)! ** 2;
+      for (let k = list.length - 1; k >= 0 && list[k]! > i; k--) {
+        const j = list[k]!;
+        if (dot[j] === 0) touched.push(j);
+        dot[j]! += w;
+      }
+    }
+    for (const j of touched) {
+      const similarity = dot[j]! / (norms[i]! * norms[j]!);
+      dot[j] = 0;
+      // A line that says not to do what another's value does may share only that one term with it.
+      if (similarity < MIN_SIMILARITY && !(similarity >= MIN_SIMILARITY / 4 && turnsAgainst(read[i]!, read[j]!))) continue;
+      const pair = judgePair(lines[i]!, lines[j]!, read[i]!, read[j]!, termSet(j), similarity, context);
+      if (pair) found.push(pair);
+    }
+    touched.length = 0;
+  }
+  return keepBest(found, limit);
+}
+
+/** One line negates something and the other has a value: the two may be opposite on one action. */
+const turnsAgainst = (a: LineTerms, b: LineTerms) =>
+  (a.negated.size > 0 && b.values.length > 0) || (b.negated.size > 0 && a.values.length > 0);
+
+/**
+ * The lines worth pairing, read, with each term's weight and the lines it is on. A first, cheap
+ * reading counts each word's lines: a line none of whose words is shared by a few other lines meets
+ * no line; nor does one with no value and no negation (nothing could mark a pair). Neither is read further.
+ */
+function indexLines(all: RuleLine[], taken: ReadonlySet<string>) {
+  if (all.length < 2) return null;
+  const cap = Math.max(20, Math.ceil(all.length / COMMON_SHARE));
+  const wordLines = new Map<string, number>();
+  const words = all.map((l) => plainWords(l.text));
+  for (const ws of words) for (const w of new Set(ws)) wordLines.set(w, (wordLines.get(w) ?? 0) + 1);
+  const meeting = all.filter((_, i) => words[i]!.some((w) => wordLines.get(w)! >= 2 && wordLines.get(w)! <= cap));
+  const readAll = meeting.map((l) => lineTerms(l.text, l.code, l.wrong));
+  const keep = readAll.map((r) => r.values.length > 0 || r.negated.size > 0);
+  const lines = meeting.filter((_, i) => keep[i]);
+  const read = readAll.filter((_, i) => keep[i]);
+  if (lines.length < 2) return null;
+  const df = new Map<string, number>();
+  for (const r of read) for (const t of r.terms) df.set(t, (df.get(t) ?? 0) + 1);
+  // A term's weight is its rarity here (idf, over every line): rare terms weigh most, but a common
+  // subject (the package manager, "interfaces") still counts; only terms on very many lines pair no
+  // lines by themselves (their lists would be read for every line).
+  const weight = new Map<string, number>();
+  for (const [t, d] of df) weight.set(t, Math.log((all.length + 1) / Math.max(d, wordLines.get(t) ?? 0)));
+  const postings = new Map<string, number[]>();
+  const norms = new Float64Array(lines.length);
+  read.forEach((r, i) => {
+    let sum = 0;
+    for (const t of r.terms) {
+      sum += weight.get(t)! ** 2;
+      if (df.get(t)! < 2 || Math.max(df.get(t)!, wordLines.get(t) ?? 0) > cap) continue;
+      const list = postings.get(t) ?? postings.set(t, []).get(t)!;
+      list.push(i);
+    }
+    norms[i] = Math.sqrt(sum);
+  });
+  const fileValues = new Map<string, Set<string>>();
+  lines.forEach((l, i) => {
+    const held = fileValues.get(l.path) ?? fileValues.set(l.path, new Set()).get(l.path)!;
+    for (const v of read[i]!.values) held.add(v.text);
+  });
+  const tokens = new Map<string, Token[]>();
+  const tokensOf = (v: string) => tokens.get(v) ?? tokens.set(v, valueTokens(v)).get(v)!;
+  let topWeight = 0;
+  for (const w of weight.values()) topWeight = Math.max(topWeight, w);
+  const context: PairContext = { weight, tokensOf, topWeight, fileValues, taken };
+  return { lines, read, weight, postings, norms, context };
+}
+
+/** The best pairs first, each line in at most a few of them, at most `limit`. */
+function keepBest(all: SecondLook[], limit: number): SecondLook[] {
+  all.sort((p, q) => q.score - p.score || p.a.path.localeCompare(q.a.path) || p.a.line - q.a.line || p.b.line - q.b.line);
+  const found = joinRules(all);
+  const uses = new Map<string, number>();
+  const kept: SecondLook[] = [];
+  for (const p of found) {
+    const [ka, kb] = [`${p.a.path}:${p.a.line}`, `${p.b.path}:${p.b.line}`];
+    if ((uses.get(ka) ?? 0) >= PAIRS_PER_LINE || (uses.get(kb) ?? 0) >= PAIRS_PER_LINE) continue;
+    uses.set(ka, (uses.get(ka) ?? 0) + 1);
+    uses.set(kb, (uses.get(kb) ?? 0) + 1);
+    kept.push(p);
+    if (kept.length === limit) break;
+  }
+  return kept;
+}
+
+/** Plain words of a line (three letters or more, not only digits): the first, cheap reading. */
+const plainWords = (text: string): string[] =>
+  (text.toLowerCase().match(/^[\t -~]*$/.test(text) ? /[a-z0-9]{3,}/g : /[\p{L}\p{N}]{3,}/gu) ?? []).filter((w) => !/^\d+$/.test(w));
+
+/** Lines one rule's pairs of polarity may gather: the rule, then at most this many lines doing what it forbids. */
+const LINES_AGAINST_A_RULE = 4;
+
+/**
+ * A rule saying not to do what several lines do is one question, not several: its pairs marked only
+ * by polarity become one, the rule against every line found doing it (best first), ranked as its best.
+ */
+function joinRules(sorted: SecondLook[]): SecondLook[] {
+  const byRule = new Map<string, SecondLook>();
+  const out: SecondLook[] = [];
+  for (const p of sorted) {
+    if (p.mark !== 'polarity') {
+      out.push(p);
+      continue;
+    }
+    const rule = byRule.get(`${p.a.path}:${p.a.line}`);
+    if (!rule) {
+      const first = { ...p, more: [] };
+      byRule.set(`${p.a.path}:${p.a.line}`, first);
+      out.push(first);
+    } else if (rule.more!.length < LINES_AGAINST_A_RULE - 1) rule.more!.push(p.b);
+  }
+  return out;
+}

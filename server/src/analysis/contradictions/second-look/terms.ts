@@ -1,0 +1,168 @@
+/**
+ * What a line is about, read from its shape and never from a list of names: the code spans, bold
+ * values, identifiers, paths, flags and version-bearing names it holds (its values: what fills a
+ * slot), and its words. Weighing them is the repository's business (second-looks.ts: rarer terms
+ * weigh more).
+ */
+export interface LineTerms {
+  /** Lower-cased words and values, each once: the line's subject terms (an array: thousands of lines are read). */
+  terms: readonly string[];
+  /** Values as written, lower-cased, each with the words just before and after it (its frame). */
+  values: Value[];
+  /** The terms a negation governs (the words after "never", "not", "no", up to the clause's end; the whole line after a mark of a wrong way). */
+  negated: ReadonlySet<string>;
+  /** Hedged ("when possible", "if needed", "for edge cases"): a clause that narrows it. */
+  hedged: boolean;
+  /** It lists alternatives (three values or more in a row): a catalogue, not a choice. */
+  catalogue: boolean;
+  /** A line of code, not prose. */
+  code: boolean;
+}
+
+export interface Value {
+  text: string;
+  /** The word before and the word after it in the line (lower-cased, '' for none). */
+  before: string;
+  after: string;
+}
+
+const SPAN = /`([^`\n]+)`|\*\*([^*\n]+)\*\*/g;
+const WORD = /[\p{L}\p{N}_@./:+#-]+/gu;
+// The same two readings for a line of ASCII text, several times faster than their Unicode forms.
+const ASCII = /^[\t -~]*$/;
+const WORD_ASCII = /[\w@./:+#-]+/g;
+const VALUE_SHAPE_ASCII = /\/|^--?[A-Za-z]|[A-Za-z]\.[A-Za-z]|_|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]/;
+/** Shapes of a value outside code spans: a path, a flag, a dotted or snake or camel name, letters with digits. */
+const VALUE_SHAPE = /\/|^--?\p{L}|\p{L}\.\p{L}|_|\p{Ll}\p{Lu}|\p{L}\p{N}|\p{N}\p{L}/u;
+/** A capitalised name followed by a version number ("Laravel 12", "Python 3.12"). */
+const NAMED_VERSION = /\b(\p{Lu}[\p{L}.+#-]*)\s+v?(\d+(?:\.\d+)*)\b/gu;
+// Grammar and marks, not names: what turns a line around or narrows it.
+// Not inside a hyphenated word: `--no-deps` is a flag, not a negation.
+const NEGATION = /(?<![\w-])(?:never|not|no|avoid(?:s|ing)?|without|instead of)(?![\w-])|n't\b/gi;
+/** "Prefer X over Y": what comes after "over" is turned down, like after "instead of". */
+const PREFER = /\bprefer/i;
+const NEGATION_OR_OVER = new RegExp(`${NEGATION.source}|(?<![\\w-])over(?![\\w-])`, 'gi');
+/** A mark at the start of a line that shows a wrong way ("❌ Wrong:", "Bad:"): the whole line is negated. */
+export const WRONG_WAY = /^\s*(?:[-*]\s+|\/\/\s*|#\s*)?(?:\u274c|\u{1f6ab}|\u26d4|\u2717|\*{0,2}(?:wrong|bad|incorrect|don'?t)\b)/iu;
+/** How far a negation reaches: to the end of its clause, and at most this many words. */
+const NEGATION_REACH = 8;
+const CONDITION = /(?:^|[,;(]\s*|\s)(?:when|where|if|unless|except)\s+\p{L}+/iu;
+const EDGE = /\bfor (?:[a-z]+ )?(?:cases?|situations?)\b|\b(?:sometimes|rarely|occasionally)\b/i;
+/** A label ending in a colon ("**Default Branch**:", "Build:"): what follows is its value. */
+const LABEL_END = /:\s*$/;
+
+/** One set reused for every line's terms while it is read (lines are read by the thousand). */
+const SCRATCH = new Set<string>();
+const NONE: ReadonlySet<string> = new Set();
+
+const trimWord = (w: string) => w.replace(/^[.:/#+-]+|[.:,;]+$/g, '');
+
+/** A value as compared: lower-cased, without a leading `./` or link prefix or a trailing slash or colon. */
+export const normalValue = (v: string): string =>
+  v
+    .trim()
+    .toLowerCase()
+    // A placeholder stands for any value: `show <id>` and `show <subtaskId>` are one command.
+    .replace(/<[^<>\s]+>|\{[^{}\s]+\}|\[[^[\]\s]+\]/g, '<>')
+    .replace(/^(?:\.\/|[a-z]+:(?!\/))/, '')
+    .replace(/[/:.]+$/, '');
+
+const wordsOf = (s: string): string[] =>
+  (s.toLowerCase().match(/[\p{L}\p{N}_-]+/gu) ?? []).filter((w) => w.length >= 3 && !/^\d+$/.test(w));
+
+/** A comment line in a code block (`# build first`, `// then run`): prose, not a command. */
+const COMMENT = /^\s*(?:#(?!!)|\/\/|<!--|--\s)\s*/;
+/** A Markdown link's target (`](mdc:docs/x.md)`): where the link goes, not what the line says. */
+const LINK_TARGET = /\]\([^)\s]*\)/g;
+
+export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTerms {
+  const comment = codeLine && COMMENT.test(raw);
+  const code = codeLine && !comment;
+  const text = (comment ? raw.replace(COMMENT, '') : raw).replace(LINK_TARGET, ']');
+  const terms = SCRATCH;
+  terms.clear();
+  const values: Value[] = [];
+  const addValue = (v: string, before = '', after = '') => {
+    const value = normalValue(v);
+    if (value.length < 2 || values.some((x) => x.text === value)) return;
+    values.push({ text: value, before, after });
+    terms.add(value);
+  };
+  let rest = text;
+  if (code) {
+    const command = text.trim().replace(/^[$>]\s+/, '');
+    if (command.length <= 80) addValue(command.replace(/\s+#.*$/, ''));
+  } else {
+    for (const m of text.matchAll(SPAN)) {
+      const inner = (m[1] ?? m[2])!;
+      // A bold label ("**Build**:") names a slot; its value follows.
+      if (m[2] !== undefined && LABEL_END.test(text.slice(m.index + m[0].length, m.index + m[0].length + 2))) {
+        for (const w of wordsOf(inner)) terms.add(w);
+        continue;
+      }
+      if (m[2] !== undefined && inner.split(/\s+/).length > 3) {
+        for (const w of wordsOf(inner)) terms.add(w);
+        continue;
+      }
+      const before = wordsOf(text.slice(0, m.index)).pop() ?? '';
+      const after = wordsOf(text.slice(m.index + m[0].length))[0] ?? '';
+      addValue(inner, before, after);
+    }
+    rest = text.replace(SPAN, ' ');
+    if (/\d/.test(rest)) for (const m of rest.matchAll(NAMED_VERSION)) addValue(`${m[1]} ${m[2]}`);
+  }
+  const ascii = ASCII.test(text);
+  const shape = ascii ? VALUE_SHAPE_ASCII : VALUE_SHAPE;
+  for (const raw of (code ? text : rest).matchAll(ascii ? WORD_ASCII : WORD)) {
+    const w = trimWord(raw[0]);
+    if (w === '' || /^\d+(?:\.\d+)*$/.test(w)) continue;
+    if (!code && shape.test(w) && !/^https?:/.test(w)) addValue(w);
+    const lower = w.toLowerCase();
+    if (lower.length >= 3) terms.add(lower);
+  }
+  // The words inside values count too: `pnpm test` speaks of pnpm.
+  for (const v of values) for (const t of valueTokens(v.text)) if (t.length >= 3) terms.add(t);
+  const negated = wrong ? new Set(terms) : negatedTerms(text, terms);
+  const list = [...terms];
+  terms.clear();
+  return {
+    terms: list,
+    values,
+    negated,
+    hedged: !code && (CONDITION.test(rest) || EDGE.test(rest)),
+    catalogue: !code && isCatalogue(text),
+    code,
+  };
+}
+
+/** A value's words: split at spaces and punctuation. */
+export const valueTokens = (v: string): string[] => v.split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '');
+
+/** Three or more code spans in a row, joined by commas, slashes or "or"/"and": a list of what is supported. */
+function isCatalogue(text: string): boolean {
+  return /`[^`\n]+`(?:\s*(?:,|\/|\bor\b|\band\b|,\s*(?:or|and))\s*`[^`\n]+`){2,}/.test(text);
+}
+
+/** The line's terms a negation governs: words after a negation up to the clause's end, or all after a wrong-way mark. */
+function negatedTerms(text: string, terms: ReadonlySet<string>): ReadonlySet<string> {
+  const governed: string[] = [];
+  if (WRONG_WAY.test(text)) governed.push(text);
+  else
+    for (const m of text.matchAll(PREFER.test(text) ? NEGATION_OR_OVER : NEGATION)) {
+      const clause = text.slice(m.index + m[0].length).split(/[.;:!?\u2014()]|,\s|\s-\s/)[0]!;
+      governed.push(
+        clause
+          .split(/\s+/)
+          .slice(0, NEGATION_REACH + 1)
+          .join(' '),
+      );
+    }
+  if (governed.length === 0) return NONE;
+  const out = new Set<string>();
+  for (const g of governed) {
+    const lower = g.toLowerCase();
+    const words = new Set((lower.match(WORD) ?? []).map(trimWord));
+    for (const t of terms) if (words.has(t) || (/[^\p{L}\p{N}]/u.test(t) && lower.includes(t))) out.add(t);
+  }
+  return out;
+}

@@ -1,0 +1,165 @@
+import { test, type TestContext } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyze, DEFAULT_FINDERS, FINDERS, type Problem } from '../../server/src/analysis/analyze.js';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
+import { compareValues } from '../../server/src/analysis/contradictions/second-look/align.js';
+import { conflictOptions } from '../../server/src/planning/choices.js';
+import { analysisReport } from '../../server/src/narrate/report.js';
+import { SHOWN_SECOND_LOOKS, shownProblems } from '../../server/src/model/second-looks-shown.js';
+import { sandbox } from '../helpers/sandbox.js';
+import type { Contradiction } from '../../server/src/model/problem.js';
+
+/**
+ * Issue 39: pairs worth a second look found by subject, never by a list of names. Every tool,
+ * command and name below is made up: the mechanism must work on text it has never seen.
+ */
+
+/** The subject pairs analysis finds with every finder, the opt-in ones too. */
+async function subjectPairs(t: TestContext, files: Record<string, string>): Promise<Problem[]> {
+  const scan = await scanRepository(sandbox(t, files));
+  return analyze(scan, FINDERS).problems.filter((p) => p.type === 'contradiction' && p.kind === 'subject');
+}
+const at = (p: Problem) => p.locations.map((l) => `${l.path}:${l.line}`);
+const saidOf = (p: Problem) => (p.type === 'contradiction' ? p.said : '');
+/** Rules padding a file so that rarity means something (each about its own thing). */
+const padding = Array.from({ length: 12 }, (_, i) => `- Topic${i} keeps item${i} near field${i}.`).join('\n');
+
+test('one slot, two values across files: `zorb check` in one file, `quax check` in another', async (t) => {
+  const found = await subjectPairs(t, {
+    'AGENTS.md': `# Agents\n\n- Run \`zorb check\` before every push.\n${padding}\n`,
+    'CLAUDE.md': `# Claude\n\n- Run \`quax check\` before every push.\n`,
+  });
+  assert.equal(found.length, 1, JSON.stringify(found));
+  assert.equal(found[0]!.certainty, 'low');
+  assert.deepEqual(at(found[0]!), ['AGENTS.md:3', 'CLAUDE.md:3']);
+  assert.match(saidOf(found[0]!), /quax|zorb/);
+});
+
+test('a drifted copy: a name extended by a segment, a command given a flag', () => {
+  assert.equal(compareValues('flimco-store', 'flimco-store-lite')?.change, 'name');
+  assert.equal(compareValues('./bin/zorb vet', './bin/zorb vet --remote')?.change, 'flag');
+  // Flags in another order, or an argument added, change nothing: the same command, narrowed.
+  assert.equal(compareValues('zorb vet --all --quiet', 'zorb vet --quiet --all'), null);
+  assert.equal(compareValues('zorb vet', 'zorb vet src/'), null);
+  // A changed tool in one frame is one slot; a changed last word is another action, weaker.
+  const tool = compareValues('zorb test', 'quax test')!;
+  const action = compareValues('zorb test', 'zorb build')!;
+  assert.ok(tool.strength > action.strength, `${tool.strength} vs ${action.strength}`);
+});
+
+test('the same value negated in one line only: "never call `blorp sync`" vs a code example that calls it', async (t) => {
+  const found = await subjectPairs(t, {
+    'AGENTS.md': `# Agents\n\n- Never call \`blorp sync\` by hand.\n${padding}\n`,
+    'CLAUDE.md': '# Setup\n\n```sh\nblorp sync --all\n```\n',
+  });
+  assert.equal(found.length, 1, JSON.stringify(found));
+  assert.match(saidOf(found[0]!), /says not to/);
+});
+
+test('a rule against several lines doing what it forbids is one pair, the rule first', async (t) => {
+  const found = await subjectPairs(t, {
+    'AGENTS.md': `# Agents\n\n- Do not add a blorp package without asking.\n${padding}\n`,
+    'CLAUDE.md': '# A\n\n```sh\nblorp fetch wemble\n```\n',
+    '.github/copilot-instructions.md': '# B\n\n```sh\nblorp fetch quiggle\n```\n',
+  });
+  // The rule and both examples are one pair, ranked first (the two examples, side by side, rank below).
+  assert.ok(found.length >= 1, JSON.stringify(found));
+  assert.deepEqual(at(found[0]!).sort(), ['.github/copilot-instructions.md:4', 'AGENTS.md:3', 'CLAUDE.md:4']);
+  assert.equal(at(found[0]!)[0], 'AGENTS.md:3');
+  assert.deepEqual(found[0]!.type === 'contradiction' && found[0]!.sides, [0, 1, 1]);
+});
+
+test('not a pair: "prefer X over `y`" against a line that also turns `y` down; a bare name against the command run with flags', async (t) => {
+  assert.deepEqual(
+    await subjectPairs(t, {
+      'AGENTS.md': `# Agents\n\n- Add wemble flags instead of inline \`quaxOf()\` checks.\n${padding}\n`,
+      'CLAUDE.md': '# Claude\n\n- Prefer explicit wemble fields over scattered `quaxOf()` checks.\n',
+    }),
+    [],
+  );
+  assert.equal(compareValues('zorblint', 'zorblint lint --strict'), null);
+});
+
+test('not a pair: a value that only narrows the other, both negated, a list of siblings, a wrong-way example', async (t) => {
+  const none = async (files: Record<string, string>) => assert.deepEqual(await subjectPairs(t, files), []);
+  await none({
+    'AGENTS.md': `# Agents\n\n- Run \`zorb check\` before every push.\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n- Run `zorb check src/` before every push.\n',
+  });
+  await none({
+    'AGENTS.md': `# Agents\n\n- Use \`flink\` instead of \`blorp sync\`.\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n- Never call `blorp sync`; it wipes the cache.\n',
+  });
+  await none({
+    'AGENTS.md': `# Commands\n\n- \`zorb build\` builds the app\n- \`zorb serve\` serves it\n- \`quax build\` builds the docs\n\n## More\n\n${padding}\n`,
+  });
+  await none({
+    'AGENTS.md': `# Agents\n\n❌ Wrong: calling blorp sync by hand\n\n\`\`\`sh\nblorp sync --all\n\`\`\`\n\n${padding}\n`,
+  });
+});
+
+test('a hedged rule, and a value naming its own package folder, rank below the plain pair', async (t) => {
+  const found = await subjectPairs(t, {
+    'AGENTS.md': `# A\n\n- Run \`zorb check\` before every push.\n- Run \`vlim lint\` when possible before every push.\n${padding}\n`,
+    'CLAUDE.md': '# C\n\n- Run `quax check` before every push.\n- Run `trel lint` before every push.\n',
+    'pkg/wemble/AGENTS.md': '# Wemble\n\n- Run `zorb check --pkg wemble` before every push.\n',
+  });
+  const order = found.map((p) => at(p).join(' '));
+  const plain = order.indexOf('AGENTS.md:3 CLAUDE.md:3');
+  assert.ok(plain >= 0, order.join(' | '));
+  assert.ok(order.indexOf('AGENTS.md:4 CLAUDE.md:4') === -1 || order.indexOf('AGENTS.md:4 CLAUDE.md:4') > plain, order.join(' | '));
+});
+
+test('pairs by subject are opt-in: analyze by default runs every finder but them', async (t) => {
+  assert.deepEqual(
+    FINDERS.filter((f) => !DEFAULT_FINDERS.includes(f)).map((f) => f.name),
+    ['subject'],
+  );
+  const scan = await scanRepository(
+    sandbox(t, {
+      'AGENTS.md': `# Agents\n\n- Run \`zorb check\` before every push.\n${padding}\n`,
+      'CLAUDE.md': `# Claude\n\n- Run \`quax check\` before every push.\n`,
+    }),
+  );
+  assert.equal(analyze(scan).problems.filter((p) => p.type === 'contradiction' && p.kind === 'subject').length, 0);
+});
+
+/** Twelve pairs worth a second look, invented: more than a person is shown. */
+const twelve: Contradiction[] = Array.from({ length: 12 }, (_, i) => ({
+  type: 'contradiction' as const,
+  kind: 'subject' as const,
+  certainty: 'low' as const,
+  description: `Worth a second look, both about tool${i}`,
+  locations: [
+    { path: 'AGENTS.md', line: i + 3 },
+    { path: 'CLAUDE.md', line: i + 3 },
+  ],
+  sides: [0, 1],
+  topic: `tool${i}`,
+  said: `"tool${i}a" vs "tool${i}b"`,
+}));
+const reported: Contradiction = { ...twelve[0]!, kind: 'tool-choice', certainty: 'high', description: 'Reported' };
+
+test(`a person is shown at most ${SHOWN_SECOND_LOOKS} pairs worth a second look, the highest ranked; every reported one stays`, () => {
+  const { shown, notShown } = shownProblems([reported, ...twelve]);
+  assert.equal(shown.length, 1 + SHOWN_SECOND_LOOKS);
+  assert.equal(notShown, 12 - SHOWN_SECOND_LOOKS);
+  assert.deepEqual(shown.slice(1), twelve.slice(0, SHOWN_SECOND_LOOKS));
+  const text = analysisReport({ pattern: 'messy', sources: [], skipped: [], problems: [reported, ...twelve] });
+  assert.equal(text.split('\n').filter((l) => l.startsWith('- worth a second look')).length, SHOWN_SECOND_LOOKS);
+  assert.match(text, new RegExp(`and ${12 - SHOWN_SECOND_LOOKS} more pairs worth a second look`));
+});
+
+test(`approve's first round offers at most ${SHOWN_SECOND_LOOKS} pairs worth a second look, each with both standing by default`, () => {
+  const analysis = {
+    pattern: 'messy' as const,
+    patternDetail: '',
+    sources: [],
+    skipped: [],
+    structured: {},
+    problems: [reported, ...twelve],
+  };
+  const offered = conflictOptions(analysis, () => []);
+  assert.equal(offered.length, 1 + SHOWN_SECOND_LOOKS);
+  assert.equal(offered.filter((c) => c.option.secondLook).length, SHOWN_SECOND_LOOKS);
+});
