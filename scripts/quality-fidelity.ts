@@ -1,20 +1,35 @@
 // npm run quality (fidelity part, issue 40): what a reviewer of a migration pull request would catch at
 // once, counted on every corpus repository (../shared/corpus) and every judged structure fixture
 // (tests/fixtures/judged-structure), each planned in process on a copy in a temp dir under the default
-// choices: links of moved text that resolved where they were written and no longer lead to the same
+// choices, and again with every choice that leaves lines out (a repository's name then says "(leaving out)"): links of moved text that resolved where they were written and no longer lead to the same
 // repository path, lines of an existing Copilot file moved, managed blocks changed, headings left
-// empty; and `@path` references and `./`/`../` code-span paths the same way as links. Each must be 0. `--list` prints every case found.
+// empty, lines lost, exact duplicates written twice in one section, notes naming an instruction file
+// the plan does not write; and `@path` references and `./`/`../` code-span paths the same way as links, with `./`
+// and `../` paths the repository lacks that now name another path. Each must be 0. Exact duplicates written again in another section are
+// counted too, not as defects (a repeat stands in its own section's context). `--list` prints every case found.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { scanRepository } from '../server/src/analysis/discovery/scan.js';
-import { buildPlan } from '../server/src/planning/plan.js';
+import { buildPlan, DEFAULT_CHOICES, type Plan, type PlanChoices } from '../server/src/planning/plan.js';
 import { CORPUS, corpusRepos } from '../tests/helpers/corpus.js';
-import { fidelity, type Fidelity } from '../tests/helpers/fidelity.js';
+import { fidelity, noPlanCases, type Fidelity } from '../tests/helpers/fidelity.js';
 
 const list = process.argv.includes('--list');
 const FIXTURES = path.resolve(import.meta.dirname, '../tests/fixtures/judged-structure');
+
+const KEYS = [
+  'brokenLinks',
+  'brokenReferences',
+  'folderPathsShifted',
+  'copilotMoved',
+  'blocksChanged',
+  'emptyHeadings',
+  'linesLost',
+  'writtenTwice',
+  'notesUnwritten',
+] as const;
 
 async function measure(dir: string, name: string): Promise<Fidelity> {
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'co-fidelity-'));
@@ -23,10 +38,28 @@ async function measure(dir: string, name: string): Promise<Fidelity> {
     execFileSync('chmod', ['-R', 'u+w', repo]);
     fs.rmSync(path.join(repo, 'judgement.json'), { force: true });
     execFileSync('git', ['init', '-q', repo]);
-    return fidelity(repo, buildPlan(await scanRepository(repo)), name);
+    const scan = await scanRepository(repo);
+    const plan = buildPlan(scan);
+    const f = fidelity(repo, plan, name);
+    // Measured again with every choice that leaves lines out: another assistant's lines, and the other sides of contradictions.
+    const choices = leavingOut(plan);
+    if (!choices) return f;
+    const chosen = fidelity(repo, buildPlan(scan, undefined, choices), `${name} (leaving out)`);
+    for (const k of [...KEYS, 'repeatedElsewhere'] as const) f[k].push(...chosen[k]);
+    return f;
   } finally {
     fs.rmSync(repo, { recursive: true, force: true });
   }
+}
+
+/** Every assistant option left out and every contradiction settled for its first side, or null when the plan offers neither. */
+function leavingOut(plan: Plan): PlanChoices | null {
+  if (plan.assistants.length === 0 && plan.conflicts.length === 0) return null;
+  return {
+    ...DEFAULT_CHOICES,
+    assistants: Object.fromEntries(plan.assistants.map((a) => [a.path, 'leave_out' as const])),
+    conflicts: Object.fromEntries(plan.conflicts.map((c) => [c.id, 'keep_1'])),
+  };
 }
 
 const sets: [string, string[], string][] = [];
@@ -51,36 +84,31 @@ for (const [set, names, base] of sets) {
     copilotMoved: [],
     blocksChanged: [],
     emptyHeadings: [],
+    ...noPlanCases(),
   };
   for (const n of names) {
     const f = await measure(path.join(base, n), n);
     all.resolvedBefore += f.resolvedBefore;
-    all.brokenLinks.push(...f.brokenLinks);
     all.referencesBefore += f.referencesBefore;
-    all.brokenReferences.push(...f.brokenReferences);
-    all.folderPathsShifted.push(...f.folderPathsShifted);
-    all.copilotMoved.push(...f.copilotMoved);
-    all.blocksChanged.push(...f.blocksChanged);
-    all.emptyHeadings.push(...f.emptyHeadings);
+    for (const k of [...KEYS, 'repeatedElsewhere'] as const) all[k].push(...f[k]);
   }
-  const cases = [
-    ...all.brokenLinks,
-    ...all.brokenReferences,
-    ...all.folderPathsShifted,
-    ...all.copilotMoved,
-    ...all.blocksChanged,
-    ...all.emptyHeadings,
-  ];
+  const cases = KEYS.flatMap((k) => all[k]);
   defects += cases.length;
-  console.log(`fidelity, ${set}: ${names.length} repositories (each "after", "moved", "changed" and "empty" count must be 0)`);
-  console.log(`  links of moved text that resolved before  ${all.resolvedBefore}`);
-  console.log(`  of them, leading elsewhere after          ${all.brokenLinks.length}`);
-  console.log(`  @path and ./ code-span paths, resolved before ${all.referencesBefore}`);
-  console.log(`  of them, leading elsewhere after          ${all.brokenReferences.length}`);
-  console.log(`  ./ ../ paths not in the repo, naming another ${all.folderPathsShifted.length}`);
-  console.log(`  existing Copilot lines moved              ${all.copilotMoved.length}`);
-  console.log(`  managed blocks changed                    ${all.blocksChanged.length}`);
-  console.log(`  empty headings                            ${all.emptyHeadings.length}`);
-  if (list) for (const c of cases) console.log(`    ${c}`);
+  const repos = (list: string[]) => new Set(list.map((c) => c.slice(0, c.indexOf(':')).replace(' (leaving out)', ''))).size;
+  const row = (label: string, list: string[]) => console.log(`  ${label.padEnd(58)}${list.length} (${repos(list)} repositories)`);
+  console.log(`fidelity, ${set}: ${names.length} repositories (all but the two "resolved before" and the last must be 0)`);
+  console.log(`  ${'links of moved text that resolved before'.padEnd(58)}${all.resolvedBefore}`);
+  row('of them, leading elsewhere after', all.brokenLinks);
+  console.log(`  ${'@path and ./ code-span paths of moved text, resolved before'.padEnd(58)}${all.referencesBefore}`);
+  row('of them, leading elsewhere after', all.brokenReferences);
+  row('./ ../ paths not in the repository, now naming another', all.folderPathsShifted);
+  row('existing Copilot lines moved', all.copilotMoved);
+  row('managed blocks changed', all.blocksChanged);
+  row('empty headings', all.emptyHeadings);
+  row('lines lost (in no file, not named merged or dropped)', all.linesLost);
+  row('exact duplicates written twice in one section', all.writtenTwice);
+  row('notes naming an instruction file not written', all.notesUnwritten);
+  row('exact duplicates written again in another section', all.repeatedElsewhere);
+  if (list) for (const c of [...cases, ...all.repeatedElsewhere]) console.log(`    ${c}`);
 }
 process.exitCode = defects > 0 ? 1 : 0;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { normalizedArgs, plainCommand, READ_ONLY_TOOLS, type Command } from './cli/commands.js';
 import { endQuietlyOnClosedPipe, exitOnceWritten } from './cli/command-io.js';
-import { repoChoice } from './mcp/repo.js';
+import { repoChoice } from './steps/repo-choice.js';
 import { listGitFiles, type EarlyListing } from './analysis/discovery/git-listing.js';
 import { VERSION } from './version.js';
 

@@ -19,7 +19,7 @@ test("an early listing of another folder is never used by a call; its own folder
   const repo = sandbox(t, { 'AGENTS.md': '- Use pnpm.\n' });
   const other = sandbox(t, { 'CLAUDE.md': '- Use npm.\n' });
   const analyzed = async (early: { root: string; files: Promise<string[] | null> }) => {
-    const r = await callDirect({ explicit: repo, cwd: repo }, 'onboarding_analyze', {}, early);
+    const r = await callDirect({ explicit: repo, cwd: repo, root: repo }, 'onboarding_analyze', {}, early);
     return (r.structuredContent as { sources: { path: string }[] }).sources.map((x) => x.path);
   };
   assert.deepEqual(await analyzed({ root: other, files: Promise.resolve(['CLAUDE.md']) }), ['AGENTS.md']);

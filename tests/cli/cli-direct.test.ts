@@ -8,9 +8,9 @@ import { CLI, openSession } from '../helpers/mcp.js';
 import { MESSY_INSTRUCTIONS, sandbox, tempDir, writeFile } from '../helpers/sandbox.js';
 
 /**
- * analyze, propose and status at the CLI call their steps directly (cli/direct.ts), without an
- * in-process MCP client: the same --json as the tool's structuredContent, the same text as the
- * in-process client gave, and a process that never loads the MCP SDK.
+ * The CLI calls its steps directly (cli/direct.ts), without an MCP client: the same --json as the
+ * tool's structuredContent, the same text as the MCP server gives with the CLI's options, and a
+ * process that never loads the MCP SDK (only `serve` does).
  */
 
 const FILES = {
@@ -51,9 +51,9 @@ test("the CLI's --json is the tool's structuredContent for the same repository (
   }
 });
 
-test('the direct call says what the in-process MCP client said, word for word, and cuts a long reply the same way', async (t) => {
+test('the direct call says what the MCP server says with the same options, word for word, and cuts a long reply the same way', async (t) => {
   const { callDirect } = await import('../../server/src/cli/direct.js');
-  const { callInProcess } = await import('../../server/src/cli/in-process.js');
+  const { callOverMcp } = await import('../helpers/in-process.js');
   const files: Record<string, string> = { ...FILES };
   // Enough rules for the plan's text to be cut (narrate/bounded.ts).
   for (let i = 0; i < 120; i++) {
@@ -67,13 +67,13 @@ test('the direct call says what the in-process MCP client said, word for word, a
   const b = sandbox(t, files);
   const options = { cliCommand: 'copilot-onboard' };
   for (const tool of ['onboarding_status', 'onboarding_analyze', 'onboarding_propose', 'onboarding_status'] as const) {
-    const direct = await callDirect({ explicit: a, cwd: a }, tool, { ...options, repoArg: 'REPO' });
-    const inProcess = await callInProcess({ explicit: b, cwd: b }, tool, null, { ...options, repoArg: 'REPO' });
+    const direct = await callDirect({ explicit: a, cwd: a, root: a }, tool, { ...options, repoArg: 'REPO' });
+    const inProcess = await callOverMcp({ explicit: b, cwd: b }, tool, { ...options, repoArg: 'REPO' });
     // The repositories differ only in their folder, which status names.
     const same = (r: typeof direct, dir: string) => JSON.parse(JSON.stringify(r).replaceAll(dir, 'DIR'));
     assert.deepEqual(same(direct, a), same(inProcess, b), tool);
   }
-  const cut = await callDirect({ explicit: a, cwd: a }, 'onboarding_propose', options);
+  const cut = await callDirect({ explicit: a, cwd: a, root: a }, 'onboarding_propose', options);
   assert.ok((cut.structuredContent as { truncated?: unknown }).truncated, 'the reply was cut, as it is over MCP');
 });
 
@@ -82,7 +82,12 @@ test('analyze takes the listing git made before it began, unless a journal says 
   const repo = sandbox(t, { 'AGENTS.md': '# Agents\n\n- Use pnpm.\n' });
   const analyzed = async () => {
     // A made-up early listing, which names no file: a scan that takes it finds nothing.
-    const r = await callDirect({ explicit: repo, cwd: repo }, 'onboarding_analyze', {}, { root: repo, files: Promise.resolve([]) });
+    const r = await callDirect(
+      { explicit: repo, cwd: repo, root: repo },
+      'onboarding_analyze',
+      {},
+      { root: repo, files: Promise.resolve([]) },
+    );
     return (r.structuredContent as { sources: Array<{ path: string }> }).sources.map((s) => s.path);
   };
   assert.deepEqual(await analyzed(), [], 'the early listing was not taken');
@@ -113,7 +118,7 @@ function sdkModules(run: ReturnType<typeof loadedBy>): string[] {
   return run.urls.filter((u) => SDK.test(u) || SDK.test(run.texts.get(u) ?? ''));
 }
 
-test('analyze, propose, status and traces do not load the MCP SDK; a command that serves MCP in process does', (t) => {
+test('analyze, propose, status, traces and the gated commands do not load the MCP SDK; serve does', (t) => {
   const repo = sandbox(t, FILES);
   const tmp = tempDir(t, 'co-loaded-');
   for (const command of [['analyze'], ['propose'], ['status'], ['traces', 'list']]) {
@@ -126,8 +131,14 @@ test('analyze, propose, status and traces do not load the MCP SDK; a command tha
     assert.deepEqual(sdkModules(run), [], `${command.join(' ')} loaded the MCP SDK`);
     fs.rmSync(path.join(tmp, 'loaded.txt'));
   }
-  // The check sees the SDK where it is loaded: approve without a terminal still goes through the in-process client.
-  const approve = loadedBy(['approve', '--json', '--repo', repo], tmp);
-  assert.equal(approve.status, 3);
-  assert.notDeepEqual(sdkModules(approve), [], 'the check found the SDK in approve');
+  // approve, migrate and rollback ask the person at the terminal through their own port (cli/terminal-person.ts).
+  for (const command of ['approve', 'migrate', 'rollback']) {
+    const run = loadedBy([command, '--json', '--repo', repo], tmp);
+    assert.ok([3, 4].includes(run.status ?? -1), `${command} exited ${run.status}`);
+    assert.deepEqual(sdkModules(run), [], `${command} loaded the MCP SDK`);
+    fs.rmSync(path.join(tmp, 'loaded.txt'));
+  }
+  // The check sees the SDK where it is loaded: serve (on stdio, which ends with its empty input).
+  const serve = loadedBy(['serve', '--repo', repo], tmp);
+  assert.notDeepEqual(sdkModules(serve), [], 'the check found the SDK in serve');
 });

@@ -237,15 +237,16 @@ test('a refused step speaks to the person at the CLI; --json and the trace keep 
   assert.equal(json.outcome, 'elicitation_unsupported');
 });
 
-/** The approve step through the CLI's in-process client, answered by `answer` (null: no terminal). */
+/** The approve step as the CLI runs it, the person at the terminal answering with `answer` (null: no terminal). */
 async function approveAtCli(repo: string, answer: ((params: any) => any) | null) {
-  const { callInProcess } = await import('../../server/src/cli/in-process.js');
-  const choice = { explicit: repo, cwd: repo } as any;
-  await callInProcess(choice, 'onboarding_propose', null, { cliCommand: 'copilot-onboard', repoArg: repo });
-  return callInProcess(choice, 'onboarding_approve', answer ? async (p) => answer(p) : null, {
-    cliCommand: 'copilot-onboard',
-    repoArg: repo,
-  });
+  const { callFromCli } = await import('../../server/src/cli/direct.js');
+  const { terminalPerson } = await import('../../server/src/cli/terminal-person.js');
+  const { TOOL_STEPS } = await import('../../server/src/steps/tool-steps.js');
+  const options = { cliCommand: 'copilot-onboard', repoArg: repo };
+  const at = (name: 'onboarding_propose' | 'onboarding_approve', person: ReturnType<typeof terminalPerson> | null) =>
+    callFromCli({ repo: { explicit: repo, cwd: repo, root: repo }, name, run: TOOL_STEPS[name], person, options });
+  await at('onboarding_propose', null);
+  return at('onboarding_approve', answer ? terminalPerson(async (p) => answer(p)) : null);
 }
 
 test("the server writes its refusals in the person's words when the call comes from the CLI; over MCP a model reads its own", async (t) => {

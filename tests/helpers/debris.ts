@@ -17,7 +17,7 @@ export function fenced(lines: string[]): boolean[] {
   });
 }
 
-/** Indexes of the headings followed, past blank lines and comments, by a heading of their level or above, or by the end. */
+/** Indexes of the headings followed, past blank lines and comments (of one line or more), by a heading of their level or above, or by the end. */
 export function emptyHeadings(lines: string[]): number[] {
   const inFence = fenced(lines);
   const heads = lines.map((l, i) => (inFence[i] ? 0 : (HEADING.exec(l)?.[1]?.length ?? 0)));
@@ -25,7 +25,13 @@ export function emptyHeadings(lines: string[]): number[] {
   heads.forEach((level, i) => {
     if (level === 0) return;
     let j = i + 1;
-    while (j < lines.length && (lines[j]!.trim() === '' || /^\s*<!--.*-->\s*$/.test(lines[j]!))) j++;
+    for (;;) {
+      while (j < lines.length && (lines[j]!.trim() === '' || /^\s*<!--.*-->\s*$/.test(lines[j]!))) j++;
+      // A comment over several lines shows nothing either (a title the tool kept in one).
+      if (j >= lines.length || !/^\s*<!--/.test(lines[j]!)) break;
+      while (j < lines.length && !lines[j]!.includes('-->')) j++;
+      j++;
+    }
     if (j === lines.length || (heads[j]! > 0 && heads[j]! <= level)) out.push(i);
   });
   return out;

@@ -5,6 +5,7 @@ import { splitText } from '../../server/src/common/text.js';
 import { managedBlocks as modelBlocks } from '../../server/src/model/managed-blocks.js';
 import type { Plan } from '../../server/src/planning/plan.js';
 import { emptyHeadings, fenced } from './debris.js';
+import { planFidelity, type PlanFidelity } from './plan-fidelity.js';
 
 /**
  * Fidelity of a plan to what the person has (issue 40), measured on disk the same way by the tests
@@ -13,7 +14,7 @@ import { emptyHeadings, fenced } from './debris.js';
  * apart; managed blocks (`<!-- BEGIN … -->` … `<!-- END … -->`) changed; headings left empty.
  * Each is a list of cases, so a count of 0 can be shown with what broke it.
  */
-export interface Fidelity {
+export interface Fidelity extends PlanFidelity {
   /** Links of moved text that resolved where they were written. */
   resolvedBefore: number;
   /** Of those, the ones that lead elsewhere or nowhere from their new file. */
@@ -66,6 +67,7 @@ export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
     copilotMoved: [],
     blocksChanged: [],
     emptyHeadings: [],
+    ...noPlanCases(),
   };
   const cache = new Map<string, string[]>();
   const sourceLines = (p: string) => {
@@ -133,8 +135,10 @@ export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
       if (!kept) f.blocksChanged.push(`${name}: ${s.path}:${b.start} ${JSON.stringify(b.text.split('\n')[0]!.slice(0, 80))}`);
     }
   }
-  return f;
+  return { ...f, ...planFidelity(repo, plan, name, sourceLines) };
 }
+
+export const noPlanCases = (): PlanFidelity => ({ linesLost: [], writtenTwice: [], repeatedElsewhere: [], notesUnwritten: [] });
 
 /** A line the tool writes of its own (a conflict mark, a title kept as a comment): not the person's text, not a rule moved in. */
 const TOOL_COMMENT = /^\s*<!-- copilot-onboard:/;

@@ -1,9 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readVerdicts, sentLine, type SentPair } from '../../server/src/narrate/opinion-reply.js';
+import { readVerdicts as readWith, sentLine, type SentPair } from '../../server/src/narrate/opinion-reply.js';
+import * as schemas from '../../server/src/state/schema.js';
 import { opinionLines, opinionRequest, reranked, secondLookPairs } from '../../server/src/narrate/opinion.js';
 import { OPINION_BOUNDS } from '../../server/src/narrate/opinion-prompt.js';
 import type { ConflictOption } from '../../server/src/model/plan.js';
+
+const readVerdicts = (reply: Parameters<typeof readWith>[0], sent: Parameters<typeof readWith>[1]) => readWith(reply, sent, schemas);
 
 /** The model's answer read as untrusted data: what counts, what is dropped and why, and how the ranks move. */
 

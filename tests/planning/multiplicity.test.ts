@@ -9,7 +9,8 @@ import { sameOrDemoted } from '../../server/src/model/unit-shape.js';
 
 /**
  * A unit is merged away only into an equal unit another file wrote into the same target, one copy
- * per merging file; a repeat inside one file is never removed.
+ * per merging file; a repeat inside one file is removed only where it says again, word for word,
+ * what the same section said before it (issue 40: written once, named in `merged` as a repeat).
  */
 const COPILOT = '.github/copilot-instructions.md';
 
@@ -30,12 +31,15 @@ test('a closing tag repeated inside one scoped rule is written as often as the r
   assert.deepEqual(ops(second), [], 'the second plan is a no-op');
 });
 
-test('a bullet repeated inside one AGENTS.md is written twice', async (t) => {
+test('a bullet repeated inside one section of AGENTS.md is written once, and named as a repeat', async (t) => {
   const { first, second, read } = await migrate(t, {
     'AGENTS.md': '# Agents\n\n- Run the tests.\n- Keep commits small.\n- Run the tests.\n',
   });
-  assert.equal(count(read(COPILOT), '- Run the tests.'), 2, read(COPILOT));
-  assert.deepEqual(first.merged, []);
+  assert.equal(count(read(COPILOT), '- Run the tests.'), 1, read(COPILOT));
+  assert.deepEqual(
+    first.merged.map((m) => `${m.path}:${m.line} -> ${m.keptAt.path}:${m.keptAt.line}${m.repeat ? ' (repeat)' : ''}`),
+    ['AGENTS.md:5 -> AGENTS.md:3 (repeat)'],
+  );
   assert.deepEqual(ops(second), []);
 });
 
@@ -52,15 +56,17 @@ test('the same bullet once in AGENTS.md and once in CLAUDE.md lands once', async
   assert.deepEqual(ops(second), []);
 });
 
-test('one file with X twice and another with X once give X twice, in either order', async (t) => {
+test('one file with X twice in a section and another with X once give X once, in either order', async (t) => {
   for (const [agents, claude] of [
-    ['- X rule.\n- Other rule.\n', '- X rule.\n- Y rule.\n- X rule.\n'],
-    ['- X rule.\n- Y rule.\n- X rule.\n', '- X rule.\n- Other rule.\n'],
+    ['- Follow the X rule.\n- Other rule.\n', '- Follow the X rule.\n- Y rule.\n- Follow the X rule.\n'],
+    ['- Follow the X rule.\n- Y rule.\n- Follow the X rule.\n', '- Follow the X rule.\n- Other rule.\n'],
   ] as const) {
     const { first, second, read } = await migrate(t, { 'AGENTS.md': agents, 'CLAUDE.md': claude });
-    assert.equal(count(read(COPILOT), '- X rule.'), 2, read(COPILOT));
-    assert.equal(first.merged.length, 1, JSON.stringify(first.merged));
-    assert.notEqual(first.merged[0]!.path, first.merged[0]!.keptAt.path, "merged into another file's copy");
+    assert.equal(count(read(COPILOT), '- Follow the X rule.'), 1, read(COPILOT));
+    assert.equal(first.merged.length, 2, JSON.stringify(first.merged));
+    const [repeat, copy] = [first.merged.filter((m) => m.repeat), first.merged.filter((m) => !m.repeat)];
+    assert.equal(repeat.length, 1, JSON.stringify(first.merged));
+    assert.notEqual(copy[0]!.path, copy[0]!.keptAt.path, "merged into another file's copy");
     assert.deepEqual(ops(second), []);
   }
 });
@@ -89,15 +95,15 @@ test('a flat copilot-instructions.md put in sections keeps its repeated bullet',
   assert.deepEqual(ops(second), []);
 });
 
-test("a legacy file repeating a bullet of Copilot's file merges one copy and writes the other", async (t) => {
+test("a legacy file repeating a bullet of Copilot's file in one section merges both into Copilot's copy", async (t) => {
   const { first, second, read } = await migrate(t, {
     [COPILOT]: '# Project\n\n## Testing\n\n- Run the tests.\n',
     'AGENTS.md': '## Testing\n\n- Run the tests.\n- Add a test per fix.\n- Run the tests.\n',
   });
-  assert.equal(count(read(COPILOT), '- Run the tests.'), 2, read(COPILOT));
+  assert.equal(count(read(COPILOT), '- Run the tests.'), 1, read(COPILOT));
   assert.deepEqual(
-    first.merged.map((m) => `${m.path}:${m.line}`),
-    ['AGENTS.md:1', 'AGENTS.md:3'],
+    first.merged.map((m) => `${m.path}:${m.line} -> ${m.keptAt.path}:${m.keptAt.line}${m.repeat ? ' (repeat)' : ''}`),
+    ['AGENTS.md:1 -> .github/copilot-instructions.md:3', `AGENTS.md:3 -> ${COPILOT}:5`, `AGENTS.md:5 -> ${COPILOT}:5 (repeat)`],
   );
   assert.deepEqual(ops(second), []);
 });
@@ -198,7 +204,9 @@ test("property: every file's lines land as often as it has them, and a second pl
             const found = out.filter((l) => sameOrDemoted(line, l)).length;
             // A heading repeated among its siblings in one file is one section: written at least once.
             const asHeading = out.some((l) => /^#{1,6} /.test(l) && sameOrDemoted(line, l));
-            assert.ok(found >= (asHeading ? 1 : lines.filter((l) => l === line).length), `${p}: ${line}`);
+            // A repeat of what its section said before is written once (issue 40), and named as one.
+            const repeats = first.merged.filter((m) => m.path === p && m.repeat && m.text === line).length;
+            assert.ok(found >= (asHeading ? 1 : lines.filter((l) => l === line).length - repeats), `${p}: ${line}`);
           }
         }
         assert.deepEqual(ops(second), []);

@@ -50,3 +50,16 @@ test('a file that only points, or points and says what the file is, stays a poin
     plan.notes.join('\n'),
   );
 });
+
+test('a heading whose only line points at the Copilot file goes with it, and a note names it: no line is dropped silently', async (t) => {
+  const repo = sandbox(t, {
+    '.github/copilot-instructions.md': '# Guide\n\n## Setup\n\n- Install node.\n',
+    'CLAUDE.md':
+      '# CLAUDE.md\n\n## Conventions\n\nSee [the Copilot instructions](.github/copilot-instructions.md).\n\n## Testing\n\n- Run the unit tests before each commit.\n',
+  });
+  const plan = buildPlan(await scanRepository(repo));
+  const copilot = plan.operations.find((o) => o.path === '.github/copilot-instructions.md')!.content!;
+  assert.ok(!copilot.includes('Conventions'), copilot);
+  const note = plan.notes.find((n) => n.startsWith('CLAUDE.md:3 "## Conventions"'));
+  assert.ok(note?.includes('every line under it is left out of'), plan.notes.join('\n'));
+});

@@ -19,7 +19,6 @@ import {
   removeLinkOrFile,
   removeTree,
   setMode,
-  takeStateFolderCreated,
   writeFile,
 } from '../../server/src/repo/safe-fs.js';
 import { tempDir, type Cleanup } from '../helpers/sandbox.js';
@@ -136,25 +135,23 @@ test('the first write under .copilot-state makes it with its .gitignore, once; a
   const { repo } = sandbox(t);
   await writeFile(repo, '.copilot-state/plan.json', '{}\n');
   assert.match(fs.readFileSync(path.join(repo, '.copilot-state/.gitignore'), 'utf8'), /^backups\/$/m);
-  assert.equal(takeStateFolderCreated(repo), true);
-  assert.equal(takeStateFolderCreated(repo), false);
+  const gitignore = fs.readFileSync(path.join(repo, '.copilot-state/.gitignore'), 'utf8');
   await writeFile(repo, '.copilot-state/onboarding.json', '{}\n');
-  assert.equal(takeStateFolderCreated(repo), false);
+  assert.equal(fs.readFileSync(path.join(repo, '.copilot-state/.gitignore'), 'utf8'), gitignore);
   const other = sandbox(t).repo;
   fs.mkdirSync(path.join(other, '.copilot-state'));
   await writeFile(other, '.copilot-state/plan.json', '{}\n');
   assert.equal(fs.existsSync(path.join(other, '.copilot-state/.gitignore')), false);
-  assert.equal(takeStateFolderCreated(other), false);
 });
 
 test('assertStateTreeReal refuses .copilot-state, any entry in it and any backup as a link', async (t) => {
   const { repo, outside } = sandbox(t);
-  await assertStateTreeReal(repo);
+  assert.equal(await assertStateTreeReal(repo), false, 'no .copilot-state yet');
   fs.symlinkSync(outside, path.join(repo, '.copilot-state'));
   await assert.rejects(assertStateTreeReal(repo), /"\.copilot-state": is a symlink/);
   fs.unlinkSync(path.join(repo, '.copilot-state'));
   fs.mkdirSync(path.join(repo, '.copilot-state/backups'), { recursive: true });
-  await assertStateTreeReal(repo);
+  assert.equal(await assertStateTreeReal(repo), true, '.copilot-state is there');
   fs.symlinkSync(outside, path.join(repo, '.copilot-state/backups/2026'));
   await assert.rejects(assertStateTreeReal(repo), /"\.copilot-state\/backups\/2026"/);
   fs.unlinkSync(path.join(repo, '.copilot-state/backups/2026'));

@@ -2,9 +2,9 @@ import type { ClientInfo, TraceProtocol } from '../state/schema.js';
 
 /**
  * What the flow needs from the session that connects it to a person and a model, and nothing of
- * how. `mcp/ports.ts` implements these once over the MCP SDK; a test implements them with a few
- * lines (tests/gate/gate.test.ts). Nothing outside `mcp/` (and the CLI's in-process MCP client)
- * imports the SDK.
+ * how. `mcp/ports.ts` implements these once over the MCP SDK, `cli/terminal-person.ts` the person
+ * at a terminal; a test implements them with a few lines (tests/gate/gate.test.ts). Nothing outside
+ * `mcp/` (and `cli/serve-command.ts`, which starts the server) imports the SDK.
  */
 
 /** How long to wait, and what stops the wait early (the tool call was cancelled). */

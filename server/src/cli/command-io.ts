@@ -1,14 +1,13 @@
-import type { ToolResult as CallToolResult } from '../mcp/tool-call.js';
+import type { ToolResult as CallToolResult } from '../steps/tool-call.js';
 import { exitCodeForResult } from '../common/outcomes.js';
-import { checkRepoDir, repoChoice, type RepoChoice } from '../mcp/repo.js';
+import { checkedRepo, repoChoice, type CheckedRepo } from '../steps/repo-choice.js';
 import { showJson, showLine, showText } from '../show/untrusted.js';
 
 /** What every command that works on a repository shares: which repository, and how a tool result is printed. */
 
-export async function repoFrom(flag: string | undefined): Promise<RepoChoice> {
-  const choice = repoChoice(flag);
-  await checkRepoDir(choice.explicit ?? choice.cwd, choice.explicit ? '--repo or COPILOT_ONBOARD_REPO' : 'the working directory');
-  return choice;
+/** The repository the command works on, checked here, once: the step's call takes it as it is. */
+export async function repoFrom(flag: string | undefined): Promise<CheckedRepo> {
+  return checkedRepo(repoChoice(flag));
 }
 
 /**
@@ -35,10 +34,9 @@ export function repoArgFrom(flag: string | undefined): { repoArg?: string } {
 
 /** Decision state this clone did not write, said once on stderr by the commands that print no step result (check, traces). */
 export async function reportIgnoredState(root: string): Promise<void> {
-  const ignored = await (await import('../state/foreign.js')).foreignState(root);
   const { cliCommand } = await import('../call/for-person.js');
-  if (ignored)
-    process.stderr.write(`${showLine((await import('../call/words.js')).ignoredStateText(ignored, { cliCommand: cliCommand() }))}\n`);
+  const notice = await (await import('../steps/preflight.js')).ignoredStateNotice(root, { cliCommand: cliCommand() });
+  if (notice) process.stderr.write(`${showLine(notice)}\n`);
 }
 
 /**

@@ -1,13 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { ToolResult as CallToolResult } from './in-process.js';
-import { callInProcess } from './in-process.js';
+import type { ToolResult as CallToolResult } from '../steps/tool-call.js';
+import { TOOL_STEPS, type ToolName } from '../steps/tool-steps.js';
+import type { Person } from '../call/ports.js';
+import { callFromCli } from './direct.js';
+import { terminalPersonIfAny } from './terminal-person.js';
 import { colourDiff, colourFor, styled, type StyleName } from '../show/diff-text.js';
 import { showPath, showText } from '../show/untrusted.js';
 import { cliCommand, shellQuote } from '../call/for-person.js';
 import { terminalForm } from './terminal-form.js';
-import { repoChoice } from '../mcp/repo.js';
+import { checkedRepo, repoChoice, type CheckedRepo } from '../steps/repo-choice.js';
 import { makeTempFolder, removeTree, writeFile } from '../repo/safe-fs.js';
 
 /** A small, realistic repository: several formats, one duplicate, one contradiction. */
@@ -79,17 +82,17 @@ async function walk(root: string, keep: boolean): Promise<number> {
   git('init', '-q');
   git('add', '-A');
   git('commit', '-qm', 'Instructions before the demo');
-  const repo = repoChoice(root);
+  const repo = await checkedRepo(repoChoice(root));
   let shownPlan: string | null = null;
-  const person = process.stdin.isTTY ? terminalForm({ diffShown: () => shownPlan }) : null;
+  const person = terminalPersonIfAny(terminalForm({ diffShown: () => shownPlan }));
   say(styleText('bold', `copilot-onboard demo: a sandbox repository in ${root}`));
   say('It holds .github/copilot-instructions.md, AGENTS.md and a Cursor rule, with one repeated rule and one contradiction.');
 
   heading('1. analyze (read-only)');
-  say(textOf(await callInProcess(repo, 'onboarding_analyze', null)));
+  say(textOf(await call(repo, 'onboarding_analyze', null)));
 
   heading('2. propose (read-only: the exact plan)');
-  const proposed = await callInProcess(repo, 'onboarding_propose', null);
+  const proposed = await call(repo, 'onboarding_propose', null);
   const ops = (proposed.structuredContent as { operations?: { op: string; path: string; diff: string }[] }).operations ?? [];
   shownPlan = (proposed.structuredContent as { planHash?: string }).planHash ?? null;
   for (const op of ops)
@@ -105,7 +108,7 @@ async function walk(root: string, keep: boolean): Promise<number> {
         'First you choose (what happens to each legacy file, which rule stands); then you see the exact plan those choices give, with its diff, and approve it or not. No lets you go back to the choices, or record a comment with the changes you ask for; no without one declines.',
       );
     }
-    const r = await callInProcess(repo, tool, person);
+    const r = await call(repo, tool, person);
     const outcome = (r.structuredContent as { outcome: string }).outcome;
     // Without a terminal the demo stops at the first question and exits 3, as approve, migrate and
     // rollback do without one (the contract's exit 3: no way to ask a person). The step's own hint
@@ -131,7 +134,7 @@ async function walk(root: string, keep: boolean): Promise<number> {
   }
 
   heading('6. rollback (optional: restores every file byte for byte)');
-  const r = await callInProcess(repo, 'onboarding_rollback', person);
+  const r = await call(repo, 'onboarding_rollback', person);
   say(textOf(r));
   heading('traces');
   say(
@@ -141,6 +144,11 @@ async function walk(root: string, keep: boolean): Promise<number> {
   );
   say('Demo finished.');
   return 0;
+}
+
+/** A step of the flow on the sandbox, as its command runs it. */
+function call(repo: CheckedRepo, name: ToolName, person: Person | null): Promise<CallToolResult> {
+  return callFromCli({ repo, name, run: TOOL_STEPS[name], person });
 }
 
 function listFiles(root: string, dir: string): string[] {

@@ -12,7 +12,7 @@ import {
 import { showLine, showText } from '../show/untrusted.js';
 import { cliCommand } from '../call/for-person.js';
 import { VERSION } from '../version.js';
-import type { RepoChoice } from '../mcp/repo.js';
+import type { CheckedRepo } from '../steps/repo-choice.js';
 import { FAIL_ON } from '../model/findings.js';
 
 /**
@@ -25,7 +25,7 @@ const withRepo = <T>(y: Argv<T>) => y.options({ repo: COMMON_OPTIONS.repo });
 const withJson = <T>(y: Argv<T>) => y.options({ json: COMMON_OPTIONS.json });
 const withGit = <T>(y: Argv<T>) => y.options({ branch: SERVE_OPTIONS.branch, commit: SERVE_OPTIONS.commit });
 
-async function repoFrom(flag: string | undefined): Promise<RepoChoice> {
+async function repoFrom(flag: string | undefined): Promise<CheckedRepo> {
   return (await import('./command-io.js')).repoFrom(flag);
 }
 
@@ -79,7 +79,7 @@ async function run(command: OtherCommand): Promise<number> {
     case 'approve':
     case 'migrate':
     case 'rollback':
-      return gated(`onboarding_${command.name}`, command.argv);
+      return gated(`onboarding_${command.name}` as const, command.argv);
     case 'check':
       return check(command.argv);
     case 'fleet':
@@ -91,14 +91,17 @@ async function run(command: OtherCommand): Promise<number> {
   }
 }
 
-async function gated(tool: string, argv: GatedArgs): Promise<number> {
-  const { callInProcess } = await import('./in-process.js');
+async function gated(tool: GatedTool, argv: GatedArgs): Promise<number> {
+  const { callFromCli } = await import('./direct.js');
+  const { TOOL_STEPS } = await import('../steps/tool-steps.js');
   const { print, repoArgFrom } = await import('./command-io.js');
-  const person = process.stdin.isTTY ? (await import('./terminal-form.js')).askInTerminal : null;
   const options = { ...repoArgFrom(argv.repo), ...(argv.branch ? { branch: argv.branch } : {}), ...(argv.commit ? { commit: true } : {}) };
   const repo = await repoFrom(argv.repo);
-  return print(await callInProcess(repo, tool, person, options), argv.json);
+  const person = (await import('./terminal-person.js')).terminalPersonIfAny();
+  return print(await callFromCli({ repo, name: tool, run: TOOL_STEPS[tool], person, options }), argv.json);
 }
+
+type GatedTool = 'onboarding_approve' | 'onboarding_migrate' | 'onboarding_rollback';
 
 /** Keeps the command yargs read. */
 type Take = (command: Command) => void;
@@ -229,9 +232,9 @@ function otherCommands<T>(y: Argv<T>, take: Take): Argv<T> {
 
 async function check(args: import('./check.js').CheckArgs & { repo?: string }): Promise<number> {
   const { checkCommand } = await import('./check.js');
-  const choice = await repoFrom(args.repo);
-  await (await import('./command-io.js')).reportIgnoredState(choice.explicit ?? choice.cwd);
-  return checkCommand(choice.explicit ?? choice.cwd, args);
+  const { root } = await repoFrom(args.repo);
+  await (await import('./command-io.js')).reportIgnoredState(root);
+  return checkCommand(root, args);
 }
 
 /** `setup vscode` shows the change, asks, and writes it; `setup print` shows every client's snippet. */
@@ -241,8 +244,8 @@ async function setup(target: 'vscode' | 'print', repoFlag: string | undefined): 
     process.stdout.write(`${setupModule.snippets()}\n`);
     return 0;
   }
-  const choice = await repoFrom(repoFlag);
-  const change = await setupModule.planVscodeSetup(choice.explicit ?? choice.cwd);
+  const { root } = await repoFrom(repoFlag);
+  const change = await setupModule.planVscodeSetup(root);
   if (!change) {
     process.stdout.write('.vscode/mcp.json already registers copilot-onboard; nothing to do.\n');
     return 0;

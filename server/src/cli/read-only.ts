@@ -1,9 +1,10 @@
 import { showLine, showText } from '../show/untrusted.js';
 import { callDirect, type ReadOnlyTool } from './direct.js';
-import { print, repoArgFrom, repoFrom, reportIgnoredState } from './command-io.js';
+import type { EarlyListing } from '../steps/tool-call.js';
+import { print, repoArgFrom, repoFrom } from './command-io.js';
+import { ignoredStateText } from '../call/words.js';
 import { reportFailure } from './failure.js';
 import type { TracesArgs } from './commands.js';
-import type { EarlyListing } from '../analysis/discovery/git-listing.js';
 
 /**
  * The read-only commands (`analyze`, `propose`, `status`, `traces`), whole: the build bundles this
@@ -24,7 +25,7 @@ export async function runReadOnly(
   try {
     const choice = await repoFrom(argv.repo);
     const result = await callDirect(choice, tool, repoArgFrom(argv.repo), early);
-    if (argv.diff && !result.isError) return await printPlanDiff(choice.explicit ?? choice.cwd);
+    if (argv.diff && !result.isError) return await printPlanDiff(choice.root);
     return await print(result, argv.json);
   } catch (err) {
     return reportFailure(err);
@@ -53,17 +54,12 @@ export async function runTraces(argv: TracesArgs): Promise<number> {
 
 async function traces(argv: TracesArgs): Promise<number> {
   const { tracesCommand } = await import('./traces.js');
-  const { recoverAndTrace } = await import('../gate/recovery-trace.js');
-  const { assertStateTreeReal } = await import('../repo/safe-fs.js');
-  const choice = await repoFrom(argv.repo);
-  const root = choice.explicit ?? choice.cwd;
-  // A link in .copilot-state is refused before anything is read or written.
-  await assertStateTreeReal(root);
-  // Like every command, this one first brings an interrupted migrate or rollback to one side.
-  const recovered = await recoverAndTrace(root, null);
-  if (recovered) process.stderr.write(`Recovered first: ${showLine(recovered.detail)}\n`);
-  await reportIgnoredState(root);
+  const { root } = await repoFrom(argv.repo);
   const { cliCommand, shellQuote } = await import('../call/for-person.js');
+  // Like every command: a link in .copilot-state refused, an interrupted migrate or rollback brought to one side.
+  const { recovered, ignored } = await (await import('../steps/preflight.js')).preflight(root, null, { refuseBare: false });
+  if (recovered) process.stderr.write(`Recovered first: ${showLine(recovered.detail)}\n`);
+  if (ignored) process.stderr.write(`${showLine(ignoredStateText(ignored, { cliCommand: cliCommand() }))}\n`);
   const list = `${cliCommand()} traces list${argv.repo !== undefined ? ` --repo ${shellQuote(argv.repo)}` : ''}`;
   return tracesCommand(root, argv.action, argv.id, argv.json, argv.reason, { format: argv.format, out: argv.out }, list);
 }

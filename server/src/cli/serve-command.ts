@@ -1,5 +1,5 @@
 import { BadInputError } from '../common/errors.js';
-import { checkRepoDir, repoChoice } from '../mcp/repo.js';
+import { checkRepoDir, repoChoice } from '../steps/repo-choice.js';
 
 export interface ServeArgs {
   repo?: string;

@@ -1,11 +1,19 @@
 import { emitKeypressEvents } from 'node:readline';
-import type { ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import { colourDiffsIn, colourFor, withoutDiffs } from '../show/diff-text.js';
 import { showLine, showText } from '../show/untrusted.js';
 import { roleOf } from '../call/field-roles.js';
 
-/** Answers an elicitation; `signal` aborts when the server stops waiting (timeout, cancelled call). */
-export type TerminalForm = (params: ElicitRequest['params'], signal?: AbortSignal) => Promise<ElicitResult>;
+/** The form a step asks: its message, and the JSON Schema of its fields (gate/fields.ts). */
+export interface FormAsked {
+  message: string;
+  requestedSchema: Record<string, unknown>;
+}
+
+/** The answer as a client sends it: accept with the content, decline or cancel. */
+export type FormAnswer = { action: 'accept'; content: Record<string, string | boolean> } | { action: 'decline' | 'cancel' };
+
+/** Answers a form; `signal` aborts when the wait ends (the gate's timeout, a stopped call): the prompt closes at once. */
+export type TerminalForm = (asked: FormAsked, signal?: AbortSignal) => Promise<FormAnswer>;
 
 type Property = {
   type?: string;
@@ -25,15 +33,14 @@ const DIFF_SHOWN = '(The whole diff of every change is shown above, printed by p
  * back to the choices (approve's second round) and then asks for a comment: with one, the answer
  * is sent as not approved with that comment (the server records it as requested changes). The
  * comment is asked only after a no. A no to overwriting uncommitted changes declines at once.
- * Esc or Ctrl-C cancels; so does the server giving up (the prompt closes at once). There is no
+ * Esc or Ctrl-C cancels; so does the wait ending (the prompt closes at once). There is no
  * way to answer it in advance. `diffShown`: the diff is already on screen, do not repeat it (as a
  * function: the hash of the plan whose diff is on screen).
  */
 export function terminalForm(options: { diffShown?: boolean | (() => string | null) } = {}): TerminalForm {
-  return async (params, serverSignal) => {
-    if (!('requestedSchema' in params) || !params.requestedSchema) return { action: 'decline' };
-    const schema = params.requestedSchema;
-    // The server shows untrusted text escaped already; shown again here, which changes nothing in such text.
+  return async (params, waitEnded) => {
+    const schema = params.requestedSchema as { properties?: Record<string, Property> };
+    // The step shows untrusted text escaped already; shown again here, which changes nothing in such text.
     const shown = showText(params.message);
     // `diffShown` as a function gives the hash of the plan whose diff is on screen: a message about
     // another plan (approve's second round, rebuilt with changed choices) shows its own diff.
@@ -48,8 +55,8 @@ export function terminalForm(options: { diffShown?: boolean | (() => string | nu
       if (key?.name === 'escape') escape.abort();
     };
     process.stdin.on('keypress', onKey);
-    const context = { signal: serverSignal ? AbortSignal.any([escape.signal, serverSignal]) : escape.signal, output: process.stderr };
-    const fields = Object.entries(schema.properties as Record<string, Property>);
+    const context = { signal: waitEnded ? AbortSignal.any([escape.signal, waitEnded]) : escape.signal, output: process.stderr };
+    const fields = Object.entries(schema.properties ?? {});
     const withRole = (...roles: string[]) => fields.filter(([name]) => roles.includes(roleOf(name)));
     // What shapes what will happen first (a no to overwriting uncommitted changes refuses at once).
     const choices = withRole('choice', 'allow_uncommitted');

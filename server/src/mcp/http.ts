@@ -10,7 +10,7 @@ import {
 import { positiveNumberFromEnv } from '../common/env.js';
 import { BadInputError } from '../common/errors.js';
 import type { FlowOptions } from '../call/context.js';
-import type { RepoChoice } from './repo.js';
+import type { RepoChoice } from '../steps/repo-choice.js';
 import { createServer } from './server.js';
 
 /** Live sessions at once; one more initialize gets 503 until a session ends or idles out. */

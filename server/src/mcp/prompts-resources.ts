@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
 import type { PlanFile } from '../state/schema.js';
-import { resolveRepoForSession, type RepoChoice } from './repo.js';
+import { resolveRepoForSession } from './repo.js';
+import type { RepoChoice } from '../steps/repo-choice.js';
 import { showJson, showLine, showPath, showText } from '../show/untrusted.js';
 
 const ONBOARD_PROMPT = `Onboard this repository's AI instruction files to GitHub Copilot with the copilot-onboard tools.

@@ -1,42 +1,9 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
-import fs from 'node:fs';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BadInputError } from '../common/errors.js';
+import { checkRepoDir, type RepoChoice } from '../steps/repo-choice.js';
 
-/**
- * Which repository a session works on: `--repo`, else COPILOT_ONBOARD_REPO, else the client's first
- * root (when it supports roots), else the working directory.
- */
-export interface RepoChoice {
-  /** From --repo or the environment; wins over everything else. */
-  explicit: string | null;
-  cwd: string;
-}
-
-export function repoChoice(flag: string | undefined, env = process.env, cwd = process.cwd()): RepoChoice {
-  // An unset shell variable (`--repo "$REPO"`) must not quietly become the working directory.
-  if (flag !== undefined && flag.trim() === '') {
-    throw new BadInputError(
-      '--repo is empty (an unset shell variable?): name the repository folder, or leave --repo out to use COPILOT_ONBOARD_REPO or the working directory.',
-    );
-  }
-  const explicit = flag ?? (env.COPILOT_ONBOARD_REPO && env.COPILOT_ONBOARD_REPO !== '' ? env.COPILOT_ONBOARD_REPO : null);
-  return { explicit: explicit ? path.resolve(cwd, explicit) : null, cwd };
-}
-
-export async function checkRepoDir(dir: string, from: string): Promise<string> {
-  let st;
-  try {
-    // Synchronous, like safe-fs's look-ups: a stat takes microseconds, its promise form a round trip
-    // through the thread pool (a CLI command checks its repository twice before it starts).
-    st = fs.statSync(dir);
-  } catch {
-    throw new BadInputError(`The repository ${dir} (${from}) does not exist.`);
-  }
-  if (!st.isDirectory()) throw new BadInputError(`The repository ${dir} (${from}) is not a directory.`);
-  return dir;
-}
+export { repoChoice, type RepoChoice } from '../steps/repo-choice.js';
 
 /**
  * `ctx`: the client's request this belongs to, so that roots/list travels on its response stream.

@@ -12,12 +12,13 @@ import {
 import { z } from 'zod';
 import type { FlowOptions, FlowReport } from '../call/context.js';
 import { TOOLS, toolJsonSchemas, type ToolName } from './tool-schemas.js';
-import { resolveRepoForSession, type RepoChoice } from './repo.js';
+import { resolveRepoForSession } from './repo.js';
+import type { RepoChoice } from '../steps/repo-choice.js';
 import { sdkSession } from './ports.js';
 import { VERSION } from '../version.js';
 import { registerPromptsAndResources } from './prompts-resources.js';
 import { showLine } from '../show/untrusted.js';
-import { callStep, type StepCall, type ToolResult } from './tool-call.js';
+import { callStep, type StepCall, type ToolResult } from '../steps/tool-call.js';
 
 /**
  * The SDK's schema copies `arguments` into a fresh record, and a key named `__proto__` does not
@@ -34,7 +35,7 @@ const CallToolParamsAsSent = z.looseObject({
 type ToolDefinition = Tool & ReturnType<typeof toolJsonSchemas>;
 let definitions: ToolDefinition[] | undefined;
 
-/** Built on first use: JSON Schema generation is not needed by the CLI's in-process calls. */
+/** Built on first use: a client waits for `initialize` before it lists the tools. */
 export function toolDefinitions(): ToolDefinition[] {
   return (definitions ??= (Object.keys(TOOLS) as ToolName[]).map((name) => ({
     name,

@@ -1,7 +1,7 @@
 import { serveStdio as serveBothEras } from '@modelcontextprotocol/server/stdio';
 import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/server';
 import { createServer } from './server.js';
-import type { RepoChoice } from './repo.js';
+import type { RepoChoice } from '../steps/repo-choice.js';
 import type { FlowOptions } from '../call/context.js';
 
 /**

@@ -8,7 +8,7 @@ import { PlanContent, PlanOperation } from '../model/plan.js';
 import { Certainty } from '../model/problem.js';
 import { ModelOpinion } from '../model/opinion.js';
 import { CHECK_RULE_IDS, FAIL_ON } from '../model/findings.js';
-import { TOOL_STEPS, type ToolName } from './tool-steps.js';
+import { TOOL_STEPS, type ToolName } from '../steps/tool-steps.js';
 
 /**
  * The tools, in one table: name, title, description, input and output schemas, annotations, and
@@ -150,7 +150,7 @@ export const TOOLS = {
   },
 } as const satisfies Record<ToolName, ToolSpec>;
 
-export type { ReadOnlyTool, ToolName } from './tool-steps.js';
+export type { ReadOnlyTool, ToolName } from '../steps/tool-steps.js';
 
 /** The tool's schemas as MCP lists them (JSON Schema, generated from the zod schemas). */
 /** A listed schema: JSON Schema of an object, with its properties. */

@@ -107,8 +107,19 @@ export const PlanChoices = z.object({
 });
 export type PlanChoices = z.infer<typeof PlanChoices>;
 
-/** A rule merged away as a repeat: where it was, and where the kept copy is. */
-export const Merged = z.object({ path: z.string(), line: z.number().int(), lines: z.number().int(), keptAt: Location, text: z.string() });
+/**
+ * A rule merged away as a repeat: where it was, and where the kept copy is. `repeat`: it repeats what
+ * its own file says before it in the same section, written once (issue 40); otherwise it is a copy of
+ * what another file says under the same heading.
+ */
+export const Merged = z.object({
+  path: z.string(),
+  line: z.number().int(),
+  lines: z.number().int(),
+  keptAt: Location,
+  text: z.string(),
+  repeat: z.literal(true).optional(),
+});
 export type Merged = z.infer<typeof Merged>;
 
 const Span = z.object({ path: z.string(), startLine: z.number().int(), endLine: z.number().int() });

@@ -28,7 +28,10 @@ const SYSTEM_PROMPT =
 export type NarrateContext = ExchangeContext;
 
 export interface Narration {
+  /** The tool's own report, as given. */
   text: string;
+  /** The client model's words, labelled and quoted (`narrationBlock`), said after every fact of the tool's; null: none. */
+  narration: string | null;
   source: 'sampling' | 'builtin';
   trace: string | null;
 }
@@ -48,8 +51,8 @@ export async function narrate(ctx: NarrateContext, intent: 'analyze' | 'propose'
     const text = replyText(reply.content);
     return text !== null && text.trim() !== '' ? { value: cut(text.trim()) } : { error: 'the reply held no text' };
   });
-  if (told.value === null) return { text: report, source: 'builtin', trace: told.trace };
-  return { text: `${report}\n\n---\n${narrationBlock(told.value, told.model)}`, source: 'sampling', trace: told.trace };
+  if (told.value === null) return { text: report, narration: null, source: 'builtin', trace: told.trace };
+  return { text: report, narration: narrationBlock(told.value, told.model), source: 'sampling', trace: told.trace };
 }
 
 /** The model's words as a quotation: a label that names the model, then each line after "> ", escaped. */

@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import type { SampleReply } from '../call/ports.js';
-import { Verdict, type DroppedVerdict } from '../model/opinion.js';
+import type { DroppedVerdict, Verdict } from '../model/opinion.js';
+import type { OpinionAnswer, OpinionVerdict } from '../state/schema.js';
 import type { Reading } from './exchange.js';
 import { replyText } from './exchange.js';
 import { CUT_MARK, OPINION_BOUNDS } from './opinion-prompt.js';
@@ -37,14 +37,11 @@ export interface ReadVerdicts {
   dropped: DroppedVerdict[];
 }
 
-const Answer = z.object({ verdicts: z.array(z.unknown()).max(OPINION_BOUNDS.maxPairs * 4) });
-const OneVerdict = z.object({
-  id: z.string().max(200),
-  verdict: Verdict,
-  quoteA: z.string().max(20_000),
-  quoteB: z.string().max(20_000),
-  reason: z.string().min(1).max(4000),
-});
+/** The reply's schemas, loaded (with zod) only once a model has answered: see state/schema.ts. */
+export interface ReplySchemas {
+  OpinionAnswer: typeof OpinionAnswer;
+  OpinionVerdict: typeof OpinionVerdict;
+}
 
 /** Whitespace is all a quote may change: runs of it are one space, none at the ends. */
 const normal = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -67,7 +64,7 @@ function answerJson(text: string): unknown {
 }
 
 /** Why a verdict does not count, or null when it does. */
-function whyDropped(v: z.infer<typeof OneVerdict>, pair: SentPair | undefined, seen: Set<string>): string | null {
+function whyDropped(v: OpinionVerdict, pair: SentPair | undefined, seen: Set<string>): string | null {
   if (!pair) return 'no pair has this id';
   if (seen.has(v.id)) return 'a second verdict for this pair';
   const [a, b] = pair.lines;
@@ -79,17 +76,19 @@ function whyDropped(v: z.infer<typeof OneVerdict>, pair: SentPair | undefined, s
 }
 
 /** The verdicts of a reply to the pairs `sent`: a value when at least one counts; the trace gets what counted and what was dropped. */
-export function readVerdicts(reply: SampleReply, sent: readonly SentPair[]): Reading<ReadVerdicts> {
+export function readVerdicts(reply: SampleReply, sent: readonly SentPair[], schemas: ReplySchemas): Reading<ReadVerdicts> {
   const text = replyText(reply.content);
   if (text === null) return { error: 'the reply held no text' };
   if (text.length > OPINION_BOUNDS.maxReplyChars) return { error: `the reply is over ${OPINION_BOUNDS.maxReplyChars} characters` };
-  const answer = Answer.safeParse(answerJson(text));
+  const answer = schemas.OpinionAnswer.safeParse(answerJson(text));
   if (!answer.success) return { error: 'the reply is not the JSON asked for' };
+  if (answer.data.verdicts.length > OPINION_BOUNDS.maxPairs * 4)
+    return { error: 'the reply holds more verdicts than pairs were asked about' };
   const byId = new Map(sent.map((p) => [p.id, p]));
   const seen = new Set<string>();
   const out: ReadVerdicts = { counted: [], dropped: [] };
   for (const [i, raw] of answer.data.verdicts.entries()) {
-    const v = OneVerdict.safeParse(raw);
+    const v = schemas.OpinionVerdict.safeParse(raw);
     if (!v.success) {
       const id = (raw as { id?: unknown } | null)?.id;
       out.dropped.push({

@@ -93,7 +93,8 @@ export async function secondLookOpinion(
   const pairs = secondLookPairs(conflicts, docs);
   if (pairs.length === 0) return null;
   const { request, sent } = opinionRequest(pairs);
-  const asked = await sampleTraced(ctx, 'second-look', request, (reply) => readVerdicts(reply, sent));
+  const schemas = await import('../state/schema.js');
+  const asked = await sampleTraced(ctx, 'second-look', request, (reply) => readVerdicts(reply, sent, schemas));
   if (asked.value === null) return null;
   return reranked(
     pairs.map((p) => p.id),

@@ -98,8 +98,11 @@ export function planReport(plan: PlanFile, targets: ReadonlyMap<string, string>)
     out.push('', `Plan ${plan.planHash.slice(0, 12)} (${plan.operations.length} file operation${plan.operations.length > 1 ? 's' : ''}):`);
     for (const op of plan.operations) out.push(`- ${op.op} ${showPath(op.path)}`);
     if (plan.merged.length > 0) {
-      out.push(`Exact duplicates from other files merged (${plan.merged.length}):`);
-      for (const m of plan.merged) out.push(`- ${showPath(m.path)}:${m.line} (kept at line ${m.keptAt.line})`);
+      out.push(`Exact duplicates merged, written once (${plan.merged.length}):`);
+      for (const m of plan.merged)
+        out.push(
+          `- ${showPath(m.path)}:${m.line} (${m.repeat ? 'repeats its own section' : 'a copy of another file'}; kept at ${showPath(m.keptAt.path)}:${m.keptAt.line})`,
+        );
     }
     const choosable = plan.legacy.filter((l) => l.fates.length > 1);
     if (choosable.length > 0) {

@@ -25,11 +25,15 @@ export function assertEveryLineOnce(
     const source = linesOf(ref.path)[ref.line - 1];
     if (source === undefined || !sameOrDemoted(source, out.lines[i]!)) throw new Error(`internal check failed: ${named(ref)} would change`);
   });
-  // A repeat inside one file is written again, never merged into its own file's copy; a heading
-  // repeated among its siblings (a section split in two) is the one exception: one section.
+  // A repeat inside one file is written again, never merged into its own file's copy; the exceptions:
+  // a heading repeated among its siblings (a section split in two) is one section, and a repeat in the
+  // same section (`repeat`, render/section-repeats.ts) is written once.
   for (const m of merged) {
     const own =
-      m.keptAt.path === m.path && linesOf(m.path)[m.keptAt.line - 1] === linesOf(m.path)[m.line - 1] && !/^ {0,3}#{1,6}\s/.test(m.text);
+      !m.repeat &&
+      m.keptAt.path === m.path &&
+      linesOf(m.path)[m.keptAt.line - 1] === linesOf(m.path)[m.line - 1] &&
+      !/^ {0,3}#{1,6}\s/.test(m.text);
     if (own)
       throw new Error(`internal check failed: ${m.path}:${m.line} repeats line ${m.keptAt.line} of its own file and would be merged`);
   }

@@ -52,6 +52,16 @@ const WORDS: Words = {
     `${n.path}: ${n.count === 1 ? 'one heading moves' : `${n.count} headings move`} down a level in ${n.target}, with what is under ${n.count === 1 ? 'it' : 'them'}, below the heading that names what the file is about (a "#" added to each).`,
   'siblings-merged': (n) =>
     `${n.path}:${n.line} "${n.heading.trim()}" is repeated among its sibling headings (line${n.repeats.length > 1 ? 's' : ''} ${n.repeats.join(', ')}): ${n.target} has one section with that heading, the lines of each in their order under it.`,
+  'digest-kept': (n) => {
+    const shown = n.lines.slice(0, MAX_LISTED).map((l) => `line ${l.line} "${excerpt(l.text)}"`);
+    const more = n.lines.length > MAX_LISTED ? `, and ${n.lines.length - MAX_LISTED} more` : '';
+    return `${n.path} and ${n.source} share the sections ${n.sections.map((s) => `"${s}"`).join(', ')}: each stays one section, with what ${n.source} adds written at its end. ${n.path}'s own lines there that ${n.source} does not have are kept as they are; check that they still hold: ${shown.join(', ')}${more}.`;
+  },
+  'repeats-once': (n) => {
+    const many = n.repeats.length > 1;
+    const kept = n.repeats.map((r) => (r.keptAt.path === n.path ? `${r.keptAt.line}` : `${r.keptAt.path}:${r.keptAt.line}`));
+    return `${n.path}: line${many ? 's' : ''} ${n.repeats.map((r) => r.line).join(', ')} repeat${many ? '' : 's'} what the same section says before (line${many ? 's' : ''} ${kept.join(', ')}), word for word: written once in ${n.target}.`;
+  },
   'other-assistant': (n) => {
     const shown = n.lines.slice(0, MAX_LISTED).map((l) => `line ${l.line} "${excerpt(l.text)}" (${l.names})`);
     const more = n.lines.length > MAX_LISTED ? `, and ${n.lines.length - MAX_LISTED} more` : '';
@@ -76,6 +86,8 @@ const WORDS: Words = {
   'list-ended': (n) =>
     `${n.at.path}:${n.at.line} "${n.line.trim()}" starts indented, so ${n.target} has a comment line before it that ends the list above: it would otherwise read as part of that list's last item.`,
   'already-organised': (n) => `${n.target} is already organised in sections; nothing to change.`,
+  'heading-emptied': (n) =>
+    `${n.at.path}:${n.at.line} "${excerpt(n.text)}" is not written in ${n.target}: every line under it is left out of it (see the notes and your choices), and a heading with nothing under it says nothing.`,
   'pointer-line': (n) =>
     `${n.at.path}:${n.at.line} "${excerpt(n.text)}" points at ${n.target}, where the file's other lines now go: it is not copied there (it would point at itself).`,
   'links-unresolved': (n) => {
@@ -147,6 +159,8 @@ const WORDS: Words = {
     if (n.readers.length === 0) return `${n.path} is kept for its own tool: no Copilot surface reads it today${after}.`;
     return `${n.path} is read today by ${surfaceList(n.readers)}${after}. If you keep it, its rules load twice there (from it and from ${n.target}).`;
   },
+  'nothing-moved': (n) =>
+    `${n.path} is kept as it is: none of its lines go to Copilot's files under your choices, so no file is written for it.`,
   'link-kept': (n) => `${COPILOT} is a symlink to ${n.link}; keeping it leaves repo-wide rules of other files in their own Copilot file.`,
   'link-shown-kept': (n) =>
     n.replaced

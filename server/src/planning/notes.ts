@@ -19,6 +19,10 @@ export type Note =
   | { kind: 'headings-moved'; path: string; count: number; target: string }
   /** A heading repeated among its siblings in one file: the later ones merged into the first, their lines under it. */
   | { kind: 'siblings-merged'; path: string; heading: string; line: number; repeats: number[]; target: string }
+  /** A Copilot file that digests a legacy file: the sections they share, one each, and the Copilot file's lines there the source does not have, kept. */
+  | { kind: 'digest-kept'; path: string; source: string; sections: string[]; lines: { line: number; text: string }[] }
+  /** Units a file says again in one section, written once (issue 40): each repeat's line, and where what it repeats is written. */
+  | { kind: 'repeats-once'; path: string; repeats: { line: number; keptAt: LineRef }[]; target: string }
   /** Lines of a migrated file written for another assistant (analysis/discovery/other-assistants.ts): listed, and what the person chose for them. */
   | { kind: 'other-assistant'; path: string; lines: OtherAssistantLine[]; fate: AssistantFate; rewritable: number }
   /** A nested AGENTS.md planned repo-wide, or scoped otherwise than the tool decided: where it applies, and the tool's reason. */
@@ -28,6 +32,8 @@ export type Note =
   /** A comment line that ends a list, written before a unit that starts indented. */
   | { kind: 'list-ended'; at: LineRef; line: string; target: string }
   | { kind: 'already-organised'; target: string }
+  /** A heading of a migrated file not written: every line under it was left out or dropped. */
+  | { kind: 'heading-emptied'; at: LineRef; text: string; target: string }
   /** A line of a migrated file that only points at the file its rules move into: not copied there. */
   | { kind: 'pointer-line'; at: LineRef; text: string; target: string }
   /** Relative links of moved text that led to nothing in the repository where they were written: kept as written. */
@@ -57,6 +63,8 @@ export type Note =
   | { kind: 'conflicts-kept' }
   /** Option notes: what keeping a file means. */
   | { kind: 'legacy-kept'; path: string; readers: Surface[]; later: Surface[]; target: string }
+  /** A legacy file none of whose lines the plan writes (all left out or dropped by the person's choices): no file is written for it. */
+  | { kind: 'nothing-moved'; path: string }
   | { kind: 'link-kept'; link: string }
   | { kind: 'link-shown-kept'; path: string; replaced: boolean }
   | { kind: 'left-out'; path: string; why: string | null };

@@ -67,10 +67,19 @@ export function linkOptions(link: CopilotLink | null, replaced: boolean): Legacy
   return options;
 }
 
-export function legacyOptions(legacy: InstructionDoc[], targets: Target[], scan: ScanResult, blocked: Set<string>): LegacyOption[] {
+export function legacyOptions(
+  legacy: InstructionDoc[],
+  targets: Target[],
+  scan: ScanResult,
+  blocked: Set<string>,
+  empty: Set<string> = new Set(),
+): LegacyOption[] {
   const aliased = new Set(scan.docs.map((d) => d.aliasOf).filter((a): a is string => a !== null));
   return legacy.map((doc) => {
     const target = targets.find((t) => t.docs.includes(doc))!.path;
+    // Its target is not written (every line left out): it can only be kept, and nothing is said of the target.
+    if (empty.has(target))
+      return { path: doc.path, kind: doc.kind, target, fates: ['keep'], note: noteText({ kind: 'nothing-moved', path: doc.path }) };
     const fates: LegacyFate[] = ['keep'];
     // Only a file whose rules really moved may go, and never through a link: that would change its target.
     const movable = !aliased.has(doc.path) && !blocked.has(target) && !scan.files.get(doc.path)?.linkTarget;

@@ -27,9 +27,9 @@ export function blockedCopilotNote(scan: ScanResult, link: CopilotLink | null, t
 /** Front matter that reads into scope is used; what Copilot's file cannot hold is said, not silently lost. */
 const SCOPE_KEYS = new Set(['globs', 'alwaysApply', 'applyTo', 'trigger', 'paths', 'excludeAgent']);
 
-function frontMatterNotes(targets: Target[], blocked: Set<string>): Note[] {
+function frontMatterNotes(targets: Target[]): Note[] {
   const notes: Note[] = [];
-  for (const target of targets.filter((t) => !blocked.has(t.path))) {
+  for (const target of targets) {
     const carried = target.path === COPILOT_INSTRUCTIONS_PATH ? null : targetDescription(target);
     for (const doc of target.docs) {
       // An empty description says nothing, so nothing of it is lost.
@@ -55,6 +55,8 @@ export interface PlanFacts {
   docs: InstructionDoc[];
   targets: Target[];
   blocked: Set<string>;
+  /** New targets not created: nothing was left to write in them. */
+  empty: Set<string>;
   long: LongFile[];
   legacy: LegacyOption[];
   dropped: DroppedLine[];
@@ -70,8 +72,10 @@ export interface PlanFacts {
 export function closingNotes(f: PlanFacts): Note[] {
   const notes: Note[] = [];
   if (f.long.length > 0) notes.push({ kind: 'too-long', files: f.long });
-  notes.push(...frontMatterNotes(f.targets, f.blocked));
-  for (const target of f.targets.filter((t) => !f.blocked.has(t.path)))
+  // A target not written (blocked, or with nothing left to write) is named in no note.
+  const written = f.targets.filter((t) => !f.blocked.has(t.path) && !f.empty.has(t.path));
+  notes.push(...frontMatterNotes(written));
+  for (const target of written)
     for (const doc of target.docs.filter((d) => d.globRewrites?.length))
       notes.push({ kind: 'globs-rewritten', path: doc.path, rewrites: doc.globRewrites!, target: target.path });
   for (const d of f.dropped) {
@@ -90,7 +94,7 @@ export function closingNotes(f: PlanFacts): Note[] {
   }
   for (const cap of f.scan.importCaps) notes.push({ kind: 'said', text: importCapNote(cap) });
   for (const s of f.scan.skipped) notes.push({ kind: 'said', text: s.detail });
-  for (const t of f.targets.filter((x) => x.scope.kind === 'request')) notes.push({ kind: 'on-request', path: t.path });
+  for (const t of written.filter((x) => x.scope.kind === 'request')) notes.push({ kind: 'on-request', path: t.path });
   if (f.docs.length === 0 && f.scan.skipped.length === 0) notes.push({ kind: 'nothing-found' });
   if (f.conflicts > 0) notes.push({ kind: 'conflicts-kept' });
   return notes;

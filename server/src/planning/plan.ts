@@ -26,7 +26,7 @@ import { blockedCopilotNote, closingNotes } from './plan-notes.js';
 import type { Note } from './notes.js';
 import { noteText } from './note-words.js';
 import { LineMap } from './render/line-map.js';
-import { writeTargets } from './write-targets.js';
+import { writeTargets, type Written } from './write-targets.js';
 import { scopeChoices } from './scopes.js';
 import { assistantChoices, withoutLeftOut } from './assistant-lines.js';
 import { pointerLines } from './pointer-lines.js';
@@ -149,7 +149,7 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
   const blockedNotes = l.copilotBlocked ? [blockedCopilotNote(scan, l.link, l.targets)] : [];
   const notes: Note[] = [...blockedNotes, ...written.notes, ...scopes.notes, ...assistants.notes, ...pointers.notes];
   const { operations } = written;
-  const legacy = options(scan, l, written.blocked, copies.copies);
+  const legacy = options(scan, l, written, copies.copies);
   for (const option of legacy) {
     const fate = choices.legacy[option.path] ?? 'keep';
     const file = scan.files.get(option.path)!;
@@ -167,6 +167,7 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
       docs: l.docs,
       targets: l.targets,
       blocked: written.blocked,
+      empty: written.empty,
       long: written.long,
       legacy,
       dropped: dropped.values(),
@@ -195,10 +196,14 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
 }
 
 /** The options offered for the files the plan leaves or moves: the linked Copilot file, legacy files, files left out. */
-function options(scan: ScanResult, l: Layout, blocked: Set<string>, copies: CopyChoices['copies']): LegacyOption[] {
+function options(scan: ScanResult, l: Layout, written: Pick<Written, 'blocked' | 'empty'>, copies: CopyChoices['copies']): LegacyOption[] {
   // A file read only because it is imported (a README) is not an instruction file: it stays, with no choice to make.
   const legacy = l.legacyDocs.filter((d) => d.kind !== IMPORTED_KIND && !l.asked.has(d));
-  return [...linkOptions(l.link, l.replaceLink), ...legacyOptions(legacy, l.targets, scan, blocked), ...optionalOptions({ ...l, copies })];
+  return [
+    ...linkOptions(l.link, l.replaceLink),
+    ...legacyOptions(legacy, l.targets, scan, written.blocked, written.empty),
+    ...optionalOptions({ ...l, copies }),
+  ];
 }
 
 /** The hash that an approval binds to: the sources read, the options offered, every default operation's exact content. */

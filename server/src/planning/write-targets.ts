@@ -10,6 +10,7 @@ import type { LongFile, Note } from './notes.js';
 import { operation, sizeOver, textStyle } from './operations.js';
 import { unwritable, type CopilotLink } from './options.js';
 import { changedLineNotes } from './changed-lines.js';
+import { digestNotes } from './digest-notes.js';
 import { dropImports, dropLines } from './render/drop.js';
 import { keepUnitsApart } from './render/keep-apart.js';
 import { LineMap } from './render/line-map.js';
@@ -45,11 +46,13 @@ export interface Written {
   notes: Note[];
   /** The targets the plan cannot write. */
   blocked: Set<string>;
+  /** New targets left with no line to write (every line of their sources left out or dropped): not created. */
+  empty: Set<string>;
   long: LongFile[];
 }
 
 export function writeTargets(ctx: WriteContext, targets: Target[]): Written {
-  const w: Written = { operations: [], merged: [], provenance: [], notes: [], blocked: new Set(), long: [] };
+  const w: Written = { operations: [], merged: [], provenance: [], notes: [], blocked: new Set(), empty: new Set(), long: [] };
   for (const target of targets) writeTarget(ctx, target, w);
   return w;
 }
@@ -65,18 +68,25 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written): void {
   }
   const existingDoc = replacing ? link!.shown : ctx.byPath.get(target.path);
   const mergedBefore = w.merged.length;
-  const { marked, apart } = renderedTarget(ctx, target, existingDoc, w.merged);
+  const { marked, apart, emptied } = renderedTarget(ctx, target, existingDoc, w.merged);
+  // A heading taken along with the lines under it, all left out: named, never dropped silently.
+  const linesOf = ctx.sources.linesOf;
+  for (const at of emptied) w.notes.push({ kind: 'heading-emptied', at, text: linesOf(at.path)[at.line - 1]!, target: target.path });
   // A new file with no rule in it (its sources were empty, or all merged) is not created.
-  if (!existingDoc && !marked.refs.some((r) => r !== null)) return;
+  if (!existingDoc && !marked.refs.some((r) => r !== null)) {
+    w.empty.add(target.path);
+    return;
+  }
   const links = relinked(marked, target.path, linkFacts(ctx));
   const content = fileText(scan, target, existingDoc, rewritten(marked, links.rendered, ctx.rewrites, target.path));
   w.provenance.push(...spans(target.path, marked.refs));
   const before = scan.files.get(target.path);
-  const linesOf = ctx.sources.linesOf;
   if (!(before && content === before.text)) {
     w.notes.push(...changedLineNotes(target.path, marked, (p, l) => linesOf(p)[l - 1]));
     for (const at of apart) w.notes.push({ kind: 'list-ended', at, line: linesOf(at.path)[at.line - 1]!, target: target.path });
     w.notes.push(...siblingNotes(w.merged.slice(mergedBefore), target.path, linesOf));
+    w.notes.push(...repeatNotes(w.merged.slice(mergedBefore), target.path));
+    if (existingDoc && target.path === COPILOT_INSTRUCTIONS_PATH) w.notes.push(...digestNotes(existingDoc, w.merged.slice(mergedBefore)));
     w.notes.push(...unresolvedNotes(links.unresolved));
   }
   if (before && content === before.text && !replacing) {
@@ -96,7 +106,7 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written): void {
 /** A target rendered, its imports and dropped lines taken out, units kept apart and conflicts marked; checked line by line. */
 function renderedTarget(ctx: WriteContext, target: Target, existingDoc: InstructionDoc | undefined, merged: Merged[]) {
   const rendered = renderTarget(ctx.sources, target, existingDoc, merged);
-  const emptied = new LineMap<true>();
+  const emptied = new LineMap<LineRef>();
   const apart = keepUnitsApart(dropLines(dropImports(rendered, ctx.imports), ctx.dropped, emptied));
   // Scoped files keep each source's body as it is; Copilot's own file is assembled, its sides gathered.
   const gathered =
@@ -104,7 +114,7 @@ function renderedTarget(ctx: WriteContext, target: Target, existingDoc: Instruct
   const marked = insertMarks(gathered, ctx.marks);
   const gone = { has: (at: LineRef) => ctx.dropped.has(at) || emptied.has(at) };
   assertEveryLineOnce(ctx.sources.linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, gone);
-  return { marked, apart: apart.before };
+  return { marked, apart: apart.before, emptied: emptied.values() };
 }
 
 /**
@@ -175,4 +185,15 @@ function siblingNotes(merged: Merged[], target: string, linesOf: (p: string) => 
       });
   }
   return [...byHeading.values()];
+}
+
+/** The units each file says again in one section, written once: one note per file. */
+function repeatNotes(merged: Merged[], target: string): Note[] {
+  const byPath = new Map<string, Note & { kind: 'repeats-once' }>();
+  for (const m of merged.filter((x) => x.repeat)) {
+    const note = byPath.get(m.path) ?? { kind: 'repeats-once', path: m.path, repeats: [], target };
+    byPath.set(m.path, note);
+    note.repeats.push({ line: m.line, keptAt: m.keptAt });
+  }
+  return [...byPath.values()];
 }

@@ -25,7 +25,7 @@
  */
 export { LinkRefusedError, NotAFolderError, NotAFileError, kindOf, type TooLarge } from './safe-fs/entries.js';
 export { TEMP_PREFIX, fsyncFolder } from './safe-fs/durable.js';
-export { takeStateFolderCreated, assertStateTreeReal, assertWritable } from './safe-fs/places.js';
+export { assertStateTreeReal, assertWritable } from './safe-fs/places.js';
 export * from './safe-fs/writing.js';
 export { readFile, readResolvedFile, readResolvedFileSync, readRegularNoFollowSync, type NoFollowRead } from './safe-fs/reading.js';
 export * from './safe-fs/listing.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ELICITATION_OUTCOMES } from '../common/outcomes.js';
 import { PlanChoices, PlanContent } from '../model/plan.js';
-import { ModelOpinion } from '../model/opinion.js';
+import { ModelOpinion, Verdict } from '../model/opinion.js';
 import { Sha256 } from '../model/source.js';
 import { ChainHead } from './chain-head-schema.js';
 
@@ -285,3 +285,18 @@ export const PUBLISHED_SCHEMAS = {
   'journal.schema.json': Journal,
   'trace-chain.schema.json': ChainHead,
 } as const;
+
+/**
+ * The client's model's answer to propose's second-look question (narrate/opinion-reply.ts), untrusted:
+ * here, with the stored files' schemas, because the read-only file compiles zod only when it checks
+ * something, and this is checked only when a model answered. The size bounds are the reader's.
+ */
+export const OpinionAnswer = z.object({ verdicts: z.array(z.unknown()) });
+export const OpinionVerdict = z.object({
+  id: z.string().max(200),
+  verdict: Verdict,
+  quoteA: z.string().max(20_000),
+  quoteB: z.string().max(20_000),
+  reason: z.string().min(1).max(4000),
+});
+export type OpinionVerdict = z.infer<typeof OpinionVerdict>;

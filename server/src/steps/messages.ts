@@ -30,7 +30,9 @@ export function approveMessage(
     `Every file is backed up first under ${backupHint}, and rollback restores it byte for byte.`,
   ];
   if (plan.merged.length > 0)
-    lines.push(`Exact duplicates from other files merged: ${plan.merged.map((m) => `${showPath(m.path)}:${m.line}`).join(', ')}.`);
+    lines.push(
+      `Exact duplicates written once: ${plan.merged.map((m) => `${showPath(m.path)}:${m.line}${m.repeat ? ' (repeats its own section)' : ''}`).join(', ')}.`,
+    );
   lines.push('', ...diffLines);
   return lines.join('\n');
 }

@@ -10,7 +10,6 @@ import {
 } from '../planning/preconditions.js';
 import { scanRepository } from '../analysis/discovery/scan.js';
 import { narrate } from '../narrate/narrate.js';
-import { opinionLines, secondLookOpinion } from '../narrate/opinion.js';
 import { showLine } from '../show/untrusted.js';
 import { analysisReport, planNext, planReport } from '../narrate/report.js';
 import type { PlanFile } from '../state/schema.js';
@@ -20,9 +19,10 @@ import type { FlowContext, FlowOptions } from '../call/context.js';
 import { commandName, forPerson, stepName } from '../call/words.js';
 import { writePlanDiff, type PlanDiffFacts } from '../state/plan-diff.js';
 import { summaryTable } from '../show/summary-table.js';
-import { result, resultForError, type StepResult } from './result.js';
+import { narrationOf, result, resultForError, type StepResult } from './result.js';
 import { annotated, supersededLines, supersededNow, supersededOnceScanned } from './superseded.js';
 import { AskedBetweenCalls } from '../call/ports.js';
+import { opinionLines, secondLookOpinion } from '../narrate/opinion.js';
 
 /**
  * Progress for the client: the files read, then each later phase by name. A phase is reported
@@ -68,7 +68,7 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
     // Where the plan puts each file's rules (none for a file it leaves out): analyze and propose show one decision.
     const report = [analysisReport(a, targetsOf(scan, superseded)), ...supersededLines(superseded, ctx.options)].join('\n');
     const told = await narrate(ctx, 'analyze', facts, report);
-    return result('analyzed', told.text, { ...facts, narration: told.source });
+    return { ...result('analyzed', told.text, { ...facts, narration: told.source }), ...narrationOf(told) };
   } catch (err) {
     // The model is asked between calls (2026-07-28): not an error, the client calls again.
     if (err instanceof AskedBetweenCalls) throw err;
@@ -123,7 +123,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     patternDetail,
     operations: plan.operations.map((o) => ({ op: o.op, path: o.path, diff: o.diff, content: o.content })),
     problems: plan.problems,
-    merged: plan.merged.map((m) => ({ path: m.path, line: m.line, keptAt: m.keptAt })),
+    merged: plan.merged.map(mergedFact),
     legacy: plan.legacy,
     conflicts: plan.conflicts.map((c) => ({
       id: c.id,
@@ -164,7 +164,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     narration: told.source,
     ...(opinion ? { modelOpinion: opinion } : {}),
   });
-  return end ? { ...proposed, end } : proposed;
+  return { ...proposed, ...narrationOf(told), ...(end ? { end } : {}) };
 }
 
 /** What a new plan means for an open approval: it still stands (the same plan), or it no longer applies. */
@@ -245,3 +245,11 @@ function proposeSummary(scan: Awaited<ReturnType<typeof scanRepository>>, plan: 
     ],
   ]);
 }
+
+/** A rule merged away, as propose reports it: a repeat of what its own section said before also says how many lines it has. */
+const mergedFact = (m: PlanFile['merged'][number]) => ({
+  path: m.path,
+  line: m.line,
+  keptAt: m.keptAt,
+  ...(m.repeat ? { repeat: true, lines: m.lines } : {}),
+});

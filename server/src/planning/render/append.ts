@@ -26,6 +26,17 @@ export function sectionStarts(lines: string[]): number[] {
 
 /** Whether nothing of an addition would be written. */
 const isEmpty = (a: Addition): boolean => a.blocks.length === 0 && a.children.every(isEmpty) && a.headingUnit === null;
+/**
+ * A section the tool named that holds only titles kept in comments (a source whose every rule was
+ * merged, its `# ` title aside): a comment shows nothing, so its heading would stand empty. The
+ * comments are written without it.
+ */
+const onlyTitles = (a: Addition): boolean =>
+  a.headingUnit === null &&
+  !a.top &&
+  a.blocks.length > 0 &&
+  a.children.every(isEmpty) &&
+  a.blocks.every((b) => b.every((u) => u.kind === 'heading' && u.level === 1));
 /** Whether an addition has content, its own heading aside. */
 const hasContent = (a: Addition): boolean => !isEmpty({ ...a, headingUnit: null });
 
@@ -110,6 +121,11 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
   const used = joinSections(w, base, bounds, additions);
   for (const a of additions) {
     if (used.has(a) || a.top) continue;
+    if (onlyTitles(a)) {
+      w.trim();
+      w.content(a);
+      continue;
+    }
     // Content for a target section that is not there (the target was restructured): under that heading, written by the tool.
     w.section(a.intoTarget && hasContent(a) ? { ...a, intoTarget: undefined } : a);
   }

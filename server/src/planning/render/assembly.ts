@@ -1,7 +1,7 @@
 import type { Unit } from '../../model/model.js';
 import type { Merged } from '../../model/plan.js';
 import { isToolMark } from '../../model/unit-shape.js';
-import { blocksOf, headingKey, isSortable, isStructural, type Block } from '../outline.js';
+import { blocksOf, headingKey, isSortable, isStructural } from '../outline.js';
 import { blockTopic, sameSection, sectionFor } from '../structure.js';
 import { GENERAL_SECTION } from '../section-topics.js';
 import { plainKeys } from './keys.js';
@@ -11,19 +11,7 @@ import { isRuleList } from './flat-document.js';
 import type { Addition } from './addition.js';
 import { HollowSections } from './hollow.js';
 import { WrittenUnits } from './written-units.js';
-
-const NUMBERED = /^\s*\d+[.)]\s/;
-const isNumbered = (b: Block): boolean => b.units[0]!.kind === 'list-item' && NUMBERED.test(b.units[0]!.lines[0]!);
-
-/** Blocks in merge groups: a run of numbered items is one group, any other block its own. */
-function numberedRuns(blocks: Block[]): Block[][] {
-  const groups: Block[][] = [];
-  blocks.forEach((b, i) => {
-    if (i > 0 && isNumbered(b) && isNumbered(blocks[i - 1]!)) groups[groups.length - 1]!.push(b);
-    else groups.push([b]);
-  });
-  return groups;
-}
+import { numberedRuns, SectionRepeats, sectionRepeats } from './section-repeats.js';
 
 /** A section the current document opened, and the heading written for it (its own, or the copy it merged into). */
 interface Sibling {
@@ -92,13 +80,30 @@ export class Assembly {
   private readonly opened = new Map<Unit, Addition>();
   /** The `## ` heading the current document's sections deeper than `## ` under no heading go under. */
   private leadHeading = '';
+  /** Per section (null: loose rules), what the current document wrote there: a repeat of it is written once. */
+  private repeats = new Map<Addition | null, SectionRepeats>();
 
   constructor(
     readonly written: WrittenUnits,
     private readonly merged: Merged[],
-    /** Whether the target has `## ` sections of its own, which sections from a source must not precede. */
-    private readonly targetSections = false,
+    /** The heading lines of the target's own `## ` sections, which sections from a source must not precede. */
+    private readonly targetHeadings: string[] = [],
   ) {}
+
+  /** Whether the target has `## ` sections of its own. */
+  private get targetSections(): boolean {
+    return this.targetHeadings.length > 0;
+  }
+
+  /**
+   * Whether a titled document's chapters are the target's sections: two of them, or all it has. A
+   * Copilot file that digests it then gets one section per topic, not a second one under its title.
+   */
+  private readonly digested = (chapters: string[]): boolean => {
+    const own = new Set(this.targetHeadings.map(headingKey));
+    const shared = chapters.filter((c) => own.has(headingKey(c))).length;
+    return shared >= 2 || (shared >= 1 && shared === chapters.length);
+  };
 
   /** What goes under the target's head, on top, and then every section; no heading is left with nothing under it. */
   additions(): Addition[] {
@@ -110,22 +115,25 @@ export class Assembly {
 
   /** Read one legacy document's units in. */
   addDocument(sourceUnits: Unit[], flatName: string | null = null): void {
-    const placedUnits = placeDocument(sourceUnits);
+    const placedUnits = placeDocument(sourceUnits, this.digested);
     if (placedUnits.length === 0) return;
     const keys = new PlacedKeys(placedUnits);
     const units = placedUnits.map((p) => p.unit);
     this.siblings = new Map();
+    this.repeats = new Map();
     this.leadHeading = `## ${flatName ?? leadTitle(placedUnits)}`;
     // A document whose every unit is written already (a second plan after a migration) adds nothing.
-    // A heading repeated among its siblings is one section: it needs one copy.
+    // A heading repeated among its siblings is one section, and what a section says again is written
+    // once: each needs one copy.
     const repeats = repeatedSiblings(placedUnits);
+    const again = sectionRepeats(units, (run) => blocksOf(run, isToolMark), true);
     if (
       this.written.covers(
-        units.filter((u) => !repeats.has(u)),
+        units.filter((u) => !repeats.has(u) && !again.has(u)),
         plainKeys,
       )
     )
-      return this.addWrittenAlready(units, keys, repeats);
+      return this.addWrittenAlready(units, keys, repeats, again);
     const flat = !units.some((u) => u.kind === 'heading' && u.level! >= 2);
     // A heading-less document is one unit, under a heading named after it, unless it is a list of rules.
     const whole = flat && !isRuleList(units);
@@ -139,6 +147,8 @@ export class Assembly {
         this.addTitle(u, keys);
         stack.length = 0;
         this.siblings = new Map();
+        // What follows a title is another part: its loose rules repeat nothing above it.
+        this.repeats.delete(null);
         i++;
       } else i = this.addRules(units, i, keys, stack[stack.length - 1]?.node ?? own, flat && !whole);
     }
@@ -159,15 +169,15 @@ export class Assembly {
   }
 
   /** Each unit into its copy under the same heading when there is one, else into any copy. */
-  private addWrittenAlready(units: Unit[], keys: PlacedKeys, repeats: Map<Unit, Unit>): void {
+  private addWrittenAlready(units: Unit[], keys: PlacedKeys, repeats: Map<Unit, Unit>, again: Map<Unit, Unit>): void {
     const copyOf = new Map<Unit, Unit>();
     for (const u of units) {
-      const first = repeats.get(u);
+      const first = repeats.get(u) ?? again.get(u);
       const copy = first
         ? copyOf.get(first)
         : (this.written.take(u, [...keys.lookup(u), ...plainKeys(u)]) ?? this.written.take(u, plainKeys(u)));
       if (copy) copyOf.set(u, copy);
-      if (copy) this.merge(u, copy);
+      if (copy) this.merged.push(mergedEntry(u, copy, again.has(u)));
       else {
         this.written.add(u, keys.written(u));
         this.top().blocks.push([u]);
@@ -265,29 +275,43 @@ export class Assembly {
 
   /**
    * The rules from `i` to the next heading, block by block, under `node`; a run of numbered items is
-   * merged away whole or written whole, never left as a "3./4./5." fragment. Returns the next index.
+   * merged away whole or written whole, never left as a "3./4./5." fragment. What the document said
+   * before in the same section is written once. Returns the next index.
    */
   private addRules(units: Unit[], i: number, keys: PlacedKeys, node: Addition | null, flat: boolean): number {
     let end = i;
     while (end < units.length && units[end]!.kind !== 'heading') end++;
+    const section = this.repeatsIn(node);
     for (const group of numberedRuns(blocksOf(units.slice(i, end), isToolMark))) {
       const all = group.flatMap((b) => b.units);
+      const as = section.find(group);
+      for (const [u, first] of as) this.merged.push(mergedEntry(u, first, true));
+      const own = all.filter((u) => !as.has(u));
       const before = this.merged.length;
-      const kept = this.keptUnits(all, keys);
-      if (kept.length === 0 && node) (node.mergedAway ??= []).push({ units: all, entries: this.merged.slice(before) });
+      const kept = own.length > 0 ? this.keptUnits(own, keys, as) : [];
+      section.record(all, (u) => as.get(u) ?? u);
+      if (kept.length === 0 && own.length > 0 && node) (node.mergedAway ??= []).push({ units: own, entries: this.merged.slice(before) });
       if (kept.length === 0) continue;
       for (const block of group) {
+        const written = block.units.filter((u) => !as.has(u));
+        if (written.length === 0) continue;
         if (node) {
-          node.blocks.push(block.units);
+          node.blocks.push(written);
           continue;
         }
         // Sorted by topic only where nothing else gives structure: a document without headings; a numbered run stays whole.
         const topic = flat && group.length === 1 && isSortable(block) ? blockTopic(block) : null;
-        if (topic) this.topicSection(`## ${topic.title}`).blocks.push(block.units);
-        else this.top().blocks.push(block.units);
+        if (topic) this.topicSection(`## ${topic.title}`).blocks.push(written);
+        else this.top().blocks.push(written);
       }
     }
     return end;
+  }
+
+  private repeatsIn(node: Addition | null): SectionRepeats {
+    let r = this.repeats.get(node);
+    if (!r) this.repeats.set(node, (r = new SectionRepeats()));
+    return r;
   }
 
   /** The section the tool names after a topic, opened when missing. */
@@ -305,10 +329,14 @@ export class Assembly {
    * merged whole; otherwise a lone unit is merged when it has one and is not a separator, tag, table
    * row or code; the units of a lead-in with its list, or of a line and its answer, stay together.
    */
-  private keptUnits(units: Unit[], keys: PlacedKeys): Unit[] {
+  private keptUnits(units: Unit[], keys: PlacedKeys, copies: Map<Unit, Unit>): Unit[] {
     const structural = units.length === 1 && isStructural(units[0]!);
     if (!structural && this.written.covers(units, (u) => keys.lookup(u))) {
-      for (const u of units) this.merge(u, this.written.take(u, keys.lookup(u))!);
+      for (const u of units) {
+        const copy = this.written.take(u, keys.lookup(u))!;
+        this.merge(u, copy);
+        copies.set(u, copy);
+      }
       return [];
     }
     for (const u of units) this.written.add(u, keys.written(u));

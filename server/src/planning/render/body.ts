@@ -1,7 +1,9 @@
 import type { Unit } from '../../model/model.js';
 import type { Merged } from '../../model/plan.js';
 import { isBlank } from '../../common/text.js';
-import { headingKey, isStructural } from '../outline.js';
+import { blocksOf, headingKey, isStructural } from '../outline.js';
+import { isToolMark } from '../../model/unit-shape.js';
+import { sectionRepeats } from './section-repeats.js';
 import { restructure } from '../structure.js';
 import { headKey, plainKeys, type UnitKey } from './keys.js';
 import { ruleKeys } from './placement.js';
@@ -50,11 +52,16 @@ export function bodyOf(
     const u = units[index]!;
     return u.kind === 'heading' ? [headKey(ctx[index]!, u.lines[0]!)] : ruleKeys(ctx[index]!, u);
   };
-  const all = written.covers(units, plainKeys);
+  // What a section says again is written once: into what was written for the unit it repeats.
+  const repeats = sectionRepeats(units, (run) => blocksOf(run, isToolMark));
+  const all = written.covers(
+    units.filter((u) => !repeats.has(u)),
+    plainKeys,
+  );
   // Per merged unit: its entry in `merged`, and the lines it dropped.
   const gone = new Map<number, { entry: Merged; lines: number[] }>();
-  const remove = (u: Unit, copy: Unit): { entry: Merged; lines: number[] } => {
-    const entry = mergedEntry(u, copy);
+  const remove = (u: Unit, copy: Unit, repeat = false): { entry: Merged; lines: number[] } => {
+    const entry = mergedEntry(u, copy, repeat);
     merged.push(entry);
     const start = u.line - 1;
     const end = start + u.lines.length;
@@ -64,19 +71,26 @@ export function bodyOf(
     for (const i of lines) drop.add(i);
     return { entry, lines };
   };
-  for (const [index, u] of units.entries()) {
-    // A heading is merged only with everything under it; separators, tags, table rows and code never alone.
-    const mayMerge = all || (u.kind === 'heading' ? subtreeCovered(units, index, written, keysOf) : !isStructural(u));
-    const dupOf = mayMerge
-      ? all
-        ? (written.take(u, [...keysOf(index), ...plainKeys(u)]) ?? written.take(u, plainKeys(u)))
-        : written.take(u, keysOf(index))
-      : undefined;
-    if (!dupOf) {
-      written.add(u, keysOf(index));
+  const index = new Map(units.map((u, i) => [u, i]));
+  for (const [i, u] of units.entries()) {
+    const first = repeats.get(u);
+    if (first) {
+      const copy = gone.get(index.get(first)!)?.entry.keptAt;
+      gone.set(i, remove(u, copy ? { ...first, path: copy.path, line: copy.line } : first, true));
       continue;
     }
-    gone.set(index, remove(u, dupOf));
+    // A heading is merged only with everything under it; separators, tags, table rows and code never alone.
+    const mayMerge = all || (u.kind === 'heading' ? subtreeCovered(units, i, written, keysOf) : !isStructural(u));
+    const dupOf = mayMerge
+      ? all
+        ? (written.take(u, [...keysOf(i), ...plainKeys(u)]) ?? written.take(u, plainKeys(u)))
+        : written.take(u, keysOf(i))
+      : undefined;
+    if (!dupOf) {
+      written.add(u, keysOf(i));
+      continue;
+    }
+    gone.set(i, remove(u, dupOf));
   }
   // No heading left with nothing under it: it goes with what merged away, into an equal heading, or all of it stays.
   for (let h = 0; h < units.length; h++) {

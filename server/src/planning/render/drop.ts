@@ -1,5 +1,5 @@
 import type { LineMap } from './line-map.js';
-import type { Rendered } from './rendered.js';
+import type { LineRef, Rendered } from './rendered.js';
 
 /** Take out `@path` import lines; one that ended the file takes the blank lines before it along. */
 export function dropImports(r: Rendered, imports: LineMap<unknown>): Rendered {
@@ -19,7 +19,7 @@ export function dropImports(r: Rendered, imports: LineMap<unknown>): Rendered {
  * along, so no double gap is left; a heading whose rules were all dropped goes too, so no empty
  * heading is left behind (one that had no rules before stays as it was).
  */
-export function dropLines(r: Rendered, dropped: LineMap<unknown>, emptied?: LineMap<true>): Rendered {
+export function dropLines(r: Rendered, dropped: LineMap<unknown>, emptied?: LineMap<LineRef>): Rendered {
   if (dropped.size === 0) return r;
   const out: Rendered = { lines: [], refs: [] };
   const from: number[] = [];
@@ -40,7 +40,7 @@ export function dropLines(r: Rendered, dropped: LineMap<unknown>, emptied?: Line
   const gone = [...emptySections(out.lines)].filter((i) => !hadRules.has(from[i]!));
   if (gone.length === 0) return out;
   // A source heading taken out this way is accounted for (lossless.ts), as a dropped line is.
-  for (const i of gone) if (out.refs[i]) emptied?.set(out.refs[i], true);
+  for (const i of gone) if (out.refs[i]) emptied?.set(out.refs[i], out.refs[i]);
   return withoutHeadings(out, new Set(gone));
 }
 

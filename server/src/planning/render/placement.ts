@@ -16,18 +16,21 @@ export interface Placed {
  * as headings, and every heading moved down with its tree below the title that names the file's
  * subject (or, under a title that names only a file, so that its chapters are `## ` sections).
  */
-export function placeDocument(sourceUnits: Unit[]): Placed[] {
+export function placeDocument(sourceUnits: Unit[], joinsTarget: (chapters: string[]) => boolean = () => false): Placed[] {
   const units = outlineUnits(sourceUnits).units;
   if (units.length === 0) return [];
   const first = units[0]!;
   const h1s = units.filter((u) => u.kind === 'heading' && u.level === 1);
-  const isNameTitle = (u: Unit) =>
+  const namesFile = (u: Unit) =>
     u.kind === 'heading' &&
     u.level === 1 &&
     (isFileNameTitle(u.lines[0]!) || headingText(u.lines[0]!) === '' || (u === first && units.length === 1));
   // A title with nothing under it names no section: it is kept in a comment, as a title naming a file is.
-  const subject =
-    first.kind === 'heading' && first.level === 1 && h1s.length === 1 && units.length > 1 && !isNameTitle(first) ? first : null;
+  const titled = first.kind === 'heading' && first.level === 1 && h1s.length === 1 && units.length > 1 && !namesFile(first);
+  // A document whose chapters are the target's own sections (a Copilot file that digests it) joins
+  // them, one section per topic: its title names no section of its own, and is kept in a comment.
+  const subject = titled && !joinsTarget(chapters(units)) ? first : null;
+  const isNameTitle = (u: Unit) => namesFile(u) || (titled && subject === null && u === first);
   // A `# ` heading below a section that closes within a generated block (`<!-- x:end -->` before the
   // next heading) is a chapter of that block, not the file's outline: it does not move every chapter
   // down a level; it comes down to a `## ` section itself. One with chapters of its own is an outline.
@@ -58,6 +61,13 @@ export function placeDocument(sourceUnits: Unit[]): Placed[] {
     out.push({ unit: u, ctx: stack[stack.length - 1]?.key ?? '' });
   }
   return out;
+}
+
+/** The heading lines of a document's chapters: its headings of the highest level below its title. */
+function chapters(units: Unit[]): string[] {
+  const heads = units.filter((u) => u.kind === 'heading' && u.level! >= 2);
+  const top = Math.min(...heads.map((u) => u.level!));
+  return heads.filter((u) => u.level === top).map((u) => u.lines[0]!);
 }
 
 const END_MARKER = /<!--[^>]*\bend\b[^>]*-->/i;

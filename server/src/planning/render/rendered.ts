@@ -107,6 +107,14 @@ export function trimEnd(out: Rendered): void {
   }
 }
 
-export function mergedEntry(u: Unit, kept: Unit): Merged {
-  return { path: u.path, line: u.line, lines: u.lines.length, keptAt: { path: kept.path, line: kept.line }, text: u.lines.join('\n') };
+/** `u` merged into `kept`; `repeat` when `u` repeats what its own file says before it in the same section. */
+export function mergedEntry(u: Unit, kept: Unit, repeat = false): Merged {
+  return {
+    path: u.path,
+    line: u.line,
+    lines: u.lines.length,
+    keptAt: { path: kept.path, line: kept.line },
+    text: u.lines.join('\n'),
+    ...(repeat ? { repeat: true as const } : {}),
+  };
 }

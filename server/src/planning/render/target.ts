@@ -52,7 +52,11 @@ function renderCopilot(
   const base: Rendered = existingDoc
     ? renderBase(existingDoc.path, sources.linesOf(existingDoc.path), existingDoc.units, sources.structured(existingDoc.path))
     : { lines: ['# Copilot instructions'], refs: [null] };
-  const assembly = new Assembly(written, merged, sectionStarts(base.lines).length > 0);
+  const assembly = new Assembly(
+    written,
+    merged,
+    sectionStarts(base.lines).map((i) => base.lines[i]!),
+  );
   // Front matter a format reads is not among its units; a `---` block left there is content (.cursorrules has none).
   for (const doc of target.docs) assembly.addDocument(managedBlocksWhole(doc.units, sources.linesOf(doc.path)), flatSectionName(doc));
   const out = appendAdditions(base, assembly.additions(), target.path);

@@ -27,9 +27,6 @@ export async function placeOf(root: string, rel: string): Promise<Place> {
   return { root, real: fsSync.realpathSync.native(root), rel: norm, parts, name: parts[parts.length - 1]! };
 }
 
-/** Roots whose `.copilot-state/` this process created (and gave a .gitignore), until the notice is taken. */
-const createdStateFolders = new Set<string>();
-
 /**
  * The absolute path of the first `count` components of the place, each checked to be a real folder.
  * `create` makes a missing one (mkdir, one at a time); otherwise a missing one gives null, and so
@@ -68,13 +65,7 @@ async function makeFolder(p: Place, abs: string, rel: string): Promise<void> {
     const ignore = await placeOf(p.root, STATE_GITIGNORE);
     const { dir, abs: at } = (await folderAndName(ignore, true))!;
     await createAt(dir, at, stateGitignoreText());
-    createdStateFolders.add(path.resolve(p.root));
   }
-}
-
-/** True once for a root whose `.copilot-state/` (with its .gitignore) this process created since the last call. */
-export function takeStateFolderCreated(root: string): boolean {
-  return createdStateFolders.delete(path.resolve(root));
 }
 
 /** The folder of the place (made when missing), and the absolute path of its final name. */
@@ -118,14 +109,16 @@ export function missing(p: Place): never {
 /**
  * `.copilot-state` and what is directly in it (and in `backups/`) are real folders and files: a
  * link there is refused before any step reads or writes anything, read-only steps included.
+ * Returns whether `.copilot-state/` is there (a call that finds it missing, and there after its
+ * step, made it: steps/tool-call.ts says so).
  */
-export async function assertStateTreeReal(root: string): Promise<void> {
+export async function assertStateTreeReal(root: string): Promise<boolean> {
   const real = fsSync.realpathSync.native(root);
   const dir = path.join(real, STATE_DIR);
   const st = lstatOrNull(dir);
-  if (!st) return;
+  if (!st) return false;
   if (st.isSymbolicLink()) throw new LinkRefusedError(STATE_DIR, readlinkOrNull(dir));
-  if (!st.isDirectory()) return;
+  if (!st.isDirectory()) return true;
   for (const [folder, rel] of [
     [dir, STATE_DIR],
     [path.join(dir, 'backups'), `${STATE_DIR}/backups`],
@@ -140,6 +133,7 @@ export async function assertStateTreeReal(root: string): Promise<void> {
       if (entry.isSymbolicLink()) throw new LinkRefusedError(`${rel}/${entry.name}`, readlinkOrNull(path.join(folder, entry.name)));
     }
   }
+  return true;
 }
 
 /**

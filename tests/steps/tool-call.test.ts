@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { NO_SESSION } from '../../server/src/call/ports.js';
 import type { FlowContext } from '../../server/src/call/context.js';
-import { callStep, REFUSED_STATE_NOTICE, STATE_FOLDER_NOTICE, type StepCall } from '../../server/src/mcp/tool-call.js';
+import { callStep, REFUSED_STATE_NOTICE, STATE_FOLDER_NOTICE, type StepCall } from '../../server/src/steps/tool-call.js';
 import { NARRATION_LABEL } from '../../server/src/narrate/narrate.js';
 import { MAX_TEXT_BYTES } from '../../server/src/narrate/bounded.js';
 import { writeJson } from '../../server/src/repo/safe-fs.js';
@@ -13,7 +13,7 @@ import { PreconditionError } from '../../server/src/common/errors.js';
 import { result, type StepResult } from '../../server/src/steps/result.js';
 import { sandbox, tempDir } from '../helpers/sandbox.js';
 
-/** mcp/tool-call.ts in process: a step of our own making, a real repository, the result as MCP shows it. */
+/** steps/tool-call.ts in process: a step of our own making, a real repository, the result as MCP shows it. */
 
 function call(root: string, run: (ctx: FlowContext) => Promise<StepResult>, more: Partial<StepCall> = {}) {
   const logged: string[] = [];
@@ -35,13 +35,33 @@ test("the run that creates .copilot-state/ says so once, before the client model
   const root = sandbox(t, { 'AGENTS.md': '- Use pnpm.\n' });
   const step = async (ctx: FlowContext) => {
     await writeJson(ctx.root, '.copilot-state/x.json', {});
-    return result('analyzed', `The facts.\n\n---\n${NARRATION_LABEL}\nThe story.`);
+    return { ...result('analyzed', 'The facts.'), narration: `${NARRATION_LABEL}\nThe story.` };
   };
   const first = await call(root, step).done;
   assert.equal(textOf(first), `The facts.\n\n${STATE_FOLDER_NOTICE}\n\n---\n${NARRATION_LABEL}\nThe story.`);
   assert.equal(first.structuredContent?.notice, STATE_FOLDER_NOTICE);
   const second = await call(root, step).done;
   assert.equal(textOf(second), `The facts.\n\n---\n${NARRATION_LABEL}\nThe story.`);
+});
+
+test("the call's facts are composed once, in order: recovered first, the report, the ignored state, the new folder, the end, the narration", async (t) => {
+  const root = sandbox(t, { 'AGENTS.md': '- Use pnpm.\n' });
+  // Decision state this clone did not write (a hand-made onboarding.json): the call says it is ignored.
+  fs.mkdirSync(path.join(root, '.copilot-state'));
+  fs.writeFileSync(path.join(root, '.copilot-state/onboarding.json'), '{}\n');
+  const step = async () => ({ ...result('analyzed', 'The facts.'), narration: `${NARRATION_LABEL}\nThe story.`, end: 'Next: propose.' });
+  const r = await call(root, step, { options: { cliCommand: 'copilot-onboard' } }).done;
+  const ignored = r.structuredContent?.ignoredState;
+  assert.ok(ignored, 'the state was judged foreign');
+  const text = textOf(r);
+  const parts = text.split('\n\n');
+  assert.equal(parts[0], 'The facts.');
+  assert.match(parts[1]!, /onboarding\.json/, 'the ignored-state notice follows the report');
+  assert.deepEqual(parts.slice(2), ['Next: propose.', `---\n${NARRATION_LABEL}\nThe story.`], text);
+  // Said once each: nothing composed twice.
+  assert.equal(text.split(NARRATION_LABEL).length, 2);
+  assert.equal(text.split(parts[1]!).length, 2);
+  assert.equal(r.structuredContent?.notice, undefined, '.copilot-state/ was there before the call');
 });
 
 test('a refusal that created .copilot-state/ for its trace says that only the trace was written there', async (t) => {

@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { splitText } from '../../server/src/common/text.js';
+import type { Plan } from '../../server/src/planning/plan.js';
+import { fenced } from './debris.js';
+
+/**
+ * The fidelity measures read from a plan's own record (issue 40, "written once" and "no note about a
+ * file the plan does not write"), each a list of cases so that a count of 0 can be shown with what broke it:
+ * - lines lost: a non-blank line of a migrated file (one whose lines moved out of it) that no written
+ *   file holds, and that the plan names neither as merged nor as dropped, nor in a note;
+ * - written twice: a rule the plan reports as an exact duplicate, written again in the same section of
+ *   one file, not indented (a line of a larger unit) and not after another lead-in (a repeat in another
+ *   section, or said of something else, stands in its own context and is counted apart, not a defect);
+ * - notes naming an instruction file that is neither in the repository nor written by the plan.
+ */
+export interface PlanFidelity {
+  linesLost: string[];
+  writtenTwice: string[];
+  /** Exact duplicates written again in another section of the same file: listed, not a defect. */
+  repeatedElsewhere: string[];
+  notesUnwritten: string[];
+}
+
+const at = (p: string, line: number) => `${p}:${line}`;
+const HEADING = /^ {0,3}#{1,6}\s/;
+const FRONT_MATTER = /^---\s*$/;
+const LEAD_IN = /^(?![-*+]\s|\d+[.)]\s).*:[*_`]*\s*$/;
+
+/** The lines of a file's leading front matter (fences included), 1-based. */
+function frontMatterLines(lines: string[]): Set<number> {
+  const out = new Set<number>();
+  if (!FRONT_MATTER.test(lines[0] ?? '')) return out;
+  const end = lines.findIndex((l, i) => i > 0 && FRONT_MATTER.test(l));
+  if (end < 0) return out;
+  for (let i = 0; i <= end; i++) out.add(i + 1);
+  return out;
+}
+
+export function planFidelity(repo: string, plan: Plan, name = '', linesOf: (p: string) => string[]): PlanFidelity {
+  const f: PlanFidelity = { linesLost: [], writtenTwice: [], repeatedElsewhere: [], notesUnwritten: [] };
+  // Lines lost.
+  const landed = new Set<string>();
+  for (const s of plan.provenance) for (let l = s.from.startLine; l <= s.from.endLine; l++) landed.add(at(s.from.path, l));
+  for (const m of plan.merged) for (let k = 0; k < m.lines; k++) landed.add(at(m.path, m.line + k));
+  for (const d of plan.dropped) landed.add(at(d.path, d.line));
+  // Lines for another assistant the approve form lists as what "leave out" drops.
+  for (const a of plan.assistants) for (const l of a.leftOut) landed.add(at(a.path, l.line));
+  const noted = plan.notes.join('\n');
+  const moved = new Set(plan.provenance.filter((p) => p.from.path !== p.to.path).map((p) => p.from.path));
+  for (const p of [...moved].sort()) {
+    const lines = linesOf(p);
+    const front = frontMatterLines(lines);
+    lines.forEach((l, i) => {
+      if (l.trim() === '' || front.has(i + 1) || landed.has(at(p, i + 1)) || noted.includes(at(p, i + 1))) return;
+      f.linesLost.push(`${name}: ${at(p, i + 1)} ${JSON.stringify(l.trim().slice(0, 80))}`);
+    });
+  }
+  // Exact duplicates written twice.
+  const exact = new Set<string>();
+  for (const p of plan.problems)
+    if (p.type === 'duplication' && p.kind === 'exact') for (const l of p.locations) exact.add(at(l.path, l.line));
+  const source = new Map<string, string>();
+  for (const s of plan.provenance)
+    for (let k = 0; k <= s.to.endLine - s.to.startLine; k++)
+      source.set(at(s.to.path, s.to.startLine + k), at(s.from.path, s.from.startLine + k));
+  for (const o of plan.operations) {
+    if (o.content === null) continue;
+    const lines = splitText(o.content).lines;
+    const code = fenced(lines);
+    const bySection = new Map<string, number>();
+    const anywhere = new Map<string, number>();
+    let section = 0;
+    lines.forEach((l, i) => {
+      if (code[i]) return;
+      // A heading starts a section, and so does a lead-in ("**Manual setup**:"): what follows is said of it.
+      if (HEADING.test(l) || LEAD_IN.test(l)) return void (section = i + 1);
+      // An indented line is part of a larger unit (a nested bullet, code in a list item), not a rule of its own.
+      if (/^\s/.test(l)) return;
+      const from = source.get(at(o.path, i + 1));
+      if (!from || !exact.has(from)) return;
+      const text = l.trim();
+      const shown = `${name}: ${at(o.path, i + 1)} ${JSON.stringify(text.slice(0, 80))}`;
+      if (bySection.has(`${section}\u0000${text}`))
+        f.writtenTwice.push(`${shown} (again in its section, first at line ${bySection.get(`${section}\u0000${text}`)})`);
+      else if (anywhere.has(text)) f.repeatedElsewhere.push(`${shown} (first at line ${anywhere.get(text)})`);
+      bySection.set(`${section}\u0000${text}`, bySection.get(`${section}\u0000${text}`) ?? i + 1);
+      anywhere.set(text, anywhere.get(text) ?? i + 1);
+    });
+  }
+  // Notes that name an instruction file the plan neither finds nor writes.
+  const written = new Set(plan.operations.filter((o) => o.content !== null).map((o) => o.path));
+  const there = (p: string) => written.has(p) || fs.existsSync(path.join(repo, p));
+  // The plan's notes, and the notes of the options the approve form shows.
+  for (const note of [...plan.notes, ...plan.legacy.map((l) => l.note)])
+    for (const m of note.matchAll(/(?:^|[\s"'(`])(\.github\/(?:copilot-instructions\.md|instructions\/[^\s"'`),;:]+\.instructions\.md))/g))
+      if (!there(m[1]!)) f.notesUnwritten.push(`${name}: ${m[1]} in ${JSON.stringify(note.slice(0, 120))}`);
+  return f;
+}

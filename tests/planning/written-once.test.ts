@@ -1,0 +1,139 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
+import { buildPlan } from '../../server/src/planning/plan.js';
+import { sandbox, writeFile } from '../helpers/sandbox.js';
+import { emptyHeadings } from '../helpers/debris.js';
+
+/**
+ * Written once (issue 40): a unit the plan reports as an exact duplicate of one written before it in
+ * the same section is written once, and the plan names it in `merged` with its reason. A repeat that
+ * stands after another lead-in, or in another section, is its own context's and stays.
+ */
+const COPILOT = '.github/copilot-instructions.md';
+
+const BODY =
+  '## Testing\n\n- Run the unit tests with vitest before each commit.\n- Keep fixtures small and named after the case.\n\n' +
+  '## Style\n\n- Use two spaces for indentation in every file.\n';
+
+test('a source whose body is written twice is written once: the repeated lines are named as merged, with the line they repeat', async (t) => {
+  const repo = sandbox(t, { 'CLAUDE.md': `# Project\n\n${BODY}\n# Project\n\n${BODY}` });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = plan.operations.find((o) => o.path === COPILOT)!.content;
+  assert.equal(
+    content,
+    '# Copilot instructions\n\n## Project\n\n### Testing\n\n- Run the unit tests with vitest before each commit.\n' +
+      '- Keep fixtures small and named after the case.\n\n### Style\n\n- Use two spaces for indentation in every file.\n',
+  );
+  const repeats = plan.merged.filter((m) => m.repeat).map((m) => [m.path, m.line, m.keptAt.path, m.keptAt.line]);
+  assert.deepEqual(repeats, [
+    ['CLAUDE.md', 16, 'CLAUDE.md', 5],
+    ['CLAUDE.md', 17, 'CLAUDE.md', 6],
+    ['CLAUDE.md', 21, 'CLAUDE.md', 10],
+  ]);
+  const note = plan.notes.find((n) =>
+    n.startsWith('CLAUDE.md: lines 16, 17, 21 repeat what the same section says before (lines 5, 6, 10)'),
+  );
+  assert.ok(note?.includes(`written once in ${COPILOT}`), plan.notes.join('\n'));
+});
+
+test('a repeat after another lead-in, or under another heading, stands in its own context and is written again', async (t) => {
+  const source =
+    '# Integrations\n\n## Setup\n\n**Agent integration**:\n- Installed when the app starts.\n- The dependency must be added to the project.\n\n' +
+    '**Manual integration**:\n- Set up by hand in code.\n- The dependency must be added to the project.\n\n' +
+    '## Release\n\n- The dependency must be added to the project.\n';
+  const repo = sandbox(t, { 'AGENTS.md': source });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = plan.operations.find((o) => o.path === COPILOT)!.content!;
+  assert.equal(content.split('- The dependency must be added to the project.').length - 1, 3, content);
+  assert.deepEqual(
+    plan.merged.filter((m) => m.repeat),
+    [],
+  );
+});
+
+test('a scoped file writes a list item its source repeats in one section once, and names it', async (t) => {
+  const rules =
+    '---\ndescription: Webapp code\nglobs: apps/webapp/**\n---\n\n## Where to look\n\n' +
+    '- The routes are in app/routes and named after their path.\n- The services are in app/services, one class a file.\n\n' +
+    '- The services are in app/services, one class a file.\n- Presenters move loader code into a class.\n';
+  const repo = sandbox(t, { '.cursor/rules/webapp.mdc': rules });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = plan.operations.find((o) => o.path === '.github/instructions/webapp.instructions.md')!.content!;
+  assert.equal(
+    content.slice(content.indexOf('## Where to look')),
+    '## Where to look\n\n- The routes are in app/routes and named after their path.\n- The services are in app/services, one class a file.\n\n' +
+      '- Presenters move loader code into a class.\n',
+  );
+  assert.deepEqual(
+    plan.merged.filter((m) => m.repeat).map((m) => [m.path, m.line, m.keptAt.line]),
+    [['.cursor/rules/webapp.mdc', 11, 9]],
+  );
+});
+
+test('after the migration a second plan finds the repeated body written already: nothing to do', async (t) => {
+  const repo = sandbox(t, { 'CLAUDE.md': `# Project\n\n${BODY}\n# Project\n\n${BODY}` });
+  const first = buildPlan(await scanRepository(repo));
+  for (const op of first.operations) writeFile(repo, op.path, op.content!);
+  const second = buildPlan(await scanRepository(repo));
+  assert.deepEqual(
+    second.operations.map((o) => o.path),
+    [],
+  );
+  assert.ok(fs.existsSync(path.join(repo, COPILOT)));
+});
+
+const DIGEST =
+  '# Copilot instructions\n\nA digest of AGENTS.md for Copilot.\n\n## Setup\n\n- Install dependencies with `pnpm install`.\n\n' +
+  '## Testing\n\n- Run `pnpm test` before every commit.\n- Run `pnpm test:e2e` for the browser tests.\n\n## Style\n\n- Use two spaces for indentation.\n';
+const DIGESTED =
+  '# Acme Widgets\n\nGuidance for coding agents working in this repository.\n\n## Setup\n\n- Install dependencies with `pnpm install`.\n- Use Node 20 or later.\n\n' +
+  '## Testing\n\n- Run `pnpm test` before every commit.\n- Put new tests next to the code they cover.\n\n' +
+  '## Style\n\n- Use two spaces for indentation.\n- Prefer named exports over default exports.\n';
+
+test("a Copilot digest and the file it digests give one section per topic: the source's new lines join the digest's sections", async (t) => {
+  const repo = sandbox(t, { [COPILOT]: DIGEST, 'AGENTS.md': DIGESTED });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = plan.operations.find((o) => o.path === COPILOT)!.content!;
+  assert.equal(
+    content,
+    DIGEST.replace('`pnpm install`.\n', '`pnpm install`.\n\n- Use Node 20 or later.\n')
+      .replace('browser tests.\n', 'browser tests.\n\n- Put new tests next to the code they cover.\n')
+      .replace('indentation.\n', 'indentation.\n\n- Prefer named exports over default exports.\n') +
+      '\n## General\n\n<!-- copilot-onboard: top-level heading from AGENTS.md, kept as a comment (one title per file):\n# Acme Widgets\n-->\n\n' +
+      'Guidance for coding agents working in this repository.\n',
+  );
+  // The digest's own line, which its source does not have, is kept and reported.
+  const note = plan.notes.find((n) => n.startsWith(`${COPILOT} and AGENTS.md share the sections "Setup", "Testing", "Style"`));
+  assert.ok(note?.includes('line 12 "- Run `pnpm test:e2e` for the browser tests."'), plan.notes.join('\n'));
+});
+
+test('a source whose every rule the digest has already leaves no heading with only its kept title under it', async (t) => {
+  const repo = sandbox(t, { [COPILOT]: DIGEST, 'CLAUDE.md': '# CLAUDE.md\n\n## Testing\n\n- Run `pnpm test` before every commit.\n' });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = plan.operations.find((o) => o.path === COPILOT)!.content!;
+  assert.equal(
+    content,
+    `${DIGEST}\n<!-- copilot-onboard: top-level heading from CLAUDE.md, kept as a comment (one title per file):\n# CLAUDE.md\n-->\n`,
+  );
+  assert.deepEqual(emptyHeadings(content.split('\n')), []);
+});
+
+test('a digest, its source and a third file with the same chapter give that chapter once; a second plan is a no-op', async (t) => {
+  const repo = sandbox(t, {
+    [COPILOT]: DIGEST,
+    'AGENTS.md': DIGESTED,
+    'CLAUDE.md': '# CLAUDE.md\n\n## Testing\n\n- Run `pnpm test` before every commit.\n- Mock the network in unit tests.\n',
+  });
+  const first = buildPlan(await scanRepository(repo));
+  const content = first.operations.find((o) => o.path === COPILOT)!.content!;
+  assert.equal(content.split('\n').filter((l) => /^#+ Testing$/.test(l)).length, 1, content);
+  assert.ok(content.includes('- Mock the network in unit tests.'), content);
+  for (const op of first.operations) writeFile(repo, op.path, op.content!);
+  assert.deepEqual(
+    buildPlan(await scanRepository(repo)).operations.map((o) => o.path),
+    [],
+  );
+});
