@@ -133,15 +133,17 @@ test('a CLAUDE.md of several imports, one of them AGENTS.md, points at AGENTS.md
   assert.ok(plan.notes.some((n) => n.startsWith('CLAUDE.md:2 imports @./README.md, which does not exist in the repository')));
 });
 
-test("an imported file's lines land as often as it has them, where the import is placed (multiplicity)", async (t) => {
+test("an imported file's lines land where the import is placed, and what repeats word for word in that one section is written once and named (issue 40)", async (t) => {
   const { repo, content, plan } = await plannedSandbox(t, {
     'pkg/CLAUDE.md': '- Run the tests.\n\n@style.md\n',
     'pkg/style.md': '- Run the tests.\n- Use tabs.\n- Run the tests.\n',
   });
   const out = content('.github/instructions/pkg.instructions.md')!;
   assert.match(out, /^applyTo: "pkg\/\*\*"$/m, 'placed with the scope of the file that imports it');
-  assert.equal(count(out, '- Run the tests.'), 2, out);
+  assert.equal(count(out, '- Run the tests.'), 1, out);
   assert.equal(count(out, '- Use tabs.'), 1, out);
+  // Every line not written is named in merged, with the line it repeats.
+  assert.deepEqual(plan.merged.filter((m) => m.text === '- Run the tests.').length, 2, JSON.stringify(plan.merged));
   assert.doesNotMatch(out, /^@/m);
   const { plan: again } = await applyAndReplan(repo, plan);
   assert.deepEqual(
