@@ -54,7 +54,8 @@ test('default choices keep every legacy file and mark the contradiction in the f
   const out = fs.readFileSync(path.join(repo, '.github/copilot-instructions.md'), 'utf8');
   // Both sides stand together under the one mark (issue 31).
   assert.equal(out.match(/<!-- copilot-onboard: conflicting rules about package manager/g)?.length, 1, out);
-  assert.match(out, /decide which one stands -->\n- Use pnpm for all package management\.\n- Use npm to install dependencies\.\n/, out);
+  // The person's line stays where it was; the other side comes right after it (issue 40).
+  assert.match(out, /decide which one stands -->\n- Use pnpm for all package management\.\n\n?- Use npm to install dependencies\.\n/, out);
   assert.match(fs.readFileSync(path.join(repo, '.github/instructions/api.instructions.md'), 'utf8'), /^applyTo: "src\/api\/\*\*"$/m);
 });
 

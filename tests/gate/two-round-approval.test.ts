@@ -178,16 +178,17 @@ test('going back without end is refused after a bounded number of rounds', async
   assert.deepEqual(hashTree(repo), tree);
 });
 
-test('a plan without choices asks once', async (t) => {
+test('a plan without choices asks no choices round: the flat Copilot file alone, left as the person wrote it, leaves nothing to approve', async (t) => {
+  // Before issue 40 this plan sorted the person's flat file (one round: the approval). Now it writes
+  // nothing, and no question at all is asked.
   const repo = sandbox(t, { '.github/copilot-instructions.md': FLAT_INSTRUCTIONS });
   const s = await openSession(t, { repo, elicit: yesToAll });
   const p = await s.call('onboarding_propose');
+  assert.deepEqual(p.structuredContent!.operations, []);
   const r = await s.call('onboarding_approve');
-  assert.equal(outcomeOf(r), 'approved', textOf(r));
-  assert.equal(s.elicitations.length, 1);
-  const traces = readTraces(repo, 'elicitation');
-  assert.equal(traces.length, 1);
-  assert.equal(traces[0]!.planHash, p.structuredContent!.planHash);
+  assert.equal(outcomeOf(r), 'precondition_failed', textOf(r));
+  assert.match(textOf(r), /nothing to approve/);
+  assert.equal(s.elicitations.length, 0);
 });
 
 test('migrate without elicitation: precondition_failed before an approval, elicitation_unsupported after one', async (t) => {

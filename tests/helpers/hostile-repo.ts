@@ -15,8 +15,9 @@ export const RULES = '# Rules\n\n- Write a test for every fix.\n- Use pnpm for p
 export const SCOPED = '---\ndescription: API rules\nglobs: src/api/**\nalwaysApply: false\n---\n- Validate every request body.\n';
 export const VICTIM = "precious bytes that are not the repository's\n";
 
-export const GITIGNORE = `# Written by copilot-onboard when it created this folder. The traces (elicitation-traces/,
-# sampling-traces/ and trace-chain.json) are meant to be reviewed and may be committed; the rest is
+export const GITIGNORE = `# Written by copilot-onboard when it created this folder. The traces of the gated steps
+# (elicitation-traces/ and trace-chain.json) are meant to be reviewed and may be committed; the
+# read-only traces in sampling-traces/ keep themselves out of git (their own .gitignore); the rest is
 # this machine's working state: full copies of your files (backups/), the plan, the state that
 # points at those backups, the journal and the locks (and, outside git, this folder's key).
 backups/

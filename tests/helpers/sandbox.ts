@@ -153,7 +153,7 @@ export function readTraces(root: string, kind: TraceKind): Array<Record<string, 
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
-    .filter((n) => n.endsWith('.json'))
+    .filter((n) => n.endsWith('.json') && !n.startsWith('.')) // not the read-only chain's head
     .sort()
     .map((n) => ({ ...JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')), _file: n }));
 }

@@ -151,7 +151,7 @@ test('the outcome list, the bad-input mark and the tool definitions are written 
   assert.deepEqual(
     where(/\b(analyze|propose|approve|migrate|rollback|status|check)Step\(ctx\)/),
     // The read-only tools' rows are a module of their own, which the CLI's read-only file is built from.
-    ['mcp/read-only-steps.ts', 'mcp/tool-steps.ts'],
+    ['steps/read-only-steps.ts', 'steps/tool-steps.ts'],
     "the step a tool runs is in the tool table's run column only",
   );
 });

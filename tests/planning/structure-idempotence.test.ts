@@ -73,7 +73,7 @@ function doc(text: string): InstructionDoc {
   };
 }
 
-test('repro A: a title, a long intro and loose rules are put in sections once; planning again changes nothing', async (t) => {
+test('repro A: a title, a long intro and loose rules in the Copilot file the person wrote are left as they are: the plan changes nothing', async (t) => {
   const source = [
     '# Project',
     '',
@@ -84,13 +84,10 @@ test('repro A: a title, a long intro and loose rules are put in sections once; p
     '- Use camelCase naming for variables.',
     '',
   ].join('\n');
+  // Sorting the person's flat file into topic sections would move their lines (issue 40): not done.
   const { plans, read } = await migrate(t, { [COPILOT]: source });
-  assert.equal(plans[0]!.operations.length, 1);
-  assert.deepEqual(plans[1]?.operations ?? [], [], 'the second plan is a no-op');
-  const out = read(COPILOT);
-  assert.deepEqual(h2s(out), ['## Dependencies', '## Testing', '## Naming']);
-  for (const l of lines(source).filter((x) => x.trim() !== '')) assert.equal(count(out, l), 1, l);
-  assert.equal(lines(out).slice(0, 9).join('\n'), ['# Project', '', ...INTRO].join('\n'), 'the intro stays under the title');
+  assert.deepEqual(plans[0]!.operations, []);
+  assert.equal(read(COPILOT), source);
 });
 
 test('repro B: a file with sections keeps its shape: loose rules above the sections stay in place, nothing is moved', async (t) => {

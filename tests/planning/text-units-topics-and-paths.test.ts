@@ -162,10 +162,11 @@ test('pseudo-headings become headings one level below the title, each with its l
   assert.deepEqual(r.added, [], 'the heading lines are source lines with `#`s before them');
 });
 
-test('renderBase leaves a structured file byte-identical, a paragraph repeated in two sections too', () => {
+test('renderBase leaves the existing file byte-identical: a structured one, a paragraph repeated in two sections, a flat one', () => {
   const lines = ['# T', '', '## A', '', 'Same paragraph here.', '', '## B', '', 'Same paragraph here.', '', 'Other.'];
-  const r = renderBase('f.md', lines, splitUnits('f.md', lines), true);
-  assert.deepEqual(r.lines, lines);
+  assert.deepEqual(renderBase('f.md', lines).lines, lines);
+  const flat = ['# T', '', 'Run the tests with:', 'npm test', '', '- Use pnpm.', '- Write tests with vitest.'];
+  assert.deepEqual(renderBase('f.md', flat).lines, flat);
 });
 
 test('the topic table: each topic finds its contradiction, and consistent rules pass', () => {

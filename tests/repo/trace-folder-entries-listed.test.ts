@@ -36,7 +36,7 @@ test('traces verify and list with a folder named x.json, a FIFO and a link in th
   assert.equal(l.status, 0, l.stderr);
   assert.doesNotMatch(l.stdout + l.stderr, /precious/);
   // An ordinary command still works, also when it has to look for the newest trace.
-  fs.rmSync(path.join(repo, '.copilot-state/trace-chain.json'));
+  fs.rmSync(path.join(repo, '.copilot-state/sampling-traces/.read-only-chain.json'));
   const a = cli(['analyze', '--repo', repo], { timeout: 20_000 });
   assert.equal(a.signal, null, 'analyze did not hang');
   assert.equal(a.status, 0, a.stderr);

@@ -14,10 +14,13 @@ import { cli, fullFlow, repoWithRules, proposedAndApproved } from '../helpers/ho
 
 type Traced = Record<string, any> & { _file: string; _kind: string };
 
+/** The gated chain, in seq order: the elicitation traces (the sampling traces are in a read-only chain of their own). */
 function allTraces(repo: string): Traced[] {
   const all: Traced[] = [
     ...readTraces(repo, 'elicitation').map((x) => ({ ...x, _kind: 'elicitation' })),
-    ...readTraces(repo, 'sampling').map((x) => ({ ...x, _kind: 'sampling' })),
+    ...readTraces(repo, 'sampling')
+      .filter((x) => x.chain !== 'read-only')
+      .map((x) => ({ ...x, _kind: 'sampling' })),
   ];
   return all.sort((a, b) => a.seq - b.seq);
 }

@@ -56,20 +56,36 @@ test('an approve whose form stays open while an analyze is traced verifies, and 
   assert.equal(outcomeOf(await approve), 'approved');
   const r = verify(repo);
   assert.equal(r.status, 0, r.stderr);
-  const all = [...readTraces(repo, 'elicitation'), ...readTraces(repo, 'sampling')].sort((a, b) => a.seq - b.seq);
-  // Approve asks in two rounds here (the plan has a choice): the first round's trace comes after the analyze.
+  // Two chains (state/traces/chains.ts): the gated one, and the read-only one of the narrations, each in its own order.
+  const bySeq = (kind: 'elicitation' | 'sampling') => readTraces(repo, kind).sort((a, b) => a.seq - b.seq);
+  const gated = bySeq('elicitation');
+  const readOnly = bySeq('sampling');
+  // Approve asks in two rounds here (the plan has a choice).
   assert.deepEqual(
-    all.map((x) => x.action ?? x.intent),
-    ['propose', 'analyze', 'approve', 'approve'],
+    gated.map((x) => [x.seq, x.action]),
+    [
+      [1, 'approve'],
+      [2, 'approve'],
+    ],
   );
   assert.deepEqual(
-    all.map((x) => x._file),
-    [...all.map((x) => x._file)].sort(),
-    'file names sort in chain order',
+    readOnly.map((x) => [x.seq, x.intent, x.chain]),
+    [
+      [1, 'propose', 'read-only'],
+      [2, 'analyze', 'read-only'],
+    ],
   );
-  const approveTrace = all[2]!;
+  for (const chain of [gated, readOnly])
+    assert.deepEqual(
+      chain.map((x) => x._file),
+      [...chain.map((x) => x._file)].sort(),
+      'file names sort in chain order',
+    );
+  // The first round's trace is written after the analyze, and its duration reaches back to the start of the exchange.
+  const approveTrace = gated[0]!;
+  assert.ok(Date.parse(approveTrace.timestamp) >= Date.parse(readOnly[1]!.timestamp));
   assert.ok(
-    Date.parse(approveTrace.timestamp) - approveTrace.duration_ms <= Date.parse(all[1]!.timestamp),
+    Date.parse(approveTrace.timestamp) - approveTrace.duration_ms <= Date.parse(readOnly[1]!.timestamp),
     'duration_ms reaches back to the start of the exchange',
   );
 });

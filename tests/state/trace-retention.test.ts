@@ -51,25 +51,29 @@ test('past the bound, the oldest read-only traces go, every gated trace stays, a
   await sampling(repo, RETENTION.readOnlyTraces + RETENTION.slack + 1 - 140);
   const before = readTraces(repo, 'sampling').length;
   assert.equal(before, RETENTION.readOnlyTraces + RETENTION.slack + 1);
+  const gatedChain = fs.readFileSync(path.join(repo, '.copilot-state/trace-chain.json'), 'utf8');
   const done = await prune(repo, 'test');
   assert.equal(done?.traces, before - RETENTION.readOnlyTraces);
+  assert.equal(done?.trace, null);
   assert.equal(readTraces(repo, 'sampling').length, RETENTION.readOnlyTraces);
-  const elicitation = readTraces(repo, 'elicitation');
+  // The read-only chain records its own prune, in its head: the gated chain (which a team may commit) is untouched.
   assert.deepEqual(
-    elicitation.map((x) => x.action),
-    ['approve', 'migrate', 'prune'],
+    readTraces(repo, 'elicitation').map((x) => x.action),
+    ['approve', 'migrate'],
   );
-  const record = elicitation[2]!.pruned;
-  // Two runs: the 40 before the approve trace, then the 80 - 29 after it (seq 42..)
-  assert.deepEqual(
-    record.traces.map((r: { from: number; to: number }) => [r.from, r.to]),
-    [
-      [1, 40],
-      [42, 42 + (before - RETENTION.readOnlyTraces - 40) - 1],
-    ],
-  );
-  assert.deepEqual(await verifyTraces(repo), { ok: true, traces: RETENTION.readOnlyTraces + 3, problems: [], acknowledged: [] });
+  assert.equal(fs.readFileSync(path.join(repo, '.copilot-state/trace-chain.json'), 'utf8'), gatedChain);
+  const head = JSON.parse(fs.readFileSync(path.join(repo, '.copilot-state/sampling-traces/.read-only-chain.json'), 'utf8'));
+  assert.equal(head.prunedThrough.seq, before - RETENTION.readOnlyTraces);
+  assert.equal(readTraces(repo, 'sampling')[0]!.prev, head.prunedThrough.sha256);
+  assert.deepEqual(await verifyTraces(repo), { ok: true, traces: RETENTION.readOnlyTraces + 2, problems: [], acknowledged: [] });
   assert.equal(cli(repo, 'verify').status, 0);
+  await sampling(repo, 1);
+  assert.equal(
+    JSON.parse(fs.readFileSync(path.join(repo, '.copilot-state/sampling-traces/.read-only-chain.json'), 'utf8')).prunedThrough.seq,
+    head.prunedThrough.seq,
+    'the record is kept',
+  );
+  assert.equal((await verifyTraces(repo)).ok, true);
 
   // A kept trace removed by hand is still reported missing.
   const kept = readTraces(repo, 'sampling')[5]!;
@@ -84,7 +88,7 @@ test('traces prune applies the policy now and says what it removed; a second run
   await sampling(repo, RETENTION.readOnlyTraces + 7);
   const first = cli(repo, 'prune');
   assert.equal(first.status, 0, first.stderr);
-  assert.match(first.stdout, /^Pruned 7 read-only traces; \.copilot-state\/elicitation-traces\/\S+-prune\.json records what was removed/);
+  assert.match(first.stdout, /^Pruned 7 read-only traces; the read-only chain's head records what was removed/);
   assert.equal(readTraces(repo, 'sampling').length, RETENTION.readOnlyTraces);
   const again = cli(repo, 'prune');
   assert.match(again.stdout, /^Nothing to prune/);

@@ -20,19 +20,34 @@ async function repoWithTraces(t: Cleanup): Promise<string> {
 const verify = (repo: string) => spawnSync(process.execPath, [CLI, 'traces', 'verify', '--repo', repo], { encoding: 'utf8', input: '' });
 const traceFile = (repo: string, t: { _file: string }, kind: string) => path.join(repo, '.copilot-state', `${kind}-traces`, t._file);
 
-test('every trace carries seq and prev, across both folders, and an untouched chain verifies', async (t) => {
+test('every trace carries seq and prev, in its chain (gated, read-only), and an untouched chain verifies', async (t) => {
   const repo = await repoWithTraces(t);
-  const all = [...readTraces(repo, 'elicitation'), ...readTraces(repo, 'sampling')].sort((a, b) => a.seq - b.seq);
-  // analyze, propose, and approve's two rounds (the plan has a choice).
-  assert.deepEqual(
-    all.map((x) => x.seq),
-    [1, 2, 3, 4, 5],
-  );
-  assert.equal(all[0]!.prev, null);
-  for (const x of all.slice(1)) assert.match(x.prev, /^[0-9a-f]{64}$/);
+  // approve's two rounds (the plan has a choice) and migrate; analyze and propose in the read-only chain.
+  for (const [kind, n] of [
+    ['elicitation', 3],
+    ['sampling', 2],
+  ] as const) {
+    const chain = readTraces(repo, kind).sort((a, b) => a.seq - b.seq);
+    assert.deepEqual(
+      chain.map((x) => x.seq),
+      Array.from({ length: n }, (_, i) => i + 1),
+      kind,
+    );
+    assert.equal(chain[0]!.prev, null);
+    for (const x of chain.slice(1)) assert.match(x.prev, /^[0-9a-f]{64}$/);
+  }
   const r = verify(repo);
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /5 traces verified/);
+});
+
+test('a removed newest read-only trace is reported through the read-only chain head', async (t) => {
+  const repo = await repoWithTraces(t);
+  const newest = [...readTraces(repo, 'sampling')].sort((a, b) => b.seq - a.seq)[0]!;
+  fs.rmSync(traceFile(repo, newest, 'sampling'));
+  const r = verify(repo);
+  assert.equal(r.status, 2);
+  assert.match(r.stderr, /missing at the end/);
 });
 
 test('an edited trace is reported and verify exits non-zero', async (t) => {
@@ -47,7 +62,7 @@ test('an edited trace is reported and verify exits non-zero', async (t) => {
 
 test('a missing trace is reported', async (t) => {
   const repo = await repoWithTraces(t);
-  const sampling = readTraces(repo, 'sampling')[1]!;
+  const sampling = readTraces(repo, 'sampling')[0]!;
   fs.rmSync(traceFile(repo, sampling, 'sampling'));
   const r = verify(repo);
   assert.equal(r.status, 2);

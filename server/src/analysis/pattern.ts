@@ -9,8 +9,8 @@ import { nestedScope } from './scope/nested-scope.js';
 /**
  * The pattern label, from the facts the plan is built from (planning/plan.ts, `layout`): the legacy
  * files whose rules move (content, not an alias, not left out, not the file Copilot's linked file
- * shows), the files it groups (a flat legacy file, a flat `.github/copilot-instructions.md`), Copilot's
- * own scoped files it leaves as they are, and the files left out as copies. So the label never says
+ * shows), the files it groups (a flat legacy file), Copilot's own files it leaves as they are (a flat
+ * `.github/copilot-instructions.md` included: the person's text), and the files left out as copies. So the label never says
  * what the plan does not do (tests/planning/pattern-agrees.test.ts holds it on the whole corpus).
  */
 export interface PatternFacts {
@@ -19,9 +19,9 @@ export interface PatternFacts {
   withContent: InstructionDoc[];
   /** Legacy files whose rules the plan moves into Copilot's files. */
   moving: InstructionDoc[];
-  /** Files whose rules stand outside headed sections and that the plan groups. */
+  /** Legacy files whose rules stand outside headed sections and that the plan groups. */
   grouped: InstructionDoc[];
-  /** Copilot's own scoped files whose rules stand outside headed sections: the plan leaves them as they are. */
+  /** Copilot's own files (the main one, scoped ones) whose rules stand outside headed sections: the plan leaves them as they are. */
   flatKept: InstructionDoc[];
   /** Legacy files whose rules stand outside headed sections and move, as they are, into a scoped file. */
   flatScoped: InstructionDoc[];
@@ -48,8 +48,9 @@ export function patternFacts(
   const file = scan.files.get(COPILOT_INSTRUCTIONS_PATH);
   const blocked = (file?.linkTarget ?? null) !== null || scan.skipped.some((s) => s.path === COPILOT_INSTRUCTIONS_PATH);
   const repoWide = (d: InstructionDoc) => !blocked && (d.scope.kind === 'repo' || nestedScope(d)?.decided === 'repo');
-  const grouped = withContent.filter((d) => flat(d) && ((moving.includes(d) && repoWide(d)) || d.path === COPILOT_INSTRUCTIONS_PATH));
-  const flatKept = withContent.filter((d) => flat(d) && d.role === 'copilot' && d.path !== COPILOT_INSTRUCTIONS_PATH);
+  const grouped = withContent.filter((d) => flat(d) && moving.includes(d) && repoWide(d));
+  // Copilot's own files are the person's text: a flat one is left as they wrote it, never sorted (issue 40).
+  const flatKept = withContent.filter((d) => flat(d) && d.role === 'copilot');
   const flatScoped = moving.filter((d) => flat(d) && !grouped.includes(d));
   const copies = scan.copies.filter((c) => c.relation === 'copy').map((c) => ({ path: c.path, of: c.keptPath }));
   const contradictions = problems.filter((p) => p.type === 'contradiction' && p.certainty !== 'low').length;
@@ -101,8 +102,10 @@ export function describePattern(f: PatternFacts): string {
   }
   if (f.flatKept.length > 0) {
     const one = f.flatKept.length === 1;
+    const main = f.flatKept.some((d) => d.path === COPILOT_INSTRUCTIONS_PATH);
+    const what = main ? `Copilot's own file${one ? '' : 's'}` : `Copilot scoped file${one ? '' : 's'}`;
     parts.push(
-      `${names(f.flatKept)} ${one ? 'holds rules' : 'hold rules'} outside headed sections; ${one ? 'it is a' : 'they are'} Copilot scoped file${one ? '' : 's'}, which the plan leaves as ${one ? 'it is' : 'they are'} (rule: a file without headings is unstructured)`,
+      `${names(f.flatKept)} ${one ? 'holds rules' : 'hold rules'} outside headed sections; ${one ? `it is ${main ? '' : 'a '}` : 'they are '}${what}, which the plan leaves as ${one ? 'it is' : 'they are'} (rule: a file without headings is unstructured)`,
     );
   }
   return parts.join('; ');

@@ -89,9 +89,10 @@ async function pruneCommand(root: string, json: boolean, reason: string | undefi
       `Nothing to prune: at most ${RETENTION.readOnlyTraces} read-only traces and the backups of the last ${RETENTION.backups} rolled-back migrations are kept, and every gated trace. Nothing was written.\n`,
     );
   else {
-    const trace = path.relative(root, done.trace).split(path.sep).join('/');
+    const trace = done.trace === null ? null : path.relative(root, done.trace).split(path.sep).join('/');
+    const record = trace === null ? "the read-only chain's head records" : `${showLine(trace)} records`;
     process.stdout.write(
-      `Pruned ${done.traces} read-only trace${done.traces === 1 ? '' : 's'}${done.backups.length ? ` and ${done.backups.length} backup${done.backups.length === 1 ? '' : 's'} (${done.backups.map(showLine).join(', ')})` : ''}; ${showLine(trace)} records what was removed, so traces verify still verifies the chain.\n`,
+      `Pruned ${done.traces} read-only trace${done.traces === 1 ? '' : 's'}${done.backups.length ? ` and ${done.backups.length} backup${done.backups.length === 1 ? '' : 's'} (${done.backups.map(showLine).join(', ')})` : ''}; ${record} what was removed, so traces verify still verifies the chain.\n`,
     );
   }
   return 0;

@@ -101,7 +101,7 @@ export async function sampleTraced<T>(
   } catch (err) {
     process.stderr.write(`copilot-onboard: could not write sampling trace: ${showLine(errorMessage(err))}\n`);
   }
-  // Read-only traces are kept up to a bound (state/retention.ts): past it, the oldest go, recorded in a prune trace.
+  // Read-only traces are kept up to a bound (state/retention.ts): past it, the oldest go, recorded in their own chain head.
   try {
     await prune(
       ctx.root,

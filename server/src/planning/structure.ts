@@ -84,7 +84,7 @@ const endsPlanningHead = (u: Unit): boolean => isSplitLine(u) && !isPersona(u);
  * code, a line with the lines that answer it, a heading with everything under it. Existing sections
  * keep their heading, order and content. Every source line lands exactly once, repeats too.
  */
-export function restructure(path: string, sourceUnits: Unit[], existing = false): Restructured {
+export function restructure(path: string, sourceUnits: Unit[]): Restructured {
   const units = outlineUnits(sourceUnits).units;
   const headEnd = headLength(units, endsPlanningHead);
   const head = units.slice(0, headEnd);
@@ -103,10 +103,7 @@ export function restructure(path: string, sourceUnits: Unit[], existing = false)
   const title = sourceUnits.find((x) => x.kind !== 'frontmatter');
   if (sourceUnits.some((u) => u.kind === 'heading' && !(u === title && u.level === 1))) return inShape(path, sourceUnits);
 
-  // In the person's own Copilot file, the lead-in right under their title is that title's body: no
-  // heading is put between them (issue 40).
-  const titleBody = existing && head[head.length - 1]?.kind === 'heading' && head[head.length - 1]!.level === 1;
-  const { inPlace, bySection } = sortLoose(loose, sections, titleBody);
+  const { inPlace, bySection } = sortLoose(loose, sections);
   const w = new FlatWriter(path);
   // A separator would open the file like front matter: above it goes the title a new Copilot file has.
   if (head.length === 0 && /^\s*-{3,}\s*$/.test(inPlace[0]?.units[0]?.lines[0] ?? '')) w.added('# Copilot instructions');
@@ -136,16 +133,13 @@ export function restructure(path: string, sourceUnits: Unit[], existing = false)
 
 /**
  * The loose rules before the first section, by where they go: on a confident topic, to the existing
- * section of that name (joined) or a new one (by topic); else, or when it is the first and `firstStays`, in place.
+ * section of that name (joined) or a new one (by topic); else in place.
  */
-function sortLoose(loose: Unit[], sections: Section[], firstStays: boolean): { inPlace: Item[]; bySection: Map<string, Item[]> } {
+function sortLoose(loose: Unit[], sections: Section[]): { inPlace: Item[]; bySection: Map<string, Item[]> } {
   const inPlace: Item[] = [];
   const bySection = new Map<string, Item[]>();
-  for (const [k, item] of blocksOf(loose, isToolMark).entries()) {
-    // A lead-in with what it introduces ("When you review a pull request:" and its list) speaks for the
-    // whole file; a first rule like the next ones is sorted as they are.
-    const body = firstStays && k === 0 && item.units.length > 1 && /:\s*$/.test(item.units[0]!.lines.join(' ').trimEnd());
-    const topic = !body && isSortable(item) ? blockTopic(item) : null;
+  for (const item of blocksOf(loose, isToolMark)) {
+    const topic = isSortable(item) ? blockTopic(item) : null;
     if (!topic) {
       inPlace.push(item);
       continue;

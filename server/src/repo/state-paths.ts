@@ -14,6 +14,10 @@ export const STATE = {
   backups: `${STATE_DIR}/backups`,
   elicitationTraces: `${STATE_DIR}/elicitation-traces`,
   samplingTraces: `${STATE_DIR}/sampling-traces`,
+  /** The head of the read-only traces' own chain, git-ignored with them (state/traces/chains.ts). */
+  readOnlyChain: `${STATE_DIR}/sampling-traces/.read-only-chain.json`,
+  /** Keeps the read-only traces out of git, wherever the folder's other files stand (state/traces/chains.ts). */
+  samplingGitignore: `${STATE_DIR}/sampling-traces/.gitignore`,
   gitignore: `${STATE_DIR}/.gitignore`,
   usedRequestStates: `${STATE_DIR}/used-request-states`,
 } as const;
@@ -26,8 +30,9 @@ export const STATE_GITIGNORE = STATE.gitignore;
  * it is the way back to the backups, which are ignored, and is of no use without them.
  */
 export function stateGitignoreText(): string {
-  return `# Written by copilot-onboard when it created this folder. The traces (elicitation-traces/,
-# sampling-traces/ and trace-chain.json) are meant to be reviewed and may be committed; the rest is
+  return `# Written by copilot-onboard when it created this folder. The traces of the gated steps
+# (elicitation-traces/ and trace-chain.json) are meant to be reviewed and may be committed; the
+# read-only traces in sampling-traces/ keep themselves out of git (their own .gitignore); the rest is
 # this machine's working state: full copies of your files (backups/), the plan, the state that
 # points at those backups, the journal and the locks (and, outside git, this folder's key).
 backups/

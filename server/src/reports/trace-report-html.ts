@@ -46,7 +46,7 @@ export function traceReportHtml(report: TraceReport): string {
   for (const n of report.narration) {
     if (n.text === '' && n.model === null) continue;
     out.push(
-      `<section class="model"><h2>Narration for ${c(n.intent)} (seq ${n.seq ?? '?'})</h2>`,
+      `<section class="model"><h2>Narration for ${c(n.intent)} (seq ${n.seq ?? '?'}${n.chain === 'read-only' ? ' of the read-only chain, kept on this machine' : ''})</h2>`,
       n.fallback
         ? `<p>The tool's built-in report was shown (${c(n.outcome)}).</p>`
         : `<p><strong>The client model's words, quoted, not the tool's facts</strong> (model ${n.model ? c(n.model) : 'not named'}, ${c(n.timestamp)}, ${c(n.file)}):</p>`,

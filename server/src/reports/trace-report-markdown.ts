@@ -56,7 +56,7 @@ export function traceReportMarkdown(report: TraceReport, maxChars = COMMENT_CHAR
       n.text.length > NARRATION_SHOWN ? `${n.text.slice(0, NARRATION_SHOWN)}\n[cut here: the rest is in the trace file]` : n.text;
     body.push(
       [
-        `### Narration for ${mdCode(n.intent)} (seq ${n.seq ?? '?'})`,
+        `### Narration for ${mdCode(n.intent)} (seq ${n.seq ?? '?'}${n.chain === 'read-only' ? ' of the read-only chain, kept on this machine' : ''})`,
         '',
         n.fallback
           ? `The tool's built-in report was shown (${mdCode(n.outcome)}); the model's words, if any, are quoted below.`

@@ -1,6 +1,7 @@
 import { valueText } from '../common/text.js';
 import { diffLineKinds } from '../show/diff-lines.js';
 import { listTraces, type TraceEntry } from '../state/traces/reader.js';
+import { chainOf, type ChainName } from '../state/traces/chains.js';
 import { verifyTraces, type VerifyReport } from '../state/traces/verify.js';
 import { VERSION } from '../version.js';
 import { machinePaths, relativeToRepo } from '../state/traces/writer.js';
@@ -58,6 +59,8 @@ export interface ReportStep {
 export interface ReportNarration {
   seq: number | null;
   file: string;
+  /** `read-only`: this machine's read-only chain, which git ignores (state/traces/chains.ts); `gated`: an earlier version's, in the committed chain. */
+  chain: ChainName;
   intent: string;
   timestamp: string;
   outcome: string;
@@ -90,7 +93,11 @@ export async function traceReport(root: string): Promise<TraceReport> {
     toolVersion: VERSION,
     chain,
     steps: traces.filter((t) => t.kind === 'elicitation').map(stepOf),
-    narration: traces.filter((t) => t.kind === 'sampling' && t.data !== null).map(narrationOf),
+    // From both chains, in the order they were written: an earlier version's (committed) and this machine's read-only ones.
+    narration: traces
+      .filter((t) => t.kind === 'sampling' && t.data !== null)
+      .map(narrationOf)
+      .sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0)),
   };
 }
 
@@ -189,6 +196,7 @@ function narrationOf(t: TraceEntry): ReportNarration {
   return {
     seq: seqOf(t),
     file: t.file,
+    chain: chainOf('sampling', d),
     intent: str(d.intent) ?? t.step,
     timestamp: str(d.timestamp) ?? '',
     outcome: str(d.outcome) ?? t.outcome,

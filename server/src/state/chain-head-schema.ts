@@ -17,5 +17,10 @@ export const ChainHead = z.object({
   file: z.string().nullable(),
   timestamp: z.string().optional(),
   breaks: z.array(z.number().int().min(1)).optional(),
+  /**
+   * The read-only chain only: its oldest traces up to `seq` were removed by the size policy (recorded
+   * here before they were removed), and the trace after them names `sha256` as its `prev`.
+   */
+  prunedThrough: z.object({ seq: z.number().int().min(1), sha256: Sha256 }).optional(),
 });
 export type ChainHead = z.infer<typeof ChainHead>;

@@ -221,6 +221,8 @@ export type ElicitationTrace = z.infer<typeof ElicitationTrace>;
 
 export const SamplingTrace = z.object({
   ...Chain,
+  /** In the read-only chain (state/traces/chains.ts), git-ignored; absent on the sampling traces earlier versions wrote into the gated chain. */
+  chain: z.literal('read-only').optional(),
   timestamp: z.string(),
   /** `second-look`: propose put the second-look pairs to the model (narrate/opinion.ts). */
   intent: z.enum(['analyze', 'propose', 'second-look']),

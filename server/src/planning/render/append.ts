@@ -104,7 +104,7 @@ function titledBase(base: Rendered, additions: Addition[]): Rendered {
  * (a topic) at the end of the base's section of that name, every other section after the base's, in
  * the order the sources give, each with its sub-sections under it.
  */
-export function appendAdditions(base: Rendered, additions: Addition[], target: string): Rendered {
+export function appendAdditions(base: Rendered, additions: Addition[], target: string, personsFile = false): Rendered {
   // A target with no section gets none from its sources either: its rules are sorted by topic as a flat file's are.
   if (sectionStarts(base.lines).length === 0 && additions.every((a) => a.top || isEmpty(a))) additions = sortedTop(additions);
   base = titledBase(base, additions);
@@ -130,7 +130,8 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
     w.section(a.intoTarget && hasContent(a) ? { ...a, intoTarget: undefined } : a);
   }
   w.trim();
-  return flatAgain(target, w.out);
+  // The person's own file is never sorted again: their lines stay where they wrote them (issue 40).
+  return personsFile ? w.out : flatAgain(target, w.out);
 }
 
 /** Write the base's sections, each followed by what joins it; returns the additions that joined one. */

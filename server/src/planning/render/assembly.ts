@@ -96,13 +96,14 @@ export class Assembly {
   }
 
   /**
-   * Whether a titled document's chapters are the target's sections: two of them, or all it has. A
-   * Copilot file that digests it then gets one section per topic, not a second one under its title.
+   * Whether a titled document's chapters are the target's sections: two of them at least. A Copilot
+   * file that digests it then gets one section per topic, not a second one under its title. One
+   * shared heading is not evidence: a "Testing" chapter under another file's title is that file's own.
    */
   private readonly digested = (chapters: string[]): boolean => {
     const own = new Set(this.targetHeadings.map(headingKey));
     const shared = chapters.filter((c) => own.has(headingKey(c))).length;
-    return shared >= 2 || (shared >= 1 && shared === chapters.length);
+    return shared >= 2;
   };
 
   /** What goes under the target's head, on top, and then every section; no heading is left with nothing under it. */

@@ -4,22 +4,18 @@ import { isBlank } from '../../common/text.js';
 import { blocksOf, headingKey, isStructural } from '../outline.js';
 import { isToolMark } from '../../model/unit-shape.js';
 import { sectionRepeats } from './section-repeats.js';
-import { restructure } from '../structure.js';
 import { headKey, plainKeys, type UnitKey } from './keys.js';
 import { ruleKeys } from './placement.js';
-import { asItIs, mergedEntry, trimEnd, type LineRef, type Rendered } from './rendered.js';
+import { asItIs, mergedEntry, trimEnd, type Rendered } from './rendered.js';
 import type { WrittenUnits } from './written-units.js';
 
-/** The existing Copilot file as the plan keeps it: structured files as they are, flat files in sections. */
-export function renderBase(path: string, fileLines: string[], units: Unit[], structured: boolean): Rendered {
-  if (structured) return asItIs(path, fileLines);
-  const r = restructure(path, units, true);
-  const refs: (LineRef | null)[] = r.lines.map(() => null);
-  for (const p of r.provenance) {
-    for (let i = 0; i <= p.to.endLine - p.to.startLine; i++)
-      refs[p.to.startLine - 1 + i] = { path: p.from.path, line: p.from.startLine + i };
-  }
-  return { lines: r.lines, refs };
+/**
+ * The existing Copilot file as the plan keeps it: as the person wrote it, line for line (issue 40:
+ * the person's text is fixed ground). A flat file is not sorted into topic sections: that would move
+ * their lines away from the lines that introduce them; what the plan adds goes after.
+ */
+export function renderBase(path: string, fileLines: string[]): Rendered {
+  return asItIs(path, fileLines);
 }
 
 /** The heading words each unit stands under, read as `WrittenUnits` reads a file of the target: a `# ` heading below a section opens no chapter. */

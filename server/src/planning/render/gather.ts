@@ -32,15 +32,35 @@ function gatherTopic(r: Rendered, marks: MarkTopics, topic: string, existing: st
   if (sides.length < 2 || together(r, sides)) return r;
   const hollowBefore = hollowHeadings(r.lines);
   // A move must leave every block as it was: a block that joins a list or a lead-in when moved reads differently.
-  const blocksBefore = blockTexts(r.lines);
-  for (const anchor of sides) {
+  const all = placedBlocks(r, marks);
+  for (const side of sides) {
+    // At a side of the person's own file, the others go after the run of their lines it stands in, never between two of them.
+    const anchor = holds(r, side, existing) ? personsRun(r, side, all, existing) : side;
     // The existing file's own lines stay where its author put them: only what the plan brings in moves.
-    const movers = sides.filter((p) => p !== anchor && p.topics.size === 1 && isRuleText(p.block) && !holds(r, p, existing));
+    const movers = sides.filter(
+      (p) =>
+        p !== side &&
+        !(p.start >= anchor.start && p.end <= anchor.end) &&
+        p.topics.size === 1 &&
+        isRuleText(p.block) &&
+        !holds(r, p, existing),
+    );
     if (movers.length === 0) continue;
-    const moved = moveAfter(r, anchor, movers);
-    if (hollowHeadings(moved.lines) <= hollowBefore && blockTexts(moved.lines) === blocksBefore) return moved;
+    // A topic heading the tool added that the move leaves with nothing under it goes too: it held only the moved side.
+    const { out: moved, dropped } = withoutHollowToolHeadings(moveAfter(r, anchor, movers));
+    if (hollowHeadings(moved.lines) <= hollowBefore && blockTexts(moved.lines) === blockTexts(r.lines, dropped)) return moved;
   }
   return r;
+}
+
+/** `side` with the blocks of the existing file that follow it with no blank line between, as one: the run of the person's lines it ends. */
+function personsRun(r: Rendered, side: Placed, all: Placed[], existing: string | null): Placed {
+  let run = side;
+  for (const next of all) {
+    if (next.start !== run.end || !range(next.start, next.end).every((i) => r.refs[i]?.path === existing)) continue;
+    run = { ...next, start: run.start, topics: run.topics };
+  }
+  return run;
 }
 
 /** Whether the sides stand one after the other already, nothing but blank lines between them. */
@@ -156,11 +176,41 @@ function blankOrEnd(r: Rendered, taken: Set<number>, i: number): boolean {
  * the conflict marks of an earlier migration, as the first plan read the blocks, so a second plan
  * moves no more than the first.
  */
-function blockTexts(lines: string[]): string {
+function blockTexts(lines: string[], without: string[] = []): string {
   const texts = writtenBlocks(lines.filter((l) => !isConflictMark(l))).map((b) =>
     b.units.map((u) => `${u.kind}\u0000${u.lines.join('\n')}`).join('\u0001'),
   );
+  for (const heading of without) texts.splice(texts.indexOf(`heading\u0000${heading}`), 1);
   return JSON.stringify(texts.sort(byCodeUnit));
+}
+
+/** `r` without the headings the tool wrote (no source line) that have nothing under them, each with the blank line after it; and those headings. */
+function withoutHollowToolHeadings(r: Rendered): { out: Rendered; dropped: string[] } {
+  const hollow = new Set<number>();
+  r.lines.forEach((line, i) => {
+    if (r.refs[i] !== null && r.refs[i] !== undefined) return;
+    const h = /^ {0,3}(#{1,6})\s/.exec(line);
+    if (!h) return;
+    for (const next of r.lines.slice(i + 1)) {
+      const n = /^ {0,3}(#{1,6})\s/.exec(next);
+      if (n && n[1]!.length <= h[1]!.length) break;
+      if (!n && !isBlank(next)) return;
+      if (n) return;
+    }
+    hollow.add(i);
+  });
+  if (hollow.size === 0) return { out: r, dropped: [] };
+  const out: Rendered = { lines: [], refs: [] };
+  for (let i = 0; i < r.lines.length; i++) {
+    if (hollow.has(i) || (hollow.has(i - 1) && isBlank(r.lines[i]!))) continue;
+    out.lines.push(r.lines[i]!);
+    out.refs.push(r.refs[i] ?? null);
+  }
+  while (out.lines.length > 0 && isBlank(out.lines[out.lines.length - 1]!)) {
+    out.lines.pop();
+    out.refs.pop();
+  }
+  return { out, dropped: [...hollow].map((i) => r.lines[i]!) };
 }
 
 /** How many headings have nothing but blank lines under them before the next heading of their level or above. */

@@ -50,7 +50,7 @@ function renderCopilot(
   merged: Merged[],
 ): Rendered {
   const base: Rendered = existingDoc
-    ? renderBase(existingDoc.path, sources.linesOf(existingDoc.path), existingDoc.units, sources.structured(existingDoc.path))
+    ? renderBase(existingDoc.path, sources.linesOf(existingDoc.path))
     : { lines: ['# Copilot instructions'], refs: [null] };
   const assembly = new Assembly(
     written,
@@ -59,7 +59,7 @@ function renderCopilot(
   );
   // Front matter a format reads is not among its units; a `---` block left there is content (.cursorrules has none).
   for (const doc of target.docs) assembly.addDocument(managedBlocksWhole(doc.units, sources.linesOf(doc.path)), flatSectionName(doc));
-  const out = appendAdditions(base, assembly.additions(), target.path);
+  const out = appendAdditions(base, assembly.additions(), target.path, existingDoc !== undefined);
   return existingDoc ? out : untitledBeforeTitledBlock(out);
 }
 

@@ -3,6 +3,7 @@ import { errorMessage } from '../../common/errors.js';
 import { valueText } from '../../common/text.js';
 import { listFolder, readFile } from '../../repo/safe-fs.js';
 import { TRACE_FOLDERS } from './writer.js';
+import { READ_ONLY_CHAIN } from './chains.js';
 
 export interface TraceEntry {
   id: string;
@@ -37,8 +38,8 @@ export async function traceFiles(root: string): Promise<TraceFile[]> {
   for (const [kind, folder] of TRACE_FOLDERS) {
     const entries = (await listFolder(root, folder)) ?? [];
     for (const entry of entries.sort((a, b) => byCodeUnit(a.name, b.name))) {
-      if (!entry.name.endsWith('.json')) continue;
       const file = `${folder}/${entry.name}`;
+      if (!entry.name.endsWith('.json') || file === READ_ONLY_CHAIN.head) continue;
       if (!entry.isFile()) {
         const what = entry.isSymbolicLink()
           ? 'a symlink'

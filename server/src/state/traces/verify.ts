@@ -1,8 +1,10 @@
 import { valueText } from '../../common/text.js';
 import { sha256 } from '../../common/hash.js';
 import type * as Schemas from '../schema.js';
+import type { ChainHead } from '../chain-head-schema.js';
 import { traceFiles } from './reader.js';
 import { fileStamp, machinePaths, readChainHead, relativeToRepo, repoRelative, writeElicitationTrace } from './writer.js';
+import { CHAINS, chainOf, type ChainName, type TraceChain } from './chains.js';
 
 export interface VerifyReport {
   ok: boolean;
@@ -14,6 +16,7 @@ export interface VerifyReport {
 }
 
 interface Entry {
+  chain: ChainName;
   file: string;
   bytes: Buffer;
   seq: number | null;
@@ -40,11 +43,15 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
   const problems: string[] = [];
   const entries = await readEntries(root, problems);
   for (const e of entries.filter((x) => x.seq === null)) problems.push(`${e.file} has no place in the chain (no seq).`);
-  const chained = entries.filter((e) => e.seq !== null).sort((a, b) => a.seq! - b.seq!);
-  problems.push(...chainProblems(chained));
+  // Each chain on its own (chains.ts): the gated one, which may be committed, and this machine's read-only one.
+  for (const chain of CHAINS) {
+    const chained = entries.filter((e) => e.seq !== null && e.chain === chain.name).sort((a, b) => a.seq! - b.seq!);
+    const { head, problem } = await readChainHead(root, chain);
+    problems.push(...chainProblems(chained, head?.prunedThrough));
+    problems.push(...headProblems(chain, head, problem, chained));
+  }
   // A break found when a trace was written stays reported: a new trace never re-roots the chain quietly.
   for (const e of entries.filter((x) => x.chainBreak.length > 0)) problems.push(breakProblem(e));
-  problems.push(...(await headProblems(root, chained)));
   // What a person acknowledged (an acknowledge trace lists it, or is itself the trace after the break) no longer fails.
   const paths = await machinePaths(root);
   const found = [...new Set(problems.map((p) => relativeToRepo(p, paths) as string))];
@@ -52,7 +59,12 @@ export async function verifyTraces(root: string): Promise<VerifyReport> {
   for (const e of entries) {
     if (e.acknowledges === null) continue;
     for (const p of e.acknowledges) acknowledged.add(p);
-    if (e.chainBreak.length > 0) acknowledged.add(breakProblem(e));
+    if (e.chainBreak.length > 0) {
+      // The acknowledge trace is itself the first after the break: the gap or edit just before it is the one acknowledged.
+      acknowledged.add(breakProblem(e));
+      for (const p of found)
+        if (p.endsWith(` missing before ${e.file}.`) || p.includes(` after ${e.file} was written `)) acknowledged.add(p);
+    }
   }
   const open = found.filter((p) => !acknowledged.has(p));
   return { ok: open.length === 0, traces: entries.length, problems: open, acknowledged: found.filter((p) => acknowledged.has(p)) };
@@ -93,15 +105,18 @@ async function readEntries(root: string, problems: string[]): Promise<Entry[]> {
     const own = typeof j.timestamp === 'string' ? `${fileStamp(j.timestamp)}-${valueText(j.action ?? j.intent)}.json` : null;
     if (own !== name)
       problems.push(`${file} does not carry its own name${own ? ` (its timestamp and step make ${own})` : ''}: renamed or swapped.`);
+    // Only a gated trace can acknowledge or record a prune: a read-only trace, which git ignores and nobody reviews, never can.
+    const gated = t.kind === 'elicitation';
     entries.push({
+      chain: chainOf(t.kind, json),
       file,
       bytes,
       seq: typeof j.seq === 'number' ? j.seq : null,
       prev: typeof j.prev === 'string' ? j.prev : null,
       timestamp: typeof j.timestamp === 'string' ? j.timestamp : '',
       chainBreak: strings(j.chainBreak?.problems),
-      acknowledges: j.action === 'acknowledge' ? strings(j.acknowledged?.problems) : null,
-      pruned: j.action === 'prune' && parsed.success ? ((parsed.data as Schemas.ElicitationTrace).pruned?.traces ?? []) : [],
+      acknowledges: gated && j.action === 'acknowledge' ? strings(j.acknowledged?.problems) : null,
+      pruned: gated && j.action === 'prune' && parsed.success ? ((parsed.data as Schemas.ElicitationTrace).pruned?.traces ?? []) : [],
     });
   }
   return entries;
@@ -120,10 +135,11 @@ interface TraceFields {
 }
 
 /** The chain in seq order: no gap but what a prune trace recorded, no repeat, each prev the sha256 of the one before, no date going back. */
-function chainProblems(chained: Entry[]): string[] {
+function chainProblems(chained: Entry[], prunedThrough?: { seq: number; sha256: string }): string[] {
   const problems: string[] = [];
-  // Traces the retention policy removed, as a later prune trace recorded them: not missing.
+  // Traces the retention policy removed, as a later prune trace (or the read-only chain's head) recorded them: not missing.
   const runs = chained.flatMap((e) => e.pruned.map((r) => ({ ...r, by: e.seq! })));
+  if (prunedThrough) runs.push({ from: 1, to: prunedThrough.seq, lastSha256: prunedThrough.sha256, by: Infinity });
   const prunedRun = (seq: number) => runs.find((r) => r.from <= seq && seq <= r.to && r.by > seq);
   const unpruned = (from: number, to: number): number[] => {
     const out: number[] = [];
@@ -159,11 +175,10 @@ function chainProblems(chained: Entry[]): string[] {
 }
 
 /** The chain head names the newest trace, and the breaks the chain carries. */
-async function headProblems(root: string, chained: Entry[]): Promise<string[]> {
+function headProblems(chain: TraceChain, head: ChainHead | null, problem: string | null, chained: Entry[]): string[] {
   const problems: string[] = [];
   const last = chained[chained.length - 1];
-  const { head, problem } = await readChainHead(root);
-  if (!head && chained.length > 0) problems.push(`the chain head (.copilot-state/trace-chain.json) is ${problem}.`);
+  if (!head && chained.length > 0) problems.push(`the chain head (${chain.head}) is ${problem}.`);
   if (head && last) {
     if (head.seq > last.seq!)
       problems.push(`trace${head.seq - last.seq! > 1 ? 's' : ''} ${last.seq! + 1}..${head.seq} missing at the end of the chain.`);
@@ -174,7 +189,7 @@ async function headProblems(root: string, chained: Entry[]): Promise<string[]> {
       if (e && e.chainBreak.length === 0)
         problems.push(`${e.file} no longer carries the break in the chain that the chain head records for it (edited).`);
     }
-  } else if (head && head.seq > 0 && !last) {
+  } else if (head && head.seq > 0 && !last && !(head.prunedThrough && head.prunedThrough.seq >= head.seq)) {
     problems.push(`all ${head.seq} traces are missing.`);
   }
   return problems;

@@ -11,6 +11,7 @@ import { createFile, ensureFolder, entryStat, LinkRefusedError, listFolder, read
 import { lockRel, ownerRel, withLock } from '../lock.js';
 import { chainHeadFrom } from '../chain-head.js';
 import { errorMessage } from '../../common/errors.js';
+import { chainOf, GATED_CHAIN, READ_ONLY_CHAIN, READ_ONLY_GITIGNORE, type TraceChain } from './chains.js';
 
 export type { ChainHead } from '../schema.js';
 
@@ -26,7 +27,7 @@ export const TRACE_FOLDERS = [
 ] as const;
 
 /** A repository path that names a trace file (not any file: the chain head is untrusted input). */
-const TRACE_PATH = /^\.copilot-state\/(elicitation|sampling)-traces\/[^/]+\.json$/;
+const TRACE_PATH = GATED_CHAIN.file;
 
 /**
  * Write a trace under a name that is never reused: the file appears whole (written to a temp file,
@@ -45,15 +46,26 @@ async function writeUnique(root: string, folder: string, suffix: string, trace: 
 }
 
 export function writeElicitationTrace(root: string, trace: Unchained<ElicitationTrace>): Promise<string> {
-  return writeChained(root, STATE.elicitationTraces, trace.action, trace);
+  return writeChained(root, STATE.elicitationTraces, trace.action, trace, GATED_CHAIN);
 }
 
+/** A read-only trace: in the read-only chain, which git ignores (chains.ts). */
 export function writeSamplingTrace(root: string, trace: Unchained<SamplingTrace>): Promise<string> {
-  return writeChained(root, STATE.samplingTraces, trace.intent, trace);
+  return writeChained(root, STATE.samplingTraces, trace.intent, { ...trace, chain: 'read-only' }, READ_ONLY_CHAIN);
 }
 
 /** What a caller gives: the writer adds the place in the chain, any break it found, and the time it is written. */
-type Unchained<T> = Omit<T, 'seq' | 'prev' | 'timestamp' | 'chainBreak'>;
+type Unchained<T> = Omit<T, 'seq' | 'prev' | 'timestamp' | 'chainBreak' | 'chain'>;
+
+/** Roots whose read-only folder has its `.gitignore` (checked once per process). */
+const ignoring = new Set<string>();
+
+/** The read-only traces' own `.gitignore`, made when missing; one a person changed is left as it is. */
+async function ignoreReadOnly(root: string): Promise<void> {
+  if (ignoring.has(root)) return;
+  if (!(await entryStat(root, STATE.samplingGitignore))) await createFile(root, STATE.samplingGitignore, READ_ONLY_GITIGNORE);
+  ignoring.add(root);
+}
 
 /** Calls in this process queue here, so the file lock below is only contended across processes. */
 const queues = new Map<string, Promise<unknown>>();
@@ -72,41 +84,44 @@ const queues = new Map<string, Promise<unknown>>();
  * `chainBreak`, the head records it, and verify reports it until a person acknowledges it.
  * Every string of the trace is made free of this machine's paths (relativeToRepo).
  */
-function writeChained<T extends object>(root: string, folder: string, suffix: string, trace: T): Promise<string> {
-  const run = async () =>
-    withLock(
-      root,
-      'traces',
-      'trace writer',
-      async () => {
-        const [at, paths] = await Promise.all([chainPosition(root), machinePaths(root)]);
-        const now = new Date().toISOString();
-        const timestamp = at.timestamp && at.timestamp > now ? at.timestamp : now;
-        // A caller's own timestamp (the start of its exchange) gives way to this one.
-        const { timestamp: _start, ...fields } = trace as T & { timestamp?: unknown };
-        const clean = relativeToRepo(fields, paths) as Record<string, unknown>;
-        const body = {
-          seq: at.seq,
-          prev: at.prev,
-          timestamp,
-          ...clean,
-          writtenBy: VERSION,
-          ...(at.problems.length > 0 ? { chainBreak: { problems: at.problems } } : {}),
-        };
-        const written = await writeUnique(root, folder, suffix, body);
-        const breaks = at.problems.length > 0 ? [...at.breaks, at.seq] : at.breaks;
-        const next: ChainHead = {
-          seq: at.seq,
-          sha256: written.sha256,
-          file: written.rel,
-          timestamp: written.timestamp,
-          ...(breaks.length > 0 ? { breaks } : {}),
-        };
-        await writeJson(root, CHAIN_REL, next);
-        return path.join(root, ...written.rel.split('/'));
-      },
-      true,
-    );
+function writeChained<T extends object>(root: string, folder: string, suffix: string, trace: T, chain: TraceChain): Promise<string> {
+  return queued(root, async () => {
+    if (chain === READ_ONLY_CHAIN) await ignoreReadOnly(root);
+    const [at, paths] = await Promise.all([chainPosition(root, chain), machinePaths(root)]);
+    const now = new Date().toISOString();
+    const timestamp = at.timestamp && at.timestamp > now ? at.timestamp : now;
+    // A caller's own timestamp (the start of its exchange) gives way to this one.
+    const { timestamp: _start, ...fields } = trace as T & { timestamp?: unknown };
+    const clean = relativeToRepo(fields, paths) as Record<string, unknown>;
+    const body = {
+      seq: at.seq,
+      prev: at.prev,
+      timestamp,
+      ...clean,
+      writtenBy: VERSION,
+      ...(at.problems.length > 0 ? { chainBreak: { problems: at.problems } } : {}),
+    };
+    const written = await writeUnique(root, folder, suffix, body);
+    const breaks = at.problems.length > 0 ? [...at.breaks, at.seq] : at.breaks;
+    const next: ChainHead = {
+      seq: at.seq,
+      sha256: written.sha256,
+      file: written.rel,
+      timestamp: written.timestamp,
+      ...(breaks.length > 0 ? { breaks } : {}),
+      ...(at.prunedThrough ? { prunedThrough: at.prunedThrough } : {}),
+    };
+    await writeJson(root, chain.head, next);
+    return path.join(root, ...written.rel.split('/'));
+  });
+}
+
+/**
+ * Run `fn` under the traces lock, after the calls of this process before it: the file lock is then
+ * only contended across processes. Every write of a chain head goes through here.
+ */
+export function queued<R>(root: string, fn: () => Promise<R>): Promise<R> {
+  const run = () => withLock(root, 'traces', 'trace writer', fn, true);
   const previous = queues.get(root) ?? Promise.resolve();
   const mine = previous.then(run, run);
   queues.set(
@@ -116,6 +131,20 @@ function writeChained<T extends object>(root: string, folder: string, suffix: st
   return mine;
 }
 
+/**
+ * Record in the read-only chain's head that its traces up to `through.seq` are about to be removed
+ * by the size policy (state/retention.ts): verify then accepts their absence, and the trace after
+ * them must name `through.sha256`. Nothing is recorded over a head that is missing or unreadable.
+ */
+export function recordReadOnlyPrune(root: string, through: { seq: number; sha256: string }): Promise<void> {
+  return queued(root, async () => {
+    const { head } = await readChainHead(root, READ_ONLY_CHAIN);
+    if (!head || head.seq <= through.seq)
+      throw new Error(`the read-only chain's head (${READ_ONLY_CHAIN.head}) does not go past the traces to prune`);
+    await writeJson(root, READ_ONLY_CHAIN.head, { ...head, prunedThrough: through });
+  });
+}
+
 /** Where the next trace goes in the chain, and what was found broken (empty when nothing was). */
 interface Position {
   seq: number;
@@ -123,13 +152,17 @@ interface Position {
   timestamp?: string;
   problems: string[];
   breaks: number[];
+  prunedThrough?: ChainHead['prunedThrough'];
 }
 
 /** The chain head as written, or why it cannot be used. A link there is refused, never followed. */
-export async function readChainHead(root: string): Promise<{ head: ChainHead | null; problem: string | null }> {
+export async function readChainHead(
+  root: string,
+  chain: TraceChain = GATED_CHAIN,
+): Promise<{ head: ChainHead | null; problem: string | null }> {
   let bytes: Buffer | null;
   try {
-    bytes = await readFile(root, CHAIN_REL);
+    bytes = await readFile(root, chain.head);
   } catch (err) {
     if (err instanceof LinkRefusedError) throw err;
     return { head: null, problem: `unreadable (${errorMessage(err)})` };
@@ -142,7 +175,7 @@ export async function readChainHead(root: string): Promise<{ head: ChainHead | n
     return { head: null, problem: 'not valid JSON' };
   }
   const head = chainHeadFrom(json);
-  if (!head || (head.file !== null && !TRACE_PATH.test(head.file)))
+  if (!head || (head.file !== null && !chain.file.test(head.file)))
     return { head: null, problem: 'not a chain head (it does not match its schema)' };
   return { head, problem: null };
 }
@@ -153,21 +186,30 @@ export async function readChainHead(root: string): Promise<{ head: ChainHead | n
  * from the sha256 the head recorded, else from the newest trace left), and the break is named.
  * Only an empty start (no head, no trace) begins a fresh chain.
  */
-async function chainPosition(root: string): Promise<Position> {
-  const { head, problem } = await readChainHead(root);
+async function chainPosition(root: string, chain: TraceChain): Promise<Position> {
+  const { head, problem } = await readChainHead(root, chain);
   if (head) {
     const breaks = head.breaks ?? [];
+    const kept = head.prunedThrough ? { prunedThrough: head.prunedThrough } : {};
     if (head.file === null && head.seq === 0) {
-      const { newest, count } = await newestTrace(root);
+      const { newest, count } = await newestTrace(root, chain);
       if (count === 0) return { seq: 1, prev: null, problems: [], breaks };
-      return brokenFrom(newest, count, 'the chain head (.copilot-state/trace-chain.json) names no trace, though traces exist', breaks);
+      return brokenFrom(newest, count, `the chain head (${chain.head}) names no trace, though traces exist`, breaks);
     }
     const named = head.file === null ? null : await traceBytes(root, head.file);
     if (named !== null && sha256(named) === head.sha256)
-      return { seq: head.seq + 1, prev: head.sha256, ...(head.timestamp ? { timestamp: head.timestamp } : {}), problems: [], breaks };
-    const { newest } = await newestTrace(root);
+      return {
+        seq: head.seq + 1,
+        prev: head.sha256,
+        ...(head.timestamp ? { timestamp: head.timestamp } : {}),
+        problems: [],
+        breaks,
+        ...kept,
+      };
+    const { newest } = await newestTrace(root, chain);
     const what = named === null ? `is missing` : 'was edited after it was written';
     return {
+      ...kept,
       seq: Math.max(head.seq, newest?.seq ?? 0) + 1,
       prev: head.sha256,
       ...latest(head.timestamp, newest?.timestamp),
@@ -175,9 +217,9 @@ async function chainPosition(root: string): Promise<Position> {
       breaks,
     };
   }
-  const { newest, count } = await newestTrace(root);
+  const { newest, count } = await newestTrace(root, chain);
   if (count === 0 && problem === 'missing') return { seq: 1, prev: null, problems: [], breaks: [] };
-  return brokenFrom(newest, count, `the chain head (.copilot-state/trace-chain.json) was ${problem}`, []);
+  return brokenFrom(newest, count, `the chain head (${chain.head}) was ${problem}`, []);
 }
 
 function brokenFrom(newest: Newest | null, count: number, why: string, breaks: number[]): Position {
@@ -215,30 +257,35 @@ interface Newest {
   timestamp?: string;
 }
 
-/** The trace with the highest seq, and how many `.json` entries the trace folders hold. Read only when the chain is broken. */
-async function newestTrace(root: string): Promise<{ newest: Newest | null; count: number }> {
+/** The chain's trace with the highest seq, and how many `.json` entries of its folders it may hold. Read only when the chain is broken. */
+async function newestTrace(root: string, chain: TraceChain): Promise<{ newest: Newest | null; count: number }> {
   let newest: Newest | null = null;
   let count = 0;
-  for (const [, folder] of TRACE_FOLDERS) {
+  for (const [kind, folder] of TRACE_FOLDERS) {
     for (const entry of (await listFolder(root, folder)) ?? []) {
-      if (!entry.name.endsWith('.json')) continue;
-      count++;
-      if (!entry.isFile()) continue;
       const rel = `${folder}/${entry.name}`;
+      if (!entry.name.endsWith('.json') || !chain.file.test(rel)) continue;
+      if (!entry.isFile()) {
+        if (chain === GATED_CHAIN) count++; // an odd entry: counted once, by the chain it could not be told from
+        continue;
+      }
       const bytes = await traceBytes(root, rel);
       if (!bytes) continue;
+      let json: { seq?: unknown; timestamp?: unknown } | null = null;
       try {
-        const json = JSON.parse(bytes.toString('utf8')) as { seq?: unknown; timestamp?: unknown };
-        if (typeof json.seq === 'number' && Number.isInteger(json.seq) && json.seq > (newest?.seq ?? 0)) {
-          newest = {
-            file: rel,
-            seq: json.seq,
-            sha256: sha256(bytes),
-            ...(typeof json.timestamp === 'string' ? { timestamp: json.timestamp } : {}),
-          };
-        }
+        json = JSON.parse(bytes.toString('utf8')) as { seq?: unknown; timestamp?: unknown };
       } catch {
         // an unreadable trace is reported by verify
+      }
+      if ((json === null ? GATED_CHAIN.name : chainOf(kind, json)) !== chain.name) continue;
+      count++;
+      if (json && typeof json.seq === 'number' && Number.isInteger(json.seq) && json.seq > (newest?.seq ?? 0)) {
+        newest = {
+          file: rel,
+          seq: json.seq,
+          sha256: sha256(bytes),
+          ...(typeof json.timestamp === 'string' ? { timestamp: json.timestamp } : {}),
+        };
       }
     }
   }
@@ -299,6 +346,7 @@ export function repoRelative(root: string, file: string): string {
  * write touches is probed (the traces folder, the chain head, the traces lock and its owner file).
  */
 export async function traceWriteProblem(root: string, kind: 'elicitation' | 'sampling'): Promise<string | null> {
+  const head = kind === 'elicitation' ? CHAIN_REL : READ_ONLY_CHAIN.head;
   try {
     for (const folder of [STATE_DIR, kind === 'elicitation' ? STATE.elicitationTraces : STATE.samplingTraces]) {
       await ensureFolder(root, folder);
@@ -307,7 +355,7 @@ export async function traceWriteProblem(root: string, kind: 'elicitation' | 'sam
       await removeFile(root, probe);
     }
     for (const [rel, folder] of [
-      [CHAIN_REL, false],
+      [head, false],
       [ownerRel('traces'), false],
       [lockRel('traces'), true],
     ] as const) {
