@@ -70,6 +70,20 @@ test('a CLAUDE.md of 5,000 import lines: analyze and check start at most three g
   );
 });
 
+test('analyze of a git repository without state starts one git process, the listing: the git folder is asked for only with state to judge', (t) => {
+  const repo = sandbox(t, {
+    'AGENTS.md': '# Agents\n\n- Use pnpm.\n',
+    '.cursor/rules/a.mdc': '---\nglobs: src/**\n---\n- Keep it small.\n',
+  });
+  spawnSync(process.execPath, [CLI, 'analyze', '--repo', repo], { encoding: 'utf8' }); // creates .copilot-state/ once
+  const git = gitCounter(t);
+  const analyzed = spawnSync(process.execPath, [CLI, 'analyze', '--repo', repo, '--json'], { encoding: 'utf8', env: git.env });
+  assert.equal(analyzed.status, 0, analyzed.stderr);
+  const calls = git.calls();
+  assert.equal(calls.length, 1, calls.join('\n'));
+  assert.match(calls[0]!, / ls-files /);
+});
+
 test('the plan places what the first imports name, never the ignored file, and notes the imports it did not follow', async (t) => {
   const repo = manyImports(t);
   const { scan, plan, content } = await planRepo(repo);

@@ -38,11 +38,11 @@ test("the plan lists each file's lines for another assistant in one note, and wr
     '.cursor/rules/repo.mdc':
       '---\ndescription: the monorepo layout\nalwaysApply: true\n---\nThe layout is in [repo.md](mdc:docs/repo.md).\n',
   });
-  const notes = first.notes.filter((n) => n.includes('written for another assistant'));
+  const notes = first.notes.filter((n) => n.includes('written for or about another assistant'));
   assert.equal(notes.length, 2);
   assert.ok(
     notes[0]!.startsWith(
-      'CLAUDE.md: one line is written for another assistant, and Copilot would read it as its own: line 3 "This file provides guidance to Claude Code',
+      'CLAUDE.md: one line is written for or about another assistant, and Copilot would read it as its own: line 3 "This file provides guidance to Claude Code',
     ),
   );
   assert.ok(notes[0]!.includes('(names Claude Code)'));
@@ -50,7 +50,7 @@ test("the plan lists each file's lines for another assistant in one note, and wr
     notes[0]!.endsWith("It is migrated as written; approve's first round can rewrite it for Copilot or leave it out instead."),
     notes[0],
   );
-  assert.ok(notes[1]!.startsWith('.cursor/rules/repo.mdc: one line is written for another assistant'));
+  assert.ok(notes[1]!.startsWith('.cursor/rules/repo.mdc: one line is written for or about another assistant'));
   const out = read('.github/copilot-instructions.md');
   assert.match(out, /^This file provides guidance to Claude Code \(claude\.ai\/code\)/m, 'nothing is rewritten without a choice');
   assert.match(out, /\(mdc:docs\/repo\.md\)/);

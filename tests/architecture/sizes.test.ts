@@ -15,7 +15,7 @@ const MAX_FILE_LINES = 450;
 /** Still over the limit, with their size today: to be split, never to grow, lowered as they shrink. */
 const LONG_FUNCTIONS: Record<string, number> = {
   'analysis/discovery/scan.ts scanRepository': 84,
-  'analysis/repeats/copies.ts findCopies': 90,
+  'analysis/repeats/copies.ts findCopies': 89,
 };
 const LONG_FILES: Record<string, number> = {};
 

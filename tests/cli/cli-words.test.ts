@@ -189,6 +189,17 @@ test('the pattern is described as found: an AGENTS.md with headings is not "one 
     // The person's own Copilot file is left as they wrote it (issue 40).
     `${FILE} holds rules outside headed sections; it is Copilot's own file, which the plan leaves as it is (rule: a file without headings is unstructured)`,
   );
+  // Nothing to group and nothing to move: already in Copilot's layout, in analyze and propose alike (issue 40).
+  const settled = sandbox(t, { [FILE]: 'Be kind and concise in answers.\nPrefer small diffs.\n' });
+  for (const step of ['analyze', 'propose']) {
+    const out = JSON.parse(cli([step, '--repo', settled, '--json']).stdout);
+    assert.equal(out.pattern, 'structured', step);
+    assert.equal(
+      out.patternDetail,
+      `the instructions are already in Copilot's layout, and the plan changes nothing (rule: a repository the plan leaves as it is is structured); ${FILE} holds rules outside headed sections, which the plan leaves as they are`,
+      step,
+    );
+  }
 });
 
 test('the pattern counts many files instead of naming each one, and names a few in full', (t) => {

@@ -224,3 +224,38 @@ test('a reader that stops early ends the command quietly, without an EPIPE trace
   assert.equal(r.stdout, '{');
   assert.equal(fs.readFileSync(status, 'utf8').trim(), '0');
 });
+
+/** The modules of our own a bundled file holds: esbuild names each in a `// server/dist/...` line. */
+const bundledModules = (file: string) =>
+  [...fs.readFileSync(file, 'utf8').matchAll(/^\/\/ (server\/dist\/[\w/.-]+\.js)$/gm)].map((m) => m[1]!);
+
+test("serve's start (initialize, tools/list) loads no module that writes traces, narrates or judges state: they load with the first tool call", (t) => {
+  const repo = sandbox(t, FILES);
+  const tmp = tempDir(t, 'co-cold-serve-');
+  const hook = moduleLogHook(tmp);
+  const input = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+  ]
+    .map((m) => JSON.stringify(m))
+    .join('\n');
+  const e: Record<string, string | undefined> = { ...process.env, LOADED_LOG: hook.log };
+  delete e.COPILOT_ONBOARD_REPO;
+  const r = spawnSync(process.execPath, ['--import', hook.importArg, CLI, 'serve', '--repo', repo], {
+    encoding: 'utf8',
+    input: `${input}\n`,
+    env: e,
+    cwd: tmp,
+  });
+  assert.ok(r.stdout.includes('{"result":{"tools":[{"name":"onboarding_analyze"'), `no tools/list answer: ${r.stderr}`);
+  const loaded = distFiles(hook.read()).flatMap((f) => bundledModules(path.join(DIST, f)));
+  assert.ok(loaded.includes('server/dist/mcp/server.js'), `the check sees the bundled modules: ${loaded.join(', ')}`);
+  for (const m of ['narrate/narrate.js', 'state/traces/writer.js', 'state/foreign.js', 'state/retention.js', 'repo/safe-fs/writing.js'])
+    assert.ok(!loaded.includes(`server/dist/${m}`), `serve's start loaded ${m}`);
+});

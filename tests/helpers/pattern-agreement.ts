@@ -1,7 +1,7 @@
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { patternFacts } from '../../server/src/analysis/pattern.js';
 import { contentDocs, type ScanResult } from '../../server/src/analysis/discovery/scan.js';
-import { buildPlan } from '../../server/src/planning/plan.js';
+import { analysisLabel, buildPlan } from '../../server/src/planning/plan.js';
 
 /**
  * Where the pattern label analyze prints and the plan propose builds disagree: a file the label says
@@ -9,8 +9,10 @@ import { buildPlan } from '../../server/src/planning/plan.js';
  * as one that groups or moves rules; a cluster of copies labelled "structured". Empty when they agree.
  */
 export function labelDisagreements(scan: ScanResult): string[] {
-  const analysis = analyze(scan);
-  const plan = buildPlan(scan, analysis);
+  const raw = analyze(scan);
+  // The label analyze and propose print: settled by the plan when it changes nothing (planning/plan.ts, analysisLabel).
+  const analysis = { ...raw, ...analysisLabel(scan, raw) };
+  const plan = buildPlan(scan, raw);
   const out: string[] = [];
   const label = `${analysis.pattern}: ${analysis.patternDetail}`;
   const operated = new Set(plan.operations.map((o) => o.path));
@@ -36,7 +38,8 @@ export function labelDisagreements(scan: ScanResult): string[] {
     out.push(`"${label}" above a plan with nothing to do`);
   if (analysis.pattern === 'structured' && scan.copies.some((c) => c.relation === 'copy')) out.push(`"${label}" for a cluster of copies`);
   if (analysis.pattern === 'clean' && plan.operations.length > 0) out.push(`"${label}" above ${plan.operations.length} operations`);
-  const facts = patternFacts(scan, contentDocs(scan), analysis.problems, analysis.structured);
-  if (facts.pattern !== analysis.pattern) out.push(`the plan's facts say ${facts.pattern}, analyze ${analysis.pattern}`);
+  const facts = patternFacts(scan, contentDocs(scan), raw.problems, raw.structured);
+  if (facts.pattern !== raw.pattern) out.push(`the plan's facts say ${facts.pattern}, analyze ${raw.pattern}`);
+  if (plan.pattern !== analysis.pattern) out.push(`the plan says ${plan.pattern}, analyze ${analysis.pattern}`);
   return out;
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { analyze } from '../../server/src/analysis/analyze.js';
 import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { labelDisagreements } from '../helpers/pattern-agreement.js';
-import { buildPlan, type Plan } from '../../server/src/planning/plan.js';
+import { analysisLabel, buildPlan, type Plan } from '../../server/src/planning/plan.js';
 import { CORPUS, corpusRepos, requireCorpus } from '../helpers/corpus.js';
 import { sandbox } from '../helpers/sandbox.js';
 
@@ -45,10 +45,35 @@ test('a cluster of copies is messy, naming the copies; a flat scoped Copilot fil
   const b = analyze(scan);
   const plan: Plan = buildPlan(scan, b);
   assert.equal(plan.operations.length, 0);
-  assert.equal(b.pattern, 'unstructured');
-  assert.equal(
-    b.patternDetail,
-    '.github/instructions/api.instructions.md holds rules outside headed sections; it is a Copilot scoped file, which the plan leaves as it is (rule: a file without headings is unstructured)',
-  );
+  // Nothing to do: the repository is already in Copilot's layout, and the label says so (issue 40; before: "unstructured").
+  assert.equal(plan.pattern, 'structured');
+  assert.deepEqual(analysisLabel(scan, b), {
+    pattern: 'structured',
+    patternDetail:
+      "the instructions are already in Copilot's layout, and the plan changes nothing (rule: a repository the plan leaves as it is is structured); .github/instructions/api.instructions.md holds rules outside headed sections, which the plan leaves as they are",
+  });
   assert.deepEqual(await disagreements(flat), []);
+});
+
+test("a flat Copilot file the plan has nothing to group in is already in Copilot's layout; one it groups stays unstructured", async (t) => {
+  const settled = sandbox(t, { '.github/copilot-instructions.md': 'Be kind and concise in answers.\nPrefer small diffs.\n' });
+  const scan = await scanRepository(settled);
+  const a = analyze(scan);
+  assert.equal(buildPlan(scan, a).operations.length, 0);
+  assert.equal(buildPlan(scan, a).pattern, 'structured');
+  assert.equal(analysisLabel(scan, a).pattern, 'structured');
+  assert.match(analysisLabel(scan, a).patternDetail, /^the instructions are already in Copilot's layout, and the plan changes nothing/);
+  assert.deepEqual(await disagreements(settled), []);
+
+  const grouped = sandbox(t, { '.github/copilot-instructions.md': '# Rules\n\n- Use npm.\n- Run the tests.\n' });
+  const g = await scanRepository(grouped);
+  const ga = analyze(g);
+  assert.equal(buildPlan(g, ga).operations.length, 1);
+  assert.deepEqual(analysisLabel(g, ga), { pattern: 'unstructured', patternDetail: ga.patternDetail });
+  assert.equal(buildPlan(g, ga).pattern, 'unstructured');
+
+  // A legacy file whose rules move is work to do, whatever else holds.
+  const moving = sandbox(t, { '.github/copilot-instructions.md': 'Prefer small diffs.\n', 'AGENTS.md': '- Use npm.\n' });
+  const m = await scanRepository(moving);
+  assert.equal(analysisLabel(m, analyze(m)).pattern, 'unstructured');
 });

@@ -62,7 +62,14 @@ test('buildPlan: a choice changes the chosen plan and its hash, never the plan h
   assert.equal(byPath.get('.cursorrules')!.content, null);
   assert.equal(byPath.get('CLAUDE.md')!.content, '@.github/copilot-instructions.md\n');
   // keep_1 keeps the side of the first location (.cursorrules): CLAUDE.md's pnpm line is dropped, not written.
-  assert.deepEqual(chosen.dropped, [{ path: 'CLAUDE.md', line: 3, text: '- Use pnpm to install dependencies.' }]);
+  assert.deepEqual(chosen.dropped, [
+    {
+      path: 'CLAUDE.md',
+      line: 3,
+      text: '- Use pnpm to install dependencies.',
+      reason: 'a side of "package manager" you did not choose to stand',
+    },
+  ]);
   assert.ok(!byPath.get(COPILOT)!.content!.includes('Use pnpm'), byPath.get(COPILOT)!.content!);
   assert.ok(byPath.get(COPILOT)!.content!.includes('- Use npm to install dependencies.'), byPath.get(COPILOT)!.content!);
   // The options offered are those of the default plan: the person chooses among the same ones.

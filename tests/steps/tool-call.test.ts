@@ -6,7 +6,7 @@ import path from 'node:path';
 import { NO_SESSION } from '../../server/src/call/ports.js';
 import type { FlowContext } from '../../server/src/call/context.js';
 import { callStep, REFUSED_STATE_NOTICE, STATE_FOLDER_NOTICE, type StepCall } from '../../server/src/steps/tool-call.js';
-import { NARRATION_LABEL } from '../../server/src/narrate/narrate.js';
+import { NARRATION_LABEL } from '../../server/src/narrate/narration-label.js';
 import { MAX_TEXT_BYTES } from '../../server/src/narrate/bounded.js';
 import { writeJson } from '../../server/src/repo/safe-fs.js';
 import { PreconditionError } from '../../server/src/common/errors.js';

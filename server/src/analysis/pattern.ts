@@ -111,6 +111,20 @@ export function describePattern(f: PatternFacts): string {
   return parts.join('; ');
 }
 
+/**
+ * The label of a repository the plan leaves as it is: already in Copilot's layout. Planning settles
+ * on it (planning/plan.ts, analysisLabel) when no legacy file's rules move and the plan has no
+ * operation, so a flat Copilot file with nothing to group is not called "unstructured".
+ */
+export function describeUnchanged(f: PatternFacts): string {
+  const flat = [...f.grouped, ...f.flatKept];
+  const rest =
+    flat.length === 0
+      ? ''
+      : `; ${names(flat)} ${flat.length === 1 ? 'holds' : 'hold'} rules outside headed sections, which the plan leaves as they are`;
+  return `the instructions are already in Copilot's layout, and the plan changes nothing (rule: a repository the plan leaves as it is is structured)${rest}`;
+}
+
 function messyWords(f: PatternFacts): string {
   const parts: string[] = [];
   if (f.contradictions > 0)

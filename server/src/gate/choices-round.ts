@@ -43,6 +43,8 @@ const FATE_TITLES: Record<LegacyFate, (path: string, target: string, copyOf?: st
 /** The question a file's field asks: where its rules go, or, for a linked Copilot file, what becomes of the link. */
 function fileTitle(l: Pick<LegacyOption, 'path' | 'target' | 'fates' | 'linkTarget' | 'copyOf'>): string {
   if (l.linkTarget !== undefined) return `${showPath(l.path)} is a symlink to ${showPath(l.linkTarget)}`;
+  if (l.copyOf?.twin)
+    return `${showPath(l.path)} is left out as a twin of ${showPath(l.copyOf.path)}, which Copilot reads already (keeping it as it is)`;
   if (l.copyOf !== undefined)
     return `${showPath(l.path)} is left out as a copy of ${showPath(l.copyOf.path)}, whose rules are migrated (keeping it as it is)`;
   return l.fates.includes('migrate')
@@ -203,7 +205,7 @@ function assistantField(name: string, o: AssistantOption): Field {
   const named = at.length > 3 ? `${at.slice(0, 3).join(', ')} and ${at.length - 3} more` : at.join(', ');
   return field.choice(
     name,
-    `Lines of ${showPath(o.path)} written for another assistant (${named}): what goes to ${showPath(o.target)}?`,
+    `Lines of ${showPath(o.path)} written for or about another assistant (${named}): what goes to ${showPath(o.target)}?`,
     o.fates.map((f) => ({ const: f, title: ASSISTANT_FATE_TITLES[f](o) })),
     'keep',
   );
@@ -227,7 +229,7 @@ function scopeAndAssistantLines(plan: Pick<ApproveFormInput, 'scopes' | 'assista
   }
   const assistants = plan.assistants ?? [];
   if (assistants.length > 0) {
-    lines.push('', 'Lines written for another assistant (the default keeps them as written):');
+    lines.push('', 'Lines written for another assistant, or about an assistant itself and not a rule (the default keeps them as written):');
     for (const o of assistants.slice(0, MAX_ASSISTANT_FIELDS)) {
       lines.push(`- ${showPath(o.path)}, its rules going to ${showPath(o.target)}:`);
       for (const l of o.lines) {
@@ -237,7 +239,7 @@ function scopeAndAssistantLines(plan: Pick<ApproveFormInput, 'scopes' | 'assista
       const extra = o.leftOut.filter((x) => !o.lines.some((l) => l.line === x.line));
       if (extra.length > 0)
         lines.push(
-          `  Leaving them out also leaves out the ${extra.length} line(s) of the sections titled for another assistant: ${extra.map((x) => `${showPath(o.path)}:${x.line}`).join(', ')}.`,
+          `  Leaving them out also leaves out the ${extra.length} line(s) of the sections named above: ${extra.map((x) => `${showPath(o.path)}:${x.line}`).join(', ')}.`,
         );
     }
     if (assistants.length > MAX_ASSISTANT_FIELDS)
@@ -276,6 +278,15 @@ export const MAX_COPY_DIFF_LINES = 60;
 /** …and after this many characters. */
 export const MAX_COPY_DIFF_CHARS = 8000;
 
+/** What round one says about a twin of a Copilot file: what keeping it, migrating it and the pointer do. */
+function twinLines(l: Pick<LegacyOption, 'fates'>, p: string, c: string): string[] {
+  return [
+    `- ${p} already holds the rules of ${c} (a twin): Copilot reads them there, so they are not appended again. Keep (the default): ${p} stays as it is. Migrate: its rules are appended to ${c} after all.${
+      l.fates.includes('pointer') ? ` Pointer: ${p} is replaced by a line importing ${c} (the backup keeps it).` : ''
+    }`,
+  ];
+}
+
 /**
  * What round one says about a file left out as a copy: which file is migrated instead, what each
  * choice does, and the differences between the two as one diff (cut at MAX_COPY_DIFF_LINES lines).
@@ -284,11 +295,13 @@ export const MAX_COPY_DIFF_CHARS = 8000;
 export function copyChoiceLines(l: Pick<LegacyOption, 'path' | 'target' | 'fates' | 'copyOf'>): string[] {
   if (l.copyOf === undefined) return [];
   const [p, c, t] = [showPath(l.path), showPath(l.copyOf.path), showPath(l.target)];
-  const lines = [
-    `- ${p} is left out as a copy of ${c}: the rules of ${c} go to ${t}. Keep (the default): ${p} stays as it is and is not migrated. Migrate: its rules go to ${t} as well, beside those of ${c}.${
-      l.fates.includes('use-this') ? ` Use this: ${p} is migrated instead, and ${c} is left out as the copy.` : ''
-    }`,
-  ];
+  const lines = l.copyOf.twin
+    ? twinLines(l, p, c)
+    : [
+        `- ${p} is left out as a copy of ${c}: the rules of ${c} go to ${t}. Keep (the default): ${p} stays as it is and is not migrated. Migrate: its rules go to ${t} as well, beside those of ${c}.${
+          l.fates.includes('use-this') ? ` Use this: ${p} is migrated instead, and ${c} is left out as the copy.` : ''
+        }`,
+      ];
   if (l.copyOf.diff === '') return [...lines, `  ${p} holds the same rules as ${c}: nothing of either is lost.`];
   const diff = l.copyOf.diff.split('\n');
   let cut = diff.slice(0, MAX_COPY_DIFF_LINES);
@@ -299,7 +312,8 @@ export function copyChoiceLines(l: Pick<LegacyOption, 'path' | 'target' | 'fates
     more++;
   }
   if (more > 0) cut = [...cut, `… ${more} more lines of differences in the plan's notes (.copilot-state/plan.json)`];
-  return [...lines, `  The differences from ${c} (migrated by default, lines marked -) to ${p} (lines marked +), as one diff:`, ...cut];
+  const from = l.copyOf.twin ? 'which Copilot reads' : 'migrated by default';
+  return [...lines, `  The differences from ${c} (${from}, lines marked -) to ${p} (lines marked +), as one diff:`, ...cut];
 }
 
 /**

@@ -149,8 +149,14 @@ let analysisCache: { root: string; at: number; text: string } | null = null;
 /** The analysis facts as JSON; kept a minute, so that reading it page by page analyzes once. */
 async function analysisJson(root: string): Promise<string> {
   if (analysisCache && analysisCache.root === root && Date.now() - analysisCache.at < 60_000) return analysisCache.text;
-  const [{ scanRepository }, { analyze }] = await Promise.all([import('../analysis/discovery/scan.js'), import('../analysis/analyze.js')]);
-  const a = analyze(await scanRepository(root));
+  const [{ scanRepository }, { analyze }, { analysisLabel }] = await Promise.all([
+    import('../analysis/discovery/scan.js'),
+    import('../analysis/analyze.js'),
+    import('../planning/plan.js'),
+  ]);
+  const scan = await scanRepository(root);
+  const raw = analyze(scan);
+  const a = { ...raw, ...analysisLabel(scan, raw) };
   const text = showJson({
     pattern: a.pattern,
     patternDetail: a.patternDetail,

@@ -42,8 +42,11 @@ export const LegacyOption = z.object({
   note: z.string(),
   /** For a linked Copilot file: the link's target, as written. */
   linkTarget: z.string().optional(),
-  /** For a file left out as a copy: the file migrated instead, and the differences from it as one unified diff (analysis/repeats/copies.ts). */
-  copyOf: z.object({ path: z.string(), diff: z.string() }).optional(),
+  /**
+   * For a file left out as a copy: the file migrated instead, and the differences from it as one unified diff
+   * (analysis/repeats/copies.ts); `twin`: that file is a Copilot file, which Copilot reads already.
+   */
+  copyOf: z.object({ path: z.string(), diff: z.string(), twin: z.literal(true).optional() }).optional(),
 });
 export type LegacyOption = z.infer<typeof LegacyOption>;
 
@@ -128,8 +131,8 @@ const Span = z.object({ path: z.string(), startLine: z.number().int(), endLine: 
 export const Provenance = z.object({ from: Span, to: Span });
 export type Provenance = z.infer<typeof Provenance>;
 
-/** A rule line the person's choice of a contradiction's side drops. */
-export const Dropped = z.object({ path: z.string(), line: z.number().int(), text: z.string() });
+/** A line the person's choices drop (a contradiction's side not chosen, a line left out), and why (absent in plans saved before). */
+export const Dropped = z.object({ path: z.string(), line: z.number().int(), text: z.string(), reason: z.string().optional() });
 
 /** What a plan holds besides its hashes: the planner builds it, the plan file stores it. */
 export const PlanContent = z.object({

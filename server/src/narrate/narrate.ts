@@ -1,6 +1,7 @@
 import type { SampleRequest } from '../call/ports.js';
 import { showExcerpt, showText } from '../show/untrusted.js';
 import { boundJson, MAX_SAMPLING_FACTS_BYTES } from './bounded.js';
+import { NARRATION_LABEL } from './narration-label.js';
 import { replyText, sampleTraced, type ExchangeContext } from './exchange.js';
 
 export { DEFAULT_SAMPLING_TIMEOUT_MS, samplingTimeoutMs } from './exchange.js';
@@ -11,9 +12,6 @@ export { DEFAULT_SAMPLING_TIMEOUT_MS, samplingTimeoutMs } from './exchange.js';
  * come after the tool's own report, labelled as the client model's, each line quoted: a narration
  * that imitates the report cannot pass for it.
  */
-
-/** How the client model's narration is introduced, after the tool's own facts. */
-export const NARRATION_LABEL = "Narration from the client's model";
 
 /** Clients may ignore maxTokens (VS Code does), so the reply is cut here as well. */
 export const MAX_NARRATION_CHARS = 4000;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { ASSISTANT, otherAssistantLines } from '../analysis/discovery/other-assistants.js';
+import { aboutAssistantSections, type AboutAssistantSection } from '../analysis/discovery/about-assistant.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { AssistantFate, AssistantOption, PlanChoices } from '../model/plan.js';
 import type { DroppedLine } from './choices.js';
@@ -65,27 +66,35 @@ export function copilotRewrite(text: string, target: string): string | null {
   return out === text ? null : out;
 }
 
-/** The lines `leave_out` drops: each line found, and the whole section under a heading titled for another assistant. */
-function leftOutLines(doc: InstructionDoc, found: { line: number; names: string }[]): { line: number; text: string }[] {
-  const lines = new Map<number, string>();
+/**
+ * The lines `leave_out` drops, each with why: each line found, the whole section under a heading titled
+ * for another assistant, and every line of a section about an assistant itself.
+ */
+function leftOutLines(
+  doc: InstructionDoc,
+  found: { line: number; names: string }[],
+  about: AboutAssistantSection[],
+): { line: number; text: string; why: string }[] {
+  const lines = new Map<number, { text: string; why: string }>();
   for (const f of found) {
     const i = doc.units.findIndex((u) => u.line <= f.line && f.line < u.line + u.lines.length);
     const u = doc.units[i];
     if (!u) continue;
-    lines.set(f.line, u.lines[f.line - u.line]!);
+    lines.set(f.line, { text: u.lines[f.line - u.line]!, why: f.names });
     // A section under a title (`# `) is the whole file: only the title line goes.
     if (u.kind !== 'heading' || (u.level ?? 1) < 2 || !f.names.startsWith('a section for')) continue;
     for (const next of doc.units.slice(i + 1)) {
       if (next.kind === 'heading' && (next.level ?? 1) <= (u.level ?? 1)) break;
-      next.lines.forEach((text, k) => lines.set(next.line + k, text));
+      next.lines.forEach((text, k) => lines.set(next.line + k, { text, why: f.names }));
     }
   }
+  for (const s of about) for (const l of s.lines) if (!lines.has(l.line)) lines.set(l.line, { text: l.text, why: s.names });
   emptiedHeadings(doc, lines);
-  return [...lines].sort((a, b) => a[0] - b[0]).map(([line, text]) => ({ line, text }));
+  return [...lines].sort((a, b) => a[0] - b[0]).map(([line, l]) => ({ line, ...l }));
 }
 
 /** A heading whose every line under it is left out goes too: no heading is written with nothing under it. Deepest first. */
-function emptiedHeadings(doc: InstructionDoc, lines: Map<number, string>): void {
+function emptiedHeadings(doc: InstructionDoc, lines: Map<number, { text: string; why: string }>): void {
   for (let i = doc.units.length - 1; i >= 0; i--) {
     const u = doc.units[i]!;
     if (u.kind !== 'heading' || lines.has(u.line)) continue;
@@ -96,7 +105,8 @@ function emptiedHeadings(doc: InstructionDoc, lines: Map<number, string>): void 
         if (text.trim() !== '') under.push(next.line + k);
       });
     }
-    if (under.length > 0 && under.every((l) => lines.has(l))) lines.set(u.line, u.lines[0]!);
+    if (under.length > 0 && under.every((l) => lines.has(l)))
+      lines.set(u.line, { text: u.lines[0]!, why: 'a heading with nothing left under it' });
   }
 }
 
@@ -108,19 +118,28 @@ function emptiedHeadings(doc: InstructionDoc, lines: Map<number, string>): void 
 export function assistantChoices(docs: InstructionDoc[], targetOf: (d: InstructionDoc) => string, choices: PlanChoices): AssistantChoices {
   const out: AssistantChoices = { options: [], rewrites: new LineMap(), leftOut: new LineMap(), notes: [] };
   for (const doc of docs.filter((d) => d.role === 'legacy')) {
-    const found = otherAssistantLines(doc);
+    const about = aboutAssistantSections(doc);
+    const found = [...otherAssistantLines(doc)];
+    for (const a of about) if (!found.some((f) => f.line === a.line)) found.push({ line: a.line, text: a.text, names: a.names });
+    found.sort((a, b) => a.line - b.line);
     if (found.length === 0) continue;
     const target = targetOf(doc);
     const lines = found.map((l) => ({ ...l, rewrite: copilotRewrite(l.text, target) }));
     const canRewrite = lines.some((l) => l.rewrite !== null);
     const fates: AssistantFate[] = canRewrite ? ['keep', 'rewrite', 'leave_out'] : ['keep', 'leave_out'];
-    const option: AssistantOption = { path: doc.path, target, fates, lines, leftOut: leftOutLines(doc, found) };
+    const dropped = leftOutLines(doc, found, about);
+    const option: AssistantOption = { path: doc.path, target, fates, lines, leftOut: dropped.map(({ line, text }) => ({ line, text })) };
     out.options.push(option);
     const asked = choices.assistants?.[doc.path];
     const fate: AssistantFate = asked !== undefined && fates.includes(asked) ? asked : 'keep';
     if (fate === 'rewrite')
       for (const l of lines) if (l.rewrite !== null) out.rewrites.set({ path: doc.path, line: l.line }, { from: l.text, to: l.rewrite });
-    if (fate === 'leave_out') for (const l of option.leftOut) out.leftOut.set({ path: doc.path, line: l.line }, { path: doc.path, ...l });
+    if (fate === 'leave_out')
+      for (const l of dropped)
+        out.leftOut.set(
+          { path: doc.path, line: l.line },
+          { path: doc.path, line: l.line, text: l.text, reason: `${l.why}: left out as you chose` },
+        );
     out.notes.push({
       kind: 'other-assistant',
       path: doc.path,

@@ -102,6 +102,8 @@ export interface DroppedLine {
   path: string;
   line: number;
   text: string;
+  /** Why the plan drops it, in words the person sees. */
+  reason: string;
 }
 
 /**
@@ -128,7 +130,8 @@ export function conflictEffects(conflicts: Conflict[], choices: PlanChoices, doc
     }
     const sideOf = (j: number) => c.locations[j]!.side ?? j;
     c.locations.forEach((l, j) => {
-      if (sideOf(j) !== sideOf(kept)) dropped.set(l, { path: l.path, line: l.line, text: l.text });
+      if (sideOf(j) !== sideOf(kept))
+        dropped.set(l, { path: l.path, line: l.line, text: l.text, reason: `a side of "${c.topic}" you did not choose to stand` });
     });
   }
   return { marks, dropped };

@@ -98,6 +98,8 @@ export interface LeftOut {
   copilotBlocked: boolean;
   notRuleOf: (d: InstructionDoc) => string | null;
   copies: Copy[];
+  /** Files that are symlinks: never replaced by a pointer (that would write through the link). */
+  linked: Set<string>;
 }
 
 /**
@@ -109,15 +111,18 @@ export function optionalOptions(o: LeftOut): LegacyOption[] {
     // Where its rules would go: where they go now, or where they would go with it among the others.
     const target = (o.targets.find((t) => t.docs.includes(doc)) ??
       planTargets([...o.legacyDocs, doc], o.existing, o.copilotBlocked ? 'scoped' : 'copilot').find((t) => t.docs.includes(doc)))!.path;
-    const copy = o.copies.find((c) => c.relation === 'copy' && c.path === doc.path);
+    const copy = o.copies.find((c) => (c.relation === 'copy' || c.relation === 'twin') && c.path === doc.path);
+    const twin = copy?.relation === 'twin';
+    // A twin of a Copilot file may become a pointer to it: Copilot reads its rules there already.
     const fates: LegacyFate[] = copy?.swappable ? ['keep', 'migrate', 'use-this'] : ['keep', 'migrate'];
+    if (twin && POINTER_KINDS.has(doc.kind) && !o.linked.has(doc.path)) fates.push('pointer');
     return {
       path: doc.path,
       kind: doc.kind,
-      target,
+      target: twin ? copy.keptPath : target,
       fates,
       note: noteText({ kind: 'left-out', path: doc.path, why: o.notRuleOf(doc) }),
-      ...(copy ? { copyOf: { path: copy.keptPath, diff: copy.diff } } : {}),
+      ...(copy ? { copyOf: { path: copy.keptPath, diff: copy.diff, ...(twin ? { twin: true as const } : {}) } } : {}),
     };
   });
 }

@@ -30,6 +30,7 @@ import { writeTargets, type Written } from './write-targets.js';
 import { scopeChoices } from './scopes.js';
 import { assistantChoices, withoutLeftOut } from './assistant-lines.js';
 import { pointerLines } from './pointer-lines.js';
+import { settledLabel, type Label } from './settled-label.js';
 
 export type { ConflictOption, LegacyFate, LegacyOption, Plan, PlanChoices, PlanOperation } from '../model/plan.js';
 export { DEFAULT_CHOICES } from './choices.js';
@@ -47,10 +48,19 @@ export function buildPlan(scan: ScanResult, analysis: Analysis = analyze(scan), 
   const planHash = hashPlan(analysis.sources, base.operations, base.legacy, base.conflicts);
   return {
     ...chosen,
+    pattern: settledLabel(scan, analysis, base.operations.length).pattern,
     planHash,
     chosenHash: chosen === base ? planHash : hashPlan(analysis.sources, chosen.operations, base.legacy, base.conflicts),
   };
 }
+
+/** The label analyze and propose show: the plan is built only when it may settle it (an unstructured repository where no rules move). */
+export function analysisLabel(scan: ScanResult, analysis: Analysis): Label {
+  return settledLabel(scan, analysis, () => planWith(scan, analysis, DEFAULT_CHOICES).operations.length);
+}
+
+/** The source files that are symlinks (scan.files' linkTarget). */
+const linkedFiles = (scan: ScanResult) => new Set([...scan.files].filter(([, f]) => f.linkTarget).map(([p]) => p));
 
 /** Source lines by path, split once per plan. */
 function lineCache(scan: ScanResult): (path: string) => string[] {
@@ -190,7 +200,8 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
     conflicts: conflicts.map((c) => c.option),
     scopes: scopes.options,
     assistants: assistants.options,
-    dropped: dropped.values(),
+    // Every line the plan drops, each with why: sides not chosen, lines left out, lines that only point at their target.
+    dropped: removed.values(),
     notes: notes.map(noteText),
   };
 }
@@ -202,7 +213,7 @@ function options(scan: ScanResult, l: Layout, written: Pick<Written, 'blocked' |
   return [
     ...linkOptions(l.link, l.replaceLink),
     ...legacyOptions(legacy, l.targets, scan, written.blocked, written.empty),
-    ...optionalOptions({ ...l, copies }),
+    ...optionalOptions({ ...l, copies, linked: linkedFiles(scan) }),
   ];
 }
 

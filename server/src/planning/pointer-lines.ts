@@ -27,7 +27,7 @@ export function pointerLines(
       u.lines.forEach((text, k) => {
         if (!pointsOnlyAt(doc.path, text, target)) return;
         const at = { path: doc.path, line: u.line + k };
-        dropped.set(at, { ...at, text });
+        dropped.set(at, { ...at, text, reason: `it only points at ${target}, the file its rules move into` });
         notes.push({ kind: 'pointer-line', at, text, target });
       });
     }

@@ -57,12 +57,12 @@ async function candidates(root: string): Promise<string[]> {
 /** The earlier versions' onboarding states in `.copilot-state/`, onboarding.json first; none when there are none. */
 export async function earlierStates(root: string): Promise<EarlierState[]> {
   const found: { file: string; json: Record<string, unknown> }[] = [];
-  if ((await trustedGitDir(root)) === null) return [];
   for (const file of await candidates(root)) {
     const json = await jsonAt(root, file);
     if (isUnsealedFormat(json)) found.push({ file, json });
   }
-  if (found.length === 0) return [];
+  // git is asked (a process) only when there is such a file to judge: most folders have none.
+  if (found.length === 0 || (await trustedGitDir(root)) === null) return [];
   const tracked = await trackedByGit(
     root,
     found.map((f) => f.file),

@@ -1,6 +1,7 @@
 import { analyze } from '../analysis/analyze.js';
 import { describeGit, gitInfo } from '../repo/git.js';
-import { buildPlan, migratedTargets } from '../planning/plan.js';
+import { analysisLabel, buildPlan, migratedTargets } from '../planning/plan.js';
+import { settledLabel } from '../planning/settled-label.js';
 import {
   assertCanPropose,
   assertPlanApplies,
@@ -8,7 +9,8 @@ import {
   droppedFrontMatterNotes,
   oversizedTargetNotes,
 } from '../planning/preconditions.js';
-import { scanRepository } from '../analysis/discovery/scan.js';
+import { scanRepository, type ScanResult } from '../analysis/discovery/scan.js';
+import type { Analysis } from '../model/analysis.js';
 import { narrate } from '../narrate/narrate.js';
 import { showLine } from '../show/untrusted.js';
 import { analysisReport, planNext, planReport } from '../narrate/report.js';
@@ -20,7 +22,7 @@ import { commandName, forPerson, stepName } from '../call/words.js';
 import { writePlanDiff, type PlanDiffFacts } from '../state/plan-diff.js';
 import { summaryTable } from '../show/summary-table.js';
 import { narrationOf, result, resultForError, type StepResult } from './result.js';
-import { annotated, supersededLines, supersededNow, supersededOnceScanned } from './superseded.js';
+import { annotated, supersededLines, supersededNow, supersededOnceScanned, type SupersededFile } from './superseded.js';
 import { AskedBetweenCalls } from '../call/ports.js';
 import { opinionLines, secondLookOpinion } from '../narrate/opinion.js';
 
@@ -55,7 +57,9 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
     const scan = await scanRepository(ctx.root, progress.read, ctx.listed);
     await progress.phase(`Analyzing ${scan.sources.length} instruction files…`);
     const superseded = await supersededIn(scan);
-    const a = annotated(analyze(scan), superseded, legacyCount(scan));
+    const raw = analyze(scan);
+    // The label settled by the plan when it changes nothing: already in Copilot's layout (issue 40).
+    const a = annotated({ ...raw, ...analysisLabel(scan, raw) }, superseded, legacyCount(scan));
     const facts = {
       pattern: a.pattern,
       patternDetail: a.patternDetail,
@@ -86,6 +90,12 @@ export async function proposeStep(ctx: FlowContext): Promise<StepResult> {
   }
 }
 
+/** The pattern's detail as analyze shows it: settled by the plan when it changes nothing, and said of superseded files. */
+function detailShown(scan: ScanResult, analysis: Analysis, operations: number, superseded: SupersededFile[]): string | undefined {
+  const { patternDetail } = settledLabel(scan, analysis, operations);
+  return annotated({ problems: [], patternDetail }, superseded, legacyCount(scan)).patternDetail;
+}
+
 async function propose(ctx: FlowContext): Promise<StepResult> {
   const state = await readState(ctx.root);
   // What migrate would refuse is refused here, before a plan is offered (planning/preconditions.ts).
@@ -101,7 +111,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
   await assertPlanApplies(ctx.root, plan.operations);
   plan.notes.push(...droppedFrontMatterNotes(scan), ...oversizedTargetNotes(plan.operations));
   // The pattern in the words analyze uses for it (planReport passes patternDetail on to the analysis part).
-  const patternDetail = annotated({ problems: [], patternDetail: analysis.patternDetail }, superseded, legacyCount(scan)).patternDetail;
+  const patternDetail = detailShown(scan, analysis, plan.operations.length, superseded);
   // The client's model may read the second-look pairs (one request, none without sampling): shown as its opinion, beside the plan.
   const opinion = await secondLookOpinion(ctx, plan.conflicts, scan.docs);
   const { file, diffFile } = await savePlan(ctx.root, opinion ? { ...plan, modelOpinion: opinion } : plan);

@@ -14,7 +14,7 @@ import { codeCommands } from '../contradictions/claim-reader.js';
 import { linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
 import { driftedValues } from './drifted-values.js';
 import { staleLayouts } from './stale-layout.js';
-import { frequencyPairs } from './frequency.js';
+import { frequencyPairs, mayStateFrequency } from './frequency.js';
 
 export type { Drifted } from './drift-lines.js';
 
@@ -28,9 +28,15 @@ export function findDrift(
   const files = [...new Map(units.map((u) => [u.path, { path: u.path, scope: scopeOf(u) }])).values()];
   const shared = mayMeet(files);
   const copied = new Set(copies.flatMap((c) => [c.path, c.keptPath]));
-  const lines = linesOf(units, scopeOf, (path, text) => shared.has(path) || copied.has(path) || STYLE_WORDS.test(text));
+  // One reading of the lines for every finder here: each takes those it needs.
+  const lines = linesOf(
+    units,
+    scopeOf,
+    (path, text) => shared.has(path) || copied.has(path) || STYLE_WORDS.test(text) || mayStateFrequency(text),
+  );
   const across = lines.filter((l) => shared.has(l.path));
   const styled = lines.filter((l) => STYLE_WORDS.test(l.text));
+  const frequent = lines.filter((l) => mayStateFrequency(l.text));
   return [
     ...driftedValues(across),
     ...driftedNames(across),
@@ -41,35 +47,41 @@ export function findDrift(
       scopeOf,
     ),
     ...staleLayouts(units, scopeOf),
-    ...frequencyPairs(units, scopeOf),
+    ...frequencyPairs(frequent),
   ];
 }
 
 /**
  * The files whose scope may meet another file's: every file when one applies repository-wide, on
  * request or from the root; otherwise a file whose glob's folder holds, or is held by, another file's
- * (sorted, a folder's subfolders follow it). More than meet (languages aside), never fewer: each pair
+ * (each folder looked up with its ancestors). More than meet (languages aside), never fewer: each pair
  * is checked again; this only spares reading files that stand alone (500 rule files, one per folder).
  */
+/** Whether a set holds that path and no other. */
+const only = (set: ReadonlySet<string>, p: string): boolean => set.size === 1 && set.has(p);
+
 function mayMeet(files: readonly { path: string; scope: Scope }[]): Set<string> {
   const all = new Set(files.map((f) => f.path));
-  const folders: { path: string; folder: string }[] = [];
+  // Each glob's folder (with its slash), and the files whose globs start there.
+  const at = new Map<string, Set<string>>();
   for (const f of files) {
     if (f.scope.kind !== 'globs') return all;
     for (const g of f.scope.globs) {
       const folder = literalPrefix(g);
       if (folder === '') return all;
-      folders.push({ path: f.path, folder: `${folder}/` });
+      const paths = at.get(`${folder}/`) ?? new Set<string>();
+      at.set(`${folder}/`, paths.add(f.path));
     }
   }
-  folders.sort((a, b) => (a.folder < b.folder ? -1 : a.folder > b.folder ? 1 : 0));
+  // A folder meets its own and its ancestors' (each prefix up to a slash): one lookup each, no sort.
   const out = new Set<string>();
-  for (let i = 0; i < folders.length; i++) {
-    const a = folders[i]!;
-    for (let j = i + 1; j < folders.length && folders[j]!.folder.startsWith(a.folder); j++) {
-      if (folders[j]!.path === a.path) continue;
-      out.add(a.path);
-      out.add(folders[j]!.path);
+  for (const [folder, paths] of at) {
+    for (let slash = folder.indexOf('/'); slash >= 0; slash = folder.indexOf('/', slash + 1)) {
+      const above = at.get(folder.slice(0, slash + 1));
+      if (!above) continue;
+      // A path meets when the other side holds another path than it.
+      for (const a of above) if (!only(paths, a)) out.add(a);
+      for (const b of paths) if (!only(above, b)) out.add(b);
     }
   }
   return out;

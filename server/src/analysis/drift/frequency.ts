@@ -4,10 +4,9 @@
  * one as routine and one as a last resort. Worth a second look: the reader cannot tell alone which
  * holds.
  */
-import type { Scope, Unit } from '../../model/model.js';
 import { pushTo } from '../../common/collections.js';
 import { normalizeCommand } from '../contradictions/tools.js';
-import { linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
+import { meet, problem, type Drifted, type Line } from './drift-lines.js';
 
 const ROUTINE = /\b(?:always|every time|each time|before (?:every|each)|after (?:every|each))\b/i;
 const RARELY = /\bonly (?:when|if)\b|\bsparingly\b|\bas a last resort\b|\brarely\b|\bunless (?:you )?(?:must|have to|really)\b/i;
@@ -18,8 +17,11 @@ const WORDS = /always|every time|each time|before e|after e|only when|only if|sp
 const commandsOf = (text: string) =>
   [...text.matchAll(/`([^`\n]+)`/g)].map((m) => normalizeCommand(m[1]!.trim())).filter((c) => /^\S+ \S/.test(c));
 
-export function frequencyPairs(units: Unit[], scopeOf: (u: Unit) => Scope): Drifted[] {
-  const lines = linesOf(units, scopeOf, (_, text) => text.includes('`') && WORDS.test(text));
+/** Whether a line may say how often to run a command it names: the only lines `frequencyPairs` reads. */
+export const mayStateFrequency = (text: string): boolean => text.includes('`') && WORDS.test(text);
+
+/** The pairs among the prose lines (drift-lines.ts linesOf) that `mayStateFrequency` keeps. */
+export function frequencyPairs(lines: readonly Line[]): Drifted[] {
   const routine = new Map<string, Line[]>();
   const rarely = new Map<string, Line[]>();
   for (const l of lines) {

@@ -31,9 +31,11 @@ export interface Copy {
   /**
    * `copy`: the file is a copy of keptPath, whose rules are migrated. `synced-source`: a Copilot file
    * (keptPath) says it is written from this file by hand (a distillation kept in sync): the Copilot file
-   * is left as it is and this source is not merged into it.
+   * is left as it is and this source is not merged into it. `twin`: the file already holds the rules
+   * of a Copilot file (keptPath), generated from it or with the same body: Copilot reads them already,
+   * so they are not appended again.
    */
-  relation: 'copy' | 'synced-source';
+  relation: 'copy' | 'synced-source' | 'twin';
   /** The file left out. */
   path: string;
   /** The file whose rules are migrated. */
@@ -180,12 +182,12 @@ const covers = (kept: Scope, copy: Scope) => kept.kind === 'repo' || scopeKey(ke
  */
 export function findCopies(docs: InstructionDoc[], textOf: (path: string) => string): Copy[] {
   const all = new Set(docs.filter((d) => d.kind !== 'imported').map((d) => d.path));
-  for (const d of docs) {
-    if (d.role === 'legacy' && d.aliasOf === null && d.notRule === null && d.kind !== 'imported') d.aliasOf = linkedFile(d, all);
-  }
   // Among legacy files only: a legacy file kept after a migration is a copy of what the migration wrote,
   // and the next plan must still merge it away to nothing (a Copilot file is never a copy to leave out).
-  const live = docs.filter((d) => d.role === 'legacy' && d.aliasOf === null && d.notRule === null && d.kind !== 'imported');
+  const isLive = (d: InstructionDoc) => d.role === 'legacy' && d.aliasOf === null && d.notRule === null && d.kind !== 'imported';
+  for (const d of docs) if (isLive(d)) d.aliasOf = linkedFile(d, all);
+  const twins = copilotTwins(docs.filter(isLive), docs, textOf);
+  const live = docs.filter(isLive);
   const known = new Set(live.map((d) => d.path));
   const lines = new Map(live.map((d) => [d.path, bodyLines(d)]));
   const index = new Map(live.map((d, i) => [d.path, i]));
@@ -265,8 +267,48 @@ export function findCopies(docs: InstructionDoc[], textOf: (path: string) => str
       });
     }
   }
-  copies.push(...syncedSources(docs, live, textOf));
-  return copies.sort((a, b) => index.get(a.path)! - index.get(b.path)!);
+  return inReportOrder([...copies, ...syncedSources(docs, live, textOf), ...twins], docs);
+}
+
+function inReportOrder(copies: Copy[], docs: InstructionDoc[]): Copy[] {
+  const order = new Map(docs.map((d, i) => [d.path, i]));
+  return copies.sort((a, b) => order.get(a.path)! - order.get(b.path)!);
+}
+
+/**
+ * Legacy files that already hold the rules of a Copilot file applying wherever they do: a file that
+ * says it is generated from (synced from, a copy of) that file, or whose rule lines (headings aside:
+ * a generator may change the title) are at least {@link SAME_SHARE} the same without all being there.
+ * Each is left out as its twin: appending it would write the Copilot file's rules a second time, or the
+ * generator's banner and the lines it wrote differently.
+ */
+function copilotTwins(legacy: InstructionDoc[], docs: InstructionDoc[], textOf: (path: string) => string): Copy[] {
+  const copilot = docs.filter((d) => d.role === 'copilot' && d.aliasOf === null && ruleLines(d).length > 0);
+  if (copilot.length === 0) return [];
+  const known = new Set(copilot.map((d) => d.path));
+  const rules = new Map(copilot.map((d) => [d.path, ruleLines(d)]));
+  // A file whose every rule line Copilot's files hold already merges away to nothing (a file a migration
+  // kept is one): only a marker makes it a twin. One that differs in a line would be appended in part.
+  const held = new Set([...rules.values()].flat());
+  const out: Copy[] = [];
+  for (const d of legacy) {
+    const marker = markedSource(d, textOf(d.path), known);
+    const own = ruleLines(d);
+    // Lines compared only where the sizes allow a share of SAME_SHARE: most pairs are never counted.
+    const alike = (c: InstructionDoc) => {
+      const theirs = rules.get(c.path)!;
+      const [a, b] = own.length < theirs.length ? [own, theirs] : [theirs, own];
+      return own.length >= MIN_LINES && a.length >= SAME_SHARE * b.length && sameShare(own, theirs) >= SAME_SHARE;
+    };
+    const c = copilot.find((x) => covers(x.scope, d.scope) && (marker?.path === x.path || (alike(x) && !own.every((l) => held.has(l)))));
+    if (!c) continue;
+    const same = sameShare(own, rules.get(c.path)!);
+    const why =
+      marker?.path === c.path ? `it says "${marker.line.slice(0, 120)}"` : `${Math.floor(same * 100)}% of its rule lines are the same`;
+    d.notRule = `a twin of ${c.path} (${why}): Copilot reads ${c.path} already, so its rules are not appended again`;
+    out.push({ relation: 'twin', path: d.path, keptPath: c.path, same, why, diff: diffOf(c, d, textOf), swappable: false });
+  }
+  return out;
 }
 
 /**

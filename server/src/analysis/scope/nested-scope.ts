@@ -67,20 +67,55 @@ const APPLIES_WHOLE =
 /** A title or opening sentence naming the part of the repository the file is about: `# Demo app`, "This example app shows…". */
 const OWN_PART = /\b(?:app|application|example|demo|sample|package|library|service|plugin|extension|crate|module|sdk)s?\b/i;
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** What may stand before a folder's name in a line: the start, white space, a quote, a backtick, a parenthesis or a bracket. */
+const BEFORE_NAME = /[\s`'"([]/;
 
-/** How a line names the folder: `docs/`, `./docs/x.md`, `frontend/docs/`; not `.docs/`, `dist/docs/` nor a word `docs`. */
-function folderPattern(folder: string): RegExp {
-  const last = folder.slice(folder.lastIndexOf('/') + 1);
-  const names = [...new Set([folder, last])].map(escape).join('|');
-  return new RegExp(String.raw`(?:^|[\s\`'"(\[])(?:\./)?(?:${names})/`, 'i');
+/**
+ * A code unit as a case-blind regular expression without the `u` flag compares it (ECMAScript's
+ * Canonicalize): upper-cased when that gives one code unit, and never from outside ASCII into it.
+ */
+function canonical(c: string): string {
+  const u = c.toUpperCase();
+  return u.length !== 1 || (c.charCodeAt(0) >= 128 && u.charCodeAt(0) < 128) ? c : u;
+}
+
+/** Whether `line` holds `name` at `at` followed by a slash, case aside. */
+function nameAt(line: string, at: number, name: string): boolean {
+  if (line[at + name.length] !== '/') return false;
+  for (let i = 0; i < name.length; i++) {
+    const [a, b] = [line[at + i]!, name[i]!];
+    if (a !== b && canonical(a) !== canonical(b)) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether a line names the folder: `docs/`, `./docs/x.md`, `frontend/docs/`; not `.docs/`, `dist/docs/`
+ * nor a word `docs`. Case aside, as `/(?:^|[\s\`'"(\[])(?:\.\/)?(?:folder|last)\//i` reads it: one
+ * such pattern per document cost more to compile (about 0.15 ms) than reading all its lines.
+ */
+export function namesFolder(folder: string): (line: string) => boolean {
+  const names = [...new Set([folder, folder.slice(folder.lastIndexOf('/') + 1)])];
+  return (line) => {
+    if (!line.includes('/')) return false;
+    for (let p = 0; p < line.length; p++) {
+      if (p > 0 && !BEFORE_NAME.test(line[p - 1]!)) continue;
+      const starts = line.startsWith('./', p) ? [p, p + 2] : [p];
+      if (starts.some((at) => names.some((n) => nameAt(line, at, n)))) return true;
+    }
+    return false;
+  };
 }
 
 /** The first line of the document that matches, with its line number. */
-function firstLine(doc: Pick<InstructionDoc, 'units'>, re: RegExp): { line: number; text: string } | null {
+function firstLine(
+  doc: Pick<InstructionDoc, 'units'>,
+  matches: RegExp | ((line: string) => boolean),
+): { line: number; text: string } | null {
+  const test = typeof matches === 'function' ? matches : (l: string) => matches.test(l);
   for (const u of doc.units) {
     if (u.kind === 'frontmatter') continue;
-    const k = u.lines.findIndex((l) => re.test(l));
+    const k = u.lines.findIndex(test);
     if (k >= 0) return { line: u.line + k, text: u.lines[k]! };
   }
   return null;
@@ -109,7 +144,7 @@ export function nestedScope(doc: Pick<InstructionDoc, 'path' | 'kind' | 'scope' 
   const at = (decided: NestedScope['decided'], reason: ScopeReason): NestedScope => ({ path: doc.path, folder, decided, reason });
   const claim = firstLine(doc, APPLIES_WHOLE);
   if (claim) return at('repo', { kind: 'whole-project', ...claim });
-  const names = firstLine(doc, folderPattern(folder));
+  const names = firstLine(doc, namesFolder(folder));
   if (names) return at('folder', { kind: 'names-folder', ...names });
   const first = firstLine(doc, READ_FIRST);
   if (first) return at('repo', { kind: 'read-first', ...first });
