@@ -4,7 +4,8 @@
 // choices, and again with every choice that leaves lines out (a repository's name then says "(leaving out)"): links of moved text that resolved where they were written and no longer lead to the same
 // repository path, lines of an existing Copilot file moved, managed blocks changed, headings left
 // empty, lines lost, exact duplicates written twice in one section, notes naming an instruction file
-// the plan does not write. Each must be 0. Exact duplicates written again in another section are
+// the plan does not write; and `@path` references and `./`/`../` code-span paths the same way as links, with `./`
+// and `../` paths the repository lacks that now name another path. Each must be 0. Exact duplicates written again in another section are
 // counted too, not as defects (a repeat stands in its own section's context). `--list` prints every case found.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,7 +19,17 @@ import { fidelity, noPlanCases, type Fidelity } from '../tests/helpers/fidelity.
 const list = process.argv.includes('--list');
 const FIXTURES = path.resolve(import.meta.dirname, '../tests/fixtures/judged-structure');
 
-const KEYS = ['brokenLinks', 'copilotMoved', 'blocksChanged', 'emptyHeadings', 'linesLost', 'writtenTwice', 'notesUnwritten'] as const;
+const KEYS = [
+  'brokenLinks',
+  'brokenReferences',
+  'folderPathsShifted',
+  'copilotMoved',
+  'blocksChanged',
+  'emptyHeadings',
+  'linesLost',
+  'writtenTwice',
+  'notesUnwritten',
+] as const;
 
 async function measure(dir: string, name: string): Promise<Fidelity> {
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'co-fidelity-'));
@@ -64,19 +75,33 @@ sets.push([
 ]);
 let defects = 0;
 for (const [set, names, base] of sets) {
-  const all: Fidelity = { resolvedBefore: 0, brokenLinks: [], copilotMoved: [], blocksChanged: [], emptyHeadings: [], ...noPlanCases() };
+  const all: Fidelity = {
+    resolvedBefore: 0,
+    brokenLinks: [],
+    referencesBefore: 0,
+    brokenReferences: [],
+    folderPathsShifted: [],
+    copilotMoved: [],
+    blocksChanged: [],
+    emptyHeadings: [],
+    ...noPlanCases(),
+  };
   for (const n of names) {
     const f = await measure(path.join(base, n), n);
     all.resolvedBefore += f.resolvedBefore;
+    all.referencesBefore += f.referencesBefore;
     for (const k of [...KEYS, 'repeatedElsewhere'] as const) all[k].push(...f[k]);
   }
   const cases = KEYS.flatMap((k) => all[k]);
   defects += cases.length;
   const repos = (list: string[]) => new Set(list.map((c) => c.slice(0, c.indexOf(':')).replace(' (leaving out)', ''))).size;
   const row = (label: string, list: string[]) => console.log(`  ${label.padEnd(58)}${list.length} (${repos(list)} repositories)`);
-  console.log(`fidelity, ${set}: ${names.length} repositories (all but the first and the last must be 0)`);
+  console.log(`fidelity, ${set}: ${names.length} repositories (all but the two "resolved before" and the last must be 0)`);
   console.log(`  ${'links of moved text that resolved before'.padEnd(58)}${all.resolvedBefore}`);
   row('of them, leading elsewhere after', all.brokenLinks);
+  console.log(`  ${'@path and ./ code-span paths of moved text, resolved before'.padEnd(58)}${all.referencesBefore}`);
+  row('of them, leading elsewhere after', all.brokenReferences);
+  row('./ ../ paths not in the repository, now naming another', all.folderPathsShifted);
   row('existing Copilot lines moved', all.copilotMoved);
   row('managed blocks changed', all.blocksChanged);
   row('empty headings', all.emptyHeadings);

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { linkDestinations, linkedPath } from '../../server/src/model/links.js';
+import { linkDestinations, linkedPath, movablePaths, pathReferences } from '../../server/src/model/links.js';
 import { splitText } from '../../server/src/common/text.js';
+import { managedBlocks as modelBlocks } from '../../server/src/model/managed-blocks.js';
 import type { Plan } from '../../server/src/planning/plan.js';
 import { emptyHeadings, fenced } from './debris.js';
 import { planFidelity, type PlanFidelity } from './plan-fidelity.js';
@@ -18,9 +19,15 @@ export interface Fidelity extends PlanFidelity {
   resolvedBefore: number;
   /** Of those, the ones that lead elsewhere or nowhere from their new file. */
   brokenLinks: string[];
+  /** Paths of moved text written as `@path` or as a `./`/`../` code span that resolved where they were written. */
+  referencesBefore: number;
+  /** Of those, the ones that lead elsewhere or nowhere from their new file. */
+  brokenReferences: string[];
+  /** `./` and `../` paths (links or not) of moved text that are not in the repository, now naming another path. */
+  folderPathsShifted: string[];
   /** Lines of an existing Copilot file written out of their order, or with the tool's text put between them. */
   copilotMoved: string[];
-  /** Managed blocks of a source that no written file holds byte for byte. */
+  /** Managed blocks of a source (any tool's paired markers) that no written file holds byte for byte. */
   blocksChanged: string[];
   emptyHeadings: string[];
 }
@@ -45,25 +52,23 @@ function resolves(repo: string, rel: string): boolean {
   }
 }
 
-const BEGIN = /<!--\s*BEGIN\b/i;
-const END = /<!--\s*END\b/i;
-
-/** The managed blocks of a file's lines: from a BEGIN marker to the next END marker, both included. */
+/** The managed blocks of a file's lines (model/managed-blocks.ts): 1-based start line and the block's text. */
 export function managedBlocks(lines: string[]): { start: number; text: string }[] {
-  const out: { start: number; text: string }[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!BEGIN.test(lines[i]!)) continue;
-    let end = -1;
-    for (let j = i + 1; j < lines.length && end < 0; j++) if (END.test(lines[j]!)) end = j;
-    if (end < 0) continue;
-    out.push({ start: i + 1, text: lines.slice(i, end + 1).join('\n') });
-    i = end;
-  }
-  return out;
+  return modelBlocks(lines).map((b) => ({ start: b.start + 1, text: lines.slice(b.start, b.end + 1).join('\n') }));
 }
 
 export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
-  const f: Fidelity = { resolvedBefore: 0, brokenLinks: [], copilotMoved: [], blocksChanged: [], emptyHeadings: [], ...noPlanCases() };
+  const f: Fidelity = {
+    resolvedBefore: 0,
+    brokenLinks: [],
+    referencesBefore: 0,
+    brokenReferences: [],
+    folderPathsShifted: [],
+    copilotMoved: [],
+    blocksChanged: [],
+    emptyHeadings: [],
+    ...noPlanCases(),
+  };
   const cache = new Map<string, string[]>();
   const sourceLines = (p: string) => {
     let l = cache.get(p);
@@ -89,11 +94,27 @@ export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
       const before = sourceLines(from.path)[from.line - 1] ?? '';
       const was = linkDestinations(before).map((d) => linkedPath(from.path, before.slice(d.start, d.end)));
       const now = linkDestinations(line).map((d) => linkedPath(o.path, line.slice(d.start, d.end)));
+      const show = `${name}: ${from.path}:${from.line} -> ${o.path}:${i + 1} ${JSON.stringify(line.trim().slice(0, 100))}`;
       was.forEach((to, k) => {
         if (to === null || !resolves(repo, to)) return;
         f.resolvedBefore++;
-        if (now[k] !== to)
-          f.brokenLinks.push(`${name}: ${from.path}:${from.line} -> ${o.path}:${i + 1} ${JSON.stringify(line.trim().slice(0, 100))}`);
+        if (now[k] !== to) f.brokenLinks.push(show);
+      });
+      const wasRef = pathReferences(before).map((d) => linkedPath(from.path, before.slice(d.start, d.end)));
+      const nowRef = pathReferences(line).map((d) => linkedPath(o.path, line.slice(d.start, d.end)));
+      wasRef.forEach((to, k) => {
+        if (to === null || !resolves(repo, to)) return;
+        f.referencesBefore++;
+        if (nowRef[k] !== to) f.brokenReferences.push(show);
+      });
+      // A path written from its folder that the repository lacks still names one path: the same after the move.
+      const explicit = (l: string, from: string) =>
+        movablePaths(l)
+          .filter((d) => d.explicit && /^\.{1,2}\//.test(l.slice(d.start, d.end)))
+          .map((d) => linkedPath(from, l.slice(d.start, d.end)));
+      const nowExplicit = explicit(line, o.path);
+      explicit(before, from.path).forEach((to, k) => {
+        if (to !== null && !resolves(repo, to) && nowExplicit[k] !== to) f.folderPathsShifted.push(show);
       });
     });
     f.copilotMoved.push(...ownLinesMoved(o.path, lines, own, source, sourceLines(o.path)).map((c) => `${name}: ${c}`));
@@ -147,6 +168,13 @@ function ownLinesMoved(
     const b = at(own[k]!);
     if (b < a) out.push(`${show(b)} (out of order)`);
     else if (b === a + 1 && foreign(own[k - 1]! + 1, own[k]!).length > 0) out.push(`${show(b)} (cut from the line before it)`);
+    // A title and the first text under it (blank lines between) are one: a heading put between splits them.
+    else if (
+      /^ {0,3}#\s/.test(before[a - 1]!) &&
+      before.slice(a, b - 1).every((l) => l.trim() === '') &&
+      foreign(own[k - 1]! + 1, own[k]!).length > 0
+    )
+      out.push(`${show(b)} (cut from the title above it)`);
   }
   const firstSection = own.find((i, k) => k > 0 && /^ {0,3}##/.test(lines[i]!) && HEADING.test(lines[i]!));
   if (firstSection !== undefined && foreign(0, firstSection).length > 0)

@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
+import { insertMarks } from '../../server/src/planning/render/marks.js';
+import { LineMap } from '../../server/src/planning/render/line-map.js';
 import { sandbox } from '../helpers/sandbox.js';
 
 /**
@@ -54,4 +56,51 @@ test('a managed block moved from a legacy file is written byte for byte: its hea
   const content = (await copilotOf(repo))!;
   assert.ok(content.includes(block), content);
   assert.ok(content.startsWith('# Guide\n\n## Setup\n\n- Install node.\n\n'), content);
+});
+
+test('a title and the lead-in under it stay together in an existing Copilot file without sections: no heading is put between them, new sections go after', async (t) => {
+  const cases = [
+    '# Review notes\n\nWhen you review a pull request here:\n\n- Treat files under `samples/` as examples.\n- Flag a missing changelog entry.\n',
+    '# Notes for the assistant\n\nBefore you commit, run these:\n\n```sh\npnpm test\npnpm lint\n```\n',
+  ];
+  for (const person of cases) {
+    const repo = sandbox(t, {
+      '.github/copilot-instructions.md': person,
+      'AGENTS.md': '# Project\n\n## Build\n\n- Build with make.\n\n## Style\n\n- Use tabs.\n',
+    });
+    const content = (await copilotOf(repo))!;
+    assert.ok(content.startsWith(`${person}\n## `), content);
+    assert.ok(content.includes('- Build with make.') && content.includes('- Use tabs.'), content);
+  }
+});
+
+test('a named managed block (`<!-- x-start -->` … `<!-- x-end -->`, sub-blocks and all) moves byte for byte: its title keeps its level, nothing is put inside', async (t) => {
+  const block =
+    '<!-- agent-rules-start -->\n<!-- agent-rules-header -->\n# Agent Rules\n\nRead these before using a package.\n<!-- agent-rules-header-end -->\n\n' +
+    '<!-- pkg:alpha-start -->\n## alpha usage\n- Call alpha.init first.\n<!-- pkg:alpha-end -->\n<!-- pkg_beta-start -->\n## beta usage\n- Never call beta twice.\n<!-- pkg_beta-end -->\n' +
+    '<!-- agent-rules-end -->\n';
+  const repo = sandbox(t, { 'CLAUDE.md': block, 'web/AGENTS.md': `# Web\n\n## Build\n\n- Run make web.\n\n${block}` });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = (p: string) => plan.operations.find((o) => o.path === p)?.content ?? '';
+  // The block holds the file's title: the tool adds none above it, so no title is left empty.
+  assert.equal(content('.github/copilot-instructions.md'), block);
+  assert.ok(
+    content('.github/instructions/web.instructions.md').endsWith(`- Run make web.\n\n${block}`),
+    content('.github/instructions/web.instructions.md'),
+  );
+});
+
+test('a conflict mark for a side inside a managed block goes above the block, never inside it', () => {
+  const lines = ['## Tools', '', '<!-- pkg-start -->', '## pkg usage', '', '- Use npm.', '<!-- pkg-end -->'];
+  const at = { path: 'AGENTS.md', line: 6 };
+  const marked = insertMarks(
+    { lines, refs: lines.map((_, i) => ({ path: 'AGENTS.md', line: i + 1 })) },
+    new LineMap([[at, ['package manager']]]),
+  );
+  assert.deepEqual(marked.lines, [
+    '## Tools',
+    '',
+    '<!-- copilot-onboard: conflicting rules about package manager; decide which one stands -->',
+    ...lines.slice(2),
+  ]);
 });

@@ -84,7 +84,7 @@ test('corpus: every link of moved text that resolved where it was written leads 
     const root = path.join(CORPUS, name);
     const f = fidelity(root, buildPlan(await scanRepository(root)), name);
     resolved += f.resolvedBefore;
-    broken.push(...f.brokenLinks);
+    broken.push(...f.brokenLinks, ...f.brokenReferences);
   }
   assert.deepEqual(broken, []);
   assert.ok(resolved > 0, 'the corpus has links that move');

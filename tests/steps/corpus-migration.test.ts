@@ -6,7 +6,7 @@ import path from 'node:path';
 import { openSession, outcomeOf, yesToAll } from '../helpers/mcp.js';
 import { hashTree, tempDir } from '../helpers/sandbox.js';
 import { CORPUS, corpusRepos, requireCorpus } from '../helpers/corpus.js';
-import { linkDestinations } from '../../server/src/model/links.js';
+import { movablePaths } from '../../server/src/model/links.js';
 
 /**
  * End to end over real instruction files: every repository of ../shared/corpus is copied into a
@@ -70,10 +70,13 @@ if (!fs.existsSync(MANIFEST)) {
             `${src.path}: globs ${globs[0]} mapped to applyTo`,
           );
         const nested = /^(.+)\/(?:(?:AGENTS|CLAUDE|GEMINI|CONVENTIONS)\.md|\.roorules)$/.exec(src.path);
-        if (nested && src.kind !== 'claude-rules' && !nested[1]!.endsWith('.claude')) {
+        // An assistant's dot-folder speaks for the folder holding it; a docs folder's guide may speak for the folder above (issue 40).
+        const folder = nested?.[1]!.replace(/(^|\/)\.[a-z]+$/, '');
+        if (nested && folder && !/^(?:docs?|documentation)$/.test(folder) && src.kind !== 'claude-rules') {
+          const above = folder.replace(/\/(?:docs?|documentation)$/, '');
           assert.ok(
-            applyToValues(repo).some((a) => a.includes(`${nested[1]}/**`)),
-            `${src.path}: applyTo "${nested[1]}/**"`,
+            applyToValues(repo).some((a) => a.includes(`${folder}/**`) || a.includes(`${above}/**`)),
+            `${src.path}: applyTo "${folder}/**"`,
           );
         }
       }
@@ -99,10 +102,10 @@ function isImportLine(line: string, kind: string): boolean {
 }
 
 /** How many times each line occurs. */
-/** A line with its relative link destinations blanked: a moved link is rewritten to lead where it led (issue 40; tests/planning/links.test.ts checks where). */
+/** A line with its relative link destinations and `@path`/`./` paths blanked: a moved path is rewritten to lead where it led (issue 40; tests/planning/links.test.ts and path-references.test.ts check where). */
 function withoutLinks(line: string): string {
   let out = line;
-  for (const d of linkDestinations(line).reverse()) out = `${out.slice(0, d.start)}\u0000${out.slice(d.end)}`;
+  for (const d of movablePaths(line).reverse()) out = `${out.slice(0, d.start)}\u0000${out.slice(d.end)}`;
   return out;
 }
 

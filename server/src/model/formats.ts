@@ -25,6 +25,7 @@ export const FORMAT_IDS = [
   'roorules',
   // After every tool's rules folder, so that `.cursor/rules/CONVENTIONS.md` stays a Cursor rule.
   'conventions-md',
+  'nested-copilot',
 ] as const;
 export type FormatId = (typeof FORMAT_IDS)[number];
 
@@ -231,6 +232,18 @@ export const FORMATS_FACTS: Readonly<Record<FormatId, FormatFacts>> = {
     folderFile: 'CONVENTIONS.md',
     dotFolder: null,
     ...NOT_IMPORTING,
+    readBy: [],
+  },
+  'nested-copilot': {
+    title: "A sub-project's Copilot instructions",
+    role: 'legacy',
+    paths: ['*/**/.github/copilot-instructions.md', '*/**/.github/instructions/**/*.instructions.md'],
+    frontMatter: ['applyTo', 'description', 'excludeAgent'],
+    scope: 'front-matter',
+    folderFile: null,
+    dotFolder: '.github',
+    ...NOT_IMPORTING,
+    // Copilot reads `.github/` at the repository's root only: a sub-project's is read when that folder is opened on its own.
     readBy: [],
   },
 };

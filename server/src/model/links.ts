@@ -43,16 +43,67 @@ export function linkDestinations(line: string): LinkDestination[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
-/** The line with every code span's characters blanked out (same length), so nothing in one is read as a link. */
-function maskCodeSpans(line: string): string {
-  if (!line.includes('`')) return line;
-  let out = '';
-  let i = 0;
-  while (i < line.length) {
-    if (line[i] !== '`') {
-      out += line[i++];
-      continue;
+/**
+ * A path written in prose rather than as a link, relative to its file like one: an `@path` reference
+ * (Claude Code and Gemini CLI read `@docs/a.md` from the file's folder) and a code span that is one
+ * path starting with `./` or `../` (`./.github/skills/x/SKILL.md`). `explicit` when it starts with
+ * `./` or `../`: it is a path whether or not it is there. Otherwise only a path that resolves from its
+ * file is one (the caller checks: `@v2.1` or `@types/node` name nothing). A code span naming a
+ * program to run (`./gradlew`, `../scripts/test.sh`) is a command, read from where it is run, not
+ * from the file: it is left out.
+ */
+export interface PathReference extends LinkDestination {
+  form: 'at' | 'code';
+  explicit: boolean;
+}
+
+const AT_REFERENCE = /(?:^|[\s([{"'])@((?:[^\s`@()[\]{}<>"',;*|]|\([^\s()]*\))+)/dg;
+const EXPLICIT = /^\.{1,2}\//;
+const COMMAND_FILE = /(?:^|\/)(?:[^./]+|[^/]*\.(?:sh|bash|zsh|ps1|psm1|bat|cmd|exe|py|rb|pl|js|mjs|cjs))$/i;
+
+/** Every `@path` reference and every code span that is one relative path, in `line`, left to right. */
+export function pathReferences(line: string): PathReference[] {
+  const out: PathReference[] = [];
+  if (line.includes('@')) {
+    const masked = maskCodeSpans(line);
+    AT_REFERENCE.lastIndex = 0;
+    for (let m = AT_REFERENCE.exec(masked); m; m = AT_REFERENCE.exec(masked)) {
+      const [start, end0] = m.indices![1]!;
+      // A sentence's full stop or colon after the path is not part of it.
+      let end = end0;
+      while (end > start && /[.:!?]/.test(line[end - 1]!)) end--;
+      const dest = line.slice(start, end);
+      if (/[./]/.test(dest) && !NOT_RELATIVE.test(dest) && !dest.startsWith('/'))
+        out.push({ start, end, form: 'at', explicit: EXPLICIT.test(dest) });
     }
+  }
+  if (line.includes('`./') || line.includes('`../') || line.includes('` ./') || line.includes('` ../'))
+    for (const span of codeSpans(line)) {
+      const text = line.slice(span.start, span.end);
+      const lead = text.length - text.trimStart().length;
+      const dest = text.trim();
+      if (!EXPLICIT.test(dest) || /^[./]+$/.test(dest) || /\s/.test(dest) || (!dest.endsWith('/') && COMMAND_FILE.test(dest))) continue;
+      out.push({ start: span.start + lead, end: span.start + lead + dest.length, form: 'code', explicit: true });
+    }
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/**
+ * The destinations of a line that a move rewrites: its relative links, and the paths it writes as
+ * `@path` or as a `./`/`../` code span. `explicit` when it is a path whether or not
+ * it resolves (a link, a `./` or `../` start): one that leads nowhere is named in the notes.
+ */
+export function movablePaths(line: string): (LinkDestination & { explicit: boolean })[] {
+  const refs = pathReferences(line);
+  const links = linkDestinations(line).map((d) => ({ ...d, explicit: true }));
+  return refs.length === 0 ? links : [...links, ...refs].sort((a, b) => a.start - b.start);
+}
+
+/** Where each code span stands in `line`: `open`..`close` its backticks included, `start`..`end` its text. */
+function codeSpans(line: string): { open: number; start: number; end: number; close: number }[] {
+  const out: { open: number; start: number; end: number; close: number }[] = [];
+  let i = line.indexOf('`');
+  while (i >= 0 && i < line.length) {
     let n = 0;
     while (line[i + n] === '`') n++;
     const fence = '`'.repeat(n);
@@ -65,14 +116,25 @@ function maskCodeSpans(line: string): string {
       }
     }
     if (close < 0) {
-      out += fence;
-      i += n;
+      i = line.indexOf('`', i + n);
       continue;
     }
-    out += ' '.repeat(close + n - i);
-    i = close + n;
+    out.push({ open: i, start: i + n, end: close, close: close + n });
+    i = line.indexOf('`', close + n);
   }
   return out;
+}
+
+/** The line with every code span's characters blanked out (same length), so nothing in one is read as a link. */
+function maskCodeSpans(line: string): string {
+  if (!line.includes('`')) return line;
+  let out = '';
+  let from = 0;
+  for (const s of codeSpans(line)) {
+    out += line.slice(from, s.open) + ' '.repeat(s.close - s.open);
+    from = s.close;
+  }
+  return out + line.slice(from);
 }
 
 /** A destination's path part and the rest (`#anchor`, `?query`), which a move keeps as written. */

@@ -1,21 +1,40 @@
 /**
- * Managed blocks: text a tool writes between paired markers (`<!-- BEGIN BEADS INTEGRATION -->` …
- * `<!-- END BEADS INTEGRATION -->`, any tool's name) and rewrites on its next run. A plan keeps each
- * byte for byte and puts nothing inside or across it (issue 40).
+ * Managed blocks: text a tool writes between paired markers and rewrites on its next run, whichever
+ * tool it is: `<!-- BEGIN BEADS INTEGRATION -->` … `<!-- END BEADS INTEGRATION -->`, or the
+ * `<!-- usage-rules-start -->` … `<!-- usage-rules-end -->` pairs of Elixir's usage_rules (named
+ * pairs, nested sub-blocks and all). A plan keeps each byte for byte, whether the file stays or its
+ * text moves, and puts nothing inside or across it (issue 40).
  */
 const BEGIN = /^\s*<!--\s*BEGIN\b/i;
 const END = /^\s*<!--\s*END\b/i;
+/** `<!-- name-start -->` and `<!-- name-end -->` (`-`, `_` or `:` before the word): a pair by its name. */
+const NAMED = /^\s*<!--\s*(\S+?)[-_:](start|end)\s*-->\s*$/i;
 
-/** The blocks of a file's lines: 0-based index of the BEGIN line and of its END line, both included. */
+/** The blocks of a file's lines: 0-based index of the start line and of its end line, both included; outermost only. */
 export function managedBlocks(lines: readonly string[]): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
   for (let i = 0; i < lines.length; i++) {
-    if (!BEGIN.test(lines[i]!)) continue;
-    let end = -1;
-    for (let j = i + 1; j < lines.length && end < 0; j++) if (END.test(lines[j]!)) end = j;
+    const end = blockEnd(lines, i);
     if (end < 0) continue;
     out.push({ start: i, end });
     i = end;
   }
   return out;
+}
+
+/** The index of the line closing a block opened at `i`, or -1 when line `i` opens none. */
+function blockEnd(lines: readonly string[], i: number): number {
+  const line = lines[i]!;
+  if (BEGIN.test(line)) {
+    for (let j = i + 1; j < lines.length; j++) if (END.test(lines[j]!)) return j;
+    return -1;
+  }
+  const open = NAMED.exec(line);
+  if (!open || open[2]!.toLowerCase() !== 'start') return -1;
+  const name = open[1]!.toLowerCase();
+  for (let j = i + 1; j < lines.length; j++) {
+    const close = NAMED.exec(lines[j]!);
+    if (close && close[2]!.toLowerCase() === 'end' && close[1]!.toLowerCase() === name) return j;
+  }
+  return -1;
 }

@@ -79,7 +79,7 @@ const WORDS: Words = {
       n.chosen === 'repo' ? `applies to the whole repository (its rules go to ${COPILOT})` : `applies to ${glob} only (applyTo "${glob}")`;
     if (n.chosen !== o.decided)
       return `${o.path} ${where}, as you chose; the tool would have ${o.decided === 'repo' ? 'made it repo-wide' : `kept it to ${glob}`}: ${o.reason}.`;
-    return `${o.path} ${where}: ${o.reason}. Approve's first round can apply it to ${glob} only instead.`;
+    return `${o.path} ${where}: ${o.reason}. Approve's first round can ${o.decided === 'repo' ? `apply it to ${glob} only` : 'make it repo-wide'} instead.`;
   },
   'nested-scopes-kept': (n) =>
     `${n.options.length === 1 ? 'A nested AGENTS.md applies' : `${n.options.length} nested AGENTS.md files apply`} to its folder only, as the AGENTS.md convention says: ${n.options.map((o) => `${o.path} (${o.reason})`).join('; ')}. Approve's first round can make ${n.options.length === 1 ? 'it' : 'each'} repo-wide instead.`,
@@ -91,10 +91,22 @@ const WORDS: Words = {
   'pointer-line': (n) =>
     `${n.at.path}:${n.at.line} "${excerpt(n.text)}" points at ${n.target}, where the file's other lines now go: it is not copied there (it would point at itself).`,
   'links-unresolved': (n) => {
-    const shown = n.links.slice(0, MAX_LISTED).map((l) => `line ${l.line} "${excerpt(l.dest)}"`);
+    const shown = n.links
+      .slice(0, MAX_LISTED)
+      .map(
+        (l) =>
+          `line ${l.line} "${excerpt(l.dest)}"${l.written ? ` (written "${excerpt(l.written)}", the same path from ${n.target})` : ''}`,
+      );
     const more = n.links.length > MAX_LISTED ? `, and ${n.links.length - MAX_LISTED} more` : '';
-    const [count, they] = n.links.length === 1 ? ['one link', 'it is'] : [`${n.links.length} links`, 'they are'];
-    return `${n.path}: ${count} did not lead to a file in the repository where ${n.links.length === 1 ? 'it was' : 'they were'} written, so ${n.target} has ${n.links.length === 1 ? 'it' : 'them'} as written (${they} not rewritten to lead elsewhere): ${shown.join('; ')}${more}.`;
+    const one = n.links.length === 1;
+    const kept = n.links.filter((l) => !l.written).length;
+    const how =
+      kept === n.links.length
+        ? `so ${n.target} has ${one ? 'it' : 'them'} as written (${one ? 'it is' : 'they are'} not rewritten to lead elsewhere)`
+        : kept === 0
+          ? `so ${n.target} names the same ${one ? 'path' : 'paths'} from its own folder, as ${one ? 'it starts' : 'they start'} with ./ or ../`
+          : `so ${n.target} has those as written, and names the same path from its own folder for those that start with ./ or ../`;
+    return `${n.path}: ${one ? 'one link' : `${n.links.length} links`} did not lead to a file in the repository where ${one ? 'it was' : 'they were'} written, ${how}: ${shown.join('; ')}${more}.`;
   },
   'link-replaced': (n) =>
     `${n.target} is a symlink to ${n.link}; as you chose, the link itself is replaced by a regular file with the rules (the backup keeps the link, and rollback puts it back). ${n.shown} is not changed.`,
@@ -172,6 +184,8 @@ export function scopeReasonWords(folder: string, r: ScopeReason): string {
       return `it says what part of the repository it is about (line ${r.line}: "${excerpt(r.text)}")`;
     case 'convention':
       return 'nothing in it says it is for the whole repository';
+    case 'docs-of-code':
+      return `it is kept in a documentation folder but speaks of the code around it, not of the docs (line ${r.line}: "${excerpt(r.text)}")`;
   }
 }
 

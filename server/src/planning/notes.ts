@@ -37,7 +37,7 @@ export type Note =
   /** A line of a migrated file that only points at the file its rules move into: not copied there. */
   | { kind: 'pointer-line'; at: LineRef; text: string; target: string }
   /** Relative links of moved text that led to nothing in the repository where they were written: kept as written. */
-  | { kind: 'links-unresolved'; path: string; target: string; links: { line: number; dest: string }[] }
+  | { kind: 'links-unresolved'; path: string; target: string; links: { line: number; dest: string; written?: string }[] }
   /** A linked Copilot file replaced by a regular one, as the person chose. */
   | { kind: 'link-replaced'; target: string; link: string; shown: string }
   /** A kept legacy option's own note: who reads the file twice. */

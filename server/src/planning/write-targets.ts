@@ -144,13 +144,14 @@ function linkFacts(ctx: WriteContext): LinkFacts {
   return { inCode: (at) => code.get(at.path)?.has(at.line) ?? false, resolves: (p) => there.has(p) };
 }
 
-/** One note per source file whose moved links led nowhere: they are written as they were. */
+/** One note per source file whose moved links led nowhere: written as they were, or from the new folder when they start `./` or `../`. */
 function unresolvedNotes(unresolved: UnresolvedLink[]): Note[] {
   const byPath = new Map<string, Note & { kind: 'links-unresolved' }>();
   for (const u of unresolved) {
     const note = byPath.get(u.at.path) ?? { kind: 'links-unresolved', path: u.at.path, target: u.target, links: [] };
     byPath.set(u.at.path, note);
-    if (!note.links.some((l) => l.line === u.at.line && l.dest === u.dest)) note.links.push({ line: u.at.line, dest: u.dest });
+    if (!note.links.some((l) => l.line === u.at.line && l.dest === u.dest))
+      note.links.push({ line: u.at.line, dest: u.dest, ...(u.written ? { written: u.written } : {}) });
   }
   return [...byPath.values()];
 }

@@ -1,10 +1,10 @@
 import type { InstructionDoc } from '../../model/model.js';
-import { linkDestinations, linkedPath } from '../../model/links.js';
+import { linkedPath, movablePaths } from '../../model/links.js';
 import type { RepoPaths } from '../../repo/repo-path.js';
 import { resolveTarget } from './import-targets.js';
 
 /**
- * The repository paths that the relative links of the instruction files lead to and that are there
+ * The repository paths that the relative links (and `@path` and `./` code-span paths) of the instruction files lead to and that are there
  * (a file or a folder, inside the repository, no link on the way leading out). A plan rewrites a
  * moved link only when it resolved where it was written (planning/render/links.ts); a link that led
  * nowhere is written as it was, and named. One `realpath` per path named, nothing read.
@@ -15,7 +15,7 @@ export async function resolvingLinks(paths: RepoPaths, docs: InstructionDoc[]): 
     for (const unit of doc.units) {
       if (unit.kind === 'code' || unit.kind === 'frontmatter') continue;
       for (const line of unit.lines)
-        for (const d of linkDestinations(line)) {
+        for (const d of movablePaths(line)) {
           const to = linkedPath(doc.path, line.slice(d.start, d.end));
           if (to !== null) named.add(to);
         }

@@ -13,10 +13,13 @@ function hash(t: string): number {
 
 /**
  * What kind of value a token states, or null for a word of the sentence: code, a number, a path, a
- * flag, a name. Links and addresses are references to other pages, not values a rule sets.
+ * flag, a name. Links and addresses are references to other pages, not values a rule sets; so is a
+ * path written from its file's folder (`../events/`, `@./a.md`), which a migration rewrites for the
+ * file it moves into (planning/render/links.ts): the copy names the same path in other words.
  */
 function valueKind(t: string, first: boolean): string | null {
   if (/:\/\/|\]\(|^\[/.test(t)) return null;
+  if (/^[`@(]*\.{1,2}\//.test(t)) return null;
   if (t.startsWith('`')) return 'code';
   if (/^--?\w/.test(t)) return 'flag';
   if (/^v?\d[\d.]*[a-z%]*$/i.test(t)) return 'number';

@@ -8,6 +8,7 @@ import { cursorMdc, cursorrules } from './cursor.js';
 import { windsurfRules, windsurfrules } from './windsurf.js';
 import { clinerules } from './cline.js';
 import { roorules } from './roo.js';
+import { nestedCopilot } from './nested-copilot.js';
 
 /** Each format id's module: the registry's facts (model/formats.ts) are the data, these the code. */
 const MODULES: Readonly<Record<FormatId, Format>> = {
@@ -24,6 +25,7 @@ const MODULES: Readonly<Record<FormatId, Format>> = {
   clinerules,
   roorules,
   'conventions-md': conventionsMd,
+  'nested-copilot': nestedCopilot,
 };
 
 /** Every known format, in the order their files are reported and merged (the registry's `FORMAT_IDS`). */

@@ -20,11 +20,17 @@ export type ScopeReason =
   /** Its title or opening says what part it is about (an app, an example, a package): about that part, whatever "this repo" it mentions. */
   | { kind: 'own-part'; line: number; text: string }
   /** Nothing says otherwise: the convention's folder scope. */
-  | { kind: 'convention' };
+  | { kind: 'convention' }
+  /**
+   * It sits in a documentation folder but speaks of the code of the folder holding it (it names
+   * `src/…` paths there, or is the guide for "working with code"): a docs folder is where the guide
+   * is kept, not what it is about.
+   */
+  | { kind: 'docs-of-code'; line: number; text: string };
 
 export interface NestedScope {
   path: string;
-  /** The folder it sits in, without a trailing slash (`docs`). */
+  /** The folder it speaks for, without a trailing slash: where it sits (`docs`), or the folder holding its docs folder. */
   folder: string;
   decided: 'repo' | 'folder';
   reason: ScopeReason;
@@ -115,12 +121,26 @@ function firstLine(
   return null;
 }
 
-/** The folder-scoped AGENTS.md in a subfolder, and where the tool plans its rules; null for any other document. */
+/** Folder names that hold documentation. */
+const DOCS_FOLDER = /^(?:docs?|documentation)$/i;
+/** A title or opening about documentation ("# Prefect Documentation", "docs/ Guidelines"): the docs folder is its subject. */
+const ABOUT_DOCS = /\b(?:docs?|documentation|writing guide|style guide)\b/i;
+/** A path of code in the folder above (`src/peephole/`, `lib/x.rb`), as a code span or bare. */
+const CODE_PATH = /(?:^|[\s`'"(])(?:\.\/)?(?:src|lib|crates|packages|internal|cmd|pkg|app|apps|server|client|tests?)\/[\w.-]/;
+/** The opening Claude Code's /init writes: guidance "when working with code in this repository". */
+const WORKING_WITH_CODE = /\bworking with (?:the )?code\b/i;
+
+/** The folder-scoped AGENTS.md (or CLAUDE.md, GEMINI.md in a docs folder) in a subfolder, and where the tool plans its rules; null for any other document. */
 export function nestedScope(doc: Pick<InstructionDoc, 'path' | 'kind' | 'scope' | 'units' | 'role'>): NestedScope | null {
-  if (doc.kind !== 'agents-md' || doc.role !== 'legacy' || doc.scope.kind !== 'globs') return null;
+  const folderFile = doc.kind === 'agents-md' || doc.kind === 'claude-md' || doc.kind === 'gemini-md';
+  if (!folderFile || doc.role !== 'legacy' || doc.scope.kind !== 'globs') return null;
   const slash = doc.path.lastIndexOf('/');
   if (slash < 0 || doc.scope.globs.length !== 1 || doc.scope.globs[0] !== folderGlob(doc.path.slice(0, slash))) return null;
   const folder = doc.path.slice(0, slash);
+  const docs = docsOfCode(doc, folder);
+  if (docs) return docs;
+  // CLAUDE.md and GEMINI.md keep their folder as their tools read them; only a docs folder's guide is looked at again.
+  if (doc.kind !== 'agents-md') return null;
   const at = (decided: NestedScope['decided'], reason: ScopeReason): NestedScope => ({ path: doc.path, folder, decided, reason });
   const claim = firstLine(doc, APPLIES_WHOLE);
   if (claim) return at('repo', { kind: 'whole-project', ...claim });
@@ -146,4 +166,26 @@ function openingPart(doc: Pick<InstructionDoc, 'units'>): { line: number; text: 
     if (u && text !== undefined && OWN_PART.test(text) && !WHOLE_PROJECT.test(text.split(/[.!?]\s/)[0]!)) return { line: u.line, text };
   }
   return null;
+}
+
+/**
+ * A guide kept in a documentation folder that speaks of the code of the folder holding it: scoped to
+ * that folder (repo-wide when it is the root). Its title or opening naming documentation keeps it on
+ * the docs folder, as does the absence of evidence: many docs folders have a guide for writing docs.
+ */
+function docsOfCode(doc: Pick<InstructionDoc, 'path' | 'units'>, folder: string): NestedScope | null {
+  const cut = folder.lastIndexOf('/');
+  if (!DOCS_FOLDER.test(folder.slice(cut + 1))) return null;
+  const title = doc.units.find((u) => u.kind === 'heading');
+  const prose = doc.units.find((u) => u.kind === 'paragraph');
+  if ([title, prose].some((u) => u !== undefined && ABOUT_DOCS.test(u.lines[0]!.replace(/\b(?:CLAUDE|AGENTS|GEMINI)\.md\b/g, ''))))
+    return null;
+  const evidence = firstLine(doc, WORKING_WITH_CODE) ?? firstLine(doc, CODE_PATH);
+  if (!evidence) return null;
+  const parent = cut < 0 ? '' : folder.slice(0, cut);
+  const reason = { kind: 'docs-of-code' as const, ...evidence };
+  // At the root, the choice is the repository or the docs folder itself; below it, the folder above or the repository.
+  return parent === ''
+    ? { path: doc.path, folder, decided: 'repo', reason }
+    : { path: doc.path, folder: parent, decided: 'folder', reason };
 }

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { linkDestinations, linkedPath, splitDestination } from '../../model/links.js';
+import { linkedPath, movablePaths, splitDestination } from '../../model/links.js';
 import type { LineRef, Rendered } from './rendered.js';
 
 /** A relative link of moved text that led nowhere where it was written: kept as it was, and named in the notes. */
@@ -7,6 +7,8 @@ export interface UnresolvedLink {
   at: LineRef;
   dest: string;
   target: string;
+  /** A `./` or `../` path that is not there, written as it leads to the same repository path from `target`. */
+  written?: string;
 }
 
 /** What a link rewrite needs to know of the sources. */
@@ -22,7 +24,9 @@ export interface LinkFacts {
  * repository path from `target` (`tools/release/README.md` written in a root file reads
  * `../tools/release/README.md` in `.github/copilot-instructions.md`). The anchor, query and title
  * stay as written, and so do a `./` start and a trailing `/`. A link that did not resolve where it
- * was written, or climbs out of the repository, is left as it was and returned to be named.
+ * was written is returned to be named: left as it was, or, when it starts `./` or `../` (a path from
+ * its folder, whether or not the repository holds it), rewritten all the same. One that climbs out of
+ * the repository is left as it was.
  */
 export function relinked(r: Rendered, target: string, facts: LinkFacts): { rendered: Rendered; unresolved: UnresolvedLink[] } {
   const unresolved: UnresolvedLink[] = [];
@@ -30,18 +34,21 @@ export function relinked(r: Rendered, target: string, facts: LinkFacts): { rende
   const lines = r.lines.map((line, i) => {
     const at = r.refs[i];
     if (!at || path.posix.dirname(at.path) === toFolder || facts.inCode(at)) return line;
-    const found = linkDestinations(line);
+    const found = movablePaths(line);
     if (found.length === 0) return line;
     let out = '';
     let from = 0;
     for (const d of found) {
       const dest = line.slice(d.start, d.end);
       const to = linkedPath(at.path, dest);
-      if (to === null || !facts.resolves(to)) {
-        unresolved.push({ at, dest, target });
-        continue;
-      }
-      out += line.slice(from, d.start) + movedDestination(dest, to, toFolder);
+      const there = to !== null && facts.resolves(to);
+      // A path written from its folder (`./`, `../`) is one whether or not it is there: as written, it
+      // would now name another folder's file. An `@name` that names nothing is a mention (`@v2`).
+      const fromFolder = to !== null && /^\.{1,2}\//.test(dest);
+      if (!there && d.explicit)
+        unresolved.push({ at, dest, target, ...(fromFolder ? { written: movedDestination(dest, to, toFolder) } : {}) });
+      if (!there && !fromFolder) continue;
+      out += line.slice(from, d.start) + movedDestination(dest, to!, toFolder);
       from = d.end;
     }
     return from === 0 ? line : out + line.slice(from);

@@ -1,6 +1,7 @@
 import { splitUnits } from '../../model/markdown-units.js';
 import type { Unit } from '../../model/model.js';
 import { isToolMark } from '../../model/unit-shape.js';
+import { managedBlocks } from '../../model/managed-blocks.js';
 import { byCodeUnit } from '../../common/collections.js';
 import { blocksOf, type Block } from '../outline.js';
 import type { LineMap } from './line-map.js';
@@ -36,11 +37,14 @@ function markCovers(above: string | undefined, topics: Set<string>): boolean {
  * as the next plan reads the file: a rule with its code, a lead-in with its list, a line with its
  * answer, each pseudo-heading or heading alone. A mark inside a block would cut it in two when the
  * file is read again. No mark is added where one right above (from an earlier migration) already
- * names the same topics, in whatever order.
+ * names the same topics, in whatever order. A side inside a managed block is marked above the block:
+ * its tool rewrites what is inside (model/managed-blocks.ts).
  */
 export function insertMarks(r: Rendered, marks: MarkTopics): Rendered {
   if (marks.size === 0) return r;
   const at = new Map<number, Set<string>>();
+  const managed = managedBlocks(r.lines);
+  const outside = (i: number): number => managed.find((b) => b.start < i && i <= b.end)?.start ?? i;
   // The topics of the block before, when it holds sides: a block of the same topics right after it stands under its mark.
   let previous = '';
   for (const block of writtenBlocks(r.lines)) {
@@ -55,9 +59,10 @@ export function insertMarks(r: Rendered, marks: MarkTopics): Rendered {
     const same = key !== '' && key === previous && first !== undefined && !block.units.some(isToolMark);
     previous = first?.kind === 'heading' ? '' : key;
     if (topics.length === 0 || !first || same) continue;
-    const set = at.get(first.line - 1) ?? new Set<string>();
+    const line = outside(first.line - 1);
+    const set = at.get(line) ?? new Set<string>();
     for (const t of topics) set.add(t);
-    at.set(first.line - 1, set);
+    at.set(line, set);
   }
   const out: Rendered = { lines: [], refs: [] };
   r.lines.forEach((line, i) => {

@@ -2,7 +2,7 @@ import { unclosedFence } from '../../model/markdown-units.js';
 import type { Unit } from '../../model/model.js';
 import type { Merged } from '../../model/plan.js';
 import { isBlank } from '../../common/text.js';
-import { linkDestinations, splitDestination } from '../../model/links.js';
+import { movablePaths, splitDestination } from '../../model/links.js';
 
 /**
  * Output text with, for every line, the source line it came from (null for lines the tool added:
@@ -30,7 +30,7 @@ const joinTrimmed = (lines: string[]): string => lines.map((l) => linkNames(l.tr
  * a second plan over a migrated repository finds its units written already.
  */
 function linkNames(line: string): string {
-  const found = linkDestinations(line);
+  const found = movablePaths(line);
   if (found.length === 0) return line;
   let out = line;
   for (const d of found.reverse()) {

@@ -5,6 +5,7 @@ import { frontMatterFor, type Target } from '../targets.js';
 import { appendAdditions, sectionStarts } from './append.js';
 import { Assembly } from './assembly.js';
 import { managedBlocksWhole } from './managed.js';
+import { managedBlocks } from '../../model/managed-blocks.js';
 import { flatSectionName } from './flat-document.js';
 import { bodyOf, renderBase } from './body.js';
 import { asItIs, push, trimEnd, type Rendered } from './rendered.js';
@@ -58,5 +59,18 @@ function renderCopilot(
   );
   // Front matter a format reads is not among its units; a `---` block left there is content (.cursorrules has none).
   for (const doc of target.docs) assembly.addDocument(managedBlocksWhole(doc.units, sources.linesOf(doc.path)), flatSectionName(doc));
-  return appendAdditions(base, assembly.additions(), target.path, existingDoc !== undefined);
+  const out = appendAdditions(base, assembly.additions(), target.path, existingDoc !== undefined);
+  return existingDoc ? out : untitledBeforeTitledBlock(out);
+}
+
+/**
+ * A new file that opens with a managed block holding its own `# ` title (usage_rules' "# Usage Rules")
+ * needs no title of the tool's above it: the block is written byte for byte, so the file would open
+ * with two titles, the tool's left empty.
+ */
+function untitledBeforeTitledBlock(r: Rendered): Rendered {
+  const first = r.lines.findIndex((l, i) => i > 0 && l.trim() !== '');
+  const block = first < 0 ? undefined : managedBlocks(r.lines).find((b) => b.start === first);
+  if (r.refs[0] !== null || !block || !r.lines.slice(block.start, block.end + 1).some((l) => /^#\s/.test(l))) return r;
+  return { lines: r.lines.slice(first), refs: r.refs.slice(first) };
 }
