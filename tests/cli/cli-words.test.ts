@@ -186,8 +186,8 @@ test('the pattern is described as found: an AGENTS.md with headings is not "one 
   const flat = sandbox(t, { [FILE]: '# Rules\n\n- Use npm.\n- Run the tests.\n' });
   assert.equal(
     JSON.parse(cli(['analyze', '--repo', flat, '--json']).stdout).patternDetail,
-    // The person's own Copilot file is left as they wrote it (issue 40).
-    `${FILE} holds rules outside headed sections; it is Copilot's own file, which the plan leaves as it is (rule: a file without headings is unstructured)`,
+    // The person's own Copilot file is left as they wrote it (issue 40): nothing to do, already in Copilot's layout.
+    `the instructions are already in Copilot's layout, and the plan changes nothing (rule: a repository the plan leaves as it is is structured); ${FILE} holds rules outside headed sections, which the plan leaves as they are`,
   );
   // Nothing to group and nothing to move: already in Copilot's layout, in analyze and propose alike (issue 40).
   const settled = sandbox(t, { [FILE]: 'Be kind and concise in answers.\nPrefer small diffs.\n' });
