@@ -29,7 +29,7 @@ const WHAT = /\b(?:what is|what's|about|introducing|introduction to|features|cap
 const CATALOGUE_HEADING = /\b(?:skills?|(?:slash\s+)?commands?|sub-?agents?|custom\s+modes?|prompts?)\b/i;
 const SKILLS_HEADING = /\bskills?\b/i;
 /** A key chord: Cmd+K, Ctrl+Shift+P, ⌘K. */
-const KEY_CHORD = /\b(?:Cmd|Command|Ctrl|Control|Alt|Option|Opt|Shift|Meta|Super|Mod)\s*\+\s*\S|[⌘⌥⌃⇧]\s*[A-Za-z0-9]/;
+const KEY_CHORD = /\b(?:Cmd|Command|Ctrl|Control|Alt|Option|Opt|Shift|Meta|Super|Mod)\s*\+\s*\S|[\u2318\u2325\u2303\u21e7]\s*[A-Za-z0-9]/;
 /** "Cursor is an AI code editor…": the lead says what the assistant is. */
 const IS_A = new RegExp(String.raw`^\W*(?:${ASSISTANT})\s+(?:is|are)\s+(?:an?|the)\b`);
 /** An item that names a skill or a command: `/review`, @reviewer, a link into a skills or commands folder. */
@@ -64,7 +64,7 @@ function item(line: string): { name: string; description: string } | null {
   }
   const li = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/.exec(line);
   if (!li) return null;
-  const m = /^(\*\*[^*]+\*\*|`[^`]+`|\[[^\]]*\]\([^)]*\)|\S+)\s*(?:[:—–-]\s*|\s)(.+)$/.exec(li[1]!);
+  const m = /^(\*\*[^*]+\*\*|`[^`]+`|\[[^\]]*\]\([^)]*\)|\S+)\s*(?:[:\u2014\u2013-]\s*|\s)(.+)$/.exec(li[1]!);
   return m ? { name: m[1]!.replace(/^\*\*|\*\*$/g, ''), description: m[2]! } : null;
 }
 
