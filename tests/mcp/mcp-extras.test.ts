@@ -35,7 +35,7 @@ test('resources give the status, the plan as Markdown with diffs, and the traces
   await s.call('onboarding_approve');
   const plan = await read('copilot-onboard://plan');
   assert.match(plan, /^# Migration plan [0-9a-f]{12}/);
-  assert.match(plan, /```diff\n[\s\S]*\+## /);
+  assert.match(plan, /```diff\n[\s\S]*\n\+<!-- copilot-onboard: conflicting rules/);
   assert.match(await read('copilot-onboard://status'), /Step: approved/);
   const traces = JSON.parse(await read('copilot-onboard://traces'));
   assert.equal(traces.verify.ok, true);
