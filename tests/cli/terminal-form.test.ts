@@ -12,7 +12,16 @@ import { hashTree, readState, readTraces, sandbox, type Cleanup } from '../helpe
 const skip = skipWithoutTmux;
 const node = JSON.stringify(process.execPath);
 
-const FLAT = { '.github/copilot-instructions.md': '# Rules\n\n- Use pnpm for all package management.\n- Write tests with vitest.\n' };
+/**
+ * A plan with work and no choice: AGENTS.md's rule goes into the person's Copilot file, and AGENTS.md
+ * stays (CLAUDE.md imports it, so keeping it is its only fate). A flat Copilot file alone is no longer
+ * such a plan: it is the person's text, left as it is (issue 40).
+ */
+const FLAT = {
+  '.github/copilot-instructions.md': '# Rules\n\n- Use pnpm for all package management.\n',
+  'AGENTS.md': '- Write tests with vitest.\n',
+  'CLAUDE.md': '@./AGENTS.md\n',
+};
 /** A legacy file to keep or remove, and one contradiction: the approve form has choices. */
 const WITH_CHOICES = {
   '.github/copilot-instructions.md':
