@@ -8,12 +8,20 @@ import { skipWithoutTmux, startTmux } from '../helpers/tmux.js';
 import { hashTree, readState, readTraces, removeRepo, sandbox, type Cleanup } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
-const FLAT = '# Rules\n\n- Use pnpm for all package management.\n- Write tests with vitest.\n- Document exported functions.\n';
+/**
+ * A plan with work and no choice (one round): AGENTS.md's rules go into the person's Copilot file, and
+ * AGENTS.md stays, CLAUDE.md importing it. A flat Copilot file alone is left as it is (issue 40).
+ */
+const NO_CHOICE = {
+  [FILE]: '# Rules\n\n- Use pnpm for all package management.\n',
+  'AGENTS.md': '- Write tests with vitest.\n- Document exported functions.\n',
+  'CLAUDE.md': '@./AGENTS.md\n',
+};
 const skip = skipWithoutTmux;
 const node = JSON.stringify(process.execPath);
 
 function proposed(t: Cleanup): string {
-  const repo = sandbox(t, { [FILE]: FLAT });
+  const repo = sandbox(t, NO_CHOICE);
   const r = spawnSync(process.execPath, [CLI, 'propose', '--repo', repo], { encoding: 'utf8', input: '' });
   assert.equal(r.status, 0, r.stderr);
   return repo;

@@ -162,7 +162,7 @@ test('the messages say exactly what will happen: the file to change and where th
   const [, approveForm, migrateForm] = s.elicitations as any[];
   assert.match(approveForm.message, /Change \.github\/copilot-instructions\.md/);
   assert.match(approveForm.message, /\.copilot-state\/backups\//);
-  assert.match(approveForm.message, /^\+## /m, 'the diff is shown');
+  assert.match(approveForm.message, /^\+<!-- copilot-onboard: conflicting rules/m, 'the diff is shown');
   const backupDir = (migrated.structuredContent as { backupDir: string }).backupDir;
   assert.ok(migrateForm.message.includes(backupDir), 'the migrate message names the exact backup folder');
   assert.ok(fs.existsSync(path.join(repo, backupDir, 'manifest.json')));

@@ -169,7 +169,20 @@ export async function committableTraces(root: string): Promise<string[]> {
     )
       present.push(p);
   const ignored = await ignoredByGit(root, present);
-  return present.filter((p) => !ignored.has(p));
+  const kept: string[] = [];
+  for (const p of present.filter((x) => !ignored.has(x))) if (await holdsCommittable(root, p)) kept.push(p);
+  return kept;
+}
+
+/**
+ * Whether `git add --all` of a path would take anything: a file git tracks (changed, or gone), or one
+ * it does not ignore. A folder whose files git all ignores (sampling-traces/ holding only the
+ * read-only chain, which its own .gitignore keeps out) matches no file, and `git add` of it fails.
+ */
+async function holdsCommittable(root: string, p: string): Promise<boolean> {
+  const git = await openGit(root);
+  const listed = await git.raw([LITERAL, 'ls-files', '--cached', '--others', '--exclude-standard', '--', p]).catch(() => '');
+  return listed.trim() !== '';
 }
 
 /** Commit exactly the migrated files (and the traces given with them). Returns the new commit's short hash. */
