@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { openSession, outcomeOf, textOf, type ElicitAnswer } from '../helpers/mcp.js';
+import { CLI, openSession, outcomeOf, textOf, type ElicitAnswer } from '../helpers/mcp.js';
 import { hashTree, MESSY_INSTRUCTIONS, readTraces, sandbox, tempDir, writeFile, type Cleanup } from '../helpers/sandbox.js';
 
 const FILE = '.github/copilot-instructions.md';
@@ -72,6 +72,30 @@ test('--branch and --commit migrate on a new branch and commit with a message na
   const trace = readTraces(repo, 'elicitation').find((x) => x.action === 'migrate')!;
   assert.ok(message.includes(trace._file), message);
   assert.equal(git(repo, 'status', '--porcelain', '--', FILE), '', 'the migrated file is committed');
+});
+
+test("--commit commits the decisions check reads: a fresh clone checks as the person's machine does, and nothing is left untracked (issue 41)", async (t) => {
+  const repo = sandbox(t, {
+    'AGENTS.md': '# Agents\n\n- Keep commits small.\n- Write a test for every bug fix.\n',
+    'CLAUDE.md': '# Claude\n\n- Keep commits small.\n',
+  });
+  git(repo, 'add', '-A');
+  git(repo, 'commit', '-qm', 'initial instructions');
+  const s = await openSession(t, { repo, elicit: answers(), args: ['--commit'] });
+  await s.call('onboarding_propose');
+  await s.call('onboarding_approve');
+  const migrated = await s.call('onboarding_migrate');
+  assert.match(textOf(migrated), /Committed as [0-9a-f]+/, textOf(migrated));
+  assert.equal(git(repo, 'status', '--porcelain'), '', 'nothing the migration wrote is left out of the commit');
+  const clone = path.join(tempDir(t), 'clone');
+  execFileSync('git', ['clone', '-q', repo, clone]);
+  const check = (dir: string) => {
+    const r = spawnSync(process.execPath, [CLI, 'check', '--repo', dir, '--format', 'json'], { encoding: 'utf8' });
+    return { status: r.status, findings: JSON.parse(r.stdout).findings.map((p: { message: string }) => p.message) };
+  };
+  const here = check(repo);
+  assert.deepEqual(check(clone), here, "the fresh clone reports what the person's machine reports");
+  assert.equal(here.status, 0, JSON.stringify(here));
 });
 
 test('a branch that exists is refused before anything changes', async (t) => {

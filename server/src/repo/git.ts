@@ -95,9 +95,14 @@ export async function createBranch(root: string, name: string): Promise<void> {
   }
 }
 
-/** The reviewable part of `.copilot-state/` (see state-paths.ts): what `--commit` commits with the migrated files. */
+/**
+ * The reviewable part of `.copilot-state/` (see state-paths.ts): what `--commit` commits with the
+ * migrated files. decisions.json is what `check` reads of the person's decisions (legacy files kept
+ * on purpose): without it in the commit, a fresh clone's check reports what the person's own hides.
+ */
 export const TRACE_PATHS = [
   '.copilot-state/.gitignore',
+  '.copilot-state/decisions.json',
   '.copilot-state/elicitation-traces',
   '.copilot-state/sampling-traces',
   '.copilot-state/trace-chain.json',
