@@ -14,7 +14,7 @@ import path from 'node:path';
 import { scanRepository } from '../server/src/analysis/discovery/scan.js';
 import { buildPlan, DEFAULT_CHOICES, type Plan, type PlanChoices } from '../server/src/planning/plan.js';
 import { CORPUS, corpusRepos } from '../tests/helpers/corpus.js';
-import { fidelity, noPlanCases, type Fidelity } from '../tests/helpers/fidelity.js';
+import { emptyFidelity, fidelity, type Fidelity } from '../tests/helpers/fidelity.js';
 
 const list = process.argv.includes('--list');
 const FIXTURES = path.resolve(import.meta.dirname, '../tests/fixtures/judged-structure');
@@ -75,17 +75,7 @@ sets.push([
 ]);
 let defects = 0;
 for (const [set, names, base] of sets) {
-  const all: Fidelity = {
-    resolvedBefore: 0,
-    brokenLinks: [],
-    referencesBefore: 0,
-    brokenReferences: [],
-    folderPathsShifted: [],
-    copilotMoved: [],
-    blocksChanged: [],
-    emptyHeadings: [],
-    ...noPlanCases(),
-  };
+  const all = emptyFidelity();
   for (const n of names) {
     const f = await measure(path.join(base, n), n);
     all.resolvedBefore += f.resolvedBefore;

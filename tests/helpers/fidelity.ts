@@ -58,17 +58,7 @@ export function managedBlocks(lines: string[]): { start: number; text: string }[
 }
 
 export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
-  const f: Fidelity = {
-    resolvedBefore: 0,
-    brokenLinks: [],
-    referencesBefore: 0,
-    brokenReferences: [],
-    folderPathsShifted: [],
-    copilotMoved: [],
-    blocksChanged: [],
-    emptyHeadings: [],
-    ...noPlanCases(),
-  };
+  const f = emptyFidelity();
   const cache = new Map<string, string[]>();
   const sourceLines = (p: string) => {
     let l = cache.get(p);
@@ -139,6 +129,19 @@ export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
 }
 
 export const noPlanCases = (): PlanFidelity => ({ linesLost: [], writtenTwice: [], repeatedElsewhere: [], notesUnwritten: [] });
+
+/** Every counter at zero: one repository's start, or a set's sum before its repositories are added. */
+export const emptyFidelity = (): Fidelity => ({
+  resolvedBefore: 0,
+  brokenLinks: [],
+  referencesBefore: 0,
+  brokenReferences: [],
+  folderPathsShifted: [],
+  copilotMoved: [],
+  blocksChanged: [],
+  emptyHeadings: [],
+  ...noPlanCases(),
+});
 
 /** A line the tool writes of its own (a conflict mark, a title kept as a comment): not the person's text, not a rule moved in. */
 const TOOL_COMMENT = /^\s*<!-- copilot-onboard:/;

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { createHash } from 'node:crypto';
 import { CLI, connect, openSession, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
 import { readTraces, sandbox, tempDir, writeFile, type Cleanup } from '../helpers/sandbox.js';
+import { entries } from '../helpers/forged-state.js';
 
 const FILES = {
   '.github/copilot-instructions.md': '# Copilot\n\n- Prefer small pull requests.\n',
@@ -66,24 +67,9 @@ function personsEdits(clone: string): void {
  * link targets; the git folder too (config, refs, hooks, HEAD), but for what git itself refreshes
  * (its index), its objects, and the key copilot-onboard keeps there.
  */
+const SNAPSHOT_SKIP = new Set(['.copilot-state', '.git/objects', '.git/index', '.git/copilot-onboard', '.git/logs']);
 function snapshot(root: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const skip = new Set(['.copilot-state', '.git/objects', '.git/index', '.git/copilot-onboard', '.git/logs']);
-  const walk = (rel: string) => {
-    const abs = path.join(root, rel);
-    const st = fs.lstatSync(abs);
-    const mode = (st.mode & 0o7777).toString(8);
-    if (st.isSymbolicLink()) out[rel] = `link ${fs.readlinkSync(abs)}`;
-    else if (st.isDirectory()) {
-      out[`${rel}/`] = `dir ${mode}`;
-      for (const name of fs.readdirSync(abs)) {
-        const child = rel ? `${rel}/${name}` : name;
-        if (!skip.has(child)) walk(child);
-      }
-    } else out[rel] = `file ${mode} ${sha(fs.readFileSync(abs))}`;
-  };
-  walk('');
-  return out;
+  return entries(root, (rel) => SNAPSHOT_SKIP.has(rel));
 }
 
 /** Crash a migrate while it writes the repository's files (journal phase `apply`, some file changed). */

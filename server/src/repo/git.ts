@@ -174,20 +174,19 @@ export async function committableTraces(root: string): Promise<string[]> {
     )
       present.push(p);
   const ignored = await ignoredByGit(root, present);
-  const kept: string[] = [];
-  for (const p of present.filter((x) => !ignored.has(x))) if (await holdsCommittable(root, p)) kept.push(p);
-  return kept;
-}
-
-/**
- * Whether `git add --all` of a path would take anything: a file git tracks (changed, or gone), or one
- * it does not ignore. A folder whose files git all ignores (sampling-traces/ holding only the
- * read-only chain, which its own .gitignore keeps out) matches no file, and `git add` of it fails.
- */
-async function holdsCommittable(root: string, p: string): Promise<boolean> {
+  const candidates = present.filter((p) => !ignored.has(p));
+  if (candidates.length === 0) return [];
+  // One listing for all: a path is committable when `git add --all` of it would take anything, a file
+  // git tracks (changed, or gone) or one it does not ignore. A folder whose files git all ignores
+  // (sampling-traces/ holding only the read-only chain, kept out by its own .gitignore) matches no
+  // file, and `git add` of it fails.
   const git = await openGit(root);
-  const listed = await git.raw([LITERAL, 'ls-files', '--cached', '--others', '--exclude-standard', '--', p]).catch(() => '');
-  return listed.trim() !== '';
+  const listed = (
+    await git.raw([LITERAL, 'ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', ...candidates]).catch(() => '')
+  )
+    .split('\0')
+    .filter(Boolean);
+  return candidates.filter((p) => listed.some((f) => f === p || f.startsWith(`${p}/`)));
 }
 
 /** Commit exactly the migrated files (and the traces given with them). Returns the new commit's short hash. */
