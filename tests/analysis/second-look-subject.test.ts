@@ -159,7 +159,11 @@ test(`approve's first round offers at most ${SHOWN_SECOND_LOOKS} pairs worth a s
     structured: {},
     problems: [reported, ...twelve],
   };
-  const offered = conflictOptions(analysis, () => []);
+  const offered = conflictOptions(
+    analysis,
+    () => [],
+    () => false,
+  );
   assert.equal(offered.length, 1 + SHOWN_SECOND_LOOKS);
   assert.equal(offered.filter((c) => c.option.secondLook).length, SHOWN_SECOND_LOOKS);
 });

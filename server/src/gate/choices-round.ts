@@ -233,7 +233,8 @@ function scopeAndAssistantLines(plan: Pick<ApproveFormInput, 'scopes' | 'assista
     for (const o of assistants.slice(0, MAX_ASSISTANT_FIELDS)) {
       lines.push(`- ${showPath(o.path)}, its rules going to ${showPath(o.target)}:`);
       for (const l of o.lines) {
-        lines.push(`  ${showPath(o.path)}:${l.line}: ${showLine(l.text)} (${showLine(l.names)})`);
+        const stays = l.managed ? '; inside a block a tool manages, it stays as written whatever you choose' : '';
+        lines.push(`  ${showPath(o.path)}:${l.line}: ${showLine(l.text)} (${showLine(l.names)}${stays})`);
         if (l.rewrite !== null) lines.push(`    rewritten for Copilot: ${showLine(l.rewrite)}`);
       }
       const extra = o.leftOut.filter((x) => !o.lines.some((l) => l.line === x.line));
@@ -265,13 +266,18 @@ function sidesOf<L extends Located & { side?: number }>(locations: L[]) {
  * other side's lines are dropped, each quoted in full with its place.
  * `Keep only "- Use pnpm." (CLAUDE.md:5); drop "- Use npm." (AGENTS.md:3)`
  */
-function sideTitle(at: Located[], dropped: Located[]): string {
+function sideTitle(at: Located[], others: Located[]): string {
   const where = (ls: Located[]) => ls.map((l) => `${showPath(l.path)}:${l.line}`);
-  const drop = dropped.map((l) => `"${showLine(l.text.trim())}" (${showPath(l.path)}:${l.line})`).join(', ');
-  return `Keep only "${showExcerpt(at[0]!.text.trim(), 60)}" (${where(at).join(', ')}); drop ${drop}`;
+  const quoted = (ls: Located[]) => ls.map((l) => `"${showLine(l.text.trim())}" (${showPath(l.path)}:${l.line})`).join(', ');
+  const dropped = others.filter((l) => !l.managed);
+  const managed = others.filter((l) => l.managed);
+  // A line inside a managed block is never dropped (planning/choices.ts): its tool would write it back.
+  const stays = managed.length > 0 ? `${quoted(managed)} ${managed.length === 1 ? 'stays' : 'stay'}, inside a block a tool manages` : '';
+  const rest = dropped.length > 0 ? `; drop ${quoted(dropped)}${stays ? `; ${stays}` : ''}` : `; drops nothing: ${stays}`;
+  return `Keep only "${showExcerpt(at[0]!.text.trim(), 60)}" (${where(at).join(', ')})${rest}`;
 }
 
-type Located = Pick<ConflictOption['locations'][number], 'path' | 'line' | 'text'>;
+type Located = Pick<ConflictOption['locations'][number], 'path' | 'line' | 'text' | 'managed'>;
 
 /** The diff between two copies is cut after this many lines in the approve form's message (the plan's notes hold more). */
 export const MAX_COPY_DIFF_LINES = 60;

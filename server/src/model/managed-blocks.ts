@@ -38,3 +38,10 @@ function blockEnd(lines: readonly string[], i: number): number {
   }
   return -1;
 }
+
+/** The 1-based numbers of the lines inside a managed block, markers included: lines no choice drops or edits. */
+export function managedLineNumbers(lines: readonly string[]): Set<number> {
+  const out = new Set<number>();
+  for (const b of managedBlocks(lines)) for (let i = b.start; i <= b.end; i++) out.add(i + 1);
+  return out;
+}

@@ -55,7 +55,16 @@ export const ConflictOption = z.object({
   id: z.string(),
   description: z.string(),
   /** `side`: locations on one side agree; choosing one location keeps its whole side. */
-  locations: z.array(z.object({ path: z.string(), line: z.number().int(), text: z.string(), side: z.number().int().min(0).optional() })),
+  /** `managed`: the line is inside a block a tool manages (model/managed-blocks.ts); no choice drops it. */
+  locations: z.array(
+    z.object({
+      path: z.string(),
+      line: z.number().int(),
+      text: z.string(),
+      side: z.number().int().min(0).optional(),
+      managed: z.literal(true).optional(),
+    }),
+  ),
   /** Only worth a second look (certainty low): the default lets both stand, and no mark is written into a file. */
   secondLook: z.literal(true).optional(),
   /** What the rules are about and what each side says (the problem's own): the marks and a person's words name it by them. */
@@ -92,7 +101,16 @@ export const AssistantOption = z.object({
   target: z.string(),
   fates: z.array(AssistantFate),
   /** `names`: what the line names; `rewrite`: the line as `rewrite` writes it (null: as written); `leftOut`: lines `leave_out` drops. */
-  lines: z.array(z.object({ line: z.number().int(), text: z.string(), names: z.string(), rewrite: z.string().nullable() })),
+  /** `managed`: inside a block a tool manages: written as it is whatever the person chooses (no rewrite, never left out). */
+  lines: z.array(
+    z.object({
+      line: z.number().int(),
+      text: z.string(),
+      names: z.string(),
+      rewrite: z.string().nullable(),
+      managed: z.literal(true).optional(),
+    }),
+  ),
   /** The lines `leave_out` drops: the lines above, and the body of a section titled for another assistant. */
   leftOut: z.array(z.object({ line: z.number().int(), text: z.string() })),
 });

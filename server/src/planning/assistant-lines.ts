@@ -6,6 +6,7 @@ import type { AssistantFate, AssistantOption, PlanChoices } from '../model/plan.
 import type { DroppedLine } from './choices.js';
 import type { Note } from './notes.js';
 import { LineMap } from './render/line-map.js';
+import type { IsManaged } from './render/managed.js';
 
 /** At most this many files are asked about in approve's form; the others keep their lines as written. */
 export const MAX_ASSISTANT_FIELDS = 20;
@@ -74,6 +75,7 @@ function leftOutLines(
   doc: InstructionDoc,
   found: { line: number; names: string }[],
   about: AboutAssistantSection[],
+  managed: IsManaged,
 ): { line: number; text: string; why: string }[] {
   const lines = new Map<number, { text: string; why: string }>();
   for (const f of found) {
@@ -89,6 +91,8 @@ function leftOutLines(
     }
   }
   for (const s of about) for (const l of s.lines) if (!lines.has(l.line)) lines.set(l.line, { text: l.text, why: s.names });
+  // A line inside a managed block stays whatever is chosen: its tool would put it back.
+  for (const line of [...lines.keys()]) if (managed({ path: doc.path, line })) lines.delete(line);
   emptiedHeadings(doc, lines);
   return [...lines].sort((a, b) => a[0] - b[0]).map(([line, l]) => ({ line, ...l }));
 }
@@ -115,7 +119,12 @@ function emptiedHeadings(doc: InstructionDoc, lines: Map<number, { text: string;
  * (the default), rewrite them for Copilot (offered when the tool has a rewrite for one of them), or
  * leave them out of Copilot's files. Nothing is rewritten without that choice.
  */
-export function assistantChoices(docs: InstructionDoc[], targetOf: (d: InstructionDoc) => string, choices: PlanChoices): AssistantChoices {
+export function assistantChoices(
+  docs: InstructionDoc[],
+  targetOf: (d: InstructionDoc) => string,
+  choices: PlanChoices,
+  managed: IsManaged,
+): AssistantChoices {
   const out: AssistantChoices = { options: [], rewrites: new LineMap(), leftOut: new LineMap(), notes: [] };
   for (const doc of docs.filter((d) => d.role === 'legacy')) {
     const about = aboutAssistantSections(doc);
@@ -124,14 +133,31 @@ export function assistantChoices(docs: InstructionDoc[], targetOf: (d: Instructi
     found.sort((a, b) => a.line - b.line);
     if (found.length === 0) continue;
     const target = targetOf(doc);
-    const lines = found.map((l) => ({ ...l, rewrite: copilotRewrite(l.text, target) }));
+    const lines: AssistantOption['lines'] = found.map((l) =>
+      managed({ path: doc.path, line: l.line })
+        ? { ...l, rewrite: null, managed: true }
+        : { ...l, rewrite: copilotRewrite(l.text, target) },
+    );
     const canRewrite = lines.some((l) => l.rewrite !== null);
-    const fates: AssistantFate[] = canRewrite ? ['keep', 'rewrite', 'leave_out'] : ['keep', 'leave_out'];
-    const dropped = leftOutLines(doc, found, about);
+    const dropped = leftOutLines(doc, found, about, managed);
+    const fates: AssistantFate[] = [
+      'keep',
+      ...(canRewrite ? (['rewrite'] as const) : []),
+      ...(dropped.length > 0 ? (['leave_out'] as const) : []),
+    ];
     const option: AssistantOption = { path: doc.path, target, fates, lines, leftOut: dropped.map(({ line, text }) => ({ line, text })) };
-    out.options.push(option);
+    // Every line inside a managed block: nothing to choose, the note says why they stay.
+    if (fates.length > 1) out.options.push(option);
     const asked = choices.assistants?.[doc.path];
     const fate: AssistantFate = asked !== undefined && fates.includes(asked) ? asked : 'keep';
+    if (asked === 'leave_out' || asked === 'rewrite')
+      for (const l of lines.filter((x) => x.managed))
+        out.notes.push({
+          kind: 'managed-kept',
+          at: { path: doc.path, line: l.line },
+          text: l.text,
+          why: `a line you chose to ${asked === 'rewrite' ? 'rewrite for Copilot' : 'leave out'} (${l.names})`,
+        });
     if (fate === 'rewrite')
       for (const l of lines) if (l.rewrite !== null) out.rewrites.set({ path: doc.path, line: l.line }, { from: l.text, to: l.rewrite });
     if (fate === 'leave_out')

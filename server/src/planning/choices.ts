@@ -8,6 +8,7 @@ import type { ConflictOption, PlanChoices } from '../model/plan.js';
 import type { Note } from './notes.js';
 import { LineMap } from './render/line-map.js';
 import type { MarkTopics } from './render/marks.js';
+import type { IsManaged } from './render/managed.js';
 
 /** At most this many contradictions are asked about in approve's form; the message names the others, which keep every side, marked. */
 export const MAX_CONFLICT_FIELDS = 20;
@@ -66,12 +67,17 @@ export interface Conflict {
  * one kept whole is marked in the file; a pair only worth a second look (certainty low) comes after
  * them, lets both stand by default, and is never marked.
  */
-export function conflictOptions(analysis: Analysis, linesOf: (p: string) => string[]): Conflict[] {
+export function conflictOptions(analysis: Analysis, linesOf: (p: string) => string[], managed: IsManaged): Conflict[] {
   return offered(analysis.problems).map((p, i) => ({
     option: {
       id: conflictId(i),
       description: p.description,
-      locations: p.locations.map((l, j) => ({ ...l, text: linesOf(l.path)[l.line - 1] ?? '', side: p.sides[j] ?? j })),
+      locations: p.locations.map((l, j) => ({
+        ...l,
+        text: linesOf(l.path)[l.line - 1] ?? '',
+        side: p.sides[j] ?? j,
+        ...(managed(l) ? { managed: true as const } : {}),
+      })),
       ...(p.certainty === 'low' ? { secondLook: true as const } : {}),
       topic: p.topic,
       said: p.said,
@@ -108,11 +114,13 @@ export interface DroppedLine {
 
 /**
  * What the choices do to the contradictions: the topics to mark, by source line of each side left
- * standing (the plan marks the block each lands in), and the lines of the sides not chosen.
+ * standing (the plan marks the block each lands in), and the lines of the sides not chosen. A line
+ * of a side not chosen that is inside a managed block stays (its tool rewrites the block): named in a note.
  */
 export function conflictEffects(conflicts: Conflict[], choices: PlanChoices, docs: InstructionDoc[]) {
   const marks: MarkTopics = new LineMap();
   const dropped = new LineMap<DroppedLine>();
+  const kept: Note[] = [];
   const byPath = new Map(docs.map((d) => [d.path, d]));
   // Headings are not marked: the rules under them are.
   const inHeading = (path: string, line: number) =>
@@ -121,8 +129,8 @@ export function conflictEffects(conflicts: Conflict[], choices: PlanChoices, doc
     const topic = c.topic;
     const choice = choices.conflicts[c.id] ?? 'keep_all';
     const keep = /^keep_(\d+)$/.exec(choice);
-    const kept = keep ? Number(keep[1]) - 1 : -1;
-    if (kept < 0 || kept >= c.locations.length) {
+    const chosen = keep ? Number(keep[1]) - 1 : -1;
+    if (chosen < 0 || chosen >= c.locations.length) {
       // Both sides of a pair worth a second look stand unmarked: the tool cannot tell it is a conflict.
       if (c.secondLook) continue;
       for (const l of c.locations) if (!inHeading(l.path, l.line) && !marks.get(l)?.includes(topic)) markLine(marks, l, topic);
@@ -130,11 +138,13 @@ export function conflictEffects(conflicts: Conflict[], choices: PlanChoices, doc
     }
     const sideOf = (j: number) => c.locations[j]!.side ?? j;
     c.locations.forEach((l, j) => {
-      if (sideOf(j) !== sideOf(kept))
-        dropped.set(l, { path: l.path, line: l.line, text: l.text, reason: `a side of "${c.topic}" you did not choose to stand` });
+      if (sideOf(j) === sideOf(chosen)) return;
+      const why = `a side of "${c.topic}" you did not choose to stand`;
+      if (l.managed) kept.push({ kind: 'managed-kept', at: { path: l.path, line: l.line }, text: l.text, why });
+      else dropped.set(l, { path: l.path, line: l.line, text: l.text, reason: why });
     });
   }
-  return { marks, dropped };
+  return { marks, dropped, kept };
 }
 
 function markLine(marks: MarkTopics, at: { path: string; line: number }, topic: string): void {

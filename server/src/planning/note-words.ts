@@ -88,6 +88,8 @@ const WORDS: Words = {
   'already-organised': (n) => `${n.target} is already organised in sections; nothing to change.`,
   'heading-emptied': (n) =>
     `${n.at.path}:${n.at.line} "${excerpt(n.text)}" is not written in ${n.target}: every line under it is left out of it (see the notes and your choices), and a heading with nothing under it says nothing.`,
+  'managed-kept': (n) =>
+    `${n.at.path}:${n.at.line} "${excerpt(n.text)}" stays in Copilot's files although it is ${n.why}: it is inside a block a tool manages, which the plan writes byte for byte (that tool would put the line back on its next run).`,
   'pointer-line': (n) =>
     `${n.at.path}:${n.at.line} "${excerpt(n.text)}" points at ${n.target}, where the file's other lines now go: it is not copied there (it would point at itself).`,
   'links-unresolved': (n) => {

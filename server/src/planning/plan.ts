@@ -30,6 +30,7 @@ import { writeTargets, type Written } from './write-targets.js';
 import { scopeChoices } from './scopes.js';
 import { assistantChoices, withoutLeftOut } from './assistant-lines.js';
 import { pointerLines } from './pointer-lines.js';
+import { managedLookup } from './render/managed.js';
 import { settledLabel, type Label } from './settled-label.js';
 
 export type { ConflictOption, LegacyFate, LegacyOption, Plan, PlanChoices, PlanOperation } from '../model/plan.js';
@@ -133,11 +134,12 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
   const linesOf = lineCache(scan);
   const copies = copyChoices(scan, choices);
   const l = layout(scan, choices, copies);
-  const conflicts = conflictOptions(analysis, linesOf);
-  const { marks, dropped } = conflictEffects(conflicts, choices, l.docs);
+  const managed = managedLookup(linesOf);
+  const conflicts = conflictOptions(analysis, linesOf, managed);
+  const { marks, dropped, kept } = conflictEffects(conflicts, choices, l.docs);
   const targetOf = (d: InstructionDoc) => l.targets.find((t) => t.docs.includes(d))?.path ?? COPILOT_INSTRUCTIONS_PATH;
-  const assistants = assistantChoices(l.legacyDocs, targetOf, choices);
-  const pointers = pointerLines(l.legacyDocs, targetOf);
+  const assistants = assistantChoices(l.legacyDocs, targetOf, choices, managed);
+  const pointers = pointerLines(l.legacyDocs, targetOf, managed);
   const removed = new LineMap(
     [...dropped.values(), ...assistants.leftOut.values(), ...pointers.dropped.values()].map((d) => [d, d] as const),
   );
@@ -157,7 +159,7 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
     l.targets.map((t) => ({ ...t, docs: t.docs.map((d) => withoutLeftOut(d, assistants.leftOut)) })),
   );
   const blockedNotes = l.copilotBlocked ? [blockedCopilotNote(scan, l.link, l.targets)] : [];
-  const notes: Note[] = [...blockedNotes, ...written.notes, ...scopes.notes, ...assistants.notes, ...pointers.notes];
+  const notes: Note[] = [...blockedNotes, ...written.notes, ...scopes.notes, ...assistants.notes, ...pointers.notes, ...kept];
   const { operations } = written;
   const legacy = options(scan, l, written, copies.copies);
   for (const option of legacy) {

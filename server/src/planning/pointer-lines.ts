@@ -3,6 +3,7 @@ import type { InstructionDoc } from '../model/model.js';
 import type { DroppedLine } from './choices.js';
 import type { Note } from './notes.js';
 import { LineMap } from './render/line-map.js';
+import type { IsManaged } from './render/managed.js';
 
 /** A line longer than this says more than where to look. */
 const MAX_POINTER_CHARS = 200;
@@ -17,6 +18,7 @@ const MAX_POINTER_CHARS = 200;
 export function pointerLines(
   docs: InstructionDoc[],
   targetOf: (d: InstructionDoc) => string,
+  managed: IsManaged,
 ): { dropped: LineMap<DroppedLine>; notes: Note[] } {
   const dropped = new LineMap<DroppedLine>();
   const notes: Note[] = [];
@@ -25,8 +27,9 @@ export function pointerLines(
     for (const u of doc.units) {
       if (u.kind === 'code' || u.kind === 'frontmatter' || u.kind === 'heading') continue;
       u.lines.forEach((text, k) => {
-        if (!pointsOnlyAt(doc.path, text, target)) return;
         const at = { path: doc.path, line: u.line + k };
+        // Inside a managed block it stays: its tool rewrites the block whole.
+        if (managed(at) || !pointsOnlyAt(doc.path, text, target)) return;
         dropped.set(at, { ...at, text, reason: `it only points at ${target}, the file its rules move into` });
         notes.push({ kind: 'pointer-line', at, text, target });
       });

@@ -1,4 +1,4 @@
-import { managedBlocks } from '../../model/managed-blocks.js';
+import { managedBlocks, managedLineNumbers } from '../../model/managed-blocks.js';
 import type { Unit } from '../../model/model.js';
 
 /**
@@ -24,4 +24,16 @@ export function managedBlocksWhole(units: Unit[], fileLines: string[]): Unit[] {
     i = last + 1;
   }
   return out;
+}
+
+/** Whether a source line is inside a managed block: no choice drops or edits it. Each file is read for its blocks once. */
+export type IsManaged = (at: { path: string; line: number }) => boolean;
+
+export function managedLookup(linesOf: (path: string) => string[]): IsManaged {
+  const cache = new Map<string, Set<number>>();
+  return (at) => {
+    let set = cache.get(at.path);
+    if (!set) cache.set(at.path, (set = managedLineNumbers(linesOf(at.path))));
+    return set.has(at.line);
+  };
 }
