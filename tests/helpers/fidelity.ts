@@ -182,5 +182,10 @@ function ownLinesMoved(
   const firstSection = own.find((i, k) => k > 0 && /^ {0,3}##/.test(lines[i]!) && HEADING.test(lines[i]!));
   if (firstSection !== undefined && foreign(0, firstSection).length > 0)
     out.push(`${show(at(firstSection))} (text put above the first section)`);
+  // New text goes after the person's: a line brought in before their last line was put into their sections.
+  const last = own[own.length - 1];
+  const inside = last === undefined || firstSection === undefined ? [] : foreign(firstSection, last);
+  if (inside.length > 0)
+    out.push(`${show(at(last!))} (text put among the person's sections: ${JSON.stringify(inside[0]!.trim().slice(0, 60))})`);
   return out;
 }

@@ -23,13 +23,22 @@ const marks = (text: string) => text.split('\n').filter((l) => l === MARK).lengt
 
 test('a mark goes above a rule followed by its code, not between them, and the next plan is a no-op', async (t) => {
   const { first, second, read } = await plannedTwice(t, {
-    [COPILOT]: '- Run the tests with vitest.\n\n```sh\nnpm test\n```\n',
+    'AGENTS.md': '# Agents\n\n- Run the tests with vitest.\n\n```sh\nnpm test\n```\n',
     ...PNPM,
   });
   assert.ok(first.operations.some((o) => o.path === COPILOT));
   assert.deepEqual(fromMark(read(COPILOT), 6), [MARK, '- Run the tests with vitest.', '', '```sh', 'npm test', '```']);
   assert.equal(marks(read(COPILOT)), 1);
   assert.deepEqual(second.operations, []);
+});
+
+test("no mark is put among the person's own Copilot lines: the side brought in carries it (issue 40, fixed ground)", async (t) => {
+  const person = '# Project\n\n## Testing\n\n- Run the tests with vitest.\n\n```sh\nnpm test\n```\n';
+  const { first, read } = await plannedTwice(t, { [COPILOT]: person, ...PNPM });
+  assert.ok(first.conflicts.length > 0, 'a contradiction is offered');
+  assert.equal(read(COPILOT), person, "the person's file is as they wrote it");
+  const scoped = first.operations.find((o) => o.path.startsWith('.github/instructions/'))!.content!;
+  assert.ok(scoped.includes(`${MARK}\n- Use pnpm to install.`), scoped);
 });
 
 test('a mark goes above the lead-in of a list whose item conflicts, and the list stays whole', async (t) => {

@@ -20,7 +20,7 @@ const PERSON =
 const copilotOf = async (repo: string) =>
   buildPlan(await scanRepository(repo)).operations.find((o) => o.path === '.github/copilot-instructions.md')?.content;
 
-test('an existing Copilot file with sections keeps its text in place: a legacy intro and loose rules go after it, under a heading of their own', async (t) => {
+test("an existing Copilot file with sections keeps its text in place: a legacy file goes after it, its chapters under a heading of their own, never into the person's section of the same name", async (t) => {
   const repo = sandbox(t, {
     '.github/copilot-instructions.md': PERSON,
     'CLAUDE.md':
@@ -29,9 +29,9 @@ test('an existing Copilot file with sections keeps its text in place: a legacy i
   const content = await copilotOf(repo);
   assert.equal(
     content,
-    PERSON.replace('- Use vitest.\n', '- Use vitest.\n\n- Run tests twice.\n') +
+    PERSON +
       '\n## General\n\n<!-- copilot-onboard: top-level heading from CLAUDE.md, kept as a comment (one title per file):\n# CLAUDE.md\n-->\n\n' +
-      'Guidance for the assistant.\n\n- Run the linter.\n\n## Style\n\n- Tabs.\n',
+      'Guidance for the assistant.\n\n- Run the linter.\n\n### Testing\n\n- Run tests twice.\n\n### Style\n\n- Tabs.\n',
   );
 });
 
@@ -103,4 +103,26 @@ test('a conflict mark for a side inside a managed block goes above the block, ne
     '<!-- copilot-onboard: conflicting rules about package manager; decide which one stands -->',
     ...lines.slice(2),
   ]);
+});
+
+test("a guide moved into the person's Copilot file goes after their text under its own title, never into their sections of the same name", async (t) => {
+  const person =
+    '# Widgets for Copilot\n\n## Project Overview\n\nWidgets is a CLI.\n\n## Setup\n\n### Server\nUse the server for calls:\n- Install: `pip install widgets-server`\n\n## Testing\n\n- Run `make test`.\n';
+  const cases: Record<string, string> = {
+    // A guide whose title names a file: its chapters go one level down under a heading of their own.
+    'CLAUDE.md':
+      '# CLAUDE.md\n\n## Project Overview\n\nWidgets has three layers.\n\n## Build\n\n> Do NOT use `go install` directly.\n> Always use `make install`.\n\n## Testing\n\n- Run `make test` with `-race`.\n',
+    // A guide with a subject of its own: under its title, whatever its chapters share with the person's.
+    'AGENTS.md': '# Widgets guide\n\n## Project Overview\n\nWidgets has three layers.\n\n## Testing\n\n- Run `make test` with `-race`.\n',
+  };
+  for (const [source, text] of Object.entries(cases)) {
+    const repo = sandbox(t, { '.github/copilot-instructions.md': person, [source]: text });
+    const plan = buildPlan(await scanRepository(repo));
+    const content = plan.operations.find((o) => o.path === '.github/copilot-instructions.md')!.content!;
+    assert.ok(content.startsWith(`${person}\n## `), content);
+    const added = content.slice(person.length);
+    assert.ok(!/^## (Project Overview|Testing)$/m.test(added), `no second section of the person's name:\n${added}`);
+    assert.match(added, /^### Project Overview\n\nWidgets has three layers\.$/m);
+    assert.match(added, /^### Testing\n\n- Run `make test` with `-race`\.$/m);
+  }
 });

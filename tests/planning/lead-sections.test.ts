@@ -18,10 +18,10 @@ test("opening `### ` sections follow the Copilot file's own sections, under a `#
   assert.deepEqual(second.operations, []);
 });
 
-test('opening `### ` sections join the end of the Copilot section that has the name they are given', async (t) => {
+test("opening `### ` sections never join the person's section of the name they would be given: they go after it, under `## General`", async (t) => {
   const own = '## Project structure\n\n- Code lives in `src/`.\n';
   const { first, second } = await plannedTwice(t, { [COPILOT]: `${REVIEW}\n${own}`, 'CLAUDE.md': `${LEAD}\n${BUILD}` });
-  assert.equal(first.operations.find((o) => o.path === COPILOT)?.content, `${REVIEW}\n${own}\n${LEAD}\n${BUILD}`);
+  assert.equal(first.operations.find((o) => o.path === COPILOT)?.content, `${REVIEW}\n${own}\n## General\n\n${LEAD}\n${BUILD}`);
   assert.deepEqual(second.operations, []);
 });
 

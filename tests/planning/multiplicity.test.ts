@@ -95,7 +95,7 @@ test('a flat copilot-instructions.md put in sections keeps its repeated bullet',
   assert.deepEqual(ops(second), []);
 });
 
-test("a legacy file repeating a bullet of Copilot's file in one section merges both into Copilot's copy", async (t) => {
+test("a legacy file repeating a bullet of Copilot's file in one section merges both into Copilot's copy; its new line goes after the person's text", async (t) => {
   const { first, second, read } = await migrate(t, {
     [COPILOT]: '# Project\n\n## Testing\n\n- Run the tests.\n',
     'AGENTS.md': '## Testing\n\n- Run the tests.\n- Add a test per fix.\n- Run the tests.\n',
@@ -103,8 +103,9 @@ test("a legacy file repeating a bullet of Copilot's file in one section merges b
   assert.equal(count(read(COPILOT), '- Run the tests.'), 1, read(COPILOT));
   assert.deepEqual(
     first.merged.map((m) => `${m.path}:${m.line} -> ${m.keptAt.path}:${m.keptAt.line}${m.repeat ? ' (repeat)' : ''}`),
-    ['AGENTS.md:1 -> .github/copilot-instructions.md:3', `AGENTS.md:3 -> ${COPILOT}:5`, `AGENTS.md:5 -> ${COPILOT}:5 (repeat)`],
+    [`AGENTS.md:3 -> ${COPILOT}:5`, `AGENTS.md:5 -> ${COPILOT}:5 (repeat)`],
   );
+  assert.equal(read(COPILOT), '# Project\n\n## Testing\n\n- Run the tests.\n\n## General\n\n### Testing\n\n- Add a test per fix.\n');
   assert.deepEqual(ops(second), []);
 });
 

@@ -70,7 +70,7 @@ for (const [name, flat] of [
   });
 }
 
-test("a conflicting rule from another file is marked beside the person's list, after it, never between two of its lines", async (t) => {
+test("a conflicting rule from another file is marked, and written after the person's text: never between two of their lines, nor into their section", async (t) => {
   const list = [
     '- **Build**: `bun run compile`, not `bun run build`.',
     '- **Watch**: `bun run watch`.',
@@ -88,10 +88,8 @@ test("a conflicting rule from another file is marked beside the person's list, a
   assert.match(content, /conflicting rules about the build command/, 'the conflict is marked (the default choice)');
   assert.ok(content.includes(list.join('\n')), `the person's list was cut:\n${content}`);
   const other = content.indexOf('- **Build:** `bun run package`');
-  assert.ok(
-    other > content.indexOf(list[2]!) && other < content.indexOf('## Style'),
-    `the other side stands right after the list:\n${content}`,
-  );
+  assert.ok(content.startsWith(copilot), `the person's text was changed:\n${content}`);
+  assert.ok(other > content.indexOf('- Keep functions small.'), `the other side stands after the person's text:\n${content}`);
 });
 
 test("a file scoped to its folder keeps its sections in its own file: none is spread into the repository's sections", async (t) => {

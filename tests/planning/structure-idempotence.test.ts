@@ -423,8 +423,9 @@ test('code left open to the end of a legacy file is closed where it lands, so it
   });
   assert.deepEqual(plans[1]?.operations ?? [], [], 'the second plan is a no-op');
   const out = read(COPILOT);
-  assert.deepEqual(section(out, '## Testing'), ['- Run the tests.', 'Example:', '```sh', 'npm test', '```']);
-  assert.deepEqual(h2s(out), ['## Testing', '## Style']);
+  assert.deepEqual(section(out, '## Testing'), ['- Run the tests.']);
+  assert.deepEqual(section(out, '### Testing'), ['Example:', '```sh', 'npm test', '```']);
+  assert.deepEqual(h2s(out), ['## Testing', '## Style', '## General']);
 });
 
 test('code left open in a flat Copilot file is closed when restructure moves it', () => {

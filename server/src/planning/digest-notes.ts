@@ -16,8 +16,10 @@ export function digestNotes(existing: InstructionDoc, merged: Merged[]): Note[] 
   for (const source of sources) {
     const own = merged.filter((m) => m.path === source && m.keptAt.path === existing.path);
     const kept = new Set(own.map((m) => m.keptAt.line));
-    const headings = units.filter((u) => u.kind === 'heading' && u.level! >= 2 && kept.has(u.line));
-    if (headings.length === 0 || !own.some((m) => !/^ {0,3}#{1,6}\s/.test(m.text))) continue;
+    // The person's sections that hold a rule of the source (their headings stay theirs: nothing joins them).
+    const holding = new Set(own.filter((m) => !/^ {0,3}#{1,6}\s/.test(m.text)).map((m) => sectionAt(units, m.keptAt.line)));
+    const headings = units.filter((u) => holding.has(u));
+    if (headings.length === 0) continue;
     const lines: { line: number; text: string }[] = [];
     for (const h of headings) {
       const from = units.indexOf(h);
@@ -32,4 +34,14 @@ export function digestNotes(existing: InstructionDoc, merged: Merged[]): Note[] 
       notes.push({ kind: 'digest-kept', path: existing.path, source, sections: headings.map((h) => headingText(h.lines[0]!)), lines });
   }
   return notes;
+}
+
+/** The `## ` (or deeper) heading a line of the file stands under, or undefined above the first. */
+function sectionAt(units: InstructionDoc['units'], line: number): InstructionDoc['units'][number] | undefined {
+  let at: InstructionDoc['units'][number] | undefined;
+  for (const u of units) {
+    if (u.line > line) break;
+    if (u.kind === 'heading' && u.level! >= 2) at = u;
+  }
+  return at;
 }

@@ -118,7 +118,9 @@ export function appendAdditions(base: Rendered, additions: Addition[], target: s
     w.content(a);
     if (starts.length > 0) w.blank();
   }
-  const used = joinSections(w, base, bounds, additions);
+  const used = personsFile ? new Set<Addition>() : joinSections(w, base, bounds, additions);
+  // The person's own sections are written as they are: nothing joins them (issue 40, fixed ground).
+  if (personsFile) w.push({ lines: base.lines.slice(bounds[0]), refs: base.refs.slice(bounds[0]) });
   for (const a of additions) {
     if (used.has(a) || a.top) continue;
     if (onlyTitles(a)) {

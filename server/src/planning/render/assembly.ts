@@ -5,7 +5,7 @@ import { blocksOf, headingKey, isSortable, isStructural } from '../outline.js';
 import { blockTopic, sameSection, sectionFor } from '../structure.js';
 import { GENERAL_SECTION } from '../section-topics.js';
 import { plainKeys } from './keys.js';
-import { placeDocument, PlacedKeys, type Placed } from './placement.js';
+import { placement, PlacedKeys, type Placed } from './placement.js';
 import { mergedEntry } from './rendered.js';
 import { isRuleList } from './flat-document.js';
 import type { Addition } from './addition.js';
@@ -40,12 +40,13 @@ function repeatedSiblings(placed: Placed[]): Map<Unit, Unit> {
 
 /**
  * The title of the `## ` section a document's headings deeper than `## ` under no heading go under:
- * their confident topic, else General; General too when one of them has the topic's words (no `## Build` over `### Build`).
+ * their confident topic, else General; General too when one of them, or one of the target's own sections, has the topic's words (no `## Build` over `### Build`).
  */
-function leadTitle(placed: Placed[]): string {
+function leadTitle(placed: Placed[], targetHeadings: string[]): string {
   const lines = placed.filter((p) => p.unit.kind === 'heading' && p.unit.level! > 2 && p.ctx === '').map((p) => p.unit.lines[0]!);
   const title = sectionFor(lines.join('\n')).title;
-  return lines.some((l) => sameSection(l, title)) ? GENERAL_SECTION.title : title;
+  // Nor one of the person's: their section of that name is theirs, and this one goes after it (issue 40).
+  return [...lines, ...targetHeadings].some((l) => sameSection(l, title)) ? GENERAL_SECTION.title : title;
 }
 
 const siblingKey = (u: Unit): string => `${u.level}\u0000${headingKey(u.lines[0]!)}`;
@@ -95,15 +96,10 @@ export class Assembly {
     return this.targetHeadings.length > 0;
   }
 
-  /**
-   * Whether a titled document's chapters are the target's sections: two of them at least. A Copilot
-   * file that digests it then gets one section per topic, not a second one under its title. One
-   * shared heading is not evidence: a "Testing" chapter under another file's title is that file's own.
-   */
-  private readonly digested = (chapters: string[]): boolean => {
+  /** Whether one of a document's chapters has the words of one of the target's own `## ` sections. */
+  private readonly collides = (chapters: string[]): boolean => {
     const own = new Set(this.targetHeadings.map(headingKey));
-    const shared = chapters.filter((c) => own.has(headingKey(c))).length;
-    return shared >= 2;
+    return chapters.some((c) => own.has(headingKey(c)));
   };
 
   /** What goes under the target's head, on top, and then every section; no heading is left with nothing under it. */
@@ -116,13 +112,14 @@ export class Assembly {
 
   /** Read one legacy document's units in. */
   addDocument(sourceUnits: Unit[], flatName: string | null = null): void {
-    const placedUnits = placeDocument(sourceUnits, this.digested);
+    const { out: placedUnits, nested } = placement(sourceUnits, this.collides);
     if (placedUnits.length === 0) return;
     const keys = new PlacedKeys(placedUnits);
     const units = placedUnits.map((p) => p.unit);
     this.siblings = new Map();
     this.repeats = new Map();
-    this.leadHeading = `## ${flatName ?? leadTitle(placedUnits)}`;
+    // Chapters put one level down for the person's sections go under a heading naming no one topic of theirs.
+    this.leadHeading = `## ${flatName ?? (nested ? GENERAL_SECTION.title : leadTitle(placedUnits, this.targetHeadings))}`;
     // A document whose every unit is written already (a second plan after a migration) adds nothing.
     // A heading repeated among its siblings is one section, and what a section says again is written
     // once: each needs one copy.
@@ -203,7 +200,8 @@ export class Assembly {
       const copies = [...(sibling ? [sibling.heading] : []), ...rest.map((x) => this.written.take(x, keys.lookup(x))!)];
       subtree.forEach((x, k) => this.merge(x, copies[k]!));
       const first = copies[0]!;
-      const node = this.opened.get(first) ?? (!parent && u.level === 2 && first.level === 2 ? this.joinTarget(first) : null);
+      // A heading of the person's own section opens nothing: no later text of the document joins it (fixed ground).
+      const node = this.opened.get(first) ?? null;
       if (!sibling) this.siblingsOf(parent).set(siblingKey(u), { node, heading: first });
       return end;
     }
@@ -236,21 +234,15 @@ export class Assembly {
     return this.siblings.get(parent)?.get(siblingKey(u));
   }
 
-  /** A section that adds to the end of the target's own `## ` section `copy`. */
-  private joinTarget(copy: Unit): Addition {
-    const node: Addition = { ...emptyAddition(copy.lines[0]!, null), intoTarget: copy.lines[0]!.trimEnd() };
-    this.opened.set(copy, node);
-    this.sections.push(node);
-    return node;
-  }
-
-  /** The section a heading opens or joins, and the heading written for it (its own, or the copy it merged into). */
+  /**
+   * The section a heading opens or joins, and the heading written for it (its own, or the copy it
+   * merged into). Only a section another source opened is joined: the person's own sections are fixed
+   * ground, a same-named chapter is a section of its own after them (issue 40).
+   */
   private openSection(u: Unit, parent: Addition | null, keys: PlacedKeys): { node: Addition; heading: Unit } {
-    const joinsTarget = (c: Unit) => !parent && u.level === 2 && c.kind === 'heading' && c.level === 2;
-    const copy = this.written.take(u, keys.lookup(u), (c) => this.opened.has(c) || joinsTarget(c));
+    const copy = this.written.take(u, keys.lookup(u), (c) => this.opened.has(c));
     if (copy) this.merge(u, copy);
-    if (copy && this.opened.has(copy)) return { node: this.opened.get(copy)!, heading: copy };
-    if (copy) return { node: this.joinTarget(copy), heading: copy };
+    if (copy) return { node: this.opened.get(copy)!, heading: copy };
     const node = emptyAddition(u.lines[0]!, u);
     this.written.add(u, keys.written(u));
     this.opened.set(u, node);
@@ -301,7 +293,8 @@ export class Assembly {
           continue;
         }
         // Sorted by topic only where nothing else gives structure: a document without headings; a numbered run stays whole.
-        const topic = flat && group.length === 1 && isSortable(block) ? blockTopic(block) : null;
+        // Not in the person's file with sections: a topic section there would stand beside theirs of the same name.
+        const topic = flat && !this.targetSections && group.length === 1 && isSortable(block) ? blockTopic(block) : null;
         if (topic) this.topicSection(`## ${topic.title}`).blocks.push(written);
         else this.top().blocks.push(written);
       }

@@ -32,10 +32,10 @@ function gatherTopic(r: Rendered, marks: MarkTopics, topic: string, existing: st
   if (sides.length < 2 || together(r, sides)) return r;
   const hollowBefore = hollowHeadings(r.lines);
   // A move must leave every block as it was: a block that joins a list or a lead-in when moved reads differently.
-  const all = placedBlocks(r, marks);
   for (const side of sides) {
-    // At a side of the person's own file, the others go after the run of their lines it stands in, never between two of them.
-    const anchor = holds(r, side, existing) ? personsRun(r, side, all, existing) : side;
+    // The person's own text is fixed ground: nothing is moved in among it, not even the other side of its rule (issue 40).
+    if (holds(r, side, existing)) continue;
+    const anchor = side;
     // The existing file's own lines stay where its author put them: only what the plan brings in moves.
     const movers = sides.filter(
       (p) =>
@@ -51,16 +51,6 @@ function gatherTopic(r: Rendered, marks: MarkTopics, topic: string, existing: st
     if (hollowHeadings(moved.lines) <= hollowBefore && blockTexts(moved.lines) === blockTexts(r.lines, dropped)) return moved;
   }
   return r;
-}
-
-/** `side` with the blocks of the existing file that follow it with no blank line between, as one: the run of the person's lines it ends. */
-function personsRun(r: Rendered, side: Placed, all: Placed[], existing: string | null): Placed {
-  let run = side;
-  for (const next of all) {
-    if (next.start !== run.end || !range(next.start, next.end).every((i) => r.refs[i]?.path === existing)) continue;
-    run = { ...next, start: run.start, topics: run.topics };
-  }
-  return run;
 }
 
 /** Whether the sides stand one after the other already, nothing but blank lines between them. */

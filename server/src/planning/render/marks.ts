@@ -38,9 +38,10 @@ function markCovers(above: string | undefined, topics: Set<string>): boolean {
  * answer, each pseudo-heading or heading alone. A mark inside a block would cut it in two when the
  * file is read again. No mark is added where one right above (from an earlier migration) already
  * names the same topics, in whatever order. A side inside a managed block is marked above the block:
- * its tool rewrites what is inside (model/managed-blocks.ts).
+ * its tool rewrites what is inside (model/managed-blocks.ts). No mark goes among the lines of `fixed`
+ * (the person's existing Copilot file, fixed ground, issue 40): the side brought in carries the mark.
  */
-export function insertMarks(r: Rendered, marks: MarkTopics): Rendered {
+export function insertMarks(r: Rendered, marks: MarkTopics, fixed: string | null = null): Rendered {
   if (marks.size === 0) return r;
   const at = new Map<number, Set<string>>();
   const managed = managedBlocks(r.lines);
@@ -58,7 +59,8 @@ export function insertMarks(r: Rendered, marks: MarkTopics): Rendered {
     const key = [...new Set(topics)].sort(byCodeUnit).join(JOIN);
     const same = key !== '' && key === previous && first !== undefined && !block.units.some(isToolMark);
     previous = first?.kind === 'heading' ? '' : key;
-    if (topics.length === 0 || !first || same) continue;
+    const persons = fixed !== null && block.units.every((u) => u.lines.every((_, k) => r.refs[u.line - 1 + k]?.path === fixed));
+    if (topics.length === 0 || !first || same || persons) continue;
     const line = outside(first.line - 1);
     const set = at.get(line) ?? new Set<string>();
     for (const t of topics) set.add(t);

@@ -14,11 +14,13 @@ export interface Placed {
 /**
  * A legacy document's units as they are placed in Copilot's file: rule lines apart, pseudo-headings
  * as headings, and every heading moved down with its tree below the title that names the file's
- * subject (or, under a title that names only a file, so that its chapters are `## ` sections).
+ * subject (or, under a title that names only a file, so that its chapters are `## ` sections, unless
+ * one of them has the name of a section of the person's: then they are `### ` sections under a heading of their own).
+ * `nested` says so.
  */
-export function placeDocument(sourceUnits: Unit[], joinsTarget: (chapters: string[]) => boolean = () => false): Placed[] {
+export function placement(sourceUnits: Unit[], collides: (chapters: string[]) => boolean): { out: Placed[]; nested: boolean } {
   const units = outlineUnits(sourceUnits).units;
-  if (units.length === 0) return [];
+  if (units.length === 0) return { out: [], nested: false };
   const first = units[0]!;
   const h1s = units.filter((u) => u.kind === 'heading' && u.level === 1);
   const namesFile = (u: Unit) =>
@@ -27,10 +29,11 @@ export function placeDocument(sourceUnits: Unit[], joinsTarget: (chapters: strin
     (isFileNameTitle(u.lines[0]!) || headingText(u.lines[0]!) === '' || (u === first && units.length === 1));
   // A title with nothing under it names no section: it is kept in a comment, as a title naming a file is.
   const titled = first.kind === 'heading' && first.level === 1 && h1s.length === 1 && units.length > 1 && !namesFile(first);
-  // A document whose chapters are the target's own sections (a Copilot file that digests it) joins
-  // them, one section per topic: its title names no section of its own, and is kept in a comment.
-  const subject = titled && !joinsTarget(chapters(units)) ? first : null;
-  const isNameTitle = (u: Unit) => namesFile(u) || (titled && subject === null && u === first);
+  const subject = titled ? first : null;
+  const isNameTitle = (u: Unit) => namesFile(u);
+  // A document with no subject of its own whose chapter has the name of one of the person's sections
+  // goes under a `## ` heading of its own, its chapters one level down: never beside theirs (issue 40).
+  const nested = subject === null && units.some((u) => u.kind === 'heading' && u.level! >= 2) && collides(chapters(units));
   // A `# ` heading below a section that closes within a generated block (`<!-- x:end -->` before the
   // next heading) is a chapter of that block, not the file's outline: it does not move every chapter
   // down a level; it comes down to a `## ` section itself. One with chapters of its own is an outline.
@@ -40,7 +43,7 @@ export function placeDocument(sourceUnits: Unit[], joinsTarget: (chapters: strin
   );
   const levels = units.filter((u) => u.kind === 'heading' && u !== subject && !isNameTitle(u) && !stray.has(u)).map((u) => u.level!);
   const min = levels.length > 0 ? Math.min(...levels) : Infinity;
-  const by = min === Infinity ? 0 : Math.max(0, (subject ? 3 : 2) - min);
+  const by = min === Infinity ? 0 : Math.max(0, (subject || nested ? 3 : 2) - min);
   const out: Placed[] = [];
   const stack: { level: number; key: string }[] = [];
   for (const u of units) {
@@ -60,7 +63,7 @@ export function placeDocument(sourceUnits: Unit[], joinsTarget: (chapters: strin
     }
     out.push({ unit: u, ctx: stack[stack.length - 1]?.key ?? '' });
   }
-  return out;
+  return { out, nested };
 }
 
 /** The heading lines of a document's chapters: its headings of the highest level below its title. */
