@@ -24,27 +24,38 @@ export function pointerLines(
   const notes: Note[] = [];
   for (const doc of docs) {
     const target = targetOf(doc);
+    // A file whose rules go to the same target is in it too: a line pointing there would point into its own file.
+    const there = new Set([target, ...docs.filter((d) => d !== doc && targetOf(d) === target).map((d) => d.path)]);
     for (const u of doc.units) {
       if (u.kind === 'code' || u.kind === 'frontmatter' || u.kind === 'heading') continue;
       u.lines.forEach((text, k) => {
         const at = { path: doc.path, line: u.line + k };
         // Inside a managed block it stays: its tool rewrites the block whole.
-        if (managed(at) || !pointsOnlyAt(doc.path, text, target)) return;
-        dropped.set(at, { ...at, text, reason: `it only points at ${target}, the file its rules move into` });
-        notes.push({ kind: 'pointer-line', at, text, target });
+        const pointed = managed(at) ? null : pointedAt(doc.path, text, there);
+        if (pointed === null) return;
+        const into = pointed === target ? 'the file its rules move into' : `whose rules move into ${target} too`;
+        dropped.set(at, { ...at, text, reason: `it only points at ${pointed}, ${into}` });
+        notes.push({ kind: 'pointer-line', at, text, target, ...(pointed === target ? {} : { pointed }) });
       });
     }
   }
   return { dropped, notes };
 }
 
-/** Every sentence of `text` links to `target`: by a link, an `mdc:` link or an `@path` import (a path merely written out may be a rule about that file). */
-function pointsOnlyAt(from: string, text: string, target: string): boolean {
+/**
+ * The file `text` points at when every sentence of it links to one of `targets` (by a link, an `mdc:`
+ * link or an `@path` import; a path merely written out may be a rule about that file), else null.
+ */
+function pointedAt(from: string, text: string, targets: Set<string>): string | null {
   const t = text.trim().replace(/^(?:[-*+]|\d+[.)])\s+/, '');
-  if (t === '' || t.length > MAX_POINTER_CHARS) return false;
-  const names = (s: string): boolean => {
-    if (linkDestinations(s).some((d) => linkedPath(from, s.slice(d.start, d.end)) === target)) return true;
-    return [...s.matchAll(/(?:\]\(mdc:|@)([^\s)]+)/g)].some((m) => linkedPath('', m[1]!) === target || linkedPath(from, m[1]!) === target);
+  if (t === '' || t.length > MAX_POINTER_CHARS) return null;
+  const names = (s: string): string | undefined => {
+    const paths = [
+      ...linkDestinations(s).map((d) => linkedPath(from, s.slice(d.start, d.end))),
+      ...[...s.matchAll(/(?:\]\(mdc:|@)([^\s)]+)/g)].flatMap((m) => [linkedPath('', m[1]!), linkedPath(from, m[1]!)]),
+    ];
+    return paths.find((p): p is string => p !== null && targets.has(p));
   };
-  return t.split(/(?<=[.!?])\s+(?=[A-Z*_`[@])/).every(names);
+  const hits = t.split(/(?<=[.!?])\s+(?=[A-Z*_`[@])/).map(names);
+  return hits.every((h) => h !== undefined) ? hits[0]! : null;
 }

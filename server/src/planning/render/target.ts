@@ -7,6 +7,8 @@ import { Assembly } from './assembly.js';
 import { managedBlocksWhole } from './managed.js';
 import { managedBlocks } from '../../model/managed-blocks.js';
 import { flatSectionName } from './flat-document.js';
+import { sameSection } from '../structure.js';
+import { GENERAL_SECTION } from '../section-topics.js';
 import { bodyOf, renderBase } from './body.js';
 import { asItIs, push, trimEnd, type Rendered } from './rendered.js';
 import { WrittenUnits } from './written-units.js';
@@ -37,7 +39,43 @@ export function renderTarget(sources: TargetSources, target: Target, existingDoc
     const body = bodyOf(doc.path, sources.linesOf(doc.path), units[0]!.line - 1, units, written, merged);
     if (body.lines.length === 0) continue;
     trimEnd(out);
-    push(out, { lines: ['', ...body.lines], refs: [null, ...body.refs] });
+    const lead = leadHeading(out.lines, body.lines, doc);
+    push(out, { lines: ['', ...lead, ...body.lines], refs: [null, ...lead.map(() => null), ...body.refs] });
+  }
+  return out;
+}
+
+const HEADING = /^ {0,3}(#{1,6})\s+\S/;
+
+/**
+ * The heading a body appended to a file with sections goes under, with the blank line after it, or
+ * nothing: a body that does not open with a heading at the file's top section level would read as
+ * part of the file's last subsection (issue 40). Named by the body's description or rule file name,
+ * else General; never a name the file has already.
+ */
+function leadHeading(file: string[], body: string[], doc: InstructionDoc): string[] {
+  const levels = headingLevels(file).filter((l) => l >= 2);
+  if (levels.length === 0) return [];
+  const top = Math.min(...levels);
+  const first = HEADING.exec(body.find((l) => l.trim() !== '') ?? '');
+  if (first && first[1]!.length <= top) return [];
+  // A guess at the topic of a few lines misnames them more often than not: General says no more than it knows.
+  const named = flatSectionName(doc) ?? GENERAL_SECTION.title;
+  const taken = file.some((l) => HEADING.test(l) && sameSection(l, named));
+  return [`${'#'.repeat(top)} ${taken ? GENERAL_SECTION.title : named}`, ''];
+}
+
+/** The levels of a file's headings outside fenced code. */
+function headingLevels(lines: string[]): number[] {
+  const out: number[] = [];
+  let fence: string | null = null;
+  for (const l of lines) {
+    const f = /^\s*(`{3,}|~{3,})/.exec(l);
+    if (f) fence = fence === null ? f[1]! : l.trim().startsWith(fence) ? null : fence;
+    else if (fence === null) {
+      const h = HEADING.exec(l);
+      if (h) out.push(h[1]!.length);
+    }
   }
   return out;
 }

@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
+import { buildPlan } from '../../server/src/planning/plan.js';
+import { sandbox } from '../helpers/sandbox.js';
+
+/**
+ * A body appended to a file with sections starts at the file's top section level (issue 40): text
+ * without a heading of its own, or under deeper headings only, would read as part of the file's last
+ * subsection. And a line that only points at another file whose rules land in the same file is not
+ * copied there (it would point into its own file): it is named in `dropped` and a note.
+ */
+const TARGET = '.github/instructions/python.instructions.md';
+const AGENTS =
+  '# AGENTS.md\n\nInstructions for agents in the Python code.\n\n## Packages\n\n### Core\n- core: the base.\n\n### Experimental\n- lab: experiments.\n';
+const NESTED =
+  "---\napplyTo: 'python/**'\n---\n\nSee [AGENTS.md](../../AGENTS.md) for the package list.\n\nKeep the export registry and `__all__` in sync.\n";
+
+test("a headless body appended after the file's last subsection goes under a heading at the file's top section level", async (t) => {
+  const repo = sandbox(t, {
+    'python/AGENTS.md': AGENTS,
+    'python/.github/instructions/python.instructions.md': NESTED,
+    'python/pyproject.toml': '',
+  });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = plan.operations.find((o) => o.path === TARGET)?.content ?? '';
+  assert.ok(
+    content.endsWith('### Experimental\n- lab: experiments.\n\n## General\n\nKeep the export registry and `__all__` in sync.\n'),
+    content,
+  );
+  assert.deepEqual(
+    plan.dropped.map((d) => `${d.path}:${d.line} ${d.reason}`),
+    [`python/.github/instructions/python.instructions.md:5 it only points at python/AGENTS.md, whose rules move into ${TARGET} too`],
+  );
+  assert.ok(
+    plan.notes.some((n) => n.includes('points at python/AGENTS.md, whose rules go to')),
+    plan.notes.join('\n'),
+  );
+});
+
+test('a body that opens with a heading at the top section level, or a file without sections, gets no heading of the tool', async (t) => {
+  const cases = [
+    {
+      nested: "---\napplyTo: 'python/**'\n---\n\n## Exports\n\nKeep the export registry in sync.\n",
+      tail: '- lab: experiments.\n\n## Exports\n\nKeep the export registry in sync.\n',
+    },
+  ];
+  for (const c of cases) {
+    const repo = sandbox(t, {
+      'python/AGENTS.md': AGENTS,
+      'python/.github/instructions/python.instructions.md': c.nested,
+      'python/pyproject.toml': '',
+    });
+    const content = buildPlan(await scanRepository(repo)).operations.find((o) => o.path === TARGET)?.content ?? '';
+    assert.ok(content.endsWith(c.tail), content);
+  }
+});
