@@ -51,6 +51,13 @@ function leadTitle(placed: Placed[], targetHeadings: string[]): string {
 
 const siblingKey = (u: Unit): string => `${u.level}\u0000${headingKey(u.lines[0]!)}`;
 
+/** A fenced code block with three lines or more inside its fences: the same example written again is merged alone too. */
+const isWholeCode = (u: Unit): boolean => u.kind === 'code' && u.lines.length >= 5;
+
+/** A one-line bullet, not a lead-in or a line that answers another; a numbered item is merged only with its whole run (no "3." fragment). */
+const isListRule = (u: Unit): boolean =>
+  u.kind === 'list-item' && u.lines.length === 1 && !isStructural(u) && /^\s*[-*+]\s/.test(u.lines[0]!);
+
 const emptyAddition = (heading: string, headingUnit: Unit | null): Addition => ({ heading, headingUnit, blocks: [], children: [] });
 
 /**
@@ -324,7 +331,7 @@ export class Assembly {
    * row or code; the units of a lead-in with its list, or of a line and its answer, stay together.
    */
   private keptUnits(units: Unit[], keys: PlacedKeys, copies: Map<Unit, Unit>): Unit[] {
-    const structural = units.length === 1 && isStructural(units[0]!);
+    const structural = units.length === 1 && isStructural(units[0]!) && !isWholeCode(units[0]!);
     if (!structural && this.written.covers(units, (u) => keys.lookup(u))) {
       for (const u of units) {
         const copy = this.written.take(u, keys.lookup(u))!;
@@ -333,7 +340,17 @@ export class Assembly {
       }
       return [];
     }
-    for (const u of units) this.written.add(u, keys.written(u));
-    return units;
+    // Lines the file holds already are written once (issue 40): in a bullet list with no lead-in, an item written before is merged, the rest kept.
+    const list = units.every(isListRule);
+    const kept = units.filter((u) => {
+      const copy = list ? this.written.take(u, keys.lookup(u)) : undefined;
+      if (copy) {
+        this.merge(u, copy);
+        copies.set(u, copy);
+      }
+      return !copy;
+    });
+    for (const u of kept) this.written.add(u, keys.written(u));
+    return kept;
   }
 }
