@@ -55,7 +55,9 @@ test('default choices keep every legacy file and mark the contradiction in the f
   // Both sides stand together under the one mark (issue 31).
   assert.equal(out.match(/<!-- copilot-onboard: conflicting rules about package manager/g)?.length, 1, out);
   // The person's line stays where it was; the other side comes right after it (issue 40).
-  assert.match(out, /decide which one stands -->\n- Use pnpm for all package management\.\n\n?- Use npm to install dependencies\.\n/, out);
+  // The person's file is fixed ground (issue 40): their line stays unmarked in place, the side brought in carries the mark.
+  assert.ok(out.startsWith(FILES['.github/copilot-instructions.md']), out);
+  assert.match(out, /decide which one stands -->\n- Use npm to install dependencies\.\n/, out);
   assert.match(fs.readFileSync(path.join(repo, '.github/instructions/api.instructions.md'), 'utf8'), /^applyTo: "src\/api\/\*\*"$/m);
 });
 

@@ -167,3 +167,38 @@ test("approve's first round lists a cloud agent's setup section, leave out drops
   assert.equal(outcomeOf(await s.call('onboarding_rollback')), 'rolled_back');
   assert.deepEqual(hashTree(repo), before);
 });
+
+test('a file describing itself is not a rule: its self-descriptions are offered to leave out; a pointer line stays a rule, and a section configuring a product option named for an assistant is no section for it', async (t) => {
+  const agents =
+    '# Agents\n\n> **Context file for coding agents.** Full documentation at [docs/agent.md](docs/agent.md).\n\n' +
+    'This file exists for compatibility with tools that look for AGENTS.md.\n\n## Build\n\n- Run `make`.\n- See CONTRIBUTING.md for the release steps.\n\n' +
+    'This file should not duplicate the command matrix.\n';
+  const gemini =
+    '# Gemini package\n\nIntegration with the Gemini API.\n\n## Gemini-specific Options\n\n- **`top_k`** - Top-K sampling parameter\n';
+  const repo = sandbox(t, {
+    'AGENTS.md': agents,
+    'packages/gemini/AGENTS.md': gemini,
+    'packages/gemini/pyproject.toml': '',
+    'docs/agent.md': '# Agent docs\n',
+  });
+  const base = buildPlan(await scanRepository(repo));
+  const option = base.assistants.find((a) => a.path === 'AGENTS.md');
+  assert.deepEqual(
+    option?.lines.map((l) => l.line),
+    [3, 5, 12],
+    JSON.stringify(base.assistants, null, 1),
+  );
+  assert.ok(
+    option!.lines.every((l) => l.names === 'the file describing itself, not a rule'),
+    JSON.stringify(option!.lines),
+  );
+  assert.equal(
+    base.assistants.find((a) => a.path === 'packages/gemini/AGENTS.md'),
+    undefined,
+    'a section configuring the Gemini option of the product is not for Gemini',
+  );
+  const chosen = buildPlan(await scanRepository(repo), undefined, { legacy: {}, conflicts: {}, assistants: { 'AGENTS.md': 'leave_out' } });
+  const content = chosen.operations.find((o) => o.path === '.github/copilot-instructions.md')!.content!;
+  assert.ok(!content.includes('This file') && !content.includes('Context file'), content);
+  assert.ok(content.includes('- See CONTRIBUTING.md for the release steps.') && content.includes('- Run `make`.'), content);
+});

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ASSISTANT, otherAssistantLines } from '../analysis/discovery/other-assistants.js';
 import { aboutAssistantSections, type AboutAssistantSection } from '../analysis/discovery/about-assistant.js';
+import { selfDescriptionLines } from '../analysis/discovery/self-description.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { AssistantFate, AssistantOption, PlanChoices } from '../model/plan.js';
 import type { DroppedLine } from './choices.js';
@@ -130,6 +131,7 @@ export function assistantChoices(
     const about = aboutAssistantSections(doc);
     const found = [...otherAssistantLines(doc)];
     for (const a of about) if (!found.some((f) => f.line === a.line)) found.push({ line: a.line, text: a.text, names: a.names });
+    for (const s of selfDescriptionLines(doc)) if (!found.some((f) => f.line === s.line)) found.push(s);
     found.sort((a, b) => a.line - b.line);
     if (found.length === 0) continue;
     const target = targetOf(doc);

@@ -20,9 +20,15 @@ export const ASSISTANT = String.raw`Claude Code|Claude|Codex|Gemini CLI|Gemini|C
 const ADDRESSED = new RegExp(
   String.raw`\b(?:guidance to|instructions for|written for|rules for)\s+(${ASSISTANT})\b|\b(${ASSISTANT})\s+(?:should|must|cannot|can't|won't|doesn't|is not able|has no)\b|(claude\.ai/code)`,
 );
+/**
+ * What a section configures when it is about a product's option named for an assistant's model or
+ * API ("Gemini-specific Options" of a package that integrates Gemini): settings of the code, not a
+ * section written for that assistant.
+ */
+const PRODUCT_OPTIONS = String.raw`(?:options|settings|parameters|params|configuration|config|fields|types|models?|api)\b`;
 /** A heading for one assistant: "Claude-specific", "For Codex", "Notes for Cursor", or the name alone. */
 const SECTION_FOR = new RegExp(
-  String.raw`^ {0,3}#{1,6}\s+(?:(?:notes |instructions |rules )?for (${ASSISTANT})\b|(${ASSISTANT})[- ]specific\b|(${ASSISTANT})\s*#*\s*$)`,
+  String.raw`^ {0,3}#{1,6}\s+(?:(?:notes |instructions |rules )?for (${ASSISTANT})\b|(${ASSISTANT})[- ]specific\b(?!\s+${PRODUCT_OPTIONS})|(${ASSISTANT})\s*#*\s*$)`,
   'i',
 );
 const MDC_LINK = /\]\(mdc:[^)]*\)|(?<![\w/])mdc:[\w./-]+/;
