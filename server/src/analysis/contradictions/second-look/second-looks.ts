@@ -77,10 +77,8 @@ const turnsAgainst = (a: LineTerms, b: LineTerms) =>
 function indexLines(all: RuleLine[], taken: ReadonlySet<string>) {
   if (all.length < 2) return null;
   const cap = Math.max(20, Math.ceil(all.length / COMMON_SHARE));
-  const wordLines = new Map<string, number>();
-  const words = all.map((l) => plainWords(l.text));
-  for (const ws of words) for (const w of new Set(ws)) wordLines.set(w, (wordLines.get(w) ?? 0) + 1);
-  const meeting = all.filter((_, i) => words[i]!.some((w) => wordLines.get(w)! >= 2 && wordLines.get(w)! <= cap));
+  const { wordLines, meets } = countWordLines(all, cap);
+  const meeting = all.filter((_, i) => meets(i));
   const readAll = meeting.map((l) => lineTerms(l.text, l.code, l.wrong));
   const keep = readAll.map((r) => r.values.length > 0 || r.negated.size > 0);
   const lines = meeting.filter((_, i) => keep[i]);
@@ -133,6 +131,33 @@ function keepBest(all: SecondLook[], limit: number): SecondLook[] {
     if (kept.length === limit) break;
   }
   return kept;
+}
+
+/**
+ * On how many lines each plain word stands (a line counted once per word), and whether a line has a
+ * word a few other lines share. Words are numbered once: thousands of lines are read, one map look-up a word.
+ */
+function countWordLines(all: readonly RuleLine[], cap: number) {
+  const ids = new Map<string, number>();
+  const count: number[] = [];
+  const last: number[] = [];
+  const lineWords = all.map((l, i) => {
+    const words = plainWords(l.text);
+    const out = new Int32Array(words.length);
+    words.forEach((w, k) => {
+      let id = ids.get(w);
+      if (id === undefined) ids.set(w, (id = count.push(0) - 1));
+      out[k] = id;
+      if (last[id] === i) return;
+      last[id] = i;
+      count[id]!++;
+    });
+    return out;
+  });
+  const wordLines = new Map<string, number>();
+  for (const [w, id] of ids) wordLines.set(w, count[id]!);
+  const meets = (i: number) => lineWords[i]!.some((id) => count[id]! >= 2 && count[id]! <= cap);
+  return { wordLines, meets };
 }
 
 /** Plain words of a line (three letters or more, not only digits): the first, cheap reading. */
