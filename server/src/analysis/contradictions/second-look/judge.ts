@@ -46,6 +46,8 @@ interface Slot {
   strength: number;
   /** Found by aligning the whole lines, not two values. */
   line?: boolean;
+  /** One path written in two cases. */
+  cased?: boolean;
 }
 
 /**
@@ -82,8 +84,9 @@ export function judgePair(
   if (!slot && polarity === 0) return null;
   if (c.taken.has(pairKey(a, b))) return null;
   let score = (0.3 + similarity) * ((slot ? slot.strength : 0) + polarity * 0.8);
-  if (slot && ownSubject(slot.values[0], a) && ownSubject(slot.values[1], b)) score *= 0.25;
-  if (slot && !slot.line && a.path !== b.path && bothHold(slot.values, a.path, b.path, c.fileValues)) score *= 0.3;
+  // A path in two cases is one name misspelt, whatever its folder is called.
+  if (slot && !slot.cased && ownSubject(slot.values[0], a) && ownSubject(slot.values[1], b)) score *= 0.25;
+  if (slot && !slot.line && !slot.cased && a.path !== b.path && bothHold(slot.values, a.path, b.path, c.fileValues)) score *= 0.3;
   if (ra.hedged || rb.hedged) score *= 0.5;
   if (ra.catalogue || rb.catalogue) score *= 0.3;
   if (a.code && b.code) score *= 0.6;
@@ -110,9 +113,14 @@ export function judgePair(
  */
 function lineSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, ra: LineTerms, rb: LineTerms): Slot | null {
   const valued = (words: string[], r: LineTerms) => words.some((w) => /\d/.test(w) || inValue(r, w));
-  if (!valued(x.onlyA, ra) && !valued(x.onlyB, rb)) return null;
+  // A value changed for a value: a changed cell of prose beside a value is a copy reworded.
+  if (!valued(x.onlyA, ra) || !valued(x.onlyB, rb)) return null;
   const changed = Math.max(x.onlyA.length, x.onlyB.length);
   if (x.common < 4 || x.onlyA.length === 0 || x.onlyB.length === 0 || changed > 3) return null;
+  // The changed words say the same in other punctuation, or one side only adds to the other
+  // (`custom-sections.md` / "custom sections", `i18n.md overview` / `i18n`): reworded, not drifted.
+  const [ta, tb] = [new Set(x.onlyA.flatMap(valueTokens)), new Set(x.onlyB.flatMap(valueTokens))];
+  if ([...ta].every((t) => tb.has(t)) || [...tb].every((t) => ta.has(t))) return null;
   const kept = x.common / (x.common + changed);
   if (kept < 0.7) return null;
   return { values: [x.onlyA.join(' '), x.onlyB.join(' ')], strength: 0.5 + 0.5 * kept, line: true };
@@ -128,16 +136,36 @@ const negationOnly = (onlyA: string[], onlyB: string[]): boolean => {
 function valueSlot(va: readonly Value[], vb: readonly Value[], tokensOf: (v: string) => Token[]): Slot | null {
   let best: Slot | null = null;
   for (const x of va) {
-    if (vb.some((y) => y.text === x.text)) continue;
+    const same = vb.find((y) => y.text === x.text);
+    if (same) {
+      // One path written in two cases names two files on most systems: one of them is wrong.
+      if (same.written !== x.written && isPath(x.text) && CASE_DRIFT > (best?.strength ?? 0))
+        best = { values: [x.written, same.written], strength: CASE_DRIFT, cased: true };
+      continue;
+    }
     for (const y of vb) {
       if (va.some((z) => z.text === y.text)) continue;
       const d = compareValues(x.text, y.text, tokensOf);
       // No token in common: the same frame around them (`main` branch, `canary` branch) still makes one slot.
-      const strength = d ? d.strength : sameFrame(x, y) && !shareToken(x.text, y.text, tokensOf) ? 0.45 : 0;
+      let strength = d ? d.strength : sameFrame(x, y) && !shareToken(x.text, y.text, tokensOf) ? 0.45 : 0;
+      if (strength > 0 && twoFiles(x.text, y.text)) strength *= OTHER_FILE;
       if (strength > (best?.strength ?? 0)) best = { values: [x.text, y.text], strength };
     }
   }
   return best;
+}
+
+/** How strongly one path written in two cases marks a pair: as strongly as a copy with a value changed. */
+const CASE_DRIFT = 0.9;
+/** Two paths to files of other names are most often a list of files side by side (each its own), rarely one drifted. */
+const OTHER_FILE = 0.2;
+
+/** A file's name, with its folders or not: a name with an extension (`docs/setup.md`, `SKILL.md`), no spaces. */
+const isPath = (v: string) => /[\p{L}\p{N}_-]\.[\p{L}][\p{L}\p{N}]{0,4}$/u.test(v) && !/\s/.test(v);
+/** Two paths whose last segments are other names: other files (the same name under other folders is one file moved). */
+function twoFiles(x: string, y: string): boolean {
+  if (!x.includes('/') || !y.includes('/') || /\s/.test(x) || /\s/.test(y)) return false;
+  return x.slice(x.lastIndexOf('/') + 1) !== y.slice(y.lastIndexOf('/') + 1);
 }
 
 /** Values with a token in common that still compare to nothing narrow one another (an argument added). */
@@ -176,8 +204,9 @@ function flipped(
   for (const t of ra.terms) {
     if (!bTerms.has(t)) continue;
     const [no, yes] = ra.negated.has(t) ? [ra, rb] : rb.negated.has(t) ? [rb, ra] : [null, null];
-    if (!no || !yes || yes.negated.has(t) || !inValue(yes, t)) continue;
-    const strength = Math.min(1, (weight.get(t) ?? 0) / (0.6 * top));
+    if (!no || !yes || yes.negated.has(t) || !(inValue(yes, t) || (inValue(no, t) && inFolder(yes, t)))) continue;
+    // An entry naming the thing (what it is) does nothing with it: a weak mark.
+    const strength = Math.min(1, (weight.get(t) ?? 0) / (0.6 * top)) * (yes.entry ? 0.3 : 1);
     if (strength > best.strength) [best.strength, best.against] = [strength, no === ra ? 'a' : 'b'];
   }
   return best;
@@ -185,6 +214,15 @@ function flipped(
 
 /** The term is a value of the line or a whole word of one (a command's word), not a piece of a file name. */
 const inValue = (r: LineTerms, t: string): boolean => r.values.some((v) => v.text === t || v.text.split(/\s+/).includes(t));
+
+/** The term is a folder of a path the line holds (`generated` in `src/generated/rules.rs`): what is done there is done to it. */
+const inFolder = (r: LineTerms, t: string): boolean =>
+  r.values.some((v) => {
+    if (!v.text.includes('/') || /\s/.test(v.text)) return false;
+    const parts = v.text.split('/');
+    // The last part is a folder too unless it is a file's name.
+    return (/\.\p{L}+$/u.test(parts.at(-1)!) ? parts.slice(0, -1) : parts).includes(t);
+  });
 
 /** The rarest term both lines share. */
 function subjectOf(ra: LineTerms, bTerms: ReadonlySet<string>, weight: ReadonlyMap<string, number>): string {

@@ -121,10 +121,15 @@ function keepBest(all: SecondLook[], limit: number): SecondLook[] {
   all.sort((p, q) => q.score - p.score || p.a.path.localeCompare(q.a.path) || p.a.line - q.a.line || p.b.line - q.b.line);
   const found = joinRules(all);
   const uses = new Map<string, number>();
+  const asked = new Set<string>();
   const kept: SecondLook[] = [];
   for (const p of found) {
     const [ka, kb] = [`${p.a.path}:${p.a.line}`, `${p.b.path}:${p.b.line}`];
     if ((uses.get(ka) ?? 0) >= PAIRS_PER_LINE || (uses.get(kb) ?? 0) >= PAIRS_PER_LINE) continue;
+    // The same two lines again, in a copied file (AGENTS.md and CLAUDE.md alike): one question, asked once.
+    const question = [p.a.text.trim(), p.b.text.trim()].sort().join('\n');
+    if (asked.has(question)) continue;
+    asked.add(question);
     uses.set(ka, (uses.get(ka) ?? 0) + 1);
     uses.set(kb, (uses.get(kb) ?? 0) + 1);
     kept.push(p);
@@ -184,7 +189,9 @@ function joinRules(sorted: SecondLook[]): SecondLook[] {
       const first = { ...p, more: [] };
       byRule.set(`${p.a.path}:${p.a.line}`, first);
       out.push(first);
-    } else if (rule.more!.length < LINES_AGAINST_A_RULE - 1) rule.more!.push(p.b);
+    } else if (rule.more!.length < LINES_AGAINST_A_RULE - 1 && ![rule.b, ...rule.more!].some((l) => l.text.trim() === p.b.text.trim()))
+      // The same line in another file shows nothing more: the rule's few lines are other lines doing it.
+      rule.more!.push(p.b);
   }
   return out;
 }

@@ -17,10 +17,14 @@ export interface LineTerms {
   catalogue: boolean;
   /** A line of code, not prose. */
   code: boolean;
+  /** An entry of a glossary or index (`` `x` - what x is ``): it names a value, it does nothing with it. */
+  entry: boolean;
 }
 
 export interface Value {
   text: string;
+  /** As written, its case kept: two values alike but for case are two names (`SKILL.md`, `skill.md`). */
+  written: string;
   /** The word before and the word after it in the line (lower-cased, '' for none). */
   before: string;
   after: string;
@@ -48,6 +52,8 @@ export const WRONG_WAY = /^\s*(?:[-*]\s+|\/\/\s*|#\s*)?(?:\u274c|\u{1f6ab}|\u26d
 const NEGATION_REACH = 8;
 const CONDITION = /(?:^|[,;(]\s*|\s)(?:when|where|if|unless|except)\s+\p{L}+/iu;
 const EDGE = /\bfor (?:[a-z]+ )?(?:cases?|situations?)\b|\b(?:sometimes|rarely|occasionally)\b/i;
+/** A line that starts with a value and says what it is: `` - `x` - the root build ``, `| `x` | ... |`, `**x**: ...`. */
+const ENTRY = /^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?(?:`[^`\n]+`|\*\*[^*\n]+\*\*)\s*(?:[-\u2013\u2014:|]|\(|$)/;
 /** A label ending in a colon ("**Default Branch**:", "Build:"): what follows is its value. */
 const LABEL_END = /:\s*$/;
 
@@ -58,13 +64,15 @@ const NONE: ReadonlySet<string> = new Set();
 const trimWord = (w: string) => w.replace(/^[.:/#+-]+|[.:,;]+$/g, '');
 
 /** A value as compared: lower-cased, without a leading `./` or link prefix or a trailing slash or colon. */
-export const normalValue = (v: string): string =>
+export const normalValue = (v: string): string => writtenValue(v).toLowerCase();
+
+/** A value as written (its case kept), otherwise as `normalValue` reads it: `SKILL.md` and `skill.md` name two files. */
+const writtenValue = (v: string): string =>
   v
     .trim()
-    .toLowerCase()
     // A placeholder stands for any value: `show <id>` and `show <subtaskId>` are one command.
     .replace(/<[^<>\s]+>|\{[^{}\s]+\}|\[[^[\]\s]+\]/g, '<>')
-    .replace(/^(?:\.\/|[a-z]+:(?!\/))/, '')
+    .replace(/^(?:\.\/|[a-z]+:(?!\/))/i, '')
     .replace(/[/:.]+$/, '');
 
 const wordsOf = (s: string): string[] =>
@@ -72,26 +80,38 @@ const wordsOf = (s: string): string[] =>
 
 /** A comment line in a code block (`# build first`, `// then run`): prose, not a command. */
 const COMMENT = /^\s*(?:#(?!!)|\/\/|<!--|--\s)\s*/;
-/** A Markdown link's target (`](mdc:docs/x.md)`): where the link goes, not what the line says. */
-const LINK_TARGET = /\]\([^)\s]*\)/g;
+/** A Markdown link's target (`](mdc:docs/x.md)`): where the link goes, a value, not words of what the line says. */
+const LINK_TARGET = /\]\(([^)\s]*)\)/g;
+/** A target that is a path in the repository, not a web address or an anchor. */
+const PATH_TARGET = /^(?![a-z][a-z0-9+.-]*:\/\/|#|mailto:)./i;
 
 export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTerms {
   const comment = codeLine && COMMENT.test(raw);
   const code = codeLine && !comment;
-  const text = (comment ? raw.replace(COMMENT, '') : raw).replace(LINK_TARGET, ']');
+  const unlinked = comment ? raw.replace(COMMENT, '') : raw;
+  const text = unlinked.includes('](') ? unlinked.replace(LINK_TARGET, ']') : unlinked;
   const terms = SCRATCH;
   terms.clear();
   const values: Value[] = [];
   const addValue = (v: string, before = '', after = '') => {
-    const value = normalValue(v);
+    const written = writtenValue(v);
+    const value = written.toLowerCase();
     if (value.length < 2 || values.some((x) => x.text === value)) return;
-    values.push({ text: value, before, after });
+    values.push({ text: value, written, before, after });
     terms.add(value);
   };
+  if (text !== unlinked) for (const m of unlinked.matchAll(LINK_TARGET)) if (PATH_TARGET.test(m[1]!)) addValue(m[1]!.replace(/#.*$/, ''));
   let rest = text;
   if (code) {
-    const command = text.trim().replace(/^[$>]\s+/, '');
-    if (command.length <= 80) addValue(command.replace(/\s+#.*$/, ''));
+    // A comment after the command is not part of it (`just ready   # before committing`).
+    const command = text
+      .trim()
+      .replace(/^[$>]\s+/, '')
+      .replace(/\s+#.*$/, '');
+    if (command.length <= 80) addValue(command);
+    // A line of a listing or a tree names its thing first (`store-lite   the storage crate`): a name of its own.
+    const first = /^[\s\u2500-\u257f|*+-]*([\p{L}\p{N}@][\p{L}\p{N}_./@-]*[-_./][\p{L}\p{N}_./@-]*[\p{L}\p{N}])\s/u.exec(command)?.[1];
+    if (first && command.length > first.length) addValue(first);
   } else {
     for (const m of text.matchAll(SPAN)) {
       const inner = (m[1] ?? m[2])!;
@@ -132,6 +152,7 @@ export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTe
     hedged: !code && (CONDITION.test(rest) || EDGE.test(rest)),
     catalogue: !code && isCatalogue(text),
     code,
+    entry: !code && ENTRY.test(text),
   };
 }
 
@@ -143,13 +164,18 @@ function isCatalogue(text: string): boolean {
   return /`[^`\n]+`(?:\s*(?:,|\/|\bor\b|\band\b|,\s*(?:or|and))\s*`[^`\n]+`){2,}/.test(text);
 }
 
+/** Where a clause ends: a stop or colon before a space (not the dot of `build.gradle.kts`), a dash, a bracket, a comma. */
+const CLAUSE_END = /[.;:!?](?=\s|$)|[\u2014()]|,\s|\s-\s/;
+
 /** The line's terms a negation governs: words after a negation up to the clause's end, or all after a wrong-way mark. */
 function negatedTerms(text: string, terms: ReadonlySet<string>): ReadonlySet<string> {
   const governed: string[] = [];
   if (WRONG_WAY.test(text)) governed.push(text);
   else
     for (const m of text.matchAll(PREFER.test(text) ? NEGATION_OR_OVER : NEGATION)) {
-      const clause = text.slice(m.index + m[0].length).split(/[.;:!?\u2014()]|,\s|\s-\s/)[0]!;
+      const clause = text.slice(m.index + m[0].length).split(CLAUSE_END)[0]!;
+      // A negation ending its clause ("... need no change", "... is not needed") turns what came before it.
+      if (clause.trim().split(/\s+/).length <= 1) governed.push(text.slice(0, m.index).split(CLAUSE_END).pop()!);
       governed.push(
         clause
           .split(/\s+/)
