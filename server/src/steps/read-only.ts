@@ -1,3 +1,4 @@
+import { splitText } from '../common/text.js';
 import { analyze } from '../analysis/analyze.js';
 import { describeGit, gitInfo } from '../repo/git.js';
 import { analysisLabel, buildPlan, migratedTargets } from '../planning/plan.js';
@@ -24,7 +25,7 @@ import { summaryTable } from '../show/summary-table.js';
 import { narrationOf, result, resultForError, type StepResult } from './result.js';
 import { annotated, supersededLines, supersededNow, supersededOnceScanned, type SupersededFile } from './superseded.js';
 import { AskedBetweenCalls } from '../call/ports.js';
-import { opinionLines, secondLookOpinion } from '../narrate/opinion.js';
+import { opinionLines, pairsBelowTheCut, secondLookOpinion } from '../narrate/opinion.js';
 
 /**
  * Progress for the client: the files read, then each later phase by name. A phase is reported
@@ -113,7 +114,9 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
   // The pattern in the words analyze uses for it (planReport passes patternDetail on to the analysis part).
   const patternDetail = detailShown(scan, analysis, plan.operations.length, superseded);
   // The client's model may read the second-look pairs (one request, none without sampling): shown as its opinion, beside the plan.
-  const opinion = await secondLookOpinion(ctx, plan.conflicts, scan.docs);
+  // The model reads the ranked list past the few the plan offers too (up to about 40 pairs in all).
+  const below = pairsBelowTheCut(analysis.problems, (p) => splitText(scan.files.get(p)?.text ?? '').lines);
+  const opinion = await secondLookOpinion(ctx, plan.conflicts, scan.docs, below);
   const { file, diffFile } = await savePlan(ctx.root, opinion ? { ...plan, modelOpinion: opinion } : plan);
   // An open approval of this very plan stands (the files and the choices offered are the same); one
   // of an earlier, different plan no longer applies. Step and approval say the same in status.
@@ -157,7 +160,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     approvalText,
     plan.operations.length > 0 ? planDiffLine(diffFile, ctx.options) : null,
     describeGit(git).join('\n'),
-    opinion ? opinionLines(opinion, plan.conflicts) : null,
+    opinion ? opinionLines(opinion, [...plan.conflicts, ...below]) : null,
   ]
     .filter(Boolean)
     .join('\n\n');

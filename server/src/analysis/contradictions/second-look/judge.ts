@@ -37,6 +37,9 @@ export const pairKey = (a: { path: string; line: number }, b: { path: string; li
 // Grammar, not names: the words that turn a line around.
 const NEGATION_WORD = /^(?:not|never|no|don't|dont|do not|avoid|without)$/;
 
+/** A word before a command that means it as written only ("never run bare `x`"): `x --check` is not it. */
+const BARE = /^(?:bare|plain|naked)$/;
+
 /** Lines at least this alike (cosine of weighted terms) are aligned word by word. */
 const LINE_ALIKE = 0.3;
 
@@ -78,7 +81,8 @@ export function judgePair(
   if (aligned && aligned.onlyA.length === 0 && aligned.onlyB.length === 0) return null;
   const turned = aligned !== null && negationOnly(aligned.onlyA, aligned.onlyB) && aligned.common >= 3;
   const lined = aligned && lineSlot(aligned, ra, rb);
-  const slot = turned ? null : (lined ?? valueSlot(ra.values, rb.values, c.tokensOf));
+  const found = turned ? null : (lined ?? valueSlot(ra, rb, c.tokensOf));
+  const slot = found && !found.line && !found.cased && namesItself(found.values, a, b) ? null : found;
   const turn = turned ? { strength: 1, against: aligned.onlyA.length > 0 ? 'a' : 'b' } : flipped(ra, rb, bTerms, c.weight, c.topWeight);
   const polarity = turn.strength;
   if (!slot && polarity === 0) return null;
@@ -112,8 +116,9 @@ export function judgePair(
  * span or command, or with a digit): a drifted copy. Other words changed are a copy reworded.
  */
 function lineSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, ra: LineTerms, rb: LineTerms): Slot | null {
-  const valued = (words: string[], r: LineTerms) => words.some((w) => /\d/.test(w) || inValue(r, w));
-  // A value changed for a value: a changed cell of prose beside a value is a copy reworded.
+  // Only values changed: a changed word of prose beside a value (`2` spaces in `yaml`, `4` in
+  // `python`) makes two statements about two things, or a copy reworded.
+  const valued = (words: string[], r: LineTerms) => words.every((w) => /\d/.test(w) || inValue(r, w));
   if (!valued(x.onlyA, ra) || !valued(x.onlyB, rb)) return null;
   const changed = Math.max(x.onlyA.length, x.onlyB.length);
   if (x.common < 4 || x.onlyA.length === 0 || x.onlyB.length === 0 || changed > 3) return null;
@@ -133,7 +138,9 @@ const negationOnly = (onlyA: string[], onlyB: string[]): boolean => {
 };
 
 /** The closest two values one line has and the other has not, by their tokens (align.ts). */
-function valueSlot(va: readonly Value[], vb: readonly Value[], tokensOf: (v: string) => Token[]): Slot | null {
+function valueSlot(ra: LineTerms, rb: LineTerms, tokensOf: (v: string) => Token[]): Slot | null {
+  // A value a line says not to use is no choice of a slot: "never `x`" and "use `x --check`" agree.
+  const [va, vb] = [ra.values.filter((v) => !ra.negated.has(v.text)), rb.values.filter((v) => !rb.negated.has(v.text))];
   let best: Slot | null = null;
   for (const x of va) {
     const same = vb.find((y) => y.text === x.text);
@@ -145,6 +152,9 @@ function valueSlot(va: readonly Value[], vb: readonly Value[], tokensOf: (v: str
     }
     for (const y of vb) {
       if (va.some((z) => z.text === y.text)) continue;
+      // A folder and a path inside it (`lib/acme`, `lib/acme/tools`): one narrows the other. A name
+      // and the same name with a dotted part more (`.env`, `.env.example`) are two files of one family.
+      if (within(x.text, y.text) || within(y.text, x.text) || dottedKin(x.text, y.text)) continue;
       const d = compareValues(x.text, y.text, tokensOf);
       // No token in common: the same frame around them (`main` branch, `canary` branch) still makes one slot.
       let strength = d ? d.strength : sameFrame(x, y) && !shareToken(x.text, y.text, tokensOf) ? 0.45 : 0;
@@ -153,6 +163,31 @@ function valueSlot(va: readonly Value[], vb: readonly Value[], tokensOf: (v: str
     }
   }
   return best;
+}
+
+const within = (inner: string, outer: string) => inner.startsWith(`${outer}/`) && !/\s/.test(inner);
+
+function dottedKin(x: string, y: string): boolean {
+  if (/\s/.test(x) || /\s/.test(y) || !(x.includes('.') || y.includes('.'))) return false;
+  const [px, py] = [x.split('.').filter(Boolean), y.split('.').filter(Boolean)];
+  const [short, long] = px.length < py.length ? [px, py] : [py, px];
+  return short.length < long.length && short.every((part) => long.includes(part));
+}
+
+/** Each value's own words name its line's own label ("Unit tests: `x test:unit`", "E2E tests: `x test:e2e`"): parallel items. */
+function namesItself(values: [string, string], a: RuleLine, b: RuleLine): boolean {
+  const [ta, tb] = [valueTokens(values[0]), valueTokens(values[1])];
+  const own = (mine: string[], other: string[], line: RuleLine) => {
+    const words = new Set(
+      line.text
+        .replace(/`[^`]*`/g, ' ')
+        .toLowerCase()
+        .match(/[\p{L}\p{N}]+/gu) ?? [],
+    );
+    const distinct = mine.filter((t) => !other.includes(t) && !/^\d+$/.test(t));
+    return distinct.length > 0 && distinct.every((t) => words.has(t));
+  };
+  return own(ta, tb, a) && own(tb, ta, b);
 }
 
 /** How strongly one path written in two cases marks a pair: as strongly as a copy with a value changed. */
@@ -205,6 +240,14 @@ function flipped(
     if (!bTerms.has(t)) continue;
     const [no, yes] = ra.negated.has(t) ? [ra, rb] : rb.negated.has(t) ? [rb, ra] : [null, null];
     if (!no || !yes || yes.negated.has(t) || !(inValue(yes, t) || (inValue(no, t) && inFolder(yes, t)))) continue;
+    // The line is the rule's named exception, or the rule forbids only a narrower use of the value.
+    if (yes.terms.some((u) => no.excepted.has(u)) || [...no.narrowed].some((v) => v === t || v.split(/\s+/).includes(t))) continue;
+    // The line names the rule's own choice too (`pnpm nx build`, `npm exec nx test` against "use `pnpm`; never npm"): examples of both.
+    if (no.values.some((v) => !no.negated.has(v.text) && inValue(yes, v.text))) continue;
+    // A word of a command the rule names whole ("never run bare `x sync`") turns only that command, not `x sync --check`.
+    const pinned = no.values.find((v) => v.text !== t && no.negated.has(v.text) && v.text.split(/\s+/).includes(t));
+    if (pinned && !yes.values.some((v) => v.text === pinned.text || (v.text.startsWith(`${pinned.text} `) && !BARE.test(pinned.before))))
+      continue;
     // An entry naming the thing (what it is) does nothing with it: a weak mark.
     const strength = Math.min(1, (weight.get(t) ?? 0) / (0.6 * top)) * (yes.entry ? 0.3 : 1);
     if (strength > best.strength) [best.strength, best.against] = [strength, no === ra ? 'a' : 'b'];

@@ -11,6 +11,10 @@ export interface LineTerms {
   values: Value[];
   /** The terms a negation governs (the words after "never", "not", "no", up to the clause's end; the whole line after a mark of a wrong way). */
   negated: ReadonlySet<string>;
+  /** The terms a rule names as its exception ("except in `scripts/`", "unless ..."): a line about them is the exception. */
+  excepted: ReadonlySet<string>;
+  /** Negated values the rule narrows ("never run `x` with file arguments"): it forbids a narrower use, not the value. */
+  narrowed: ReadonlySet<string>;
   /** Hedged ("when possible", "if needed", "for edge cases"): a clause that narrows it. */
   hedged: boolean;
   /** It lists alternatives (three values or more in a row): a catalogue, not a choice. */
@@ -39,7 +43,8 @@ const VALUE_SHAPE_ASCII = /\/|^--?[A-Za-z]|[A-Za-z]\.[A-Za-z]|_|[a-z][A-Z]|[A-Za
 /** Shapes of a value outside code spans: a path, a flag, a dotted or snake or camel name, letters with digits. */
 const VALUE_SHAPE = /\/|^--?\p{L}|\p{L}\.\p{L}|_|\p{Ll}\p{Lu}|\p{L}\p{N}|\p{N}\p{L}/u;
 /** A capitalised name followed by a version number ("Laravel 12", "Python 3.12"). */
-const NAMED_VERSION = /\b(\p{Lu}[\p{L}.+#-]*)\s+v?(\d+(?:\.\d+)*)\b/gu;
+// A plain number before a word counts things ("Use 2 spaces"): a version is dotted, or stands alone.
+const NAMED_VERSION = /\b(\p{Lu}[\p{L}.+#-]*)\s+v?(\d+(?:\.\d+)+|\d+(?!\.?\d|\s+\p{Ll}))\b/gu;
 // Grammar and marks, not names: what turns a line around or narrows it.
 // Not inside a hyphenated word: `--no-deps` is a flag, not a negation.
 const NEGATION = /(?<![\w-])(?:never|not|no|avoid(?:s|ing)?|without|instead of)(?![\w-])|n't\b/gi;
@@ -143,12 +148,16 @@ export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTe
   // The words inside values count too: `pnpm test` speaks of pnpm.
   for (const v of values) for (const t of valueTokens(v.text)) if (t.length >= 3) terms.add(t);
   const negated = wrong ? new Set(terms) : negatedTerms(text, terms);
+  const excepted = EXCEPT.test(text) ? exceptedTerms(text, terms) : NONE;
+  const narrowed = negated.size > 0 && !code ? narrowedValues(text, values, negated) : NONE;
   const list = [...terms];
   terms.clear();
   return {
     terms: list,
     values,
     negated,
+    excepted,
+    narrowed,
     hedged: !code && (CONDITION.test(rest) || EDGE.test(rest)),
     catalogue: !code && isCatalogue(text),
     code,
@@ -165,6 +174,36 @@ function isCatalogue(text: string): boolean {
 }
 
 /** Where a clause ends: a stop or colon before a space (not the dot of `build.gradle.kts`), a dash, a bracket, a comma. */
+/** Grammar that names a rule's exception. */
+const EXCEPT = /\b(?:except|unless|other than|apart from|outside of)\b/i;
+/** A value followed, in its clause, by words that narrow it ("`x` with file arguments", "`x` in production"). */
+const NARROWING = /^[\s`*]*(?:with|in|on|for|inside|outside|during|against|via|under|when)\s+\S/i;
+
+/** The terms of the clause after an exception word. */
+function exceptedTerms(text: string, terms: ReadonlySet<string>): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(new RegExp(EXCEPT.source, 'gi'))) {
+    const clause = text
+      .slice(m.index + m[0].length)
+      .split(CLAUSE_END)[0]!
+      .toLowerCase();
+    for (const t of terms) if (clause.includes(t)) out.add(t);
+  }
+  return out;
+}
+
+/** Negated values followed in their clause by words that narrow them. */
+function narrowedValues(text: string, values: readonly Value[], negated: ReadonlySet<string>): ReadonlySet<string> {
+  const out = new Set<string>();
+  const lower = text.toLowerCase();
+  for (const v of values) {
+    if (!negated.has(v.text)) continue;
+    const at = lower.indexOf(v.text);
+    if (at >= 0 && NARROWING.test(lower.slice(at + v.text.length).split(CLAUSE_END)[0]!)) out.add(v.text);
+  }
+  return out;
+}
+
 const CLAUSE_END = /[.;:!?](?=\s|$)|[\u2014()]|,\s|\s-\s/;
 
 /** The line's terms a negation governs: words after a negation up to the clause's end, or all after a wrong-way mark. */
