@@ -213,7 +213,9 @@ else {
   };
   for (const s of SETS) {
     const x = figures.sets[s]!;
-    console.log(`${title[s] ?? `added later (${s})`}: ${x.repositories} repositories, ${x.pairs} pairs (${x.conflicts} conflicts, ${x.compatible} compatible)`);
+    console.log(
+      `${title[s] ?? `added later (${s})`}: ${x.repositories} repositories, ${x.pairs} pairs (${x.conflicts} conflicts, ${x.compatible} compatible)`,
+    );
     console.log(
       `  reported (high/medium): recall ${f(x.reported.recall)}, precision ${f(x.reported.precision)} (right ${x.reported.right}, wrong ${x.reported.wrong}, ${x.reported.unjudged} on unjudged lines)`,
     );

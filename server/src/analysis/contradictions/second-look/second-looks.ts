@@ -2,7 +2,7 @@ import type { Scope, Unit } from '../../../model/model.js';
 import { valueTokens, type Token } from './align.js';
 import { judgePair, type PairContext, type SecondLook } from './judge.js';
 import { ruleLines, type RuleLine } from './rule-lines.js';
-import { lineTerms, type LineTerms } from './terms.js';
+import { lineTerms, mayMark, type LineTerms } from './terms.js';
 
 export { pairKey, type SecondLook } from './judge.js';
 
@@ -30,6 +30,8 @@ export function findSecondLooks(
   taken: ReadonlySet<string> = new Set(),
   limit = LISTED_SECOND_LOOKS,
 ): SecondLook[] {
+  // Most repositories of long plain prose have no two lines anything could mark: nothing more is read.
+  if (!twoMayMark(units)) return [];
   const index = indexLines(ruleLines(units, scopeOf), taken);
   if (!index) return [];
   const { lines, read, weight, postings, norms, context } = index;
@@ -65,6 +67,17 @@ export function findSecondLooks(
   return keepBest(found, limit);
 }
 
+/** At least two lines of the units may be marked (a unit of several lines, or code, counts as marked: read whole later). */
+function twoMayMark(units: readonly Unit[]): boolean {
+  let n = 0;
+  for (const u of units) {
+    if (u.kind === 'heading' || u.kind === 'frontmatter' || u.kind === 'html') continue;
+    n += u.kind === 'code' || u.lines.length > 1 ? 2 : mayMark({ text: u.lines[0]!, code: false, wrong: false }) ? 1 : 0;
+    if (n >= 2) return true;
+  }
+  return false;
+}
+
 /** One line negates something and the other has a value: the two may be opposite on one action. */
 const turnsAgainst = (a: LineTerms, b: LineTerms) =>
   (a.negated.size > 0 && b.values.length > 0) || (b.negated.size > 0 && a.values.length > 0);
@@ -75,10 +88,13 @@ const turnsAgainst = (a: LineTerms, b: LineTerms) =>
  * no line; nor does one with no value and no negation (nothing could mark a pair). Neither is read further.
  */
 function indexLines(all: RuleLine[], taken: ReadonlySet<string>) {
-  if (all.length < 2) return null;
+  // A line nothing could mark (no value, no negation: mayMark, a cheap test read before any word) pairs
+  // with no line; with fewer than two lines left, no word is counted at all.
+  const marked = all.map(mayMark);
+  if (marked.filter(Boolean).length < 2) return null;
   const cap = Math.max(20, Math.ceil(all.length / COMMON_SHARE));
   const { wordLines, meets } = countWordLines(all, cap);
-  const meeting = all.filter((_, i) => meets(i));
+  const meeting = all.filter((_, i) => marked[i] && meets(i));
   const readAll = meeting.map((l) => lineTerms(l.text, l.code, l.wrong));
   const keep = readAll.map((r) => r.values.length > 0 || r.negated.size > 0);
   const lines = meeting.filter((_, i) => keep[i]);

@@ -165,6 +165,26 @@ export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTe
   };
 }
 
+/**
+ * Whether reading the line could find a value or a negation in it (lineTerms): a code line, a line
+ * shown as the wrong way, or one with a code span, bold, a link, a value's shape, a named version or a
+ * negation. A cheap test read before any word: most lines of long prose have none of them.
+ */
+export const mayMark = (l: { text: string; code: boolean; wrong: boolean }): boolean =>
+  l.code ||
+  l.wrong ||
+  (ASCII.test(l.text)
+    ? MAY_MARK_ASCII.test(l.text) || MAY_MARK_CASED_ASCII.test(l.text)
+    : MAY_MARK.test(l.text) || MAY_MARK_CASED.test(l.text) || WRONG_WAY.test(l.text));
+// The same tests for a line of ASCII text (most lines), several times faster than their Unicode forms.
+const MAY_MARK_ASCII =
+  /[`/_]|\*\*|\]\(|(?:^|\s)--?[a-z]|[a-z]\.[a-z]|[a-z]\d|\d[a-z]|\b(?:never|not|no|avoid\w*|without|instead|prefer\w*|wrong|bad|incorrect)\b|n't/i;
+const MAY_MARK_CASED_ASCII = /[a-z][A-Z]|[A-Z][A-Za-z.+#-]*\s+v?(?:\d+\.\d|\d+(?!\.?\d|\s+[a-z]))/;
+const MAY_MARK =
+  /[`/_]|\*\*|\]\(|(?:^|\s)--?\p{L}|\p{L}\.\p{L}|\p{L}\p{N}|\p{N}\p{L}|\b(?:never|not|no|avoid\w*|without|instead|prefer\w*)\b|n't/iu;
+/** Case matters here: a camel name, a capitalised name before a number. */
+const MAY_MARK_CASED = /\p{Ll}\p{Lu}|\p{Lu}[\p{L}.+#-]*\s+v?(?:\d+\.\d|\d+(?!\.?\d|\s+\p{Ll}))/u;
+
 /** A value's words: split at spaces and punctuation. */
 export const valueTokens = (v: string): string[] => v.split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '');
 
