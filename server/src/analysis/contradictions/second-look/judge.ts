@@ -78,7 +78,8 @@ export function judgePair(
   if (a.path === b.path && a.section === b.section && a.item && b.item) return null;
   // Aligning whole lines word by word costs most: only lines alike enough to be one frame are aligned.
   const aligned = similarity >= LINE_ALIKE ? alignLines(lineWords(a.text), lineWords(b.text)) : null;
-  if (aligned && aligned.onlyA.length === 0 && aligned.onlyB.length === 0) return null;
+  // The same line twice is a repeat, not a second look (one in another case is read by its values).
+  if (aligned && aligned.onlyA.length === 0 && aligned.onlyB.length === 0 && a.text.trim() === b.text.trim()) return null;
   const turned = aligned !== null && negationOnly(aligned.onlyA, aligned.onlyB) && aligned.common >= 3;
   const lined = aligned && lineSlot(aligned, ra, rb);
   const found = turned ? null : (lined ?? valueSlot(ra, rb, c.tokensOf));
@@ -128,7 +129,8 @@ function lineSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, ra: L
   if ([...ta].every((t) => tb.has(t)) || [...tb].every((t) => ta.has(t))) return null;
   const kept = x.common / (x.common + changed);
   if (kept < 0.7) return null;
-  return { values: [x.onlyA.join(' '), x.onlyB.join(' ')], strength: 0.5 + 0.5 * kept, line: true };
+  const values: [string, string] = [x.onlyA.join(' '), x.onlyB.join(' ')];
+  return { values, strength: (0.5 + 0.5 * kept) * (twoFiles(...values) ? OTHER_FILE : 1), line: true };
 }
 
 /** One line is the other with a negation added: the same action, said and forbidden. */
@@ -199,8 +201,9 @@ const OTHER_FILE = 0.2;
 const isPath = (v: string) => /[\p{L}\p{N}_-]\.[\p{L}][\p{L}\p{N}]{0,4}$/u.test(v) && !/\s/.test(v);
 /** Two paths whose last segments are other names: other files (the same name under other folders is one file moved). */
 function twoFiles(x: string, y: string): boolean {
-  if (!x.includes('/') || !y.includes('/') || /\s/.test(x) || /\s/.test(y)) return false;
-  return x.slice(x.lastIndexOf('/') + 1) !== y.slice(y.lastIndexOf('/') + 1);
+  const file = (v: string) => !/\s/.test(v) && (v.includes('/') || isPath(v));
+  if (!file(x) || !file(y)) return false;
+  return x.slice(x.lastIndexOf('/') + 1).toLowerCase() !== y.slice(y.lastIndexOf('/') + 1).toLowerCase();
 }
 
 /** Values with a token in common that still compare to nothing narrow one another (an argument added). */

@@ -194,6 +194,8 @@ function isCatalogue(text: string): boolean {
 }
 
 /** Where a clause ends: a stop or colon before a space (not the dot of `build.gradle.kts`), a dash, a bracket, a comma. */
+/** Where a clause gives way to a condition or a reason ("needs no change when ..."). */
+const SUBORDINATE = /\s(?:when|if|unless|because|since|as|after|before|while|once)\s/i;
 /** Grammar that names a rule's exception. */
 const EXCEPT = /\b(?:except|unless|other than|apart from|outside of)\b/i;
 /** A value followed, in its clause, by words that narrow it ("`x` with file arguments", "`x` in production"). */
@@ -234,7 +236,8 @@ function negatedTerms(text: string, terms: ReadonlySet<string>): ReadonlySet<str
     for (const m of text.matchAll(PREFER.test(text) ? NEGATION_OR_OVER : NEGATION)) {
       const clause = text.slice(m.index + m[0].length).split(CLAUSE_END)[0]!;
       // A negation ending its clause ("... need no change", "... is not needed") turns what came before it.
-      if (clause.trim().split(/\s+/).length <= 1) governed.push(text.slice(0, m.index).split(CLAUSE_END).pop()!);
+      if (clause.trim().split(SUBORDINATE)[0]!.trim().split(/\s+/).length <= 1)
+        governed.push(text.slice(0, m.index).split(CLAUSE_END).pop()!);
       governed.push(
         clause
           .split(/\s+/)
