@@ -90,7 +90,8 @@ export function judgePair(
   if (c.taken.has(pairKey(a, b))) return null;
   let score = (0.3 + similarity) * ((slot ? slot.strength : 0) + polarity * 0.8);
   // A path in two cases is one name misspelt, whatever its folder is called.
-  if (slot && !slot.cased && ownSubject(slot.values[0], a) && ownSubject(slot.values[1], b)) score *= 0.25;
+  if (slot && !slot.cased && ((ownSubject(slot.values[0], a) && ownSubject(slot.values[1], b)) || ownPart(slot.values, a, b)))
+    score *= 0.25;
   if (slot && !slot.line && !slot.cased && a.path !== b.path && bothHold(slot.values, a.path, b.path, c.fileValues)) score *= 0.3;
   if (ra.hedged || rb.hedged) score *= 0.5;
   if (ra.catalogue || rb.catalogue) score *= 0.3;
@@ -209,7 +210,10 @@ function twoFiles(x: string, y: string): boolean {
 /** Values with a token in common that still compare to nothing narrow one another (an argument added). */
 const shareToken = (x: string, y: string, tokensOf: (v: string) => Token[]) =>
   tokensOf(x).some((t) => tokensOf(y).some((u) => u.text === t.text));
-const sameFrame = (x: Value, y: Value) => (x.before !== '' && x.before === y.before) || (x.after !== '' && x.after === y.after);
+/** The same word around two values of one kind (`main` branch, `canary` branch): a word of four letters or more ("the" frames anything), two paths or two names. */
+const sameFrame = (x: Value, y: Value) =>
+  ((x.before.length >= 4 && x.before === y.before) || (x.after.length >= 4 && x.after === y.after)) &&
+  (x.text.includes('/') || isPath(x.text)) === (y.text.includes('/') || isPath(y.text));
 
 /** A value whose own tokens name the line's file or heading: each package or section naming itself, a parallel. */
 function ownSubject(value: string, line: RuleLine): boolean {
@@ -219,6 +223,16 @@ function ownSubject(value: string, line: RuleLine): boolean {
   if (own.length === 0) return false;
   const place = `${line.path.toLowerCase()} ${line.section}`;
   return own.some((t) => place.includes(t));
+}
+
+/** What one value has and the other has not names its own line's file or heading (`x review -p store` in `crates/store/`): it narrows to itself. */
+function ownPart(values: [string, string], a: RuleLine, b: RuleLine): boolean {
+  const [ta, tb] = [valueTokens(values[0]).map((t) => t.toLowerCase()), valueTokens(values[1]).map((t) => t.toLowerCase())];
+  const names = (mine: string[], other: string[], line: RuleLine) => {
+    const place = `${line.path.toLowerCase()} ${line.section}`;
+    return mine.some((t) => !other.includes(t) && t.length >= 3 && !/^\d+$/.test(t) && place.includes(t));
+  };
+  return names(ta, tb, a) || names(tb, ta, b);
 }
 
 /** Both files hold both values: each file names both, so neither drifted from the other. */
@@ -239,10 +253,16 @@ function flipped(
   top: number,
 ): { strength: number; against: 'a' | 'b' } {
   const best: { strength: number; against: 'a' | 'b' } = { strength: 0, against: 'a' };
-  for (const t of ra.terms) {
-    if (!bTerms.has(t)) continue;
+  // A term both lines hold, negated in one; or a name the rule negates that the other line holds in a path.
+  const candidates = [
+    ...ra.terms.filter((t) => bTerms.has(t)),
+    ...[...ra.negated, ...rb.negated].filter((t) => !bTerms.has(t) || !ra.terms.includes(t)),
+  ];
+  for (const t of candidates) {
     const [no, yes] = ra.negated.has(t) ? [ra, rb] : rb.negated.has(t) ? [rb, ra] : [null, null];
-    if (!no || !yes || yes.negated.has(t) || !(inValue(yes, t) || (inValue(no, t) && inFolder(yes, t)))) continue;
+    if (!no || !yes || yes.negated.has(t)) continue;
+    const shared = bTerms.has(t) && ra.terms.includes(t);
+    if (!((shared && inValue(yes, t)) || (inValue(no, t) && inFolder(yes, t)))) continue;
     // The line is the rule's named exception, or the rule forbids only a narrower use of the value.
     if (yes.terms.some((u) => no.excepted.has(u)) || [...no.narrowed].some((v) => v === t || v.split(/\s+/).includes(t))) continue;
     // The line names the rule's own choice too (`pnpm nx build`, `npm exec nx test` against "use `pnpm`; never npm"): examples of both.
@@ -251,8 +271,9 @@ function flipped(
     const pinned = no.values.find((v) => v.text !== t && no.negated.has(v.text) && v.text.split(/\s+/).includes(t));
     if (pinned && !yes.values.some((v) => v.text === pinned.text || (v.text.startsWith(`${pinned.text} `) && !BARE.test(pinned.before))))
       continue;
-    // An entry naming the thing (what it is) does nothing with it: a weak mark.
-    const strength = Math.min(1, (weight.get(t) ?? 0) / (0.6 * top)) * (yes.entry ? 0.3 : 1);
+    // An entry naming the thing (what it is) does nothing with it: a weak mark. A plain word of prose
+    // met in a line of code is often another thing of the same name ("does not match" / `match x {`).
+    const strength = Math.min(1, (weight.get(t) ?? 0) / (0.6 * top)) * (yes.entry ? 0.3 : 1) * (yes.code && !inValue(no, t) ? 0.5 : 1);
     if (strength > best.strength) [best.strength, best.against] = [strength, no === ra ? 'a' : 'b'];
   }
   return best;
@@ -266,8 +287,8 @@ const inFolder = (r: LineTerms, t: string): boolean =>
   r.values.some((v) => {
     if (!v.text.includes('/') || /\s/.test(v.text)) return false;
     const parts = v.text.split('/');
-    // The last part is a folder too unless it is a file's name.
-    return (/\.\p{L}+$/u.test(parts.at(-1)!) ? parts.slice(0, -1) : parts).includes(t);
+    // A file's name is the file named with its folders too (`x.sh`, `tool/x.sh`); a folder's name, a path through it.
+    return /\.\p{L}+$/u.test(t) ? parts.at(-1) === t : (/\.\p{L}+$/u.test(parts.at(-1)!) ? parts.slice(0, -1) : parts).includes(t);
   });
 
 /** The rarest term both lines share. */

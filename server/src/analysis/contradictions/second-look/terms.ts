@@ -47,7 +47,9 @@ const VALUE_SHAPE = /\/|^--?\p{L}|\p{L}\.\p{L}|_|\p{Ll}\p{Lu}|\p{L}\p{N}|\p{N}\p
 const NAMED_VERSION = /\b(\p{Lu}[\p{L}.+#-]*)\s+v?(\d+(?:\.\d+)+|\d+(?!\.?\d|\s+\p{Ll}))\b/gu;
 // Grammar and marks, not names: what turns a line around or narrows it.
 // Not inside a hyphenated word: `--no-deps` is a flag, not a negation.
-const NEGATION = /(?<![\w-])(?:never|not|no|avoid(?:s|ing)?|without|instead of)(?![\w-])|n't\b/gi;
+// "avoids" describes what something does ("the arena avoids a copy"); "avoid" and "avoiding" tell.
+// What retires a thing turns it down too: "replaces the original `x.sh`", "`y` is deprecated".
+const NEGATION = /(?<![\w-])(?:never|not|no|avoid(?:ing)?|without|instead of|replaces|supersedes|deprecated|obsolete)(?![\w-])|n't\b/gi;
 /** "Prefer X over Y": what comes after "over" is turned down, like after "instead of". */
 const PREFER = /\bprefer/i;
 const NEGATION_OR_OVER = new RegExp(`${NEGATION.source}|(?<![\\w-])over(?![\\w-])`, 'gi');
@@ -147,7 +149,7 @@ export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTe
   }
   // The words inside values count too: `pnpm test` speaks of pnpm.
   for (const v of values) for (const t of valueTokens(v.text)) if (t.length >= 3) terms.add(t);
-  const negated = wrong ? new Set(terms) : negatedTerms(text, terms);
+  const negated = wrong ? new Set(terms) : negatedTerms(text, terms, values);
   const excepted = EXCEPT.test(text) ? exceptedTerms(text, terms) : NONE;
   const narrowed = negated.size > 0 && !code ? narrowedValues(text, values, negated) : NONE;
   const list = [...terms];
@@ -178,10 +180,10 @@ export const mayMark = (l: { text: string; code: boolean; wrong: boolean }): boo
     : MAY_MARK.test(l.text) || MAY_MARK_CASED.test(l.text) || WRONG_WAY.test(l.text));
 // The same tests for a line of ASCII text (most lines), several times faster than their Unicode forms.
 const MAY_MARK_ASCII =
-  /[`/_]|\*\*|\]\(|(?:^|\s)--?[a-z]|[a-z]\.[a-z]|[a-z]\d|\d[a-z]|\b(?:never|not|no|avoid\w*|without|instead|prefer\w*|wrong|bad|incorrect)\b|n't/i;
+  /[`/_]|\*\*|\]\(|(?:^|\s)--?[a-z]|[a-z]\.[a-z]|[a-z]\d|\d[a-z]|\b(?:never|not|no|avoid\w*|without|instead|prefer\w*|replaces|supersedes|deprecated|obsolete|wrong|bad|incorrect)\b|n't/i;
 const MAY_MARK_CASED_ASCII = /[a-z][A-Z]|[A-Z][A-Za-z.+#-]*\s+v?(?:\d+\.\d|\d+(?!\.?\d|\s+[a-z]))/;
 const MAY_MARK =
-  /[`/_]|\*\*|\]\(|(?:^|\s)--?\p{L}|\p{L}\.\p{L}|\p{L}\p{N}|\p{N}\p{L}|\b(?:never|not|no|avoid\w*|without|instead|prefer\w*)\b|n't/iu;
+  /[`/_]|\*\*|\]\(|(?:^|\s)--?\p{L}|\p{L}\.\p{L}|\p{L}\p{N}|\p{N}\p{L}|\b(?:never|not|no|avoid\w*|without|instead|prefer\w*|replaces|supersedes|deprecated|obsolete)\b|n't/iu;
 /** Case matters here: a camel name, a capitalised name before a number. */
 const MAY_MARK_CASED = /\p{Ll}\p{Lu}|\p{Lu}[\p{L}.+#-]*\s+v?(?:\d+\.\d|\d+(?!\.?\d|\s+\p{Ll}))/u;
 
@@ -229,7 +231,11 @@ function narrowedValues(text: string, values: readonly Value[], negated: Readonl
 const CLAUSE_END = /[.;:!?](?=\s|$)|[\u2014()]|,\s|\s-\s/;
 
 /** The line's terms a negation governs: words after a negation up to the clause's end, or all after a wrong-way mark. */
-function negatedTerms(text: string, terms: ReadonlySet<string>): ReadonlySet<string> {
+function negatedTerms(text: string, terms: ReadonlySet<string>, values: readonly Value[]): ReadonlySet<string> {
+  // A one-word code span is negated when the span itself is in the clause: "never `x y` — use `x`" turns `x y`, not `x`.
+  const spans = new Set(
+    values.filter((v) => !/[^\p{L}\p{N}_-]/u.test(v.text) && text.toLowerCase().includes(`\`${v.text}\``)).map((v) => v.text),
+  );
   const governed: string[] = [];
   if (WRONG_WAY.test(text)) governed.push(text);
   else
@@ -250,7 +256,8 @@ function negatedTerms(text: string, terms: ReadonlySet<string>): ReadonlySet<str
   for (const g of governed) {
     const lower = g.toLowerCase();
     const words = new Set((lower.match(WORD) ?? []).map(trimWord));
-    for (const t of terms) if (words.has(t) || (/[^\p{L}\p{N}]/u.test(t) && lower.includes(t))) out.add(t);
+    for (const t of terms)
+      if (spans.has(t) ? lower.includes(`\`${t}\``) : words.has(t) || (/[^\p{L}\p{N}]/u.test(t) && lower.includes(t))) out.add(t);
   }
   return out;
 }
