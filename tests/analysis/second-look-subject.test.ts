@@ -233,3 +233,20 @@ test('the same two lines in a copied file are one question, asked once', async (
   });
   assert.equal(found.length, 1, JSON.stringify(found));
 });
+
+test('a line that retires a script meets the steps still running it: "replaces the original `old_sync.sh`" vs `./tools/old_sync.sh`', async (t) => {
+  const found = await subjectPairs(t, {
+    'tools/brisk/AGENTS.md': `# Brisk\n\n- The brisk tool replaces the original \`old_sync.sh\` script.\n${padding}\n`,
+    'AGENTS.md': '# Agents\n\n## Release\n\n```sh\n./tools/old_sync.sh\n```\n',
+  });
+  assert.deepEqual(found.map(at), [['tools/brisk/AGENTS.md:3', 'AGENTS.md:6']]);
+  assert.match(saidOf(found[0]!), /says not to/);
+  // "the `x` file" and "the `y` folder" share only "the": no frame.
+  assert.deepEqual(
+    await subjectPairs(t, {
+      'AGENTS.md': `# Agents\n\n- Keep the \`wemble.toml\` file short.\n${padding}\n`,
+      'CLAUDE.md': '# Claude\n\n- Keep the `quiggle` folder tidy.\n',
+    }),
+    [],
+  );
+});
