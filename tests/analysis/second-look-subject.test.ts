@@ -250,3 +250,20 @@ test('a line that retires a script meets the steps still running it: "replaces t
     [],
   );
 });
+
+test('one command run before a step in one file and after it in another: "after merging" vs "# before merges"', async (t) => {
+  const found = await subjectPairs(t, {
+    'AGENTS.md': `# Agents\n\n- Run \`zorb tidy\` after merging to settle the lockfile.\n${padding}\n`,
+    'pkg/AGENTS.md': '# Pkg\n\n```sh\nzorb tidy        # before merges\n```\n',
+  });
+  assert.deepEqual(found.map(at), [['AGENTS.md:3', 'pkg/AGENTS.md:4']]);
+  assert.match(saidOf(found[0]!), /after merging" vs "before merges/);
+  // Before one step and after another are two times of two steps, not one.
+  assert.deepEqual(
+    await subjectPairs(t, {
+      'AGENTS.md': `# Agents\n\n- Run \`zorb tidy\` after merging to settle the lockfile.\n${padding}\n`,
+      'pkg/AGENTS.md': '# Pkg\n\n```sh\nzorb tidy        # before comments are read\n```\n',
+    }),
+    [],
+  );
+});

@@ -82,7 +82,7 @@ export function judgePair(
   if (aligned && aligned.onlyA.length === 0 && aligned.onlyB.length === 0 && a.text.trim() === b.text.trim()) return null;
   const turned = aligned !== null && negationOnly(aligned.onlyA, aligned.onlyB) && aligned.common >= 3;
   const lined = aligned && lineSlot(aligned, ra, rb);
-  const found = turned ? null : (lined ?? valueSlot(ra, rb, c.tokensOf));
+  const found = turned ? null : (lined ?? valueSlot(ra, rb, c.tokensOf) ?? orderSlot(a.text, b.text, ra, rb));
   const slot = found && !found.line && !found.cased && namesItself(found.values, a, b) ? null : found;
   const turn = turned ? { strength: 1, against: aligned.onlyA.length > 0 ? 'a' : 'b' } : flipped(ra, rb, bTerms, c.weight, c.topWeight);
   const polarity = turn.strength;
@@ -133,6 +133,26 @@ function lineSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, ra: L
   const values: [string, string] = [x.onlyA.join(' '), x.onlyB.join(' ')];
   return { values, strength: (0.5 + 0.5 * kept) * (twoFiles(...values) ? OTHER_FILE : 1), line: true };
 }
+
+/**
+ * One command said to run before a step in one line and after it in the other ("Run `x ready` after
+ * commits" / "x ready   # before committing"): the same value, two times. Grammar only: the step is
+ * the word after "before" or "after", the same word or one stem (commits, committing).
+ */
+function orderSlot(ta: string, tb: string, ra: LineTerms, rb: LineTerms): Slot | null {
+  if (!ra.values.some((v) => rb.values.some((w) => w.text === v.text))) return null;
+  const [oa, ob] = [ORDER.exec(ta), ORDER.exec(tb)];
+  if (!oa || !ob || oa[1]!.toLowerCase() === ob[1]!.toLowerCase()) return null;
+  if (!oneStem(oa[2]!.toLowerCase(), ob[2]!.toLowerCase())) return null;
+  return { values: [oa[0].toLowerCase(), ob[0].toLowerCase()], strength: 0.7, line: true };
+}
+/** Two words of one stem: a common start of four letters or more, most of the shorter word (merges, merging; not comments, committing). */
+function oneStem(x: string, y: string): boolean {
+  let n = 0;
+  while (n < x.length && n < y.length && x[n] === y[n]) n++;
+  return n >= 4 && n >= 0.6 * Math.min(x.length, y.length);
+}
+const ORDER = /\b(before|after)\s+(?:each\s+|every\s+|the\s+|a\s+)?(\p{L}{4,})/iu;
 
 /** One line is the other with a negation added: the same action, said and forbidden. */
 const negationOnly = (onlyA: string[], onlyB: string[]): boolean => {
