@@ -27,6 +27,8 @@ export interface PairContext {
   topWeight: number;
   /** The values each file holds: a value the other file holds too is no drift. */
   fileValues: ReadonlyMap<string, ReadonlySet<string>>;
+  /** How many of the repository's values extend a name (`x-` or `x_` after it): a family of names (`x-core`, `x-web`, `x-cli`). */
+  familySize: (name: string) => number;
   taken: ReadonlySet<string>;
 }
 
@@ -93,6 +95,8 @@ export function judgePair(
   if (slot && !slot.cased && ((ownSubject(slot.values[0], a) && ownSubject(slot.values[1], b)) || ownPart(slot.values, a, b)))
     score *= 0.25;
   if (slot && !slot.line && !slot.cased && a.path !== b.path && bothHold(slot.values, a.path, b.path, c.fileValues)) score *= 0.3;
+  // A name and one of a family of names built on it (`x` / `x-web`, with `x-core` and `x-cli` beside): a member, not a drift.
+  if (slot && !slot.line && FAMILY_OF(slot.values, c.familySize)) score *= 0.3;
   if (ra.hedged || rb.hedged) score *= 0.5;
   if (ra.catalogue || rb.catalogue) score *= 0.3;
   if (a.code && b.code) score *= 0.6;
@@ -254,6 +258,11 @@ function ownPart(values: [string, string], a: RuleLine, b: RuleLine): boolean {
   };
   return names(ta, tb, a) || names(tb, ta, b);
 }
+
+const FAMILY_OF = ([x, y]: [string, string], size: (name: string) => number): boolean => {
+  const [short, long] = x.length < y.length ? [x, y] : [y, x];
+  return /^[-_]/.test(long.slice(short.length)) && long.startsWith(short) && size(short) >= 3;
+};
 
 /** Both files hold both values: each file names both, so neither drifted from the other. */
 const bothHold = (values: [string, string], pa: string, pb: string, held: ReadonlyMap<string, ReadonlySet<string>>): boolean =>

@@ -128,7 +128,14 @@ function indexLines(all: RuleLine[], taken: ReadonlySet<string>) {
   const tokensOf = (v: string) => tokens.get(v) ?? tokens.set(v, valueTokens(v)).get(v)!;
   let topWeight = 0;
   for (const w of weight.values()) topWeight = Math.max(topWeight, w);
-  const context: PairContext = { weight, tokensOf, topWeight, fileValues, taken };
+  const allValues = [...new Set([...fileValues.values()].flatMap((held) => [...held]))];
+  const families = new Map<string, number>();
+  const familySize = (name: string) =>
+    families.get(name) ??
+    families
+      .set(name, allValues.filter((v) => v.length > name.length + 1 && v.startsWith(name) && /[-_]/.test(v[name.length]!)).length)
+      .get(name)!;
+  const context: PairContext = { weight, tokensOf, topWeight, fileValues, taken, familySize };
   return { lines, read, weight, postings, norms, context };
 }
 
