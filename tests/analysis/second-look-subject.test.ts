@@ -267,3 +267,15 @@ test('one command run before a step in one file and after it in another: "after 
     [],
   );
 });
+
+test('a name and a member of a family of names built on it rank below a name extended once', async (t) => {
+  const found = await subjectPairs(t, {
+    'AGENTS.md': `# Agents\n\n- Build \`wemble-core\` first.\n- Deploy \`wemble-web\` last.\n- Ship \`wemble-cli\` beside them.\n- Scope storage commits as \`quill-store\`.\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n- Build `wemble` first.\n- Storage commits: `quill-store-lite`.\n',
+  });
+  const order = found.map((p) => at(p).join(' '));
+  const once = order.indexOf('AGENTS.md:6 CLAUDE.md:4');
+  assert.ok(once >= 0, order.join(' | '));
+  const member = order.findIndex((o) => o.endsWith('CLAUDE.md:3'));
+  assert.ok(member === -1 || member > once, order.join(' | '));
+});

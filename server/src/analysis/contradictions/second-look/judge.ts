@@ -96,7 +96,7 @@ export function judgePair(
     score *= 0.25;
   if (slot && !slot.line && !slot.cased && a.path !== b.path && bothHold(slot.values, a.path, b.path, c.fileValues)) score *= 0.3;
   // A name and one of a family of names built on it (`x` / `x-web`, with `x-core` and `x-cli` beside): a member, not a drift.
-  if (slot && !slot.line && FAMILY_OF(slot.values, c.familySize)) score *= 0.3;
+  if (slot && !slot.cased && FAMILY_OF(slot.values, c.familySize)) score *= 0.3;
   if (ra.hedged || rb.hedged) score *= 0.5;
   if (ra.catalogue || rb.catalogue) score *= 0.3;
   if (a.code && b.code) score *= 0.6;
