@@ -201,18 +201,31 @@ function dottedKin(x: string, y: string): boolean {
   return short.length < long.length && short.every((part) => long.includes(part));
 }
 
+/** A line's words outside its code spans, read once per line (a line meets many others). */
+const proseWords = new WeakMap<RuleLine, ReadonlySet<string>>();
+function proseWordsOf(line: RuleLine): ReadonlySet<string> {
+  let words = proseWords.get(line);
+  if (!words)
+    proseWords.set(
+      line,
+      (words = new Set(
+        line.text
+          .replace(/`[^`]*`/g, ' ')
+          .toLowerCase()
+          .match(/[\p{L}\p{N}]+/gu) ?? [],
+      )),
+    );
+  return words;
+}
+
 /** Each value's own words name its line's own label ("Unit tests: `x test:unit`", "E2E tests: `x test:e2e`"): parallel items. */
 function namesItself(values: [string, string], a: RuleLine, b: RuleLine): boolean {
   const [ta, tb] = [valueTokens(values[0]), valueTokens(values[1])];
   const own = (mine: string[], other: string[], line: RuleLine) => {
-    const words = new Set(
-      line.text
-        .replace(/`[^`]*`/g, ' ')
-        .toLowerCase()
-        .match(/[\p{L}\p{N}]+/gu) ?? [],
-    );
     const distinct = mine.filter((t) => !other.includes(t) && !/^\d+$/.test(t));
-    return distinct.length > 0 && distinct.every((t) => words.has(t));
+    if (distinct.length === 0) return false;
+    const words = proseWordsOf(line);
+    return distinct.every((t) => words.has(t));
   };
   return own(ta, tb, a) && own(tb, ta, b);
 }

@@ -19,6 +19,8 @@ export { pairKey, type SecondLook } from './judge.js';
 export const LISTED_SECOND_LOOKS = 40;
 /** A line takes part in at most this many pairs: one busy line must not fill the list. */
 const PAIRS_PER_LINE = 2;
+/** A line is judged against at most this many later lines, the most alike first. */
+const PARTNERS_PER_LINE = 16;
 /** Below this share of weighted terms in common, two lines are about different things. */
 const MIN_SIMILARITY = 0.1;
 /** Terms on more lines than this share (and at least 30 lines) are weighed but pair no lines by themselves. */
@@ -54,15 +56,21 @@ export function findSecondLooks(
         dot[j]! += w;
       }
     }
+    const met: { j: number; similarity: number }[] = [];
     for (const j of touched) {
       const similarity = dot[j]! / (norms[i]! * norms[j]!);
       dot[j] = 0;
       // A line that says not to do what another's value does may share only that one term with it.
       if (similarity < MIN_SIMILARITY && !(similarity >= MIN_SIMILARITY / 4 && turnsAgainst(read[i]!, read[j]!))) continue;
+      met.push({ j, similarity });
+    }
+    touched.length = 0;
+    // Judging a pair costs most: a line is judged against the lines most alike it only (a bound on large repositories).
+    if (met.length > PARTNERS_PER_LINE) met.sort((x, y) => y.similarity - x.similarity || x.j - y.j).length = PARTNERS_PER_LINE;
+    for (const { j, similarity } of met) {
       const pair = judgePair(lines[i]!, lines[j]!, read[i]!, read[j]!, termSet(j), similarity, context);
       if (pair) found.push(pair);
     }
-    touched.length = 0;
   }
   return keepBest(found, limit);
 }
