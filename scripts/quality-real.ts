@@ -7,6 +7,9 @@
 // (the check half and the added sets are measured, never listed: they are not read while building).
 // `--subject` adds the opt-in finder of pairs worth a second look by subject (issue 39).
 // `--skip=a,b` leaves repositories of the corpus out entirely (a set being judged, that the tool must not run on yet).
+// The held-out set c (unseen-2026-11-28c.json) lives outside the project and the corpus, in $HELDOUT_ROOT or
+// /work/heldout-c: measured where that folder exists, skipped with a line where it does not (CI).
+// `--check-quotes` only checks that every quote of set c is found in its file, without analysing anything.
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyze, DEFAULT_FINDERS, FINDERS, type Problem } from '../server/src/analysis/analyze.js';
@@ -30,7 +33,7 @@ interface Pair {
   b: Side;
   why: string;
 }
-type SetName = 'build' | 'check' | 'added' | 'added-b';
+type SetName = 'build' | 'check' | 'added' | 'added-b' | 'added-c';
 type Tier = 'reported' | 'shown' | 'listed';
 
 const args = process.argv.slice(2);
@@ -49,9 +52,13 @@ for (const f of fs
   .sort())
   for (const p of read<{ pairs: Pair[] }>(f).pairs) {
     // Each set judged later is printed on its own line; the first one keeps the name `added`.
-    setOf.set(p.repo, f === 'unseen-2026-11-28b.json' ? 'added-b' : 'added');
+    setOf.set(p.repo, f === 'unseen-2026-11-28b.json' ? 'added-b' : f === 'unseen-2026-11-28c.json' ? 'added-c' : 'added');
     pairs.push(p);
   }
+const HELDOUT = process.env.HELDOUT_ROOT ?? '/work/heldout-c';
+const heldoutRepos = fs.existsSync(HELDOUT) ? [...new Set(pairs.filter((p) => setOf.get(p.repo) === 'added-c').map((p) => p.repo))] : [];
+const rootOf = (repo: string) => (heldoutRepos.includes(repo) ? HELDOUT : CORPUS);
+if (heldoutRepos.length === 0 && !args.includes('--json')) console.log(`held-out set c: skipped, ${HELDOUT} is absent`);
 
 if (!fs.existsSync(CORPUS)) {
   console.log(`real judged set: skipped, ${CORPUS} is absent`);
@@ -60,7 +67,7 @@ if (!fs.existsSync(CORPUS)) {
 
 /** The lines a side stands for: `path:line` keys. */
 function linesOf(repo: string, s: Side): Set<string> {
-  const lines = fs.readFileSync(path.join(CORPUS, repo, s.path), 'utf8').split(/\r?\n/);
+  const lines = fs.readFileSync(path.join(rootOf(repo), repo, s.path), 'utf8').split(/\r?\n/);
   const keys = new Set<string>();
   for (const [i, quote] of [s.text, ...(s.also ?? [])].entries()) {
     const hits = lines.flatMap((l, n) => (l.includes(quote) ? [n + 1] : []));
@@ -84,6 +91,13 @@ const between = (p: Problem, a: Set<string>, b: Set<string>) => {
   return sa.size > 0 && sb.size > 0 && [...sa].some((x) => [...sb].some((y) => x !== y));
 };
 
+// Every quote of the held-out set is checked before anything is analysed (a quote not found throws).
+const heldoutQuotes = pairs.filter((p) => heldoutRepos.includes(p.repo)).flatMap((p) => [...linesOf(p.repo, p.a), ...linesOf(p.repo, p.b)]);
+if (args.includes('--check-quotes')) {
+  console.log(`held-out set c: ${heldoutQuotes.length} quoted lines found in ${heldoutRepos.length} repositories`);
+  process.exit(0);
+}
+
 const started = performance.now();
 const TIERS: Tier[] = ['reported', 'shown', 'listed'];
 const rank = (t: Tier) => TIERS.indexOf(t);
@@ -100,12 +114,14 @@ const listed: string[] = [];
 let corpusMaxShown = 0;
 let corpusMaxListed = 0;
 const repos = corpusRepos().filter((r) => !skipped.has(r));
-for (const repo of repos) {
-  const scan = await scanRepository(path.join(CORPUS, repo));
+for (const repo of [...repos, ...heldoutRepos]) {
+  const scan = await scanRepository(path.join(rootOf(repo), repo));
   const problems = analyze(scan, args.includes('--subject') ? FINDERS : DEFAULT_FINDERS).problems.filter((p) => p.type === 'contradiction');
   const seconds = problems.filter((p) => p.certainty === 'low');
-  corpusMaxListed = Math.max(corpusMaxListed, seconds.length);
-  corpusMaxShown = Math.max(corpusMaxShown, Math.min(seconds.length, SHOWN_SECOND_LOOKS));
+  if (!heldoutRepos.includes(repo)) {
+    corpusMaxListed = Math.max(corpusMaxListed, seconds.length);
+    corpusMaxShown = Math.max(corpusMaxShown, Math.min(seconds.length, SHOWN_SECOND_LOOKS));
+  }
   const set = setOf.get(repo);
   if (!set) continue;
   shownPer.set(repo, { shown: Math.min(seconds.length, SHOWN_SECOND_LOOKS), listed: seconds.length });
@@ -188,7 +204,7 @@ function figuresOf(set: SetName) {
     missed: set === 'build' ? conflicts.filter((p) => !upTo(found.get(p.id), 'shown')).map((p) => p.id) : undefined,
   };
 }
-const SETS: SetName[] = ['build', 'check', 'added', 'added-b'];
+const SETS: SetName[] = ['build', 'check', 'added', 'added-b', ...(heldoutRepos.length > 0 ? (['added-c'] as const) : [])];
 const figures = {
   sets: Object.fromEntries(SETS.map((s) => [s, figuresOf(s)])) as Record<SetName, ReturnType<typeof figuresOf>>,
   corpus: { repositories: repos.length, maxShown: corpusMaxShown, maxListed: corpusMaxListed },
@@ -202,6 +218,7 @@ else {
     check: 'check half (never read while building)',
     added: 'added after issue 39 started',
     'added-b': 'added later (unseen-2026-11-28b, 8 more repositories)',
+    'added-c': 'held out from outside the corpus (unseen-2026-11-28c)',
   };
   for (const s of SETS) {
     const x = figures.sets[s];
@@ -232,8 +249,9 @@ for (const s of ['build', 'check'] as const)
     misses.push(`${s} half: reported precision ${f(figures.sets[s].reported.precision)} < 0.90`);
 if (figures.corpus.maxShown > SHOWN_SECOND_LOOKS) misses.push(`a repository shows more than ${SHOWN_SECOND_LOOKS} second looks`);
 const notes: string[] = [];
-for (const s of ['check', 'added', 'added-b'] as const) {
+for (const s of ['check', 'added', 'added-b', 'added-c'] as const) {
   const x = figures.sets[s];
+  if (!x) continue;
   if (x.reported.recall < 0.4) notes.push(`${s}: reported recall ${f(x.reported.recall)} < 0.40`);
   if (x.reported.precision < 0.9) notes.push(`${s}: reported precision ${f(x.reported.precision)} < 0.90`);
   if (x.withShown.recall < 0.75) notes.push(`${s}: recall with the second look shown ${f(x.withShown.recall)} < 0.75`);
