@@ -7,6 +7,9 @@
 // (the check half and the added sets are measured, never listed: they are not read while building).
 // `--no-subject` leaves out the finder of pairs worth a second look by subject (issue 39, on by default): the figures before it.
 // `--skip=a,b` leaves repositories of the corpus out entirely (a set being judged, that the tool must not run on yet).
+// The held-out set c (unseen-2026-11-28c.json) lives outside the project and the corpus, in $HELDOUT_ROOT or
+// /work/heldout-c: measured where that folder exists, skipped with a line where it does not (CI).
+// `--check-quotes` only checks that every quote of set c is found in its file, without analysing anything.
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyze, FINDERS, type Problem } from '../server/src/analysis/analyze.js';
@@ -58,6 +61,10 @@ for (const f of fs
     setOf.set(p.repo, addedName(f));
     pairs.push(p);
   }
+const HELDOUT = process.env.HELDOUT_ROOT ?? '/work/heldout-c';
+const heldoutRepos = fs.existsSync(HELDOUT) ? [...new Set(pairs.filter((p) => setOf.get(p.repo) === 'added-c').map((p) => p.repo))] : [];
+const rootOf = (repo: string) => (heldoutRepos.includes(repo) ? HELDOUT : CORPUS);
+if (heldoutRepos.length === 0 && !args.includes('--json')) console.log(`held-out set c: skipped, ${HELDOUT} is absent`);
 
 if (!fs.existsSync(CORPUS)) {
   console.log(`real judged set: skipped, ${CORPUS} is absent`);
@@ -66,7 +73,7 @@ if (!fs.existsSync(CORPUS)) {
 
 /** The lines a side stands for: `path:line` keys. */
 function linesOf(repo: string, s: Side): Set<string> {
-  const lines = fs.readFileSync(path.join(CORPUS, repo, s.path), 'utf8').split(/\r?\n/);
+  const lines = fs.readFileSync(path.join(rootOf(repo), repo, s.path), 'utf8').split(/\r?\n/);
   const keys = new Set<string>();
   for (const [i, quote] of [s.text, ...(s.also ?? [])].entries()) {
     const hits = lines.flatMap((l, n) => (l.includes(quote) ? [n + 1] : []));
@@ -90,6 +97,13 @@ const between = (p: Problem, a: Set<string>, b: Set<string>) => {
   return sa.size > 0 && sb.size > 0 && [...sa].some((x) => [...sb].some((y) => x !== y));
 };
 
+// Every quote of the held-out set is checked before anything is analysed (a quote not found throws).
+const heldoutQuotes = pairs.filter((p) => heldoutRepos.includes(p.repo)).flatMap((p) => [...linesOf(p.repo, p.a), ...linesOf(p.repo, p.b)]);
+if (args.includes('--check-quotes')) {
+  console.log(`held-out set c: ${heldoutQuotes.length} quoted lines found in ${heldoutRepos.length} repositories`);
+  process.exit(0);
+}
+
 const started = performance.now();
 const TIERS: Tier[] = ['reported', 'shown', 'listed'];
 const rank = (t: Tier) => TIERS.indexOf(t);
@@ -106,14 +120,16 @@ const listed: string[] = [];
 let corpusMaxShown = 0;
 let corpusMaxListed = 0;
 const repos = corpusRepos().filter((r) => !skipped.has(r));
-for (const repo of repos) {
-  const scan = await scanRepository(path.join(CORPUS, repo));
+for (const repo of [...repos, ...heldoutRepos]) {
+  const scan = await scanRepository(path.join(rootOf(repo), repo));
   const problems = analyze(scan, args.includes('--no-subject') ? FINDERS.filter((f) => f.name !== 'subject') : FINDERS).problems.filter(
     (p) => p.type === 'contradiction',
   );
   const seconds = problems.filter((p) => p.certainty === 'low');
-  corpusMaxListed = Math.max(corpusMaxListed, seconds.length);
-  corpusMaxShown = Math.max(corpusMaxShown, Math.min(seconds.length, SHOWN_SECOND_LOOKS));
+  if (!heldoutRepos.includes(repo)) {
+    corpusMaxListed = Math.max(corpusMaxListed, seconds.length);
+    corpusMaxShown = Math.max(corpusMaxShown, Math.min(seconds.length, SHOWN_SECOND_LOOKS));
+  }
   const set = setOf.get(repo);
   if (!set) continue;
   shownPer.set(repo, { shown: Math.min(seconds.length, SHOWN_SECOND_LOOKS), listed: seconds.length });
@@ -196,7 +212,11 @@ function figuresOf(set: SetName) {
     missed: set === 'build' ? conflicts.filter((p) => !upTo(found.get(p.id), 'shown')).map((p) => p.id) : undefined,
   };
 }
-const SETS: SetName[] = ['build', 'check', ...[...new Set(setOf.values())].filter((s) => s !== 'build' && s !== 'check').sort()];
+const SETS: SetName[] = [
+  'build',
+  'check',
+  ...[...new Set(setOf.values())].filter((s) => s !== 'build' && s !== 'check' && (s !== 'added-c' || heldoutRepos.length > 0)).sort(),
+];
 const figures = {
   sets: Object.fromEntries(SETS.map((s) => [s, figuresOf(s)])) as Record<SetName, ReturnType<typeof figuresOf>>,
   corpus: { repositories: repos.length, maxShown: corpusMaxShown, maxListed: corpusMaxListed },
@@ -210,6 +230,7 @@ else {
     check: 'check half (never read while building)',
     added: 'added after issue 39 started (unseen-2026-11-28, build data since its figures were reported)',
     'added-b': 'added later (unseen-2026-11-28b, 8 more repositories; build data since its figures were reported)',
+    'added-c': 'held out from outside the corpus (unseen-2026-11-28c, never read while building)',
   };
   for (const s of SETS) {
     const x = figures.sets[s]!;
