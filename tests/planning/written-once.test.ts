@@ -138,7 +138,7 @@ test("a digest, its source and a third file with the same chapter leave the pers
   );
 });
 
-test("a guide appended to the person's Copilot file drops what the file holds already: a code example and bullets written there, each named in merged; a second plan is a no-op", async (t) => {
+test("a guide appended to the person's Copilot file drops the bullets the file holds already, each named in merged, and keeps the rest of the list; a second plan is a no-op", async (t) => {
   const code = '```bash\nnpm install\nnpm run dev\nnpm run lint\n```\n';
   const person = `# Guide for Copilot\n\n## Commands\n\n${code}\n## Review\n\n- Check the types.\n- Run the linter.\n`;
   const guide = `# Widgets agents guide\n\n## Essential commands\n\n${code}\nUse Node 20 or later.\n\n## Definition of done\n\n- Check the types.\n- Write a changelog entry.\n- Run the linter.\n`;
@@ -147,11 +147,11 @@ test("a guide appended to the person's Copilot file drops what the file holds al
   const content = plan.operations.find((o) => o.path === COPILOT)!.content!;
   assert.equal(
     content,
-    `${person}\n## Widgets agents guide\n\n### Essential commands\n\nUse Node 20 or later.\n\n### Definition of done\n\n- Write a changelog entry.\n`,
+    `${person}\n## Widgets agents guide\n\n### Essential commands\n\n${code}\nUse Node 20 or later.\n\n### Definition of done\n\n- Write a changelog entry.\n`,
   );
   assert.deepEqual(
     plan.merged.map((m) => `${m.path}:${m.line} -> ${m.keptAt.path}:${m.keptAt.line}`),
-    [`AGENTS.md:5 -> ${COPILOT}:5`, `AGENTS.md:15 -> ${COPILOT}:13`, `AGENTS.md:17 -> ${COPILOT}:14`],
+    [`AGENTS.md:15 -> ${COPILOT}:13`, `AGENTS.md:17 -> ${COPILOT}:14`],
   );
   for (const op of plan.operations) writeFile(repo, op.path, op.content!);
   assert.deepEqual(

@@ -51,9 +51,6 @@ function leadTitle(placed: Placed[], targetHeadings: string[]): string {
 
 const siblingKey = (u: Unit): string => `${u.level}\u0000${headingKey(u.lines[0]!)}`;
 
-/** A fenced code block with three lines or more inside its fences: the same example written again is merged alone too. */
-const isWholeCode = (u: Unit): boolean => u.kind === 'code' && u.lines.length >= 5;
-
 /** A one-line bullet, not a lead-in or a line that answers another; a numbered item is merged only with its whole run (no "3." fragment). */
 const isListRule = (u: Unit): boolean =>
   u.kind === 'list-item' && u.lines.length === 1 && !isStructural(u) && /^\s*[-*+]\s/.test(u.lines[0]!);
@@ -331,7 +328,7 @@ export class Assembly {
    * row or code; the units of a lead-in with its list, or of a line and its answer, stay together.
    */
   private keptUnits(units: Unit[], keys: PlacedKeys, copies: Map<Unit, Unit>): Unit[] {
-    const structural = units.length === 1 && isStructural(units[0]!) && !isWholeCode(units[0]!);
+    const structural = units.length === 1 && isStructural(units[0]!);
     if (!structural && this.written.covers(units, (u) => keys.lookup(u))) {
       for (const u of units) {
         const copy = this.written.take(u, keys.lookup(u))!;
