@@ -104,7 +104,7 @@ test("a Copilot digest and the file it digests: the lines the digest has are wri
       '### Testing\n\n- Put new tests next to the code they cover.\n\n### Style\n\n- Prefer named exports over default exports.\n',
   );
   // The digest's own line, which its source does not have, is kept and reported.
-  const note = plan.notes.find((n) => n.startsWith(`${COPILOT} and AGENTS.md share the sections "Setup", "Testing", "Style"`));
+  const note = plan.notes.find((n) => n.startsWith(`${COPILOT} and AGENTS.md share rules in the sections "Setup", "Testing", "Style"`));
   assert.ok(note?.includes('line 12 "- Run `pnpm test:e2e` for the browser tests."'), plan.notes.join('\n'));
 });
 

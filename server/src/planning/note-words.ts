@@ -55,7 +55,7 @@ const WORDS: Words = {
   'digest-kept': (n) => {
     const shown = n.lines.slice(0, MAX_LISTED).map((l) => `line ${l.line} "${excerpt(l.text)}"`);
     const more = n.lines.length > MAX_LISTED ? `, and ${n.lines.length - MAX_LISTED} more` : '';
-    return `${n.path} and ${n.source} share the sections ${n.sections.map((s) => `"${s}"`).join(', ')}: each stays one section, with what ${n.source} adds written at its end. ${n.path}'s own lines there that ${n.source} does not have are kept as they are; check that they still hold: ${shown.join(', ')}${more}.`;
+    return `${n.path} and ${n.source} share rules in the sections ${n.sections.map((s) => `"${s}"`).join(', ')}: those are written once, and what ${n.source} adds goes after ${n.path}'s own text, under ${n.source}'s own headings. ${n.path}'s own lines there that ${n.source} does not have are kept as they are; check that they still hold: ${shown.join(', ')}${more}.`;
   },
   'repeats-once': (n) => {
     const many = n.repeats.length > 1;
