@@ -79,7 +79,11 @@ test('traces report: each gated step in order with who asked, what was shown and
   const outside = markdownOutsideCode(md);
   for (const line of outside) assert.doesNotMatch(line, HOSTILE, line);
   for (const line of outside.filter((l) => /^\s{0,3}#/.test(l)))
-    assert.match(line, /^(## copilot-onboard: what the person was asked|### \d+\. <code>|### Narration for <code>)/, line);
+    assert.match(
+      line,
+      /^(## copilot-onboard: what the person was asked|### \d+\. <code>|### Narration for <code>|### The client model's opinion of the second-look pairs )/,
+      line,
+    );
   for (const line of outside.filter((l) => l.startsWith('|'))) assert.equal(line.split('|').length, 9, line);
   // The only HTML outside code is the tool's own.
   for (const tag of outside.join('\n').match(/<\/?[a-z][^>]*>/gi) ?? []) assert.match(tag, /^<\/?(code|details|summary|sub)>$/, tag);

@@ -46,10 +46,12 @@ export function traceReportHtml(report: TraceReport): string {
   for (const n of report.narration) {
     if (n.text === '' && n.model === null) continue;
     out.push(
-      `<section class="model"><h2>Narration for ${c(n.intent)} (seq ${n.seq ?? '?'}${n.chain === 'read-only' ? ' of the read-only chain, kept on this machine' : ''})</h2>`,
-      n.fallback
-        ? `<p>The tool's built-in report was shown (${c(n.outcome)}).</p>`
-        : `<p><strong>The client model's words, quoted, not the tool's facts</strong> (model ${n.model ? c(n.model) : 'not named'}, ${c(n.timestamp)}, ${c(n.file)}):</p>`,
+      `<section class="model"><h2>${n.about === 'opinion' ? "The client model's opinion of the second-look pairs" : `Narration for ${c(n.intent)}`} (seq ${n.seq ?? '?'}${n.chain === 'read-only' ? ' of the read-only chain, kept on this machine' : ''})</h2>`,
+      n.about === 'opinion' && n.outcome !== 'ok'
+        ? `<p>The answer was not used (${c(n.outcome)}): the pairs kept the tool's own rank. The model's words, quoted:</p>`
+        : n.fallback
+          ? `<p>The tool's built-in report was shown (${c(n.outcome)}).</p>`
+          : `<p><strong>The client model's words, quoted, not the tool's facts</strong> (model ${n.model ? c(n.model) : 'not named'}, ${c(n.timestamp)}, ${c(n.file)}):</p>`,
       `<blockquote><pre>${htmlText(n.text, true)}</pre></blockquote></section>`,
     );
   }

@@ -56,11 +56,13 @@ export function traceReportMarkdown(report: TraceReport, maxChars = COMMENT_CHAR
       n.text.length > NARRATION_SHOWN ? `${n.text.slice(0, NARRATION_SHOWN)}\n[cut here: the rest is in the trace file]` : n.text;
     body.push(
       [
-        `### Narration for ${mdCode(n.intent)} (seq ${n.seq ?? '?'}${n.chain === 'read-only' ? ' of the read-only chain, kept on this machine' : ''})`,
+        `### ${n.about === 'opinion' ? "The client model's opinion of the second-look pairs" : `Narration for ${mdCode(n.intent)}`} (seq ${n.seq ?? '?'}${n.chain === 'read-only' ? ' of the read-only chain, kept on this machine' : ''})`,
         '',
-        n.fallback
-          ? `The tool's built-in report was shown (${mdCode(n.outcome)}); the model's words, if any, are quoted below.`
-          : `**The client model's words, quoted, not the tool's facts** (model ${n.model ? mdCode(n.model) : 'not named'}, ${mdCode(n.timestamp)}, ${mdCode(n.file)}):`,
+        n.about === 'opinion' && n.outcome !== 'ok'
+          ? `The answer was not used (${mdCode(n.outcome)}): the pairs kept the tool's own rank. The model's words, quoted:`
+          : n.fallback
+            ? `The tool's built-in report was shown (${mdCode(n.outcome)}); the model's words, if any, are quoted below.`
+            : `**The client model's words, quoted, not the tool's facts** (model ${n.model ? mdCode(n.model) : 'not named'}, ${mdCode(n.timestamp)}, ${mdCode(n.file)}):`,
         '',
         mdFence(shown),
         '',

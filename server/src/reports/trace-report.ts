@@ -62,6 +62,8 @@ export interface ReportNarration {
   /** `read-only`: this machine's read-only chain, which git ignores (state/traces/chains.ts); `gated`: an earlier version's, in the committed chain. */
   chain: ChainName;
   intent: string;
+  /** `opinion`: propose's question about the second-look pairs; `narration`: a step's narration. */
+  about: 'narration' | 'opinion';
   timestamp: string;
   outcome: string;
   /** The model the client said it used, when one answered. */
@@ -198,6 +200,7 @@ function narrationOf(t: TraceEntry): ReportNarration {
     file: t.file,
     chain: chainOf('sampling', d),
     intent: str(d.intent) ?? t.step,
+    about: d.intent === 'second-look' ? 'opinion' : 'narration',
     timestamp: str(d.timestamp) ?? '',
     outcome: str(d.outcome) ?? t.outcome,
     model: str(response?.model),
