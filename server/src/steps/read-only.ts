@@ -25,6 +25,7 @@ import { narrationOf, result, resultForError, type StepResult } from './result.j
 import { annotated, supersededLines, supersededNow, supersededOnceScanned, type SupersededFile } from './superseded.js';
 import { AskedBetweenCalls } from '../call/ports.js';
 import { opinionLines, secondLookOpinion } from '../narrate/opinion.js';
+import { withThousands } from '../common/text.js';
 
 /**
  * Progress for the client: the files read, then each later phase by name. A phase is reported
@@ -196,7 +197,7 @@ function planDiffLine(file: PlanDiffFacts, options: FlowOptions | undefined): st
   const print = forPerson(options)
     ? `; ${commandName(options, 'propose')} --diff prints it`
     : '; the MCP resource copilot-onboard://plan.diff serves it';
-  return `The whole diff of this plan (${file.chars.toLocaleString('en-US')} characters, ${file.files} file${file.files === 1 ? '' : 's'}) is in ${file.path}${print}.`;
+  return `The whole diff of this plan (${withThousands(file.chars)} characters, ${file.files} file${file.files === 1 ? '' : 's'}) is in ${file.path}${print}.`;
 }
 
 /** How a new plan answers the changes the person asked for on an earlier one. */
