@@ -174,7 +174,7 @@ const common = {
  * too, required when needed), run with V8's code cache (`read-only-cli.cache`, made below by
  * scripts/warm-code-cache.mjs) by a small ES module, `read-only-cli.js` (code-cache.ts), which cli.js
  * and the rest of the CLI both import: Node 20 keeps no code cache for ES modules, and compiling the
- * file cost an analyze 7 to 13 % of its CPU (docs/performance.md, issue 38).
+ * file cost an analyze 5 to 13 % of its CPU (docs/performance.md, issue 38).
  */
 const READ_ONLY = 'chunks/read-only-cli.js';
 const READ_ONLY_CJS = 'chunks/read-only-cli.cjs';

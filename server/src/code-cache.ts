@@ -9,7 +9,7 @@ import type * as Vm from 'node:vm';
  * (scripts/bundle.mjs, scripts/warm-code-cache.mjs): the bytecode of what an analyze runs, so a
  * read-only command compiles almost none of the file. Node 20 keeps no compile cache of its own
  * (`module.enableCompileCache` is Node 22 and later: there, the file is required and Node's cache
- * serves it). Compiling the read-only file's code cost an analyze of 500 rules about 7 % of its
+ * serves it). Compiling the read-only file's code cost an analyze of 500 rules about 5 % of its
  * CPU and one small analyze about 13 % (docs/performance.md, issue 38).
  *
  * V8 takes a cache only when its version and flags are the ones it was made with, and it checks the
