@@ -259,6 +259,16 @@ test("serve's start (initialize, tools/list) loads no module that writes traces,
   assert.ok(r.stdout.includes('{"result":{"tools":[{"name":"onboarding_analyze"'), `no tools/list answer: ${r.stderr}`);
   const loaded = distFiles(hook.read()).flatMap((f) => bundledModules(path.join(DIST, f)));
   assert.ok(loaded.includes('server/dist/mcp/server.js'), `the check sees the bundled modules: ${loaded.join(', ')}`);
-  for (const m of ['narrate/narrate.js', 'state/traces/writer.js', 'state/foreign.js', 'state/retention.js', 'repo/safe-fs/writing.js'])
+  for (const m of [
+    'narrate/narrate.js',
+    'state/traces/writer.js',
+    'state/foreign.js',
+    'state/retention.js',
+    'repo/safe-fs/writing.js',
+    // The call of a step (its checks, its words, its bounds) loads with the first tool call too.
+    'steps/tool-call.js',
+    'steps/preflight.js',
+    'steps/tool-result.js',
+  ])
     assert.ok(!loaded.includes(`server/dist/${m}`), `serve's start loaded ${m}`);
 });
