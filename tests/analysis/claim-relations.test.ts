@@ -64,8 +64,11 @@ test('"never run bare `x`" leaves `x --check` alone and meets "Run `x`"', async 
     'docs/CONVENTIONS.md':
       '# Docs\n\nWriters run only the check:\n\n```sh\npnpm sync:docs --check\n```\n\nNEVER run bare `pnpm sync:docs` here.\n',
   });
-  assert.equal(found.length, 1, JSON.stringify(found));
-  assert.deepEqual(at(found[0]!), ['AGENTS.md:3', 'docs/CONVENTIONS.md:9']);
+  const reported = found.filter((p) => p.certainty !== 'low');
+  assert.equal(reported.length, 1, JSON.stringify(found));
+  assert.deepEqual(at(reported[0]!), ['AGENTS.md:3', 'docs/CONVENTIONS.md:9']);
+  // Nor is the rule against the bare command a second look against the command run with the flag.
+  assert.ok(!found.some((p) => at(p).join(' ') === 'docs/CONVENTIONS.md:6 docs/CONVENTIONS.md:9'), JSON.stringify(found));
 });
 
 test('the default branch stated two ways is a stale fact; the same branch twice is not', async () => {

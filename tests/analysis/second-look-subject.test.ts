@@ -110,18 +110,18 @@ test('a hedged rule, and a value naming its own package folder, rank below the p
   assert.ok(order.indexOf('AGENTS.md:4 CLAUDE.md:4') === -1 || order.indexOf('AGENTS.md:4 CLAUDE.md:4') > plain, order.join(' | '));
 });
 
-test('pairs by subject are opt-in: analyze by default runs every finder but them', async (t) => {
-  assert.deepEqual(
-    FINDERS.filter((f) => !DEFAULT_FINDERS.includes(f)).map((f) => f.name),
-    ['subject'],
-  );
+test('pairs by subject are on by default: analyze runs every finder, the subject one last', async (t) => {
+  assert.deepEqual(DEFAULT_FINDERS, FINDERS);
+  assert.equal(FINDERS.at(-1)!.name, 'subject');
   const scan = await scanRepository(
     sandbox(t, {
       'AGENTS.md': `# Agents\n\n- Run \`zorb check\` before every push.\n${padding}\n`,
       'CLAUDE.md': `# Claude\n\n- Run \`quax check\` before every push.\n`,
     }),
   );
-  assert.equal(analyze(scan).problems.filter((p) => p.type === 'contradiction' && p.kind === 'subject').length, 0);
+  const found = analyze(scan).problems.filter((p) => p.type === 'contradiction' && p.kind === 'subject');
+  assert.deepEqual(found.map(at), [['AGENTS.md:3', 'CLAUDE.md:3']]);
+  assert.equal(found[0]!.certainty, 'low');
 });
 
 /** Twelve pairs worth a second look, invented: more than a person is shown. */
@@ -162,4 +162,120 @@ test(`approve's first round offers at most ${SHOWN_SECOND_LOOKS} pairs worth a s
   const offered = conflictOptions(analysis, () => []);
   assert.equal(offered.length, 1 + SHOWN_SECOND_LOOKS);
   assert.equal(offered.filter((c) => c.option.secondLook).length, SHOWN_SECOND_LOOKS);
+});
+
+test('one file named in two cases is a pair, ranked first: a link to `docs/Zephyr.md` and one to `docs/zephyr.md`', async (t) => {
+  const found = await subjectPairs(t, {
+    'AGENTS.md': `# Agents\n\n- Read [the zephyr guide](docs/Zephyr.md) first.\n- Run \`quax lint\` on \`src/core/alpha.ts\`.\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n- Read [the zephyr guide](docs/zephyr.md) first.\n- Run `quax lint` on `src/core/beta.ts`.\n',
+  });
+  assert.ok(found.length >= 1, JSON.stringify(found));
+  assert.deepEqual(at(found[0]!), ['AGENTS.md:3', 'CLAUDE.md:3']);
+  assert.match(saidOf(found[0]!), /Zephyr\.md" vs "docs\/zephyr\.md|zephyr\.md" vs "docs\/Zephyr\.md/);
+  // Two paths to files of other names (a list of files, each its own) rank below it, if at all.
+  const files = found.findIndex((p) => at(p).join(' ') === 'AGENTS.md:4 CLAUDE.md:4');
+  assert.ok(files === -1 || files > 0);
+});
+
+test('"`x` needs no change" turns `x`; a negated folder meets a path through it; a listing names its thing first', async (t) => {
+  const change = await subjectPairs(t, {
+    'AGENTS.md': `# Modules\n\n- The \`gantry.conf\` file needs no change when a module is added.\n${padding}\n`,
+    'CLAUDE.md': '# Modules\n\n- Register each new module in `gantry.conf` under `[modules]`.\n',
+  });
+  assert.deepEqual(change.map(at), [['AGENTS.md:3', 'CLAUDE.md:3']]);
+  assert.match(saidOf(change[0]!), /says not to/);
+  const folder = await subjectPairs(t, {
+    'AGENTS.md': `# Agents\n\n- Avoid editing \`autogen\` folders by hand.\n${padding}\n`,
+    'CLAUDE.md': '# Steps\n\n- Update the tables in `lib/autogen/` after a schema change.\n',
+  });
+  assert.deepEqual(folder.map(at), [['AGENTS.md:3', 'CLAUDE.md:3']]);
+  const listing = await subjectPairs(t, {
+    'AGENTS.md': `# Crates\n\n\`\`\`\nquill-store-lite   the storage crate\nquill-web          the server\n\`\`\`\n\n${padding}\n`,
+    'CLAUDE.md': '# Commits\n\n- Scope a storage commit as `quill-store`.\n',
+  });
+  assert.ok(
+    listing.some((p) => at(p).join(' ') === 'AGENTS.md:4 CLAUDE.md:3'),
+    JSON.stringify(listing),
+  );
+});
+
+test('not a pair: the rule names the line as its exception, forbids a narrower use, or the line names the rule choice too', async (t) => {
+  const none = async (files: Record<string, string>) => assert.deepEqual(await subjectPairs(t, files), [], JSON.stringify(files));
+  await none({
+    'AGENTS.md': `# Agents\n\n- Never call \`trace.dump\`, except in \`bench/\`.\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n- Call `trace.dump` in `bench/` to print the timings.\n',
+  });
+  await none({
+    'AGENTS.md': `# Agents\n\n- Never run \`blip vet\` with a folder argument.\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n- Run `blip vet` before pushing.\n',
+  });
+  await none({
+    'AGENTS.md': `# Agents\n\n- Use \`zorb\` for everything; never quax.\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n- Run tasks through the runner (e.g., `zorb task go`, `quax exec task go`).\n',
+  });
+  // Other files of one name family, and values naming their own line's label.
+  await none({
+    'AGENTS.md': `# Agents\n\n- Don't ship \`.secrets\` files.\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n- Ship `.secrets.sample` with every new key.\n',
+  });
+  await none({
+    'AGENTS.md': `# Agents\n\n- Fast tests: \`blip run:fast\`.\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n- Slow tests: `blip run:slow`.\n',
+  });
+});
+
+test('the same two lines in a copied file are one question, asked once', async (t) => {
+  const rule = '- Run `zorb check` before every push.';
+  const found = await subjectPairs(t, {
+    'AGENTS.md': `# Agents\n\n${rule}\n${padding}\n`,
+    'CLAUDE.md': `# Claude\n\n${rule}\n${padding}\n`,
+    '.github/copilot-instructions.md': '# Copilot\n\n- Run `quax check` before every push.\n',
+  });
+  assert.equal(found.length, 1, JSON.stringify(found));
+});
+
+test('a line that retires a script meets the steps still running it: "replaces the original `old_sync.sh`" vs `./tools/old_sync.sh`', async (t) => {
+  const found = await subjectPairs(t, {
+    'tools/brisk/AGENTS.md': `# Brisk\n\n- The brisk tool replaces the original \`old_sync.sh\` script.\n${padding}\n`,
+    'AGENTS.md': '# Agents\n\n## Release\n\n```sh\n./tools/old_sync.sh\n```\n',
+  });
+  assert.deepEqual(found.map(at), [['tools/brisk/AGENTS.md:3', 'AGENTS.md:6']]);
+  assert.match(saidOf(found[0]!), /says not to/);
+  // "the `x` file" and "the `y` folder" share only "the": no frame.
+  assert.deepEqual(
+    await subjectPairs(t, {
+      'AGENTS.md': `# Agents\n\n- Keep the \`wemble.toml\` file short.\n${padding}\n`,
+      'CLAUDE.md': '# Claude\n\n- Keep the `quiggle` folder tidy.\n',
+    }),
+    [],
+  );
+});
+
+test('one command run before a step in one file and after it in another: "after merging" vs "# before merges"', async (t) => {
+  const found = await subjectPairs(t, {
+    'AGENTS.md': `# Agents\n\n- Run \`zorb tidy\` after merging to settle the lockfile.\n${padding}\n`,
+    'pkg/AGENTS.md': '# Pkg\n\n```sh\nzorb tidy        # before merges\n```\n',
+  });
+  assert.deepEqual(found.map(at), [['AGENTS.md:3', 'pkg/AGENTS.md:4']]);
+  assert.match(saidOf(found[0]!), /after merging" vs "before merges/);
+  // Before one step and after another are two times of two steps, not one.
+  assert.deepEqual(
+    await subjectPairs(t, {
+      'AGENTS.md': `# Agents\n\n- Run \`zorb tidy\` after merging to settle the lockfile.\n${padding}\n`,
+      'pkg/AGENTS.md': '# Pkg\n\n```sh\nzorb tidy        # before comments are read\n```\n',
+    }),
+    [],
+  );
+});
+
+test('a name and a member of a family of names built on it rank below a name extended once', async (t) => {
+  const found = await subjectPairs(t, {
+    'AGENTS.md': `# Agents\n\n- Build \`wemble-core\` first.\n- Deploy \`wemble-web\` last.\n- Ship \`wemble-cli\` beside them.\n- Scope storage commits as \`quill-store\`.\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n- Build `wemble` first.\n- Storage commits: `quill-store-lite`.\n',
+  });
+  const order = found.map((p) => at(p).join(' '));
+  const once = order.indexOf('AGENTS.md:6 CLAUDE.md:4');
+  assert.ok(once >= 0, order.join(' | '));
+  const member = order.findIndex((o) => o.endsWith('CLAUDE.md:3'));
+  assert.ok(member === -1 || member > once, order.join(' | '));
 });

@@ -337,3 +337,48 @@ test('2026-07-28: the question is asked between calls, once, and traced once', a
     ],
   );
 });
+
+/** Twelve second-look pairs: one notes file linked in two cases, for each of twelve releases. */
+const RELEASES = ['amber', 'birch', 'cedar', 'delta', 'ember', 'fjord', 'grove', 'heath', 'inlet', 'juniper', 'kestrel', 'larch'];
+const MANY = {
+  'AGENTS.md': `# Agents\n\n${RELEASES.map((w) => `- Read [the ${w} notes](notes/${w[0]!.toUpperCase()}${w.slice(1)}.md) before each ${w} release.`).join('\n')}\n`,
+  'CLAUDE.md': `# Claude\n\n${RELEASES.map((w) => `- Read [the ${w} notes](notes/${w}.md) before each ${w} release.`).join('\n')}\n`,
+};
+
+test('the model reads the ranked pairs past the 8 a person is shown (issue 39): one it thinks conflict rises, the plan offers the same 8', async (t) => {
+  const none = await proposeWith(t, null, {}, MANY);
+  const lows = (none.r.structuredContent as { problems: { certainty?: string }[] }).problems.filter((p) => p.certainty === 'low');
+  assert.equal(lows.length, 12, 'the fixture holds twelve second-look pairs');
+  assert.equal(none.plan.conflicts.filter((c: { secondLook?: boolean }) => c.secondLook).length, 8, 'a person is offered the first 8');
+  const run = await proposeWith(
+    t,
+    model(
+      verdicts((p) =>
+        p.id === 'second_look_11'
+          ? { id: p.id, verdict: 'conflict', quoteA: p.A.text, quoteB: p.B.text, reason: 'One file, two names.' }
+          : null,
+      ),
+    ),
+    {},
+    MANY,
+  );
+  const sent = pairsIn(run.samplings.filter(isOpinion)[0]!);
+  assert.deepEqual(
+    sent.map((p) => p.id),
+    [...Array.from({ length: 8 }, (_, i) => `conflict_${i + 1}`), ...Array.from({ length: 4 }, (_, i) => `second_look_${i + 9}`)],
+    'the plan offers 8, the model reads all 12 in rank order',
+  );
+  assert.deepEqual(sent[10]!.A.text.includes('kestrel') || sent[10]!.B.text.includes('kestrel'), true);
+  const opinion = (run.r.structuredContent as { modelOpinion: Record<string, any> }).modelOpinion;
+  assert.equal(opinion.asked, 12);
+  assert.deepEqual(
+    opinion.verdicts.map((v: Record<string, unknown>) => [v.id, v.verdict, v.rankBefore, v.rank]),
+    [['second_look_11', 'conflict', 11, 3]],
+  );
+  assert.match(
+    textOf(run.r),
+    /kestrel[^\n]*the client's model \(test-model\) thinks they conflict: "One file, two names\." \(its opinion; ranked 3, was 11\)/,
+  );
+  // Nothing is decided: the plan is the plan of a run without sampling.
+  assert.equal(run.plan.planHash, none.plan.planHash);
+});

@@ -106,13 +106,11 @@ export const FINDERS: readonly Finder[] = [
     find: (i) => findMissingPaths(i.docs, i.scan.listing, new Set(i.scan.sources.map((s) => s.path))),
   },
   // Last: pairs worth a second look by subject (issue 39), ranked, never on a pair of lines already
-  // reported. Opt-in: on the tuning sets it found no conflict the other finders miss, and it costs
-  // several times the rest of the analysis on large repositories (docs/analysis.md, "Second looks by subject").
+  // reported; a person is shown the first few (model/second-looks-shown.ts), --json lists them all.
   {
     name: 'subject',
     kinds: ['contradiction/subject'],
     find: (i, earlier) => secondLookProblems(i.units, i.scopeOf, earlier),
-    optIn: true,
   },
 ];
 

@@ -3,6 +3,8 @@ import { conflictWords, opinionWords } from '../call/words.js';
 import type { InstructionDoc, Scope } from '../model/model.js';
 import type { ModelOpinion } from '../model/opinion.js';
 import type { ConflictOption } from '../model/plan.js';
+import type { Problem } from '../model/problem.js';
+import { isSecondLook, SHOWN_SECOND_LOOKS } from '../model/second-looks-shown.js';
 import { showExcerpt } from '../show/untrusted.js';
 import { sampleTraced, type ExchangeContext } from './exchange.js';
 import { OPINION_BOUNDS, OPINION_PROMPT } from './opinion-prompt.js';
@@ -15,8 +17,8 @@ import { readVerdicts, sentLine, type ReadVerdicts, type SentPair } from './opin
  * (no pair is removed or reported, no plan operation changes), and are shown as the model's. Without
  * sampling, or when the answer fails, nothing changes: no opinion at all.
  *
- * The pairs' order is taken as it comes (the plan's conflicts, second-look ones in rank order): how
- * they are ranked is analysis's business.
+ * The pairs' order is taken as it comes (the plan's conflicts, second-look ones in rank order, then
+ * the ranked pairs past the few the plan offers): how they are ranked is analysis's business.
  */
 
 type Doc = Pick<InstructionDoc, 'path' | 'scope' | 'units'>;
@@ -82,15 +84,43 @@ export function opinionRequest(pairs: ReturnType<typeof secondLookPairs>): { req
   return { request, sent };
 }
 
-/** The model's opinion of the plan's second-look pairs, or null: no pair, no sampling, or no verdict that counts. */
+/**
+ * The pairs worth a second look past the few a person is shown (model/second-looks-shown.ts), in
+ * analysis's rank order, as choices nobody is asked about: the client's model reads them with the
+ * others (up to OPINION_BOUNDS.maxPairs in all), so a pair it thinks conflicts can rise into view.
+ * Each is named by its rank among the second looks (`second_look_9`).
+ */
+export function pairsBelowTheCut(problems: readonly Problem[], linesOf: (path: string) => readonly string[]): ConflictOption[] {
+  const below = problems.filter(isSecondLook).slice(SHOWN_SECOND_LOOKS, OPINION_BOUNDS.maxPairs);
+  return below.flatMap((p, k) =>
+    p.type === 'contradiction'
+      ? [
+          {
+            id: `second_look_${SHOWN_SECOND_LOOKS + k + 1}`,
+            description: p.description,
+            locations: p.locations.map((l, j) => ({ ...l, text: linesOf(l.path)[l.line - 1] ?? '', side: p.sides[j] ?? j })),
+            secondLook: true as const,
+            topic: p.topic,
+            said: p.said,
+          },
+        ]
+      : [],
+  );
+}
+
+/**
+ * The model's opinion of the second-look pairs, or null: no pair, no sampling, or no verdict that
+ * counts. `below`: the ranked pairs past those the plan offers (pairsBelowTheCut), read after them.
+ */
 export async function secondLookOpinion(
   ctx: ExchangeContext,
   conflicts: readonly ConflictOption[],
   docs: readonly Doc[],
+  below: readonly ConflictOption[] = [],
 ): Promise<ModelOpinion | null> {
   // No pair, or a client that cannot be asked: no request, no trace, nothing changes.
   if (!conflicts.some((c) => c.secondLook) || !ctx.session.model.canSample()) return null;
-  const pairs = secondLookPairs(conflicts, docs);
+  const pairs = secondLookPairs([...conflicts, ...below], docs);
   if (pairs.length === 0) return null;
   const { request, sent } = opinionRequest(pairs);
   const schemas = await import('../state/schema.js');

@@ -1,3 +1,4 @@
+import { splitText, withThousands } from '../common/text.js';
 import { analyze } from '../analysis/analyze.js';
 import { describeGit, gitInfo } from '../repo/git.js';
 import { analysisLabel, buildPlan, migratedTargets } from '../planning/plan.js';
@@ -11,6 +12,7 @@ import {
 } from '../planning/preconditions.js';
 import { scanRepository, type ScanResult } from '../analysis/discovery/scan.js';
 import type { Analysis } from '../model/analysis.js';
+import type { ConflictOption } from '../model/plan.js';
 import { narrate } from '../narrate/narrate.js';
 import { showLine } from '../show/untrusted.js';
 import { analysisReport, planNext, planReport } from '../narrate/report.js';
@@ -24,8 +26,7 @@ import { summaryTable } from '../show/summary-table.js';
 import { narrationOf, result, resultForError, type StepResult } from './result.js';
 import { annotated, supersededLines, supersededNow, supersededOnceScanned, type SupersededFile } from './superseded.js';
 import { AskedBetweenCalls } from '../call/ports.js';
-import { opinionLines, secondLookOpinion } from '../narrate/opinion.js';
-import { withThousands } from '../common/text.js';
+import { opinionLines, pairsBelowTheCut, secondLookOpinion } from '../narrate/opinion.js';
 
 /**
  * Progress for the client: the files read, then each later phase by name. A phase is reported
@@ -97,6 +98,12 @@ function detailShown(scan: ScanResult, analysis: Analysis, operations: number, s
   return annotated({ problems: [], patternDetail }, superseded, legacyCount(scan)).patternDetail;
 }
 
+/** The client's model's opinion of the second-look pairs: the plan's, then the ranked ones past those (up to about 40 in all), and the pairs asked about. */
+async function modelOpinion(ctx: FlowContext, conflicts: readonly ConflictOption[], scan: ScanResult, analysis: Analysis) {
+  const below = pairsBelowTheCut(analysis.problems, (p) => splitText(scan.files.get(p)?.text ?? '').lines);
+  return { opinion: await secondLookOpinion(ctx, conflicts, scan.docs, below), asked: [...conflicts, ...below] };
+}
+
 async function propose(ctx: FlowContext): Promise<StepResult> {
   const state = await readState(ctx.root);
   // What migrate would refuse is refused here, before a plan is offered (planning/preconditions.ts).
@@ -114,7 +121,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
   // The pattern in the words analyze uses for it (planReport passes patternDetail on to the analysis part).
   const patternDetail = detailShown(scan, analysis, plan.operations.length, superseded);
   // The client's model may read the second-look pairs (one request, none without sampling): shown as its opinion, beside the plan.
-  const opinion = await secondLookOpinion(ctx, plan.conflicts, scan.docs);
+  const { opinion, asked } = await modelOpinion(ctx, plan.conflicts, scan, analysis);
   const { file, diffFile } = await savePlan(ctx.root, opinion ? { ...plan, modelOpinion: opinion } : plan);
   // An open approval of this very plan stands (the files and the choices offered are the same); one
   // of an earlier, different plan no longer applies. Step and approval say the same in status.
@@ -158,7 +165,7 @@ async function propose(ctx: FlowContext): Promise<StepResult> {
     approvalText,
     plan.operations.length > 0 ? planDiffLine(diffFile, ctx.options) : null,
     describeGit(git).join('\n'),
-    opinion ? opinionLines(opinion, plan.conflicts) : null,
+    opinion ? opinionLines(opinion, asked) : null,
   ]
     .filter(Boolean)
     .join('\n\n');

@@ -105,7 +105,15 @@ function folderOnly(tokens: readonly Token[], kept: readonly boolean[], added: r
 
 /** A line's words for aligning two lines: lower-cased, code spans and punctuation aside. */
 export const lineWords = (text: string): string[] =>
-  (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}'_.-]*/gu) ?? []).map((w) => w.replace(/[.'-]+$/, '')).slice(0, MAX_TOKENS);
+  (
+    text
+      .toLowerCase()
+      // A list's number or bullet, or a table's first bar, is where the line stands, not what it says.
+      .replace(/^\s*(?:[-*+|]|\d+[.)])\s+/, '')
+      .match(/[\p{L}\p{N}][\p{L}\p{N}'_.-]*/gu) ?? []
+  )
+    .map((w) => w.replace(/[.'-]+$/, ''))
+    .slice(0, MAX_TOKENS);
 
 /** Two lines aligned word by word: the words in common, and what each has of its own. */
 export function alignLines(a: readonly string[], b: readonly string[]): { common: number; onlyA: string[]; onlyB: string[] } {

@@ -27,6 +27,8 @@ export interface PairContext {
   topWeight: number;
   /** The values each file holds: a value the other file holds too is no drift. */
   fileValues: ReadonlyMap<string, ReadonlySet<string>>;
+  /** How many of the repository's values extend a name (`x-` or `x_` after it): a family of names (`x-core`, `x-web`, `x-cli`). */
+  familySize: (name: string) => number;
   taken: ReadonlySet<string>;
 }
 
@@ -37,6 +39,9 @@ export const pairKey = (a: { path: string; line: number }, b: { path: string; li
 // Grammar, not names: the words that turn a line around.
 const NEGATION_WORD = /^(?:not|never|no|don't|dont|do not|avoid|without)$/;
 
+/** A word before a command that means it as written only ("never run bare `x`"): `x --check` is not it. */
+const BARE = /^(?:bare|plain|naked)$/;
+
 /** Lines at least this alike (cosine of weighted terms) are aligned word by word. */
 const LINE_ALIKE = 0.3;
 
@@ -46,6 +51,8 @@ interface Slot {
   strength: number;
   /** Found by aligning the whole lines, not two values. */
   line?: boolean;
+  /** One path written in two cases. */
+  cased?: boolean;
 }
 
 /**
@@ -73,17 +80,23 @@ export function judgePair(
   if (a.path === b.path && a.section === b.section && a.item && b.item) return null;
   // Aligning whole lines word by word costs most: only lines alike enough to be one frame are aligned.
   const aligned = similarity >= LINE_ALIKE ? alignLines(lineWords(a.text), lineWords(b.text)) : null;
-  if (aligned && aligned.onlyA.length === 0 && aligned.onlyB.length === 0) return null;
+  // The same line twice is a repeat, not a second look (one in another case is read by its values).
+  if (aligned && aligned.onlyA.length === 0 && aligned.onlyB.length === 0 && a.text.trim() === b.text.trim()) return null;
   const turned = aligned !== null && negationOnly(aligned.onlyA, aligned.onlyB) && aligned.common >= 3;
   const lined = aligned && lineSlot(aligned, ra, rb);
-  const slot = turned ? null : (lined ?? valueSlot(ra.values, rb.values, c.tokensOf));
+  const found = turned ? null : (lined ?? valueSlot(ra, rb, c.tokensOf) ?? orderSlot(a.text, b.text, ra, rb));
+  const slot = found && !found.line && !found.cased && namesItself(found.values, a, b) ? null : found;
   const turn = turned ? { strength: 1, against: aligned.onlyA.length > 0 ? 'a' : 'b' } : flipped(ra, rb, bTerms, c.weight, c.topWeight);
   const polarity = turn.strength;
   if (!slot && polarity === 0) return null;
   if (c.taken.has(pairKey(a, b))) return null;
   let score = (0.3 + similarity) * ((slot ? slot.strength : 0) + polarity * 0.8);
-  if (slot && ownSubject(slot.values[0], a) && ownSubject(slot.values[1], b)) score *= 0.25;
-  if (slot && !slot.line && a.path !== b.path && bothHold(slot.values, a.path, b.path, c.fileValues)) score *= 0.3;
+  // A path in two cases is one name misspelt, whatever its folder is called.
+  if (slot && !slot.cased && ((ownSubject(slot.values[0], a) && ownSubject(slot.values[1], b)) || ownPart(slot.values, a, b)))
+    score *= 0.25;
+  if (slot && !slot.line && !slot.cased && a.path !== b.path && bothHold(slot.values, a.path, b.path, c.fileValues)) score *= 0.3;
+  // A name and one of a family of names built on it (`x` / `x-web`, with `x-core` and `x-cli` beside): a member, not a drift.
+  if (slot && !slot.cased && FAMILY_OF(slot.values, c.familySize)) score *= 0.3;
   if (ra.hedged || rb.hedged) score *= 0.5;
   if (ra.catalogue || rb.catalogue) score *= 0.3;
   if (a.code && b.code) score *= 0.6;
@@ -109,14 +122,41 @@ export function judgePair(
  * span or command, or with a digit): a drifted copy. Other words changed are a copy reworded.
  */
 function lineSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, ra: LineTerms, rb: LineTerms): Slot | null {
-  const valued = (words: string[], r: LineTerms) => words.some((w) => /\d/.test(w) || inValue(r, w));
-  if (!valued(x.onlyA, ra) && !valued(x.onlyB, rb)) return null;
+  // Only values changed: a changed word of prose beside a value (`2` spaces in `yaml`, `4` in
+  // `python`) makes two statements about two things, or a copy reworded.
+  const valued = (words: string[], r: LineTerms) => words.every((w) => /\d/.test(w) || inValue(r, w));
+  if (!valued(x.onlyA, ra) || !valued(x.onlyB, rb)) return null;
   const changed = Math.max(x.onlyA.length, x.onlyB.length);
   if (x.common < 4 || x.onlyA.length === 0 || x.onlyB.length === 0 || changed > 3) return null;
+  // The changed words say the same in other punctuation, or one side only adds to the other
+  // (`custom-sections.md` / "custom sections", `i18n.md overview` / `i18n`): reworded, not drifted.
+  const [ta, tb] = [new Set(x.onlyA.flatMap(valueTokens)), new Set(x.onlyB.flatMap(valueTokens))];
+  if ([...ta].every((t) => tb.has(t)) || [...tb].every((t) => ta.has(t))) return null;
   const kept = x.common / (x.common + changed);
   if (kept < 0.7) return null;
-  return { values: [x.onlyA.join(' '), x.onlyB.join(' ')], strength: 0.5 + 0.5 * kept, line: true };
+  const values: [string, string] = [x.onlyA.join(' '), x.onlyB.join(' ')];
+  return { values, strength: (0.5 + 0.5 * kept) * (twoFiles(...values) ? OTHER_FILE : 1), line: true };
 }
+
+/**
+ * One command said to run before a step in one line and after it in the other ("Run `x ready` after
+ * commits" / "x ready   # before committing"): the same value, two times. Grammar only: the step is
+ * the word after "before" or "after", the same word or one stem (commits, committing).
+ */
+function orderSlot(ta: string, tb: string, ra: LineTerms, rb: LineTerms): Slot | null {
+  if (!ra.values.some((v) => rb.values.some((w) => w.text === v.text))) return null;
+  const [oa, ob] = [ORDER.exec(ta), ORDER.exec(tb)];
+  if (!oa || !ob || oa[1]!.toLowerCase() === ob[1]!.toLowerCase()) return null;
+  if (!oneStem(oa[2]!.toLowerCase(), ob[2]!.toLowerCase())) return null;
+  return { values: [oa[0].toLowerCase(), ob[0].toLowerCase()], strength: 0.7, line: true };
+}
+/** Two words of one stem: a common start of four letters or more, most of the shorter word (merges, merging; not comments, committing). */
+function oneStem(x: string, y: string): boolean {
+  let n = 0;
+  while (n < x.length && n < y.length && x[n] === y[n]) n++;
+  return n >= 4 && n >= 0.6 * Math.min(x.length, y.length);
+}
+const ORDER = /\b(before|after)\s+(?:each\s+|every\s+|the\s+|a\s+)?(\p{L}{4,})/iu;
 
 /** One line is the other with a negation added: the same action, said and forbidden. */
 const negationOnly = (onlyA: string[], onlyB: string[]): boolean => {
@@ -125,25 +165,92 @@ const negationOnly = (onlyA: string[], onlyB: string[]): boolean => {
 };
 
 /** The closest two values one line has and the other has not, by their tokens (align.ts). */
-function valueSlot(va: readonly Value[], vb: readonly Value[], tokensOf: (v: string) => Token[]): Slot | null {
+function valueSlot(ra: LineTerms, rb: LineTerms, tokensOf: (v: string) => Token[]): Slot | null {
+  // A value a line says not to use is no choice of a slot: "never `x`" and "use `x --check`" agree.
+  const [va, vb] = [ra.values.filter((v) => !ra.negated.has(v.text)), rb.values.filter((v) => !rb.negated.has(v.text))];
   let best: Slot | null = null;
   for (const x of va) {
-    if (vb.some((y) => y.text === x.text)) continue;
+    const same = vb.find((y) => y.text === x.text);
+    if (same) {
+      // One path written in two cases names two files on most systems: one of them is wrong.
+      if (same.written !== x.written && isPath(x.text) && CASE_DRIFT > (best?.strength ?? 0))
+        best = { values: [x.written, same.written], strength: CASE_DRIFT, cased: true };
+      continue;
+    }
     for (const y of vb) {
       if (va.some((z) => z.text === y.text)) continue;
+      // A folder and a path inside it (`lib/acme`, `lib/acme/tools`): one narrows the other. A name
+      // and the same name with a dotted part more (`.env`, `.env.example`) are two files of one family.
+      if (within(x.text, y.text) || within(y.text, x.text) || dottedKin(x.text, y.text)) continue;
       const d = compareValues(x.text, y.text, tokensOf);
       // No token in common: the same frame around them (`main` branch, `canary` branch) still makes one slot.
-      const strength = d ? d.strength : sameFrame(x, y) && !shareToken(x.text, y.text, tokensOf) ? 0.45 : 0;
+      let strength = d ? d.strength : sameFrame(x, y) && !shareToken(x.text, y.text, tokensOf) ? 0.45 : 0;
+      if (strength > 0 && twoFiles(x.text, y.text)) strength *= OTHER_FILE;
       if (strength > (best?.strength ?? 0)) best = { values: [x.text, y.text], strength };
     }
   }
   return best;
 }
 
+const within = (inner: string, outer: string) => inner.startsWith(`${outer}/`) && !/\s/.test(inner);
+
+function dottedKin(x: string, y: string): boolean {
+  if (/\s/.test(x) || /\s/.test(y) || !(x.includes('.') || y.includes('.'))) return false;
+  const [px, py] = [x.split('.').filter(Boolean), y.split('.').filter(Boolean)];
+  const [short, long] = px.length < py.length ? [px, py] : [py, px];
+  return short.length < long.length && short.every((part) => long.includes(part));
+}
+
+/** A line's words outside its code spans, read once per line (a line meets many others). */
+const proseWords = new WeakMap<RuleLine, ReadonlySet<string>>();
+function proseWordsOf(line: RuleLine): ReadonlySet<string> {
+  let words = proseWords.get(line);
+  if (!words)
+    proseWords.set(
+      line,
+      (words = new Set(
+        line.text
+          .replace(/`[^`]*`/g, ' ')
+          .toLowerCase()
+          .match(/[\p{L}\p{N}]+/gu) ?? [],
+      )),
+    );
+  return words;
+}
+
+/** Each value's own words name its line's own label ("Unit tests: `x test:unit`", "E2E tests: `x test:e2e`"): parallel items. */
+function namesItself(values: [string, string], a: RuleLine, b: RuleLine): boolean {
+  const [ta, tb] = [valueTokens(values[0]), valueTokens(values[1])];
+  const own = (mine: string[], other: string[], line: RuleLine) => {
+    const distinct = mine.filter((t) => !other.includes(t) && !/^\d+$/.test(t));
+    if (distinct.length === 0) return false;
+    const words = proseWordsOf(line);
+    return distinct.every((t) => words.has(t));
+  };
+  return own(ta, tb, a) && own(tb, ta, b);
+}
+
+/** How strongly one path written in two cases marks a pair: as strongly as a copy with a value changed. */
+const CASE_DRIFT = 0.9;
+/** Two paths to files of other names are most often a list of files side by side (each its own), rarely one drifted. */
+const OTHER_FILE = 0.2;
+
+/** A file's name, with its folders or not: a name with an extension (`docs/setup.md`, `SKILL.md`), no spaces. */
+const isPath = (v: string) => /[\p{L}\p{N}_-]\.[\p{L}][\p{L}\p{N}]{0,4}$/u.test(v) && !/\s/.test(v);
+/** Two paths whose last segments are other names: other files (the same name under other folders is one file moved). */
+function twoFiles(x: string, y: string): boolean {
+  const file = (v: string) => !/\s/.test(v) && (v.includes('/') || isPath(v));
+  if (!file(x) || !file(y)) return false;
+  return x.slice(x.lastIndexOf('/') + 1).toLowerCase() !== y.slice(y.lastIndexOf('/') + 1).toLowerCase();
+}
+
 /** Values with a token in common that still compare to nothing narrow one another (an argument added). */
 const shareToken = (x: string, y: string, tokensOf: (v: string) => Token[]) =>
   tokensOf(x).some((t) => tokensOf(y).some((u) => u.text === t.text));
-const sameFrame = (x: Value, y: Value) => (x.before !== '' && x.before === y.before) || (x.after !== '' && x.after === y.after);
+/** The same word around two values of one kind (`main` branch, `canary` branch): a word of four letters or more ("the" frames anything), two paths or two names. */
+const sameFrame = (x: Value, y: Value) =>
+  ((x.before.length >= 4 && x.before === y.before) || (x.after.length >= 4 && x.after === y.after)) &&
+  (x.text.includes('/') || isPath(x.text)) === (y.text.includes('/') || isPath(y.text));
 
 /** A value whose own tokens name the line's file or heading: each package or section naming itself, a parallel. */
 function ownSubject(value: string, line: RuleLine): boolean {
@@ -154,6 +261,21 @@ function ownSubject(value: string, line: RuleLine): boolean {
   const place = `${line.path.toLowerCase()} ${line.section}`;
   return own.some((t) => place.includes(t));
 }
+
+/** What one value has and the other has not names its own line's file or heading (`x review -p store` in `crates/store/`): it narrows to itself. */
+function ownPart(values: [string, string], a: RuleLine, b: RuleLine): boolean {
+  const [ta, tb] = [valueTokens(values[0]).map((t) => t.toLowerCase()), valueTokens(values[1]).map((t) => t.toLowerCase())];
+  const names = (mine: string[], other: string[], line: RuleLine) => {
+    const place = `${line.path.toLowerCase()} ${line.section}`;
+    return mine.some((t) => !other.includes(t) && t.length >= 3 && !/^\d+$/.test(t) && place.includes(t));
+  };
+  return names(ta, tb, a) || names(tb, ta, b);
+}
+
+const FAMILY_OF = ([x, y]: [string, string], size: (name: string) => number): boolean => {
+  const [short, long] = x.length < y.length ? [x, y] : [y, x];
+  return /^[-_]/.test(long.slice(short.length)) && long.startsWith(short) && size(short) >= 3;
+};
 
 /** Both files hold both values: each file names both, so neither drifted from the other. */
 const bothHold = (values: [string, string], pa: string, pb: string, held: ReadonlyMap<string, ReadonlySet<string>>): boolean =>
@@ -173,11 +295,27 @@ function flipped(
   top: number,
 ): { strength: number; against: 'a' | 'b' } {
   const best: { strength: number; against: 'a' | 'b' } = { strength: 0, against: 'a' };
-  for (const t of ra.terms) {
-    if (!bTerms.has(t)) continue;
+  // A term both lines hold, negated in one; or a name the rule negates that the other line holds in a path.
+  const candidates = [
+    ...ra.terms.filter((t) => bTerms.has(t)),
+    ...[...ra.negated, ...rb.negated].filter((t) => !bTerms.has(t) || !ra.terms.includes(t)),
+  ];
+  for (const t of candidates) {
     const [no, yes] = ra.negated.has(t) ? [ra, rb] : rb.negated.has(t) ? [rb, ra] : [null, null];
-    if (!no || !yes || yes.negated.has(t) || !inValue(yes, t)) continue;
-    const strength = Math.min(1, (weight.get(t) ?? 0) / (0.6 * top));
+    if (!no || !yes || yes.negated.has(t)) continue;
+    const shared = bTerms.has(t) && ra.terms.includes(t);
+    if (!((shared && inValue(yes, t)) || (inValue(no, t) && inFolder(yes, t)))) continue;
+    // The line is the rule's named exception, or the rule forbids only a narrower use of the value.
+    if (yes.terms.some((u) => no.excepted.has(u)) || [...no.narrowed].some((v) => v === t || v.split(/\s+/).includes(t))) continue;
+    // The line names the rule's own choice too (`pnpm nx build`, `npm exec nx test` against "use `pnpm`; never npm"): examples of both.
+    if (no.values.some((v) => !no.negated.has(v.text) && inValue(yes, v.text))) continue;
+    // A word of a command the rule names whole ("never run bare `x sync`") turns only that command, not `x sync --check`.
+    const pinned = no.values.find((v) => v.text !== t && no.negated.has(v.text) && v.text.split(/\s+/).includes(t));
+    if (pinned && !yes.values.some((v) => v.text === pinned.text || (v.text.startsWith(`${pinned.text} `) && !BARE.test(pinned.before))))
+      continue;
+    // An entry naming the thing (what it is) does nothing with it: a weak mark. A plain word of prose
+    // met in a line of code is often another thing of the same name ("does not match" / `match x {`).
+    const strength = Math.min(1, (weight.get(t) ?? 0) / (0.6 * top)) * (yes.entry ? 0.3 : 1) * (yes.code && !inValue(no, t) ? 0.5 : 1);
     if (strength > best.strength) [best.strength, best.against] = [strength, no === ra ? 'a' : 'b'];
   }
   return best;
@@ -185,6 +323,15 @@ function flipped(
 
 /** The term is a value of the line or a whole word of one (a command's word), not a piece of a file name. */
 const inValue = (r: LineTerms, t: string): boolean => r.values.some((v) => v.text === t || v.text.split(/\s+/).includes(t));
+
+/** The term is a folder of a path the line holds (`generated` in `src/generated/rules.rs`): what is done there is done to it. */
+const inFolder = (r: LineTerms, t: string): boolean =>
+  r.values.some((v) => {
+    if (!v.text.includes('/') || /\s/.test(v.text)) return false;
+    const parts = v.text.split('/');
+    // A file's name is the file named with its folders too (`x.sh`, `tool/x.sh`); a folder's name, a path through it.
+    return /\.\p{L}+$/u.test(t) ? parts.at(-1) === t : (/\.\p{L}+$/u.test(parts.at(-1)!) ? parts.slice(0, -1) : parts).includes(t);
+  });
 
 /** The rarest term both lines share. */
 function subjectOf(ra: LineTerms, bTerms: ReadonlySet<string>, weight: ReadonlyMap<string, number>): string {

@@ -35,14 +35,17 @@ export function ruleLines(units: Unit[], scopeOf: (u: Unit) => Scope): RuleLine[
       continue;
     }
     if (u.kind === 'frontmatter' || u.kind === 'html') continue;
-    const base = { path: u.path, unit: `${u.path}:${u.line}`, section: section.get(u.path) ?? '', scope: scopeOf(u) };
-    const prose = new Set(proseLines(u));
+    const [path, unit, scope, item] = [u.path, `${u.path}:${u.line}`, scopeOf(u), u.kind === 'list-item'];
+    const sectionOf = section.get(u.path) ?? '';
+    // Nearly every unit is one line: its prose lines are a list of one, read without a set.
+    const prose = proseLines(u);
     const wrong = u.kind === 'code' && previous !== undefined && previous.kind !== 'heading' && WRONG_WAY.test(previous.lines.at(-1)!);
-    u.lines.forEach((text, i) => {
-      if (text.trim() === '' || FENCE_LINE.test(text)) return;
-      const code = u.kind === 'code' || !prose.has(i);
-      out.push({ ...base, line: u.line + i, text, code, wrong: code && wrong, item: u.kind === 'list-item' });
-    });
+    for (let i = 0; i < u.lines.length; i++) {
+      const text = u.lines[i]!;
+      if (text.trim() === '' || FENCE_LINE.test(text)) continue;
+      const code = u.kind === 'code' || !prose.includes(i);
+      out.push({ path, line: u.line + i, text, unit, section: sectionOf, code, wrong: code && wrong, item, scope });
+    }
   }
   return out;
 }

@@ -2,7 +2,7 @@ import type { Scope, Unit } from '../../../model/model.js';
 import { valueTokens, type Token } from './align.js';
 import { judgePair, type PairContext, type SecondLook } from './judge.js';
 import { ruleLines, type RuleLine } from './rule-lines.js';
-import { lineTerms, type LineTerms } from './terms.js';
+import { lineTerms, mayMark, type LineTerms } from './terms.js';
 
 export { pairKey, type SecondLook } from './judge.js';
 
@@ -19,6 +19,8 @@ export { pairKey, type SecondLook } from './judge.js';
 export const LISTED_SECOND_LOOKS = 40;
 /** A line takes part in at most this many pairs: one busy line must not fill the list. */
 const PAIRS_PER_LINE = 2;
+/** A line is judged against at most this many later lines, the most alike first. */
+const PARTNERS_PER_LINE = 16;
 /** Below this share of weighted terms in common, two lines are about different things. */
 const MIN_SIMILARITY = 0.1;
 /** Terms on more lines than this share (and at least 30 lines) are weighed but pair no lines by themselves. */
@@ -30,6 +32,8 @@ export function findSecondLooks(
   taken: ReadonlySet<string> = new Set(),
   limit = LISTED_SECOND_LOOKS,
 ): SecondLook[] {
+  // Most repositories of long plain prose have no two lines anything could mark: nothing more is read.
+  if (!twoMayMark(units)) return [];
   const index = indexLines(ruleLines(units, scopeOf), taken);
   if (!index) return [];
   const { lines, read, weight, postings, norms, context } = index;
@@ -52,17 +56,34 @@ export function findSecondLooks(
         dot[j]! += w;
       }
     }
+    const met: { j: number; similarity: number }[] = [];
     for (const j of touched) {
       const similarity = dot[j]! / (norms[i]! * norms[j]!);
       dot[j] = 0;
       // A line that says not to do what another's value does may share only that one term with it.
       if (similarity < MIN_SIMILARITY && !(similarity >= MIN_SIMILARITY / 4 && turnsAgainst(read[i]!, read[j]!))) continue;
+      met.push({ j, similarity });
+    }
+    touched.length = 0;
+    // Judging a pair costs most: a line is judged against the lines most alike it only (a bound on large repositories).
+    if (met.length > PARTNERS_PER_LINE) met.sort((x, y) => y.similarity - x.similarity || x.j - y.j).length = PARTNERS_PER_LINE;
+    for (const { j, similarity } of met) {
       const pair = judgePair(lines[i]!, lines[j]!, read[i]!, read[j]!, termSet(j), similarity, context);
       if (pair) found.push(pair);
     }
-    touched.length = 0;
   }
   return keepBest(found, limit);
+}
+
+/** At least two lines of the units may be marked (a unit of several lines, or code, counts as marked: read whole later). */
+function twoMayMark(units: readonly Unit[]): boolean {
+  let n = 0;
+  for (const u of units) {
+    if (u.kind === 'heading' || u.kind === 'frontmatter' || u.kind === 'html') continue;
+    n += u.kind === 'code' || u.lines.length > 1 ? 2 : mayMark({ text: u.lines[0]!, code: false, wrong: false }) ? 1 : 0;
+    if (n >= 2) return true;
+  }
+  return false;
 }
 
 /** One line negates something and the other has a value: the two may be opposite on one action. */
@@ -75,12 +96,13 @@ const turnsAgainst = (a: LineTerms, b: LineTerms) =>
  * no line; nor does one with no value and no negation (nothing could mark a pair). Neither is read further.
  */
 function indexLines(all: RuleLine[], taken: ReadonlySet<string>) {
-  if (all.length < 2) return null;
+  // A line nothing could mark (no value, no negation: mayMark, a cheap test read before any word) pairs
+  // with no line; with fewer than two lines left, no word is counted at all.
+  const marked = all.map(mayMark);
+  if (marked.filter(Boolean).length < 2) return null;
   const cap = Math.max(20, Math.ceil(all.length / COMMON_SHARE));
-  const wordLines = new Map<string, number>();
-  const words = all.map((l) => plainWords(l.text));
-  for (const ws of words) for (const w of new Set(ws)) wordLines.set(w, (wordLines.get(w) ?? 0) + 1);
-  const meeting = all.filter((_, i) => words[i]!.some((w) => wordLines.get(w)! >= 2 && wordLines.get(w)! <= cap));
+  const { wordLines, meets } = countWordLines(all, cap);
+  const meeting = all.filter((_, i) => marked[i] && meets(i));
   const readAll = meeting.map((l) => lineTerms(l.text, l.code, l.wrong));
   const keep = readAll.map((r) => r.values.length > 0 || r.negated.size > 0);
   const lines = meeting.filter((_, i) => keep[i]);
@@ -114,7 +136,14 @@ function indexLines(all: RuleLine[], taken: ReadonlySet<string>) {
   const tokensOf = (v: string) => tokens.get(v) ?? tokens.set(v, valueTokens(v)).get(v)!;
   let topWeight = 0;
   for (const w of weight.values()) topWeight = Math.max(topWeight, w);
-  const context: PairContext = { weight, tokensOf, topWeight, fileValues, taken };
+  const allValues = [...new Set([...fileValues.values()].flatMap((held) => [...held]))];
+  const families = new Map<string, number>();
+  const familySize = (name: string) =>
+    families.get(name) ??
+    families
+      .set(name, allValues.filter((v) => v.length > name.length + 1 && v.startsWith(name) && /[-_]/.test(v[name.length]!)).length)
+      .get(name)!;
+  const context: PairContext = { weight, tokensOf, topWeight, fileValues, taken, familySize };
   return { lines, read, weight, postings, norms, context };
 }
 
@@ -123,16 +152,48 @@ function keepBest(all: SecondLook[], limit: number): SecondLook[] {
   all.sort((p, q) => q.score - p.score || p.a.path.localeCompare(q.a.path) || p.a.line - q.a.line || p.b.line - q.b.line);
   const found = joinRules(all);
   const uses = new Map<string, number>();
+  const asked = new Set<string>();
   const kept: SecondLook[] = [];
   for (const p of found) {
     const [ka, kb] = [`${p.a.path}:${p.a.line}`, `${p.b.path}:${p.b.line}`];
     if ((uses.get(ka) ?? 0) >= PAIRS_PER_LINE || (uses.get(kb) ?? 0) >= PAIRS_PER_LINE) continue;
+    // The same two lines again, in a copied file (AGENTS.md and CLAUDE.md alike): one question, asked once.
+    const question = [p.a.text.trim(), p.b.text.trim()].sort().join('\n');
+    if (asked.has(question)) continue;
+    asked.add(question);
     uses.set(ka, (uses.get(ka) ?? 0) + 1);
     uses.set(kb, (uses.get(kb) ?? 0) + 1);
     kept.push(p);
     if (kept.length === limit) break;
   }
   return kept;
+}
+
+/**
+ * On how many lines each plain word stands (a line counted once per word), and whether a line has a
+ * word a few other lines share. Words are numbered once: thousands of lines are read, one map look-up a word.
+ */
+function countWordLines(all: readonly RuleLine[], cap: number) {
+  const ids = new Map<string, number>();
+  const count: number[] = [];
+  const last: number[] = [];
+  const lineWords = all.map((l, i) => {
+    const words = plainWords(l.text);
+    const out = new Int32Array(words.length);
+    words.forEach((w, k) => {
+      let id = ids.get(w);
+      if (id === undefined) ids.set(w, (id = count.push(0) - 1));
+      out[k] = id;
+      if (last[id] === i) return;
+      last[id] = i;
+      count[id]!++;
+    });
+    return out;
+  });
+  const wordLines = new Map<string, number>();
+  for (const [w, id] of ids) wordLines.set(w, count[id]!);
+  const meets = (i: number) => lineWords[i]!.some((id) => count[id]! >= 2 && count[id]! <= cap);
+  return { wordLines, meets };
 }
 
 /** Plain words of a line (three letters or more, not only digits): the first, cheap reading. */
@@ -159,7 +220,9 @@ function joinRules(sorted: SecondLook[]): SecondLook[] {
       const first = { ...p, more: [] };
       byRule.set(`${p.a.path}:${p.a.line}`, first);
       out.push(first);
-    } else if (rule.more!.length < LINES_AGAINST_A_RULE - 1) rule.more!.push(p.b);
+    } else if (rule.more!.length < LINES_AGAINST_A_RULE - 1 && ![rule.b, ...rule.more!].some((l) => l.text.trim() === p.b.text.trim()))
+      // The same line in another file shows nothing more: the rule's few lines are other lines doing it.
+      rule.more!.push(p.b);
   }
   return out;
 }

@@ -11,16 +11,24 @@ export interface LineTerms {
   values: Value[];
   /** The terms a negation governs (the words after "never", "not", "no", up to the clause's end; the whole line after a mark of a wrong way). */
   negated: ReadonlySet<string>;
+  /** The terms a rule names as its exception ("except in `scripts/`", "unless ..."): a line about them is the exception. */
+  excepted: ReadonlySet<string>;
+  /** Negated values the rule narrows ("never run `x` with file arguments"): it forbids a narrower use, not the value. */
+  narrowed: ReadonlySet<string>;
   /** Hedged ("when possible", "if needed", "for edge cases"): a clause that narrows it. */
   hedged: boolean;
   /** It lists alternatives (three values or more in a row): a catalogue, not a choice. */
   catalogue: boolean;
   /** A line of code, not prose. */
   code: boolean;
+  /** An entry of a glossary or index (`` `x` - what x is ``): it names a value, it does nothing with it. */
+  entry: boolean;
 }
 
 export interface Value {
   text: string;
+  /** As written, its case kept: two values alike but for case are two names (`SKILL.md`, `skill.md`). */
+  written: string;
   /** The word before and the word after it in the line (lower-cased, '' for none). */
   before: string;
   after: string;
@@ -35,10 +43,13 @@ const VALUE_SHAPE_ASCII = /\/|^--?[A-Za-z]|[A-Za-z]\.[A-Za-z]|_|[a-z][A-Z]|[A-Za
 /** Shapes of a value outside code spans: a path, a flag, a dotted or snake or camel name, letters with digits. */
 const VALUE_SHAPE = /\/|^--?\p{L}|\p{L}\.\p{L}|_|\p{Ll}\p{Lu}|\p{L}\p{N}|\p{N}\p{L}/u;
 /** A capitalised name followed by a version number ("Laravel 12", "Python 3.12"). */
-const NAMED_VERSION = /\b(\p{Lu}[\p{L}.+#-]*)\s+v?(\d+(?:\.\d+)*)\b/gu;
+// A plain number before a word counts things ("Use 2 spaces"): a version is dotted, or stands alone.
+const NAMED_VERSION = /\b(\p{Lu}[\p{L}.+#-]*)\s+v?(\d+(?:\.\d+)+|\d+(?!\.?\d|\s+\p{Ll}))\b/gu;
 // Grammar and marks, not names: what turns a line around or narrows it.
 // Not inside a hyphenated word: `--no-deps` is a flag, not a negation.
-const NEGATION = /(?<![\w-])(?:never|not|no|avoid(?:s|ing)?|without|instead of)(?![\w-])|n't\b/gi;
+// "avoids" describes what something does ("the arena avoids a copy"); "avoid" and "avoiding" tell.
+// What retires a thing turns it down too: "replaces the original `x.sh`", "`y` is deprecated".
+const NEGATION = /(?<![\w-])(?:never|not|no|avoid(?:ing)?|without|instead of|replaces|supersedes|deprecated|obsolete)(?![\w-])|n't\b/gi;
 /** "Prefer X over Y": what comes after "over" is turned down, like after "instead of". */
 const PREFER = /\bprefer/i;
 const NEGATION_OR_OVER = new RegExp(`${NEGATION.source}|(?<![\\w-])over(?![\\w-])`, 'gi');
@@ -48,6 +59,8 @@ export const WRONG_WAY = /^\s*(?:[-*]\s+|\/\/\s*|#\s*)?(?:\u274c|\u{1f6ab}|\u26d
 const NEGATION_REACH = 8;
 const CONDITION = /(?:^|[,;(]\s*|\s)(?:when|where|if|unless|except)\s+\p{L}+/iu;
 const EDGE = /\bfor (?:[a-z]+ )?(?:cases?|situations?)\b|\b(?:sometimes|rarely|occasionally)\b/i;
+/** A line that starts with a value and says what it is: `` - `x` - the root build ``, `| `x` | ... |`, `**x**: ...`. */
+const ENTRY = /^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?(?:`[^`\n]+`|\*\*[^*\n]+\*\*)\s*(?:[-\u2013\u2014:|]|\(|$)/;
 /** A label ending in a colon ("**Default Branch**:", "Build:"): what follows is its value. */
 const LABEL_END = /:\s*$/;
 
@@ -58,13 +71,15 @@ const NONE: ReadonlySet<string> = new Set();
 const trimWord = (w: string) => w.replace(/^[.:/#+-]+|[.:,;]+$/g, '');
 
 /** A value as compared: lower-cased, without a leading `./` or link prefix or a trailing slash or colon. */
-export const normalValue = (v: string): string =>
+export const normalValue = (v: string): string => writtenValue(v).toLowerCase();
+
+/** A value as written (its case kept), otherwise as `normalValue` reads it: `SKILL.md` and `skill.md` name two files. */
+const writtenValue = (v: string): string =>
   v
     .trim()
-    .toLowerCase()
     // A placeholder stands for any value: `show <id>` and `show <subtaskId>` are one command.
     .replace(/<[^<>\s]+>|\{[^{}\s]+\}|\[[^[\]\s]+\]/g, '<>')
-    .replace(/^(?:\.\/|[a-z]+:(?!\/))/, '')
+    .replace(/^(?:\.\/|[a-z]+:(?!\/))/i, '')
     .replace(/[/:.]+$/, '');
 
 const wordsOf = (s: string): string[] =>
@@ -72,26 +87,38 @@ const wordsOf = (s: string): string[] =>
 
 /** A comment line in a code block (`# build first`, `// then run`): prose, not a command. */
 const COMMENT = /^\s*(?:#(?!!)|\/\/|<!--|--\s)\s*/;
-/** A Markdown link's target (`](mdc:docs/x.md)`): where the link goes, not what the line says. */
-const LINK_TARGET = /\]\([^)\s]*\)/g;
+/** A Markdown link's target (`](mdc:docs/x.md)`): where the link goes, a value, not words of what the line says. */
+const LINK_TARGET = /\]\(([^)\s]*)\)/g;
+/** A target that is a path in the repository, not a web address or an anchor. */
+const PATH_TARGET = /^(?![a-z][a-z0-9+.-]*:\/\/|#|mailto:)./i;
 
 export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTerms {
   const comment = codeLine && COMMENT.test(raw);
   const code = codeLine && !comment;
-  const text = (comment ? raw.replace(COMMENT, '') : raw).replace(LINK_TARGET, ']');
+  const unlinked = comment ? raw.replace(COMMENT, '') : raw;
+  const text = unlinked.includes('](') ? unlinked.replace(LINK_TARGET, ']') : unlinked;
   const terms = SCRATCH;
   terms.clear();
   const values: Value[] = [];
   const addValue = (v: string, before = '', after = '') => {
-    const value = normalValue(v);
+    const written = writtenValue(v);
+    const value = written.toLowerCase();
     if (value.length < 2 || values.some((x) => x.text === value)) return;
-    values.push({ text: value, before, after });
+    values.push({ text: value, written, before, after });
     terms.add(value);
   };
+  if (text !== unlinked) for (const m of unlinked.matchAll(LINK_TARGET)) if (PATH_TARGET.test(m[1]!)) addValue(m[1]!.replace(/#.*$/, ''));
   let rest = text;
   if (code) {
-    const command = text.trim().replace(/^[$>]\s+/, '');
-    if (command.length <= 80) addValue(command.replace(/\s+#.*$/, ''));
+    // A comment after the command is not part of it (`just ready   # before committing`).
+    const command = text
+      .trim()
+      .replace(/^[$>]\s+/, '')
+      .replace(/\s+#.*$/, '');
+    if (command.length <= 80) addValue(command);
+    // A line of a listing or a tree names its thing first (`store-lite   the storage crate`): a name of its own.
+    const first = /^[\s\u2500-\u257f|*+-]*([\p{L}\p{N}@][\p{L}\p{N}_./@-]*[-_./][\p{L}\p{N}_./@-]*[\p{L}\p{N}])\s/u.exec(command)?.[1];
+    if (first && command.length > first.length) addValue(first);
   } else {
     for (const m of text.matchAll(SPAN)) {
       const inner = (m[1] ?? m[2])!;
@@ -122,18 +149,43 @@ export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTe
   }
   // The words inside values count too: `pnpm test` speaks of pnpm.
   for (const v of values) for (const t of valueTokens(v.text)) if (t.length >= 3) terms.add(t);
-  const negated = wrong ? new Set(terms) : negatedTerms(text, terms);
+  const negated = wrong ? new Set(terms) : negatedTerms(text, terms, values);
+  const excepted = EXCEPT.test(text) ? exceptedTerms(text, terms) : NONE;
+  const narrowed = negated.size > 0 && !code ? narrowedValues(text, values, negated) : NONE;
   const list = [...terms];
   terms.clear();
   return {
     terms: list,
     values,
     negated,
+    excepted,
+    narrowed,
     hedged: !code && (CONDITION.test(rest) || EDGE.test(rest)),
     catalogue: !code && isCatalogue(text),
     code,
+    entry: !code && ENTRY.test(text),
   };
 }
+
+/**
+ * Whether reading the line could find a value or a negation in it (lineTerms): a code line, a line
+ * shown as the wrong way, or one with a code span, bold, a link, a value's shape, a named version or a
+ * negation. A cheap test read before any word: most lines of long prose have none of them.
+ */
+export const mayMark = (l: { text: string; code: boolean; wrong: boolean }): boolean =>
+  l.code ||
+  l.wrong ||
+  (ASCII.test(l.text)
+    ? MAY_MARK_ASCII.test(l.text) || MAY_MARK_CASED_ASCII.test(l.text)
+    : MAY_MARK.test(l.text) || MAY_MARK_CASED.test(l.text) || WRONG_WAY.test(l.text));
+// The same tests for a line of ASCII text (most lines), several times faster than their Unicode forms.
+const MAY_MARK_ASCII =
+  /[`/_]|\*\*|\]\(|(?:^|\s)--?[a-z]|[a-z]\.[a-z]|[a-z]\d|\d[a-z]|\b(?:never|not|no|avoid\w*|without|instead|prefer\w*|replaces|supersedes|deprecated|obsolete|wrong|bad|incorrect)\b|n't/i;
+const MAY_MARK_CASED_ASCII = /[a-z][A-Z]|[A-Z][A-Za-z.+#-]*\s+v?(?:\d+\.\d|\d+(?!\.?\d|\s+[a-z]))/;
+const MAY_MARK =
+  /[`/_]|\*\*|\]\(|(?:^|\s)--?\p{L}|\p{L}\.\p{L}|\p{L}\p{N}|\p{N}\p{L}|\b(?:never|not|no|avoid\w*|without|instead|prefer\w*|replaces|supersedes|deprecated|obsolete)\b|n't/iu;
+/** Case matters here: a camel name, a capitalised name before a number. */
+const MAY_MARK_CASED = /\p{Ll}\p{Lu}|\p{Lu}[\p{L}.+#-]*\s+v?(?:\d+\.\d|\d+(?!\.?\d|\s+\p{Ll}))/u;
 
 /** A value's words: split at spaces and punctuation. */
 export const valueTokens = (v: string): string[] => v.split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '');
@@ -143,13 +195,55 @@ function isCatalogue(text: string): boolean {
   return /`[^`\n]+`(?:\s*(?:,|\/|\bor\b|\band\b|,\s*(?:or|and))\s*`[^`\n]+`){2,}/.test(text);
 }
 
+/** Where a clause ends: a stop or colon before a space (not the dot of `build.gradle.kts`), a dash, a bracket, a comma. */
+/** Where a clause gives way to a condition or a reason ("needs no change when ..."). */
+const SUBORDINATE = /\s(?:when|if|unless|because|since|as|after|before|while|once)\s/i;
+/** Grammar that names a rule's exception. */
+const EXCEPT = /\b(?:except|unless|other than|apart from|outside of)\b/i;
+/** A value followed, in its clause, by words that narrow it ("`x` with file arguments", "`x` in production"). */
+const NARROWING = /^[\s`*]*(?:with|in|on|for|inside|outside|during|against|via|under|when)\s+\S/i;
+
+/** The terms of the clause after an exception word. */
+function exceptedTerms(text: string, terms: ReadonlySet<string>): ReadonlySet<string> {
+  const out = new Set<string>();
+  for (const m of text.matchAll(new RegExp(EXCEPT.source, 'gi'))) {
+    const clause = text
+      .slice(m.index + m[0].length)
+      .split(CLAUSE_END)[0]!
+      .toLowerCase();
+    for (const t of terms) if (clause.includes(t)) out.add(t);
+  }
+  return out;
+}
+
+/** Negated values followed in their clause by words that narrow them. */
+function narrowedValues(text: string, values: readonly Value[], negated: ReadonlySet<string>): ReadonlySet<string> {
+  const out = new Set<string>();
+  const lower = text.toLowerCase();
+  for (const v of values) {
+    if (!negated.has(v.text)) continue;
+    const at = lower.indexOf(v.text);
+    if (at >= 0 && NARROWING.test(lower.slice(at + v.text.length).split(CLAUSE_END)[0]!)) out.add(v.text);
+  }
+  return out;
+}
+
+const CLAUSE_END = /[.;:!?](?=\s|$)|[\u2014()]|,\s|\s-\s/;
+
 /** The line's terms a negation governs: words after a negation up to the clause's end, or all after a wrong-way mark. */
-function negatedTerms(text: string, terms: ReadonlySet<string>): ReadonlySet<string> {
+function negatedTerms(text: string, terms: ReadonlySet<string>, values: readonly Value[]): ReadonlySet<string> {
+  // A one-word code span is negated when the span itself is in the clause: "never `x y` — use `x`" turns `x y`, not `x`.
+  const spans = new Set(
+    values.filter((v) => !/[^\p{L}\p{N}_-]/u.test(v.text) && text.toLowerCase().includes(`\`${v.text}\``)).map((v) => v.text),
+  );
   const governed: string[] = [];
   if (WRONG_WAY.test(text)) governed.push(text);
   else
     for (const m of text.matchAll(PREFER.test(text) ? NEGATION_OR_OVER : NEGATION)) {
-      const clause = text.slice(m.index + m[0].length).split(/[.;:!?\u2014()]|,\s|\s-\s/)[0]!;
+      const clause = text.slice(m.index + m[0].length).split(CLAUSE_END)[0]!;
+      // A negation ending its clause ("... need no change", "... is not needed") turns what came before it.
+      if (clause.trim().split(SUBORDINATE)[0]!.trim().split(/\s+/).length <= 1)
+        governed.push(text.slice(0, m.index).split(CLAUSE_END).pop()!);
       governed.push(
         clause
           .split(/\s+/)
@@ -162,7 +256,8 @@ function negatedTerms(text: string, terms: ReadonlySet<string>): ReadonlySet<str
   for (const g of governed) {
     const lower = g.toLowerCase();
     const words = new Set((lower.match(WORD) ?? []).map(trimWord));
-    for (const t of terms) if (words.has(t) || (/[^\p{L}\p{N}]/u.test(t) && lower.includes(t))) out.add(t);
+    for (const t of terms)
+      if (spans.has(t) ? lower.includes(`\`${t}\``) : words.has(t) || (/[^\p{L}\p{N}]/u.test(t) && lower.includes(t))) out.add(t);
   }
   return out;
 }
