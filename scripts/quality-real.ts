@@ -5,14 +5,14 @@
 // Analysis runs in process and writes nothing.
 // `--json` prints the figures as JSON; `--list` lists every report in the build half's repositories
 // (the check half and the added sets are measured, never listed: they are not read while building).
-// `--no-subject` leaves out the finder of pairs worth a second look by subject (issue 39, on by default): the figures before it.
+// `--subject` adds the opt-in finder of pairs worth a second look by subject (issue 39).
 // `--skip=a,b` leaves repositories of the corpus out entirely (a set being judged, that the tool must not run on yet).
 // The held-out set c (unseen-2026-11-28c.json) lives outside the project and the corpus, in $HELDOUT_ROOT or
 // /work/heldout-c: measured where that folder exists, skipped with a line where it does not (CI).
 // `--check-quotes` only checks that every quote of set c is found in its file, without analysing anything.
 import fs from 'node:fs';
 import path from 'node:path';
-import { analyze, FINDERS, type Problem } from '../server/src/analysis/analyze.js';
+import { analyze, DEFAULT_FINDERS, FINDERS, type Problem } from '../server/src/analysis/analyze.js';
 import { scanRepository } from '../server/src/analysis/discovery/scan.js';
 /** Issue 39's cap: a person is shown at most this many pairs worth a second look in one repository (the highest ranked). */
 const SHOWN_SECOND_LOOKS = 8;
@@ -122,9 +122,7 @@ let corpusMaxListed = 0;
 const repos = corpusRepos().filter((r) => !skipped.has(r));
 for (const repo of [...repos, ...heldoutRepos]) {
   const scan = await scanRepository(path.join(rootOf(repo), repo));
-  const problems = analyze(scan, args.includes('--no-subject') ? FINDERS.filter((f) => f.name !== 'subject') : FINDERS).problems.filter(
-    (p) => p.type === 'contradiction',
-  );
+  const problems = analyze(scan, args.includes('--subject') ? FINDERS : DEFAULT_FINDERS).problems.filter((p) => p.type === 'contradiction');
   const seconds = problems.filter((p) => p.certainty === 'low');
   if (!heldoutRepos.includes(repo)) {
     corpusMaxListed = Math.max(corpusMaxListed, seconds.length);

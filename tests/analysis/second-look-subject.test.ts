@@ -110,8 +110,11 @@ test('a hedged rule, and a value naming its own package folder, rank below the p
   assert.ok(order.indexOf('AGENTS.md:4 CLAUDE.md:4') === -1 || order.indexOf('AGENTS.md:4 CLAUDE.md:4') > plain, order.join(' | '));
 });
 
-test('pairs by subject are on by default: analyze runs every finder, the subject one last', async (t) => {
-  assert.deepEqual(DEFAULT_FINDERS, FINDERS);
+test('pairs by subject are opt-in: analyze by default runs every finder but them; with them, a changed command is a second look', async (t) => {
+  assert.deepEqual(
+    FINDERS.filter((f) => !DEFAULT_FINDERS.includes(f)).map((f) => f.name),
+    ['subject'],
+  );
   assert.equal(FINDERS.at(-1)!.name, 'subject');
   const scan = await scanRepository(
     sandbox(t, {
@@ -119,7 +122,8 @@ test('pairs by subject are on by default: analyze runs every finder, the subject
       'CLAUDE.md': `# Claude\n\n- Run \`quax check\` before every push.\n`,
     }),
   );
-  const found = analyze(scan).problems.filter((p) => p.type === 'contradiction' && p.kind === 'subject');
+  assert.equal(analyze(scan).problems.filter((p) => p.type === 'contradiction' && p.kind === 'subject').length, 0);
+  const found = analyze(scan, FINDERS).problems.filter((p) => p.type === 'contradiction' && p.kind === 'subject');
   assert.deepEqual(found.map(at), [['AGENTS.md:3', 'CLAUDE.md:3']]);
   assert.equal(found[0]!.certainty, 'low');
 });

@@ -338,11 +338,11 @@ test('2026-07-28: the question is asked between calls, once, and traced once', a
   );
 });
 
-/** Twelve second-look pairs: one notes file linked in two cases, for each of twelve releases. */
+/** Twelve second-look pairs: a test runner's flag on every run in one file only, for each of twelve runners. */
 const RELEASES = ['amber', 'birch', 'cedar', 'delta', 'ember', 'fjord', 'grove', 'heath', 'inlet', 'juniper', 'kestrel', 'larch'];
 const MANY = {
-  'AGENTS.md': `# Agents\n\n${RELEASES.map((w) => `- Read [the ${w} notes](notes/${w[0]!.toUpperCase()}${w.slice(1)}.md) before each ${w} release.`).join('\n')}\n`,
-  'CLAUDE.md': `# Claude\n\n${RELEASES.map((w) => `- Read [the ${w} notes](notes/${w}.md) before each ${w} release.`).join('\n')}\n`,
+  'CLAUDE.md': `# Claude\n\n## Testing\n\n\`\`\`bash\n${RELEASES.map((w) => `npx ${w}-runner run spec/${w}.ts --browser=chrome`).join('\n')}\n\`\`\`\n`,
+  '.cursor/rules/test.mdc': `---\ndescription: tests\nglobs: spec/**/*.ts\nalwaysApply: false\n---\n# Tests\n\n\`\`\`bash\n${RELEASES.map((w) => `npx ${w}-runner run spec/${w}/`).join('\n')}\n\`\`\`\n`,
 };
 
 test('the model reads the ranked pairs past the 8 a person is shown (issue 39): one it thinks conflict rises, the plan offers the same 8', async (t) => {
@@ -355,7 +355,7 @@ test('the model reads the ranked pairs past the 8 a person is shown (issue 39): 
     model(
       verdicts((p) =>
         p.id === 'second_look_11'
-          ? { id: p.id, verdict: 'conflict', quoteA: p.A.text, quoteB: p.B.text, reason: 'One file, two names.' }
+          ? { id: p.id, verdict: 'conflict', quoteA: p.A.text, quoteB: p.B.text, reason: 'One run, two flags.' }
           : null,
       ),
     ),
@@ -377,7 +377,7 @@ test('the model reads the ranked pairs past the 8 a person is shown (issue 39): 
   );
   assert.match(
     textOf(run.r),
-    /kestrel[^\n]*the client's model \(test-model\) thinks they conflict: "One file, two names\." \(its opinion; ranked 3, was 11\)/,
+    /kestrel[^\n]*the client's model \(test-model\) thinks they conflict: "One run, two flags\." \(its opinion; ranked 3, was 11\)/,
   );
   // Nothing is decided: the plan is the plan of a run without sampling.
   assert.equal(run.plan.planHash, none.plan.planHash);
