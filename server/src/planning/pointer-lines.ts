@@ -31,8 +31,8 @@ export function pointerLines(
       u.lines.forEach((text, k) => {
         const at = { path: doc.path, line: u.line + k };
         // Inside a managed block it stays: its tool rewrites the block whole.
-        const pointed = managed(at) ? null : pointedAt(doc.path, text, there);
-        if (pointed === null) return;
+        const pointed = pointedAt(doc.path, text, there);
+        if (pointed === null || managed(at)) return;
         const into = pointed === target ? 'the file its rules move into' : `whose rules move into ${target} too`;
         dropped.set(at, { ...at, text, reason: `it only points at ${pointed}, ${into}` });
         notes.push({ kind: 'pointer-line', at, text, target, ...(pointed === target ? {} : { pointed }) });
