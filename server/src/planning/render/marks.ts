@@ -39,7 +39,8 @@ function markCovers(above: string | undefined, topics: Set<string>): boolean {
  * file is read again. No mark is added where one right above (from an earlier migration) already
  * names the same topics, in whatever order. A side inside a managed block is marked above the block:
  * its tool rewrites what is inside (model/managed-blocks.ts). No mark goes among the lines of `fixed`
- * (the person's existing Copilot file, fixed ground, issue 40): the side brought in carries the mark.
+ * (the person's existing Copilot file, fixed ground, issue 40) for a conflict with a side in another
+ * file: the side brought in carries the mark. A conflict wholly in the person's file is marked there.
  */
 export function insertMarks(r: Rendered, marks: MarkTopics, fixed: string | null = null): Rendered {
   if (marks.size === 0) return r;
@@ -48,19 +49,25 @@ export function insertMarks(r: Rendered, marks: MarkTopics, fixed: string | null
   const outside = (i: number): number => managed.find((b) => b.start < i && i <= b.end)?.start ?? i;
   // The topics of the block before, when it holds sides: a block of the same topics right after it stands under its mark.
   let previous = '';
+  const elsewhere = new Set(
+    marks
+      .keys()
+      .filter((k) => k.path !== fixed)
+      .flatMap((k) => marks.get(k)!),
+  );
   for (const block of writtenBlocks(r.lines)) {
+    const persons = fixed !== null && block.units.every((u) => u.lines.every((_, k) => r.refs[u.line - 1 + k]?.path === fixed));
     const topics = block.units.flatMap((u) =>
       u.lines.flatMap((_, k) => {
         const ref = r.refs[u.line - 1 + k];
-        return (ref && marks.get(ref)) ?? [];
+        return ((ref && marks.get(ref)) ?? []).filter((t) => !persons || !elsewhere.has(t));
       }),
     );
     const first = block.units.find((u) => !isToolMark(u));
     const key = [...new Set(topics)].sort(byCodeUnit).join(JOIN);
     const same = key !== '' && key === previous && first !== undefined && !block.units.some(isToolMark);
     previous = first?.kind === 'heading' ? '' : key;
-    const persons = fixed !== null && block.units.every((u) => u.lines.every((_, k) => r.refs[u.line - 1 + k]?.path === fixed));
-    if (topics.length === 0 || !first || same || persons) continue;
+    if (topics.length === 0 || !first || same) continue;
     const line = outside(first.line - 1);
     const set = at.get(line) ?? new Set<string>();
     for (const t of topics) set.add(t);
