@@ -32,15 +32,6 @@ test('a mark goes above a rule followed by its code, not between them, and the n
   assert.deepEqual(second.operations, []);
 });
 
-test("no mark is put among the person's own Copilot lines: the side brought in carries it (issue 40, fixed ground)", async (t) => {
-  const person = '# Project\n\n## Testing\n\n- Run the tests with vitest.\n\n```sh\nnpm test\n```\n';
-  const { first, read } = await plannedTwice(t, { [COPILOT]: person, ...PNPM });
-  assert.ok(first.conflicts.length > 0, 'a contradiction is offered');
-  assert.equal(read(COPILOT), person, "the person's file is as they wrote it");
-  const scoped = first.operations.find((o) => o.path.startsWith('.github/instructions/'))!.content!;
-  assert.ok(scoped.includes(`${MARK}\n- Use pnpm to install.`), scoped);
-});
-
 test('a mark goes above the lead-in of a list whose item conflicts, and the list stays whole', async (t) => {
   const { second, read } = await plannedTwice(t, {
     'AGENTS.md': '# Agents\n\nSet up in this order:\n- Clone the repository.\n- Use npm to install dependencies.\n- Start the server.\n',

@@ -70,7 +70,7 @@ for (const [name, flat] of [
   });
 }
 
-test("a conflicting rule from another file is marked, and written after the person's text: never between two of their lines, nor into their section", async (t) => {
+test("a conflicting rule from another file is marked, and written after the person's text: never between two of their lines, nor into their section (only the mark stands above their rule)", async (t) => {
   const list = [
     '- **Build**: `bun run compile`, not `bun run build`.',
     '- **Watch**: `bun run watch`.',
@@ -88,7 +88,11 @@ test("a conflicting rule from another file is marked, and written after the pers
   assert.match(content, /conflicting rules about the build command/, 'the conflict is marked (the default choice)');
   assert.ok(content.includes(list.join('\n')), `the person's list was cut:\n${content}`);
   const other = content.indexOf('- **Build:** `bun run package`');
-  assert.ok(content.startsWith(copilot), `the person's text was changed:\n${content}`);
+  // Only a conflict mark may stand among the person's lines (above their rule): nothing else is put there.
+  assert.ok(
+    content.replace(/^<!-- copilot-onboard: conflicting rules about [^\n]*\n/gm, '').startsWith(copilot),
+    `the person's text was changed:\n${content}`,
+  );
   assert.ok(other > content.indexOf('- Keep functions small.'), `the other side stands after the person's text:\n${content}`);
 });
 

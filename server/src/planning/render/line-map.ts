@@ -29,11 +29,6 @@ export class LineMap<V> {
     lines.set(at.line, value);
   }
 
-  /** The lines, in the order they were first set. */
-  keys(): LineRef[] {
-    return [...this.order];
-  }
-
   /** The values in the order their lines were first set. */
   values(): V[] {
     return this.order.map((at) => this.get(at)!);

@@ -38,29 +38,20 @@ function markCovers(above: string | undefined, topics: Set<string>): boolean {
  * answer, each pseudo-heading or heading alone. A mark inside a block would cut it in two when the
  * file is read again. No mark is added where one right above (from an earlier migration) already
  * names the same topics, in whatever order. A side inside a managed block is marked above the block:
- * its tool rewrites what is inside (model/managed-blocks.ts). No mark goes among the lines of `fixed`
- * (the person's existing Copilot file, fixed ground, issue 40) for a conflict with a side in another
- * file: the side brought in carries the mark. A conflict wholly in the person's file is marked there.
+ * its tool rewrites what is inside (model/managed-blocks.ts).
  */
-export function insertMarks(r: Rendered, marks: MarkTopics, fixed: string | null = null): Rendered {
+export function insertMarks(r: Rendered, marks: MarkTopics): Rendered {
   if (marks.size === 0) return r;
   const at = new Map<number, Set<string>>();
   const managed = managedBlocks(r.lines);
   const outside = (i: number): number => managed.find((b) => b.start < i && i <= b.end)?.start ?? i;
   // The topics of the block before, when it holds sides: a block of the same topics right after it stands under its mark.
   let previous = '';
-  const elsewhere = new Set(
-    marks
-      .keys()
-      .filter((k) => k.path !== fixed)
-      .flatMap((k) => marks.get(k)!),
-  );
   for (const block of writtenBlocks(r.lines)) {
-    const persons = fixed !== null && block.units.every((u) => u.lines.every((_, k) => r.refs[u.line - 1 + k]?.path === fixed));
     const topics = block.units.flatMap((u) =>
       u.lines.flatMap((_, k) => {
         const ref = r.refs[u.line - 1 + k];
-        return ((ref && marks.get(ref)) ?? []).filter((t) => !persons || !elsewhere.has(t));
+        return (ref && marks.get(ref)) ?? [];
       }),
     );
     const first = block.units.find((u) => !isToolMark(u));
