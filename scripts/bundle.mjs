@@ -3,6 +3,7 @@
 // are many small modules), which is most of a cold start. yargs (its locale files), the terminal
 // prompts and simple-git stay ordinary dependencies. See docs/performance-history.md, "Cold start of the read-only commands".
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,7 +69,7 @@ const noGracefulFs = {
  * their own beside it: every module of the file imports them lazily (when a state file or a trace
  * is there to check), and a command that checks none, such as analyze, does not compile them.
  */
-const SCHEMAS = 'chunks/read-only-schemas.js';
+const SCHEMAS = 'chunks/read-only-schemas.cjs';
 const schemasApart = {
   name: 'schemas-apart',
   setup(b) {
@@ -85,7 +86,7 @@ const schemasApart = {
  * is imported when a front matter block needs it (model/frontmatter.ts), and the common flat front
  * matter never does.
  */
-const YAML = 'chunks/read-only-yaml.js';
+const YAML = 'chunks/read-only-yaml.cjs';
 const yamlApart = {
   name: 'yaml-apart',
   setup(b) {
@@ -147,7 +148,7 @@ function writeOutput(result) {
     const shebang = text.startsWith('#!') ? text.slice(0, text.indexOf('\n') + 1) : '';
     text = text.slice(shebang.length);
     fs.mkdirSync(path.dirname(file.path), { recursive: true });
-    const banner = usesRequire(text) ? REQUIRE_BANNER : '';
+    const banner = !file.path.endsWith('.cjs') && usesRequire(text) ? REQUIRE_BANNER : '';
     fs.writeFileSync(file.path, shebang + banner + text);
   }
 }
@@ -168,9 +169,16 @@ const common = {
  * splitting: loading and linking each of the thirty chunks they used to import cost more than
  * reading the code of the commands they do not run. Its dynamic imports stay lazy inside the file
  * (esbuild runs a module's top level on first import), so zod, yaml and diff run only when used.
- * cli.js and the rest of the CLI both import it as `chunks/read-only-cli.js`.
+ *
+ * That file is CommonJS (`read-only-cli.cjs`; its schemas and YAML parser beside it are CommonJS
+ * too, required when needed), run with V8's code cache (`read-only-cli.cache`, made below by
+ * scripts/warm-code-cache.mjs) by a small ES module, `read-only-cli.js` (code-cache.ts), which cli.js
+ * and the rest of the CLI both import: Node 20 keeps no code cache for ES modules, and compiling the
+ * file cost an analyze 5 to 13 % of its CPU (docs/performance.md, issue 38).
  */
 const READ_ONLY = 'chunks/read-only-cli.js';
+const READ_ONLY_CJS = 'chunks/read-only-cli.cjs';
+const READ_ONLY_CACHE = 'chunks/read-only-cli.cache';
 /** `spec`, imported by `importer` (a file of server/dist), resolves to `result` (esbuild's: a path, external or not). */
 const resolvedIn = (importer, spec, result) => ({
   name: `${importer}:${spec}`,
@@ -178,19 +186,32 @@ const resolvedIn = (importer, spec, result) => ({
     b.onResolve({ filter: /^\.\.?\// }, (args) => (args.importer === path.join(dist, importer) && args.path === spec ? result : undefined));
   },
 });
+/**
+ * CommonJS has no `import.meta`: its URL is the file's own (package-root.ts finds the package from it,
+ * frontmatter.ts requires yaml). A script run by node:vm cannot `import()` (only with an experimental
+ * flag): esbuild makes each dynamic import of what stays outside the file a require.
+ */
+const commonJs = {
+  format: 'cjs',
+  supported: { 'dynamic-import': false },
+  define: { 'import.meta.url': '__importMetaUrl' },
+  banner: { js: "var __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+};
 
 fs.rmSync(path.join(dist, 'chunks'), { recursive: true, force: true });
 writeOutput(
   await build({
     ...common,
+    ...commonJs,
     entryPoints: [path.join(dist, 'cli/read-only.js')],
-    outfile: path.join(dist, READ_ONLY),
+    outfile: path.join(dist, READ_ONLY_CJS),
     plugins: [englishOnlyZod, zodByName, noGracefulFs, schemasApart, yamlApart],
   }),
 );
 writeOutput(
   await build({
     ...common,
+    format: 'cjs',
     stdin: { contents: "export { parse } from 'yaml';\n", resolveDir: root, loader: 'js' },
     outfile: path.join(dist, YAML),
   }),
@@ -198,9 +219,29 @@ writeOutput(
 writeOutput(
   await build({
     ...common,
+    format: 'cjs',
     entryPoints: [path.join(dist, 'state/schema.js')],
     outfile: path.join(dist, SCHEMAS),
     plugins: [englishOnlyZod, zodByName],
+  }),
+);
+/** The ES module the CLI imports for the read-only commands: it runs the CommonJS file with its code cache. */
+writeOutput(
+  await build({
+    ...common,
+    stdin: {
+      contents: `import { loadWithCodeCache } from ${JSON.stringify(path.join(dist, 'code-cache.js'))};
+const { fileURLToPath } = process.getBuiltinModule('node:url');
+const file = (name) => fileURLToPath(new URL(name, import.meta.url));
+const loaded = loadWithCodeCache(file('./${path.basename(READ_ONLY_CJS)}'), file('./${path.basename(READ_ONLY_CACHE)}'));
+export const { runReadOnly, runTraces } = loaded.exports;
+/** What became of the code cache (the tests check that the build's is taken). */
+export const codeCache = loaded.cache;
+`,
+      resolveDir: root,
+      loader: 'js',
+    },
+    outfile: path.join(dist, READ_ONLY),
   }),
 );
 /**
@@ -241,3 +282,11 @@ writeOutput(
     ],
   }),
 );
+
+// The code cache of the read-only file: the bytecode of what an analyze and a propose run (scripts/warm-code-cache.mjs).
+const warm = spawnSync(
+  process.execPath,
+  [path.join(root, 'scripts/warm-code-cache.mjs'), path.join(dist, READ_ONLY_CJS), path.join(dist, READ_ONLY_CACHE)],
+  { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] },
+);
+if (warm.status !== 0) throw new Error(`the code cache could not be made: ${warm.stderr}`);

@@ -12,7 +12,7 @@ import { moduleLogHook } from '../helpers/loaded-modules.js';
  * The fixed cost of the read-only commands (docs/performance-history.md, "Cold start of the read-only commands"): cli.js and
  * chunks/read-only-cli.js are the only modules of the build they load (scripts/bundle.mjs), never the
  * rest of the CLI, yargs, the SDK or the terminal prompts; what only some runs need is imported when
- * needed: zod and the stored-file schemas (a file of their own, chunks/read-only-schemas.js) when a state file or a
+ * needed: zod and the stored-file schemas (a file of their own, chunks/read-only-schemas.cjs) when a state file or a
  * trace is checked, proper-lockfile when a lock is taken; and a command ends once its output is out.
  */
 
@@ -61,12 +61,12 @@ test('the read-only commands load cli.js and the read-only file alone as modules
     assert.equal(r.status, 0, `${command.join(' ')}: ${r.stderr}`);
     const files = ofBuild(r);
     assert.ok(
-      files[0] === 'cli.js' && files[1] === 'chunks/read-only-cli.js' && files.slice(2).every((f) => f === 'chunks/read-only-schemas.js'),
+      files[0] === 'cli.js' && files[1] === 'chunks/read-only-cli.js' && files.slice(2).every((f) => f === 'chunks/read-only-schemas.cjs'),
       `${command.join(' ')} loaded modules of the build beyond cli.js and the schemas: ${files.join(', ')}`,
     );
     // The first analyze reads no stored file (the chain head is checked without zod); verify checks every trace against its schema.
     if (command.join(' ') === 'traces verify')
-      assert.ok(files.includes('chunks/read-only-schemas.js'), 'the check sees the schemas where they load');
+      assert.ok(files.includes('chunks/read-only-schemas.cjs'), 'the check sees the schemas where they load');
     // Outside the bundle are the packages it leaves external: propose asks simple-git about the repository, nothing else loads one.
     const loaded = packages(r.urls);
     if (command[0] === 'propose')
@@ -84,7 +84,7 @@ test('the read-only commands load cli.js and the read-only file alone as modules
   const fresh = loadedBy([CLI, 'analyze', '--json', '--repo', sandbox(t, FILES)], tmp);
   assert.deepEqual(ofBuild(fresh), ['cli.js', 'chunks/read-only-cli.js'], 'a first analyze loaded the stored-file schemas');
   // The read-only file bundles no SDK, yargs or prompts, and none of the gated steps (esbuild names each bundled module in a comment).
-  const bundled = fs.readFileSync(path.join(DIST, 'chunks/read-only-cli.js'), 'utf8');
+  const bundled = fs.readFileSync(path.join(DIST, 'chunks/read-only-cli.cjs'), 'utf8');
   for (const name of [
     '@modelcontextprotocol/sdk',
     '@modelcontextprotocol/server',
@@ -112,7 +112,10 @@ test('the read-only commands load cli.js and the read-only file alone as modules
     assert.equal(notAscii, null, `${file} holds a character that is not ASCII: ${JSON.stringify(notAscii?.[0])} at ${notAscii?.index}`);
   }
   assert.ok(bundled.includes('steps/read-only.js'), 'the check would see a bundled module');
-  assert.ok(fs.readFileSync(path.join(DIST, 'chunks/read-only-schemas.js'), 'utf8').includes('node_modules/zod/'), 'and a bundled package');
+  assert.ok(
+    fs.readFileSync(path.join(DIST, 'chunks/read-only-schemas.cjs'), 'utf8').includes('node_modules/zod/'),
+    'and a bundled package',
+  );
 });
 
 /** A read-only command through the compiled modules (server/dist, before bundling): one URL per module. */
@@ -256,6 +259,16 @@ test("serve's start (initialize, tools/list) loads no module that writes traces,
   assert.ok(r.stdout.includes('{"result":{"tools":[{"name":"onboarding_analyze"'), `no tools/list answer: ${r.stderr}`);
   const loaded = distFiles(hook.read()).flatMap((f) => bundledModules(path.join(DIST, f)));
   assert.ok(loaded.includes('server/dist/mcp/server.js'), `the check sees the bundled modules: ${loaded.join(', ')}`);
-  for (const m of ['narrate/narrate.js', 'state/traces/writer.js', 'state/foreign.js', 'state/retention.js', 'repo/safe-fs/writing.js'])
+  for (const m of [
+    'narrate/narrate.js',
+    'state/traces/writer.js',
+    'state/foreign.js',
+    'state/retention.js',
+    'repo/safe-fs/writing.js',
+    // The call of a step (its checks, its words, its bounds) loads with the first tool call too.
+    'steps/tool-call.js',
+    'steps/preflight.js',
+    'steps/tool-result.js',
+  ])
     assert.ok(!loaded.includes(`server/dist/${m}`), `serve's start loaded ${m}`);
 });

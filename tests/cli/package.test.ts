@@ -21,6 +21,9 @@ test('the packed tarball installs in an empty folder, and its CLI and server wor
   );
   const files: string[] = packed[0].files.map((f: { path: string }) => f.path);
   assert.ok(files.includes('server/dist/cli.js'));
+  // The read-only commands' CommonJS file and its code cache (scripts/bundle.mjs) ship beside the ES modules.
+  for (const f of ['chunks/read-only-cli.js', 'chunks/read-only-cli.cjs', 'chunks/read-only-cli.cache', 'chunks/read-only-schemas.cjs'])
+    assert.ok(files.includes(`server/dist/${f}`), `${f} is not packed`);
   assert.ok(!files.some((f) => f.startsWith('server/src/') || f.startsWith('tests/') || f.startsWith('.copilot-state/')), files.join('\n'));
   const app = path.join(dir, 'app');
   fs.mkdirSync(app);
@@ -45,6 +48,13 @@ test('the packed tarball installs in an empty folder, and its CLI and server wor
     setup.stdout,
     /"command": "npx",\s*\n\+?\s*"args": \[\s*\n\+?\s*"--no-install",\s*\n\+?\s*"copilot-onboard",\s*\n\+?\s*"serve"/,
   );
+
+  const analyzed = spawnSync(path.join(app, 'node_modules/.bin/copilot-onboard'), ['analyze', '--json', '--repo', app], {
+    cwd: app,
+    encoding: 'utf8',
+  });
+  assert.equal(analyzed.status, 0, analyzed.stderr);
+  assert.match(analyzed.stdout, /"outcome": "analyzed"/);
 
   const client = new Client({ name: 'pack-test', version: '1.0.0' });
   await client.connect(

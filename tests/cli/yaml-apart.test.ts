@@ -9,7 +9,7 @@ import { moduleLogHook } from '../helpers/loaded-modules.js';
 import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 
 /**
- * The YAML parser is a file of its own beside the read-only file (chunks/read-only-yaml.js,
+ * The YAML parser is a file of its own beside the read-only file (chunks/read-only-yaml.cjs,
  * scripts/bundle.mjs): analyze loads it when a front matter block needs it, before the files are
  * parsed, and never the yaml package from node_modules (the synchronous fallback of
  * model/frontmatter.ts); the common flat front matter loads neither.
@@ -37,12 +37,12 @@ const loadsYamlPackage = (urls: string[]) => urls.some((u) => u.includes('/node_
 test('analyze of flat front matter loads no YAML parser', (t) => {
   const { urls } = loading('analyze', sandbox(t, FLAT), tempDir(t, 'co-yaml-'));
   assert.ok(loads(urls, 'cli.js'), 'the hook saw the CLI load');
-  assert.ok(!loads(urls, 'chunks/read-only-yaml.js') && !loadsYamlPackage(urls), 'a YAML parser was loaded');
+  assert.ok(!loads(urls, 'chunks/read-only-yaml.cjs') && !loadsYamlPackage(urls), 'a YAML parser was loaded');
 });
 
 test('propose of front matter that needs YAML loads the parser file beside the read-only file, not the package, and reads the list', (t) => {
   const { urls, stdout } = loading('propose', sandbox(t, LISTED), tempDir(t, 'co-yaml-'));
-  assert.ok(loads(urls, 'chunks/read-only-yaml.js'), 'the YAML parser file was not loaded');
+  assert.ok(loads(urls, 'chunks/read-only-yaml.cjs'), 'the YAML parser file was not loaded');
   assert.ok(!loadsYamlPackage(urls), 'the yaml package was loaded: the parser was not loaded before the files were parsed');
   assert.ok(stdout.includes('applyTo: \\"src/b/**/*.ts,test/b/**\\"'), stdout);
 });
@@ -60,7 +60,7 @@ test('a file CLAUDE.md imports whose front matter needs YAML loads the parser fi
     'docs/style.md': '---\ntags:\n  - style\n---\n- Indent with tabs.\n',
   });
   const { urls, stdout } = loading('propose', repo, tempDir(t, 'co-yaml-'));
-  assert.ok(loads(urls, 'chunks/read-only-yaml.js'), 'the YAML parser file was not loaded');
+  assert.ok(loads(urls, 'chunks/read-only-yaml.cjs'), 'the YAML parser file was not loaded');
   assert.ok(!loadsYamlPackage(urls), 'the yaml package was loaded: the parser was not loaded before the imported file was parsed');
   assert.ok(stdout.includes('- Indent with tabs.') && !stdout.includes('tags:'), stdout);
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { progressLine, type LineStream } from '../../server/src/show/progress-line.js';
+import { showLine } from '../../server/src/show/untrusted.js';
 import { spawn } from 'node:child_process';
 import { CLI, openSession } from '../helpers/mcp.js';
 import { MESSY_INSTRUCTIONS, sandbox, tempDir, type Cleanup } from '../helpers/sandbox.js';
@@ -31,6 +32,17 @@ test('the progress line shows the latest message after the delay, even while the
   assert.equal(tty.text(), '\rAnalyzing 10 instruction files…\x1b[K');
   await line.stop();
   assert.equal(tty.text(), '\rAnalyzing 10 instruction files…\x1b[K\r\x1b[K', 'cleared at the end');
+});
+
+test('the progress line makes a message safe to show itself (a file name may hold a control), so a command on a pipe never escapes one', async (t) => {
+  const tty = fakeTerminal(t);
+  const line = progressLine(0, tty);
+  const message = 'Read evil\x1b[2Jname.md\u202e';
+  line.update(message);
+  for (let waited = 0; tty.text() === '' && waited < 3000; waited += 20) await sleep(20);
+  assert.equal(tty.text(), `\r${showLine(message)}\x1b[K`);
+  assert.ok(!showLine(message).includes('\x1b'), 'the check sees an escape');
+  await line.stop();
 });
 
 test('nothing shows before the delay, nor while paused, nor on a stream that is not a terminal', async (t) => {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
-import { flatFields, readFrontMatter } from '../../server/src/model/frontmatter.js';
+import { flatFields, needsYaml, readFrontMatter } from '../../server/src/model/frontmatter.js';
 import { CORPUS, requireCorpus } from '../helpers/corpus.js';
 
 /** What the YAML parser makes of a block, as readFrontMatter asks it. */
@@ -119,6 +119,26 @@ const line = fc.oneof(
     .map(([k, sep, v]) => `${k}${sep}${v.join('')}`),
   fc.array(piece, { maxLength: 4 }).map((v) => v.join('')),
 );
+
+test('readFrontMatter after needsYaml (what needsYaml read is taken over) gives what it gives alone, for those lines and no others', () => {
+  const files = [
+    ['---', 'description: Area a', 'globs: src/a/**', 'alwaysApply: false', '---', '- Use pnpm.'],
+    ['---', 'globs:', '  - "src/b/**/*.ts"', '---', '- Use yarn.'],
+    ['- No front matter.'],
+    ['---', 'description: never closed'],
+    ['---', '---', 'body'],
+  ];
+  const alone = files.map((lines) => readFrontMatter([...lines]));
+  for (const [i, lines] of files.entries()) {
+    needsYaml(lines);
+    assert.deepEqual(readFrontMatter(lines), alone[i], `after needsYaml: ${lines.join('|')}`);
+    // What needsYaml read of one file's lines is never taken for another's, nor twice.
+    needsYaml(lines);
+    const other = files[(i + 1) % files.length]!;
+    assert.deepEqual(readFrontMatter(other), alone[(i + 1) % files.length]);
+    assert.deepEqual(readFrontMatter(lines), alone[i]);
+  }
+});
 
 test('fuzz: whenever the flat reader answers, YAML gives the same answer', (t) => {
   let answered = 0;

@@ -6,7 +6,6 @@ import { callStep, type EarlyListing, type ToolResult } from '../steps/tool-call
 import type { StepResult } from '../steps/result.js';
 import { READ_ONLY_STEPS, type ReadOnlyTool } from '../steps/read-only-steps.js';
 import type { ToolName } from '../steps/tool-steps.js';
-import { showLine } from '../show/untrusted.js';
 import { VERSION } from '../version.js';
 import { progressLine, type ProgressLine } from '../show/progress-line.js';
 
@@ -51,7 +50,7 @@ export async function callFromCli(call: CliCall): Promise<ToolResult> {
       // Commands in the sentences name the repository this call was given (see call/words.ts).
       options: { ...options, cliCommand: options.cliCommand ?? cliCommand(), repoArg: options.repoArg ?? repo.explicit ?? '' },
       report: {
-        progress: (_done, _total, message) => line.update(showLine(message)),
+        progress: (_done, _total, message) => line.update(message),
         log: () => {},
         flush: async () => {},
       },

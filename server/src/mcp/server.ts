@@ -18,7 +18,13 @@ import { sdkSession } from './ports.js';
 import { VERSION } from '../version.js';
 import { registerPromptsAndResources } from './prompts-resources.js';
 import { showLine } from '../show/untrusted.js';
-import { callStep, type StepCall, type ToolResult } from '../steps/tool-call.js';
+import type { StepCall, ToolResult } from '../steps/tool-call.js';
+
+/**
+ * The call of a step, loaded with the first tool call (the steps themselves are loaded then too):
+ * `initialize` and `tools/list` wait for no module of the call (its checks, words and bounds).
+ */
+const callStep = async (call: StepCall): Promise<ToolResult> => (await import('../steps/tool-call.js')).callStep(call);
 
 /**
  * The SDK's schema copies `arguments` into a fresh record, and a key named `__proto__` does not

@@ -20,10 +20,20 @@ export interface FrontMatter {
  * passes none gets it loaded synchronously when a block needs it.
  */
 export function readFrontMatter(lines: string[], yaml?: YamlParse): FrontMatter | null {
-  const close = frontMatterEnd(lines);
+  const read = lastRead?.lines === lines ? lastRead : null;
+  lastRead = undefined;
+  if (read?.flat) return { data: read.flat, lineCount: read.close + 1, lenient: false };
+  const close = read?.close ?? frontMatterEnd(lines);
   if (close < 0) return null;
   return parseBlock(lines.slice(1, close), close, yaml);
 }
+
+/**
+ * What needsYaml read of the last lines it was asked about. A scan asks it of each file's lines and
+ * then parses the same lines: the flat fields are read once, not twice (about 1 % of an analyze of
+ * 500 rule files). One entry, taken by the next read: nothing stays behind.
+ */
+let lastRead: { lines: string[]; close: number; flat: Record<string, unknown> | null } | undefined;
 
 /** The index of the line that closes the front matter block opening the lines, or -1 when there is none. */
 export function frontMatterEnd(lines: string[]): number {
@@ -34,7 +44,9 @@ export function frontMatterEnd(lines: string[]): number {
 /** Whether the lines open with a front matter block that only the YAML parser reads (not flat: see flatFields). */
 export function needsYaml(lines: string[]): boolean {
   const close = frontMatterEnd(lines);
-  return close >= 0 && flatFields(lines.slice(1, close)) === null;
+  const flat = close < 0 ? null : flatFields(lines.slice(1, close));
+  lastRead = { lines, close, flat };
+  return close >= 0 && flat === null;
 }
 
 /** The YAML parser, loaded asynchronously (a file of its own beside the read-only bundle). */

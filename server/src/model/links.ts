@@ -94,10 +94,16 @@ export function pathReferences(line: string): PathReference[] {
  * it resolves (a link, a `./` or `../` start): one that leads nowhere is named in the notes.
  */
 export function movablePaths(line: string): (LinkDestination & { explicit: boolean })[] {
+  // Most lines hold none: passed over by one search instead of two readers and their lists (a scan
+  // and a plan ask this of every line).
+  if (!MAY_HOLD_PATH.test(line)) return [];
   const refs = pathReferences(line);
   const links = linkDestinations(line).map((d) => ({ ...d, explicit: true }));
   return refs.length === 0 ? links : [...links, ...refs].sort((a, b) => a.start - b.start);
 }
+
+/** What a line holds when linkDestinations or pathReferences may find something in it (their own first checks, together). */
+const MAY_HOLD_PATH = /\]\(|\]:|[@`]|\b(?:href|src)\s*=/;
 
 /** Where each code span stands in `line`: `open`..`close` its backticks included, `start`..`end` its text. */
 function codeSpans(line: string): { open: number; start: number; end: number; close: number }[] {

@@ -1,3 +1,5 @@
+import { showLine } from './untrusted.js';
+
 /**
  * One line on stderr with the latest progress message, shown once a step has taken over a second,
  * and only on a terminal. The timer and the drawing live in a small worker thread: the analysis
@@ -5,6 +7,7 @@
  * not fire until it was over.
  */
 export interface ProgressLine {
+  /** The latest message, untrusted text: the line escapes what a terminal would act on. */
   update(message: string): void;
   /** Clears the line and stops drawing, while a form is on screen. */
   pause(): void;
@@ -50,7 +53,9 @@ export function progressLine(delayMs = 1000, stream: LineStream = process.stderr
     if (Atomics.exchange(flags, SHOWN, 0) === 1) stream.write('\r\x1b[K');
   };
   return {
-    update: (message) => worker.postMessage(oneLine(message)),
+    // Made safe to show here, where it is shown: on a pipe nothing is (a message with a "…" compiled
+    // the hidden-character pattern for nothing, about 2 ms of an analyze, docs/performance.md).
+    update: (message) => worker.postMessage(oneLine(showLine(message))),
     pause() {
       Atomics.store(flags, PAUSED, 1);
       clear();

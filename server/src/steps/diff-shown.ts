@@ -1,6 +1,7 @@
 import type { PlanOperation } from '../model/plan.js';
 import { showPath } from '../show/untrusted.js';
 import type { PlanDiffFacts } from '../state/plan-diff.js';
+import { withThousands } from '../common/text.js';
 
 /**
  * How much of a plan's diff a form shows, and the words that say so. A message holds at most
@@ -25,7 +26,7 @@ export interface ShownDiff {
   approves: string;
 }
 
-const n = (x: number) => x.toLocaleString('en-US');
+const n = withThousands;
 const plural = (k: number, word: string) => `${n(k)} ${word}${k === 1 ? '' : 's'}`;
 
 export function shownDiff(operations: Pick<PlanOperation, 'diff' | 'path'>[], file: PlanDiffFacts): ShownDiff {

@@ -35,6 +35,7 @@ import { writePlanDiff } from '../state/plan-diff.js';
 import { showLine, showPath, showPaths } from '../show/untrusted.js';
 import { stepName } from '../call/words.js';
 import { result, type StepResult } from './result.js';
+import { withThousands } from '../common/text.js';
 
 function fromGate(g: GateResult<unknown>, fields: Record<string, unknown> = {}): StepResult {
   return result(g.outcome, g.text, { planHash: g.planHash, trace: g.trace, ...g.fields, ...fields }, g.badInput ?? false);
@@ -222,7 +223,7 @@ export async function migrateStep(ctx: FlowContext): Promise<StepResult> {
       // plan.diff is the approved plan's, every line: written again when it names another plan or was changed by hand.
       const diff = await writePlanDiff(ctx.root, chosen.chosenHash, ops);
       const extra = [
-        `The whole diff of what it writes: ${diff.path} (plan ${diff.planHash.slice(0, 12)}, ${diff.chars.toLocaleString('en-US')} characters).`,
+        `The whole diff of what it writes: ${diff.path} (plan ${diff.planHash.slice(0, 12)}, ${withThousands(diff.chars)} characters).`,
         ...describeGit(git),
         ...(ctx.options?.branch && git ? [`The migration goes on a new branch: ${showLine(ctx.options.branch)}.`] : []),
       ];

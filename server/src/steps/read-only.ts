@@ -1,4 +1,4 @@
-import { splitText } from '../common/text.js';
+import { splitText, withThousands } from '../common/text.js';
 import { analyze } from '../analysis/analyze.js';
 import { describeGit, gitInfo } from '../repo/git.js';
 import { analysisLabel, buildPlan, migratedTargets } from '../planning/plan.js';
@@ -204,7 +204,7 @@ function planDiffLine(file: PlanDiffFacts, options: FlowOptions | undefined): st
   const print = forPerson(options)
     ? `; ${commandName(options, 'propose')} --diff prints it`
     : '; the MCP resource copilot-onboard://plan.diff serves it';
-  return `The whole diff of this plan (${file.chars.toLocaleString('en-US')} characters, ${file.files} file${file.files === 1 ? '' : 's'}) is in ${file.path}${print}.`;
+  return `The whole diff of this plan (${withThousands(file.chars)} characters, ${file.files} file${file.files === 1 ? '' : 's'}) is in ${file.path}${print}.`;
 }
 
 /** How a new plan answers the changes the person asked for on an earlier one. */

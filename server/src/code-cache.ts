@@ -1,0 +1,76 @@
+import type * as Crypto from 'node:crypto';
+import type * as Fs from 'node:fs';
+import type * as NodeModule from 'node:module';
+import type * as Path from 'node:path';
+import type * as Vm from 'node:vm';
+
+/**
+ * Runs a CommonJS file of the build with the V8 code cache the build made for it
+ * (scripts/bundle.mjs, scripts/warm-code-cache.mjs): the bytecode of what an analyze runs, so a
+ * read-only command compiles almost none of the file. Node 20 keeps no compile cache of its own
+ * (`module.enableCompileCache` is Node 22 and later: there, the file is required and Node's cache
+ * serves it). Compiling the read-only file's code cost an analyze of 500 rules about 5 % of its
+ * CPU and one small analyze about 13 % (docs/performance.md, issue 38).
+ *
+ * V8 takes a cache only when its version and flags are the ones it was made with, and it checks the
+ * source by its length alone: the cache file starts with the SHA-256 of the source it was made
+ * from, and is used only for that source. A cache refused, damaged or missing is compiled over: it
+ * only ever saves time.
+ */
+
+/** The builtins, taken rather than imported: an ES import of node:fs reads every export of it (its streams). */
+const builtin = <T>(name: string): T => process.getBuiltinModule(name) as T;
+
+/** Bytes of the source's digest at the head of a cache file. */
+export const DIGEST_BYTES = 32;
+
+export type CacheUse = 'accepted' | 'rejected' | 'none' | 'node';
+
+export interface Loaded {
+  exports: Record<string, unknown>;
+  /** What became of the cache: taken, refused by V8 (or made for another source), absent, or Node's own compile cache. */
+  cache: CacheUse;
+  /** The compiled script (null when Node required the file): the build's warm-up makes the cache from it. */
+  script: Vm.Script | null;
+}
+
+/** CommonJS's own wrapper, so that the file runs as `require` would run it. */
+const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) { ${source}\n});`;
+
+/** The SHA-256 of a source, as the head of its cache file. */
+export function sourceDigest(source: Buffer): Buffer {
+  return builtin<typeof Crypto>('node:crypto').createHash('sha256').update(source).digest();
+}
+
+/** Runs `file` (CommonJS) with the code cache `cacheFile` (null: none). */
+export function loadWithCodeCache(file: string, cacheFile: string | null): Loaded {
+  const { createRequire, enableCompileCache } = builtin<typeof NodeModule & { enableCompileCache?: unknown }>('node:module');
+  const require = createRequire(file);
+  if (enableCompileCache !== undefined && cacheFile !== null) return { exports: require(file), cache: 'node', script: null };
+  // The build's own files, in the folder it is installed in: nothing a repository brings.
+  const fs = process.getBuiltinModule('node:fs') as typeof Fs;
+  const bytes = fs.readFileSync(file);
+  const stored = cacheFile === null ? null : readOrNull(fs, cacheFile);
+  const cachedData = stored === null ? undefined : cacheFor(bytes, stored);
+  const vm = builtin<typeof Vm>('node:vm');
+  const script = new vm.Script(wrap(bytes.toString('utf8')), { filename: file, ...(cachedData ? { cachedData } : {}) });
+  const module = { exports: {} as Record<string, unknown> };
+  const run = script.runInThisContext() as (...args: unknown[]) => void;
+  run(module.exports, require, module, file, builtin<typeof Path>('node:path').dirname(file));
+  const cache = stored === null ? 'none' : cachedData === undefined || script.cachedDataRejected ? 'rejected' : 'accepted';
+  return { exports: module.exports, cache, script };
+}
+
+/** The V8 data of a cache file made from exactly these bytes; undefined when there is none or it was made from other bytes. */
+function cacheFor(source: Buffer, cache: Buffer): Buffer | undefined {
+  if (cache.length <= DIGEST_BYTES) return undefined;
+  return cache.subarray(0, DIGEST_BYTES).equals(sourceDigest(source)) ? cache.subarray(DIGEST_BYTES) : undefined;
+}
+
+function readOrNull(fs: typeof Fs, file: string): Buffer | null {
+  try {
+    return fs.readFileSync(file);
+  } catch {
+    return null;
+  }
+}
