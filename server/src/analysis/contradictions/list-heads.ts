@@ -16,7 +16,9 @@ const LABEL_LINE = /^\s*(?:\p{Extended_Pictographic}\uFE0F?\s*)?(?:\*\*|__)[^*_]
 export function listHead(unit: Unit): boolean | null {
   if (unit.kind === 'heading') return DONT_HEAD.test(unit.lines[0]!.replace(/^\s*#+\s*/, '').trim());
   if (unit.kind !== 'paragraph' || unit.lines.length !== 1 || !LABEL_LINE.test(unit.lines[0]!)) return null;
-  return DONT_HEAD.test(unit.lines[0]!.replace(/[*_:]/g, '').trim());
+  const label = unit.lines[0]!.replace(/[*_:]/g, '').trim();
+  // "👎 Avoid", "⚠️ Don't": the word says it when the mark does not.
+  return DONT_HEAD.test(label) || DONT_HEAD.test(label.replace(/^[\p{Extended_Pictographic}\uFE0F\s]+/u, ''));
 }
 
 /**
