@@ -240,7 +240,7 @@ function optionClaims(text: string, line: LineReading, claims: Claim[]): void {
         for (const match of text.matchAll(option.pattern)) {
           // "Windows-only `npm install @napi-rs/keyring`": a command adding one package names no choice.
           if (inOneOffSpan(text, match.index)) continue;
-          if (notTheTool(text, match.index, match[0].length)) continue;
+          if (notTheTool(topic, text, match.index, match[0].length)) continue;
           const positive = readOption(topic, option, text, match.index, match[0].length);
           if (positive === null) continue;
           const mention = positive && !CHOOSES.test(text) && inCommandSpan(text, match.index);

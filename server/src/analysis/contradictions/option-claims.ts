@@ -65,6 +65,15 @@ function spanCommand(text: string, index: number): { before: string; command: st
   return { before: text.slice(start + 1, index), command: text.slice(start + 1, Math.min(close, ...ends)) };
 }
 
+/** Whether the name at `index` is one of options written with slashes ("npm/yarn/pnpm"), not a path. */
+function optionsBySlash(topic: ClaimTopic, text: string, index: number): boolean {
+  const start = text.slice(0, index).search(/[\w@/.-]*$/);
+  const token = /^[\w@/.-]*/.exec(text.slice(start))![0].replace(/[./-]+$/, '');
+  const parts = token.split('/');
+  const one = listPatterns(topic).one;
+  return parts.length > 1 && parts.every((w) => [...one.values()].some((re) => re.exec(w)?.[0] === w));
+}
+
 /** Before a tool's name, words that compare with it or describe by it ("compatible with X", "similar to X"). */
 const DESCRIBES_BY = /\b(?:compatible with|similar to|inspired by|modell?ed (?:on|after)|akin to|like)\s+[`*_"']*$/i;
 
@@ -73,8 +82,9 @@ const DESCRIBES_BY = /\b(?:compatible with|similar to|inspired by|modell?ed (?:o
  * (`x-client`, `x.toml`, `tools/x/`, a compound adjective "X-compatible"), a comparison ("similar
  * to X"), or an argument of another program's command (`other run x compile`).
  */
-export function notTheTool(text: string, index: number, length: number): boolean {
-  if (/[\w@/.-]/.test(text[index - 1] ?? ' ') || /^(?:[-.][\w]|\/)/.test(text.slice(index + length, index + length + 2))) return true;
+export function notTheTool(topic: ClaimTopic, text: string, index: number, length: number): boolean {
+  if (/[\w@/.-]/.test(text[index - 1] ?? ' ') || /^(?:[-.][\w]|\/)/.test(text.slice(index + length, index + length + 2)))
+    return !optionsBySlash(topic, text, index);
   if (DESCRIBES_BY.test(text.slice(0, index))) return true;
   const span = spanCommand(text, index);
   if (span === null || span.before.trim() === '') return false;
