@@ -67,6 +67,7 @@ test('an item of a list headed "don\'t" carries the negation: it agrees with a b
     "# Pitfalls\n\n**Don't:**\n- Skip the release checklist\n- Merge without a review\n",
     '## Things to avoid\n\n- Skip the release checklist\n',
     "### Don'ts\n\n- Skip the release checklist\n",
+    "## Pitfalls\n\n- ✅ **Do:**\n  - Keep the entry short\n- ❌ **Don't:**\n  - Skip the release checklist\n",
   ])
     assert.deepEqual(contradictions({ 'AGENTS.md': list, 'CLAUDE.md': ban }), [], list);
   // Under "Do", the same item is an instruction, and it contradicts the ban.
@@ -75,6 +76,8 @@ test('an item of a list headed "don\'t" carries the negation: it agrees with a b
     'CLAUDE.md': ban,
   };
   assert.equal(contradictions(doList).length, 1, shown(doList));
+  const nestedDo = { 'AGENTS.md': '## Mistakes to avoid\n\n- ✅ **Do:**\n  - Skip the release checklist\n', 'CLAUDE.md': ban };
+  assert.equal(contradictions(nestedDo).length, 1, shown(nestedDo));
   // A "don't" item against "always": reported.
   const required = {
     'AGENTS.md': "### Don'ts\n\n- Edit `schema.sql` by hand\n",

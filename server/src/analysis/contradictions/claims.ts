@@ -7,7 +7,7 @@ import { RANGE_MARK, versionClaims } from './versions.js';
 import { actionClaims, codeCommands, roleClaim, tableCommands } from './claim-reader.js';
 import type { Claim, ClaimBase } from './claim.js';
 import { proseCommands } from './prose-commands.js';
-import { bareItem, listHead } from './list-heads.js';
+import { bareItem, dontFrom, listHead } from './list-heads.js';
 import { commandTool, commandVersions, COMMAND_TOOLS, normalizeCommand, oneOffCommand, runnerTool } from './tools.js';
 
 const REPO: Scope = { kind: 'repo' };
@@ -67,7 +67,7 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
     line.scope = scopeOf(unit);
     line.section = sections.get(unit.path) ?? '';
     line.previous = previous.get(unit.path) ?? '';
-    line.dont = unit.kind === 'list-item' && dontList.get(unit.path) === true && bareItem(unit.lines[0]!);
+    line.dontFrom = dontFrom(unit, dontList.get(unit.path) === true);
     unitClaims(line, claims);
     previous.set(unit.path, lastProse(unit));
   }
@@ -97,7 +97,9 @@ class LineReading {
   section = '';
   /** The line before the unit (its last prose line, or a heading): what a code block is an example of. */
   previous = '';
-  /** The unit is an item of a list headed "don't" or "avoid": what it tells to do is what not to do. */
+  /** The first line of the unit in a list headed "don't" or "avoid" (Infinity for none): what its bare items tell to do is what not to do. */
+  dontFrom = Infinity;
+  /** The line being read is such an item. */
   dont = false;
   offset = -1;
   private placed: Place | null = null;
@@ -149,6 +151,7 @@ function unitClaims(line: LineReading, claims: Claim[]): void {
   for (let k = 0; k < prose.length; k++) {
     line.offset = prose[k]!;
     const text = line.text;
+    line.dont = line.offset >= line.dontFrom && bareItem(text);
     const named = mayNameClaim(text);
     if (named && !line.dont) optionClaims(text, line, claims);
     const table = tableCommands(text);

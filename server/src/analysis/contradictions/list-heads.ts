@@ -15,10 +15,27 @@ const LABEL_LINE = /^\s*(?:\p{Extended_Pictographic}\uFE0F?\s*)?(?:\*\*|__)[^*_]
  */
 export function listHead(unit: Unit): boolean | null {
   if (unit.kind === 'heading') return DONT_HEAD.test(unit.lines[0]!.replace(/^\s*#+\s*/, '').trim());
-  if (unit.kind !== 'paragraph' || unit.lines.length !== 1 || !LABEL_LINE.test(unit.lines[0]!)) return null;
-  const label = unit.lines[0]!.replace(/[*_:]/g, '').trim();
+  if (unit.kind !== 'paragraph' || unit.lines.length !== 1) return null;
+  return labelSays(unit.lines[0]!);
+}
+
+/** Whether a label line says "don't" (true) or something else (false); null for a line that is no label. */
+function labelSays(line: string): boolean | null {
+  if (!LABEL_LINE.test(line)) return null;
+  const label = line.replace(/[*_:]/g, '').trim();
   // "👎 Avoid", "⚠️ Don't": the word says it when the mark does not.
   return DONT_HEAD.test(label) || DONT_HEAD.test(label.replace(/^[\p{Extended_Pictographic}\uFE0F\s]+/u, ''));
+}
+
+/**
+ * The first line of a unit that is an item of a "don't" list: 0 for an item under such a heading or
+ * label; 1 for the items nested under a list item that is the label ("- ❌ **Don't:**"); Infinity for none.
+ */
+export function dontFrom(unit: Unit, underDont: boolean): number {
+  if (unit.kind !== 'list-item') return Infinity;
+  const own = unit.lines.length > 1 ? labelSays(unit.lines[0]!.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')) : null;
+  if (own !== null) return own ? 1 : Infinity;
+  return underDont ? 0 : Infinity;
 }
 
 /**
@@ -26,4 +43,6 @@ export function listHead(unit: Unit): boolean | null {
  * item with its own negation or a second sentence ("**Don't X** — do Y instead") says its own.
  */
 export const bareItem = (text: string): boolean =>
-  !/\b(?:don'?t|do not|never|avoid|not|no|instead|rather)\b|[.;!?:]\s+\S|\s[\u2014\u2013-]\s/i.test(text);
+  !/\b(?:don'?t|do not|never|avoid|not|no|instead|rather)\b|[.;!?:]\s+\S|\s[\u2014\u2013-]\s/i.test(
+    text.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, ''),
+  );
