@@ -62,6 +62,14 @@ const MAY_AFTER = /\b(?:is|are)\s+(?:also\s+)?(?:fine|ok|okay|allowed|permitted|
 const MUST_AFTER = /\b(?:is|are)\s+(?:required|mandatory)\b/i;
 /** Words in a prohibition that carve out an exception: "never X, except in scripts/". */
 const EXCEPTION = /\b(?:except|unless|other than|apart from|outside of|excluding|save for)\b/i;
+/**
+ * A tip, not a rule: "when possible", "where practical", "if you can", "for speed". A hedged "avoid X"
+ * or "X instead of Y" leaves room for the line that uses X or Y (issue 39).
+ */
+const HEDGED =
+  /\b(?:(?:when|where|wherever|whenever|if)(?:\s+(?:it'?s|it is))?\s+(?:possible|practical|feasible|sensible|convenient|you can)|as (?:much|far) as (?:possible|practical)|for (?:speed|faster \w+|quicker \w+)|ideally)\b/i;
+/** A replacement for one case ("instead of `y` if the tool is missing", "if it crashes, use `x` instead"): an exception, not a ban. */
+const CONDITIONAL = /\b(?:if|when|whenever|unless|in case|once|until|while)\b/i;
 /** Words right after an object that narrow the rule to some cases. */
 const QUALIFIER = /^(?:with|without|when|if|unless|except|outside|inside|in|for|during|on|while|within|under|from)\b/i;
 
@@ -196,7 +204,7 @@ export function actionClaims(line: string): readonly ActionClaim[] {
         object: avoided.object,
         objectKind: avoided.kind,
         qualifier: '',
-        excepted: EXCEPTION.test(clause),
+        excepted: EXCEPTION.test(clause) || HEDGED.test(clause),
       });
       continue;
     }
@@ -220,7 +228,7 @@ export function actionClaims(line: string): readonly ActionClaim[] {
         object: object.object,
         objectKind: object.kind,
         qualifier: qualifierOf(rest.slice(0, object.consumed), after),
-        excepted: EXCEPTION.test(clause),
+        excepted: EXCEPTION.test(clause) || HEDGED.test(clause),
       });
       // "Use `errors.AsType` instead of `errors.As`": the other one is ruled out, in the same words.
       const instead = polarity === 'must' ? INSTEAD.exec(after) : null;
@@ -233,7 +241,7 @@ export function actionClaims(line: string): readonly ActionClaim[] {
           object: other.object,
           objectKind: other.kind,
           qualifier: '',
-          excepted: EXCEPTION.test(clause),
+          excepted: EXCEPTION.test(clause) || HEDGED.test(clause) || CONDITIONAL.test(clause),
         });
       break;
     }
@@ -398,11 +406,13 @@ export function codeCommands(lines: string[]): { offset: number; command: string
   const out: { offset: number; command: string }[] = [];
   let fence: { marker: string; lang: string; start: number } | null = null;
   let block: { offset: number; command: string }[] = [];
+  let continued: { text: string } | null = null;
   lines.forEach((l, i) => {
     const m = /^\s*(`{3,}|~{3,})\s*([\w+-]*)/.exec(l);
     if (fence === null && m) {
       fence = { marker: m[1]!, lang: m[2]!.toLowerCase(), start: i };
       block = [];
+      continued = null;
     } else if (fence !== null && m && l.trim() === m[1] && m[1]!.length >= fence.marker.length && m[1]![0] === fence.marker[0]) {
       const shell =
         SHELL_FENCES.has(fence.lang) ||
@@ -412,8 +422,14 @@ export function codeCommands(lines: string[]): { offset: number; command: string
       if (shell) out.push(...block);
       fence = null;
     } else if (fence !== null) {
-      const text = l.trim();
+      let text = l.trim();
       if (text === '' || text.startsWith('#') || text.startsWith('//')) return;
+      // A line continued from the one before (`tool run -- \`) is that command's arguments, not a command.
+      if (continued !== null) [text, continued] = [`${continued.text} ${text}`, null];
+      if (text.endsWith('\\')) {
+        continued = { text: text.slice(0, -1).trim() };
+        return;
+      }
       for (const part of text.split(/\s*(?:&&|;|\|\|)\s*/)) if (part !== '') block.push({ offset: i, command: normalizeCommand(part) });
     }
   });

@@ -1,12 +1,13 @@
 import type { Scope, Unit } from '../../model/model.js';
 import { FENCE } from '../../model/markdown-units.js';
 import { languagesOf } from '../scope/scope-overlap.js';
-import { readOption } from './option-claims.js';
+import { notTheTool, readOption } from './option-claims.js';
 import { anyOf, CLAIM_TOPICS, GENERIC_VERSION, MODALS, VERSIONED_LANGUAGES } from './topics.js';
 import { RANGE_MARK, versionClaims } from './versions.js';
 import { actionClaims, codeCommands, roleClaim, tableCommands } from './claim-reader.js';
 import type { Claim, ClaimBase } from './claim.js';
 import { proseCommands } from './prose-commands.js';
+import { bareItem, dontFrom, listHead } from './list-heads.js';
 import { commandTool, commandVersions, COMMAND_TOOLS, normalizeCommand, oneOffCommand, runnerTool } from './tools.js';
 
 const REPO: Scope = { kind: 'repo' };
@@ -51,10 +52,13 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
   const claims: Claim[] = [];
   const sections = new Map<string, string>();
   const previous = new Map<string, string>();
+  const dontList = new Map<string, boolean>();
   const line = new LineReading();
   for (const unit of units) {
     // Headings name a section; the rules are the lines under them.
     if (unit.kind === 'heading') sections.set(unit.path, sectionTitle(unit));
+    const heads = listHead(unit);
+    if (heads !== null) dontList.set(unit.path, heads);
     if (unit.kind === 'frontmatter' || unit.kind === 'heading') {
       previous.set(unit.path, unit.lines[0]!);
       continue;
@@ -63,6 +67,7 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
     line.scope = scopeOf(unit);
     line.section = sections.get(unit.path) ?? '';
     line.previous = previous.get(unit.path) ?? '';
+    line.dontFrom = dontFrom(unit, dontList.get(unit.path) === true);
     unitClaims(line, claims);
     previous.set(unit.path, lastProse(unit));
   }
@@ -92,6 +97,10 @@ class LineReading {
   section = '';
   /** The line before the unit (its last prose line, or a heading): what a code block is an example of. */
   previous = '';
+  /** The first line of the unit in a list headed "don't" or "avoid" (Infinity for none): what its bare items tell to do is what not to do. */
+  dontFrom = Infinity;
+  /** The line being read is such an item. */
+  dont = false;
   offset = -1;
   private placed: Place | null = null;
   private placedUnit: Unit | null = null;
@@ -142,11 +151,12 @@ function unitClaims(line: LineReading, claims: Claim[]): void {
   for (let k = 0; k < prose.length; k++) {
     line.offset = prose[k]!;
     const text = line.text;
+    line.dont = line.offset >= line.dontFrom && bareItem(text);
     const named = mayNameClaim(text);
-    if (named) optionClaims(text, line, claims);
+    if (named && !line.dont) optionClaims(text, line, claims);
     const table = tableCommands(text);
     for (let i = 0; i < table.length; i++) commandClaims(line, table[i]!, claims);
-    const steps = proseCommands(text);
+    const steps = line.dont ? NO_STEPS : proseCommands(text);
     for (let i = 0; i < steps.length; i++) commandClaims(line, steps[i]!, claims);
     ruleClaims(text, line, claims);
     if (named) modalClaims(text, line, claims);
@@ -233,6 +243,7 @@ function optionClaims(text: string, line: LineReading, claims: Claim[]): void {
         for (const match of text.matchAll(option.pattern)) {
           // "Windows-only `npm install @napi-rs/keyring`": a command adding one package names no choice.
           if (inOneOffSpan(text, match.index)) continue;
+          if (notTheTool(topic, text, match.index, match[0].length)) continue;
           const positive = readOption(topic, option, text, match.index, match[0].length);
           if (positive === null) continue;
           const mention = positive && !CHOOSES.test(text) && inCommandSpan(text, match.index);
@@ -257,7 +268,7 @@ function optionClaims(text: string, line: LineReading, claims: Claim[]): void {
 function ruleClaims(text: string, line: LineReading, claims: Claim[]): void {
   const actions = actionClaims(text);
   for (let i = 0; i < actions.length; i++) {
-    const a = actions[i]!;
+    const a = line.dont ? { ...actions[i]!, polarity: 'never' as const } : actions[i]!;
     if (a.action === 'use' && TOOL_NAMES.has(a.object)) continue;
     const shown = shownAs(text, a.object);
     claims.push({
@@ -274,7 +285,7 @@ function ruleClaims(text: string, line: LineReading, claims: Claim[]): void {
       ...line.at(),
     });
   }
-  const role = roleClaim(text);
+  const role = line.dont ? null : roleClaim(text);
   if (role) {
     claims.push({
       topic: `role:${role.role}`,
@@ -355,6 +366,7 @@ function shownAs(text: string, object: string): string {
 }
 
 const NO_LINE: readonly number[] = Object.freeze([]);
+const NO_STEPS: readonly string[] = Object.freeze([]);
 const FIRST_LINE: readonly number[] = Object.freeze([0]);
 
 /** Indexes of a unit's lines outside the code blocks nested in it (an example under a list item). */
