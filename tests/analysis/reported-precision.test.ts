@@ -86,6 +86,24 @@ test('an item of a list headed "don\'t" carries the negation: it agrees with a b
   assert.equal(contradictions(required).length, 1, shown(required));
 });
 
+test('a label that is a rule of its own ("Never call the raw socket API:") does not turn the items under it; an item with its own "always" or an arrow keeps it', () => {
+  const lists = [
+    // The label names what it forbids; the items are the files, and the arrow line says what to do instead.
+    '## Constraints\n\n### What to avoid\n\n❌ **Never hand-edit the generated pages:**\n- `site/ref/api.md`\n- `site/ref/flags.md`\n→ Always run `make pages` after changes\n',
+    // The label forbids one thing; the item under it is the alternative, a requirement.
+    '## Constraints\n\n❌ **Never call the raw socket API:**\n- Always use the `netkit` wrapper\n- Checked by the linter\n',
+    // Under a bare "Don\'t" label, an item with its own "always" says its own.
+    "## Pitfalls\n\n❌ **Don't:**\n- Always use the `netkit` wrapper\n",
+  ];
+  const other = {
+    'CLAUDE.md': '# Build\n\n```bash\nmake pages\n```\n\n## Network\n\n- ✅ ALWAYS use the `netkit` wrapper (checked by the linter)\n',
+  };
+  for (const list of lists) assert.deepEqual(contradictions({ 'AGENTS.md': list, ...other }), [], list);
+  // A bare "Don't" label still turns a bare item.
+  const dont = { 'AGENTS.md': "## Pitfalls\n\n❌ **Don't:**\n- Use the `netkit` wrapper\n", ...other };
+  assert.equal(contradictions(dont).length, 1, shown(dont));
+});
+
 test('a tool name that is part of a longer name, or an argument of another command, is not that tool', () => {
   const uv = '- Use `uv` for Python dependencies.\n';
   const pipStep = '# Setup\n\n```bash\npip install -r requirements.txt\n```\n';

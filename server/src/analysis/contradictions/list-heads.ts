@@ -23,8 +23,12 @@ export function listHead(unit: Unit): boolean | null {
 function labelSays(line: string): boolean | null {
   if (!LABEL_LINE.test(line)) return null;
   const label = line.replace(/[*_:]/g, '').trim();
+  const words = label.replace(/^[\p{Extended_Pictographic}\uFE0F\s]+/u, '');
+  // A label that is a rule of its own ("❌ Never hand-edit the generated pages:") names what it forbids:
+  // the items under it are its objects or what to do instead, not instructions to turn.
+  if (words.split(/\s+/).length > 3 && !/\b(?:to avoid|not to do|don'?ts|anti-?patterns?)$/i.test(words)) return false;
   // "👎 Avoid", "⚠️ Don't": the word says it when the mark does not.
-  return DONT_HEAD.test(label) || DONT_HEAD.test(label.replace(/^[\p{Extended_Pictographic}\uFE0F\s]+/u, ''));
+  return DONT_HEAD.test(label) || DONT_HEAD.test(words);
 }
 
 /**
@@ -40,9 +44,10 @@ export function dontFrom(unit: Unit, underDont: boolean): number {
 
 /**
  * An item that is one bare instruction ("- Skip the checklist"): the list's "don't" is its polarity. An
- * item with its own negation or a second sentence ("**Don't X** — do Y instead") says its own.
+ * item with its own negation or modal ("Always use X"), a second sentence ("**Don't X** — do Y instead")
+ * or an arrow ("→ Run X after changes": what to do instead) says its own.
  */
 export const bareItem = (text: string): boolean =>
-  !/\b(?:don'?t|do not|never|avoid|not|no|instead|rather)\b|[.;!?:]\s+\S|\s[\u2014\u2013-]\s/i.test(
+  !/\b(?:don'?t|do not|never|avoid|not|no|instead|rather|always|must|should|only)\b|[.;!?:]\s+\S|\s[\u2014\u2013-]\s|^\s*(?:[\u2192\u21D2\u27A1]|->|=>)/i.test(
     text.replace(/^\s*(?:[-*+]|\d+[.)])\s+/, ''),
   );
