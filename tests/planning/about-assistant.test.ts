@@ -202,3 +202,95 @@ test('a file describing itself is not a rule: its self-descriptions are offered 
   assert.ok(!content.includes('This file') && !content.includes('Context file'), content);
   assert.ok(content.includes('- See CONTRIBUTING.md for the release steps.') && content.includes('- Run `make`.'), content);
 });
+
+const CATALOGUES = [
+  '# Handbook',
+  '',
+  'Run `make check` before pushing.',
+  '',
+  '**Helper skills** (`.claude/skills/`) — loaded when a task needs them:',
+  '- `schema-diff` — compares two database schemas',
+  '- `flaky-hunt` — reruns a failing test until it flakes',
+  '- `docs-sync` — keeps the reference pages current',
+  '',
+  '## Helpers',
+  '',
+  '| Helper | Where | When |',
+  '|---|---|---|',
+  '| **triage** | `.claude/agents/triage.md` | Sorting new bug reports |',
+  '| **porter** | `.claude/agents/porter.md` | Moving code between modules |',
+  '',
+  '### Editor prompts',
+  '',
+  '| Prompt | Purpose |',
+  '|---|---|',
+  '| `explain-diff` | Explains the staged change |',
+  '| `draft-notes` | Drafts release notes |',
+  '',
+  '## Workflows',
+  '',
+  '- [Bisect](.github/prompts/bisect.prompt.md): finds the change that broke a test',
+  '- [Backport](.github/prompts/backport.prompt.md): copies a fix to the release branch',
+  '',
+  '## Files',
+  '',
+  'Keep these files current:',
+  '- `src/config.ts` — the one place for settings',
+  '- `docs/setup.md` — update it when a step changes',
+  '- `.github/prompts/` must hold no secrets.',
+  '- Edit [the release skill](.claude/skills/release/SKILL.md) only with a review.',
+  '',
+  '## Scripts',
+  '',
+  '- `lint-fix` — fixes what the linter can',
+  '- `type-check` — checks the types',
+  '',
+  '## Agents',
+  '',
+  '- `planner` — splits a request into steps',
+  '- `critic` — reviews the steps',
+  '',
+].join('\n');
+
+test('a catalogue list or table of skills, agents or prompts is found by its items and its lead; a list of rules that mention such files is not', () => {
+  assert.deepEqual(sections(CATALOGUES), [
+    { heading: 5, names: 'a catalogue of skills, not a rule', lines: [5, 6, 7, 8] },
+    { heading: 12, names: 'a catalogue of agents, not a rule', lines: [12, 13, 14, 15] },
+    { heading: 19, names: 'a catalogue of prompts, not a rule', lines: [19, 20, 21, 22] },
+    { heading: 26, names: 'a catalogue of prompts, not a rule', lines: [26, 27] },
+  ]);
+});
+
+test('the plan offers a catalogue with its lead as one leave-out entry, kept by default; leave out drops it and the headings left empty', async (t) => {
+  const repo = sandbox(t, { 'AGENTS.md': CATALOGUES });
+  const scan = await scanRepository(repo);
+  const option = buildPlan(scan).assistants.find((o) => o.path === 'AGENTS.md')!;
+  assert.deepEqual(option.fates, ['keep', 'leave_out']);
+  assert.deepEqual(
+    option.lines.map((l) => [l.line, l.text]),
+    [
+      [5, '**Helper skills** (`.claude/skills/`) — loaded when a task needs them:'],
+      [12, '| Helper | Where | When |'],
+      [19, '| Prompt | Purpose |'],
+      [26, '- [Bisect](.github/prompts/bisect.prompt.md): finds the change that broke a test'],
+    ],
+  );
+  assert.match(buildPlan(scan).operations[0]!.content!, /schema-diff/, 'kept by default');
+  const left = buildPlan(scan, undefined, { legacy: {}, conflicts: {}, assistants: { 'AGENTS.md': 'leave_out' } });
+  const content = left.operations[0]!.content!;
+  for (const gone of ['schema-diff', 'Helper skills', 'triage', 'explain-diff', 'Bisect', '## Helpers', 'Editor prompts', 'Workflows'])
+    assert.ok(!content.includes(gone), `${gone} left out:\n${content}`);
+  for (const kept of [
+    'make check',
+    '`src/config.ts` — the one place',
+    '`.github/prompts/` must hold no secrets',
+    'release skill',
+    'lint-fix',
+    '`planner`',
+  ])
+    assert.ok(content.includes(kept), `${kept} kept:\n${content}`);
+  assert.ok(
+    left.dropped.some((d) => d.line === 7 && d.reason === 'a catalogue of skills, not a rule: left out as you chose'),
+    JSON.stringify(left.dropped),
+  );
+});

@@ -1,4 +1,5 @@
 import type { InstructionDoc, Unit } from '../../model/model.js';
+import { catalogues } from './catalogue.js';
 import { ASSISTANT } from './other-assistants.js';
 
 /**
@@ -94,7 +95,10 @@ function subjectOf(heading: string, body: string[]): { who: string; what: string
   return null;
 }
 
-/** The sections of a document about an assistant itself, outermost first; a title (the file's first `# `) is never one. */
+/**
+ * The sections of a document about an assistant itself, outermost first, then in line order every
+ * catalogue list or table outside them (with its lead line); a title (the file's first `# `) is never one.
+ */
 export function aboutAssistantSections(doc: Pick<InstructionDoc, 'units'>): AboutAssistantSection[] {
   const out: AboutAssistantSection[] = [];
   const firstHeading = doc.units.findIndex((u) => u.kind === 'heading');
@@ -113,5 +117,7 @@ export function aboutAssistantSections(doc: Pick<InstructionDoc, 'units'>): Abou
     const lines = [u, ...body].flatMap((x) => x.lines.map((text, k) => ({ line: x.line + k, text }))).filter((l) => l.text.trim() !== '');
     out.push({ line: u.line, text: u.lines[0]!, names: `a section about ${subject.who} itself (${subject.what}), not a rule`, lines });
   });
-  return out;
+  const covered = new Set(out.flatMap((s) => s.lines.map((l) => l.line)));
+  const lists = catalogues(doc.units).filter((c) => !c.lines.some((l) => covered.has(l.line)));
+  return out.concat(lists).sort((a, b) => a.line - b.line);
 }
