@@ -25,7 +25,6 @@ const CODE_FILE = /\.(?!md$)[a-z0-9]+$/i;
 const SKILL_WORD = /\bskills?\b/i;
 /** A skill's own name: lower case, with dashes (`schema-diff`). */
 const PLAIN_NAME = /^[a-z0-9][a-z0-9_:-]*$/;
-const SLASH_NAME = /^[/@][\w:-]+$/;
 /** A list item: its opening name and, after " — ", ": " or " - ", its description. */
 const LIST_ITEM =
   /^\s*(?:[-*+]|\d+[.)])\s+(\*\*[^*]+\*\*|`[^`]+`|\[[^\]]*\]\([^)\s]*\))(?::\s+|\s+[\u2014\u2013-]\s+|\s*[:\u2014\u2013]\s*)(\S.*)$/;
@@ -44,14 +43,17 @@ function kindOfPath(p: string): Kind | null {
   return f === 'chatmodes' ? 'agents' : (f as Kind);
 }
 
-/** What a name (a cell or an item's opening token) names: the kind of its path, `/command`, or a plain name when the context allows it. */
+/**
+ * What a name (a cell or an item's opening token) names: the kind of its path, or a plain name when the
+ * context allows it. A bare `/name` is no proof here (`/src` is a folder, `/events` an endpoint): slash
+ * commands count only under a heading naming them (about-assistant.ts).
+ */
 function kindOfName(token: string, context: Kind | null): Kind | null {
   const link = /^\[[^\]]*\]\(([^)\s]*)\)$/.exec(token);
   const bare = (link ? link[1]! : token).replace(/^\*\*|\*\*$/g, '').replace(/^`|`$/g, '');
   const byPath = kindOfPath(bare);
   if (byPath) return byPath;
   if (link) return null;
-  if (SLASH_NAME.test(bare)) return 'commands';
   return context !== null && PLAIN_NAME.test(bare) ? context : null;
 }
 
