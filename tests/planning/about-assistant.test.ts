@@ -250,6 +250,12 @@ const CATALOGUES = [
   '- `planner` — splits a request into steps',
   '- `critic` — reviews the steps',
   '',
+  '## Layout',
+  '',
+  '- `src/skills/` — where the product discovers skills',
+  '- `lib/skills/` — the skill loader',
+  '- `src/prompts.ts` — the prompt templates',
+  '',
 ].join('\n');
 
 test('a catalogue list or table of skills, agents or prompts is found by its items and its lead; a list of rules that mention such files is not', () => {
@@ -293,4 +299,36 @@ test('the plan offers a catalogue with its lead as one leave-out entry, kept by 
     left.dropped.some((d) => d.line === 7 && d.reason === 'a catalogue of skills, not a rule: left out as you chose'),
     JSON.stringify(left.dropped),
   );
+});
+
+test("approve's first round lists each catalogue with why; leave out drops them on disk and keeps the rules that mention such files", async (t) => {
+  const repo = sandbox(t, { 'CLAUDE.md': CATALOGUES });
+  const s = await openSession(t, {
+    repo,
+    elicit: choosing((props) => ({
+      [Object.keys(props).find((k) => k.startsWith('assistant_') && String(props[k].title).includes('Lines of CLAUDE.md '))!]: 'leave_out',
+    })),
+  });
+  await s.call('onboarding_propose');
+  assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
+  const message = (s.elicitations[0] as any).message as string;
+  assert.match(
+    message,
+    /^ {2}CLAUDE\.md:5: \*\*Helper skills\*\* \(`\.claude\/skills\/`\) — loaded when a task needs them: \(a catalogue of skills, not a rule\)$/m,
+  );
+  assert.match(message, /^ {2}CLAUDE\.md:12: \| Helper \| Where \| When \| \(a catalogue of agents, not a rule\)$/m);
+  // The headings left with nothing under them go too (10, 17, 24).
+  assert.match(
+    message,
+    /the 13 line\(s\) of the sections named above: CLAUDE\.md:6, CLAUDE\.md:7, CLAUDE\.md:8, CLAUDE\.md:10, CLAUDE\.md:13, CLAUDE\.md:14, CLAUDE\.md:15, CLAUDE\.md:17, CLAUDE\.md:20, CLAUDE\.md:21, CLAUDE\.md:22, CLAUDE\.md:24, CLAUDE\.md:27\./,
+  );
+  assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
+  const written = fs.readFileSync(path.join(repo, '.github/copilot-instructions.md'), 'utf8');
+  for (const gone of ['schema-diff', 'triage', 'explain-diff', 'bisect.prompt.md', 'Editor prompts'])
+    assert.ok(!written.includes(gone), `${gone} left out:\n${written}`);
+  for (const kept of [
+    '- `src/skills/` — where the product discovers skills',
+    '- Edit [the release skill](.claude/skills/release/SKILL.md) only with a review.',
+  ])
+    assert.ok(written.includes(kept), `${kept} kept:\n${written}`);
 });

@@ -20,7 +20,8 @@ type Kind = 'skills' | 'agents' | 'prompts' | 'commands';
 
 /** A file of a kind (`SKILL.md`, `x.prompt.md`), or a path into a folder of one kind (`.claude/agents/`, `skills/`); code files aside. */
 const KIND_FILE = /(?:^|\/)(SKILL)\.md$|\.(prompt|agent|chatmode)\.md$/i;
-const KIND_FOLDER = /(?:^|\/)(?:\.[\w-]+\/(?:[\w.-]+\/)*?(skills|agents|prompts|commands|chatmodes)|(skills))(?:\/|$)/i;
+// A folder of a kind inside a dot folder (`.github/prompts/`), or a path into a `skills/` folder (`skills/release/`; `src/skills/` itself is code).
+const KIND_FOLDER = /(?:^|\/)(?:\.[\w-]+\/(?:[\w.-]+\/)*?(skills|agents|prompts|commands|chatmodes)(?:\/|$)|(skills)\/[\w.-]+)/i;
 const CODE_FILE = /\.(?!md$)[a-z0-9]+$/i;
 const SKILL_WORD = /\bskills?\b/i;
 /** A skill's own name: lower case, with dashes (`schema-diff`). */
@@ -44,17 +45,14 @@ function kindOfPath(p: string): Kind | null {
 }
 
 /**
- * What a name (a cell or an item's opening token) names: the kind of its path, or a plain name when the
- * context allows it. A bare `/name` is no proof here (`/src` is a folder, `/events` an endpoint): slash
- * commands count only under a heading naming them (about-assistant.ts).
+ * What a name (a cell or an item's opening token) names: the kind of its path, `plain` for a plain
+ * name (a skill's where the context says so), or null. A bare `/name` is no proof here (`/src` is a
+ * folder, `/events` an endpoint): slash commands count only under a heading naming them (about-assistant.ts).
  */
-function kindOfName(token: string, context: Kind | null): Kind | null {
+function kindOfName(token: string): Kind | 'plain' | null {
   const link = /^\[[^\]]*\]\(([^)\s]*)\)$/.exec(token);
   const bare = (link ? link[1]! : token).replace(/^\*\*|\*\*$/g, '').replace(/^`|`$/g, '');
-  const byPath = kindOfPath(bare);
-  if (byPath) return byPath;
-  if (link) return null;
-  return context !== null && PLAIN_NAME.test(bare) ? context : null;
+  return kindOfPath(bare) ?? (!link && PLAIN_NAME.test(bare) ? 'plain' : null);
 }
 
 /** A table's rows as cells, its header and rule rows aside; null when the lines are not a table. */
@@ -91,20 +89,22 @@ function wordKind(text: string): Kind | null {
   return last === undefined ? null : (KINDS[last] ?? (`${last}s` as Kind));
 }
 
-/** The kind of each item of a table (a row naming one in any cell, or a plain name first) or of a list (its opening name). */
-function itemKinds(u: Unit, run: Unit[], context: Kind | null): { kinds: (Kind | null)[]; byPath: boolean } {
+/** What each item of a table (a row naming one in any cell, else its first cell) or of a list (its opening name) names. */
+function itemNames(u: Unit, run: Unit[]): (Kind | 'plain' | null)[] {
   const rows = u.kind === 'paragraph' ? tableRows(u.lines) : null;
-  if (rows) {
-    const byPath = rows.map((cells) => cells.map((c) => kindOfName(c, null)).find((k) => k !== null) ?? null);
-    const kinds = rows.map((cells, r) => (cells.filter((c) => c !== '').length < 2 ? null : (byPath[r] ?? kindOfName(cells[0]!, context))));
-    return { kinds, byPath: byPath.some((k) => k !== null) };
-  }
+  if (rows)
+    return rows.map((cells) => {
+      if (cells.filter((c) => c !== '').length < 2) return null;
+      const named = cells.map(kindOfName);
+      return named.find((k) => k !== null && k !== 'plain') ?? named[0]!;
+    });
   const indent = (x: Unit) => /^\s*/.exec(x.lines[0]!)![0].length;
-  const names = run.filter((x) => indent(x) === indent(run[0]!)).map((x) => LIST_ITEM.exec(x.lines[0]!)?.[1] ?? null);
-  return {
-    kinds: names.map((n) => (n === null ? null : kindOfName(n, context))),
-    byPath: names.some((n) => n !== null && kindOfName(n, null) !== null),
-  };
+  return run
+    .filter((x) => indent(x) === indent(run[0]!))
+    .map((x) => {
+      const name = LIST_ITEM.exec(x.lines[0]!)?.[1];
+      return name === undefined ? null : kindOfName(name);
+    });
 }
 
 /** The catalogues of a document, in order: one pass over its units, a check per list run and per table. */
@@ -122,7 +122,7 @@ export function catalogues(units: Unit[]): Catalogue[] {
       heading = u.lines[0]!;
       continue;
     }
-    const isTable = u.kind === 'paragraph' && tableRows(u.lines) !== null;
+    const isTable = u.kind === 'paragraph' && u.lines.length >= 3 && u.lines[0]!.trimStart().startsWith('|');
     if (!isTable && u.kind !== 'list-item') continue;
     let end = i;
     while (!isTable && units[end + 1]?.kind === 'list-item') end++;
@@ -131,11 +131,14 @@ export function catalogues(units: Unit[]): Catalogue[] {
     const prev = units[i - run.length];
     const lead =
       prev?.kind === 'paragraph' && prev.lines.length === 1 && (!u.blankBefore || prev.lines[0]!.trimEnd().endsWith(':')) ? prev : null;
+    const names = itemNames(u, run);
+    // Most lists name nothing: no context is read for them.
+    if (names.filter((n) => n !== null).length < 2) continue;
+    const byPath = names.some((n) => n !== null && n !== 'plain');
     const leadText = lead?.lines[0] ?? '';
-    const enabled = contextOf(leadText) ?? contextOf(heading) ?? found?.kind ?? null;
+    const enabled = names.includes('plain') ? (contextOf(leadText) ?? contextOf(heading) ?? found?.kind ?? null) : null;
     const context = enabled === null ? null : (wordKind(leadText) ?? wordKind(heading) ?? enabled);
-    const { kinds, byPath } = itemKinds(u, run, context);
-    const kind = catalogueKind(kinds);
+    const kind = catalogueKind(names.map((n) => (n === 'plain' ? context : n)));
     if (!kind) continue;
     if (byPath) found ??= { level, kind };
     const lines = (lead ? [lead, ...run] : run)
