@@ -91,9 +91,7 @@ const WORDS: Words = {
   'managed-kept': (n) =>
     `${n.at.path}:${n.at.line} "${excerpt(n.text)}" stays in Copilot's files although it is ${n.why}: it is inside a block a tool manages, which the plan writes byte for byte (that tool would put the line back on its next run).`,
   'pointer-line': (n) =>
-    n.pointed
-      ? `${n.at.path}:${n.at.line} "${excerpt(n.text)}" points at ${n.pointed}, whose rules go to ${n.target} with the file's other lines: it is not copied there (it would point into its own file).`
-      : `${n.at.path}:${n.at.line} "${excerpt(n.text)}" points at ${n.target}, where the file's other lines now go: it is not copied there (it would point at itself).`,
+    `${n.at.path}:${n.at.line} "${excerpt(n.text)}" points at ${n.target}, where the file's other lines now go: it is not copied there (it would point at itself).`,
   'links-unresolved': (n) => {
     const shown = n.links
       .slice(0, MAX_LISTED)

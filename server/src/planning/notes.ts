@@ -35,7 +35,7 @@ export type Note =
   /** A heading of a migrated file not written: every line under it was left out or dropped. */
   | { kind: 'heading-emptied'; at: LineRef; text: string; target: string }
   /** A line of a migrated file that only points at the file its rules move into: not copied there. */
-  | { kind: 'pointer-line'; at: LineRef; text: string; target: string; pointed?: string }
+  | { kind: 'pointer-line'; at: LineRef; text: string; target: string }
   /** A line a choice would drop or edit, kept as it is: it is inside a block a tool manages. */
   | { kind: 'managed-kept'; at: LineRef; text: string; why: string }
   /** Relative links of moved text that led to nothing in the repository where they were written: kept as written. */

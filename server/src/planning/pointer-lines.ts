@@ -24,18 +24,16 @@ export function pointerLines(
   const notes: Note[] = [];
   for (const doc of docs) {
     const target = targetOf(doc);
-    // A file whose rules go to the same target is in it too: a line pointing there would point into its own file.
-    const there = new Set([target, ...docs.filter((d) => d !== doc && targetOf(d) === target).map((d) => d.path)]);
     for (const u of doc.units) {
       if (u.kind === 'code' || u.kind === 'frontmatter' || u.kind === 'heading') continue;
       u.lines.forEach((text, k) => {
         const at = { path: doc.path, line: u.line + k };
-        // Inside a managed block it stays: its tool rewrites the block whole.
-        const pointed = pointedAt(doc.path, text, there);
-        if (pointed === null || managed(at)) return;
-        const into = pointed === target ? 'the file its rules move into' : `whose rules move into ${target} too`;
-        dropped.set(at, { ...at, text, reason: `it only points at ${pointed}, ${into}` });
-        notes.push({ kind: 'pointer-line', at, text, target, ...(pointed === target ? {} : { pointed }) });
+        // Inside a managed block it stays: its tool rewrites the block whole. Only a pointer at the
+        // target itself goes: one at another legacy file whose rules move in too still leads somewhere
+        // (that file is kept by default), and dropping it made a second plan append its paragraph again.
+        if (managed(at) || pointedAt(doc.path, text, new Set([target])) === null) return;
+        dropped.set(at, { ...at, text, reason: `it only points at ${target}, the file its rules move into` });
+        notes.push({ kind: 'pointer-line', at, text, target });
       });
     }
   }
