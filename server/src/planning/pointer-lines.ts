@@ -31,7 +31,7 @@ export function pointerLines(
         // Inside a managed block it stays: its tool rewrites the block whole. Only a pointer at the
         // target itself goes: one at another legacy file whose rules move in too still leads somewhere
         // (that file is kept by default), and dropping it made a second plan append its paragraph again.
-        if (managed(at) || pointedAt(doc.path, text, new Set([target])) === null) return;
+        if (!pointsOnlyAt(doc.path, text, target) || managed(at)) return;
         dropped.set(at, { ...at, text, reason: `it only points at ${target}, the file its rules move into` });
         notes.push({ kind: 'pointer-line', at, text, target });
       });
@@ -40,20 +40,13 @@ export function pointerLines(
   return { dropped, notes };
 }
 
-/**
- * The file `text` points at when every sentence of it links to one of `targets` (by a link, an `mdc:`
- * link or an `@path` import; a path merely written out may be a rule about that file), else null.
- */
-function pointedAt(from: string, text: string, targets: Set<string>): string | null {
+/** Every sentence of `text` links to `target`: by a link, an `mdc:` link or an `@path` import (a path merely written out may be a rule about that file). */
+function pointsOnlyAt(from: string, text: string, target: string): boolean {
   const t = text.trim().replace(/^(?:[-*+]|\d+[.)])\s+/, '');
-  if (t === '' || t.length > MAX_POINTER_CHARS) return null;
-  const names = (s: string): string | undefined => {
-    const paths = [
-      ...linkDestinations(s).map((d) => linkedPath(from, s.slice(d.start, d.end))),
-      ...[...s.matchAll(/(?:\]\(mdc:|@)([^\s)]+)/g)].flatMap((m) => [linkedPath('', m[1]!), linkedPath(from, m[1]!)]),
-    ];
-    return paths.find((p): p is string => p !== null && targets.has(p));
+  if (t === '' || t.length > MAX_POINTER_CHARS) return false;
+  const names = (s: string): boolean => {
+    if (linkDestinations(s).some((d) => linkedPath(from, s.slice(d.start, d.end)) === target)) return true;
+    return [...s.matchAll(/(?:\]\(mdc:|@)([^\s)]+)/g)].some((m) => linkedPath('', m[1]!) === target || linkedPath(from, m[1]!) === target);
   };
-  const hits = t.split(/(?<=[.!?])\s+(?=[A-Z*_`[@])/).map(names);
-  return hits.every((h) => h !== undefined) ? hits[0]! : null;
+  return t.split(/(?<=[.!?])\s+(?=[A-Z*_`[@])/).every(names);
 }
