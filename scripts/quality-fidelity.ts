@@ -2,7 +2,7 @@
 // once, counted on every corpus repository (../shared/corpus) and every judged structure fixture
 // (tests/fixtures/judged-structure), each planned in process on a copy in a temp dir under the default
 // choices, and again with every choice that leaves lines out (a repository's name then says "(leaving out)"): links of moved text that resolved where they were written and no longer lead to the same
-// repository path, lines of an existing Copilot file moved, managed blocks changed, headings left
+// repository path, lines of an existing Copilot file moved, managed blocks changed or copied into another file, headings left
 // empty, lines lost, exact duplicates written twice in one section, notes naming an instruction file
 // the plan does not write; and `@path` references and `./`/`../` code-span paths the same way as links, with `./`
 // and `../` paths the repository lacks that now name another path. Each must be 0. Exact duplicates written again in another section are
@@ -25,6 +25,7 @@ const KEYS = [
   'folderPathsShifted',
   'copilotMoved',
   'blocksChanged',
+  'blocksCopied',
   'emptyHeadings',
   'linesLost',
   'writtenTwice',
@@ -94,6 +95,7 @@ for (const [set, names, base] of sets) {
   row('./ ../ paths not in the repository, now naming another', all.folderPathsShifted);
   row('existing Copilot lines moved', all.copilotMoved);
   row('managed blocks changed', all.blocksChanged);
+  row('managed blocks copied into another file', all.blocksCopied);
   row('empty headings', all.emptyHeadings);
   row('lines lost (in no file, not named merged or dropped)', all.linesLost);
   row('exact duplicates written twice in one section', all.writtenTwice);

@@ -27,8 +27,10 @@ export interface Fidelity extends PlanFidelity {
   folderPathsShifted: string[];
   /** Lines of an existing Copilot file written out of their order, or with the tool's text put between them. */
   copilotMoved: string[];
-  /** Managed blocks of a source (any tool's paired markers) that no written file holds byte for byte. */
+  /** Managed blocks of a source (any tool's paired markers) that its file no longer holds byte for byte. */
   blocksChanged: string[];
+  /** Managed blocks of a source written into another file, where their tool would not keep them current. */
+  blocksCopied: string[];
   emptyHeadings: string[];
 }
 
@@ -114,15 +116,19 @@ export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
       f.emptyHeadings.push(`${name}: ${o.path}:${i + 1} ${JSON.stringify(lines[i])}`);
     }
   }
-  // A source's managed block is written byte for byte somewhere, or its file stays as it is.
-  const contents = written.map((o) => splitText(o.content!).lines.join('\n'));
-  const changed = new Set(plan.operations.map((o) => o.path));
+  // A source's managed block stays in its file byte for byte, and is written into no other file.
+  const changedTo = new Map(plan.operations.map((o) => [o.path, o.content === null ? null : splitText(o.content).lines.join('\n')]));
   for (const s of plan.sources) {
-    if (!changed.has(s.path) && !plan.provenance.some((p) => p.from.path === s.path)) continue;
+    if (!changedTo.has(s.path) && !plan.provenance.some((p) => p.from.path === s.path)) continue;
     for (const b of managedBlocks(sourceLines(s.path))) {
-      const moved = plan.provenance.some((p) => p.from.path === s.path && p.to.path !== s.path);
-      const kept = (!changed.has(s.path) && !moved) || contents.some((c) => c.includes(b.text));
-      if (!kept) f.blocksChanged.push(`${name}: ${s.path}:${b.start} ${JSON.stringify(b.text.split('\n')[0]!.slice(0, 80))}`);
+      const shown = `${name}: ${s.path}:${b.start} ${JSON.stringify(b.text.split('\n')[0]!.slice(0, 80))}`;
+      const now = changedTo.get(s.path);
+      if (now !== undefined && !now?.includes(b.text)) f.blocksChanged.push(shown);
+      const end = b.start + b.text.split('\n').length - 1;
+      const copies = plan.provenance.filter(
+        (p) => p.from.path === s.path && p.to.path !== s.path && p.from.startLine <= end && p.from.endLine >= b.start,
+      );
+      for (const to of new Set(copies.map((p) => p.to.path))) f.blocksCopied.push(`${shown} (copied into ${to})`);
     }
   }
   return { ...f, ...planFidelity(repo, plan, name, sourceLines) };
@@ -139,6 +145,7 @@ export const emptyFidelity = (): Fidelity => ({
   folderPathsShifted: [],
   copilotMoved: [],
   blocksChanged: [],
+  blocksCopied: [],
   emptyHeadings: [],
   ...noPlanCases(),
 });

@@ -45,19 +45,6 @@ test('nothing is put inside or across a managed block of the Copilot file: a sec
   assert.ok(content.includes('- Close issues with bd close.'), content);
 });
 
-test('a managed block moved from a legacy file is written byte for byte: its headings keep their level, nothing joins it', async (t) => {
-  const block =
-    '<!-- BEGIN TOOL INTEGRATION -->\n## Tool\n\n- Use the tool.\n\n### Tool setup\n\n- Install it.\n<!-- END TOOL INTEGRATION -->\n';
-  const repo = sandbox(t, {
-    '.github/copilot-instructions.md': '# Guide\n\n## Setup\n\n- Install node.\n',
-    'AGENTS.md': `# Project rules\n\n## Build\n\n- Run make.\n\n${block}`,
-    'CLAUDE.md': '# Project rules\n\n## Tool\n\n- Use the tool in CI too.\n',
-  });
-  const content = (await copilotOf(repo))!;
-  assert.ok(content.includes(block), content);
-  assert.ok(content.startsWith('# Guide\n\n## Setup\n\n- Install node.\n\n'), content);
-});
-
 test('a title and the lead-in under it stay together in an existing Copilot file without sections: no heading is put between them, new sections go after', async (t) => {
   const cases = [
     '# Review notes\n\nWhen you review a pull request here:\n\n- Treat files under `samples/` as examples.\n- Flag a missing changelog entry.\n',
@@ -72,22 +59,6 @@ test('a title and the lead-in under it stay together in an existing Copilot file
     assert.ok(content.startsWith(`${person}\n## `), content);
     assert.ok(content.includes('- Build with make.') && content.includes('- Use tabs.'), content);
   }
-});
-
-test('a named managed block (`<!-- x-start -->` … `<!-- x-end -->`, sub-blocks and all) moves byte for byte: its title keeps its level, nothing is put inside', async (t) => {
-  const block =
-    '<!-- agent-rules-start -->\n<!-- agent-rules-header -->\n# Agent Rules\n\nRead these before using a package.\n<!-- agent-rules-header-end -->\n\n' +
-    '<!-- pkg:alpha-start -->\n## alpha usage\n- Call alpha.init first.\n<!-- pkg:alpha-end -->\n<!-- pkg_beta-start -->\n## beta usage\n- Never call beta twice.\n<!-- pkg_beta-end -->\n' +
-    '<!-- agent-rules-end -->\n';
-  const repo = sandbox(t, { 'CLAUDE.md': block, 'web/AGENTS.md': `# Web\n\n## Build\n\n- Run make web.\n\n${block}` });
-  const plan = buildPlan(await scanRepository(repo));
-  const content = (p: string) => plan.operations.find((o) => o.path === p)?.content ?? '';
-  // The block holds the file's title: the tool adds none above it, so no title is left empty.
-  assert.equal(content('.github/copilot-instructions.md'), block);
-  assert.ok(
-    content('.github/instructions/web.instructions.md').endsWith(`- Run make web.\n\n${block}`),
-    content('.github/instructions/web.instructions.md'),
-  );
 });
 
 test('a conflict mark for a side inside a managed block goes above the block, never inside it', () => {

@@ -11,7 +11,8 @@ import { sandbox } from '../helpers/sandbox.js';
  * A managed block (any tool's paired markers) is byte for byte, whatever the person chooses (issue 40):
  * settling a contradiction, leaving out or rewriting lines for another assistant, or a line that only
  * points at the target never drops or edits a line inside one. The choices round says the line stays
- * because a tool manages it, and the plan's notes say so too.
+ * because a tool manages it. A legacy file's block stays in that file (managed-stays.test.ts), under
+ * every choice.
  */
 const COPILOT = '.github/copilot-instructions.md';
 const BLOCK = '<!-- BEGIN PKG RULES -->\n## Packages\n\n- Use pnpm to install dependencies.\n<!-- END PKG RULES -->\n';
@@ -20,7 +21,7 @@ const NAMED =
 const read = (repo: string, p: string) => fs.readFileSync(path.join(repo, p), 'utf8');
 const fieldFor = (props: Record<string, any>, prefix: string) => Object.keys(props).find((k) => k.startsWith(prefix))!;
 
-test('settling a contradiction for the side outside a managed block keeps the side inside it: the round says so, migrate writes the block byte for byte', async (t) => {
+test('settling a contradiction for the side outside a managed block keeps the side inside it: the round says so, the block stays in its file byte for byte', async (t) => {
   const repo = sandbox(t, {
     '.cursorrules': '- Use npm to install dependencies.\n',
     'CLAUDE.md': `# Claude\n\n- Write tests first.\n\n${BLOCK}`,
@@ -43,11 +44,12 @@ test('settling a contradiction for the side outside a managed block keeps the si
   assert.doesNotMatch(npm.title, /; drop /);
   assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
   const written = read(repo, COPILOT);
-  assert.ok(written.includes(BLOCK), written);
+  assert.ok(!written.includes('PKG RULES'), written);
   assert.ok(written.includes('- Use npm to install dependencies.'), written);
+  assert.equal(read(repo, 'CLAUDE.md'), `# Claude\n\n- Write tests first.\n\n${BLOCK}`);
 });
 
-test('a plan under every choice that leaves lines out writes each managed block byte for byte and names none as dropped', async (t) => {
+test('a plan under every choice that leaves lines out copies no managed block, and names each line of one as staying in its file', async (t) => {
   const repo = sandbox(t, {
     '.cursorrules': '- Use npm to install dependencies.\n',
     'CLAUDE.md': `# Claude\n\n- Write tests first.\n- Claude Code should keep functions short.\n\n${BLOCK}\n${NAMED}`,
@@ -72,15 +74,18 @@ test('a plan under every choice that leaves lines out writes each managed block 
       assistants: Object.fromEntries(base.assistants.map((a) => [a.path, fate])),
     });
     const content = plan.operations.find((o) => o.path === COPILOT)!.content!;
-    assert.ok(content.includes(BLOCK) && content.includes(NAMED), content);
+    assert.ok(!content.includes('PKG RULES') && !content.includes('usage-rules'), content);
     assert.ok(!content.includes('- Claude Code should keep functions short.'), content);
     assert.equal(content.includes('- GitHub Copilot should keep functions short.'), fate === 'rewrite', content);
+    const blockLines = plan.dropped.filter((d) => d.path === 'CLAUDE.md' && d.line >= 6);
     assert.deepEqual(
-      plan.dropped.filter((d) => d.path === 'CLAUDE.md' && d.line >= 6),
-      [],
+      blockLines.map((d) => d.line),
+      [6, 7, 8, 9, 10, 12, 13, 14, 15, 16, 17, 18],
     );
+    assert.ok(blockLines.every((d) => /a block a tool writes and rewrites in CLAUDE\.md: it stays there/.test(d.reason!)));
+    assert.ok(!plan.notes.some((n) => n.includes('a tool manages')), plan.notes.join('\n'));
     assert.ok(
-      ['CLAUDE.md:9', 'CLAUDE.md:16'].every((at) => plan.notes.some((n) => n.includes(at) && n.includes('a tool manages'))),
+      ['CLAUDE.md:6-10', 'CLAUDE.md:12-18'].every((at) => plan.notes.some((n) => n.startsWith(`${at} (from`))),
       plan.notes.join('\n'),
     );
   }

@@ -90,6 +90,8 @@ const WORDS: Words = {
     `${n.at.path}:${n.at.line} "${excerpt(n.text)}" is not written in ${n.target}: every line under it is left out of it (see the notes and your choices), and a heading with nothing under it says nothing.`,
   'managed-kept': (n) =>
     `${n.at.path}:${n.at.line} "${excerpt(n.text)}" stays in Copilot's files although it is ${n.why}: it is inside a block a tool manages, which the plan writes byte for byte (that tool would put the line back on its next run).`,
+  'managed-stays': (n) =>
+    `${n.path}:${n.start}-${n.end} (from "${excerpt(n.marker)}" to its end marker) is a block a tool writes and rewrites: it stays in ${n.path} and is not copied into Copilot's files, where that tool would not keep it current. ${n.path} is kept for it (removing it or making it a pointer is not offered); to have the block in a Copilot file, set the tool to write it there.`,
   'pointer-line': (n) =>
     `${n.at.path}:${n.at.line} "${excerpt(n.text)}" points at ${n.target}, where the file's other lines now go: it is not copied there (it would point at itself).`,
   'links-unresolved': (n) => {

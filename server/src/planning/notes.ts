@@ -36,6 +36,8 @@ export type Note =
   | { kind: 'heading-emptied'; at: LineRef; text: string; target: string }
   /** A line of a migrated file that only points at the file its rules move into: not copied there. */
   | { kind: 'pointer-line'; at: LineRef; text: string; target: string }
+  /** A managed block of a migrated file (lines `start`..`end`): it stays in that file, where its tool keeps it current; not copied. */
+  | { kind: 'managed-stays'; path: string; start: number; end: number; marker: string }
   /** A line a choice would drop or edit, kept as it is: it is inside a block a tool manages. */
   | { kind: 'managed-kept'; at: LineRef; text: string; why: string }
   /** Relative links of moved text that led to nothing in the repository where they were written: kept as written. */

@@ -7,6 +7,8 @@ import { FORMAT_IDS, FORMATS_FACTS } from '../model/formats.js';
 import type { InstructionDoc, Scope } from '../model/model.js';
 import type { LegacyFate, LegacyOption } from '../model/plan.js';
 import { noteText } from './note-words.js';
+import { holdsManagedBlock } from './managed-stays.js';
+import { splitText } from '../common/text.js';
 import { planTargets, type Target } from './targets.js';
 
 /** The kinds that can point at another file with an `@path` import: approve offers them the fate `pointer`. */
@@ -82,7 +84,10 @@ export function legacyOptions(
       return { path: doc.path, kind: doc.kind, target, fates: ['keep'], note: noteText({ kind: 'nothing-moved', path: doc.path }) };
     const fates: LegacyFate[] = ['keep'];
     // Only a file whose rules really moved may go, and never through a link: that would change its target.
-    const movable = !aliased.has(doc.path) && !blocked.has(target) && !scan.files.get(doc.path)?.linkTarget;
+    // A file holding a managed block keeps it (managed-stays.ts): it may not go either.
+    const file = scan.files.get(doc.path);
+    const movable =
+      !aliased.has(doc.path) && !blocked.has(target) && !file?.linkTarget && !holdsManagedBlock(splitText(file?.text ?? '').lines);
     if (movable) fates.push('remove');
     if (POINTER_KINDS.has(doc.kind) && movable) fates.push('pointer');
     return { path: doc.path, kind: doc.kind, target, fates, note: legacyNote(doc, target) };

@@ -31,6 +31,7 @@ import { scopeChoices } from './scopes.js';
 import { assistantChoices, withoutLeftOut } from './assistant-lines.js';
 import { pointerLines } from './pointer-lines.js';
 import { managedLookup } from './render/managed.js';
+import { managedStays } from './managed-stays.js';
 import { settledLabel, type Label } from './settled-label.js';
 
 export type { ConflictOption, LegacyFate, LegacyOption, Plan, PlanChoices, PlanOperation } from '../model/plan.js';
@@ -140,9 +141,12 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
   const targetOf = (d: InstructionDoc) => l.targets.find((t) => t.docs.includes(d))?.path ?? COPILOT_INSTRUCTIONS_PATH;
   const assistants = assistantChoices(l.legacyDocs, targetOf, choices, managed);
   const pointers = pointerLines(l.legacyDocs, targetOf, managed);
+  const stay = managedStays(l.legacyDocs, linesOf);
   const removed = new LineMap(
-    [...dropped.values(), ...assistants.leftOut.values(), ...pointers.dropped.values()].map((d) => [d, d] as const),
+    [...dropped.values(), ...assistants.leftOut.values(), ...pointers.dropped.values(), ...stay.stays.values()].map((d) => [d, d] as const),
   );
+  // A line of a block that stays in its file is in no Copilot file: no choice is said to leave it there.
+  const aboutWritten = (n: Note) => n.kind !== 'managed-kept' || !stay.stays.has(n.at);
   const imports = new LineMap(scan.imports.map((r) => [{ path: r.from, line: r.line }, r] as const));
   const written = writeTargets(
     {
@@ -156,10 +160,18 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
       rewrites: assistants.rewrites,
       imports,
     },
-    l.targets.map((t) => ({ ...t, docs: t.docs.map((d) => withoutLeftOut(d, assistants.leftOut)) })),
+    l.targets.map((t) => ({ ...t, docs: t.docs.map((d) => withoutLeftOut(withoutLeftOut(d, assistants.leftOut), stay.stays)) })),
   );
   const blockedNotes = l.copilotBlocked ? [blockedCopilotNote(scan, l.link, l.targets)] : [];
-  const notes: Note[] = [...blockedNotes, ...written.notes, ...scopes.notes, ...assistants.notes, ...pointers.notes, ...kept];
+  const notes: Note[] = [
+    ...blockedNotes,
+    ...written.notes,
+    ...scopes.notes,
+    ...assistants.notes.filter(aboutWritten),
+    ...pointers.notes,
+    ...stay.notes,
+    ...kept.filter(aboutWritten),
+  ];
   const { operations } = written;
   const legacy = options(scan, l, written, copies.copies);
   for (const option of legacy) {

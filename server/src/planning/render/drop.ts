@@ -36,6 +36,16 @@ export function dropLines(r: Rendered, dropped: LineMap<unknown>, emptied?: Line
     out.refs.push(ref);
     from.push(i);
   });
+  // A dropped last block leaves no blank line at the end of the file.
+  let lastText = r.lines.length - 1;
+  while (lastText >= 0 && r.lines[lastText]!.trim() === '') lastText--;
+  const lastRef = lastText < 0 ? null : r.refs[lastText];
+  if (lastRef && dropped.has(lastRef))
+    while (out.lines.length > 0 && out.lines[out.lines.length - 1]!.trim() === '') {
+      out.lines.pop();
+      out.refs.pop();
+      from.pop();
+    }
   const hadRules = emptySections(r.lines);
   const gone = [...emptySections(out.lines)].filter((i) => !hadRules.has(from[i]!));
   if (gone.length === 0) return out;
