@@ -37,6 +37,14 @@ function frontMatterLines(lines: string[]): Set<number> {
   return out;
 }
 
+/** A line with each link named after its file, and each `@path`, written as `@` and the file's name: one reference, one form. */
+const sameReferences = (line: string): string =>
+  line
+    .replace(/\[`?([^\]`\s]+)`?\]\(([^()\s#?]+)\)/g, (all, text: string, dest: string) =>
+      dest.split('/').pop() === text.split('/').pop() ? `@${dest.split('/').pop()}` : all,
+    )
+    .replace(/(^|\s)@([^\s`@()]+?)(?=[.,:;!?]?(?:\s|$))/g, (_, lead: string, dest: string) => `${lead}@${dest.split('/').pop()}`);
+
 export function planFidelity(repo: string, plan: Plan, name = '', linesOf: (p: string) => string[]): PlanFidelity {
   const f: PlanFidelity = { linesLost: [], writtenTwice: [], repeatedElsewhere: [], notesUnwritten: [] };
   // Lines lost.
@@ -58,8 +66,10 @@ export function planFidelity(repo: string, plan: Plan, name = '', linesOf: (p: s
   }
   // Exact duplicates written twice.
   const exact = new Set<string>();
+  // Exact duplicates, and near ones with all their words the same (a link and an `@` import of one file).
   for (const p of plan.problems)
-    if (p.type === 'duplication' && p.kind === 'exact') for (const l of p.locations) exact.add(at(l.path, l.line));
+    if (p.type === 'duplication' && (p.kind === 'exact' || (p.kind === 'near' && /\b100% the same words/.test(p.description))))
+      for (const l of p.locations) exact.add(at(l.path, l.line));
   const source = new Map<string, string>();
   for (const s of plan.provenance)
     for (let k = 0; k <= s.to.endLine - s.to.startLine; k++)
@@ -79,7 +89,7 @@ export function planFidelity(repo: string, plan: Plan, name = '', linesOf: (p: s
       if (/^\s/.test(l)) return;
       const from = source.get(at(o.path, i + 1));
       if (!from || !exact.has(from)) return;
-      const text = l.trim();
+      const text = sameReferences(l.trim());
       const shown = `${name}: ${at(o.path, i + 1)} ${JSON.stringify(text.slice(0, 80))}`;
       if (bySection.has(`${section}\u0000${text}`))
         f.writtenTwice.push(`${shown} (again in its section, first at line ${bySection.get(`${section}\u0000${text}`)})`);

@@ -159,3 +159,31 @@ test("a guide appended to the person's Copilot file drops the bullets the file h
     [],
   );
 });
+
+test('two files that say the same words, one linking a file and one importing it with @, are written once: the link stands, the other is named as merged', async (t) => {
+  const style = 'Read [docs/style.md](docs/style.md) before you change code, and keep commits small.\n';
+  const repo = sandbox(t, {
+    'docs/style.md': '# Style\n',
+    'AGENTS.md': style,
+    'CLAUDE.md': 'Read @docs/style.md before you change code, and keep commits small.\n',
+    'GEMINI.md': 'Read [the style guide](docs/style.md) before you change code, and keep commits small.\n',
+  });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = plan.operations.find((o) => o.path === COPILOT)!.content!;
+  // The link is rewritten from .github/; the words with another link text are not the same and stay.
+  assert.equal(content.split('before you change code, and keep commits small.').length - 1, 2, content);
+  assert.ok(content.includes('Read [docs/style.md](../docs/style.md) before you change code'), content);
+  assert.ok(content.includes('Read [the style guide](../docs/style.md) before you change code'), content);
+  assert.ok(!content.includes('@docs/style.md'), content);
+  assert.deepEqual(
+    plan.merged.map((m) => [m.path, m.line, m.keptAt.path, m.keptAt.line]),
+    [['CLAUDE.md', 1, 'AGENTS.md', 1]],
+  );
+  // After the migration, a second plan has nothing to write.
+  for (const op of plan.operations) writeFile(repo, op.path, op.content!);
+  const second = buildPlan(await scanRepository(repo));
+  assert.deepEqual(
+    second.operations.map((o) => o.path),
+    [],
+  );
+});

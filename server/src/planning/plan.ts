@@ -135,18 +135,7 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
   const linesOf = lineCache(scan);
   const copies = copyChoices(scan, choices);
   const l = layout(scan, choices, copies);
-  const managed = managedLookup(linesOf);
-  const conflicts = conflictOptions(analysis, linesOf, managed);
-  const { marks, dropped, kept } = conflictEffects(conflicts, choices, l.docs);
-  const targetOf = (d: InstructionDoc) => l.targets.find((t) => t.docs.includes(d))?.path ?? COPILOT_INSTRUCTIONS_PATH;
-  const assistants = assistantChoices(l.legacyDocs, targetOf, choices, managed);
-  const pointers = pointerLines(l.legacyDocs, targetOf, managed);
-  const stay = managedStays(l.legacyDocs, linesOf);
-  const removed = new LineMap(
-    [...dropped.values(), ...assistants.leftOut.values(), ...pointers.dropped.values(), ...stay.stays.values()].map((d) => [d, d] as const),
-  );
-  // A line of a block that stays in its file is in no Copilot file: no choice is said to leave it there.
-  const aboutWritten = (n: Note) => n.kind !== 'managed-kept' || !stay.stays.has(n.at);
+  const { conflicts, marks, dropped, assistants, removed, stays, lineNotes } = lineEffects(analysis, choices, l, linesOf);
   const imports = new LineMap(scan.imports.map((r) => [{ path: r.from, line: r.line }, r] as const));
   const written = writeTargets(
     {
@@ -160,18 +149,10 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
       rewrites: assistants.rewrites,
       imports,
     },
-    l.targets.map((t) => ({ ...t, docs: t.docs.map((d) => withoutLeftOut(withoutLeftOut(d, assistants.leftOut), stay.stays)) })),
+    l.targets.map((t) => ({ ...t, docs: t.docs.map((d) => withoutLeftOut(withoutLeftOut(d, assistants.leftOut), stays)) })),
   );
   const blockedNotes = l.copilotBlocked ? [blockedCopilotNote(scan, l.link, l.targets)] : [];
-  const notes: Note[] = [
-    ...blockedNotes,
-    ...written.notes,
-    ...scopes.notes,
-    ...assistants.notes.filter(aboutWritten),
-    ...pointers.notes,
-    ...stay.notes,
-    ...kept.filter(aboutWritten),
-  ];
+  const notes: Note[] = [...blockedNotes, ...written.notes, ...scopes.notes, ...lineNotes];
   const { operations } = written;
   const legacy = options(scan, l, written, copies.copies);
   for (const option of legacy) {
@@ -218,6 +199,28 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
     dropped: removed.values(),
     notes: notes.map(noteText),
   };
+}
+
+/**
+ * What the choices and the plan's rules do to single lines of the migrated files: the contradictions
+ * offered and marked, the lines dropped (sides not chosen, lines left out, pointer lines, managed
+ * blocks that stay in their files), the rewrites, and the notes that say so.
+ */
+function lineEffects(analysis: Analysis, choices: PlanChoices, l: Layout, linesOf: (path: string) => string[]) {
+  const managed = managedLookup(linesOf);
+  const conflicts = conflictOptions(analysis, linesOf, managed);
+  const { marks, dropped, kept } = conflictEffects(conflicts, choices, l.docs);
+  const targetOf = (d: InstructionDoc) => l.targets.find((t) => t.docs.includes(d))?.path ?? COPILOT_INSTRUCTIONS_PATH;
+  const assistants = assistantChoices(l.legacyDocs, targetOf, choices, managed);
+  const pointers = pointerLines(l.legacyDocs, targetOf, managed);
+  const stay = managedStays(l.legacyDocs, linesOf);
+  const removed = new LineMap(
+    [...dropped.values(), ...assistants.leftOut.values(), ...pointers.dropped.values(), ...stay.stays.values()].map((d) => [d, d] as const),
+  );
+  // A line of a block that stays in its file is in no Copilot file: no choice is said to leave it there.
+  const aboutWritten = (n: Note) => n.kind !== 'managed-kept' || !stay.stays.has(n.at);
+  const lineNotes = [...assistants.notes.filter(aboutWritten), ...pointers.notes, ...stay.notes, ...kept.filter(aboutWritten)];
+  return { conflicts, marks, dropped, assistants, removed, stays: stay.stays, lineNotes };
 }
 
 /** The options offered for the files the plan leaves or moves: the linked Copilot file, legacy files, files left out. */

@@ -27,7 +27,9 @@ const joinTrimmed = (lines: string[]): string => lines.map((l) => linkNames(l.tr
 /**
  * A line with each relative link destination cut to its last name and what follows (`../docs/guide.md#a`
  * reads `guide.md#a`): a unit is found again after a move rewrote its links (render/links.ts), and
- * a second plan over a migrated repository finds its units written already.
+ * a second plan over a migrated repository finds its units written already. A link named after its
+ * file reads as an `@` import of it: `Follow [CONTRIBUTING.md](CONTRIBUTING.md) for …` in AGENTS.md
+ * and `Follow @CONTRIBUTING.md for …` in CLAUDE.md say the same, and are written once.
  */
 function linkNames(line: string): string {
   const found = movablePaths(line);
@@ -39,8 +41,13 @@ function linkNames(line: string): string {
     const name = p.replace(/\/+$/, '').split('/').pop() ?? '';
     out = `${out.slice(0, d.start)}${name}${rest}${out.slice(d.end)}`;
   }
-  return out;
+  return out.includes('](')
+    ? out.replace(NAMED_LINK, (all, text: string, name: string) => (text.split('/').pop() === name ? `@${name}` : all))
+    : out;
 }
+
+/** An inline link whose text is its destination's name, code span or not, once `linkNames` cut it: `[a.md](a.md)`. */
+const NAMED_LINK = /\[`?([^\]`\s]+)`?\]\(([^()\s#?]+)\)/g;
 
 export function fromUnit(u: Unit): Rendered {
   return { lines: [...u.lines], refs: u.lines.map((_, i) => ({ path: u.path, line: u.line + i })) };
