@@ -3,7 +3,7 @@
 // (tests/fixtures/judged-structure), each planned in process on a copy in a temp dir under the default
 // choices, and again with every choice that leaves lines out (a repository's name then says "(leaving out)"): links of moved text that resolved where they were written and no longer lead to the same
 // repository path, lines of an existing Copilot file moved, managed blocks changed or copied into another file, headings left
-// empty, lines lost, duplicates (exact, or all words the same) written twice in one section, notes naming an instruction file
+// empty, lines lost, duplicates (exact or same words) twice in one section, notes naming an instruction file
 // the plan does not write; and `@path` references and `./`/`../` code-span paths the same way as links, with `./`
 // and `../` paths the repository lacks that now name another path. Each must be 0. Exact duplicates written again in another section are
 // counted too, not as defects (a repeat stands in its own section's context). `--list` prints every case found.
@@ -29,6 +29,7 @@ const KEYS = [
   'emptyHeadings',
   'linesLost',
   'writtenTwice',
+  'sectionsTwice',
   'notesUnwritten',
 ] as const;
 
@@ -98,7 +99,8 @@ for (const [set, names, base] of sets) {
   row('managed blocks copied into another file', all.blocksCopied);
   row('empty headings', all.emptyHeadings);
   row('lines lost (in no file, not named merged or dropped)', all.linesLost);
-  row('duplicates (exact, or all words the same) written twice in one section', all.writtenTwice);
+  row('duplicates (exact or same words) twice in one section', all.writtenTwice);
+  row('sections written twice word for word, from two files', all.sectionsTwice);
   row('notes naming an instruction file not written', all.notesUnwritten);
   row('exact duplicates written again in another section', all.repeatedElsewhere);
   if (list) for (const c of [...cases, ...all.repeatedElsewhere]) console.log(`    ${c}`);

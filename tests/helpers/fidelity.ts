@@ -134,7 +134,13 @@ export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
   return { ...f, ...planFidelity(repo, plan, name, sourceLines) };
 }
 
-export const noPlanCases = (): PlanFidelity => ({ linesLost: [], writtenTwice: [], repeatedElsewhere: [], notesUnwritten: [] });
+export const noPlanCases = (): PlanFidelity => ({
+  linesLost: [],
+  writtenTwice: [],
+  sectionsTwice: [],
+  repeatedElsewhere: [],
+  notesUnwritten: [],
+});
 
 /** Every counter at zero: one repository's start, or a set's sum before its repositories are added. */
 export const emptyFidelity = (): Fidelity => ({

@@ -17,6 +17,8 @@ import { fenced } from './debris.js';
 export interface PlanFidelity {
   linesLost: string[];
   writtenTwice: string[];
+  /** A section (heading and every line under it) written again word for word in one file, from another source. */
+  sectionsTwice: string[];
   /** Exact duplicates written again in another section of the same file: listed, not a defect. */
   repeatedElsewhere: string[];
   notesUnwritten: string[];
@@ -45,8 +47,28 @@ const sameReferences = (line: string): string =>
     )
     .replace(/(^|\s)@([^\s`@()]+?)(?=[.,:;!?]?(?:\s|$))/g, (_, lead: string, dest: string) => `${lead}@${dest.split('/').pop()}`);
 
+/**
+ * The sections of a written file (a heading to the next heading, fenced code aside) said twice word for
+ * word, heading and all, the second from another file than the first: `line "heading" (first at line n)`.
+ * A section with nothing but blank lines and separators under it says nothing and is not counted.
+ */
+function sectionsTwice(lines: string[], code: boolean[], fileOf: (i: number) => string): string[] {
+  const out: string[] = [];
+  const seen = new Map<string, { line: number; file: string }>();
+  const heads = lines.flatMap((l, i) => (!code[i] && HEADING.test(l) ? [i] : []));
+  heads.forEach((h, k) => {
+    const body = lines.slice(h + 1, heads[k + 1] ?? lines.length).map((l) => l.trim());
+    if (!body.some((l) => l !== '' && !/^(?:-{3,}|\*{3,}|_{3,})$/.test(l))) return;
+    const key = `${lines[h]!.replace(/^#+\s*/, '').trim()}\u0000${body.filter((l) => l !== '').join('\n')}`;
+    const first = seen.get(key);
+    if (!first) return void seen.set(key, { line: h + 1, file: fileOf(h) });
+    if (first.file !== fileOf(h)) out.push(`${h + 1} ${JSON.stringify(lines[h]!.trim())} (first at line ${first.line})`);
+  });
+  return out;
+}
+
 export function planFidelity(repo: string, plan: Plan, name = '', linesOf: (p: string) => string[]): PlanFidelity {
-  const f: PlanFidelity = { linesLost: [], writtenTwice: [], repeatedElsewhere: [], notesUnwritten: [] };
+  const f: PlanFidelity = { linesLost: [], writtenTwice: [], sectionsTwice: [], repeatedElsewhere: [], notesUnwritten: [] };
   // Lines lost.
   const landed = new Set<string>();
   for (const s of plan.provenance) for (let l = s.from.startLine; l <= s.from.endLine; l++) landed.add(at(s.from.path, l));
@@ -78,6 +100,9 @@ export function planFidelity(repo: string, plan: Plan, name = '', linesOf: (p: s
     if (o.content === null) continue;
     const lines = splitText(o.content).lines;
     const code = fenced(lines);
+    f.sectionsTwice.push(
+      ...sectionsTwice(lines, code, (i) => source.get(at(o.path, i + 1))?.split(':')[0] ?? o.path).map((c) => `${name}: ${o.path}:${c}`),
+    );
     const bySection = new Map<string, number>();
     const anywhere = new Map<string, number>();
     let section = 0;

@@ -85,7 +85,7 @@ test('headings with the same words under different parents, or after a new title
   assert.ok(!first.notes.some((n) => n.includes('repeated among its sibling headings')));
 });
 
-test('a stray `# ` heading inside a tool-managed block below the sections of a file titled by its name stays as the tool wrote it (the block byte for byte, issue 40), and moves no other chapter (trigger.dev AGENTS.md)', async (t) => {
+test('a stray `# ` heading inside a tool-managed block below the sections of a file titled by its name stays with its block in the file (issue 40), and moves no other chapter (trigger.dev AGENTS.md)', async (t) => {
   const files = {
     'AGENTS.md':
       '# AGENTS.md\n\n## Build\n\n- Run pnpm build.\n\n### Verify\n\n- Run typecheck.\n\n<!-- intent-skills:start -->\n\n# Skill mappings\n\n- Load the skill file.\n\n<!-- intent-skills:end -->\n\n## Testing\n\n- Use vitest.\n',
@@ -94,7 +94,7 @@ test('a stray `# ` heading inside a tool-managed block below the sections of a f
   assert.deepEqual(second.operations, [], 'a second plan after the migration changes nothing');
   assert.equal(
     first.operations[0]!.content,
-    '# Copilot instructions\n\n<!-- copilot-onboard: top-level heading from AGENTS.md, kept as a comment (one title per file):\n# AGENTS.md\n-->\n\n## Build\n\n- Run pnpm build.\n\n### Verify\n\n- Run typecheck.\n\n<!-- intent-skills:start -->\n\n# Skill mappings\n\n- Load the skill file.\n\n<!-- intent-skills:end -->\n\n## Testing\n\n- Use vitest.\n',
+    '# Copilot instructions\n\n<!-- copilot-onboard: top-level heading from AGENTS.md, kept as a comment (one title per file):\n# AGENTS.md\n-->\n\n## Build\n\n- Run pnpm build.\n\n### Verify\n\n- Run typecheck.\n\n## Testing\n\n- Use vitest.\n',
   );
 });
 

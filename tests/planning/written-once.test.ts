@@ -187,3 +187,41 @@ test('two files that say the same words, one linking a file and one importing it
     [],
   );
 });
+
+test('a section two guides hold word for word, heading and all, is written once: the second copy is named as merged; one that differs by a line stays whole', async (t) => {
+  const commands = '## Essential Commands\n\n```bash\n# Development\nnpm run dev\n\n# Build\nnpm run build\n```\n\n---\n\n';
+  const review = '## Review\n\n- Ask for one reviewer.\n- Squash before merging.\n\n';
+  const person = '# Guide\n\n## Build\n\n- Run npm run build before pushing.\n';
+  const repo = sandbox(t, {
+    [COPILOT]: person,
+    '.agents/AGENTS.md': `# AGENTS.md - App\n\n## Rules\n\n- Keep modules small.\n\n${commands}${review}## Done\n\n- Tests pass.\n`,
+    '.claude/CLAUDE.md': `# CLAUDE.md - App\n\n## Overview\n\n- A web app.\n\n${commands}${review.replace('- Squash', '- Rebase, then squash')}## Scope\n\n- No mobile.\n`,
+  });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = plan.operations.find((o) => o.path === COPILOT)!.content!;
+  assert.equal(content.split('## Essential Commands').length - 1, 1, content);
+  assert.equal(content.split('npm run dev').length - 1, 1, content);
+  // The review sections differ by a line: both are written, nothing that differs is lost (a bullet
+  // said word for word in both is one rule wherever it stands, written once as before).
+  assert.equal(content.split('### Review').length - 1, 2, content);
+  assert.ok(content.includes('- Rebase, then squash before merging.') && content.includes('\n- Squash before merging.'), content);
+  assert.equal(
+    content.slice(content.indexOf('## CLAUDE.md - App')),
+    '## CLAUDE.md - App\n\n### Overview\n\n- A web app.\n\n### Review\n\n- Rebase, then squash before merging.\n\n### Scope\n\n- No mobile.\n',
+  );
+  assert.deepEqual(
+    plan.merged.map((m) => [m.path, m.line, m.keptAt.path, m.keptAt.line]),
+    [
+      ['.claude/CLAUDE.md', 7, '.agents/AGENTS.md', 7],
+      ['.claude/CLAUDE.md', 9, '.agents/AGENTS.md', 9],
+      ['.claude/CLAUDE.md', 17, '.agents/AGENTS.md', 17],
+      ['.claude/CLAUDE.md', 21, '.agents/AGENTS.md', 21],
+    ],
+  );
+  for (const op of plan.operations) writeFile(repo, op.path, op.content!);
+  const second = buildPlan(await scanRepository(repo));
+  assert.deepEqual(
+    second.operations.map((o) => o.path),
+    [],
+  );
+});

@@ -50,12 +50,28 @@ if (!fs.existsSync(MANIFEST)) {
         if (src.aliasOf || src.notRule || src.sha256 === null) continue;
         const text = fs.readFileSync(path.join(CORPUS, name, src.path), 'utf8').replace(/^\uFEFF/, '');
         // Each line as often as this one source writes it, but a repeat of what its section said before,
-        // which the plan writes once and names in `merged` (issue 40).
+        // which the plan writes once and names in `merged` (issue 40), and a line another file says in the
+        // same words, a link to a file written as an `@` import of it, named in `merged` with the line kept.
         // An `@path` import line of CLAUDE.md or GEMINI.md is replaced by what it imports, which is a source of its own.
         const srcLines = text.split(/\r?\n/);
+        const keptText = (at: { path: string; line: number }, lines: number) =>
+          fs
+            .readFileSync(path.join(CORPUS, name, at.path), 'utf8')
+            .split(/\r?\n/)
+            .slice(at.line - 1, at.line - 1 + lines)
+            .join('\n');
         const repeats = countLines(
-          (proposed.merged as { path: string; line: number; lines?: number; repeat?: true }[])
-            .filter((m) => m.path === src.path && m.repeat)
+          (
+            proposed.merged as {
+              path: string;
+              line: number;
+              lines?: number;
+              repeat?: true;
+              text: string;
+              keptAt: { path: string; line: number };
+            }[]
+          )
+            .filter((m) => m.path === src.path && (m.repeat || keptText(m.keptAt, m.lines ?? 1) !== m.text))
             .flatMap((m) => srcLines.slice(m.line - 1, m.line - 1 + (m.lines ?? 1))),
         );
         // A line the plan leaves out names itself in `dropped` with its reason (a pointer to a file whose rules land in the same target).

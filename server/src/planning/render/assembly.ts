@@ -20,6 +20,16 @@ interface Sibling {
   heading: Unit;
 }
 
+/** Whether `copies` are one section of one file, in order, as `subtree` is: its heading, then the units under it. */
+function oneSection(copies: Unit[], subtree: Unit[]): boolean {
+  const first = copies[0]!;
+  return (
+    first.kind === 'heading' &&
+    subtree.some((u) => u.kind !== 'heading') &&
+    copies.every((c, k) => c.path === first.path && c.kind === subtree[k]!.kind && (k === 0 || c.line > copies[k - 1]!.line))
+  );
+}
+
 /** The headings a document repeats among their siblings (same parent, level and words; a `# ` title starts anew), each to the first. */
 function repeatedSiblings(placed: Placed[]): Map<Unit, Unit> {
   const repeats = new Map<Unit, Unit>();
@@ -207,6 +217,12 @@ export class Assembly {
       // A heading of the person's own section opens nothing: no later text of the document joins it (fixed ground).
       const node = this.opened.get(first) ?? null;
       if (!sibling) this.siblingsOf(parent).set(siblingKey(u), { node, heading: first });
+      return end;
+    }
+    // A section another file wrote already, heading and all, word for word: written once (issue 40).
+    const copies = this.written.takeAll(subtree, plainKeys, (c) => oneSection(c, subtree));
+    if (copies) {
+      subtree.forEach((x, k) => this.merge(x, copies[k]!));
       return end;
     }
     stack.push({ level: u.level!, node: this.sectionFor(u, parent, keys) });

@@ -108,6 +108,25 @@ export class WrittenUnits {
     });
   }
 
+  /**
+   * Merge each unit of `units` (all of one file, in order) into its own copy, wherever it stands: the
+   * copies one file's, in the same order. When every unit has one and `accept` takes them all; else
+   * undefined, and nothing taken.
+   */
+  takeAll(units: Unit[], keysOf: (u: Unit) => UnitKey[], accept: (copies: Unit[]) => boolean): Unit[] | undefined {
+    const reserved: Copy[] = [];
+    for (const u of units) {
+      const prev = reserved[reserved.length - 1]?.unit;
+      const after = prev ? (c: Unit) => c.path === prev.path && c.line > prev.line : undefined;
+      const copy = this.free(u.path, keysOf(u), new Set(reserved), after);
+      if (!copy) return undefined;
+      reserved.push(copy);
+    }
+    if (!accept(reserved.map((c) => c.unit))) return undefined;
+    for (const c of reserved) c.takenBy.add(units[0]!.path);
+    return reserved.map((c) => c.unit);
+  }
+
   private free(path: string, keys: UnitKey[], reserved?: Set<Copy>, accept?: (copy: Unit) => boolean): Copy | undefined {
     for (const k of keys) {
       const found = this.found.get(k);
