@@ -184,6 +184,14 @@ function ownLinesMoved(
     const b = at(own[k]!);
     if (b < a) out.push(`${show(b)} (out of order)`);
     else if (b === a + 1 && foreign(own[k - 1]! + 1, own[k]!).length > 0) out.push(`${show(b)} (cut from the line before it)`);
+    // Nothing is put between the person's heading and its first line of text, not even a line of the tool's.
+    else if (
+      HEADING.test(before[a - 1]!) &&
+      !HEADING.test(before[b - 1]!) &&
+      before.slice(a, b - 1).every((l) => l.trim() === '') &&
+      lines.slice(own[k - 1]! + 1, own[k]!).some((l) => TOOL_COMMENT.test(l))
+    )
+      out.push(`${show(b)} (a line of the tool's put between it and the heading above it)`);
     // A title and the first text under it (blank lines between) are one: a heading put between splits them.
     else if (
       /^ {0,3}#\s/.test(before[a - 1]!) &&

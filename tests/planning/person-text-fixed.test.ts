@@ -125,3 +125,31 @@ test("a file scoped to its folder keeps its sections in its own file: none is sp
   assert.match(scoped, /^applyTo: "examples\/app\/\*\*"$/m);
   assert.ok(scoped.includes(app.trimEnd()), `the app's file is whole, in order:\n${scoped}`);
 });
+
+test("a conflict mark for the person's rule right under their heading goes above the heading: nothing is put between their heading and its first line", async (t) => {
+  const copilot = [
+    '# Guide',
+    '',
+    '## Tools',
+    '',
+    '### Build (Recommended)',
+    'Build the project with the wrapper:',
+    '- **Build**: `bun run compile`, not `bun run build`.',
+    '',
+    '## Style',
+    '',
+    '- Keep functions small.',
+    '',
+  ].join('\n');
+  const p = await plan(
+    { [COPILOT]: copilot, 'CLAUDE.md': '# Rules\n\n- **Build:** `bun run package` does the full production build.\n' },
+    t,
+  );
+  const content = p.operations.find((o) => o.path === COPILOT)!.content!;
+  const mark = '<!-- copilot-onboard: conflicting rules about the build command; decide which one stands -->';
+  // Above the person's stacked headings, where their section starts (below the file's title), never under a heading.
+  assert.ok(content.startsWith(`# Guide\n\n${mark}\n## Tools\n\n### Build (Recommended)\nBuild the project with the wrapper:\n`), content);
+  assert.equal(content.split(mark).length - 1, 2, 'the other side is marked where it is written');
+  // The person's lines, in order, with nothing between them but the one mark above their section.
+  assert.ok(content.replace(`${mark}\n`, '').startsWith(copilot), content);
+});

@@ -113,7 +113,7 @@ function renderedTarget(ctx: WriteContext, target: Target, existingDoc: Instruct
   // Scoped files keep each source's body as it is; Copilot's own file is assembled, its sides gathered.
   const gathered =
     target.path === COPILOT_INSTRUCTIONS_PATH ? gatherSides(apart.rendered, ctx.marks, existingDoc?.path ?? null) : apart.rendered;
-  const marked = insertMarks(gathered, ctx.marks);
+  const marked = insertMarks(gathered, ctx.marks, existingDoc?.path ?? null);
   const gone = { has: (at: LineRef) => ctx.dropped.has(at) || emptied.has(at) };
   assertEveryLineOnce(ctx.sources.linesOf, [...(existingDoc ? [existingDoc] : []), ...target.docs], marked, merged, gone);
   return { marked, apart: apart.before, emptied: emptied.values() };

@@ -38,9 +38,11 @@ function markCovers(above: string | undefined, topics: Set<string>): boolean {
  * answer, each pseudo-heading or heading alone. A mark inside a block would cut it in two when the
  * file is read again. No mark is added where one right above (from an earlier migration) already
  * names the same topics, in whatever order. A side inside a managed block is marked above the block:
- * its tool rewrites what is inside (model/managed-blocks.ts).
+ * its tool rewrites what is inside (model/managed-blocks.ts). A block of the person's own file (`own`)
+ * right under their heading is marked above that heading: nothing is put between the person's
+ * heading and its first line (issue 40).
  */
-export function insertMarks(r: Rendered, marks: MarkTopics): Rendered {
+export function insertMarks(r: Rendered, marks: MarkTopics, own: string | null = null): Rendered {
   if (marks.size === 0) return r;
   const at = new Map<number, Set<string>>();
   const managed = managedBlocks(r.lines);
@@ -59,7 +61,7 @@ export function insertMarks(r: Rendered, marks: MarkTopics): Rendered {
     const same = key !== '' && key === previous && first !== undefined && !block.units.some(isToolMark);
     previous = first?.kind === 'heading' ? '' : key;
     if (topics.length === 0 || !first || same) continue;
-    const line = outside(first.line - 1);
+    const line = aboveOwnHeadings(r, outside(first.line - 1), own);
     const set = at.get(line) ?? new Set<string>();
     for (const t of topics) set.add(t);
     at.set(line, set);
@@ -76,6 +78,24 @@ export function insertMarks(r: Rendered, marks: MarkTopics): Rendered {
   });
   return out;
 }
+
+/**
+ * `i`, or the first of the person's headings right above it (blank lines between), when line `i` is
+ * theirs too: the mark stands where a section starts, never between a heading and its text. A `# `
+ * title stays the file's first line.
+ */
+function aboveOwnHeadings(r: Rendered, i: number, own: string | null): number {
+  if (own === null || r.refs[i]?.path !== own) return i;
+  let top = i;
+  for (let k = i - 1; k >= 0; k--) {
+    if (r.lines[k]!.trim() === '') continue;
+    if (!HEADING.test(r.lines[k]!) || /^ {0,3}#\s/.test(r.lines[k]!) || r.refs[k]?.path !== own) break;
+    top = k;
+  }
+  return top;
+}
+
+const HEADING = /^ {0,3}#{1,6}(?:\s|$)/;
 
 /** The blocks of written lines: headings and front matter each alone, and between them the blocks that move whole. */
 export function writtenBlocks(lines: string[]): Block[] {
