@@ -55,20 +55,19 @@ export function sourceDigest(source: Buffer): Buffer {
  *   0.79x CPU, propose of them 0.71x, 3,000 rules 0.98x (docs/performance.md, issue 38).
  *
  * V8 keeps the flags in the code cache and refuses a cache made under others: they are set here,
- * before the file is compiled, by the CLI and by the build's warm-up alike. `serve` never loads this
- * file and keeps V8's defaults.
+ * before the file is compiled, by the CLI and by the build's warm-up alike. `serve` keeps V8's
+ * defaults.
  */
 export function oneShotFlags(): string[] {
   const major = Number(process.versions.node.split('.')[0]);
-  return [
-    ...(major >= 20 && major <= 24 ? ['--semi-space-growth-factor=1'] : []),
-    ...(major === 20 ? ['--interrupt-budget=675840'] : []),
-  ];
+  return [...(major >= 20 && major <= 24 ? ['--semi-space-growth-factor=1'] : []), ...(major === 20 ? ['--interrupt-budget=675840'] : [])];
 }
 
-/** Runs `file` (CommonJS) with the code cache `cacheFile` (null: none), under {@link oneShotFlags}. */
-export function loadWithCodeCache(file: string, cacheFile: string | null): Loaded {
-  const flags = oneShotFlags();
+/**
+ * Runs `file` (CommonJS) with the code cache `cacheFile` (null: none), under V8 `flags`: a read-only
+ * command's {@link oneShotFlags} by default; `serve`, which runs for long, passes none.
+ */
+export function loadWithCodeCache(file: string, cacheFile: string | null, flags: readonly string[] = oneShotFlags()): Loaded {
   if (flags.length > 0) builtin<typeof V8>('node:v8').setFlagsFromString(flags.join(' '));
   const { createRequire, enableCompileCache } = builtin<typeof NodeModule & { enableCompileCache?: unknown }>('node:module');
   const require = createRequire(file);
