@@ -56,6 +56,20 @@ test(
 );
 
 test(
+  "serve's file runs with the code cache the build made for its start",
+  { skip: NODE_COMPILE_CACHE && 'Node has its own compile cache' },
+  (t) => {
+    const cwd = tempDir(t, 'co-cache-');
+    const r = node(
+      `const m = await import(${JSON.stringify(pathToFileURL(path.join(DIST, 'chunks/serve-stdio.js')).href)}); process.stdout.write(m.codeCache + ' ' + typeof m.serveStdio);`,
+      cwd,
+    );
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, 'accepted function');
+  },
+);
+
+test(
   'a code cache made from other bytes, a damaged one or none is compiled over, and analyze says the same',
   { skip: NODE_COMPILE_CACHE && 'Node has its own compile cache' },
   (t) => {
