@@ -79,7 +79,8 @@ export function compareValues(x: string, y: string, tokensOf: (v: string) => Tok
     if (frame < changed) return { strength: 0.15, change: 'replaced' };
     // A changed last word changes what is acted on (`run build`, `run test`): two actions side by
     // side more often than one slot filled twice (`pnpm test`, `npm test`).
-    const lastChanged = !inA[a.length - 1] && !inB[b.length - 1];
+    // A number changed last is a version changed (`Name 3` / `Name 4`), not another action.
+    const lastChanged = !inA[a.length - 1] && !inB[b.length - 1] && !(isNumber(a.at(-1)!.text) && isNumber(b.at(-1)!.text));
     return { strength: (0.3 + 0.7 * kept) * (lastChanged ? 0.5 : 1), change: 'replaced' };
   }
   // One side only adds. A flag changes what the command does; a segment inside a word the other has

@@ -30,6 +30,8 @@ export interface PairContext {
   /** How many of the repository's values extend a name (`x-` or `x_` after it): a family of names (`x-core`, `x-web`, `x-cli`). */
   familySize: (name: string) => number;
   taken: ReadonlySet<string>;
+  /** Whether a file holds a line of this text. */
+  holds: (path: string, text: string) => boolean;
 }
 
 /** The key of a pair of lines, in either order: pairs analysis already reports are not offered again. */
@@ -78,6 +80,9 @@ export function judgePair(
   if (a.unit === b.unit || !scopesOverlap(a.scope, b.scope)) return null;
   if (a.code && b.code && a.path === b.path) return null;
   if (a.path === b.path && a.section === b.section && a.item && b.item) return null;
+  // One line is in the other's file too (a copy of the file, or a line said in both): the pair is one
+  // inside that file, judged there, not again across files (where it would rank higher).
+  if (a.path !== b.path && (c.holds(b.path, a.text) || c.holds(a.path, b.text))) return null;
   // Aligning whole lines word by word costs most: only lines alike enough to be one frame are aligned.
   const aligned = similarity >= LINE_ALIKE ? alignLines(lineWords(a.text), lineWords(b.text)) : null;
   // The same line twice is a repeat, not a second look (one in another case is read by its values).
@@ -127,7 +132,7 @@ function lineSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, ra: L
   const valued = (words: string[], r: LineTerms) => words.every((w) => /\d/.test(w) || inValue(r, w));
   if (!valued(x.onlyA, ra) || !valued(x.onlyB, rb)) return null;
   const changed = Math.max(x.onlyA.length, x.onlyB.length);
-  if (x.common < 4 || x.onlyA.length === 0 || x.onlyB.length === 0 || changed > 3) return null;
+  if (x.common < 4 || x.onlyA.length === 0 || x.onlyB.length === 0 || changed > Math.max(3, x.common / 4)) return null;
   // The changed words say the same in other punctuation, or one side only adds to the other
   // (`custom-sections.md` / "custom sections", `i18n.md overview` / `i18n`): reworded, not drifted.
   const [ta, tb] = [new Set(x.onlyA.flatMap(valueTokens)), new Set(x.onlyB.flatMap(valueTokens))];
@@ -172,8 +177,9 @@ function valueSlot(ra: LineTerms, rb: LineTerms, tokensOf: (v: string) => Token[
   for (const x of va) {
     const same = vb.find((y) => y.text === x.text);
     if (same) {
-      // One path written in two cases names two files on most systems: one of them is wrong.
-      if (same.written !== x.written && isPath(x.text) && CASE_DRIFT > (best?.strength ?? 0))
+      // One path written in two cases names two files on most systems: one of them is wrong; so does
+      // one line of code in two cases (`List[str]` / `list[str]`: case is meaning in code).
+      if (same.written !== x.written && (isPath(x.text) || (ra.code && rb.code)) && CASE_DRIFT > (best?.strength ?? 0))
         best = { values: [x.written, same.written], strength: CASE_DRIFT, cased: true };
       continue;
     }
@@ -321,8 +327,9 @@ function flipped(
   return best;
 }
 
-/** The term is a value of the line or a whole word of one (a command's word), not a piece of a file name. */
-const inValue = (r: LineTerms, t: string): boolean => r.values.some((v) => v.text === t || v.text.split(/\s+/).includes(t));
+/** The term is a value of the line or a whole word of one (a command's word or a flag's name: `--release`), not a piece of a file name. */
+const inValue = (r: LineTerms, t: string): boolean =>
+  r.values.some((v) => v.text === t || v.text.split(/\s+/).some((w) => w === t || w.replace(/^--?/, '').replace(/=.*$/, '') === t));
 
 /** The term is a folder of a path the line holds (`generated` in `src/generated/rules.rs`): what is done there is done to it. */
 const inFolder = (r: LineTerms, t: string): boolean =>

@@ -95,7 +95,7 @@ const turnsAgainst = (a: LineTerms, b: LineTerms) =>
  * reading counts each word's lines: a line none of whose words is shared by a few other lines meets
  * no line; nor does one with no value and no negation (nothing could mark a pair). Neither is read further.
  */
-function indexLines(all: RuleLine[], taken: ReadonlySet<string>) {
+export function indexLines(all: RuleLine[], taken: ReadonlySet<string>) {
   // A line nothing could mark (no value, no negation: mayMark, a cheap test read before any word) pairs
   // with no line; with fewer than two lines left, no word is counted at all.
   const marked = all.map(mayMark);
@@ -143,12 +143,15 @@ function indexLines(all: RuleLine[], taken: ReadonlySet<string>) {
     families
       .set(name, allValues.filter((v) => v.length > name.length + 1 && v.startsWith(name) && /[-_]/.test(v[name.length]!)).length)
       .get(name)!;
-  const context: PairContext = { weight, tokensOf, topWeight, fileValues, taken, familySize };
+  const fileLines = new Map<string, Set<string>>();
+  for (const l of all) (fileLines.get(l.path) ?? fileLines.set(l.path, new Set()).get(l.path)!).add(l.text.trim());
+  const holds = (path: string, text: string) => fileLines.get(path)?.has(text.trim()) ?? false;
+  const context: PairContext = { weight, tokensOf, topWeight, fileValues, taken, familySize, holds };
   return { lines, read, weight, postings, norms, context };
 }
 
 /** The best pairs first, each line in at most a few of them, at most `limit`. */
-function keepBest(all: SecondLook[], limit: number): SecondLook[] {
+export function keepBest(all: SecondLook[], limit: number): SecondLook[] {
   all.sort((p, q) => q.score - p.score || p.a.path.localeCompare(q.a.path) || p.a.line - q.a.line || p.b.line - q.b.line);
   const found = joinRules(all);
   const uses = new Map<string, number>();

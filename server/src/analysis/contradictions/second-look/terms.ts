@@ -115,7 +115,8 @@ export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTe
       .trim()
       .replace(/^[$>]\s+/, '')
       .replace(/\s+#.*$/, '');
-    if (command.length <= 80) addValue(command);
+    // A long command is still one value: its first words say what it runs (a path at its end may be long).
+    addValue(command.length <= 160 ? command : command.slice(0, 160));
     // A line of a listing or a tree names its thing first (`store-lite   the storage crate`): a name of its own.
     const first = /^[\s\u2500-\u257f|*+-]*([\p{L}\p{N}@][\p{L}\p{N}_./@-]*[-_./][\p{L}\p{N}_./@-]*[\p{L}\p{N}])\s/u.exec(command)?.[1];
     if (first && command.length > first.length) addValue(first);
