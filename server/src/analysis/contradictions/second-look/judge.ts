@@ -14,8 +14,12 @@ export interface SecondLook {
   mark: 'values' | 'polarity' | 'both';
   /** The two values, for a pair marked by values. */
   values?: [string, string];
-  /** Further lines on `b`'s side: for a rule saying not to (`a`), every line found doing it, best first. */
+  /** Further lines on `b`'s side: for a rule saying not to (`a`), every line found doing it, best first; for a drifted line, its other copies. */
   more?: RuleLine[];
+  /** Lines saying what `a` says (its copies in other files). */
+  also?: RuleLine[];
+  /** Two copies of one line with values changed (a drifted copy): one more copy of it joins this pair. */
+  drift?: boolean;
 }
 
 /** What judging a pair needs to know of the repository: its terms' weights, the text of each file, pairs already reported. */
@@ -119,6 +123,7 @@ export function judgePair(
     subject: subjectOf(ra, bTerms, c.weight),
     mark: slot && polarity > 0 ? 'both' : slot ? 'values' : 'polarity',
     ...(slot ? { values: slot.values } : {}),
+    ...(slot?.line && !turned ? { drift: true } : {}),
   };
 }
 
@@ -139,7 +144,11 @@ function lineSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, ra: L
   if ([...ta].every((t) => tb.has(t)) || [...tb].every((t) => ta.has(t))) return null;
   const kept = x.common / (x.common + changed);
   if (kept < 0.7) return null;
-  const values: [string, string] = [x.onlyA.join(' '), x.onlyB.join(' ')];
+  // Said as the values that hold the changed words (`pnpm run build` / `vp build`), else the words.
+  const holding = (words: string[], r: LineTerms) =>
+    r.values.filter((v) => words.some((w) => v.text === w || v.text.split(/[\s]+/).includes(w))).map((v) => v.text);
+  const [ha, hb] = [holding(x.onlyA, ra), holding(x.onlyB, rb)];
+  const values: [string, string] = ha.length > 0 && hb.length > 0 ? [ha.join(', '), hb.join(', ')] : [x.onlyA.join(' '), x.onlyB.join(' ')];
   return { values, strength: (0.5 + 0.5 * kept) * (twoFiles(...values) ? OTHER_FILE : 1), line: true };
 }
 
@@ -307,6 +316,8 @@ function flipped(
     ...[...ra.negated, ...rb.negated].filter((t) => !bTerms.has(t) || !ra.terms.includes(t)),
   ];
   for (const t of candidates) {
+    // A version alone (`v4`, `12`) names no thing: "not supported in X v4" says nothing of another name's v4.
+    if (VERSION_ALONE.test(t)) continue;
     const [no, yes] = ra.negated.has(t) ? [ra, rb] : rb.negated.has(t) ? [rb, ra] : [null, null];
     if (!no || !yes || yes.negated.has(t)) continue;
     const shared = bTerms.has(t) && ra.terms.includes(t);
@@ -326,6 +337,8 @@ function flipped(
   }
   return best;
 }
+
+const VERSION_ALONE = /^v?\d+(?:\.\d+)*$/;
 
 /** The term is a value of the line or a whole word of one (a command's word or a flag's name: `--release`), not a piece of a file name. */
 const inValue = (r: LineTerms, t: string): boolean =>

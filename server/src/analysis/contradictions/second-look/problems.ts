@@ -15,8 +15,8 @@ export function secondLookProblems(units: Unit[], scopeOf: (u: Unit) => Scope, r
       type: 'contradiction' as const,
       kind: 'subject' as const,
       description: `Worth a second look, both about ${s.subject}: ${said}`,
-      locations: [s.a, s.b, ...(s.more ?? [])].map((l) => ({ path: l.path, line: l.line })),
-      sides: [0, 1, ...(s.more ?? []).map(() => 1)],
+      locations: [s.a, s.b, ...(s.more ?? []), ...(s.also ?? [])].map((l) => ({ path: l.path, line: l.line })),
+      sides: [0, 1, ...(s.more ?? []).map(() => 1), ...(s.also ?? []).map(() => 0)],
       topic: s.subject,
       said,
     };

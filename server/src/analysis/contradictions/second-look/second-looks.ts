@@ -155,21 +155,45 @@ export function keepBest(all: SecondLook[], limit: number): SecondLook[] {
   all.sort((p, q) => q.score - p.score || p.a.path.localeCompare(q.a.path) || p.a.line - q.a.line || p.b.line - q.b.line);
   const found = joinRules(all);
   const uses = new Map<string, number>();
-  const asked = new Set<string>();
+  const asked = new Map<string, SecondLook>(); // the two lines' texts -> the pair kept for them
   const kept: SecondLook[] = [];
+  const drifts = new Map<string, SecondLook>(); // a line of a drifted pair kept -> that pair
   for (const p of found) {
     const [ka, kb] = [`${p.a.path}:${p.a.line}`, `${p.b.path}:${p.b.line}`];
-    if ((uses.get(ka) ?? 0) >= PAIRS_PER_LINE || (uses.get(kb) ?? 0) >= PAIRS_PER_LINE) continue;
-    // The same two lines again, in a copied file (AGENTS.md and CLAUDE.md alike): one question, asked once.
+    // One line drifted in three copies is one question: the third copy joins the pair of the first two.
+    const joined = p.drift ? (drifts.get(ka) ?? drifts.get(kb)) : undefined;
+    if (joined) {
+      const other = drifts.has(ka) ? p.b : p.a;
+      addCopy(joined, other);
+      drifts.set(`${other.path}:${other.line}`, joined);
+      continue;
+    }
+    // The same two lines again, in a copied file (AGENTS.md and CLAUDE.md alike): one question, asked
+    // once, with the copies' lines beside the first two (each copy is to be set right too).
     const question = [p.a.text.trim(), p.b.text.trim()].sort().join('\n');
-    if (asked.has(question)) continue;
-    asked.add(question);
+    const again = asked.get(question);
+    if (again) {
+      addCopy(again, p.a);
+      addCopy(again, p.b);
+      continue;
+    }
+    if ((uses.get(ka) ?? 0) >= PAIRS_PER_LINE || (uses.get(kb) ?? 0) >= PAIRS_PER_LINE) continue;
+    asked.set(question, p);
     uses.set(ka, (uses.get(ka) ?? 0) + 1);
     uses.set(kb, (uses.get(kb) ?? 0) + 1);
+    if (p.drift) drifts.set(ka, p).set(kb, p);
     kept.push(p);
     if (kept.length === limit) break;
   }
   return kept;
+}
+
+/** A line joins a pair: beside the side whose line it repeats (`also` for `a`), else as one more line of `b`'s side. */
+function addCopy(pair: SecondLook, line: RuleLine): void {
+  const lines = [pair.a, pair.b, ...(pair.more ?? []), ...(pair.also ?? [])];
+  if (lines.some((l) => l.path === line.path && l.line === line.line)) return;
+  if (line.text.trim() === pair.a.text.trim()) (pair.also ??= []).push(line);
+  else (pair.more ??= []).push(line);
 }
 
 /**

@@ -92,8 +92,11 @@ const LINK_TARGET = /\]\(([^)\s]*)\)/g;
 /** A target that is a path in the repository, not a web address or an anchor. */
 const PATH_TARGET = /^(?![a-z][a-z0-9+.-]*:\/\/|#|mailto:)./i;
 
+/** A sentence inside a code block (a docstring, a message: `"""Send a message."""`, `user: The user to greet.`): prose, not a command. */
+const SENTENCE_IN_CODE = /^\s*(?:"{3}|'{3}|[\w.]+:\s)?\s*[A-Za-z][a-z']*(?:,?\s+[A-Za-z][a-z'/-]*){3,}[^\n]*[.!?]["'`]*\s*$/;
+
 export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTerms {
-  const comment = codeLine && COMMENT.test(raw);
+  const comment = codeLine && (COMMENT.test(raw) || SENTENCE_IN_CODE.test(raw));
   const code = codeLine && !comment;
   const unlinked = comment ? raw.replace(COMMENT, '') : raw;
   const text = unlinked.includes('](') ? unlinked.replace(LINK_TARGET, ']') : unlinked;
