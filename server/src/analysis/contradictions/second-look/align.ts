@@ -96,11 +96,11 @@ export function compareValues(x: string, y: string, tokensOf: (v: string) => Tok
   return null;
 }
 
-/** The added tokens all stand before the kept ones of their word: a leading folder, not a changed name. */
+/** The added tokens all stand before every kept one of their word: a leading folder, not a changed name (nor a folder put inside a path). */
 function folderOnly(tokens: readonly Token[], kept: readonly boolean[], added: readonly Token[]): boolean {
   return added.every((t) => {
     const i = tokens.indexOf(t);
-    return tokens.some((u, j) => j > i && u.word === t.word && kept[j]);
+    return tokens.some((u, j) => j > i && u.word === t.word && kept[j]) && !tokens.some((u, j) => j < i && u.word === t.word && kept[j]);
   });
 }
 
