@@ -322,6 +322,11 @@ function flipped(
     if (!no || !yes || yes.negated.has(t)) continue;
     const shared = bTerms.has(t) && ra.terms.includes(t);
     if (!((shared && inValue(yes, t)) || (inValue(no, t) && inFolder(yes, t)))) continue;
+    // Opposite on one action and one object: the forbidden term is a thing the rule names (a value, a
+    // part of one: `x/y`, or a capitalised name), or the other line holds a second word of the forbidden clause (the action
+    // and its object: "never build with the release profile" / `build --release`). One plain word in
+    // common ("must not add a comment" / "add tests") is two actions on two things.
+    if (!partOfValue(no, t) && heldWords(no.negated, yes.terms, weight, top) < 2) continue;
     // The line is the rule's named exception, or the rule forbids only a narrower use of the value.
     if (yes.terms.some((u) => no.excepted.has(u)) || [...no.narrowed].some((v) => v === t || v.split(/\s+/).includes(t))) continue;
     // The line names the rule's own choice too (`pnpm nx build`, `npm exec nx test` against "use `pnpm`; never npm"): examples of both.
@@ -336,6 +341,21 @@ function flipped(
     if (strength > best.strength) [best.strength, best.against] = [strength, no === ra ? 'a' : 'b'];
   }
   return best;
+}
+
+/** The term is a value of the line or one of a value's words or parts (`composer` in `composer/npm`). */
+const partOfValue = (r: LineTerms, t: string): boolean =>
+  r.names.has(t) || r.values.some((v) => v.text === t || valueTokens(v.text).includes(t));
+
+/** A word's stem for "holds the same word" (`builds` / `build`, `snapshots` / `snapshot`). */
+const stem = (t: string) => (t.length > 4 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t);
+
+/** How many words of a negated clause the other line holds (by stem), leaving out the most common words. */
+function heldWords(negated: ReadonlySet<string>, terms: readonly string[], weight: ReadonlyMap<string, number>, top: number): number {
+  const stems = new Set(terms.map(stem));
+  let n = 0;
+  for (const t of negated) if ((weight.get(t) ?? 0) >= 0.4 * top && stems.has(stem(t))) n++;
+  return n;
 }
 
 const VERSION_ALONE = /^v?\d+(?:\.\d+)*$/;

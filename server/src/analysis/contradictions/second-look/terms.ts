@@ -23,6 +23,8 @@ export interface LineTerms {
   code: boolean;
   /** An entry of a glossary or index (`` `x` - what x is ``): it names a value, it does nothing with it. */
   entry: boolean;
+  /** Capitalised words inside a sentence (after a lower-case word), lower-cased: names of things ("remove a Widget dependency"). */
+  names: ReadonlySet<string>;
 }
 
 export interface Value {
@@ -63,6 +65,9 @@ const EDGE = /\bfor (?:[a-z]+ )?(?:cases?|situations?)\b|\b(?:sometimes|rarely|o
 const ENTRY = /^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?(?:`[^`\n]+`|\*\*[^*\n]+\*\*)\s*(?:[-\u2013\u2014:|]|\(|$)/;
 /** A label ending in a colon ("**Default Branch**:", "Build:"): what follows is its value. */
 const LABEL_END = /:\s*$/;
+
+/** A capitalised word after a lower-case one in the same sentence: a name, not the sentence's first word. */
+const NAME_IN_SENTENCE = /(?<=\p{Ll}[\p{L}']*[ \t]+)\p{Lu}[\p{L}\p{N}]+/gu;
 
 /** One set reused for every line's terms while it is read (lines are read by the thousand). */
 const SCRATCH = new Set<string>();
@@ -168,6 +173,7 @@ export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTe
     catalogue: !code && isCatalogue(text),
     code,
     entry: !code && ENTRY.test(text),
+    names: code ? NONE : new Set([...text.replace(/[*_]+/g, '').matchAll(NAME_IN_SENTENCE)].map((m) => m[0].toLowerCase())),
   };
 }
 
