@@ -36,14 +36,24 @@ export function valueTokens(value: string): Token[] {
 
 /** Which tokens of `a` and of `b` are in their common subsequence (jsdiff's `diffArrays`, Myers' diff). */
 export function commonMask<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): [boolean[], boolean[]] {
+  return diffMask(a, b, same).slice(0, 2) as [boolean[], boolean[]];
+}
+
+/** As commonMask, and whether some tokens of `a` stand where tokens of `b` stand (a removal next to an addition: one replaced). */
+function diffMask<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): [boolean[], boolean[], boolean] {
   const inA: boolean[] = [];
   const inB: boolean[] = [];
+  let replaced = false;
+  let previous: 'added' | 'removed' | 'kept' = 'kept';
   for (const part of diffArrays(a as T[], b as T[], { comparator: same })) {
     const count = part.count ?? part.value.length;
     if (!part.added) for (let k = 0; k < count; k++) inA.push(!part.removed);
     if (!part.removed) for (let k = 0; k < count; k++) inB.push(!part.added);
+    const now = part.added ? 'added' : part.removed ? 'removed' : 'kept';
+    if ((now === 'added' && previous === 'removed') || (now === 'removed' && previous === 'added')) replaced = true;
+    previous = now;
   }
-  return [inA, inB];
+  return [inA, inB, replaced];
 }
 
 /** How two values of one slot differ: what each has of its own, and how strongly that marks a pair (0: not a pair). */
@@ -64,7 +74,7 @@ export function compareValues(x: string, y: string, tokensOf: (v: string) => Tok
   const b = tokensOf(y);
   // No token in common: nothing to align (most pairs of values end here).
   if (!a.some((t) => b.some((u) => u.text === t.text))) return null;
-  const [inA, inB] = commonMask(a, b, (p, q) => p.text === q.text && p.flag === q.flag);
+  const [inA, inB, replaced] = diffMask(a, b, (p, q) => p.text === q.text && p.flag === q.flag);
   const frame = a.filter((t, i) => inA[i] && !isNumber(t.text) && !isPlaceholder(t.text)).length;
   if (frame === 0) return null;
   // A token that only moved (`--all --quiet` and `--quiet --all`) is no change.
@@ -76,7 +86,8 @@ export function compareValues(x: string, y: string, tokensOf: (v: string) => Tok
   const kept = frame / (frame + changed);
   if (onlyA.length > 0 && onlyB.length > 0) {
     // The frame must outweigh the change: `x lgtm` and `x generate-docs --quiet` share only their tool.
-    if (frame < changed) return { strength: 0.15, change: 'replaced' };
+    // And a token must stand where the other's stood: `req_x` and `x-versions` only share a word.
+    if (frame < changed || !replaced) return { strength: 0.15, change: 'replaced' };
     // A changed last word changes what is acted on (`run build`, `run test`): two actions side by
     // side more often than one slot filled twice (`pnpm test`, `npm test`).
     // A number changed last is a version changed (`Name 3` / `Name 4`), not another action.

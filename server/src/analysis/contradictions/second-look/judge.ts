@@ -93,7 +93,7 @@ export function judgePair(
   if (aligned && aligned.onlyA.length === 0 && aligned.onlyB.length === 0 && a.text.trim() === b.text.trim()) return null;
   const turned = aligned !== null && negationOnly(aligned.onlyA, aligned.onlyB) && aligned.common >= 3;
   const lined = aligned && lineSlot(aligned, ra, rb);
-  const found = turned ? null : (lined ?? valueSlot(ra, rb, c.tokensOf) ?? orderSlot(a.text, b.text, ra, rb));
+  const found = turned ? null : (lined ?? valueSlot(ra, rb, c) ?? orderSlot(a.text, b.text, ra, rb));
   const slot = found && !found.line && !found.cased && namesItself(found.values, a, b) ? null : found;
   const turn = turned ? { strength: 1, against: aligned.onlyA.length > 0 ? 'a' : 'b' } : flipped(ra, rb, bTerms, c.weight, c.topWeight);
   const polarity = turn.strength;
@@ -107,6 +107,8 @@ export function judgePair(
   // A name and one of a family of names built on it (`x` / `x-web`, with `x-core` and `x-cli` beside): a member, not a drift.
   if (slot && !slot.cased && FAMILY_OF(slot.values, c.familySize)) score *= 0.3;
   if (ra.hedged || rb.hedged) score *= 0.5;
+  // A glossary entry names a value (what it is); a line using it, or a longer name, sets nothing against it.
+  if (slot && !slot.line && (ra.entry || rb.entry)) score *= 0.3;
   if (ra.catalogue || rb.catalogue) score *= 0.3;
   if (a.code && b.code) score *= 0.6;
   if (a.path !== b.path) score *= 1.5;
@@ -179,7 +181,8 @@ const negationOnly = (onlyA: string[], onlyB: string[]): boolean => {
 };
 
 /** The closest two values one line has and the other has not, by their tokens (align.ts). */
-function valueSlot(ra: LineTerms, rb: LineTerms, tokensOf: (v: string) => Token[]): Slot | null {
+function valueSlot(ra: LineTerms, rb: LineTerms, c: PairContext): Slot | null {
+  const tokensOf = c.tokensOf;
   // A value a line says not to use is no choice of a slot: "never `x`" and "use `x --check`" agree.
   const [va, vb] = [ra.values.filter((v) => !ra.negated.has(v.text)), rb.values.filter((v) => !rb.negated.has(v.text))];
   let best: Slot | null = null;
@@ -199,7 +202,7 @@ function valueSlot(ra: LineTerms, rb: LineTerms, tokensOf: (v: string) => Token[
       if (within(x.text, y.text) || within(y.text, x.text) || dottedKin(x.text, y.text)) continue;
       const d = compareValues(x.text, y.text, tokensOf);
       // No token in common: the same frame around them (`main` branch, `canary` branch) still makes one slot.
-      let strength = d ? d.strength : sameFrame(x, y) && !shareToken(x.text, y.text, tokensOf) ? 0.45 : 0;
+      let strength = d ? d.strength : sameFrame(x, y, c) && !shareToken(x.text, y.text, tokensOf) ? 0.45 : 0;
       if (strength > 0 && twoFiles(x.text, y.text)) strength *= OTHER_FILE;
       if (strength > (best?.strength ?? 0)) best = { values: [x.text, y.text], strength };
     }
@@ -263,9 +266,12 @@ function twoFiles(x: string, y: string): boolean {
 const shareToken = (x: string, y: string, tokensOf: (v: string) => Token[]) =>
   tokensOf(x).some((t) => tokensOf(y).some((u) => u.text === t.text));
 /** The same word around two values of one kind (`main` branch, `canary` branch): a word of four letters or more ("the" frames anything), two paths or two names. */
-const sameFrame = (x: Value, y: Value) =>
-  ((x.before.length >= 4 && x.before === y.before) || (x.after.length >= 4 && x.after === y.after)) &&
+const sameFrame = (x: Value, y: Value, c: PairContext) =>
+  ((x.before.length >= 4 && x.before === y.before && rareWord(x.before, c)) ||
+    (x.after.length >= 4 && x.after === y.after && rareWord(x.after, c))) &&
   (x.text.includes('/') || isPath(x.text)) === (y.text.includes('/') || isPath(y.text));
+/** A word rare enough here to frame a slot (`branch`), not one of grammar every other line has (`with`, `from`). */
+const rareWord = (w: string, c: PairContext) => (c.weight.get(w) ?? c.topWeight) >= 0.5 * c.topWeight;
 
 /** A value whose own tokens name the line's file or heading: each package or section naming itself, a parallel. */
 function ownSubject(value: string, line: RuleLine): boolean {
@@ -323,10 +329,10 @@ function flipped(
     const shared = bTerms.has(t) && ra.terms.includes(t);
     if (!((shared && inValue(yes, t)) || (inValue(no, t) && inFolder(yes, t)))) continue;
     // Opposite on one action and one object: the forbidden term is a thing the rule names (a value, a
-    // part of one: `x/y`, or a capitalised name), or the other line holds a second word of the forbidden clause (the action
+    // part of one: `x/y`, or a capitalised name) or the program the other line runs (`x fetch y`), or the other line holds a second word of the forbidden clause (the action
     // and its object: "never build with the release profile" / `build --release`). One plain word in
     // common ("must not add a comment" / "add tests") is two actions on two things.
-    if (!partOfValue(no, t) && heldWords(no.negated, yes.terms, weight, top) < 2) continue;
+    if (!partOfValue(no, t) && !runsProgram(yes, t) && heldWords(no.negated, yes.terms, weight, top) < 2) continue;
     // The line is the rule's named exception, or the rule forbids only a narrower use of the value.
     if (yes.terms.some((u) => no.excepted.has(u)) || [...no.narrowed].some((v) => v === t || v.split(/\s+/).includes(t))) continue;
     // The line names the rule's own choice too (`pnpm nx build`, `npm exec nx test` against "use `pnpm`; never npm"): examples of both.
@@ -343,9 +349,13 @@ function flipped(
   return best;
 }
 
-/** The term is a value of the line or one of a value's words or parts (`composer` in `composer/npm`). */
+/** The term is a value the line turns down or one of its words or parts (`composer` in `composer/npm`), or a name. */
 const partOfValue = (r: LineTerms, t: string): boolean =>
-  r.names.has(t) || r.values.some((v) => v.text === t || valueTokens(v.text).includes(t));
+  r.names.has(t) || r.values.some((v) => r.negated.has(v.text) && (v.text === t || valueTokens(v.text).includes(t)));
+
+/** The term is the program a command of the line runs (its first word, the command having more; not a declaration in code: `class X {}`). */
+const runsProgram = (r: LineTerms, t: string): boolean =>
+  r.values.some((v) => v.command && v.text.startsWith(`${t} `) && !/[{}()=]/.test(v.text));
 
 /** A word's stem for "holds the same word" (`builds` / `build`, `snapshots` / `snapshot`). */
 const stem = (t: string) => (t.length > 4 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t);
@@ -362,7 +372,13 @@ const VERSION_ALONE = /^v?\d+(?:\.\d+)*$/;
 
 /** The term is a value of the line or a whole word of one (a command's word or a flag's name: `--release`), not a piece of a file name. */
 const inValue = (r: LineTerms, t: string): boolean =>
-  r.values.some((v) => v.text === t || v.text.split(/\s+/).some((w) => w === t || w.replace(/^--?/, '').replace(/=.*$/, '') === t));
+  r.values.some((v) => v.text === t || v.text.split(/\s+/).some((w) => w === t || bareWord(w) === t));
+/** A command's word without its quotes, a flag's dashes or its `=value` (`'x'`, `--release`, `--mode=y`). */
+const bareWord = (w: string) =>
+  w
+    .replace(/^['"]+|['",;]+$/g, '')
+    .replace(/^--?/, '')
+    .replace(/=.*$/, '');
 
 /** The term is a folder of a path the line holds (`generated` in `src/generated/rules.rs`): what is done there is done to it. */
 const inFolder = (r: LineTerms, t: string): boolean =>

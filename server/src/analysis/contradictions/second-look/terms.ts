@@ -34,6 +34,8 @@ export interface Value {
   /** The word before and the word after it in the line (lower-cased, '' for none). */
   before: string;
   after: string;
+  /** Written as code (a line of a code block, a code span): a command may run it, not a bold label or a word's shape. */
+  command: boolean;
 }
 
 const SPAN = /`([^`\n]+)`|\*\*([^*\n]+)\*\*/g;
@@ -69,6 +71,9 @@ const LABEL_END = /:\s*$/;
 /** A capitalised word after a lower-case one in the same sentence: a name, not the sentence's first word. */
 const NAME_IN_SENTENCE = /(?<=\p{Ll}[\p{L}']*[ \t]+)\p{Lu}[\p{L}\p{N}]+/gu;
 
+/** Where one command of a chain ends and the next begins. */
+const CHAIN = /\s*(?:&&|\|\||;|\s\|)\s+/;
+
 /** One set reused for every line's terms while it is read (lines are read by the thousand). */
 const SCRATCH = new Set<string>();
 const NONE: ReadonlySet<string> = new Set();
@@ -84,7 +89,8 @@ const writtenValue = (v: string): string =>
     .trim()
     // A placeholder stands for any value: `show <id>` and `show <subtaskId>` are one command.
     .replace(/<[^<>\s]+>|\{[^{}\s]+\}|\[[^[\]\s]+\]/g, '<>')
-    .replace(/^(?:\.\/|[a-z]+:(?!\/))/i, '')
+    // A link's prefix (`mdc:docs/x.md`), not a key before its value (`mode: 'x'`).
+    .replace(/^(?:\.\/|[a-z]+:(?![/\s]))/i, '')
     .replace(/[/:.]+$/, '');
 
 const wordsOf = (s: string): string[] =>
@@ -108,11 +114,18 @@ export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTe
   const terms = SCRATCH;
   terms.clear();
   const values: Value[] = [];
-  const addValue = (v: string, before = '', after = '') => {
+  const addValue = (v: string, before = '', after = '', command = false) => {
+    // A chain of commands (`x build && x test`) is several commands, each its own value.
+    const chained = v.includes('&&') || v.includes('||') || v.includes('; ') || v.includes(' | ') ? v.split(CHAIN) : null;
+    if (chained && chained.length > 1) {
+      for (const part of chained) if (part.trim() !== '') addValue(part, before, after, command);
+      return;
+    }
     const written = writtenValue(v);
     const value = written.toLowerCase();
-    if (value.length < 2 || values.some((x) => x.text === value)) return;
-    values.push({ text: value, written, before, after });
+    // Punctuation alone (`&&`, `=>`) names nothing.
+    if (value.length < 2 || !/[\p{L}\p{N}]/u.test(value) || values.some((x) => x.text === value)) return;
+    values.push({ text: value, written, before, after, command });
     terms.add(value);
   };
   if (text !== unlinked) for (const m of unlinked.matchAll(LINK_TARGET)) if (PATH_TARGET.test(m[1]!)) addValue(m[1]!.replace(/#.*$/, ''));
@@ -124,7 +137,7 @@ export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTe
       .replace(/^[$>]\s+/, '')
       .replace(/\s+#.*$/, '');
     // A long command is still one value: its first words say what it runs (a path at its end may be long).
-    addValue(command.length <= 160 ? command : command.slice(0, 160));
+    addValue(command.length <= 160 ? command : command.slice(0, 160), '', '', true);
     // A line of a listing or a tree names its thing first (`store-lite   the storage crate`): a name of its own.
     const first = /^[\s\u2500-\u257f|*+-]*([\p{L}\p{N}@][\p{L}\p{N}_./@-]*[-_./][\p{L}\p{N}_./@-]*[\p{L}\p{N}])\s/u.exec(command)?.[1];
     if (first && command.length > first.length) addValue(first);
@@ -137,12 +150,14 @@ export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTe
         continue;
       }
       if (m[2] !== undefined && inner.split(/\s+/).length > 3) {
+        // A bold sentence is words, and the code spans inside it values (**Never `x push` by hand.**).
         for (const w of wordsOf(inner)) terms.add(w);
+        for (const c of inner.matchAll(/`([^`\n]+)`/g)) addValue(c[1]!, '', '', true);
         continue;
       }
       const before = wordsOf(text.slice(0, m.index)).pop() ?? '';
       const after = wordsOf(text.slice(m.index + m[0].length))[0] ?? '';
-      addValue(inner, before, after);
+      addValue(inner, before, after, m[1] !== undefined);
     }
     rest = text.replace(SPAN, ' ');
     if (/\d/.test(rest)) for (const m of rest.matchAll(NAMED_VERSION)) addValue(`${m[1]} ${m[2]}`);
@@ -211,7 +226,7 @@ const SUBORDINATE = /\s(?:when|if|unless|because|since|as|after|before|while|onc
 /** Grammar that names a rule's exception. */
 const EXCEPT = /\b(?:except|unless|other than|apart from|outside of)\b/i;
 /** A value followed, in its clause, by words that narrow it ("`x` with file arguments", "`x` in production"). */
-const NARROWING = /^[\s`*]*(?:with|in|on|for|inside|outside|during|against|via|under|when)\s+\S/i;
+const NARROWING = /^[\s`*]*(?:with|without|unless|in|on|for|inside|outside|during|against|via|under|when)\s+\S/i;
 
 /** The terms of the clause after an exception word. */
 function exceptedTerms(text: string, terms: ReadonlySet<string>): ReadonlySet<string> {
