@@ -59,6 +59,8 @@ interface Slot {
   line?: boolean;
   /** One path written in two cases. */
   cased?: boolean;
+  /** Read from the lines' own words (two naming styles): the words naming themselves is the point. */
+  worded?: boolean;
 }
 
 /**
@@ -82,19 +84,19 @@ export function judgePair(
   const negation = (ra.negated.size > 0 && rb.values.length > 0) || (rb.negated.size > 0 && ra.values.length > 0);
   if (!valuesBoth && !negation && similarity < LINE_ALIKE) return null;
   if (a.unit === b.unit || !scopesOverlap(a.scope, b.scope)) return null;
-  if (a.code && b.code && a.path === b.path) return null;
-  if (a.path === b.path && a.section === b.section && a.item && b.item) return null;
   // One line is in the other's file too (a copy of the file, or a line said in both): the pair is one
-  // inside that file, judged there, not again across files (where it would rank higher).
-  if (a.path !== b.path && (c.holds(b.path, a.text) || c.holds(a.path, b.text))) return null;
+  // inside that file, ranked as such (not higher for standing across files; asked once with its copy).
+  const oneFile = a.path === b.path || c.holds(b.path, a.text) || c.holds(a.path, b.text);
+  if (a.code && b.code && oneFile) return null;
+  if (a.path === b.path && a.section === b.section && a.item && b.item) return null;
   // Aligning whole lines word by word costs most: only lines alike enough to be one frame are aligned.
   const aligned = similarity >= LINE_ALIKE ? alignLines(lineWords(a.text), lineWords(b.text)) : null;
   // The same line twice is a repeat, not a second look (one in another case is read by its values).
   if (aligned && aligned.onlyA.length === 0 && aligned.onlyB.length === 0 && a.text.trim() === b.text.trim()) return null;
   const turned = aligned !== null && negationOnly(aligned.onlyA, aligned.onlyB) && aligned.common >= 3;
   const lined = aligned && lineSlot(aligned, ra, rb);
-  const found = turned ? null : (lined ?? valueSlot(ra, rb, c) ?? orderSlot(a.text, b.text, ra, rb));
-  const slot = found && !found.line && !found.cased && namesItself(found.values, a, b) ? null : found;
+  const found = turned ? null : (lined ?? styleSlot(a.text, b.text) ?? valueSlot(ra, rb, c) ?? orderSlot(a.text, b.text, ra, rb));
+  const slot = found && !found.line && !found.cased && !found.worded && namesItself(found.values, a, b) ? null : found;
   const turn = turned ? { strength: 1, against: aligned.onlyA.length > 0 ? 'a' : 'b' } : flipped(ra, rb, bTerms, c.weight, c.topWeight);
   const polarity = turn.strength;
   if (!slot && polarity === 0) return null;
@@ -111,11 +113,11 @@ export function judgePair(
   if (slot && !slot.line && (ra.entry || rb.entry)) score *= 0.3;
   if (ra.catalogue || rb.catalogue) score *= 0.3;
   if (a.code && b.code) score *= 0.6;
-  if (a.path !== b.path) score *= 1.5;
+  if (!oneFile) score *= 1.5;
   else if (a.section !== b.section) score *= 0.8;
   // Two values in one file are most often parallel items (each step, each package), not a drift; a
   // rule and a line of its own file doing what it forbids, most often its example or its exception.
-  if (a.path === b.path) score *= 0.5;
+  if (oneFile) score *= 0.5;
   // A pair marked only by polarity puts the line that says not to first: the rule, then the lines doing it.
   const swap = !slot && turn.against === 'b';
   return {
@@ -173,6 +175,18 @@ function oneStem(x: string, y: string): boolean {
   return n >= 4 && n >= 0.6 * Math.min(x.length, y.length);
 }
 const ORDER = /\b(before|after)\s+(?:each\s+|every\s+|the\s+|a\s+)?(\p{L}{4,})/iu;
+
+/** A naming style's name, by its shape: a word joined to "case" (`camelCase`, `snake_case`, `kebab-case`, `UPPER_SNAKE_CASE`). */
+const NAMING_STYLE = /\b[A-Za-z]+(?:[-_][A-Za-z]+)*(?:Case|[-_]case|_CASE)\b/g;
+
+/** Two lines about one thing, each naming first another naming style for it ("keys are `TitleCase`" / "keys are UPPER_SNAKE_CASE"). */
+function styleSlot(ta: string, tb: string): Slot | null {
+  if (!/case\b/i.test(ta) || !/case\b/i.test(tb)) return null;
+  const [sa, sb] = [ta, tb].map((t) => [...new Set((t.match(NAMING_STYLE) ?? []).map((m) => m.toLowerCase()))]);
+  // Each line's first style is its own choice (a later one may be the style it overrides).
+  if (sa!.length === 0 || sb!.length === 0 || sa![0] === sb![0]) return null;
+  return { values: [sa![0]!, sb![0]!], strength: 0.7, worded: true };
+}
 
 /** One line is the other with a negation added: the same action, said and forbidden. */
 const negationOnly = (onlyA: string[], onlyB: string[]): boolean => {

@@ -64,7 +64,8 @@ const NEGATION_REACH = 8;
 const CONDITION = /(?:^|[,;(]\s*|\s)(?:when|where|if|unless|except)\s+\p{L}+/iu;
 const EDGE = /\bfor (?:[a-z]+ )?(?:cases?|situations?)\b|\b(?:sometimes|rarely|occasionally)\b/i;
 /** A line that starts with a value and says what it is: `` - `x` - the root build ``, `| `x` | ... |`, `**x**: ...`. */
-const ENTRY = /^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?(?:`[^`\n]+`|\*\*[^*\n]+\*\*)\s*(?:[-\u2013\u2014:|]|\(|$)/;
+// A bold sentence ("**Keys are UPPER_CASE** (...)") is a rule, not a name: at most three bold words.
+const ENTRY = /^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?(?:`[^`\n]+`|\*\*[^*\s]+(?:\s[^*\s]+){0,2}\*\*)\s*(?:[-\u2013\u2014:|]|\(|$)/;
 /** A label ending in a colon ("**Default Branch**:", "Build:"): what follows is its value. */
 const LABEL_END = /:\s*$/;
 
@@ -80,6 +81,8 @@ const NONE: ReadonlySet<string> = new Set();
 
 const trimWord = (w: string) => w.replace(/^[.:/#+-]+|[.:,;]+$/g, '');
 
+const PLACEHOLDER = /<[^<>\s]+>|\{[^{}\s]+\}|\[[^[\]\s]+\]/g;
+
 /** A value as compared: lower-cased, without a leading `./` or link prefix or a trailing slash or colon. */
 export const normalValue = (v: string): string => writtenValue(v).toLowerCase();
 
@@ -88,7 +91,7 @@ const writtenValue = (v: string): string =>
   v
     .trim()
     // A placeholder stands for any value: `show <id>` and `show <subtaskId>` are one command.
-    .replace(/<[^<>\s]+>|\{[^{}\s]+\}|\[[^[\]\s]+\]/g, '<>')
+    .replace(PLACEHOLDER, '<>')
     // A link's prefix (`mdc:docs/x.md`), not a key before its value (`mode: 'x'`).
     .replace(/^(?:\.\/|[a-z]+:(?![/\s]))/i, '')
     .replace(/[/:.]+$/, '');
@@ -159,7 +162,10 @@ export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTe
       const after = wordsOf(text.slice(m.index + m[0].length))[0] ?? '';
       addValue(inner, before, after, m[1] !== undefined);
     }
-    rest = text.replace(SPAN, ' ');
+    // A bold sentence stays prose: its words of a value's shape are values (**Keys are UPPER_CASE**).
+    rest = text.replace(SPAN, (all, code?: string, bold?: string) =>
+      bold !== undefined && bold.split(/\s+/).length > 3 ? ` ${bold.replace(/`[^`]*`/g, ' ')} ` : ' ',
+    );
     if (/\d/.test(rest)) for (const m of rest.matchAll(NAMED_VERSION)) addValue(`${m[1]} ${m[2]}`);
   }
   const ascii = ASCII.test(text);
@@ -217,8 +223,11 @@ export const valueTokens = (v: string): string[] => v.split(/[^\p{L}\p{N}]+/u).f
 
 /** Three or more code spans in a row, joined by commas, slashes or "or"/"and": a list of what is supported. */
 function isCatalogue(text: string): boolean {
-  return /`[^`\n]+`(?:\s*(?:,|\/|\bor\b|\band\b|,\s*(?:or|and))\s*`[^`\n]+`){2,}/.test(text);
+  const list = /`[^`\n]+`(?:\s*(?:,|\/|\bor\b|\band\b|,\s*(?:or|and))\s*`[^`\n]+`){2,}/.exec(text);
+  // Examples of one choice ("For example: `a`, `b`, `c`") show it; they offer no alternatives.
+  return list !== null && !EXAMPLES.test(text.slice(Math.max(0, list.index - 16), list.index));
 }
+const EXAMPLES = /\b(?:for example|for instance|e\.g\.|such as|like)[:,]?\s*$/i;
 
 /** Where a clause ends: a stop or colon before a space (not the dot of `build.gradle.kts`), a dash, a bracket, a comma. */
 /** Where a clause gives way to a condition or a reason ("needs no change when ..."). */
@@ -279,7 +288,8 @@ function negatedTerms(text: string, terms: ReadonlySet<string>, values: readonly
   if (governed.length === 0) return NONE;
   const out = new Set<string>();
   for (const g of governed) {
-    const lower = g.toLowerCase();
+    // Placeholders as values hold them (`<Name>.js` is read `<>.js`).
+    const lower = g.toLowerCase().replace(PLACEHOLDER, '<>');
     const words = new Set((lower.match(WORD) ?? []).map(trimWord));
     for (const t of terms)
       if (spans.has(t) ? lower.includes(`\`${t}\``) : words.has(t) || (/[^\p{L}\p{N}]/u.test(t) && lower.includes(t))) out.add(t);
