@@ -132,42 +132,7 @@ export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTe
     terms.add(value);
   };
   if (text !== unlinked) for (const m of unlinked.matchAll(LINK_TARGET)) if (PATH_TARGET.test(m[1]!)) addValue(m[1]!.replace(/#.*$/, ''));
-  let rest = text;
-  if (code) {
-    // A comment after the command is not part of it (`just ready   # before committing`).
-    const command = text
-      .trim()
-      .replace(/^[$>]\s+/, '')
-      .replace(/\s+#.*$/, '');
-    // A long command is still one value: its first words say what it runs (a path at its end may be long).
-    addValue(command.length <= 160 ? command : command.slice(0, 160), '', '', true);
-    // A line of a listing or a tree names its thing first (`store-lite   the storage crate`): a name of its own.
-    const first = /^[\s\u2500-\u257f|*+-]*([\p{L}\p{N}@][\p{L}\p{N}_./@-]*[-_./][\p{L}\p{N}_./@-]*[\p{L}\p{N}])\s/u.exec(command)?.[1];
-    if (first && command.length > first.length) addValue(first);
-  } else {
-    for (const m of text.matchAll(SPAN)) {
-      const inner = (m[1] ?? m[2])!;
-      // A bold label ("**Build**:") names a slot; its value follows.
-      if (m[2] !== undefined && LABEL_END.test(text.slice(m.index + m[0].length, m.index + m[0].length + 2))) {
-        for (const w of wordsOf(inner)) terms.add(w);
-        continue;
-      }
-      if (m[2] !== undefined && inner.split(/\s+/).length > 3) {
-        // A bold sentence is words, and the code spans inside it values (**Never `x push` by hand.**).
-        for (const w of wordsOf(inner)) terms.add(w);
-        for (const c of inner.matchAll(/`([^`\n]+)`/g)) addValue(c[1]!, '', '', true);
-        continue;
-      }
-      const before = wordsOf(text.slice(0, m.index)).pop() ?? '';
-      const after = wordsOf(text.slice(m.index + m[0].length))[0] ?? '';
-      addValue(inner, before, after, m[1] !== undefined);
-    }
-    // A bold sentence stays prose: its words of a value's shape are values (**Keys are UPPER_CASE**).
-    rest = text.replace(SPAN, (all, code?: string, bold?: string) =>
-      bold !== undefined && bold.split(/\s+/).length > 3 ? ` ${bold.replace(/`[^`]*`/g, ' ')} ` : ' ',
-    );
-    if (/\d/.test(rest)) for (const m of rest.matchAll(NAMED_VERSION)) addValue(`${m[1]} ${m[2]}`);
-  }
+  const rest = code ? (readCommand(text, addValue), text) : readSpans(text, terms, addValue);
   const ascii = ASCII.test(text);
   const shape = ascii ? VALUE_SHAPE_ASCII : VALUE_SHAPE;
   for (const raw of (code ? text : rest).matchAll(ascii ? WORD_ASCII : WORD)) {
@@ -196,6 +161,49 @@ export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTe
     entry: !code && ENTRY.test(text),
     names: code ? NONE : new Set([...text.replace(/[*_]+/g, '').matchAll(NAME_IN_SENTENCE)].map((m) => m[0].toLowerCase())),
   };
+}
+
+type AddValue = (v: string, before?: string, after?: string, command?: boolean) => void;
+
+/** A line of code: its command, and in a listing or a tree the name it gives first. */
+function readCommand(text: string, addValue: AddValue): void {
+  // A comment after the command is not part of it (`just ready   # before committing`).
+  const command = text
+    .trim()
+    .replace(/^[$>]\s+/, '')
+    .replace(/\s+#.*$/, '');
+  // A long command is still one value: its first words say what it runs (a path at its end may be long).
+  addValue(command.length <= 160 ? command : command.slice(0, 160), '', '', true);
+  // A line of a listing or a tree names its thing first (`store-lite   the storage crate`): a name of its own.
+  const first = /^[\s\u2500-\u257f|*+-]*([\p{L}\p{N}@][\p{L}\p{N}_./@-]*[-_./][\p{L}\p{N}_./@-]*[\p{L}\p{N}])\s/u.exec(command)?.[1];
+  if (first && command.length > first.length) addValue(first);
+}
+
+/** A line of prose: its code spans and short bold values, and named versions; returns the prose left to read word by word. */
+function readSpans(text: string, terms: Set<string>, addValue: AddValue): string {
+  for (const m of text.matchAll(SPAN)) {
+    const inner = (m[1] ?? m[2])!;
+    // A bold label ("**Build**:") names a slot; its value follows.
+    if (m[2] !== undefined && LABEL_END.test(text.slice(m.index + m[0].length, m.index + m[0].length + 2))) {
+      for (const w of wordsOf(inner)) terms.add(w);
+      continue;
+    }
+    if (m[2] !== undefined && inner.split(/\s+/).length > 3) {
+      // A bold sentence is words, and the code spans inside it values (**Never `x push` by hand.**).
+      for (const w of wordsOf(inner)) terms.add(w);
+      for (const c of inner.matchAll(/`([^`\n]+)`/g)) addValue(c[1]!, '', '', true);
+      continue;
+    }
+    const before = wordsOf(text.slice(0, m.index)).pop() ?? '';
+    const after = wordsOf(text.slice(m.index + m[0].length))[0] ?? '';
+    addValue(inner, before, after, m[1] !== undefined);
+  }
+  // A bold sentence stays prose: its words of a value's shape are values (**Keys are UPPER_CASE**).
+  const rest = text.replace(SPAN, (_all, _code?: string, bold?: string) =>
+    bold !== undefined && bold.split(/\s+/).length > 3 ? ` ${bold.replace(/`[^`]*`/g, ' ')} ` : ' ',
+  );
+  if (/\d/.test(rest)) for (const m of rest.matchAll(NAMED_VERSION)) addValue(`${m[1]} ${m[2]}`);
+  return rest;
 }
 
 /**
