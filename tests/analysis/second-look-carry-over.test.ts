@@ -35,6 +35,17 @@ test('a file left out as a copy still shows where it drifted: one changed comman
   assert.equal(found.filter((p) => at(p).some((l) => l.endsWith(':17'))).length, 1);
 });
 
+test('two copies differing in one short line of a list: a version changed, however common its name is here', async (t) => {
+  // `zorb` is on every line (a common word pairs nothing by rarity); the copies put their lines side by side.
+  const list = Array.from({ length: 14 }, (_, i) => `- zorb-part${i} - v${i + 1}`).join('\n');
+  const found = await subjectPairs(t, {
+    'AGENTS.md': `# Packages\n\n${list}\n- zorb - 8.5.2\n`,
+    'CLAUDE.md': `# Packages\n\n${list}\n- zorb - 8.3.28\n`,
+  });
+  assert.deepEqual(found.map(at), [['AGENTS.md:17', 'CLAUDE.md:17']], JSON.stringify(found.map(at)));
+  assert.match(saidOf(found[0]!), /8\.5\.2.*8\.3\.28|8\.3\.28.*8\.5\.2/);
+});
+
 test('the same pair in a copied file is asked once, the copy standing beside its side', async (t) => {
   const found = await subjectPairs(t, {
     'AGENTS.md': `# Rules\n\n${shared}\n- Never call \`blorp purge\` by hand.\n`,

@@ -114,7 +114,7 @@ export const FINDERS: readonly Finder[] = [
     kinds: ['contradiction/subject'],
     find: (i, earlier) => {
       const read = withCopies(i);
-      return secondLookProblems(read.units, read.scopeOf, earlier);
+      return secondLookProblems(read.units, read.scopeOf, earlier, i.scan.copies);
     },
     optIn: true,
   },

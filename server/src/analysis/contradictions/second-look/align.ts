@@ -20,7 +20,7 @@ export interface Token {
 const MAX_TOKENS = 40;
 
 const isPlaceholder = (t: string) => t === '<>';
-const isNumber = (t: string) => /^\d+$/.test(t);
+const isNumber = (t: string) => /^\d+(?:\.\d+)*$/.test(t);
 
 export function valueTokens(value: string): Token[] {
   const out: Token[] = [];
@@ -29,7 +29,8 @@ export function valueTokens(value: string): Token[] {
     .split(/\s+/)
     .forEach((w, word) => {
       if (/^--?[\p{L}]/u.test(w)) out.push({ text: w.replace(/=.*$/, ''), word, flag: true });
-      else for (const s of w.split(/[^\p{L}\p{N}<>]+/u)) if (s !== '') out.push({ text: s, word, flag: false });
+      // A dotted number is one token (a version: `8.5.2`), other words are cut at their punctuation.
+      else for (const s of w.match(/\d+(?:\.\d+)+|[\p{L}\p{N}<>]+/gu) ?? []) out.push({ text: s, word, flag: false });
     });
   return out.slice(0, MAX_TOKENS);
 }

@@ -1,6 +1,7 @@
 import type { Scope, Unit } from '../../../model/model.js';
 import { valueTokens, type Token } from './align.js';
 import { judgePair, type PairContext, type SecondLook } from './judge.js';
+import { copyPairs, type CopyOf } from './copy-pairs.js';
 import { ruleLines, type RuleLine } from './rule-lines.js';
 import { lineTerms, mayMark, type LineTerms } from './terms.js';
 
@@ -31,10 +32,12 @@ export function findSecondLooks(
   scopeOf: (u: Unit) => Scope,
   taken: ReadonlySet<string> = new Set(),
   limit = LISTED_SECOND_LOOKS,
+  copies: readonly CopyOf[] = [],
 ): SecondLook[] {
   // Most repositories of long plain prose have no two lines anything could mark: nothing more is read.
   if (!twoMayMark(units)) return [];
-  const index = indexLines(ruleLines(units, scopeOf), taken);
+  const all = ruleLines(units, scopeOf);
+  const index = indexLines(all, taken);
   if (!index) return [];
   const { lines, read, weight, postings, norms, context } = index;
   const n = lines.length;
@@ -72,6 +75,7 @@ export function findSecondLooks(
       if (pair) found.push(pair);
     }
   }
+  found.push(...copyPairs(all, copies, context));
   return keepBest(found, limit);
 }
 

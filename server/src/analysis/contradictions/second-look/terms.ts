@@ -48,6 +48,7 @@ const VALUE_SHAPE_ASCII = /\/|^--?[A-Za-z]|[A-Za-z]\.[A-Za-z]|_|[a-z][A-Z]|[A-Za
 const VALUE_SHAPE = /\/|^--?\p{L}|\p{L}\.\p{L}|_|\p{Ll}\p{Lu}|\p{L}\p{N}|\p{N}\p{L}/u;
 /** A capitalised name followed by a version number ("Laravel 12", "Python 3.12"). */
 // A plain number before a word counts things ("Use 2 spaces"): a version is dotted, or stands alone.
+const DOTTED_VERSION = /(?<![\p{L}\p{N}.])(\p{L}[\p{L}\p{N}+#/_-]*)\s*(?:[-:@]\s*)?v?(\d+(?:\.\d+)+)(?![\p{L}\p{N}])/gu;
 const NAMED_VERSION = /\b(\p{Lu}[\p{L}.+#-]*)\s+v?(\d+(?:\.\d+)+|\d+(?!\.?\d|\s+\p{Ll}))\b/gu;
 // Grammar and marks, not names: what turns a line around or narrows it.
 // Not inside a hyphenated word: `--no-deps` is a flag, not a negation.
@@ -203,6 +204,8 @@ function readSpans(text: string, terms: Set<string>, addValue: AddValue): string
     bold !== undefined && bold.split(/\s+/).length > 3 ? ` ${bold.replace(/`[^`]*`/g, ' ')} ` : ' ',
   );
   if (/\d/.test(rest)) for (const m of rest.matchAll(NAMED_VERSION)) addValue(`${m[1]} ${m[2]}`);
+  // A dotted number after a name of any case is its version (`- tool - 8.5.2`, `runtime: 20.1`).
+  if (/\d\.\d/.test(rest)) for (const m of rest.matchAll(DOTTED_VERSION)) addValue(`${m[1]} ${m[2]}`);
   return rest;
 }
 
@@ -219,10 +222,10 @@ export const mayMark = (l: { text: string; code: boolean; wrong: boolean }): boo
     : MAY_MARK.test(l.text) || MAY_MARK_CASED.test(l.text) || WRONG_WAY.test(l.text));
 // The same tests for a line of ASCII text (most lines), several times faster than their Unicode forms.
 const MAY_MARK_ASCII =
-  /[`/_]|\*\*|\]\(|(?:^|\s)--?[a-z]|[a-z]\.[a-z]|[a-z]\d|\d[a-z]|\b(?:never|not|no|avoid\w*|without|instead|prefer\w*|replaces|supersedes|deprecated|obsolete|wrong|bad|incorrect)\b|n't/i;
+  /[`/_]|\*\*|\]\(|(?:^|\s)--?[a-z]|[a-z]\.[a-z]|[a-z]\d|\d[a-z]|\d\.\d|\b(?:never|not|no|avoid\w*|without|instead|prefer\w*|replaces|supersedes|deprecated|obsolete|wrong|bad|incorrect)\b|n't/i;
 const MAY_MARK_CASED_ASCII = /[a-z][A-Z]|[A-Z][A-Za-z.+#-]*\s+v?(?:\d+\.\d|\d+(?!\.?\d|\s+[a-z]))/;
 const MAY_MARK =
-  /[`/_]|\*\*|\]\(|(?:^|\s)--?\p{L}|\p{L}\.\p{L}|\p{L}\p{N}|\p{N}\p{L}|\b(?:never|not|no|avoid\w*|without|instead|prefer\w*|replaces|supersedes|deprecated|obsolete)\b|n't/iu;
+  /[`/_]|\*\*|\]\(|(?:^|\s)--?\p{L}|\p{L}\.\p{L}|\p{L}\p{N}|\p{N}\p{L}|\d\.\d|\b(?:never|not|no|avoid\w*|without|instead|prefer\w*|replaces|supersedes|deprecated|obsolete)\b|n't/iu;
 /** Case matters here: a camel name, a capitalised name before a number. */
 const MAY_MARK_CASED = /\p{Ll}\p{Lu}|\p{Lu}[\p{L}.+#-]*\s+v?(?:\d+\.\d|\d+(?!\.?\d|\s+\p{Ll}))/u;
 
