@@ -117,6 +117,8 @@ test('values by shape: a version changed last is a drift; a shared word in anoth
   const version = compareValues('Plonkdb 5', 'Plonkdb 6')!;
   const action = compareValues('zorb build', 'zorb test')!;
   assert.ok(version.strength > action.strength, `${version.strength} vs ${action.strength}`);
+  // One job (`test`) run by two programs, a flag aside, is one slot filled twice.
+  assert.ok(compareValues('zorb test -q', 'quax test')!.strength >= 0.6);
   // `needs_zorb` and `zorb-rules` share a word, but neither stands where the other's stood.
   assert.ok(compareValues('needs_zorb', 'zorb-rules')!.strength < 0.2);
   assert.deepEqual(

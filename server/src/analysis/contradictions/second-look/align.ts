@@ -85,6 +85,8 @@ export function compareValues(x: string, y: string, tokensOf: (v: string) => Tok
   if (onlyA.length === 0 && onlyB.length === 0) return null;
   const changed = Math.max(onlyA.length, onlyB.length);
   const kept = frame / (frame + changed);
+  // One job run by two programs (`zorb test -q` / `quax test`): the same words after another first word.
+  if (sameJob(a, b)) return { strength: 0.65, change: 'replaced' };
   if (onlyA.length > 0 && onlyB.length > 0) {
     // The frame must outweigh the change: `x lgtm` and `x generate-docs --quiet` share only their tool.
     // And a token must stand where the other's stood: `req_x` and `x-versions` only share a word.
@@ -106,6 +108,18 @@ export function compareValues(x: string, y: string, tokensOf: (v: string) => Tok
   const inShared = added.filter((t) => sharedWords.has(t.word));
   if (inShared.length > 0 && !folderOnly(longer, longerMask, inShared)) return { strength: 0.35 + 0.4 * kept, change: 'name' };
   return null;
+}
+
+/** Two commands of two words or more whose first words differ and whose other words, flags aside, are the same. */
+function sameJob(a: readonly Token[], b: readonly Token[]): boolean {
+  if (a.length < 2 || b.length < 2 || a[0]!.text === b[0]!.text || a[0]!.word !== 0 || a[1]!.word === 0 || b[1]!.word === 0) return false;
+  const job = (t: readonly Token[]) =>
+    t
+      .slice(1)
+      .filter((x) => !x.flag)
+      .map((x) => x.text)
+      .join(' ');
+  return job(a) !== '' && job(a) === job(b);
 }
 
 /** The added tokens all stand before every kept one of their word: a leading folder, not a changed name (nor a folder put inside a path). */
