@@ -137,3 +137,18 @@ test('values by shape: a version changed last is a drift; a shared word in anoth
     ["mode: 'fast',"],
   );
 });
+
+test('a flag the other line names as optional agrees; two names of one family rank below two programs for one job', async (t) => {
+  assert.deepEqual(
+    await subjectPairs(t, {
+      'AGENTS.md': `# Agents\n\n\`\`\`sh\nzorb sync --all-parts\n\`\`\`\n\n${padding}\n`,
+      'CLAUDE.md': '# Claude\n\n- Install parts through `zorb sync` (optionally `--all-parts`).\n',
+    }),
+    [],
+  );
+  const found = await subjectPairs(t, {
+    'AGENTS.md': `# Agents\n\n- Shared fixtures live in \`web-fixtures\`.\n- Run \`zorb test\` before every push.\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n- Shared fixtures live in `core-fixtures`.\n- Run `quax test` before every push.\n',
+  });
+  assert.deepEqual(at(found[0]!), ['AGENTS.md:4', 'CLAUDE.md:4'], JSON.stringify(found.map(at)));
+});

@@ -218,10 +218,28 @@ function valueSlot(ra: LineTerms, rb: LineTerms, c: PairContext): Slot | null {
       // No token in common: the same frame around them (`main` branch, `canary` branch) still makes one slot.
       let strength = d ? d.strength : sameFrame(x, y, c) && !shareToken(x.text, y.text, tokensOf) ? 0.45 : 0;
       if (strength > 0 && twoFiles(x.text, y.text)) strength *= OTHER_FILE;
+      // Two names of one family, a part replaced inside one word (`web-tests` / `core-tests`): two things.
+      if (d?.change === 'replaced' && oneWord(x.text, tokensOf) && oneWord(y.text, tokensOf)) strength *= FAMILY_MEMBER;
+      // What one value adds, the other line says too (`x sync` "(optionally `--all`)" / `x sync --all`): it agrees.
+      if (strength > 0 && addsOnlyWhatOtherSays(x.text, y.text, rb, tokensOf) && addsOnlyWhatOtherSays(y.text, x.text, ra, tokensOf))
+        continue;
       if (strength > (best?.strength ?? 0)) best = { values: [x.text, y.text], strength };
     }
   }
   return best;
+}
+
+/** How much two names of one family (a part replaced inside one word) mark a pair, against two commands. */
+const FAMILY_MEMBER = 0.3;
+
+/** All of a value's tokens are in one word of it (a name, `x-tests`, maybe after a tree's marks). */
+const oneWord = (v: string, tokensOf: (v: string) => Token[]) => new Set(tokensOf(v).map((t) => t.word)).size === 1;
+
+/** Every token `mine` has that `other` has not is said elsewhere in the other line (as a word, a flag or inside a value). */
+function addsOnlyWhatOtherSays(mine: string, other: string, otherLine: LineTerms, tokensOf: (v: string) => Token[]): boolean {
+  const theirs = new Set(tokensOf(other).map((t) => t.text));
+  const said = new Set(otherLine.terms.flatMap((t) => [t, ...tokensOf(t).map((x) => x.text)]));
+  return tokensOf(mine).every((t) => theirs.has(t.text) || said.has(t.text) || said.has(t.text.replace(/^--?/, '')));
 }
 
 const within = (inner: string, outer: string) => inner.startsWith(`${outer}/`) && !/\s/.test(inner);
