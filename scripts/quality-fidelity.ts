@@ -26,6 +26,7 @@ const KEYS = [
   'copilotMoved',
   'blocksChanged',
   'blocksCopied',
+  'titlesApart',
   'emptyHeadings',
   'linesLost',
   'writtenTwice',
@@ -97,6 +98,7 @@ for (const [set, names, base] of sets) {
   row('existing Copilot lines moved', all.copilotMoved);
   row('managed blocks changed', all.blocksChanged);
   row('managed blocks copied into another file', all.blocksCopied);
+  row("a source's title kept apart from its text", all.titlesApart);
   row('empty headings', all.emptyHeadings);
   row('lines lost (in no file, not named merged or dropped)', all.linesLost);
   row('duplicates (exact or same words) twice in one section', all.writtenTwice);

@@ -29,6 +29,8 @@ export interface Fidelity extends PlanFidelity {
   copilotMoved: string[];
   /** Managed blocks of a source (any tool's paired markers) that its file no longer holds byte for byte. */
   blocksChanged: string[];
+  /** A source's `# ` title kept as a comment, with the next line written after it from another file: one source's text split apart. */
+  titlesApart: string[];
   /** Managed blocks of a source written into another file, where their tool would not keep them current. */
   blocksCopied: string[];
   emptyHeadings: string[];
@@ -110,6 +112,7 @@ export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
       });
     });
     f.copilotMoved.push(...ownLinesMoved(o.path, lines, own, source, sourceLines(o.path)).map((c) => `${name}: ${c}`));
+    f.titlesApart.push(...titlesApart(o.path, lines, source).map((c) => `${name}: ${c}`));
     for (const i of emptyHeadings(lines)) {
       const from = source.get(`${o.path}:${i + 1}`);
       if (from && emptyHeadings(sourceLines(from.path)).includes(from.line - 1)) continue;
@@ -152,9 +155,26 @@ export const emptyFidelity = (): Fidelity => ({
   copilotMoved: [],
   blocksChanged: [],
   blocksCopied: [],
+  titlesApart: [],
   emptyHeadings: [],
   ...noPlanCases(),
 });
+
+/** The kept-title comments of a written file whose next written line (blank lines aside) is another file's: `line "title" (then path:line)`. */
+function titlesApart(target: string, lines: string[], source: Map<string, { path: string; line: number }>): string[] {
+  const out: string[] = [];
+  lines.forEach((l, i) => {
+    const from = /^<!-- copilot-onboard: top-level heading from (.*), kept as a comment/.exec(l)?.[1];
+    if (!from) return;
+    let k = i + 1;
+    while (k < lines.length && !/^-->\s*$/.test(lines[k]!)) k++;
+    k++;
+    while (k < lines.length && (lines[k]!.trim() === '' || !source.has(`${target}:${k + 1}`))) k++;
+    const next = source.get(`${target}:${k + 1}`);
+    if (next && next.path !== from) out.push(`${target}:${i + 1} "# ${from}" (then ${next.path}:${next.line})`);
+  });
+  return out;
+}
 
 /** A line the tool writes of its own (a conflict mark, a title kept as a comment): not the person's text, not a rule moved in. */
 const TOOL_COMMENT = /^\s*<!-- copilot-onboard:/;

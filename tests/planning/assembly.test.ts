@@ -7,16 +7,19 @@ import { WrittenUnits } from '../../server/src/planning/render/written-units.js'
 import type { Addition } from '../../server/src/planning/render/addition.js';
 import { splitUnits } from '../../server/src/model/markdown-units.js';
 import type { Merged } from '../../server/src/model/plan.js';
+import type { Unit } from '../../server/src/model/model.js';
 
 const COPILOT = '.github/copilot-instructions.md';
 
 /** An addition as a plain tree: its heading, whether a source wrote it, its blocks as `path:line text`, its children. */
-type Shown = { heading: string; fromSource: boolean; top?: true; blocks: string[][]; children: Shown[] };
+type Shown = { before?: string[][]; heading: string; fromSource: boolean; top?: true; blocks: string[][]; children: Shown[] };
+const shownBlocks = (blocks: Unit[][]) => blocks.map((b) => b.map((u) => `${u.path}:${u.line} ${u.lines.join('\n')}`));
 const show = (a: Addition): Shown => ({
+  ...(a.before ? { before: shownBlocks(a.before) } : {}),
   heading: a.heading,
   fromSource: a.headingUnit !== null,
   ...(a.top ? { top: true as const } : {}),
-  blocks: a.blocks.map((b) => b.map((u) => `${u.path}:${u.line} ${u.lines.join('\n')}`)),
+  blocks: shownBlocks(a.blocks),
   children: a.children.map(show),
 });
 
@@ -55,11 +58,34 @@ test("a document's headings move as a tree, all levels together, below one `## `
   assert.deepEqual(merged, []);
 });
 
-test("a title that only names a file names no subject: it stays on top as it is, and the file's chapters are `## ` sections", () => {
+test("a title that only names a file names no subject: it stays as it is, right above the file's first chapter, and the chapters are `## ` sections", () => {
   const { additions } = assemble([['CLAUDE.md', ['# CLAUDE.md', '', '## Build', '', '- Run make.'], null]]);
   assert.deepEqual(additions, [
-    { heading: '', fromSource: false, top: true, blocks: [['CLAUDE.md:1 # CLAUDE.md']], children: [] },
-    { heading: '## Build', fromSource: true, blocks: [['CLAUDE.md:5 - Run make.']], children: [] },
+    { before: [['CLAUDE.md:1 # CLAUDE.md']], heading: '## Build', fromSource: true, blocks: [['CLAUDE.md:5 - Run make.']], children: [] },
+  ]);
+});
+
+test("a second file's title stays with its first chapter, after the first file's sections: never on top, apart from its text", () => {
+  const { additions } = assemble([
+    ['AGENTS.md', ['# AGENTS.md', '', 'Guidance for agents.', '', '## Build', '', '- Run make.'], null],
+    ['CLAUDE.md', ['# CLAUDE.md', '', '## Required reading', '', '- Read the design notes first.'], null],
+  ]);
+  assert.deepEqual(additions, [
+    {
+      heading: '',
+      fromSource: false,
+      top: true,
+      blocks: [['AGENTS.md:1 # AGENTS.md'], ['AGENTS.md:3 Guidance for agents.']],
+      children: [],
+    },
+    { heading: '## Build', fromSource: true, blocks: [['AGENTS.md:7 - Run make.']], children: [] },
+    {
+      before: [['CLAUDE.md:1 # CLAUDE.md']],
+      heading: '## Required reading',
+      fromSource: true,
+      blocks: [['CLAUDE.md:5 - Read the design notes first.']],
+      children: [],
+    },
   ]);
 });
 

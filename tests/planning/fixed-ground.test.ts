@@ -4,7 +4,7 @@ import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { buildPlan } from '../../server/src/planning/plan.js';
 import { insertMarks } from '../../server/src/planning/render/marks.js';
 import { LineMap } from '../../server/src/planning/render/line-map.js';
-import { sandbox } from '../helpers/sandbox.js';
+import { sandbox, writeFile } from '../helpers/sandbox.js';
 
 /**
  * The person's text is fixed ground (issue 40): in an existing Copilot file with sections, nothing
@@ -97,4 +97,26 @@ test("a guide moved into the person's Copilot file goes after their text under i
     assert.match(added, /^### Project Overview\n\nWidgets has three layers\.$/m);
     assert.match(added, /^### Testing\n\n- Run `make test` with `-race`\.$/m);
   }
+});
+
+test("one source's text is not split apart: its title, kept as a comment, stands right above its first chapter wherever that lands, and a second plan has nothing to do", async (t) => {
+  const repo = sandbox(t, {
+    'AGENTS.md':
+      '# AGENTS.md\n\nGuidance for agents working here.\n\n## Build\n\n- Run make before pushing.\n\n## Testing\n\n- Run make test.\n',
+    'CLAUDE.md': '# CLAUDE.md\n\n## Required reading\n\nRead the design notes in docs/design.md before any change.\n',
+  });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = plan.operations.find((o) => o.path === '.github/copilot-instructions.md')!.content!;
+  const comment = (name: string) =>
+    `<!-- copilot-onboard: top-level heading from ${name}, kept as a comment (one title per file):\n# ${name}\n-->`;
+  assert.equal(
+    content,
+    `# Copilot instructions\n\n${comment('AGENTS.md')}\n\nGuidance for agents working here.\n\n## Build\n\n- Run make before pushing.\n\n` +
+      `## Testing\n\n- Run make test.\n\n${comment('CLAUDE.md')}\n\n## Required reading\n\nRead the design notes in docs/design.md before any change.\n`,
+  );
+  for (const op of plan.operations) writeFile(repo, op.path, op.content!);
+  assert.deepEqual(
+    buildPlan(await scanRepository(repo)).operations.map((o) => o.path),
+    [],
+  );
 });

@@ -12,6 +12,8 @@ export interface Addition {
   headingUnit: Unit | null;
   blocks: Unit[][];
   children: Addition[];
+  /** Blocks written right above the heading: the `# ` title (kept as a comment) of the document whose first chapter this is. */
+  before?: Unit[][];
   /** What goes under the target's head, before its first section: rules that matched no topic, a file's intro. */
   top?: boolean;
   /** The `## ` heading line of the target's own section this addition's content goes to the end of. */

@@ -82,6 +82,10 @@ class Writer {
     if (isEmpty(a)) return;
     this.trim();
     this.blank();
+    if (a.before) {
+      this.blocks(a.before);
+      this.blank();
+    }
     this.push(a.headingUnit ? fromUnit(a.headingUnit) : { lines: [a.heading], refs: [null] });
     this.content(a);
   }

@@ -97,6 +97,8 @@ export class Assembly {
   private leadHeading = '';
   /** Per section (null: loose rules), what the current document wrote there: a repeat of it is written once. */
   private repeats = new Map<Addition | null, SectionRepeats>();
+  /** The current document's `# ` title, kept as a comment: written above the section its first chapter opens, else on top. */
+  private pendingTitle: Unit | null = null;
 
   constructor(
     readonly written: WrittenUnits,
@@ -156,14 +158,27 @@ export class Assembly {
       const u = units[i]!;
       if (u.kind === 'heading' && u.level! >= 2) i = this.addSection(units, i, keys, stack);
       else if (u.kind === 'heading') {
+        this.flushTitle();
         this.addTitle(u, keys);
         stack.length = 0;
         this.siblings = new Map();
         // What follows a title is another part: its loose rules repeat nothing above it.
         this.repeats.delete(null);
         i++;
-      } else i = this.addRules(units, i, keys, stack[stack.length - 1]?.node ?? own, flat && !whole);
+      } else {
+        this.flushTitle();
+        i = this.addRules(units, i, keys, stack[stack.length - 1]?.node ?? own, flat && !whole);
+      }
+      // A title whose first chapter joined or merged into another section stays on top, as before.
+      if (u.kind === 'heading' && u.level! >= 2) this.flushTitle();
     }
+    this.flushTitle();
+  }
+
+  /** The pending title, on top under the target's head. */
+  private flushTitle(): void {
+    if (this.pendingTitle) this.top().blocks.push([this.pendingTitle]);
+    this.pendingTitle = null;
   }
 
   /**
@@ -272,7 +287,12 @@ export class Assembly {
     // sections, right after them it would become part of their last one.
     else if (u.level! > 2 && !this.targetSections) this.top().children.push(node);
     else if (u.level! > 2) this.topicSection(this.leadHeading).children.push(node);
-    else this.sections.push(node);
+    else {
+      this.sections.push(node);
+      // The document's title stands right above its first chapter, never apart from it (issue 40).
+      if (this.pendingTitle) node.before = [[this.pendingTitle]];
+      this.pendingTitle = null;
+    }
     return { node, heading: u };
   }
 
@@ -282,7 +302,7 @@ export class Assembly {
     if (copy) this.merge(u, copy);
     else {
       this.written.add(u, keys.written(u));
-      this.top().blocks.push([u]);
+      this.pendingTitle = u;
     }
   }
 

@@ -28,7 +28,8 @@ export class HollowSections {
       for (let i = a.children.length - 1; i >= 0; i--) if (isBare(a.children[i]!)) a.children.splice(i, 1);
       // A heading its author left with nothing under it stays the author's.
       const emptied = (a.mergedAway?.length ?? 0) + (a.pruned?.length ?? 0) > 0;
-      if (!a.headingUnit || a.blocks.length > 0 || a.children.length > 0 || !emptied) continue;
+      // A section that carries its document's title stays: the title is written with it.
+      if (!a.headingUnit || a.before || a.blocks.length > 0 || a.children.length > 0 || !emptied) continue;
       const copy = this.written.take(a.headingUnit, plainKeys(a.headingUnit), (c) => this.stands(c));
       if (!copy) {
         this.restore(a);
