@@ -2,6 +2,8 @@ import path from 'node:path';
 import { ASSISTANT, otherAssistantLines } from '../analysis/discovery/other-assistants.js';
 import { aboutAssistantSections, type AboutAssistantSection } from '../analysis/discovery/about-assistant.js';
 import { selfDescriptionLines } from '../analysis/discovery/self-description.js';
+import { harnessLines } from '../analysis/discovery/harness-lines.js';
+import { unreachableFileLines } from '../analysis/discovery/unreachable-files.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { AssistantFate, AssistantOption, PlanChoices } from '../model/plan.js';
 import type { DroppedLine } from './choices.js';
@@ -125,13 +127,16 @@ export function assistantChoices(
   targetOf: (d: InstructionDoc) => string,
   choices: PlanChoices,
   managed: IsManaged,
+  resolves: (repoPath: string) => boolean,
 ): AssistantChoices {
   const out: AssistantChoices = { options: [], rewrites: new LineMap(), leftOut: new LineMap(), notes: [] };
   for (const doc of docs.filter((d) => d.role === 'legacy')) {
     const about = aboutAssistantSections(doc);
     const found = [...otherAssistantLines(doc)];
     for (const a of about) if (!found.some((f) => f.line === a.line)) found.push({ line: a.line, text: a.text, names: a.names });
-    for (const s of selfDescriptionLines(doc)) if (!found.some((f) => f.line === s.line)) found.push(s);
+    // Lines Copilot cannot act on: the file describing itself, orders to the agent's harness, files it cannot reach.
+    for (const s of [...selfDescriptionLines(doc), ...harnessLines(doc), ...unreachableFileLines(doc, resolves)])
+      if (!found.some((f) => f.line === s.line)) found.push(s);
     found.sort((a, b) => a.line - b.line);
     if (found.length === 0) continue;
     const target = targetOf(doc);

@@ -138,7 +138,8 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
   const conflicts = conflictOptions(analysis, linesOf, managed);
   const { marks, dropped, kept } = conflictEffects(conflicts, choices, l.docs);
   const targetOf = (d: InstructionDoc) => l.targets.find((t) => t.docs.includes(d))?.path ?? COPILOT_INSTRUCTIONS_PATH;
-  const assistants = assistantChoices(l.legacyDocs, targetOf, choices, managed);
+  const there = scan.linkTargets ?? new Set<string>();
+  const assistants = assistantChoices(l.legacyDocs, targetOf, choices, managed, (p) => there.has(p));
   const pointers = pointerLines(l.legacyDocs, targetOf, managed);
   const removed = new LineMap(
     [...dropped.values(), ...assistants.leftOut.values(), ...pointers.dropped.values()].map((d) => [d, d] as const),

@@ -9,10 +9,22 @@ import type { InstructionDoc } from '../../model/model.js';
  * the label's words, for any file and any tool; a pointer line ("See CONTRIBUTING.md for …") is a rule.
  */
 const MARKERS = String.raw`^(?:>\s*)*(?:[-*+]\s+)?(?:\*\*|__)?`;
-/** A paragraph or item that opens with the file as its subject (a sentence's start: capital T). */
-const THIS_FILE = new RegExp(`${MARKERS}This (?:file|document)\\b`);
-/** A bold label naming the file's role. */
-const ROLE_LABEL = new RegExp(`${MARKERS}[^*_\\n]{0,40}\\b(?:context file|entry ?point)\\b[^*_\\n]{0,40}(?:\\*\\*|__)`, 'i');
+/** A paragraph or item that opens with the file, or a marker in it, as its subject (a sentence's start: capital T). */
+const THIS_FILE = new RegExp(`${MARKERS}(?:This (?:file|document)|The (?:marker|comment) above)\\b`);
+/**
+ * A bold label naming the file's role, bold from its first character ("7. Entry point: `__main__`" is
+ * a rule): a context file or entry point, or a sentence saying which agents it is for ("**Briefing
+ * sheet for coding agents.**"; "**Important for agents:** …" leads into a rule).
+ */
+const ROLE_LABEL =
+  /^(?:>\s*)*(?:[-*+]\s+)?(\*\*|__)(?:[^*_\n]{0,40}\b(?:context file|entry ?point)\b[^*_\n]{0,40}|[^*_\n]{0,60}\bfor\b[^*_\n]{0,30}\b(?:agents?|assistants?|LLMs?)\.)\1/i;
+/**
+ * A tool's marker: an HTML comment alone on its line naming a setting and its value
+ * (`<!-- bd-doctor-divergence: ok -->`). Its tool reads it in this file; elsewhere it tells nothing.
+ * A directive without a value (`<!-- prettier-ignore -->`) acts on the lines after it and travels with them.
+ */
+const MARKER = /^\s*<!--\s*(?!copilot-onboard\b)[a-z][\w.-]*\s*:\s*[\w.-]+\s*-->\s*$/;
+export const TOOL_MARKER = "a tool's marker comment, which its tool reads in this file only, not a rule";
 
 export const SELF_DESCRIPTION = 'the file describing itself, not a rule';
 
@@ -20,6 +32,10 @@ export const SELF_DESCRIPTION = 'the file describing itself, not a rule';
 export function selfDescriptionLines(doc: Pick<InstructionDoc, 'units'>): { line: number; text: string; names: string }[] {
   const out: { line: number; text: string; names: string }[] = [];
   for (const u of doc.units) {
+    if (u.lines.length === 1 && MARKER.test(u.lines[0]!)) {
+      out.push({ line: u.line, text: u.lines[0]!, names: TOOL_MARKER });
+      continue;
+    }
     if (u.kind !== 'paragraph' && u.kind !== 'list-item') continue;
     // Its opening sentence only: a later line starting "this file" is the middle of a sentence about something else.
     const first = u.lines[0]!.trim();
