@@ -179,6 +179,7 @@ export function assistantChoices(
       lines: found,
       fate,
       rewritable: lines.filter((l) => l.rewrite !== null).length,
+      offered: fates.length > 1,
     });
   }
   return out;

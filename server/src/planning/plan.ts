@@ -63,6 +63,12 @@ export function analysisLabel(scan: ScanResult, analysis: Analysis): Label {
 /** The source files that are symlinks (scan.files' linkTarget). */
 const linkedFiles = (scan: ScanResult) => new Set([...scan.files].filter(([, f]) => f.linkTarget).map(([p]) => p));
 
+/** Whether a repository path is there: a link target found by the scan, or a file of its listing (read into a set when first asked). */
+function fileThere(scan: ScanResult): (repoPath: string) => boolean {
+  let listed: Set<string> | null = null;
+  return (p) => (scan.linkTargets?.has(p) ?? false) || (listed ??= new Set(scan.listing)).has(p);
+}
+
 /** Source lines by path, split once per plan. */
 function lineCache(scan: ScanResult): (path: string) => string[] {
   const cache = new Map<string, string[]>();
@@ -138,8 +144,7 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
   const conflicts = conflictOptions(analysis, linesOf, managed);
   const { marks, dropped, kept } = conflictEffects(conflicts, choices, l.docs);
   const targetOf = (d: InstructionDoc) => l.targets.find((t) => t.docs.includes(d))?.path ?? COPILOT_INSTRUCTIONS_PATH;
-  const there = scan.linkTargets ?? new Set<string>();
-  const assistants = assistantChoices(l.legacyDocs, targetOf, choices, managed, (p) => there.has(p));
+  const assistants = assistantChoices(l.legacyDocs, targetOf, choices, managed, fileThere(scan));
   const pointers = pointerLines(l.legacyDocs, targetOf, managed);
   const removed = new LineMap(
     [...dropped.values(), ...assistants.leftOut.values(), ...pointers.dropped.values()].map((d) => [d, d] as const),

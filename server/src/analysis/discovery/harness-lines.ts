@@ -1,9 +1,9 @@
 import type { InstructionDoc, Unit } from '../../model/model.js';
 
 /**
- * Orders to the agent's own harness rather than rules for the code (issue 40): its tools called by
- * their function names ("Action: Call `run_terminal_cmd`." and the arguments under it, "use the
- * `edit_file` tool"), a tool used to read a file ("use the Read tool to load AGENTS.md"), the harness
+ * Orders to the agent's own harness rather than rules for the code (issue 40): a script of its tools
+ * called by their function names ("Action: Call `run_terminal_cmd`." and the arguments under it),
+ * a tool used to read a file ("use the Read tool to load AGENTS.md"), the harness
  * itself ("Your harness already lists them"), or a list of the tools a script needs. Copilot has none
  * of these. Found by shape, for any assistant: a function name is a lower-case name with an
  * underscore, a tool that reads a file is followed by what it reads; "use the Gradle tool to build"
@@ -13,10 +13,19 @@ export const HARNESS = "an order to the agent's own tools or harness, which Copi
 
 /** A tool's function name in a code span: `edit_file`, `mcp_browser_click`. */
 const FUNCTION = String.raw`\x60[a-z][a-z0-9]*(?:_[a-z0-9]+)+\x60`;
-const CALL = new RegExp(String.raw`\b(?:[Cc]all|[Ii]nvoke)\s+(?:the\s+)?${FUNCTION}|\bthe\s+${FUNCTION}\s+tool\b`);
+/**
+ * A step of a tool-call script: "Action: Call `run_terminal_cmd`." (a label, then the call). A call
+ * in a sentence ("Consumers call `generate_tests` from `build.rs`", "Call `browser_navigate` to open
+ * a page") may name a function of the code or a tool Copilot has too: it is one only with its arguments under it.
+ */
+const CALL = new RegExp(String.raw`\b(?:[Cc]all|[Ii]nvoke)\s+(?:the\s+)?${FUNCTION}`);
+const LABELLED_CALL = new RegExp(
+  String.raw`^\s*(?:(?:[-*+]|\d+[.)])\s+)?(?:\*\*)?[A-Z][\w ]{0,20}:(?:\*\*)?\s*(?:[Cc]all|[Ii]nvoke)\s+${FUNCTION}`,
+);
 /** A tool that reads: "use the Read tool to load", "with the View tool, open". */
 const READING_TOOL = /\bthe\s+[A-Z][A-Za-z]*\s+tool\s+to\s+(?:load|read|open|view|fetch)\b/;
-const HARNESS_WORD = /\b(?:your|the agent's|the)\s+harness\b/i;
+/** The agent's harness addressed: "Your harness already lists them" ("if your harness has no loader, read them" is a rule for any agent). */
+const HARNESS_WORD = /(?<!\bif\s)\byour\s+harness\b/i;
 /** An argument of the call above it: "`command`: `npx inspector`". */
 const ARGUMENT = /^\s*(?:[-*+]|\d+[.)])\s+`[a-z][a-z0-9_]*`\s*:/;
 /** A list item that is one function name alone: an entry of the list of tools a script needs. */
@@ -60,10 +69,14 @@ export function harnessLines(doc: Pick<InstructionDoc, 'units'>): { line: number
       continue;
     }
     const text = g.lines.join(' ');
-    if (!cheap(text) || !(CALL.test(text) || READING_TOOL.test(text) || HARNESS_WORD.test(text))) continue;
-    take(g);
+    if (!cheap(text)) continue;
     // The call's arguments: the items after it at its indent.
-    while (g.item && all[i + 1]?.item && ARGUMENT.test(all[i + 1]!.lines[0]!) && indent(all[i + 1]!) === indent(g)) take(all[++i]!);
+    let args = i;
+    while (g.item && all[args + 1]?.item && ARGUMENT.test(all[args + 1]!.lines[0]!) && indent(all[args + 1]!) === indent(g)) args++;
+    const call = CALL.test(text) && (args > i || LABELLED_CALL.test(g.lines[0]!));
+    if (!call && !READING_TOOL.test(text) && !HARNESS_WORD.test(text)) continue;
+    all.slice(i, args + 1).forEach(take);
+    i = args;
   }
   return out;
 }

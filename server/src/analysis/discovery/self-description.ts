@@ -19,12 +19,20 @@ const THIS_FILE = new RegExp(`${MARKERS}(?:This (?:file|document)|The (?:marker|
 const ROLE_LABEL =
   /^(?:>\s*)*(?:[-*+]\s+)?(\*\*|__)(?:[^*_\n]{0,40}\b(?:context file|entry ?point)\b[^*_\n]{0,40}|[^*_\n]{0,60}\bfor\b[^*_\n]{0,30}\b(?:agents?|assistants?|LLMs?)\.)\1/i;
 /**
- * A tool's marker: an HTML comment alone on its line naming a setting and its value
+ * A tool's marker: an HTML comment alone on its line, at its start, naming a setting and its value
  * (`<!-- bd-doctor-divergence: ok -->`). Its tool reads it in this file; elsewhere it tells nothing.
  * A directive without a value (`<!-- prettier-ignore -->`) acts on the lines after it and travels with them.
  */
-const MARKER = /^\s*<!--\s*(?!copilot-onboard\b)[a-z][\w.-]*\s*:\s*[\w.-]+\s*-->\s*$/;
+const MARKER = /^<!--\s*(?!copilot-onboard\b)[a-z][\w.-]*\s*:\s*[\w.-]+\s*-->\s*$/;
 export const TOOL_MARKER = "a tool's marker comment, which its tool reads in this file only, not a rule";
+
+const markerName = (line: string) => /<!--\s*([\w.-]+)/.exec(line)![1]!;
+/** How many comments of the file open with this name. */
+function markersNamed(doc: Pick<InstructionDoc, 'units'>, name: string): number {
+  let n = 0;
+  for (const u of doc.units) for (const l of u.lines) if (l.includes('<!--') && /<!--\s*([\w.-]+)/.exec(l)?.[1] === name) n++;
+  return n;
+}
 
 export const SELF_DESCRIPTION = 'the file describing itself, not a rule';
 
@@ -32,7 +40,8 @@ export const SELF_DESCRIPTION = 'the file describing itself, not a rule';
 export function selfDescriptionLines(doc: Pick<InstructionDoc, 'units'>): { line: number; text: string; names: string }[] {
   const out: { line: number; text: string; names: string }[] = [];
   for (const u of doc.units) {
-    if (u.lines.length === 1 && MARKER.test(u.lines[0]!)) {
+    // A marker named once in the file marks the file; one repeated, or a start and an end, marks lines and travels with them.
+    if (u.lines.length === 1 && MARKER.test(u.lines[0]!) && markersNamed(doc, markerName(u.lines[0]!)) === 1) {
       out.push({ line: u.line, text: u.lines[0]!, names: TOOL_MARKER });
       continue;
     }

@@ -12,7 +12,7 @@ export const homeFolderWhy = (p: string) => `points at ${p}, in a home folder Co
 export const missingImportWhy = (p: string) => `imports ${p}, which is not in the repository, not a rule`;
 
 /** A verb sending the reader to a file, then (in the same sentence) a path in a home folder. */
-const READ_HOME = /\b(?:read|load|see|consult|follow|open|check|review|import)\b[^.;!?]*?[\s`(@]((?:~|\$HOME)\/[^\s`)'",;]+)/i;
+const READ_HOME = /\b(?:read|load|see|consult|follow|open|check|review|import)\b[^.;!?]*?[\s`(@]((?:~|\$HOME)\/[^\s`)'"]+)/i;
 /** A document an import names: text a reader is meant to read, not `@types/node` or `@v2.1`. */
 const DOCUMENT = /\.(?:md|mdc|markdown|txt|rst|adoc)$/i;
 
@@ -26,13 +26,16 @@ export function unreachableFileLines(
     if (u.kind !== 'paragraph' && u.kind !== 'list-item') continue;
     u.lines.forEach((text, k) => {
       const home = text.includes('~/') || text.includes('$HOME/') ? READ_HOME.exec(text) : null;
-      if (home) return out.push({ line: u.line + k, text, names: homeFolderWhy(home[1]!.replace(/[.:]+$/, '')) });
+      if (home) return out.push({ line: u.line + k, text, names: homeFolderWhy(home[1]!.replace(/[.,:;]+$/, '')) });
       if (!text.includes('@')) return;
       for (const r of pathReferences(text)) {
         if (r.form !== 'at') continue;
         const dest = text.slice(r.start, r.end);
         const to = linkedPath(doc.path, dest);
-        if (to !== null && DOCUMENT.test(to) && !resolves(to)) return out.push({ line: u.line + k, text, names: missingImportWhy(to) });
+        // Some tools read `@path` from the repository's root (Cline's `@.clinerules/network.md`): there, it is reachable.
+        const fromRoot = linkedPath('', dest);
+        if (to === null || !DOCUMENT.test(to) || resolves(to) || (fromRoot !== null && resolves(fromRoot))) continue;
+        return out.push({ line: u.line + k, text, names: missingImportWhy(to) });
       }
     });
   }
