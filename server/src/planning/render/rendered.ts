@@ -37,10 +37,15 @@ function linkNames(line: string): string {
     const dest = out.slice(d.start, d.end);
     const { path: p, rest } = splitDestination(dest);
     const name = p.replace(/\/+$/, '').split('/').pop() ?? '';
-    out = `${out.slice(0, d.start)}${name}${rest}${out.slice(d.end)}`;
+    // An `@path` is written as a link named by its path (render/links.ts): both read `[name](name)`.
+    if (d.form === 'at') out = `${out.slice(0, d.start - 1)}[${name}](${name}${rest})${out.slice(d.end)}`;
+    else out = `${out.slice(0, d.start)}${name}${rest}${out.slice(d.end)}`;
   }
-  return out;
+  return out.replace(PATH_NAMED_LINK, '[$1]($1$2)');
 }
+
+/** A link whose text is a path ending in the name it leads to: `[docs/guide.md](guide.md)`. */
+const PATH_NAMED_LINK = /\[[^\]\s]*?\/([^\]\s/]+)\]\(\1([#?][^)]*)?\)/g;
 
 export function fromUnit(u: Unit): Rendered {
   return { lines: [...u.lines], refs: u.lines.map((_, i) => ({ path: u.path, line: u.line + i })) };
