@@ -7,9 +7,10 @@
 // (the check half and the added sets are measured, never listed: they are not read while building).
 // `--subject` adds the opt-in finder of pairs worth a second look by subject (issue 39).
 // `--skip=a,b` leaves repositories of the corpus out entirely (a set being judged, that the tool must not run on yet).
-// The held-out set c (unseen-2026-11-28c.json) lives outside the project and the corpus, in $HELDOUT_ROOT or
-// /work/heldout-c: measured where that folder exists, skipped with a line where it does not (CI).
-// `--check-quotes` only checks that every quote of set c is found in its file, without analysing anything.
+// The held-out sets c (unseen-2026-11-28c.json) and d (unseen-2026-11-29d.json) live outside the project and the
+// corpus, in $HELDOUT_ROOT or /work/heldout-c and $HELDOUT_D_ROOT or /work/heldout-d: each is measured where its folder
+// exists, skipped with a line where it does not (CI).
+// `--check-quotes` only checks that every quote of sets c and d is found in its file, without analysing anything.
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyze, DEFAULT_FINDERS, FINDERS, type Problem } from '../server/src/analysis/analyze.js';
@@ -62,9 +63,15 @@ for (const f of fs
     pairs.push(p);
   }
 const HELDOUT = process.env.HELDOUT_ROOT ?? '/work/heldout-c';
-const heldoutRepos = fs.existsSync(HELDOUT) ? [...new Set(pairs.filter((p) => setOf.get(p.repo) === 'added-c').map((p) => p.repo))] : [];
-const rootOf = (repo: string) => (heldoutRepos.includes(repo) ? HELDOUT : CORPUS);
-if (heldoutRepos.length === 0 && !args.includes('--json')) console.log(`held-out set c: skipped, ${HELDOUT} is absent`);
+const HELDOUT_D = process.env.HELDOUT_D_ROOT ?? '/work/heldout-d';
+const reposOfSet = (set: SetName, root: string) =>
+  fs.existsSync(root) ? [...new Set(pairs.filter((p) => setOf.get(p.repo) === set).map((p) => p.repo))] : [];
+const heldoutCRepos = reposOfSet('added-c', HELDOUT);
+const heldoutDRepos = reposOfSet('added-d', HELDOUT_D);
+const heldoutRepos = [...heldoutCRepos, ...heldoutDRepos];
+const rootOf = (repo: string) => (heldoutDRepos.includes(repo) ? HELDOUT_D : heldoutCRepos.includes(repo) ? HELDOUT : CORPUS);
+if (heldoutCRepos.length === 0 && !args.includes('--json')) console.log(`held-out set c: skipped, ${HELDOUT} is absent`);
+if (heldoutDRepos.length === 0 && !args.includes('--json')) console.log(`held-out set d: skipped, ${HELDOUT_D} is absent`);
 
 if (!fs.existsSync(CORPUS)) {
   console.log(`real judged set: skipped, ${CORPUS} is absent`);
@@ -97,10 +104,14 @@ const between = (p: Problem, a: Set<string>, b: Set<string>) => {
   return sa.size > 0 && sb.size > 0 && [...sa].some((x) => [...sb].some((y) => x !== y));
 };
 
-// Every quote of the held-out set is checked before anything is analysed (a quote not found throws).
-const heldoutQuotes = pairs.filter((p) => heldoutRepos.includes(p.repo)).flatMap((p) => [...linesOf(p.repo, p.a), ...linesOf(p.repo, p.b)]);
+// Every quote of the held-out sets is checked before anything is analysed (a quote not found throws).
+const quotesOf = (rs: string[]) =>
+  pairs.filter((p) => rs.includes(p.repo)).flatMap((p) => [...linesOf(p.repo, p.a), ...linesOf(p.repo, p.b)]);
+const heldoutQuotes = quotesOf(heldoutCRepos);
+const heldoutDQuotes = quotesOf(heldoutDRepos);
 if (args.includes('--check-quotes')) {
-  console.log(`held-out set c: ${heldoutQuotes.length} quoted lines found in ${heldoutRepos.length} repositories`);
+  console.log(`held-out set c: ${heldoutQuotes.length} quoted lines found in ${heldoutCRepos.length} repositories`);
+  console.log(`held-out set d: ${heldoutDQuotes.length} quoted lines found in ${heldoutDRepos.length} repositories`);
   process.exit(0);
 }
 
@@ -213,7 +224,12 @@ function figuresOf(set: SetName) {
 const SETS: SetName[] = [
   'build',
   'check',
-  ...[...new Set(setOf.values())].filter((s) => s !== 'build' && s !== 'check' && (s !== 'added-c' || heldoutRepos.length > 0)).sort(),
+  ...[...new Set(setOf.values())]
+    .filter(
+      (s) =>
+        s !== 'build' && s !== 'check' && (s !== 'added-c' || heldoutCRepos.length > 0) && (s !== 'added-d' || heldoutDRepos.length > 0),
+    )
+    .sort(),
 ];
 const figures = {
   sets: Object.fromEntries(SETS.map((s) => [s, figuresOf(s)])) as Record<SetName, ReturnType<typeof figuresOf>>,
@@ -229,6 +245,7 @@ else {
     added: 'added after issue 39 started (unseen-2026-11-28, build data since its figures were reported)',
     'added-b': 'added later (unseen-2026-11-28b, 8 more repositories; build data since its figures were reported)',
     'added-c': 'held out from outside the corpus (unseen-2026-11-28c, never read while building)',
+    'added-d': 'held out from outside the corpus and set c (unseen-2026-11-29d, never read while building)',
   };
   for (const s of SETS) {
     const x = figures.sets[s]!;
