@@ -238,3 +238,53 @@ test('an @ import of a missing file inside a block a tool manages stays as writt
     plan.notes.join('\n'),
   );
 });
+
+test("a paragraph's last sentence about the file itself is offered from where it starts: leave out cuts it, the words before it stay", async (t) => {
+  const agents = [
+    '# Handbook',
+    '',
+    '## Commands',
+    '',
+    'Use [POLICY.md](POLICY.md) for the command policy. This file should not repeat command tables',
+    'or release steps.',
+    '',
+    'Keep the build green on every branch.',
+    'This document is regenerated each week.',
+    '',
+    '- Name a file after what it holds; this file names the rest.',
+    '',
+  ].join('\n');
+  const repo = sandbox(t, { 'AGENTS.md': agents, 'POLICY.md': '# Policy\n' });
+  const scan = await scanRepository(repo);
+  const offered = buildPlan(scan).assistants.find((o) => o.path === 'AGENTS.md')!;
+  assert.deepEqual(
+    offered.lines.map((l) => [l.line, l.names]),
+    [
+      [5, `${WHY.self} (from "This file should not rep…"; the words before it stay)`],
+      [6, WHY.self],
+      [9, WHY.self],
+    ],
+  );
+  assert.deepEqual(
+    offered.leftOut.map((l) => l.line),
+    [6, 9],
+  );
+  const left = buildPlan(scan, undefined, { legacy: {}, conflicts: {}, assistants: { 'AGENTS.md': 'leave_out' } });
+  assert.equal(
+    left.operations.find((o) => o.path === '.github/copilot-instructions.md')!.content,
+    [
+      '# Copilot instructions',
+      '',
+      '## Handbook',
+      '',
+      '### Commands',
+      '',
+      'Use [POLICY.md](../POLICY.md) for the command policy.',
+      '',
+      'Keep the build green on every branch.',
+      '',
+      '- Name a file after what it holds; this file names the rest.',
+      '',
+    ].join('\n'),
+  );
+});

@@ -1,4 +1,4 @@
-import type { InstructionDoc } from '../../model/model.js';
+import type { InstructionDoc, Unit } from '../../model/model.js';
 
 /**
  * Lines in which an instruction file describes itself rather than asks for anything (issue 40):
@@ -36,9 +36,38 @@ function markersNamed(doc: Pick<InstructionDoc, 'units'>, name: string): number 
 
 export const SELF_DESCRIPTION = 'the file describing itself, not a rule';
 
+/** A line found, and when only its end is (a last sentence starting mid-line), the words before it that stay. */
+export interface SelfDescriptionLine {
+  line: number;
+  text: string;
+  names: string;
+  keep?: string;
+}
+
+/** A paragraph's last sentence, opening mid-paragraph with the file as its subject ("… for the current policy. This file should not duplicate …"). */
+const LAST_SENTENCE_ABOUT_FILE = /(?<=[.!?]\s+)This (?:file|document)\b[^.!?]*[.!?]?\s*$/;
+
+/** The lines of a paragraph's last sentence about the file itself: the line it opens in cut before it, the lines after it whole. */
+function lastSentenceAboutFile(u: Unit): SelfDescriptionLine[] {
+  const k = u.lines.findIndex((l) => l.includes('This file') || l.includes('This document'));
+  if (k < 0) return [];
+  const rest = u.lines.slice(k).join('\n');
+  // The sentence opens its line, after one that ends a sentence: its lines go whole.
+  const opens = k > 0 && /[.!?]\s*$/.test(u.lines[k - 1]!) && LAST_SENTENCE_ABOUT_FILE.exec(`. ${rest.trimStart()}`)?.index === 2;
+  if (opens) return u.lines.slice(k).map((text, j) => ({ line: u.line + k + j, text, names: SELF_DESCRIPTION }));
+  const m = LAST_SENTENCE_ABOUT_FILE.exec(rest);
+  if (!m || m.index >= u.lines[k]!.length) return [];
+  const keep = u.lines[k]!.slice(0, m.index).trimEnd();
+  if (keep === '') return [];
+  const names = `${SELF_DESCRIPTION} (from "${u.lines[k]!.slice(m.index, m.index + 24).trimEnd()}…"; the words before it stay)`;
+  return u.lines
+    .slice(k)
+    .map((text, j) => ({ line: u.line + k + j, text, names: j === 0 ? names : SELF_DESCRIPTION, ...(j === 0 ? { keep } : {}) }));
+}
+
 /** The lines of a document's text (not code, headings or front matter) in which it describes itself: a paragraph or item opening so, all its lines. */
-export function selfDescriptionLines(doc: Pick<InstructionDoc, 'units'>): { line: number; text: string; names: string }[] {
-  const out: { line: number; text: string; names: string }[] = [];
+export function selfDescriptionLines(doc: Pick<InstructionDoc, 'units'>): SelfDescriptionLine[] {
+  const out: SelfDescriptionLine[] = [];
   for (const u of doc.units) {
     // A marker named once in the file marks the file; one repeated, or a start and an end, marks lines and travels with them.
     if (u.lines.length === 1 && MARKER.test(u.lines[0]!) && markersNamed(doc, markerName(u.lines[0]!)) === 1) {
@@ -48,7 +77,10 @@ export function selfDescriptionLines(doc: Pick<InstructionDoc, 'units'>): { line
     if (u.kind !== 'paragraph' && u.kind !== 'list-item') continue;
     // Its opening sentence only: a later line starting "this file" is the middle of a sentence about something else.
     const first = u.lines[0]!.trim();
-    if (!THIS_FILE.test(first) && !ROLE_LABEL.test(first)) continue;
+    if (!THIS_FILE.test(first) && !ROLE_LABEL.test(first)) {
+      if (u.kind === 'paragraph') out.push(...lastSentenceAboutFile(u));
+      continue;
+    }
     u.lines.forEach((text, k) => out.push({ line: u.line + k, text, names: SELF_DESCRIPTION }));
   }
   return out;
