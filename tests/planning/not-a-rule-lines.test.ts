@@ -93,7 +93,7 @@ const FILES = {
 };
 
 const WHY = {
-  harness: "an order to the agent's own tools or harness, which Copilot does not have, not a rule",
+  harness: "an order to another agent's own tools or harness, not a rule",
   missing: (p: string) => `imports ${p}, which is not in the repository, not a rule`,
   home: (p: string) => `points at ${p}, in a home folder Copilot cannot read, not a rule`,
   marker: "a tool's marker comment, which its tool reads in this file only, not a rule",
@@ -211,7 +211,7 @@ test("approve's first round lists the lines Copilot cannot act on with why; leav
   const message = (s.elicitations[0] as any).message as string;
   assert.match(
     message,
-    /^ {2}CLAUDE\.md:5: Before you answer anything, you MUST use the Open tool .* \(an order to the agent's own tools or harness/m,
+    /^ {2}CLAUDE\.md:5: Before you answer anything, you MUST use the Open tool .* \(an order to another agent's own tools or harness/m,
   );
   assert.match(
     message,

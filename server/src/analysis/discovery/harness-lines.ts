@@ -9,7 +9,7 @@ import type { InstructionDoc, Unit } from '../../model/model.js';
  * underscore, a tool that reads a file is followed by what it reads; "use the Gradle tool to build"
  * and "set `max_retries`" are rules.
  */
-export const HARNESS = "an order to the agent's own tools or harness, which Copilot does not have, not a rule";
+export const HARNESS = "an order to another agent's own tools or harness, not a rule";
 
 /** A tool's function name in a code span: `edit_file`, `mcp_browser_click`. */
 const FUNCTION = String.raw`\x60[a-z][a-z0-9]*(?:_[a-z0-9]+)+\x60`;
