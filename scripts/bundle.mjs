@@ -245,8 +245,46 @@ export const codeCache = loaded.cache;
   }),
 );
 /**
- * The rest of the CLI (cli/main.ts: serve, the gated commands, yargs), split into chunks that each
- * command loads as it needs them.
+ * `serve` on stdio (mcp/stdio.ts: the SDK, zod, the server and, loaded with the first tool call, the
+ * steps) is one CommonJS file too, `serve-stdio.cjs`, run with a code cache of what a start runs
+ * (initialize and tools/list, made below) by `serve-stdio.js`, which cli/serve-command.ts imports:
+ * Node 20 compiled the SDK's and zod's ES modules at every start, about a tenth of a cold start's CPU
+ * (docs/performance.md, issue 38). It keeps V8's default flags: a server runs for long.
+ */
+const SERVE = 'chunks/serve-stdio.js';
+const SERVE_CJS = 'chunks/serve-stdio.cjs';
+const SERVE_CACHE = 'chunks/serve-stdio.cache';
+writeOutput(
+  await build({
+    ...common,
+    ...commonJs,
+    entryPoints: [path.join(dist, 'mcp/stdio.js')],
+    outfile: path.join(dist, SERVE_CJS),
+    plugins: [englishOnlyZod, zodByName, lazyAjvShim],
+  }),
+);
+writeOutput(
+  await build({
+    ...common,
+    stdin: {
+      contents: `import { loadWithCodeCache } from ${JSON.stringify(path.join(dist, 'code-cache.js'))};
+const { fileURLToPath } = process.getBuiltinModule('node:url');
+const file = (name) => fileURLToPath(new URL(name, import.meta.url));
+const loaded = loadWithCodeCache(file('./${path.basename(SERVE_CJS)}'), file('./${path.basename(SERVE_CACHE)}'), []);
+export const { serveStdio } = loaded.exports;
+/** What became of the code cache (the tests check that the build's is taken). */
+export const codeCache = loaded.cache;
+`,
+      resolveDir: root,
+      loader: 'js',
+    },
+    outfile: path.join(dist, SERVE),
+  }),
+);
+
+/**
+ * The rest of the CLI (cli/main.ts: serve over HTTP, the gated commands, yargs), split into chunks
+ * that each command loads as it needs them.
  */
 writeOutput(
   await build({
@@ -260,6 +298,7 @@ writeOutput(
       zodByName,
       lazyAjvShim,
       resolvedIn('cli/main.js', './read-only.js', { path: `./${path.basename(READ_ONLY)}`, external: true }),
+      resolvedIn('cli/serve-command.js', '../mcp/stdio.js', { path: `./${path.basename(SERVE)}`, external: true }),
     ],
   }),
 );
@@ -283,6 +322,19 @@ writeOutput(
   }),
 );
 
+/** What a client sends when it starts serve: initialize, initialized, tools/list. */
+const SERVE_START = [
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'warm-up', version: '1' } },
+  },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+  { jsonrpc: '2.0', id: 2, method: 'tools/list' },
+]
+  .map((m) => `${JSON.stringify(m)}\n`)
+  .join('');
 // The code cache of the read-only file: the bytecode of what an analyze and a propose run (scripts/warm-code-cache.mjs).
 const warm = spawnSync(
   process.execPath,
@@ -290,3 +342,10 @@ const warm = spawnSync(
   { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] },
 );
 if (warm.status !== 0) throw new Error(`the code cache could not be made: ${warm.stderr}`);
+// The code cache of serve's file: the bytecode of a start (initialize, tools/list on stdin).
+const warmServe = spawnSync(
+  process.execPath,
+  [path.join(root, 'scripts/warm-code-cache.mjs'), path.join(dist, SERVE_CJS), path.join(dist, SERVE_CACHE), '--serve'],
+  { encoding: 'utf8', input: SERVE_START, stdio: ['pipe', 'ignore', 'pipe'] },
+);
+if (warmServe.status !== 0) throw new Error(`serve's code cache could not be made: ${warmServe.stderr}`);

@@ -4,15 +4,29 @@
 // compiled for it (server/src/code-cache.ts reads it). The repository is general on purpose, not the
 // bench's: the cache should hold what any analyze runs. It runs with the flags the CLI runs with
 // (none): V8 refuses a cache made under other flags.
-// Usage: node scripts/warm-code-cache.mjs CJS_FILE CACHE_FILE (the commands' output goes to stdout).
+// Usage: node scripts/warm-code-cache.mjs CJS_FILE CACHE_FILE [--serve] (the commands' output goes to stdout).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const [file, cacheFile] = process.argv.slice(2);
+const [file, cacheFile, mode] = process.argv.slice(2);
 const dist = path.resolve(path.dirname(file), '..');
 const { loadWithCodeCache, sourceDigest } = await import(path.join(dist, 'code-cache.js'));
+
+// `--serve`: serve's file, started as a client starts it (the messages come on stdin), under V8's
+// default flags as serve runs.
+if (mode === '--serve') {
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'copilot-onboard-warm-'));
+  try {
+    const loaded = loadWithCodeCache(file, null, []);
+    await loaded.exports.serveStdio({ explicit: repo, cwd: repo }, {});
+    fs.writeFileSync(cacheFile, Buffer.concat([sourceDigest(fs.readFileSync(file)), loaded.script.createCachedData()]));
+  } finally {
+    fs.rmSync(repo, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
 
 const FILES = {
   'AGENTS.md':

@@ -107,7 +107,13 @@ function loadedBy(args: string[], cwd: string): { urls: string[]; status: number
     )}));\n`,
   );
   const r = cli(['--import', pathToFileURL(hook).href, CLI, ...args], { LOADED_LOG: log });
-  const urls = [...new Set(fs.readFileSync(log, 'utf8').split('\n').filter(Boolean))];
+  const resolved = [...new Set(fs.readFileSync(log, 'utf8').split('\n').filter(Boolean))];
+  // A file of the build that runs a CommonJS file beside it through node:vm (code-cache.ts: the
+  // read-only commands' and serve's), which no module hook sees: that file is counted as loaded too.
+  const besides = resolved
+    .map((u) => u.replace(/\.js$/, '.cjs'))
+    .filter((u) => u.startsWith('file:') && u.endsWith('.cjs') && fs.existsSync(new URL(u)));
+  const urls = [...new Set([...resolved, ...besides])];
   const texts = new Map(urls.filter((u) => u.startsWith('file:')).map((u) => [u, fs.readFileSync(new URL(u), 'utf8')]));
   return { urls, status: r.status, texts };
 }

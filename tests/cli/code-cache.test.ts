@@ -56,6 +56,20 @@ test(
 );
 
 test(
+  "serve's file runs with the code cache the build made for its start",
+  { skip: NODE_COMPILE_CACHE && 'Node has its own compile cache' },
+  (t) => {
+    const cwd = tempDir(t, 'co-cache-');
+    const r = node(
+      `const m = await import(${JSON.stringify(pathToFileURL(path.join(DIST, 'chunks/serve-stdio.js')).href)}); process.stdout.write(m.codeCache + ' ' + typeof m.serveStdio);`,
+      cwd,
+    );
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, 'accepted function');
+  },
+);
+
+test(
   'a code cache made from other bytes, a damaged one or none is compiled over, and analyze says the same',
   { skip: NODE_COMPILE_CACHE && 'Node has its own compile cache' },
   (t) => {
@@ -89,3 +103,32 @@ test(
     for (const [k, r] of Object.entries(runs)) assert.equal(r.stdout, runs.built.stdout, k);
   },
 );
+
+test('analyze and propose keep the young generation at its first size (code-cache.ts, oneShotFlags), and write nothing to stderr', (t) => {
+  const files = Object.fromEntries(
+    Array.from({ length: 300 }, (_, i) => [
+      `.cursor/rules/area-${i}.mdc`,
+      `---\nglobs: src/area-${i}/**\n---\n# Area ${i}\n\n${Array.from({ length: 12 }, (_, j) => `- Rule ${j} of area ${i}: keep handler ${j} small and tested.`).join('\n')}\n`,
+    ]),
+  );
+  const repo = sandbox(t, files);
+  const cwd = tempDir(t, 'co-young-');
+  // Writes the young generation's size when the process ends (the CLI ends with process.exit).
+  const hook = path.join(cwd, 'young.mjs');
+  const out = path.join(cwd, 'young.txt');
+  fs.writeFileSync(
+    hook,
+    `import v8 from 'node:v8'; import fs from 'node:fs';\nprocess.on('exit', () => fs.writeFileSync(${JSON.stringify(out)}, String(v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size)));\n`,
+  );
+  const youngAfter = (args: string[]) => {
+    const r = spawnSync(process.execPath, ['--import', pathToFileURL(hook).href, ...args], { encoding: 'utf8', cwd, input: '' });
+    assert.equal(r.stderr, '', args.join(' '));
+    return Number(fs.readFileSync(out, 'utf8'));
+  };
+  // Loading the CLI may take it from its first size to the next; left alone, an analysis of these rules takes it to 16 MB.
+  const first = youngAfter(['-e', '0']);
+  for (const command of ['analyze', 'propose']) {
+    const young = youngAfter([CLI, command, '--json', '--repo', repo]);
+    assert.ok(young <= 2 * first, `${command}: the young generation grew to ${young} bytes (${first} at start)`);
+  }
+});

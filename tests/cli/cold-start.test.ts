@@ -231,11 +231,37 @@ test('a reader that stops early ends the command quietly, without an EPIPE trace
 /** The modules of our own a bundled file holds: esbuild names each in a `// server/dist/...` line. */
 const bundledModules = (file: string) =>
   [...fs.readFileSync(file, 'utf8').matchAll(/^\/\/ (server\/dist\/[\w/.-]+\.js)$/gm)].map((m) => m[1]!);
+/** The modules a bundled file runs only when first imported: esbuild wraps each in `__esm({ "server/dist/..."() {...} })`. */
+const lazyModules = (file: string) =>
+  new Set([...fs.readFileSync(file, 'utf8').matchAll(/__esm\(\{\n\s*"(server\/dist\/[\w/.-]+\.js)"\(\)/g)].map((m) => m[1]!));
 
-test("serve's start (initialize, tools/list) loads no module that writes traces, narrates or judges state: they load with the first tool call", (t) => {
+/**
+ * serve's file (chunks/serve-stdio.cjs) holds all of serve, its steps too: a hook for a child process
+ * (`--import`) that, when that file is compiled, makes esbuild's `__esm` write the name of each
+ * module it runs to the file INIT_LOG when the process ends (the code cache is then refused: other bytes).
+ */
+const INIT_HOOK = `import vm from 'node:vm';
+import fs from 'node:fs';
+const ran = [];
+const Script = vm.Script;
+vm.Script = class extends Script {
+  constructor(code, options) {
+    if (options?.filename?.endsWith('serve-stdio.cjs'))
+      code = code.replace('var __esm = (fn, res, err) => function __init() {', '$& if (fn) globalThis.__ranModules.push(__getOwnPropNames(fn)[0]);');
+    super(code, { ...options, cachedData: undefined });
+  }
+};
+globalThis.__ranModules = ran;
+process.on('exit', () => fs.writeFileSync(process.env.INIT_LOG, ran.join('\\n')));
+`;
+
+test("serve's start (initialize, tools/list) runs no module that writes traces, narrates or judges state: they run with the first tool call", (t) => {
   const repo = sandbox(t, FILES);
   const tmp = tempDir(t, 'co-cold-serve-');
   const hook = moduleLogHook(tmp);
+  const initHook = path.join(tmp, 'init-hook.mjs');
+  const initLog = path.join(tmp, 'init.txt');
+  fs.writeFileSync(initHook, INIT_HOOK);
   const input = [
     {
       jsonrpc: '2.0',
@@ -248,17 +274,30 @@ test("serve's start (initialize, tools/list) loads no module that writes traces,
   ]
     .map((m) => JSON.stringify(m))
     .join('\n');
-  const e: Record<string, string | undefined> = { ...process.env, LOADED_LOG: hook.log };
+  const e: Record<string, string | undefined> = { ...process.env, LOADED_LOG: hook.log, INIT_LOG: initLog };
   delete e.COPILOT_ONBOARD_REPO;
-  const r = spawnSync(process.execPath, ['--import', hook.importArg, CLI, 'serve', '--repo', repo], {
-    encoding: 'utf8',
-    input: `${input}\n`,
-    env: e,
-    cwd: tmp,
-  });
+  const r = spawnSync(
+    process.execPath,
+    ['--import', hook.importArg, '--import', pathToFileURL(initHook).href, CLI, 'serve', '--repo', repo],
+    {
+      encoding: 'utf8',
+      input: `${input}\n`,
+      env: e,
+      cwd: tmp,
+    },
+  );
   assert.ok(r.stdout.includes('{"result":{"tools":[{"name":"onboarding_analyze"'), `no tools/list answer: ${r.stderr}`);
-  const loaded = distFiles(hook.read()).flatMap((f) => bundledModules(path.join(DIST, f)));
+  const files = distFiles(hook.read());
+  assert.ok(files.includes('chunks/serve-stdio.js'), `serve ran from its own file: ${files.join(', ')}`);
+  const serveFile = path.join(DIST, 'chunks/serve-stdio.cjs');
+  const lazy = lazyModules(serveFile);
+  const ran = new Set(fs.readFileSync(initLog, 'utf8').split('\n'));
+  const loaded = [
+    ...files.filter((f) => f.endsWith('.js')).flatMap((f) => bundledModules(path.join(DIST, f))),
+    ...bundledModules(serveFile).filter((m) => !lazy.has(m) || ran.has(m)),
+  ];
   assert.ok(loaded.includes('server/dist/mcp/server.js'), `the check sees the bundled modules: ${loaded.join(', ')}`);
+  assert.ok(lazy.has('server/dist/steps/tool-call.js') && ran.size > 1, 'the check sees which lazy modules ran');
   for (const m of [
     'narrate/narrate.js',
     'state/traces/writer.js',

@@ -112,7 +112,10 @@ export const FINDERS: readonly Finder[] = [
   {
     name: 'subject',
     kinds: ['contradiction/subject'],
-    find: (i, earlier) => secondLookProblems(i.units, i.scopeOf, earlier),
+    find: (i, earlier) => {
+      const read = withCopies(i);
+      return secondLookProblems(read.units, read.scopeOf, earlier, i.scan.copies);
+    },
     optIn: true,
   },
 ];
@@ -153,6 +156,19 @@ export function finderInput(scan: ScanResult): FinderInput {
   const repeatUnits = copyDocs.length === 0 ? units : repeatDocs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
   const scopeOf = (u: Unit): Scope => scopes.get(u.path) ?? { kind: 'repo' };
   return { scan, docs, units, copies, repeatDocs, repeatUnits, scopeOf, normalizedOf: normalizedTexts() };
+}
+
+/**
+ * The units with those of every file left out as a copy, a twin or a synced source of another: where
+ * two copies of one file differ, one of them drifted, and the person keeping one should hear which line.
+ */
+function withCopies(i: FinderInput): { units: Unit[]; scopeOf: (u: Unit) => Scope } {
+  if (i.scan.copies.length === 0) return i;
+  const paths = new Set(i.scan.copies.map((c) => c.path));
+  const docs = i.scan.docs.filter((d) => paths.has(d.path) && d.aliasOf === null);
+  const scopes = new Map(docs.map((d) => [d.path, d.scope]));
+  const units = [...i.units, ...docs.flatMap((d) => d.units).filter((u) => !isToolMark(u))];
+  return { units, scopeOf: (u) => scopes.get(u.path) ?? i.scopeOf(u) };
 }
 
 /** Exact, near and reworded repeats; the ones a copied file or section stands for collapse into it, and one rule said alike in many places is one report. */

@@ -20,7 +20,7 @@ export interface Token {
 const MAX_TOKENS = 40;
 
 const isPlaceholder = (t: string) => t === '<>';
-const isNumber = (t: string) => /^\d+$/.test(t);
+const isNumber = (t: string) => /^\d+(?:\.\d+)*$/.test(t);
 
 export function valueTokens(value: string): Token[] {
   const out: Token[] = [];
@@ -29,21 +29,32 @@ export function valueTokens(value: string): Token[] {
     .split(/\s+/)
     .forEach((w, word) => {
       if (/^--?[\p{L}]/u.test(w)) out.push({ text: w.replace(/=.*$/, ''), word, flag: true });
-      else for (const s of w.split(/[^\p{L}\p{N}<>]+/u)) if (s !== '') out.push({ text: s, word, flag: false });
+      // A dotted number is one token (a version: `8.5.2`), other words are cut at their punctuation.
+      else for (const s of w.match(/\d+(?:\.\d+)+|[\p{L}\p{N}<>]+/gu) ?? []) out.push({ text: s, word, flag: false });
     });
   return out.slice(0, MAX_TOKENS);
 }
 
 /** Which tokens of `a` and of `b` are in their common subsequence (jsdiff's `diffArrays`, Myers' diff). */
 export function commonMask<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): [boolean[], boolean[]] {
+  return diffMask(a, b, same).slice(0, 2) as [boolean[], boolean[]];
+}
+
+/** As commonMask, and whether some tokens of `a` stand where tokens of `b` stand (a removal next to an addition: one replaced). */
+function diffMask<T>(a: readonly T[], b: readonly T[], same: (x: T, y: T) => boolean): [boolean[], boolean[], boolean] {
   const inA: boolean[] = [];
   const inB: boolean[] = [];
+  let replaced = false;
+  let previous: 'added' | 'removed' | 'kept' = 'kept';
   for (const part of diffArrays(a as T[], b as T[], { comparator: same })) {
     const count = part.count ?? part.value.length;
     if (!part.added) for (let k = 0; k < count; k++) inA.push(!part.removed);
     if (!part.removed) for (let k = 0; k < count; k++) inB.push(!part.added);
+    const now = part.added ? 'added' : part.removed ? 'removed' : 'kept';
+    if ((now === 'added' && previous === 'removed') || (now === 'removed' && previous === 'added')) replaced = true;
+    previous = now;
   }
-  return [inA, inB];
+  return [inA, inB, replaced];
 }
 
 /** How two values of one slot differ: what each has of its own, and how strongly that marks a pair (0: not a pair). */
@@ -64,7 +75,7 @@ export function compareValues(x: string, y: string, tokensOf: (v: string) => Tok
   const b = tokensOf(y);
   // No token in common: nothing to align (most pairs of values end here).
   if (!a.some((t) => b.some((u) => u.text === t.text))) return null;
-  const [inA, inB] = commonMask(a, b, (p, q) => p.text === q.text && p.flag === q.flag);
+  const [inA, inB, replaced] = diffMask(a, b, (p, q) => p.text === q.text && p.flag === q.flag);
   const frame = a.filter((t, i) => inA[i] && !isNumber(t.text) && !isPlaceholder(t.text)).length;
   if (frame === 0) return null;
   // A token that only moved (`--all --quiet` and `--quiet --all`) is no change.
@@ -74,12 +85,16 @@ export function compareValues(x: string, y: string, tokensOf: (v: string) => Tok
   if (onlyA.length === 0 && onlyB.length === 0) return null;
   const changed = Math.max(onlyA.length, onlyB.length);
   const kept = frame / (frame + changed);
+  // One job run by two programs (`zorb test -q` / `quax test`): the same words after another first word.
+  if (sameJob(a, b)) return { strength: 0.65, change: 'replaced' };
   if (onlyA.length > 0 && onlyB.length > 0) {
     // The frame must outweigh the change: `x lgtm` and `x generate-docs --quiet` share only their tool.
-    if (frame < changed) return { strength: 0.15, change: 'replaced' };
+    // And a token must stand where the other's stood: `req_x` and `x-versions` only share a word.
+    if (frame < changed || !replaced) return { strength: 0.15, change: 'replaced' };
     // A changed last word changes what is acted on (`run build`, `run test`): two actions side by
     // side more often than one slot filled twice (`pnpm test`, `npm test`).
-    const lastChanged = !inA[a.length - 1] && !inB[b.length - 1];
+    // A number changed last is a version changed (`Name 3` / `Name 4`), not another action.
+    const lastChanged = !inA[a.length - 1] && !inB[b.length - 1] && !(isNumber(a.at(-1)!.text) && isNumber(b.at(-1)!.text));
     return { strength: (0.3 + 0.7 * kept) * (lastChanged ? 0.5 : 1), change: 'replaced' };
   }
   // One side only adds. A flag changes what the command does; a segment inside a word the other has
@@ -95,11 +110,23 @@ export function compareValues(x: string, y: string, tokensOf: (v: string) => Tok
   return null;
 }
 
-/** The added tokens all stand before the kept ones of their word: a leading folder, not a changed name. */
+/** Two commands of two words or more whose first words differ and whose other words, flags aside, are the same. */
+function sameJob(a: readonly Token[], b: readonly Token[]): boolean {
+  if (a.length < 2 || b.length < 2 || a[0]!.text === b[0]!.text || a[0]!.word !== 0 || a[1]!.word === 0 || b[1]!.word === 0) return false;
+  const job = (t: readonly Token[]) =>
+    t
+      .slice(1)
+      .filter((x) => !x.flag)
+      .map((x) => x.text)
+      .join(' ');
+  return job(a) !== '' && job(a) === job(b);
+}
+
+/** The added tokens all stand before every kept one of their word: a leading folder, not a changed name (nor a folder put inside a path). */
 function folderOnly(tokens: readonly Token[], kept: readonly boolean[], added: readonly Token[]): boolean {
   return added.every((t) => {
     const i = tokens.indexOf(t);
-    return tokens.some((u, j) => j > i && u.word === t.word && kept[j]);
+    return tokens.some((u, j) => j > i && u.word === t.word && kept[j]) && !tokens.some((u, j) => j < i && u.word === t.word && kept[j]);
   });
 }
 

@@ -14,8 +14,12 @@ export interface SecondLook {
   mark: 'values' | 'polarity' | 'both';
   /** The two values, for a pair marked by values. */
   values?: [string, string];
-  /** Further lines on `b`'s side: for a rule saying not to (`a`), every line found doing it, best first. */
+  /** Further lines on `b`'s side: for a rule saying not to (`a`), every line found doing it, best first; for a drifted line, its other copies. */
   more?: RuleLine[];
+  /** Lines saying what `a` says (its copies in other files). */
+  also?: RuleLine[];
+  /** Two copies of one line with values changed (a drifted copy): one more copy of it joins this pair. */
+  drift?: boolean;
 }
 
 /** What judging a pair needs to know of the repository: its terms' weights, the text of each file, pairs already reported. */
@@ -30,6 +34,8 @@ export interface PairContext {
   /** How many of the repository's values extend a name (`x-` or `x_` after it): a family of names (`x-core`, `x-web`, `x-cli`). */
   familySize: (name: string) => number;
   taken: ReadonlySet<string>;
+  /** Whether a file holds a line of this text. */
+  holds: (path: string, text: string) => boolean;
 }
 
 /** The key of a pair of lines, in either order: pairs analysis already reports are not offered again. */
@@ -53,6 +59,8 @@ interface Slot {
   line?: boolean;
   /** One path written in two cases. */
   cased?: boolean;
+  /** Read from the lines' own words (two naming styles): the words naming themselves is the point. */
+  worded?: boolean;
 }
 
 /**
@@ -76,7 +84,10 @@ export function judgePair(
   const negation = (ra.negated.size > 0 && rb.values.length > 0) || (rb.negated.size > 0 && ra.values.length > 0);
   if (!valuesBoth && !negation && similarity < LINE_ALIKE) return null;
   if (a.unit === b.unit || !scopesOverlap(a.scope, b.scope)) return null;
-  if (a.code && b.code && a.path === b.path) return null;
+  // One line is in the other's file too (a copy of the file, or a line said in both): the pair is one
+  // inside that file, ranked as such (not higher for standing across files; asked once with its copy).
+  const oneFile = a.path === b.path || c.holds(b.path, a.text) || c.holds(a.path, b.text);
+  if (a.code && b.code && oneFile) return null;
   if (a.path === b.path && a.section === b.section && a.item && b.item) return null;
   // Aligning whole lines word by word costs most: only lines alike enough to be one frame are aligned.
   const aligned = similarity >= LINE_ALIKE ? alignLines(lineWords(a.text), lineWords(b.text)) : null;
@@ -84,8 +95,8 @@ export function judgePair(
   if (aligned && aligned.onlyA.length === 0 && aligned.onlyB.length === 0 && a.text.trim() === b.text.trim()) return null;
   const turned = aligned !== null && negationOnly(aligned.onlyA, aligned.onlyB) && aligned.common >= 3;
   const lined = aligned && lineSlot(aligned, ra, rb);
-  const found = turned ? null : (lined ?? valueSlot(ra, rb, c.tokensOf) ?? orderSlot(a.text, b.text, ra, rb));
-  const slot = found && !found.line && !found.cased && namesItself(found.values, a, b) ? null : found;
+  const found = turned ? null : (lined ?? styleSlot(a.text, b.text) ?? valueSlot(ra, rb, c) ?? orderSlot(a.text, b.text, ra, rb));
+  const slot = found && !found.line && !found.cased && !found.worded && namesItself(found.values, a, b) ? null : found;
   const turn = turned ? { strength: 1, against: aligned.onlyA.length > 0 ? 'a' : 'b' } : flipped(ra, rb, bTerms, c.weight, c.topWeight);
   const polarity = turn.strength;
   if (!slot && polarity === 0) return null;
@@ -98,13 +109,15 @@ export function judgePair(
   // A name and one of a family of names built on it (`x` / `x-web`, with `x-core` and `x-cli` beside): a member, not a drift.
   if (slot && !slot.cased && FAMILY_OF(slot.values, c.familySize)) score *= 0.3;
   if (ra.hedged || rb.hedged) score *= 0.5;
+  // A glossary entry names a value (what it is); a line using it, or a longer name, sets nothing against it.
+  if (slot && !slot.line && (ra.entry || rb.entry)) score *= 0.3;
   if (ra.catalogue || rb.catalogue) score *= 0.3;
   if (a.code && b.code) score *= 0.6;
-  if (a.path !== b.path) score *= 1.5;
+  if (!oneFile) score *= 1.5;
   else if (a.section !== b.section) score *= 0.8;
   // Two values in one file are most often parallel items (each step, each package), not a drift; a
   // rule and a line of its own file doing what it forbids, most often its example or its exception.
-  if (a.path === b.path) score *= 0.5;
+  if (oneFile) score *= 0.5;
   // A pair marked only by polarity puts the line that says not to first: the rule, then the lines doing it.
   const swap = !slot && turn.against === 'b';
   return {
@@ -114,6 +127,7 @@ export function judgePair(
     subject: subjectOf(ra, bTerms, c.weight),
     mark: slot && polarity > 0 ? 'both' : slot ? 'values' : 'polarity',
     ...(slot ? { values: slot.values } : {}),
+    ...(slot?.line && !turned ? { drift: true } : {}),
   };
 }
 
@@ -127,14 +141,18 @@ function lineSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, ra: L
   const valued = (words: string[], r: LineTerms) => words.every((w) => /\d/.test(w) || inValue(r, w));
   if (!valued(x.onlyA, ra) || !valued(x.onlyB, rb)) return null;
   const changed = Math.max(x.onlyA.length, x.onlyB.length);
-  if (x.common < 4 || x.onlyA.length === 0 || x.onlyB.length === 0 || changed > 3) return null;
+  if (x.common < 4 || x.onlyA.length === 0 || x.onlyB.length === 0 || changed > Math.max(3, x.common / 4)) return null;
   // The changed words say the same in other punctuation, or one side only adds to the other
   // (`custom-sections.md` / "custom sections", `i18n.md overview` / `i18n`): reworded, not drifted.
   const [ta, tb] = [new Set(x.onlyA.flatMap(valueTokens)), new Set(x.onlyB.flatMap(valueTokens))];
   if ([...ta].every((t) => tb.has(t)) || [...tb].every((t) => ta.has(t))) return null;
   const kept = x.common / (x.common + changed);
   if (kept < 0.7) return null;
-  const values: [string, string] = [x.onlyA.join(' '), x.onlyB.join(' ')];
+  // Said as the values that hold the changed words (`pnpm run build` / `vp build`), else the words.
+  const holding = (words: string[], r: LineTerms) =>
+    r.values.filter((v) => words.some((w) => v.text === w || v.text.split(/[\s]+/).includes(w))).map((v) => v.text);
+  const [ha, hb] = [holding(x.onlyA, ra), holding(x.onlyB, rb)];
+  const values: [string, string] = ha.length > 0 && hb.length > 0 ? [ha.join(', '), hb.join(', ')] : [x.onlyA.join(' '), x.onlyB.join(' ')];
   return { values, strength: (0.5 + 0.5 * kept) * (twoFiles(...values) ? OTHER_FILE : 1), line: true };
 }
 
@@ -158,6 +176,18 @@ function oneStem(x: string, y: string): boolean {
 }
 const ORDER = /\b(before|after)\s+(?:each\s+|every\s+|the\s+|a\s+)?(\p{L}{4,})/iu;
 
+/** A naming style's name, by its shape: a word joined to "case" (`camelCase`, `snake_case`, `kebab-case`, `UPPER_SNAKE_CASE`). */
+const NAMING_STYLE = /\b[A-Za-z]+(?:[-_][A-Za-z]+)*(?:Case|[-_]case|_CASE)\b/g;
+
+/** Two lines about one thing, each naming first another naming style for it ("keys are `TitleCase`" / "keys are UPPER_SNAKE_CASE"). */
+function styleSlot(ta: string, tb: string): Slot | null {
+  if (!/case\b/i.test(ta) || !/case\b/i.test(tb)) return null;
+  const [sa, sb] = [ta, tb].map((t) => [...new Set((t.match(NAMING_STYLE) ?? []).map((m) => m.toLowerCase()))]);
+  // Each line's first style is its own choice (a later one may be the style it overrides).
+  if (sa!.length === 0 || sb!.length === 0 || sa![0] === sb![0]) return null;
+  return { values: [sa![0]!, sb![0]!], strength: 0.7, worded: true };
+}
+
 /** One line is the other with a negation added: the same action, said and forbidden. */
 const negationOnly = (onlyA: string[], onlyB: string[]): boolean => {
   const [more, less] = onlyA.length > 0 ? [onlyA, onlyB] : [onlyB, onlyA];
@@ -165,15 +195,17 @@ const negationOnly = (onlyA: string[], onlyB: string[]): boolean => {
 };
 
 /** The closest two values one line has and the other has not, by their tokens (align.ts). */
-function valueSlot(ra: LineTerms, rb: LineTerms, tokensOf: (v: string) => Token[]): Slot | null {
+function valueSlot(ra: LineTerms, rb: LineTerms, c: PairContext): Slot | null {
+  const tokensOf = c.tokensOf;
   // A value a line says not to use is no choice of a slot: "never `x`" and "use `x --check`" agree.
   const [va, vb] = [ra.values.filter((v) => !ra.negated.has(v.text)), rb.values.filter((v) => !rb.negated.has(v.text))];
   let best: Slot | null = null;
   for (const x of va) {
     const same = vb.find((y) => y.text === x.text);
     if (same) {
-      // One path written in two cases names two files on most systems: one of them is wrong.
-      if (same.written !== x.written && isPath(x.text) && CASE_DRIFT > (best?.strength ?? 0))
+      // One path written in two cases names two files on most systems: one of them is wrong; so does
+      // one line of code in two cases (`List[str]` / `list[str]`: case is meaning in code).
+      if (same.written !== x.written && (isPath(x.text) || (ra.code && rb.code)) && CASE_DRIFT > (best?.strength ?? 0))
         best = { values: [x.written, same.written], strength: CASE_DRIFT, cased: true };
       continue;
     }
@@ -184,12 +216,30 @@ function valueSlot(ra: LineTerms, rb: LineTerms, tokensOf: (v: string) => Token[
       if (within(x.text, y.text) || within(y.text, x.text) || dottedKin(x.text, y.text)) continue;
       const d = compareValues(x.text, y.text, tokensOf);
       // No token in common: the same frame around them (`main` branch, `canary` branch) still makes one slot.
-      let strength = d ? d.strength : sameFrame(x, y) && !shareToken(x.text, y.text, tokensOf) ? 0.45 : 0;
+      let strength = d ? d.strength : sameFrame(x, y, c) && !shareToken(x.text, y.text, tokensOf) ? 0.45 : 0;
       if (strength > 0 && twoFiles(x.text, y.text)) strength *= OTHER_FILE;
+      // Two names of one family, a part replaced inside one word (`web-tests` / `core-tests`): two things.
+      if (d?.change === 'replaced' && oneWord(x.text, tokensOf) && oneWord(y.text, tokensOf)) strength *= FAMILY_MEMBER;
+      // What one value adds, the other line says too (`x sync` "(optionally `--all`)" / `x sync --all`): it agrees.
+      if (strength > 0 && addsOnlyWhatOtherSays(x.text, y.text, rb, tokensOf) && addsOnlyWhatOtherSays(y.text, x.text, ra, tokensOf))
+        continue;
       if (strength > (best?.strength ?? 0)) best = { values: [x.text, y.text], strength };
     }
   }
   return best;
+}
+
+/** How much two names of one family (a part replaced inside one word) mark a pair, against two commands. */
+const FAMILY_MEMBER = 0.3;
+
+/** All of a value's tokens are in one word of it (a name, `x-tests`, maybe after a tree's marks). */
+const oneWord = (v: string, tokensOf: (v: string) => Token[]) => new Set(tokensOf(v).map((t) => t.word)).size === 1;
+
+/** Every token `mine` has that `other` has not is said elsewhere in the other line (as a word, a flag or inside a value). */
+function addsOnlyWhatOtherSays(mine: string, other: string, otherLine: LineTerms, tokensOf: (v: string) => Token[]): boolean {
+  const theirs = new Set(tokensOf(other).map((t) => t.text));
+  const said = new Set(otherLine.terms.flatMap((t) => [t, ...tokensOf(t).map((x) => x.text)]));
+  return tokensOf(mine).every((t) => theirs.has(t.text) || said.has(t.text) || said.has(t.text.replace(/^--?/, '')));
 }
 
 const within = (inner: string, outer: string) => inner.startsWith(`${outer}/`) && !/\s/.test(inner);
@@ -248,9 +298,12 @@ function twoFiles(x: string, y: string): boolean {
 const shareToken = (x: string, y: string, tokensOf: (v: string) => Token[]) =>
   tokensOf(x).some((t) => tokensOf(y).some((u) => u.text === t.text));
 /** The same word around two values of one kind (`main` branch, `canary` branch): a word of four letters or more ("the" frames anything), two paths or two names. */
-const sameFrame = (x: Value, y: Value) =>
-  ((x.before.length >= 4 && x.before === y.before) || (x.after.length >= 4 && x.after === y.after)) &&
+const sameFrame = (x: Value, y: Value, c: PairContext) =>
+  ((x.before.length >= 4 && x.before === y.before && rareWord(x.before, c)) ||
+    (x.after.length >= 4 && x.after === y.after && rareWord(x.after, c))) &&
   (x.text.includes('/') || isPath(x.text)) === (y.text.includes('/') || isPath(y.text));
+/** A word rare enough here to frame a slot (`branch`), not one of grammar every other line has (`with`, `from`). */
+const rareWord = (w: string, c: PairContext) => (c.weight.get(w) ?? c.topWeight) >= 0.5 * c.topWeight;
 
 /** A value whose own tokens name the line's file or heading: each package or section naming itself, a parallel. */
 function ownSubject(value: string, line: RuleLine): boolean {
@@ -301,10 +354,17 @@ function flipped(
     ...[...ra.negated, ...rb.negated].filter((t) => !bTerms.has(t) || !ra.terms.includes(t)),
   ];
   for (const t of candidates) {
+    // A version alone (`v4`, `12`) names no thing: "not supported in X v4" says nothing of another name's v4.
+    if (VERSION_ALONE.test(t)) continue;
     const [no, yes] = ra.negated.has(t) ? [ra, rb] : rb.negated.has(t) ? [rb, ra] : [null, null];
     if (!no || !yes || yes.negated.has(t)) continue;
     const shared = bTerms.has(t) && ra.terms.includes(t);
     if (!((shared && inValue(yes, t)) || (inValue(no, t) && inFolder(yes, t)))) continue;
+    // Opposite on one action and one object: the forbidden term is a thing the rule names (a value, a
+    // part of one: `x/y`, or a capitalised name) or the program the other line runs (`x fetch y`), or the other line holds a second word of the forbidden clause (the action
+    // and its object: "never build with the release profile" / `build --release`). One plain word in
+    // common ("must not add a comment" / "add tests") is two actions on two things.
+    if (!partOfValue(no, t) && !runsProgram(yes, t) && heldWords(no.negated, yes.terms, weight, top) < 2) continue;
     // The line is the rule's named exception, or the rule forbids only a narrower use of the value.
     if (yes.terms.some((u) => no.excepted.has(u)) || [...no.narrowed].some((v) => v === t || v.split(/\s+/).includes(t))) continue;
     // The line names the rule's own choice too (`pnpm nx build`, `npm exec nx test` against "use `pnpm`; never npm"): examples of both.
@@ -321,8 +381,36 @@ function flipped(
   return best;
 }
 
-/** The term is a value of the line or a whole word of one (a command's word), not a piece of a file name. */
-const inValue = (r: LineTerms, t: string): boolean => r.values.some((v) => v.text === t || v.text.split(/\s+/).includes(t));
+/** The term is a value the line turns down or one of its words or parts (`composer` in `composer/npm`), or a name. */
+const partOfValue = (r: LineTerms, t: string): boolean =>
+  r.names.has(t) || r.values.some((v) => r.negated.has(v.text) && (v.text === t || valueTokens(v.text).includes(t)));
+
+/** The term is the program a command of the line runs (its first word, the command having more; not a declaration in code: `class X {}`). */
+const runsProgram = (r: LineTerms, t: string): boolean =>
+  r.values.some((v) => v.command && v.text.startsWith(`${t} `) && !/[{}()=]/.test(v.text));
+
+/** A word's stem for "holds the same word" (`builds` / `build`, `snapshots` / `snapshot`). */
+const stem = (t: string) => (t.length > 4 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t);
+
+/** How many words of a negated clause the other line holds (by stem), leaving out the most common words. */
+function heldWords(negated: ReadonlySet<string>, terms: readonly string[], weight: ReadonlyMap<string, number>, top: number): number {
+  const stems = new Set(terms.map(stem));
+  let n = 0;
+  for (const t of negated) if ((weight.get(t) ?? 0) >= 0.4 * top && stems.has(stem(t))) n++;
+  return n;
+}
+
+const VERSION_ALONE = /^v?\d+(?:\.\d+)*$/;
+
+/** The term is a value of the line or a whole word of one (a command's word or a flag's name: `--release`), not a piece of a file name. */
+const inValue = (r: LineTerms, t: string): boolean =>
+  r.values.some((v) => v.text === t || v.text.split(/\s+/).some((w) => w === t || bareWord(w) === t));
+/** A command's word without its quotes, a flag's dashes or its `=value` (`'x'`, `--release`, `--mode=y`). */
+const bareWord = (w: string) =>
+  w
+    .replace(/^['"]+|['",;]+$/g, '')
+    .replace(/^--?/, '')
+    .replace(/=.*$/, '');
 
 /** The term is a folder of a path the line holds (`generated` in `src/generated/rules.rs`): what is done there is done to it. */
 const inFolder = (r: LineTerms, t: string): boolean =>

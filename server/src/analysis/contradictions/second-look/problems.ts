@@ -1,22 +1,28 @@
 import type { Scope, Unit } from '../../../model/model.js';
 import type { Found, FoundContradiction } from '../../../model/problem.js';
-import { findSecondLooks, pairKey, type SecondLook } from './second-looks.js';
+import type { CopyOf } from './copy-pairs.js';
+import { findSecondLooks, LISTED_SECOND_LOOKS, pairKey, type SecondLook } from './second-looks.js';
 
 /** The pairs worth a second look as contradictions of kind `subject` (certainty low), best first. */
-export function secondLookProblems(units: Unit[], scopeOf: (u: Unit) => Scope, reported: readonly Found[]): FoundContradiction[] {
+export function secondLookProblems(
+  units: Unit[],
+  scopeOf: (u: Unit) => Scope,
+  reported: readonly Found[],
+  copies: readonly CopyOf[] = [],
+): FoundContradiction[] {
   const taken = new Set<string>();
   for (const p of reported)
     if (p.type === 'contradiction')
       for (let i = 0; i < p.locations.length; i++)
         for (let j = i + 1; j < p.locations.length; j++) taken.add(pairKey(p.locations[i]!, p.locations[j]!));
-  return findSecondLooks(units, scopeOf, taken).map((s) => {
+  return findSecondLooks(units, scopeOf, taken, LISTED_SECOND_LOOKS, copies).map((s) => {
     const said = saidOf(s);
     return {
       type: 'contradiction' as const,
       kind: 'subject' as const,
       description: `Worth a second look, both about ${s.subject}: ${said}`,
-      locations: [s.a, s.b, ...(s.more ?? [])].map((l) => ({ path: l.path, line: l.line })),
-      sides: [0, 1, ...(s.more ?? []).map(() => 1)],
+      locations: [s.a, s.b, ...(s.more ?? []), ...(s.also ?? [])].map((l) => ({ path: l.path, line: l.line })),
+      sides: [0, 1, ...(s.more ?? []).map(() => 1), ...(s.also ?? []).map(() => 0)],
       topic: s.subject,
       said,
     };

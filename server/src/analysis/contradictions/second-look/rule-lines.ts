@@ -1,5 +1,6 @@
 import type { Scope, Unit } from '../../../model/model.js';
 import { proseLines, sectionTitle } from '../claims.js';
+import { bareItem, dontFrom, listHead } from '../list-heads.js';
 import { WRONG_WAY } from './terms.js';
 
 /** One line a reader takes as a claim: a rule's line, or a line of a code example or template. */
@@ -13,7 +14,7 @@ export interface RuleLine {
   section: string;
   /** A line of a code block (an example or template), not prose. */
   code: boolean;
-  /** A line of a code block shown as the wrong way (under "❌ Wrong:", "Don't:"): it says not to. */
+  /** A line of a code block shown as the wrong way (under "❌ Wrong:", "Don't:"), or a bare item of a "don't" list: it says not to. */
   wrong: boolean;
   /** A list item: its siblings under one heading may be a catalogue. */
   item: boolean;
@@ -27,9 +28,12 @@ export function ruleLines(units: Unit[], scopeOf: (u: Unit) => Scope): RuleLine[
   const out: RuleLine[] = [];
   const section = new Map<string, string>();
   const before = new Map<string, Unit>(); // the unit before, by file
+  const dontList = new Map<string, boolean>(); // under a "don't" heading or label, by file
   for (const u of units) {
     const previous = before.get(u.path);
     before.set(u.path, u);
+    const heads = listHead(u);
+    if (heads !== null) dontList.set(u.path, heads);
     if (u.kind === 'heading') {
       section.set(u.path, sectionTitle(u));
       continue;
@@ -40,11 +44,14 @@ export function ruleLines(units: Unit[], scopeOf: (u: Unit) => Scope): RuleLine[
     // Nearly every unit is one line: its prose lines are a list of one, read without a set.
     const prose = proseLines(u);
     const wrong = u.kind === 'code' && previous !== undefined && previous.kind !== 'heading' && WRONG_WAY.test(previous.lines.at(-1)!);
+    // An item of a "don't" list that is one bare instruction ("- Blindly accept all changes") says not to.
+    const dont = dontFrom(u, dontList.get(u.path) === true);
     for (let i = 0; i < u.lines.length; i++) {
       const text = u.lines[i]!;
       if (text.trim() === '' || FENCE_LINE.test(text)) continue;
       const code = u.kind === 'code' || !prose.includes(i);
-      out.push({ path, line: u.line + i, text, unit, section: sectionOf, code, wrong: code && wrong, item, scope });
+      const turned = code ? wrong : i >= dont && bareItem(text);
+      out.push({ path, line: u.line + i, text, unit, section: sectionOf, code, wrong: turned, item, scope });
     }
   }
   return out;

@@ -1,6 +1,7 @@
 import type { Scope, Unit } from '../../../model/model.js';
 import { valueTokens, type Token } from './align.js';
 import { judgePair, type PairContext, type SecondLook } from './judge.js';
+import { copyPairs, type CopyOf } from './copy-pairs.js';
 import { ruleLines, type RuleLine } from './rule-lines.js';
 import { lineTerms, mayMark, type LineTerms } from './terms.js';
 
@@ -31,10 +32,12 @@ export function findSecondLooks(
   scopeOf: (u: Unit) => Scope,
   taken: ReadonlySet<string> = new Set(),
   limit = LISTED_SECOND_LOOKS,
+  copies: readonly CopyOf[] = [],
 ): SecondLook[] {
   // Most repositories of long plain prose have no two lines anything could mark: nothing more is read.
   if (!twoMayMark(units)) return [];
-  const index = indexLines(ruleLines(units, scopeOf), taken);
+  const all = ruleLines(units, scopeOf);
+  const index = indexLines(all, taken);
   if (!index) return [];
   const { lines, read, weight, postings, norms, context } = index;
   const n = lines.length;
@@ -72,6 +75,7 @@ export function findSecondLooks(
       if (pair) found.push(pair);
     }
   }
+  found.push(...copyPairs(all, copies, context));
   return keepBest(found, limit);
 }
 
@@ -95,7 +99,7 @@ const turnsAgainst = (a: LineTerms, b: LineTerms) =>
  * reading counts each word's lines: a line none of whose words is shared by a few other lines meets
  * no line; nor does one with no value and no negation (nothing could mark a pair). Neither is read further.
  */
-function indexLines(all: RuleLine[], taken: ReadonlySet<string>) {
+export function indexLines(all: RuleLine[], taken: ReadonlySet<string>) {
   // A line nothing could mark (no value, no negation: mayMark, a cheap test read before any word) pairs
   // with no line; with fewer than two lines left, no word is counted at all.
   const marked = all.map(mayMark);
@@ -143,30 +147,57 @@ function indexLines(all: RuleLine[], taken: ReadonlySet<string>) {
     families
       .set(name, allValues.filter((v) => v.length > name.length + 1 && v.startsWith(name) && /[-_]/.test(v[name.length]!)).length)
       .get(name)!;
-  const context: PairContext = { weight, tokensOf, topWeight, fileValues, taken, familySize };
+  const fileLines = new Map<string, Set<string>>();
+  for (const l of all) (fileLines.get(l.path) ?? fileLines.set(l.path, new Set()).get(l.path)!).add(l.text.trim());
+  const holds = (path: string, text: string) => fileLines.get(path)?.has(text.trim()) ?? false;
+  const context: PairContext = { weight, tokensOf, topWeight, fileValues, taken, familySize, holds };
   return { lines, read, weight, postings, norms, context };
 }
 
 /** The best pairs first, each line in at most a few of them, at most `limit`. */
-function keepBest(all: SecondLook[], limit: number): SecondLook[] {
+export function keepBest(all: SecondLook[], limit: number): SecondLook[] {
   all.sort((p, q) => q.score - p.score || p.a.path.localeCompare(q.a.path) || p.a.line - q.a.line || p.b.line - q.b.line);
   const found = joinRules(all);
   const uses = new Map<string, number>();
-  const asked = new Set<string>();
+  const asked = new Map<string, SecondLook>(); // the two lines' texts -> the pair kept for them
   const kept: SecondLook[] = [];
+  const drifts = new Map<string, SecondLook>(); // a line of a drifted pair kept -> that pair
   for (const p of found) {
     const [ka, kb] = [`${p.a.path}:${p.a.line}`, `${p.b.path}:${p.b.line}`];
-    if ((uses.get(ka) ?? 0) >= PAIRS_PER_LINE || (uses.get(kb) ?? 0) >= PAIRS_PER_LINE) continue;
-    // The same two lines again, in a copied file (AGENTS.md and CLAUDE.md alike): one question, asked once.
+    // One line drifted in three copies is one question: the third copy joins the pair of the first two.
+    const joined = p.drift ? (drifts.get(ka) ?? drifts.get(kb)) : undefined;
+    if (joined) {
+      const other = drifts.has(ka) ? p.b : p.a;
+      addCopy(joined, other);
+      drifts.set(`${other.path}:${other.line}`, joined);
+      continue;
+    }
+    // The same two lines again, in a copied file (AGENTS.md and CLAUDE.md alike): one question, asked
+    // once, with the copies' lines beside the first two (each copy is to be set right too).
     const question = [p.a.text.trim(), p.b.text.trim()].sort().join('\n');
-    if (asked.has(question)) continue;
-    asked.add(question);
+    const again = asked.get(question);
+    if (again) {
+      addCopy(again, p.a);
+      addCopy(again, p.b);
+      continue;
+    }
+    if ((uses.get(ka) ?? 0) >= PAIRS_PER_LINE || (uses.get(kb) ?? 0) >= PAIRS_PER_LINE) continue;
+    asked.set(question, p);
     uses.set(ka, (uses.get(ka) ?? 0) + 1);
     uses.set(kb, (uses.get(kb) ?? 0) + 1);
+    if (p.drift) drifts.set(ka, p).set(kb, p);
     kept.push(p);
     if (kept.length === limit) break;
   }
   return kept;
+}
+
+/** A line joins a pair: beside the side whose line it repeats (`also` for `a`), else as one more line of `b`'s side. */
+function addCopy(pair: SecondLook, line: RuleLine): void {
+  const lines = [pair.a, pair.b, ...(pair.more ?? []), ...(pair.also ?? [])];
+  if (lines.some((l) => l.path === line.path && l.line === line.line)) return;
+  if (line.text.trim() === pair.a.text.trim()) (pair.also ??= []).push(line);
+  else (pair.more ??= []).push(line);
 }
 
 /**
