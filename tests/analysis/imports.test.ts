@@ -114,9 +114,9 @@ test('@ in AGENTS.md, inside a sentence or in a code block is text, not an impor
     'README.md': '# Readme\n',
   });
   const out = content(COPILOT)!;
-  // Text, moved as text: an `@path` naming a repository file leads to it from the new file, as a link does (issue 40).
-  assert.match(out, /^@\.\.\/README\.md$/m);
-  assert.match(out, /See @\.\.\/README\.md for the overview/);
+  // Not followed: an `@path` naming a repository file becomes a link that leads to it from the new file (issue 40).
+  assert.match(out, /^\[README\.md\]\(\.\.\/README\.md\)$/m);
+  assert.match(out, /See \[README\.md\]\(\.\.\/README\.md\) for the overview/);
   assert.match(out, /^@pytest\.fixture$/m);
   assert.match(out, /^@Override$/m);
   assert.deepEqual(scan.imports, []);

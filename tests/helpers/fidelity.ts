@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { linkDestinations, linkedPath, movablePaths, pathReferences } from '../../server/src/model/links.js';
+import { linkedPath, movablePaths } from '../../server/src/model/links.js';
 import { splitText } from '../../server/src/common/text.js';
 import { managedBlocks as modelBlocks } from '../../server/src/model/managed-blocks.js';
 import type { Plan } from '../../server/src/planning/plan.js';
@@ -86,20 +86,22 @@ export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
       if (from.path === o.path) own.push(i);
       if (from.path === o.path || inCode(from.path, from.line)) return;
       const before = sourceLines(from.path)[from.line - 1] ?? '';
-      const was = linkDestinations(before).map((d) => linkedPath(from.path, before.slice(d.start, d.end)));
-      const now = linkDestinations(line).map((d) => linkedPath(o.path, line.slice(d.start, d.end)));
+      // Links and paths in their order on the line: an `@path` the plan writes as a Markdown link keeps its place.
+      const was = movablePaths(before);
+      const now = movablePaths(line);
       const show = `${name}: ${from.path}:${from.line} -> ${o.path}:${i + 1} ${JSON.stringify(line.trim().slice(0, 100))}`;
-      was.forEach((to, k) => {
+      was.forEach((d, k) => {
+        const to = linkedPath(from.path, before.slice(d.start, d.end));
         if (to === null || !resolves(repo, to)) return;
-        f.resolvedBefore++;
-        if (now[k] !== to) f.brokenLinks.push(show);
-      });
-      const wasRef = pathReferences(before).map((d) => linkedPath(from.path, before.slice(d.start, d.end)));
-      const nowRef = pathReferences(line).map((d) => linkedPath(o.path, line.slice(d.start, d.end)));
-      wasRef.forEach((to, k) => {
-        if (to === null || !resolves(repo, to)) return;
-        f.referencesBefore++;
-        if (nowRef[k] !== to) f.brokenReferences.push(show);
+        const n = now[k];
+        const broken = (n ? linkedPath(o.path, line.slice(n.start, n.end)) : null) !== to;
+        if (d.form === undefined) {
+          f.resolvedBefore++;
+          if (broken) f.brokenLinks.push(show);
+        } else {
+          f.referencesBefore++;
+          if (broken) f.brokenReferences.push(show);
+        }
       });
       // A path written from its folder that the repository lacks still names one path: the same after the move.
       const explicit = (l: string, from: string) =>

@@ -17,12 +17,11 @@ export function labelDisagreements(scan: ScanResult): string[] {
   const label = `${analysis.pattern}: ${analysis.patternDetail}`;
   const operated = new Set(plan.operations.map((o) => o.path));
   // A legacy file's rules are written when an operation's file holds lines from it; a Copilot file is written when an operation changes it.
-  // Its rules are written too when each is written once, in the copy of another file's (plan.merged).
-  const mergedInto = (p: string, to: (path: string) => boolean) =>
-    plan.merged.some((m) => m.path === p) &&
-    plan.merged.filter((m) => m.path === p).every((m) => plan.provenance.some((s) => s.from.path === m.keptAt.path && to(s.to.path)));
-  const written = (p: string) =>
-    operated.has(p) || plan.provenance.some((s) => s.from.path === p && operated.has(s.to.path)) || mergedInto(p, (t) => operated.has(t));
+  // A rule merged into the same rule of another file (written once, named in `merged`) lands where that one does.
+  const keptFor = (p: string) => plan.merged.filter((m) => m.path === p).map((m) => m.keptAt.path);
+  const landsIn = (p: string, to: (s: string) => boolean) =>
+    plan.provenance.some((s) => (s.from.path === p || keptFor(p).includes(s.from.path)) && to(s.to.path));
+  const written = (p: string) => operated.has(p) || landsIn(p, (t) => operated.has(t));
   const clauses = analysis.patternDetail.split('; ');
   // A path as the clause names it: whole, not the end of a longer one (`AGENTS.md` in `docs/AGENTS.md`).
   const names = (c: string, p: string) => new RegExp(`(^|[\\s(,])${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?=[\\s,);]|$)`).test(c);
@@ -31,9 +30,7 @@ export function labelDisagreements(scan: ScanResult): string[] {
     if (!written(d.path)) out.push(`"${label}" says the rules in ${d.path} move, but no operation writes them`);
   // Grouped: assembled in sections in Copilot's own file, the one file the plan assembles.
   const copilot = '.github/copilot-instructions.md';
-  const grouped = (p: string) =>
-    operated.has(copilot) &&
-    (p === copilot || plan.provenance.some((s) => s.from.path === p && s.to.path === copilot) || mergedInto(p, (t) => t === copilot));
+  const grouped = (p: string) => operated.has(copilot) && (p === copilot || landsIn(p, (t) => t === copilot));
   for (const d of namedIn(/can be grouped/))
     if (!grouped(d.path)) out.push(`"${label}" says ${d.path} can be grouped, but the plan does not group it in ${copilot}`);
   const scoped = (p: string) => plan.provenance.some((s) => s.from.path === p && s.to.path !== copilot && operated.has(s.to.path));

@@ -65,12 +65,12 @@ const FILES = {
   'docs/checklist.md': '# Checklist\n',
 };
 
-test('moved into Copilot files, @path references and ./ ../ code-span paths lead to the same repository path; the rest stays', async (t) => {
+test('moved into Copilot files, @path references become links and ./ ../ code-span paths lead to the same repository path; the rest stays', async (t) => {
   const repo = sandbox(t, FILES);
   const plan = buildPlan(await scanRepository(repo));
   const content = (p: string) => plan.operations.find((o) => o.path === p)?.content ?? '';
   const api = content('.github/instructions/services-api.instructions.md');
-  assert.ok(api.includes('- Follow @../../services/shared/POLICY.md before changing handlers.\n'), api);
+  assert.ok(api.includes('- Follow [services/shared/POLICY.md](../../services/shared/POLICY.md) before changing handlers.\n'), api);
   assert.ok(
     api.includes(
       '- The build steps are in `../../services/api/.agents/skills/build/SKILL.md`; the schema is in `../../services/shared/schema/`.\n',
@@ -81,13 +81,13 @@ test('moved into Copilot files, @path references and ./ ../ code-span paths lead
   // names a path from its folder: rewritten, and named in a note.
   assert.ok(
     api.includes(
-      '- Run `./gradlew test` from this folder; ask @maintainers; see @../../services/api/ROADMAP.md and `../../services/api/missing/NOTES.md`.\n',
+      '- Run `./gradlew test` from this folder; ask @maintainers; see [services/api/ROADMAP.md](../../services/api/ROADMAP.md) and `../../services/api/missing/NOTES.md`.\n',
     ),
     api,
   );
   assert.ok(api.includes('```sh\ncat ./.agents/skills/build/SKILL.md\n```\n'), api);
   const root = content('.github/copilot-instructions.md');
-  assert.ok(root.includes('- Read @../docs/arch.md first; the checklist is `../docs/checklist.md`.'), root);
+  assert.ok(root.includes('- Read [docs/arch.md](../docs/arch.md) first; the checklist is `../docs/checklist.md`.'), root);
   const note = plan.notes.find((n) => n.startsWith('services/api/AGENTS.md: one link'));
   assert.ok(note, plan.notes.join('\n'));
   assert.match(note, /line 7 "\.\/missing\/NOTES\.md" \(written "\.\.\/\.\.\/services\/api\/missing\/NOTES\.md", the same path from/);

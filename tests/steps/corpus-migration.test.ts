@@ -124,11 +124,18 @@ function isImportLine(line: string, kind: string): boolean {
 }
 
 /** How many times each line occurs. */
-/** A line with its relative link destinations and `@path`/`./` paths blanked: a moved path is rewritten to lead where it led (issue 40; tests/planning/links.test.ts and path-references.test.ts check where). */
+/**
+ * A line with its relative link destinations and `@path`/`./` paths blanked: a moved path is rewritten to lead where it led, and an
+ * `@path` that is there is written as a link named by its path (issue 40; tests/planning/links.test.ts and path-references.test.ts check where).
+ */
 function withoutLinks(line: string): string {
   let out = line;
-  for (const d of movablePaths(line).reverse()) out = `${out.slice(0, d.start)}\u0000${out.slice(d.end)}`;
-  return out;
+  for (const d of movablePaths(line).reverse())
+    out =
+      d.form === 'at'
+        ? `${out.slice(0, d.start - 1)}[\u0000](\u0000)${out.slice(d.end)}`
+        : `${out.slice(0, d.start)}\u0000${out.slice(d.end)}`;
+  return out.replace(/\[[^\]\s]*[./][^\]\s]*\]\(\u0000\)/g, '[\u0000](\u0000)');
 }
 
 function countLines(lines: string[]): Map<string, number> {

@@ -93,7 +93,7 @@ export function pathReferences(line: string): PathReference[] {
  * `@path` or as a `./`/`../` code span. `explicit` when it is a path whether or not
  * it resolves (a link, a `./` or `../` start): one that leads nowhere is named in the notes.
  */
-export function movablePaths(line: string): (LinkDestination & { explicit: boolean })[] {
+export function movablePaths(line: string): (LinkDestination & { explicit: boolean; form?: PathReference['form'] })[] {
   // Most lines hold none: passed over by one search instead of two readers and their lists (a scan
   // and a plan ask this of every line).
   if (!MAY_HOLD_PATH.test(line)) return [];

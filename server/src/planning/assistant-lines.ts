@@ -1,7 +1,9 @@
 import path from 'node:path';
-import { ASSISTANT, otherAssistantLines } from '../analysis/discovery/other-assistants.js';
+import { ASSISTANT, otherAssistantLines, type OtherAssistantLine } from '../analysis/discovery/other-assistants.js';
 import { aboutAssistantSections, type AboutAssistantSection } from '../analysis/discovery/about-assistant.js';
 import { selfDescriptionLines } from '../analysis/discovery/self-description.js';
+import { harnessLines } from '../analysis/discovery/harness-lines.js';
+import { unreachableFileLines } from '../analysis/discovery/unreachable-files.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { AssistantFate, AssistantOption, PlanChoices } from '../model/plan.js';
 import type { DroppedLine } from './choices.js';
@@ -16,6 +18,8 @@ export const MAX_ASSISTANT_FIELDS = 20;
 export interface Rewrite {
   from: string;
   to: string;
+  /** The words cut from the line's end (a last sentence about the file itself), instead of a rewrite for Copilot. */
+  cut?: string;
 }
 
 /** What the person's choices do to lines written for another assistant: the options, lines rewritten, lines left out, and a note per file. */
@@ -74,7 +78,7 @@ export function copilotRewrite(text: string, target: string): string | null {
  */
 function leftOutLines(
   doc: InstructionDoc,
-  found: { line: number; names: string }[],
+  found: { line: number; names: string; keep?: string }[],
   about: AboutAssistantSection[],
   managed: IsManaged,
 ): { line: number; text: string; why: string }[] {
@@ -92,6 +96,8 @@ function leftOutLines(
     }
   }
   for (const s of about) for (const l of s.lines) if (!lines.has(l.line)) lines.set(l.line, { text: l.text, why: s.names });
+  // A line whose end only is found stays, cut (assistantChoices).
+  for (const f of found) if (f.keep !== undefined) lines.delete(f.line);
   // A line inside a managed block stays whatever is chosen: its tool would put it back.
   for (const line of [...lines.keys()]) if (managed({ path: doc.path, line })) lines.delete(line);
   emptiedHeadings(doc, lines);
@@ -125,13 +131,16 @@ export function assistantChoices(
   targetOf: (d: InstructionDoc) => string,
   choices: PlanChoices,
   managed: IsManaged,
+  resolves: (repoPath: string) => boolean,
 ): AssistantChoices {
   const out: AssistantChoices = { options: [], rewrites: new LineMap(), leftOut: new LineMap(), notes: [] };
   for (const doc of docs.filter((d) => d.role === 'legacy')) {
     const about = aboutAssistantSections(doc);
-    const found = [...otherAssistantLines(doc)];
+    const found: (OtherAssistantLine & { keep?: string })[] = [...otherAssistantLines(doc)];
     for (const a of about) if (!found.some((f) => f.line === a.line)) found.push({ line: a.line, text: a.text, names: a.names });
-    for (const s of selfDescriptionLines(doc)) if (!found.some((f) => f.line === s.line)) found.push(s);
+    // Lines Copilot cannot act on: the file describing itself, orders to the agent's harness, files it cannot reach.
+    for (const s of [...selfDescriptionLines(doc), ...harnessLines(doc), ...unreachableFileLines(doc, resolves)])
+      if (!found.some((f) => f.line === s.line)) found.push(s);
     found.sort((a, b) => a.line - b.line);
     if (found.length === 0) continue;
     const target = targetOf(doc);
@@ -163,6 +172,10 @@ export function assistantChoices(
     if (fate === 'rewrite')
       for (const l of lines) if (l.rewrite !== null) out.rewrites.set({ path: doc.path, line: l.line }, { from: l.text, to: l.rewrite });
     if (fate === 'leave_out')
+      for (const f of found)
+        if (f.keep !== undefined && !managed({ path: doc.path, line: f.line }))
+          out.rewrites.set({ path: doc.path, line: f.line }, { from: f.text, to: f.keep, cut: f.text.slice(f.keep.length).trimStart() });
+    if (fate === 'leave_out')
       for (const l of dropped)
         out.leftOut.set(
           { path: doc.path, line: l.line },
@@ -174,6 +187,7 @@ export function assistantChoices(
       lines: found,
       fate,
       rewritable: lines.filter((l) => l.rewrite !== null).length,
+      offered: fates.length > 1,
     });
   }
   return out;

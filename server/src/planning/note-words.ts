@@ -71,6 +71,8 @@ const WORDS: Words = {
       return `${head} As you chose, ${they.toLowerCase()} rewritten for Copilot where the tool can (the diff shows how); the others are migrated as written.`;
     if (n.fate === 'leave_out')
       return `${head} As you chose, ${they.toLowerCase()} left out of Copilot's files; the file itself keeps ${it} while you keep it.`;
+    if (!n.offered)
+      return `${head} ${they} migrated as written: ${n.lines.length === 1 ? 'it stays' : 'they stay'} inside a block a tool manages, which it would write back.`;
     return `${head} ${they} migrated as written; approve's first round can ${n.rewritable > 0 ? `rewrite ${it} for Copilot or ` : ''}leave ${it} out instead.`;
   },
   'nested-scope': (n) => {

@@ -24,7 +24,15 @@ export type Note =
   /** Units a file says again in one section, written once (issue 40): each repeat's line, and where what it repeats is written. */
   | { kind: 'repeats-once'; path: string; repeats: { line: number; keptAt: LineRef }[]; target: string }
   /** Lines of a migrated file written for another assistant (analysis/discovery/other-assistants.ts): listed, and what the person chose for them. */
-  | { kind: 'other-assistant'; path: string; lines: OtherAssistantLine[]; fate: AssistantFate; rewritable: number }
+  | {
+      kind: 'other-assistant';
+      path: string;
+      lines: OtherAssistantLine[];
+      fate: AssistantFate;
+      rewritable: number;
+      /** False when every line is inside a block a tool manages: nothing to choose, they stay. */
+      offered: boolean;
+    }
   /** A nested AGENTS.md planned repo-wide, or scoped otherwise than the tool decided: where it applies, and the tool's reason. */
   | { kind: 'nested-scope'; option: ScopeOption; chosen: ScopeFate }
   /** The nested AGENTS.md files kept to their folders as the tool decided, with its reason for each. */

@@ -64,6 +64,12 @@ export function analysisLabel(scan: ScanResult, analysis: Analysis): Label {
 /** The source files that are symlinks (scan.files' linkTarget). */
 const linkedFiles = (scan: ScanResult) => new Set([...scan.files].filter(([, f]) => f.linkTarget).map(([p]) => p));
 
+/** Whether a repository path is there: a link target found by the scan, or a file of its listing (read into a set when first asked). */
+function fileThere(scan: ScanResult): (repoPath: string) => boolean {
+  let listed: Set<string> | null = null;
+  return (p) => (scan.linkTargets?.has(p) ?? false) || (listed ??= new Set(scan.listing)).has(p);
+}
+
 /** Source lines by path, split once per plan. */
 function lineCache(scan: ScanResult): (path: string) => string[] {
   const cache = new Map<string, string[]>();
@@ -135,7 +141,7 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
   const linesOf = lineCache(scan);
   const copies = copyChoices(scan, choices);
   const l = layout(scan, choices, copies);
-  const { conflicts, marks, dropped, assistants, removed, stays, lineNotes } = lineEffects(analysis, choices, l, linesOf);
+  const { conflicts, marks, dropped, assistants, removed, stays, lineNotes } = lineEffects(scan, analysis, choices, l, linesOf);
   const imports = new LineMap(scan.imports.map((r) => [{ path: r.from, line: r.line }, r] as const));
   const written = writeTargets(
     {
@@ -206,20 +212,25 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
  * offered and marked, the lines dropped (sides not chosen, lines left out, pointer lines, managed
  * blocks that stay in their files), the rewrites, and the notes that say so.
  */
-function lineEffects(analysis: Analysis, choices: PlanChoices, l: Layout, linesOf: (path: string) => string[]) {
+function lineEffects(scan: ScanResult, analysis: Analysis, choices: PlanChoices, l: Layout, linesOf: (path: string) => string[]) {
   const managed = managedLookup(linesOf);
   const conflicts = conflictOptions(analysis, linesOf, managed);
   const { marks, dropped, kept } = conflictEffects(conflicts, choices, l.docs);
   const targetOf = (d: InstructionDoc) => l.targets.find((t) => t.docs.includes(d))?.path ?? COPILOT_INSTRUCTIONS_PATH;
-  const assistants = assistantChoices(l.legacyDocs, targetOf, choices, managed);
+  const assistants = assistantChoices(l.legacyDocs, targetOf, choices, managed, fileThere(scan));
   const pointers = pointerLines(l.legacyDocs, targetOf, managed);
   const stay = managedStays(l.legacyDocs, linesOf);
   const removed = new LineMap(
     [...dropped.values(), ...assistants.leftOut.values(), ...pointers.dropped.values(), ...stay.stays.values()].map((d) => [d, d] as const),
   );
   // A line of a block that stays in its file is in no Copilot file: no choice is said to leave it there.
-  const aboutWritten = (n: Note) => n.kind !== 'managed-kept' || !stay.stays.has(n.at);
-  const lineNotes = [...assistants.notes.filter(aboutWritten), ...pointers.notes, ...stay.notes, ...kept.filter(aboutWritten)];
+  const aboutWritten = (n: Note): Note[] => {
+    if (n.kind === 'managed-kept') return stay.stays.has(n.at) ? [] : [n];
+    if (n.kind !== 'other-assistant') return [n];
+    const lines = n.lines.filter((x) => !stay.stays.has({ path: n.path, line: x.line }));
+    return lines.length === 0 ? [] : [{ ...n, lines }];
+  };
+  const lineNotes = [...assistants.notes.flatMap(aboutWritten), ...pointers.notes, ...stay.notes, ...kept.flatMap(aboutWritten)];
   return { conflicts, marks, dropped, assistants, removed, stays: stay.stays, lineNotes };
 }
 

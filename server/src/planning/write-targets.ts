@@ -128,7 +128,10 @@ function rewritten(marked: Rendered, moved: Rendered, rewrites: LineMap<Rewrite>
   return {
     lines: moved.lines.map((line, i) => {
       const w = marked.refs[i] ? rewrites.get(marked.refs[i]) : undefined;
-      return w && w.from === marked.lines[i] ? (copilotRewrite(line, target) ?? line) : line;
+      if (!w || w.from !== marked.lines[i]) return line;
+      // A cut keeps the words before the sentence left out (their links already moved).
+      if (w.cut !== undefined) return line.endsWith(w.cut) ? line.slice(0, line.length - w.cut.length).trimEnd() : line;
+      return copilotRewrite(line, target) ?? line;
     }),
     refs: moved.refs,
   };

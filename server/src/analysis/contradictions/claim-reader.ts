@@ -71,7 +71,9 @@ const HEDGED =
 /** A replacement for one case ("instead of `y` if the tool is missing", "if it crashes, use `x` instead"): an exception, not a ban. */
 const CONDITIONAL = /\b(?:if|when|whenever|unless|in case|once|until|while)\b/i;
 /** Words right after an object that narrow the rule to some cases. */
-const QUALIFIER = /^(?:with|without|when|if|unless|except|outside|inside|in|for|during|on|while|within|under|from)\b/i;
+const QUALIFIER = /^(?:with|without|when|if|unless|except|outside|inside|in|for|during|on|while|within|under|from|that|which|whose)\b/i;
+/** A verb right after one of these is the case a rule is about ("when running", "before committing"), not what it says to do. */
+const SUBORDINATE_BEFORE = /\b(?:when|whenever|while|before|after|once|until|if|unless)\s*$/i;
 
 const FILLER = new Set([
   'the',
@@ -216,6 +218,8 @@ export function actionClaims(line: string): readonly ActionClaim[] {
       const rest = clause.slice(m.index + m[0].length);
       from = m.index + m[0].length;
       if (prefix.split(' ').length > 6) continue;
+      // "Do not set a timeout when running `x`": a verb after "when", "before", "if" names the case, not the rule.
+      if (SUBORDINATE_BEFORE.test(prefix)) continue;
       const object = readObject(verb.action, rest);
       if (!object) continue;
       const after = rest.slice(object.consumed);

@@ -151,6 +151,7 @@ function unitClaims(line: LineReading, claims: Claim[]): void {
   for (let k = 0; k < prose.length; k++) {
     line.offset = prose[k]!;
     const text = line.text;
+    const start = claims.length;
     line.dont = line.offset >= line.dontFrom && bareItem(text);
     const named = mayNameClaim(text);
     if (named && !line.dont) optionClaims(text, line, claims);
@@ -161,6 +162,27 @@ function unitClaims(line: LineReading, claims: Claim[]): void {
     ruleClaims(text, line, claims);
     if (named) modalClaims(text, line, claims);
     if (ANY_FACT.test(text)) factClaims(text, line, claims);
+    keepChosen(claims, start);
+  }
+}
+
+/**
+ * A line that both uses and rules out one option ("run them with `x legacy`, since they do not use
+ * x's own runner"; "`x bd <file>` instead of `x bd test <file>`") contrasts two ways of one tool:
+ * it rules the option out nowhere.
+ */
+function keepChosen(claims: Claim[], start: number): void {
+  let chosen: Set<string> | null = null;
+  for (let i = claims.length - 1; i >= start; i--) {
+    const c = claims[i]!;
+    if (c.kind !== 'option' || c.positive) continue;
+    chosen ??= new Set(
+      claims
+        .slice(start)
+        .filter((x) => x.kind === 'option' && x.positive)
+        .map((x) => `${x.topic}\0${x.value}`),
+    );
+    if (chosen.has(`${c.topic}\0${c.value}`)) claims.splice(i, 1);
   }
 }
 

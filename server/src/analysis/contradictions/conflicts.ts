@@ -41,11 +41,32 @@ const partOf = (text: string) => {
   return m ? (m[1] ?? m[2] ?? m[3])!.toLowerCase() : null;
 };
 
+/**
+ * The case a line opens with ("For the backend components, we use X", "In tests: use Y"): its words.
+ * Two rules that open with different cases are about different things.
+ */
+const LEAD_CASE = /^\W*(?:for|in|inside|within|under)\s+([^,:;.]{1,60}?)\s*(?:[,:]|\s(?:we|you|use|run|prefer|it|they)\b)/i;
+const CASE_NOISE = new Set(['the', 'a', 'an', 'and', 'or', 'other', 'all', 'our', 'this', 'of']);
+function leadCase(text: string): Set<string> | null {
+  const m = LEAD_CASE.exec(text);
+  return m
+    ? new Set(
+        m[1]!
+          .toLowerCase()
+          .replace(/[`*_]/g, '')
+          .split(/\s+/)
+          .filter((w) => !CASE_NOISE.has(w)),
+      )
+    : null;
+}
+const casesApart = (a: Set<string> | null, b: Set<string> | null) => a !== null && b !== null && ![...a].some((w) => b.has(w));
+
 /** Why two claims from different rules cannot both hold, or null when they can. */
 function clashApart(a: Claim, b: Claim): string | null {
   if (!scopesOverlap(a.scope, b.scope) || !languagesMeet(a.langs, b.langs)) return null;
   const [pa, pb] = [partOf(a.text), partOf(b.text)];
   if (pa !== null && pb !== null && pa !== pb) return null;
+  if (casesApart(leadCase(a.text), leadCase(b.text))) return null;
   if (a.kind === 'action') return actionClash(a, b);
   if (a.kind === 'role') return roleClash(a, b);
   // Two setup steps that run different tools are examples, not rules: a rule must be among them.

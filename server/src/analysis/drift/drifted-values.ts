@@ -96,8 +96,10 @@ function oneTokenApart(groups: Map<number, Entry | Entry[]>): Map<string, Apart[
           at = i;
         }
         if (at < 0) continue;
-        const kind = valueKind(p.t[at]!, at === 0);
-        if (!kind || kind !== valueKind(q.t[at]!, at === 0)) continue;
+        // A capital after a dash or a colon starts a sentence ("`x.json` - Generated in CI"): no name.
+        const first = at === 0 || /^[-\u2013\u2014]$|[:.]$/.test(p.t[at - 1]!);
+        const kind = valueKind(p.t[at]!, first);
+        if (!kind || kind !== valueKind(q.t[at]!, first)) continue;
         const key = `${at}\0${p.t.filter((_, i) => i !== at).join(' ')}`;
         for (const r of [p, q]) {
           const id = `${key}\0${r.l.path}:${r.l.line}`;
@@ -126,7 +128,7 @@ function driftedCopies(byKey: Map<string, Apart[]>): Drifted[] {
     if (values.size < 2) continue;
     // "`Environment`" and "`Environment.php`" name one thing; a changed value is not a longer one.
     const bare = [...values.keys()].map((v) => v.replace(/`/g, '').toLowerCase());
-    if (bare.some((v, i) => bare.some((w, j) => i !== j && w.startsWith(v)))) continue;
+    if (bare.some((v, i) => bare.some((w, j) => i !== j && (w.startsWith(v) || w.endsWith(`-${v}`))))) continue;
     const groups = [...values.values()];
     // A file that holds two of the values lists parallel items ("Checkbox becomes ...", "Button becomes ..."):
     // a catalogue, not a copy edited in one place.

@@ -26,7 +26,8 @@ export interface LinkFacts {
  * stay as written, and so do a `./` start and a trailing `/`. A link that did not resolve where it
  * was written is returned to be named: left as it was, or, when it starts `./` or `../` (a path from
  * its folder, whether or not the repository holds it), rewritten all the same. One that climbs out of
- * the repository is left as it was.
+ * the repository is left as it was. An `@path` that is there becomes a Markdown link named by its repository
+ * path (`@docs/a.md` reads `[docs/a.md](../docs/a.md)`): Copilot reads `@` as text.
  */
 export function relinked(r: Rendered, target: string, facts: LinkFacts): { rendered: Rendered; unresolved: UnresolvedLink[] } {
   const unresolved: UnresolvedLink[] = [];
@@ -48,7 +49,10 @@ export function relinked(r: Rendered, target: string, facts: LinkFacts): { rende
       if (!there && d.explicit)
         unresolved.push({ at, dest, target, ...(fromFolder ? { written: movedDestination(dest, to, toFolder) } : {}) });
       if (!there && !fromFolder) continue;
-      out += line.slice(from, d.start) + movedDestination(dest, to!, toFolder);
+      const moved = movedDestination(dest, to!, toFolder);
+      // An `@` import is Claude's and Gemini's: Copilot follows a Markdown link to the file instead.
+      if (d.form === 'at' && there) out += `${line.slice(from, d.start - 1)}[${to}](${moved})`;
+      else out += line.slice(from, d.start) + moved;
       from = d.end;
     }
     return from === 0 ? line : out + line.slice(from);

@@ -27,9 +27,7 @@ const joinTrimmed = (lines: string[]): string => lines.map((l) => linkNames(l.tr
 /**
  * A line with each relative link destination cut to its last name and what follows (`../docs/guide.md#a`
  * reads `guide.md#a`): a unit is found again after a move rewrote its links (render/links.ts), and
- * a second plan over a migrated repository finds its units written already. A link named after its
- * file reads as an `@` import of it: `Follow [CONTRIBUTING.md](CONTRIBUTING.md) for …` in AGENTS.md
- * and `Follow @CONTRIBUTING.md for …` in CLAUDE.md say the same, and are written once.
+ * a second plan over a migrated repository finds its units written already.
  */
 function linkNames(line: string): string {
   const found = movablePaths(line);
@@ -39,15 +37,15 @@ function linkNames(line: string): string {
     const dest = out.slice(d.start, d.end);
     const { path: p, rest } = splitDestination(dest);
     const name = p.replace(/\/+$/, '').split('/').pop() ?? '';
-    out = `${out.slice(0, d.start)}${name}${rest}${out.slice(d.end)}`;
+    // An `@path` is written as a link named by its path (render/links.ts): both read `[name](name)`.
+    if (d.form === 'at') out = `${out.slice(0, d.start - 1)}[${name}](${name}${rest})${out.slice(d.end)}`;
+    else out = `${out.slice(0, d.start)}${name}${rest}${out.slice(d.end)}`;
   }
-  return out.includes('](')
-    ? out.replace(NAMED_LINK, (all, text: string, name: string) => (text.split('/').pop() === name ? `@${name}` : all))
-    : out;
+  return out.replace(PATH_NAMED_LINK, '[$1]($1$2)');
 }
 
-/** An inline link whose text is its destination's name, code span or not, once `linkNames` cut it: `[a.md](a.md)`. */
-const NAMED_LINK = /\[`?([^\]`\s]+)`?\]\(([^()\s#?]+)\)/g;
+/** A link whose text is a path ending in the name it leads to: `[docs/guide.md](guide.md)`. */
+const PATH_NAMED_LINK = /\[[^\]\s]*?\/([^\]\s/]+)\]\(\1([#?][^)]*)?\)/g;
 
 export function fromUnit(u: Unit): Rendered {
   return { lines: [...u.lines], refs: u.lines.map((_, i) => ({ path: u.path, line: u.line + i })) };
