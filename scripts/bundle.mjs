@@ -225,25 +225,30 @@ writeOutput(
     plugins: [englishOnlyZod, zodByName],
   }),
 );
-/** The ES module the CLI imports for the read-only commands: it runs the CommonJS file with its code cache. */
-writeOutput(
-  await build({
+/**
+ * The ES module that runs a CommonJS file of the build with its code cache (code-cache.ts) and
+ * exports `names` from it; `flags` is the V8 flags argument as source (none: the one-shot defaults).
+ */
+async function cachedLoader(outfile, cjs, cache, names, flags = '') {
+  return build({
     ...common,
     stdin: {
       contents: `import { loadWithCodeCache } from ${JSON.stringify(path.join(dist, 'code-cache.js'))};
 const { fileURLToPath } = process.getBuiltinModule('node:url');
 const file = (name) => fileURLToPath(new URL(name, import.meta.url));
-const loaded = loadWithCodeCache(file('./${path.basename(READ_ONLY_CJS)}'), file('./${path.basename(READ_ONLY_CACHE)}'));
-export const { runReadOnly, runTraces } = loaded.exports;
+const loaded = loadWithCodeCache(file('./${path.basename(cjs)}'), file('./${path.basename(cache)}')${flags ? `, ${flags}` : ''});
+export const { ${names.join(', ')} } = loaded.exports;
 /** What became of the code cache (the tests check that the build's is taken). */
 export const codeCache = loaded.cache;
 `,
       resolveDir: root,
       loader: 'js',
     },
-    outfile: path.join(dist, READ_ONLY),
-  }),
-);
+    outfile: path.join(dist, outfile),
+  });
+}
+/** The ES module the CLI imports for the read-only commands: it runs the CommonJS file with its code cache. */
+writeOutput(await cachedLoader(READ_ONLY, READ_ONLY_CJS, READ_ONLY_CACHE, ['runReadOnly', 'runTraces']));
 /**
  * `serve` on stdio (mcp/stdio.ts: the SDK, zod, the server and, loaded with the first tool call, the
  * steps) is one CommonJS file too, `serve-stdio.cjs`, run with a code cache of what a start runs
@@ -263,24 +268,7 @@ writeOutput(
     plugins: [englishOnlyZod, zodByName, lazyAjvShim],
   }),
 );
-writeOutput(
-  await build({
-    ...common,
-    stdin: {
-      contents: `import { loadWithCodeCache } from ${JSON.stringify(path.join(dist, 'code-cache.js'))};
-const { fileURLToPath } = process.getBuiltinModule('node:url');
-const file = (name) => fileURLToPath(new URL(name, import.meta.url));
-const loaded = loadWithCodeCache(file('./${path.basename(SERVE_CJS)}'), file('./${path.basename(SERVE_CACHE)}'), []);
-export const { serveStdio } = loaded.exports;
-/** What became of the code cache (the tests check that the build's is taken). */
-export const codeCache = loaded.cache;
-`,
-      resolveDir: root,
-      loader: 'js',
-    },
-    outfile: path.join(dist, SERVE),
-  }),
-);
+writeOutput(await cachedLoader(SERVE, SERVE_CJS, SERVE_CACHE, ['serveStdio'], '[]'));
 
 /**
  * The rest of the CLI (cli/main.ts: serve over HTTP, the gated commands, yargs), split into chunks
