@@ -13,6 +13,7 @@ import { literalPrefix } from '../scope/scope-overlap.js';
 import { codeCommands } from '../contradictions/claim-reader.js';
 import { linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
 import { driftedValues } from './drifted-values.js';
+import { driftedEdits } from './drifted-edits.js';
 import { staleLayouts } from './stale-layout.js';
 import { frequencyPairs, mayStateFrequency } from './frequency.js';
 
@@ -39,6 +40,7 @@ export function findDrift(
   const frequent = lines.filter((l) => mayStateFrequency(l.text));
   return [
     ...driftedValues(across),
+    ...driftedEdits(across),
     ...driftedNames(across),
     ...driftedLabels(lines, copies),
     ...stylePairs(styled),

@@ -17,7 +17,7 @@ function hash(t: string): number {
  * path written from its file's folder (`../events/`, `@./a.md`), which a migration rewrites for the
  * file it moves into (planning/render/links.ts): the copy names the same path in other words.
  */
-function valueKind(t: string, first: boolean): string | null {
+export function valueKind(t: string, first: boolean): string | null {
   if (/:\/\/|\]\(|^\[/.test(t)) return null;
   if (/^[`@(]*\.{1,2}\//.test(t)) return null;
   if (t.startsWith('`')) return 'code';

@@ -1,0 +1,126 @@
+import { diffArrays } from 'diff';
+import { pushTo } from '../../common/collections.js';
+import { valueTokens } from '../contradictions/second-look/align.js';
+import { meet, problem, tokens, type Drifted, type Line } from './drift-lines.js';
+import { valueKind } from './drifted-values.js';
+
+/**
+ * The same rule in two files, edited in one of them beyond one token (issue 39): one edit made in
+ * several places of the line (`npm run build`, `npm run dev` -> `pnpm run build`, `pnpm run dev`),
+ * or one value changed with a few words added at the end. The line aligned token by token (a diff):
+ * most of it kept, every replaced run a value on both sides (code, a path, a number, a flag, a
+ * name), and when several runs changed, each the same edit. One token changed and nothing else is
+ * drifted-values.ts's; unrelated values in one frame ("Use `a` for `b`" / "Use `c` for `d`") are two
+ * rules side by side, not a copy.
+ */
+
+/** Words compared at each end of a line to group it with its copies. */
+const END = 4;
+/** Lines sharing an end beyond this many are boilerplate, not copies of one rule. */
+const MAX_GROUP = 40;
+/** At least this many tokens, and this share of the longer line, are kept. */
+const MIN_KEPT = 6;
+const KEPT_SHARE = 0.6;
+/** Words added at the end of one copy, at most (a note in brackets, "(preferred for debugging)"). */
+const MAX_ADDED = 4;
+
+/** A raw word for grouping: its punctuation and emphasis off, a value-like word a wildcard (it may be the change). */
+const groupWord = (w: string): string => (/[`/\d]|\w\.\w/.test(w) ? '*' : w.replace(/^[*_"'(]+|[*_"'),.;:!?]+$/g, ''));
+
+export function driftedEdits(lines: Line[]): Drifted[] {
+  const groups = new Map<string, Line[]>();
+  for (const l of lines) {
+    const words = l.text.trim().split(/\s+/).map(groupWord);
+    if (words.length < MIN_KEPT || words.length > 40) continue;
+    pushTo(groups, `<${words.slice(0, END).join(' ')}`, l);
+    pushTo(groups, `>${words.slice(-END).join(' ')}`, l);
+  }
+  const found = new Map<string, { texts: [string, string]; shown: [string, string] }>();
+  const read = new Map<Line, string[]>();
+  const tokensOf = (l: Line) => read.get(l) ?? read.set(l, tokens(l.text)).get(l)!;
+  for (const g of groups.values()) {
+    if (g.length < 2 || g.length > MAX_GROUP || g.every((x) => x.path === g[0]!.path)) continue;
+    for (let x = 0; x < g.length; x++)
+      for (let y = x + 1; y < g.length; y++) {
+        const [p, q] = [g[x]!, g[y]!];
+        if (p.path === q.path || !meet(p, q) || p.text.trim() === q.text.trim()) continue;
+        const shown = editOf(tokensOf(p), tokensOf(q));
+        if (!shown || parallelInOneFile(g, p, q, tokensOf)) continue;
+        const texts = [p.text.trim(), q.text.trim()].sort() as [string, string];
+        const key = texts.join('\0');
+        if (!found.has(key)) found.set(key, { texts, shown: texts[0] === p.text.trim() ? shown : [shown[1], shown[0]] });
+      }
+  }
+  return [...found.values()].map(({ texts, shown }) => {
+    const sides = texts.map((t) => lines.filter((l) => l.text.trim() === t));
+    const [a, b] = shown.map((v) => v.replace(/`/g, ''));
+    return problem('drifted-copy', `${a} or ${b}`, `the same rule with "${a}" vs "${b}"`, sides);
+  });
+}
+
+/**
+ * What was edited between two copies of a line, as each side shows it, or null when they are not
+ * one rule with a value edited: too little kept, a replaced word that is not a value, two different
+ * edits, words added other than at the end, or one token changed alone (drifted-values.ts).
+ */
+export function editOf(a: readonly string[], b: readonly string[]): [string, string] | null {
+  const parts = diffArrays(a as string[], b as string[]);
+  const kept = parts.filter((p) => !p.added && !p.removed).reduce((n, p) => n + p.value.length, 0);
+  if (kept < MIN_KEPT || kept < KEPT_SHARE * Math.max(a.length, b.length)) return null;
+  // Each replaced run with the token before it (a capital after a dash or a colon starts a sentence: no name).
+  const runs: [string[], string[], string | undefined][] = [];
+  let added = 0;
+  let index = 0;
+  for (let k = 0; k < parts.length; k++) {
+    const part = parts[k]!;
+    const next = parts[k + 1];
+    if (!part.added && !part.removed) index += part.value.length;
+    else if (part.removed && next?.added) {
+      let [x, y] = [part.value, next.value];
+      // A run that ends the line may hold words added after the value (`a/b` / `a/c (kept small)`).
+      if (k + 2 === parts.length && x.length !== y.length) {
+        const extra = Math.abs(x.length - y.length);
+        added += extra;
+        [x, y] = x.length > y.length ? [x.slice(0, -extra), y] : [x, y.slice(0, -extra)];
+      }
+      runs.push([x, y, a[index - 1]]);
+      index += part.value.length;
+      k++;
+    } else if (k === parts.length - 1) added += part.value.length;
+    else return null;
+  }
+  if (runs.length === 0 || added > MAX_ADDED) return null;
+  if (runs.length === 1 && added === 0 && runs[0]![0].length === 1 && runs[0]![1].length === 1) return null;
+  const isValue = (t: string, before: string | undefined) =>
+    valueKind(t, before === undefined || /^[-\u2013\u2014]$|[:.]$/.test(before)) !== null;
+  if (!runs.every(([x, y, before]) => [...x, ...y].every((t) => isValue(t, before)))) return null;
+  const edits = runs.map(([x, y]) => innerEdit(x.join(' '), y.join(' ')));
+  const first = edits[0];
+  if (!first || edits.some((e) => e?.key !== first.key)) return null;
+  // Shown as the edit inside the values (`brix` vs `quill`), or the whole values when one side only adds to it.
+  return first.removed && first.added ? [first.removed, first.added] : [runs[0]![0].join(' '), runs[0]![1].join(' ')];
+}
+
+/**
+ * The edit inside two values, by their segments (`npm run build` / `pnpm run build`: npm -> pnpm),
+ * or null when one only extends the other (`Environment` / `Environment.php` name one thing).
+ */
+function innerEdit(x: string, y: string): { key: string; removed: string; added: string } | null {
+  const [s, t] = [valueTokens(x).map((v) => v.text), valueTokens(y).map((v) => v.text)];
+  const bare = [x, y].map((v) => v.replace(/`/g, '').toLowerCase());
+  if (bare[0]!.startsWith(bare[1]!) || bare[1]!.startsWith(bare[0]!)) return null;
+  const parts = diffArrays(s, t).filter((p) => p.added || p.removed);
+  const side = (added: boolean) => [...new Set(parts.filter((p) => !!p.added === added).map((p) => p.value.join(' ')))].join(', ');
+  return { key: JSON.stringify(parts.map((p) => [p.added ? '+' : '-', ...p.value])), removed: side(false), added: side(true) };
+}
+
+/** Another line of the group in one of the two files is a parallel of the other: items of one list, not a copy. */
+function parallelInOneFile(g: readonly Line[], p: Line, q: Line, tokensOf: (l: Line) => string[]): boolean {
+  return g.some(
+    (r) =>
+      r !== p &&
+      r !== q &&
+      ((r.path === p.path && r.text.trim() !== p.text.trim() && editOf(tokensOf(r), tokensOf(q)) !== null) ||
+        (r.path === q.path && r.text.trim() !== q.text.trim() && editOf(tokensOf(r), tokensOf(p)) !== null)),
+  );
+}
