@@ -66,3 +66,27 @@ test('a value only extended, or parallel items of one list, are no drifted copy'
   });
   assert.deepEqual(listed, [], said(listed));
 });
+
+const names = async (files: Record<string, string>) =>
+  (await analyzeFiles(files)).filter((p) => p.type === 'contradiction' && p.certainty !== 'low' && p.kind === 'drifted-name');
+
+test('a name spelled with other separators in a copy of its line is one name written two ways, even alone on its line', async () => {
+  const found = await names({
+    'AGENTS.md': '# Widgets\n\n- **aria-row-key must be unique** within one grid\n- Read first:\n  `@docs/grid/row-keys.notes.md`\n',
+    'CLAUDE.md': '# Widgets\n\n- **aria-rowkey must be unique** within one grid\n- Read first:\n  `@docs/grid/row-keys-notes.md`\n',
+  });
+  assert.equal(found.length, 2, said(found));
+  assert.match(found[0]!.description + found[1]!.description, /`aria-row-key` vs `aria-rowkey`/);
+});
+
+test('a word written with or without its hyphen, or a spelling in one file only, is no second name', async () => {
+  const found = await names({
+    'AGENTS.md': '# Mail\n\n- Never log e-mail addresses of the testers in the fixtures\n',
+    'CLAUDE.md': '# Mail\n\n- Never log email addresses of the testers in the fixtures\n',
+  });
+  assert.deepEqual(found, [], said(found));
+  const oneFile = await names({
+    'AGENTS.md': '# Grid\n\n- **aria-row-key must be unique** within one grid\n- **aria-rowkey must be unique** within one grid\n',
+  });
+  assert.deepEqual(oneFile, [], said(oneFile));
+});

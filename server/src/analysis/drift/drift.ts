@@ -13,7 +13,7 @@ import { literalPrefix } from '../scope/scope-overlap.js';
 import { codeCommands } from '../contradictions/claim-reader.js';
 import { linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
 import { driftedValues } from './drifted-values.js';
-import { driftedEdits } from './drifted-edits.js';
+import { driftedEdits, respelledNames } from './drifted-edits.js';
 import { staleLayouts } from './stale-layout.js';
 import { frequencyPairs, mayStateFrequency } from './frequency.js';
 
@@ -41,6 +41,7 @@ export function findDrift(
   return [
     ...driftedValues(across),
     ...driftedEdits(across),
+    ...respelledNames(across),
     ...driftedNames(across),
     ...driftedLabels(lines, copies),
     ...stylePairs(styled),

@@ -35,7 +35,13 @@ export function driftedEdits(lines: Line[]): Drifted[] {
     pushTo(groups, `<${words.slice(0, END).join(' ')}`, l);
     pushTo(groups, `>${words.slice(-END).join(' ')}`, l);
   }
-  const found = new Map<string, { texts: [string, string]; shown: [string, string] }>();
+  // Lines found to be copies of one another join one problem (a line drifted in three files is one question).
+  const value = new Map<string, string>(); // a line's text -> the value it shows
+  const link = new Map<string, string>(); // a line's text -> another of its problem (a union-find)
+  const root = (t: string): string => {
+    while (link.get(t) !== t) t = link.get(t)!;
+    return t;
+  };
   const read = new Map<Line, string[]>();
   const tokensOf = (l: Line) => read.get(l) ?? read.set(l, tokens(l.text)).get(l)!;
   for (const g of groups.values()) {
@@ -43,18 +49,26 @@ export function driftedEdits(lines: Line[]): Drifted[] {
     for (let x = 0; x < g.length; x++)
       for (let y = x + 1; y < g.length; y++) {
         const [p, q] = [g[x]!, g[y]!];
-        if (p.path === q.path || !meet(p, q) || p.text.trim() === q.text.trim()) continue;
+        const [tp, tq] = [p.text.trim(), q.text.trim()];
+        if (p.path === q.path || !meet(p, q) || tp === tq || (link.has(tp) && link.has(tq) && root(tp) === root(tq))) continue;
         const shown = editOf(tokensOf(p), tokensOf(q));
         if (!shown || parallelInOneFile(g, p, q, tokensOf)) continue;
-        const texts = [p.text.trim(), q.text.trim()].sort() as [string, string];
-        const key = texts.join('\0');
-        if (!found.has(key)) found.set(key, { texts, shown: texts[0] === p.text.trim() ? shown : [shown[1], shown[0]] });
+        for (const [t, v] of [
+          [tp, shown[0]],
+          [tq, shown[1]],
+        ] as const) {
+          if (!value.has(t)) value.set(t, v.replace(/`/g, ''));
+          if (!link.has(t)) link.set(t, t);
+        }
+        link.set(root(tq), root(tp));
       }
   }
-  return [...found.values()].map(({ texts, shown }) => {
+  const problems = new Map<string, string[]>();
+  for (const t of link.keys()) pushTo(problems, root(t), t);
+  return [...problems.values()].map((texts) => {
     const sides = texts.map((t) => lines.filter((l) => l.text.trim() === t));
-    const [a, b] = shown.map((v) => v.replace(/`/g, ''));
-    return problem('drifted-copy', `${a} or ${b}`, `the same rule with "${a}" vs "${b}"`, sides);
+    const shown = [...new Set(texts.map((t) => value.get(t)!))];
+    return problem('drifted-copy', shown.join(' or '), `the same rule with ${shown.map((v) => `"${v}"`).join(' vs ')}`, sides);
   });
 }
 
@@ -123,4 +137,36 @@ function parallelInOneFile(g: readonly Line[], p: Line, q: Line, tokensOf: (l: L
       ((r.path === p.path && r.text.trim() !== p.text.trim() && editOf(tokensOf(r), tokensOf(q)) !== null) ||
         (r.path === q.path && r.text.trim() !== q.text.trim() && editOf(tokensOf(r), tokensOf(p)) !== null)),
   );
+}
+
+/** The separators inside a name (`-`, `_`, `.` between letters or digits) taken out. */
+const squeeze = (t: string) => t.replace(/(?<=[\p{L}\p{N}])[-_.](?=[\p{L}\p{N}])/gu, '');
+const hasSeparator = (t: string) => /[\p{L}\p{N}][-_.][\p{L}\p{N}]/u.test(t);
+
+/**
+ * One name spelled with other separators in a copy of its line (`data-test-id` / `data-testid`,
+ * `module.guide.md` / `module-guide.md`): the same line once the separators inside names are taken
+ * out, every differing token a name with separators on both sides (`e-mail` / `email` is one word
+ * written two ways, not a name). Lines of any length: a lone path on its line is a rule's object.
+ */
+export function respelledNames(lines: Line[]): Drifted[] {
+  const groups = new Map<string, Line[]>();
+  for (const l of lines) if (hasSeparator(l.text)) pushTo(groups, squeeze(l.text.trim()), l);
+  const out: Drifted[] = [];
+  for (const g of groups.values()) {
+    const texts = [...new Set(g.map((l) => l.text.trim()))].sort();
+    if (texts.length !== 2 || g.length > MAX_GROUP) continue;
+    const sides = texts.map((t) => g.filter((l) => l.text.trim() === t));
+    // Each spelling in its own files, and two files whose scopes meet.
+    const paths = sides.map((s) => new Set(s.map((l) => l.path)));
+    if ([...paths[0]!].some((p) => paths[1]!.has(p))) continue;
+    if (!sides[0]!.some((p) => sides[1]!.some((q) => meet(p, q)))) continue;
+    const [a, b] = texts.map((t) => tokens(t));
+    if (a!.length !== b!.length) continue;
+    const changed = a!.flatMap((t, i) => (t === b![i] ? [] : [[t, b![i]!] as const]));
+    if (changed.length === 0 || !changed.every(([x, y]) => /\p{L}/u.test(x) && hasSeparator(x) && hasSeparator(y))) continue;
+    const [x, y] = changed[0]!.map((v) => v.replace(/`/g, ''));
+    out.push(problem('drifted-name', `${x} or ${y}`, `one name written two ways, \`${x}\` vs \`${y}\``, sides));
+  }
+  return out;
 }
