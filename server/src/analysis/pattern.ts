@@ -5,7 +5,7 @@ import type { Problem } from '../model/problem.js';
 import { fileNames, NAMED_IN_FULL } from '../show/file-names.js';
 import type { ScanResult } from './discovery/scan.js';
 import { nestedScope } from './scope/nested-scope.js';
-import { managedLineNumbers } from '../model/managed-blocks.js';
+import { allInManagedBlocks } from '../model/managed-blocks.js';
 
 /**
  * The pattern label, from the facts the plan is built from (planning/plan.ts, `layout`): the legacy
@@ -39,11 +39,11 @@ export function patternFacts(
   structured: Record<string, boolean>,
 ): PatternFacts {
   // A legacy file's managed blocks stay where they are (planning/managed-stays.ts): rules, but none that move.
-  const withContent = docs.filter((d) => {
-    const text = d.role === 'legacy' ? (scan.files.get(d.path)?.text ?? '') : '';
-    const staying = text.includes('<!--') ? managedLineNumbers(text.split('\n')) : null;
-    return d.units.some((u) => u.kind !== 'frontmatter' && !(staying?.has(u.line) && staying.has(u.line + u.lines.length - 1)));
-  });
+  const withContent = docs.filter(
+    (d) =>
+      d.units.some((u) => u.kind !== 'frontmatter') &&
+      !(d.role === 'legacy' && allInManagedBlocks(d.units, scan.files.get(d.path)?.text ?? '')),
+  );
   // The file a linked Copilot file shows is what Copilot reads already: its rules do not move.
   const shown = scan.files.get(COPILOT_INSTRUCTIONS_PATH)?.link
     ? scan.docs.find((d) => d.path === COPILOT_INSTRUCTIONS_PATH)?.aliasOf

@@ -45,3 +45,13 @@ export function managedLineNumbers(lines: readonly string[]): Set<number> {
   for (const b of managedBlocks(lines)) for (let i = b.start; i <= b.end; i++) out.add(i + 1);
   return out;
 }
+
+/**
+ * Whether all of a file's text but its front matter lies inside managed blocks: its rules stay where
+ * their tool keeps them (planning/managed-stays.ts), so nothing of it moves to Copilot.
+ */
+export function allInManagedBlocks(units: readonly { kind: string; line: number; lines: readonly string[] }[], text: string): boolean {
+  if (!text.includes('<!--')) return false;
+  const inside = managedLineNumbers(text.split('\n'));
+  return units.every((u) => u.kind === 'frontmatter' || (inside.has(u.line) && inside.has(u.line + u.lines.length - 1)));
+}

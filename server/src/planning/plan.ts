@@ -32,6 +32,7 @@ import { assistantChoices, withoutLeftOut } from './assistant-lines.js';
 import { pointerLines } from './pointer-lines.js';
 import { managedLookup } from './render/managed.js';
 import { managedStays } from './managed-stays.js';
+import { allInManagedBlocks } from '../model/managed-blocks.js';
 import { settledLabel, type Label } from './settled-label.js';
 
 export type { ConflictOption, LegacyFate, LegacyOption, Plan, PlanChoices, PlanOperation } from '../model/plan.js';
@@ -132,7 +133,9 @@ function layout(scan: ScanResult, choices: PlanChoices, copies: CopyChoices): La
 export function migratedTargets(scanned: ScanResult, choices: PlanChoices = DEFAULT_CHOICES): Map<string, string> {
   const scan: ScanResult = { ...scanned, docs: scopeChoices(scanned, choices).docs };
   const l = layout(scan, choices, copyChoices(scan, choices));
-  return new Map(l.targets.flatMap((t) => t.docs.map((d) => [d.path, t.path] as const)));
+  // A file whose text is all managed blocks keeps it (managed-stays.ts): none of its lines moves.
+  const moves = (d: InstructionDoc) => !allInManagedBlocks(d.units, scan.files.get(d.path)?.text ?? '');
+  return new Map(l.targets.flatMap((t) => t.docs.filter(moves).map((d) => [d.path, t.path] as const)));
 }
 
 function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices): Omit<Plan, 'planHash' | 'chosenHash'> {
