@@ -90,3 +90,17 @@ test('a word written with or without its hyphen, or a spelling in one file only,
   });
   assert.deepEqual(oneFile, [], said(oneFile));
 });
+
+test('a short list item whose path was renamed keeps half its line and is a drifted copy; a shorter frame is two items of a layout', async () => {
+  const found = await drifted({
+    'AGENTS.md': '# Samples\n\n- `apps/demo/Gizmo.Demo.Playground` - **Blank app for trying things out** (best for bisecting)\n',
+    '.github/copilot-instructions.md': '# Samples\n\n- `apps/demo/Acme.Gizmo.Demo.Playground` - Blank app for trying things out\n',
+  });
+  assert.equal(found.length, 1, said(found));
+  // Two folders described by one short phrase (a frame of four tokens) are two items of a layout, not one renamed.
+  const items = await drifted({
+    'AGENTS.md': '# Layout\n\n- `packages/api` - TypeScript sources (strict)\n',
+    '.github/copilot-instructions.md': '# Layout\n\n- `packages/web` - TypeScript sources\n',
+  });
+  assert.deepEqual(items, [], said(items));
+});

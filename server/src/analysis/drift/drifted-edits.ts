@@ -8,7 +8,7 @@ import { valueKind } from './drifted-values.js';
  * The same rule in two files, edited in one of them beyond one token (issue 39): one edit made in
  * several places of the line (`npm run build`, `npm run dev` -> `pnpm run build`, `pnpm run dev`),
  * or one value changed with a few words added at the end. The line aligned token by token (a diff):
- * most of it kept, every replaced run a value on both sides (code, a path, a number, a flag, a
+ * half of it or more kept, every replaced run a value on both sides (code, a path, a number, a flag, a
  * name), and when several runs changed, each the same edit. One token changed and nothing else is
  * drifted-values.ts's; unrelated values in one frame ("Use `a` for `b`" / "Use `c` for `d`") are two
  * rules side by side, not a copy.
@@ -18,9 +18,9 @@ import { valueKind } from './drifted-values.js';
 const END = 4;
 /** Lines sharing an end beyond this many are boilerplate, not copies of one rule. */
 const MAX_GROUP = 40;
-/** At least this many tokens, and this share of the longer line, are kept. */
-const MIN_KEPT = 6;
-const KEPT_SHARE = 0.6;
+/** At least this many tokens, and this share of the longer line, are kept (a list item "`path` - Blank app for trying things out" keeps five). */
+const MIN_KEPT = 5;
+const KEPT_SHARE = 0.5;
 /** Words added at the end of one copy, at most (a note in brackets, "(preferred for debugging)"). */
 const MAX_ADDED = 4;
 
