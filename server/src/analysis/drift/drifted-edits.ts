@@ -14,8 +14,6 @@ import { valueKind } from './drifted-values.js';
  * rules side by side, not a copy.
  */
 
-/** Words compared at each end of a line to group it with its copies. */
-const END = 4;
 /** Lines sharing an end beyond this many are boilerplate, not copies of one rule. */
 const MAX_GROUP = 40;
 /** At least this many tokens, and this share of the longer line, are kept (a list item "`path` - Blank app for trying things out" keeps five). */
@@ -25,16 +23,35 @@ const KEPT_SHARE = 0.5;
 const MAX_ADDED = 4;
 
 /** A raw word for grouping: its punctuation and emphasis off, a value-like word a wildcard (it may be the change). */
-const groupWord = (w: string): string => (/[`/\d]|\w\.\w/.test(w) ? '*' : w.replace(/^[*_"'(]+|[*_"'),.;:!?]+$/g, ''));
+const groupWord = (w: string): string => {
+  if (/[`/\d]|\w\.\w/.test(w)) return '*';
+  return /^[*_"'(]|[*_"'),.;:!?]$/.test(w) ? w.replace(/^[*_"'(]+|[*_"'),.;:!?]+$/g, '') : w;
+};
 
 export function driftedEdits(lines: Line[]): Drifted[] {
-  const groups = new Map<string, Line[]>();
+  // Keyed by each end of the line; a key seen once holds its line without a list (most keys of a repository).
+  const groups = new Map<string, Line | Line[]>();
+  const add = (key: string, l: Line) => {
+    const g = groups.get(key);
+    if (g === undefined) groups.set(key, l);
+    else if (Array.isArray(g)) g.push(l);
+    else groups.set(key, [g, l]);
+  };
+  const raw = new Map<Line, string[]>();
+  const trimmed = new Map<Line, string>();
   for (const l of lines) {
-    const words = l.text.trim().split(/\s+/).map(groupWord);
+    const text = l.text.trim();
+    const words = text.split(/\s+/);
     if (words.length < MIN_KEPT || words.length > 40) continue;
-    pushTo(groups, `<${words.slice(0, END).join(' ')}`, l);
-    pushTo(groups, `>${words.slice(-END).join(' ')}`, l);
+    raw.set(l, words);
+    trimmed.set(l, text);
+    const n = words.length;
+    add(`<${groupWord(words[0]!)} ${groupWord(words[1]!)} ${groupWord(words[2]!)} ${groupWord(words[3]!)}`, l);
+    add(`>${groupWord(words[n - 4]!)} ${groupWord(words[n - 3]!)} ${groupWord(words[n - 2]!)} ${groupWord(words[n - 1]!)}`, l);
   }
+  // A line's grouping words, sorted (made only for lines a pair is looked at): a cheap count of the words two lines share.
+  const sorted = new Map<Line, string[]>();
+  const sortedOf = (l: Line) => sorted.get(l) ?? sorted.set(l, raw.get(l)!.map(groupWord).sort()).get(l)!;
   // Lines found to be copies of one another join one problem (a line drifted in three files is one question).
   const value = new Map<string, string>(); // a line's text -> the value it shows
   const link = new Map<string, string>(); // a line's text -> another of its problem (a union-find)
@@ -45,12 +62,14 @@ export function driftedEdits(lines: Line[]): Drifted[] {
   const read = new Map<Line, string[]>();
   const tokensOf = (l: Line) => read.get(l) ?? read.set(l, tokens(l.text)).get(l)!;
   for (const g of groups.values()) {
-    if (g.length < 2 || g.length > MAX_GROUP || g.every((x) => x.path === g[0]!.path)) continue;
+    // Four words at each end of a line group it with its copies.
+    if (!Array.isArray(g) || g.length > MAX_GROUP || g.every((x) => x.path === g[0]!.path)) continue;
     for (let x = 0; x < g.length; x++)
       for (let y = x + 1; y < g.length; y++) {
         const [p, q] = [g[x]!, g[y]!];
-        const [tp, tq] = [p.text.trim(), q.text.trim()];
-        if (p.path === q.path || !meet(p, q) || tp === tq || (link.has(tp) && link.has(tq) && root(tp) === root(tq))) continue;
+        const [tp, tq] = [trimmed.get(p)!, trimmed.get(q)!];
+        if (p.path === q.path || tp === tq || !mayBeCopies(sortedOf(p), sortedOf(q)) || !meet(p, q)) continue;
+        if (link.has(tp) && link.has(tq) && root(tp) === root(tq)) continue;
         const shown = editOf(tokensOf(p), tokensOf(q));
         if (!shown || parallelInOneFile(g, p, q, tokensOf)) continue;
         for (const [t, v] of [
@@ -70,6 +89,24 @@ export function driftedEdits(lines: Line[]): Drifted[] {
     const shown = [...new Set(texts.map((t) => value.get(t)!))];
     return problem('drifted-copy', shown.join(' or '), `the same rule with ${shown.map((v) => `"${v}"`).join(' vs ')}`, sides);
   });
+}
+
+/**
+ * Whether two lines share enough words to keep half of the longer one (a bound read before any diff:
+ * lines that only open or end alike are most pairs of a group). Words, not tokens: a code span of two
+ * words is one token, so the bound is looser than editOf's.
+ */
+function mayBeCopies(a: readonly string[], b: readonly string[]): boolean {
+  let [i, j, shared] = [0, 0, 0];
+  while (i < a.length && j < b.length) {
+    if (a[i] === b[j]) {
+      shared++;
+      i++;
+      j++;
+    } else if (a[i]! < b[j]!) i++;
+    else j++;
+  }
+  return shared >= MIN_KEPT && shared >= 0.35 * Math.max(a.length, b.length);
 }
 
 /**
@@ -150,12 +187,14 @@ const hasSeparator = (t: string) => /[\p{L}\p{N}][-_.][\p{L}\p{N}]/u.test(t);
  * written two ways, not a name). Lines of any length: a lone path on its line is a rule's object.
  */
 export function respelledNames(lines: Line[]): Drifted[] {
+  // Keyed by the line without any separator (a plain replace, cheap on every line); checked token by token after.
   const groups = new Map<string, Line[]>();
-  for (const l of lines) if (hasSeparator(l.text)) pushTo(groups, squeeze(l.text.trim()), l);
+  for (const l of lines) pushTo(groups, l.text.trim().replace(/[-_.]/g, ''), l);
   const out: Drifted[] = [];
   for (const g of groups.values()) {
+    if (g.length < 2 || g.length > MAX_GROUP) continue;
     const texts = [...new Set(g.map((l) => l.text.trim()))].sort();
-    if (texts.length !== 2 || g.length > MAX_GROUP) continue;
+    if (texts.length !== 2) continue;
     const sides = texts.map((t) => g.filter((l) => l.text.trim() === t));
     // Each spelling in its own files, and two files whose scopes meet.
     const paths = sides.map((s) => new Set(s.map((l) => l.path)));
@@ -164,7 +203,9 @@ export function respelledNames(lines: Line[]): Drifted[] {
     const [a, b] = texts.map((t) => tokens(t));
     if (a!.length !== b!.length) continue;
     const changed = a!.flatMap((t, i) => (t === b![i] ? [] : [[t, b![i]!] as const]));
-    if (changed.length === 0 || !changed.every(([x, y]) => /\p{L}/u.test(x) && hasSeparator(x) && hasSeparator(y))) continue;
+    const respelled = ([x, y]: readonly [string, string]) =>
+      /\p{L}/u.test(x) && hasSeparator(x) && hasSeparator(y) && squeeze(x) === squeeze(y);
+    if (changed.length === 0 || !changed.every(respelled)) continue;
     const [x, y] = changed[0]!.map((v) => v.replace(/`/g, ''));
     out.push(problem('drifted-name', `${x} or ${y}`, `one name written two ways, \`${x}\` vs \`${y}\``, sides));
   }
