@@ -7,10 +7,10 @@
 // (the check half and the added sets are measured, never listed: they are not read while building).
 // `--subject` adds the opt-in finder of pairs worth a second look by subject (issue 39).
 // `--skip=a,b` leaves repositories of the corpus out entirely (a set being judged, that the tool must not run on yet).
-// The held-out sets c (unseen-2026-11-28c.json) and d (unseen-2026-11-29d.json) live outside the project and the
-// corpus, in $HELDOUT_ROOT or /work/heldout-c and $HELDOUT_D_ROOT or /work/heldout-d: each is measured where its folder
-// exists, skipped with a line where it does not (CI).
-// `--check-quotes` only checks that every quote of sets c and d is found in its file, without analysing anything.
+// The held-out sets c (unseen-2026-11-28c.json), d (unseen-2026-11-29d.json) and e (unseen-2026-11-29e.json) live
+// outside the project and the corpus, in $HELDOUT_ROOT or /work/heldout-c, $HELDOUT_D_ROOT or /work/heldout-d and
+// $HELDOUT_E_ROOT or /work/heldout-e: each is measured where its folder exists, skipped with a line where it does not (CI).
+// `--check-quotes` only checks that every quote of sets c, d and e is found in its file, without analysing anything.
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyze, DEFAULT_FINDERS, FINDERS, type Problem } from '../server/src/analysis/analyze.js';
@@ -64,14 +64,18 @@ for (const f of fs
   }
 const HELDOUT = process.env.HELDOUT_ROOT ?? '/work/heldout-c';
 const HELDOUT_D = process.env.HELDOUT_D_ROOT ?? '/work/heldout-d';
+const HELDOUT_E = process.env.HELDOUT_E_ROOT ?? '/work/heldout-e';
 const reposOfSet = (set: SetName, root: string) =>
   fs.existsSync(root) ? [...new Set(pairs.filter((p) => setOf.get(p.repo) === set).map((p) => p.repo))] : [];
 const heldoutCRepos = reposOfSet('added-c', HELDOUT);
 const heldoutDRepos = reposOfSet('added-d', HELDOUT_D);
-const heldoutRepos = [...heldoutCRepos, ...heldoutDRepos];
-const rootOf = (repo: string) => (heldoutDRepos.includes(repo) ? HELDOUT_D : heldoutCRepos.includes(repo) ? HELDOUT : CORPUS);
+const heldoutERepos = reposOfSet('added-e', HELDOUT_E);
+const heldoutRepos = [...heldoutCRepos, ...heldoutDRepos, ...heldoutERepos];
+const rootOf = (repo: string) =>
+  heldoutERepos.includes(repo) ? HELDOUT_E : heldoutDRepos.includes(repo) ? HELDOUT_D : heldoutCRepos.includes(repo) ? HELDOUT : CORPUS;
 if (heldoutCRepos.length === 0 && !args.includes('--json')) console.log(`held-out set c: skipped, ${HELDOUT} is absent`);
 if (heldoutDRepos.length === 0 && !args.includes('--json')) console.log(`held-out set d: skipped, ${HELDOUT_D} is absent`);
+if (heldoutERepos.length === 0 && !args.includes('--json')) console.log(`held-out set e: skipped, ${HELDOUT_E} is absent`);
 
 if (!fs.existsSync(CORPUS)) {
   console.log(`real judged set: skipped, ${CORPUS} is absent`);
@@ -109,9 +113,11 @@ const quotesOf = (rs: string[]) =>
   pairs.filter((p) => rs.includes(p.repo)).flatMap((p) => [...linesOf(p.repo, p.a), ...linesOf(p.repo, p.b)]);
 const heldoutQuotes = quotesOf(heldoutCRepos);
 const heldoutDQuotes = quotesOf(heldoutDRepos);
+const heldoutEQuotes = quotesOf(heldoutERepos);
 if (args.includes('--check-quotes')) {
   console.log(`held-out set c: ${heldoutQuotes.length} quoted lines found in ${heldoutCRepos.length} repositories`);
   console.log(`held-out set d: ${heldoutDQuotes.length} quoted lines found in ${heldoutDRepos.length} repositories`);
+  console.log(`held-out set e: ${heldoutEQuotes.length} quoted lines found in ${heldoutERepos.length} repositories`);
   process.exit(0);
 }
 
@@ -227,7 +233,11 @@ const SETS: SetName[] = [
   ...[...new Set(setOf.values())]
     .filter(
       (s) =>
-        s !== 'build' && s !== 'check' && (s !== 'added-c' || heldoutCRepos.length > 0) && (s !== 'added-d' || heldoutDRepos.length > 0),
+        s !== 'build' &&
+        s !== 'check' &&
+        (s !== 'added-c' || heldoutCRepos.length > 0) &&
+        (s !== 'added-d' || heldoutDRepos.length > 0) &&
+        (s !== 'added-e' || heldoutERepos.length > 0),
     )
     .sort(),
 ];
@@ -246,6 +256,7 @@ else {
     'added-b': 'added later (unseen-2026-11-28b, 8 more repositories; build data since its figures were reported)',
     'added-c': 'from outside the corpus (unseen-2026-11-28c, build data since its figures were reported)',
     'added-d': 'held out from outside the corpus and set c (unseen-2026-11-29d, never read while building)',
+    'added-e': 'held out from outside the corpus and sets c and d (unseen-2026-11-29e, never read while building)',
   };
   for (const s of SETS) {
     const x = figures.sets[s]!;

@@ -95,3 +95,17 @@ test('a copied line whose changed word starts its sentence after a dash, or only
   assert.equal(found.length, 1, said(found));
   assert.equal(found[0]!.kind, 'drifted-copy');
 });
+
+test('"Never do this" and "Always do this" over two examples point at two things: no conflict; the same rule with its object named is one', async () => {
+  const labels = {
+    'AGENTS.md': '# Forms\n\n**Never do this (stale):**\n\n```js\nform.reset(true)\n```\n',
+    'CLAUDE.md': '# Forms\n\n**Always do this (current):**\n\n```js\nform.clear()\n```\n',
+  };
+  const found = await contradictions(labels);
+  assert.deepEqual(found, [], said(found));
+  const named = await contradictions({
+    'AGENTS.md': '# Forms\n\n- Never reset forms by hand.\n',
+    'CLAUDE.md': '# Forms\n\n- Always reset forms by hand.\n',
+  });
+  assert.equal(named.length, 1, said(named));
+});

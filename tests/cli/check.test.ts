@@ -383,3 +383,17 @@ test('MCP onboarding_check: listed read-only with an output schema and an empty 
   await assert.rejects(s.call('onboarding_check', { failOn: 'none' }), /takes no arguments/);
   assert.deepEqual(hashAll(repo), before);
 });
+
+test("check's drift leaves alone the lines of a managed block, which a migration leaves in their file on purpose; a line outside it still drifts", (t) => {
+  const block = '<!-- tool-rules-start -->\n- Call the formatter through its wrapper script.\n<!-- tool-rules-end -->\n';
+  const repo = sandbox(t, {
+    '.github/copilot-instructions.md': STRUCTURED_INSTRUCTIONS,
+    'CLAUDE.md': `# Claude\n\n${block}`,
+    'AGENTS.md': `# Agents\n\n${block}\n- Deploy only from the release branch.\n`,
+  });
+  const drift = json(repo).report.findings.filter((f: any) => f.rule === 'drift');
+  assert.deepEqual(
+    drift.map((f: any) => [f.kind, f.locations]),
+    [['legacy-only', [{ path: 'AGENTS.md', line: 7 }]]],
+  );
+});

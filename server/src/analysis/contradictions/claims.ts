@@ -424,5 +424,9 @@ function ruleObject(rest: string): string | null {
     .split(/\s+/)
     .filter((w) => w !== '' && !FILLER.has(w))
     .slice(0, 4);
+  // "Never do this:" / "Always do this:" point at the example under each: two objects, not one.
+  if (words.slice(1).every((w) => POINTERS.has(w))) return null;
   return words.length >= 2 ? words.join(' ') : null;
 }
+/** Words that point at something said elsewhere (an example below, the line before) instead of naming it. */
+const POINTERS = new Set(['this', 'that', 'these', 'those', 'it', 'them', 'so', 'here', 'the', 'following', 'below', 'above']);
