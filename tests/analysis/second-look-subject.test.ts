@@ -110,11 +110,8 @@ test('a hedged rule, and a value naming its own package folder, rank below the p
   assert.ok(order.indexOf('AGENTS.md:4 CLAUDE.md:4') === -1 || order.indexOf('AGENTS.md:4 CLAUDE.md:4') > plain, order.join(' | '));
 });
 
-test('pairs by subject are opt-in: analyze by default runs every finder but them; with them, a changed command is a second look', async (t) => {
-  assert.deepEqual(
-    FINDERS.filter((f) => !DEFAULT_FINDERS.includes(f)).map((f) => f.name),
-    ['subject'],
-  );
+test('pairs by subject run by default, last: a changed command is a second look, at certainty low', async (t) => {
+  assert.deepEqual(DEFAULT_FINDERS, FINDERS);
   assert.equal(FINDERS.at(-1)!.name, 'subject');
   const scan = await scanRepository(
     sandbox(t, {
@@ -122,8 +119,7 @@ test('pairs by subject are opt-in: analyze by default runs every finder but them
       'CLAUDE.md': `# Claude\n\n- Run \`quax check\` before every push.\n`,
     }),
   );
-  assert.equal(analyze(scan).problems.filter((p) => p.type === 'contradiction' && p.kind === 'subject').length, 0);
-  const found = analyze(scan, FINDERS).problems.filter((p) => p.type === 'contradiction' && p.kind === 'subject');
+  const found = analyze(scan).problems.filter((p) => p.type === 'contradiction' && p.kind === 'subject');
   assert.deepEqual(found.map(at), [['AGENTS.md:3', 'CLAUDE.md:3']]);
   assert.equal(found[0]!.certainty, 'low');
 });
