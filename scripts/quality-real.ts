@@ -255,7 +255,7 @@ else {
     added: 'added after issue 39 started (unseen-2026-11-28, build data since its figures were reported)',
     'added-b': 'added later (unseen-2026-11-28b, 8 more repositories; build data since its figures were reported)',
     'added-c': 'from outside the corpus (unseen-2026-11-28c, build data since its figures were reported)',
-    'added-d': 'held out from outside the corpus and set c (unseen-2026-11-29d, never read while building)',
+    'added-d': 'from outside the corpus and set c (unseen-2026-11-29d, build data since its figures were reported)',
     'added-e': 'held out from outside the corpus and sets c and d (unseen-2026-11-29e, never read while building)',
   };
   for (const s of SETS) {
