@@ -104,3 +104,18 @@ test('a short list item whose path was renamed keeps half its line and is a drif
   });
   assert.deepEqual(items, [], said(items));
 });
+
+test('parallel items of one list copied whole into another file are still items, not a drifted copy (a migrated file beside its source)', async () => {
+  const list =
+    '# Docs\n\n- For Kotlin modules: Add to Kotlin platform docs, usually in the integrations section\n- For Swift modules: Add to Swift platform docs, usually in the integrations section\n';
+  const found = await drifted({
+    '.cursor/rules/docs.mdc': `---\nalwaysApply: true\n---\n${list}`,
+    '.github/instructions/docs.instructions.md': `---\napplyTo: "**"\n---\n${list}`,
+  });
+  assert.deepEqual(found, [], said(found));
+  const edited = await drifted({
+    '.cursor/rules/docs.mdc': `---\nalwaysApply: true\n---\n${list}`,
+    '.github/instructions/docs.instructions.md': `---\napplyTo: "**"\n---\n# Docs\n\n- For Kotlin modules: Add to Dokka platform docs, usually in the integrations section\n`,
+  });
+  assert.equal(edited.length, 1, said(edited));
+});

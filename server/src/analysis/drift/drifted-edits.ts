@@ -165,14 +165,18 @@ function innerEdit(x: string, y: string): { key: string; removed: string; added:
   return { key: JSON.stringify(parts.map((p) => [p.added ? '+' : '-', ...p.value])), removed: side(false), added: side(true) };
 }
 
-/** Another line of the group in one of the two files is a parallel of the other: items of one list, not a copy. */
+/**
+ * Another line of the group in one of the two files is the other line, or a parallel of it: items of
+ * one list, not a copy (a list copied whole into a second file holds both items in both).
+ */
 function parallelInOneFile(g: readonly Line[], p: Line, q: Line, tokensOf: (l: Line) => string[]): boolean {
+  const alike = (r: Line, other: Line) => r.text.trim() === other.text.trim() || editOf(tokensOf(r), tokensOf(other)) !== null;
   return g.some(
     (r) =>
       r !== p &&
       r !== q &&
-      ((r.path === p.path && r.text.trim() !== p.text.trim() && editOf(tokensOf(r), tokensOf(q)) !== null) ||
-        (r.path === q.path && r.text.trim() !== q.text.trim() && editOf(tokensOf(r), tokensOf(p)) !== null)),
+      ((r.path === p.path && r.text.trim() !== p.text.trim() && alike(r, q)) ||
+        (r.path === q.path && r.text.trim() !== q.text.trim() && alike(r, p))),
   );
 }
 
