@@ -5,6 +5,14 @@ export function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   else map.set(key, [value]);
 }
 
+/** Like pushTo, but a key seen once holds its value without a list (most keys of a repository's lines). */
+export function pushCompact<K, V>(map: Map<K, V | V[]>, key: K, value: V): void {
+  const g = map.get(key);
+  if (g === undefined) map.set(key, value);
+  else if (Array.isArray(g)) g.push(value);
+  else map.set(key, [g, value]);
+}
+
 export function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
   const map = new Map<string, T[]>();
   for (const item of items) pushTo(map, key(item), item);

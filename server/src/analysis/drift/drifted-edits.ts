@@ -1,5 +1,5 @@
 import { diffArrays } from 'diff';
-import { pushTo } from '../../common/collections.js';
+import { pushCompact, pushTo } from '../../common/collections.js';
 import { valueTokens } from '../contradictions/second-look/align.js';
 import { meet, problem, tokens, type Drifted, type Line } from './drift-lines.js';
 import { valueKind } from './drifted-values.js';
@@ -31,12 +31,7 @@ const groupWord = (w: string): string => {
 export function driftedEdits(lines: Line[]): Drifted[] {
   // Keyed by each end of the line; a key seen once holds its line without a list (most keys of a repository).
   const groups = new Map<string, Line | Line[]>();
-  const add = (key: string, l: Line) => {
-    const g = groups.get(key);
-    if (g === undefined) groups.set(key, l);
-    else if (Array.isArray(g)) g.push(l);
-    else groups.set(key, [g, l]);
-  };
+  const add = (key: string, l: Line) => pushCompact(groups, key, l);
   const raw = new Map<Line, string[]>();
   const trimmed = new Map<Line, string>();
   for (const l of lines) {

@@ -1,4 +1,4 @@
-import { pushTo } from '../../common/collections.js';
+import { pushCompact, pushTo } from '../../common/collections.js';
 import { at, meet, problem, tokens, type Drifted, type Line } from './drift-lines.js';
 
 /** Lines sharing half of their tokens beyond this many are boilerplate, not copies of one rule. */
@@ -51,12 +51,7 @@ type Apart = { l: Line; token: string; words: string[]; i: number };
  */
 function halfGroups(lines: Line[]): Map<number, Entry | Entry[]> {
   const groups = new Map<number, Entry | Entry[]>();
-  const add = (key: number, e: Entry) => {
-    const g = groups.get(key);
-    if (g === undefined) groups.set(key, e);
-    else if (Array.isArray(g)) g.push(e);
-    else groups.set(key, [g, e]);
-  };
+  const add = (key: number, e: Entry) => pushCompact(groups, key, e);
   for (const l of lines) {
     const words = l.text.trim().split(/\s+/);
     if (words.length < 6 || words.length > 40) continue;
