@@ -53,11 +53,11 @@ test('quotes named as what another verb acts on (escape, wrap, enclose) are no c
   }
 });
 
-test('a flag after `--` is the program\'s, and runs that each carry their own flag are two jobs: no drifted flag', async () => {
+test("a flag after `--` is the program's, and runs that each carry their own flag are two jobs: no drifted flag", async () => {
   const drifted = async (files: Record<string, string>) =>
     (await analyzeFiles(files)).filter((p) => p.type === 'contradiction' && p.kind === 'drifted-flag');
   const sh = (...lines: string[]) => `# Run\n\n\`\`\`sh\n${lines.join('\n')}\n\`\`\`\n`;
-  const apart = [
+  const apart: Record<string, string>[] = [
     {
       'AGENTS.md': sh('cargo run -p lexer --example dump -- input.txt', 'cargo run -p lexer --example tokens -- other/input.txt'),
       'crates/lexer_suite/AGENTS.md': sh('cargo run -p lexer_suite -- --grep cases/one.txt'),

@@ -5,7 +5,7 @@
  * a line or a setup block runs, and the command a labelled line gives a role ("**Build**: `x`").
  * The tables are data: ACTIONS here, the tools and roles in tools.ts. See docs/analysis.md.
  */
-import { COMMAND_ROLES, normalizeCommand, SHELL_FENCES, commandTool } from './tools.js';
+import { COMMAND_ROLES, normalizeCommand, SHELL_FENCES, commandTool, oneOffCommand } from './tools.js';
 
 export type Polarity = 'must' | 'may' | 'never';
 
@@ -366,7 +366,9 @@ export function roleClaim(line: string): RoleClaim | null {
     const raw = t[1]!.trim();
     if (!/^[\w./-]+(?:\s+\S+)+$/.test(raw)) continue;
     if (NEGATED_COMMAND.test(line.slice(0, t.index))) continue;
-    commands.push(normalizeCommand(raw));
+    const command = normalizeCommand(raw);
+    // Installing one named package (`pip install x-server`) sets up that package, not the project: no role's command.
+    if (!oneOffCommand(command)) commands.push(command);
   }
   if (commands.length === 0) return null;
   const strict = STRICT.test(line.replace(/`[^`]*`/g, ''));
