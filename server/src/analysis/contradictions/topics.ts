@@ -39,6 +39,14 @@ const TOOL_CHOSEN =
   /(?<![\w-])(?:use|uses|using|prefer|prefers|require|requires|run|runs|with|only|stick (?:to|with)|switch(?:ed)? to)\s+(?:only\s+)?$/i;
 
 /**
+ * Right before a style value, what makes it a choice: a choosing word ("use single quotes"), or nothing
+ * of the clause before it: the value named on its own, first in a line, after a label or another item
+ * of a style list ("**Strings**: double quotes", "tabs, double quotes, trailing commas"). After any other
+ * word it is what that word acts on ("escape the single quotes", "enclosed in double quotes"): no style.
+ */
+const STYLE_CHOSEN = new RegExp(`${TOOL_CHOSEN.source}|(?:^|[:;,\u2013\u2014]|^\\s*(?:[-*+>]|\\d+[.)]))\\s*$`, 'i');
+
+/**
  * One case-insensitive test for any of `patterns` (their own flags aside). When every one starts at a
  * word boundary, the boundary is tested once, before the alternation: `\b(?:a|b)` finds what
  * `\ba|\bb` finds, and V8 runs it faster over a line that holds none of them (most lines).
@@ -95,6 +103,8 @@ export const CLAIM_TOPICS: readonly ClaimTopic[] = [
       { value: 'single quotes', pattern: /\bsingle[- ]quot(?:es?|ed)\b/gi },
       { value: 'double quotes', pattern: /\bdouble[- ]quot(?:es?|ed)\b/gi },
     ],
+    // Lines name quotes far more often than they choose a style: escaping them, wrapping an argument in them.
+    choice: { positive: STYLE_CHOSEN, negative: RULED_OUT },
   },
   {
     id: 'test-framework',
