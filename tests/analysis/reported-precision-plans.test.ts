@@ -47,6 +47,8 @@ test('quotes named as what another verb acts on (escape, wrap, enclose) are no c
     ['- **Strings**: double quotes.\n', '- Always use single quotes.\n'],
     ['- Style: tabs, double quotes, trailing commas.\n', '- Use single quotes in every module.\n'],
     ['- 2-space indent, single quotes preferred.\n', '- Never use single quotes.\n'],
+    ['- Always double quotes for strings.\n', '- Use single quotes.\n'],
+    ['- String literals must be double-quoted.\n', '- Prefer single quotes.\n'],
   ]) {
     const found = await contradictions({ 'AGENTS.md': `# Style\n\n${a}`, 'CLAUDE.md': `# Style\n\n${b}` });
     assert.equal(found.length, 1, `${a} / ${b}: ${said(found)}`);

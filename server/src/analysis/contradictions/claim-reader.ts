@@ -52,7 +52,8 @@ export const ACTION_WORD = new RegExp(`(?<![a-z-])(?:${[...VERB_OF.keys(), 'avoi
 const NEVER_BEFORE =
   /\b(?:never|don'?t|do not|doesn'?t|does not|must not|mustn'?t|should not|shouldn'?t|cannot|can'?t|may not|not|no|avoid)\b/i;
 const MAY_BEFORE = /\b(?:may|can|could|allowed to|free to|ok to|okay to|fine to|permitted to)\b/i;
-const MUST_BEFORE =
+/** Words that make what follows a requirement ("always", "must", "prefer"). */
+export const MUST_BEFORE =
   /\b(?:always|must|should|need to|needs to|have to|has to|make sure (?:to|you)|be sure to|prefer(?:ably)?|do|please|remember to|only)\b/i;
 /** Words that may stand before an imperative without making it a description ("Then run x"). */
 const IMPERATIVE_LEAD = /^(?:(?:then|also|first|next|finally|and|just|instead)\b[\s,]*)*$/i;

@@ -4,6 +4,8 @@
  * CLAIM_TOPICS describe settings that a repository should state only one way. Two rules that claim
  * different options of one topic contradict each other.
  */
+import { MUST_BEFORE } from './claim-reader.js';
+
 export interface ClaimOption {
   value: string;
   pattern: RegExp;
@@ -44,7 +46,10 @@ const TOOL_CHOSEN =
  * of a style list ("**Strings**: double quotes", "tabs, double quotes, trailing commas"). After any other
  * word it is what that word acts on ("escape the single quotes", "enclosed in double quotes"): no style.
  */
-const STYLE_CHOSEN = new RegExp(`${TOOL_CHOSEN.source}|(?:^|[:;,\u2013\u2014]|^\\s*(?:[-*+>]|\\d+[.)]))\\s*$`, 'i');
+const STYLE_CHOSEN = new RegExp(
+  `${TOOL_CHOSEN.source}|${MUST_BEFORE.source}(?:\\s+be)?\\s+$|(?:^|[:;,\u2013\u2014]|^\\s*(?:[-*+>]|\\d+[.)]))\\s*$`,
+  'i',
+);
 
 /**
  * One case-insensitive test for any of `patterns` (their own flags aside). When every one starts at a
