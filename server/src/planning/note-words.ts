@@ -57,6 +57,15 @@ const WORDS: Words = {
     const more = n.lines.length > MAX_LISTED ? `, and ${n.lines.length - MAX_LISTED} more` : '';
     return `${n.path} and ${n.source} share rules in the sections ${n.sections.map((s) => `"${s}"`).join(', ')}: those are written once, and what ${n.source} adds goes after ${n.path}'s own text, under ${n.source}'s own headings. ${n.path}'s own lines there that ${n.source} does not have are kept as they are; check that they still hold: ${shown.join(', ')}${more}.`;
   },
+  'twin-sections': (n) => {
+    const sections = n.sections.map((s) => `"${s.text}" (line ${s.line})`).join(', ');
+    const repeated = [...new Set(n.sections.map((s) => `${s.repeats.path}'s "${s.repeats.text}"`))].join(', ');
+    const where = n.joined ? 'under the sections they repeat' : `after ${n.target}'s own text, under ${n.path}'s headings`;
+    const shown = n.kept.slice(0, MAX_LISTED).map((l) => `line ${l.line} "${excerpt(l.text)}"`);
+    const more = n.kept.length > MAX_LISTED ? `, and ${n.kept.length - MAX_LISTED} more` : '';
+    const kept = n.kept.length === 0 ? 'none of their lines differs' : `the ${n.kept.length === 1 ? 'line that differs is' : `${n.kept.length} lines that differ are`} kept, ${where}: ${shown.join(', ')}${more}`;
+    return `${n.path}: its section${n.sections.length > 1 ? 's' : ''} ${sections} repeat${n.sections.length > 1 ? '' : 's'} most of what ${n.target} holds already (${repeated}): ${n.merged} of ${n.sections.length > 1 ? 'their' : 'its'} lines are written once there (named as merged); ${kept}.`;
+  },
   'repeats-once': (n) => {
     const many = n.repeats.length > 1;
     const kept = n.repeats.map((r) => (r.keptAt.path === n.path ? `${r.keptAt.line}` : `${r.keptAt.path}:${r.keptAt.line}`));

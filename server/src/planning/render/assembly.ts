@@ -6,12 +6,13 @@ import { blockTopic, sameSection, sectionFor } from '../structure.js';
 import { GENERAL_SECTION } from '../section-topics.js';
 import { plainKeys } from './keys.js';
 import { placement, PlacedKeys, type Placed } from './placement.js';
-import { mergedEntry } from './rendered.js';
+import { mergedEntry, type UnitPart } from './rendered.js';
 import { isRuleList } from './flat-document.js';
 import type { Addition } from './addition.js';
 import { HollowSections } from './hollow.js';
 import { WrittenUnits } from './written-units.js';
 import { numberedRuns, SectionRepeats, sectionRepeats } from './section-repeats.js';
+import { measuredLines, SectionLines, type TwinSection } from './twin-sections.js';
 
 /** A section the current document opened, and the heading written for it (its own, or the copy it merged into). */
 interface Sibling {
@@ -99,12 +100,18 @@ export class Assembly {
   private repeats = new Map<Addition | null, SectionRepeats>();
   /** The current document's `# ` title, kept as a comment: written above the section its first chapter opens, else on top. */
   private pendingTitle: Unit | null = null;
+  /** The sections of the current document that repeat most of a section written already, by the section their lines go to. */
+  private twinOf = new Map<Addition, { sections: Unit[]; report: TwinSection }>();
 
   constructor(
     readonly written: WrittenUnits,
     private readonly merged: Merged[],
     /** The heading lines of the target's own `## ` sections, which sections from a source must not precede. */
     private readonly targetHeadings: string[] = [],
+    /** The lines of every section written so far (the person's first), to find a section that repeats one. */
+    private readonly lines = new SectionLines(),
+    /** Receives each section that repeats most of one written already (issue 40: twins and digests). */
+    private readonly twins: TwinSection[] = [],
   ) {}
 
   /** Whether the target has `## ` sections of its own. */
@@ -134,6 +141,7 @@ export class Assembly {
     const units = placedUnits.map((p) => p.unit);
     this.siblings = new Map();
     this.repeats = new Map();
+    this.twinOf = new Map();
     // Chapters put one level down for the person's sections go under a heading naming no one topic of theirs.
     this.leadHeading = `## ${flatName ?? (nested ? GENERAL_SECTION.title : leadTitle(placedUnits, this.targetHeadings))}`;
     // A document whose every unit is written already (a second plan after a migration) adds nothing.
@@ -240,8 +248,41 @@ export class Assembly {
       subtree.forEach((x, k) => this.merge(x, copies[k]!));
       return end;
     }
-    stack.push({ level: u.level!, node: this.sectionFor(u, parent, keys) });
+    const twin = this.twinSection(units, i, parent);
+    const node = twin?.node ?? this.sectionFor(u, parent, keys);
+    if (twin) this.twinOf.set(node, twin);
+    stack.push({ level: u.level!, node });
     return i + 1;
+  }
+
+  /**
+   * A section whose own lines (to the next heading) are mostly written already in one section of
+   * another file, a twin of it (issue 40). Its lines there are merged into theirs, and the rest is
+   * written with them: into that section when a source opened it (returned, the heading merged into
+   * its own); after the person's text, in the section this heading opens, when it is theirs (fixed ground).
+   */
+  private twinSection(units: Unit[], i: number, parent: Addition | null): { node?: Addition; sections: Unit[]; report: TwinSection } | undefined {
+    const u = units[i]!;
+    let end = i + 1;
+    while (end < units.length && units[end]!.kind !== 'heading') end++;
+    const section = this.lines.match(u.path, units.slice(i + 1, end));
+    if (!section) return undefined;
+    const node = this.opened.get(section);
+    const report: TwinSection = {
+      path: u.path,
+      heading: { line: u.line, text: u.lines[0]!.trim() },
+      repeats: { path: section.path, line: section.line, text: section.lines[0]!.trim() },
+      merged: 0,
+      kept: [],
+      joined: node !== undefined,
+    };
+    this.twins.push(report);
+    // The person's section: this heading opens a section of its own after their text, its lines there.
+    const sections = this.lines.intoSections(section, u);
+    if (!node) return { sections, report };
+    this.merge(u, section);
+    this.siblingsOf(parent).set(siblingKey(u), { node, heading: section });
+    return { node, sections, report };
   }
 
   /** The section a heading opens, or the one it joins: the same heading under the same parent, another source's or the target's own `## ` section. */
@@ -315,21 +356,24 @@ export class Assembly {
     let end = i;
     while (end < units.length && units[end]!.kind !== 'heading') end++;
     const section = this.repeatsIn(node);
+    const twin = node ? this.twinOf.get(node) : undefined;
+    const parts = new Map<Unit, Unit>();
     for (const group of numberedRuns(blocksOf(units.slice(i, end), isToolMark))) {
       const all = group.flatMap((b) => b.units);
       const as = section.find(group);
       for (const [u, first] of as) this.merged.push(mergedEntry(u, first, true));
       const own = all.filter((u) => !as.has(u));
       const before = this.merged.length;
-      const kept = own.length > 0 ? this.keptUnits(own, keys, as) : [];
+      const kept = own.length === 0 ? [] : twin ? this.twinUnits(own, keys, as, twin, parts) : this.keptUnits(own, keys, as);
       section.record(all, (u) => as.get(u) ?? u);
       if (kept.length === 0 && own.length > 0 && node) (node.mergedAway ??= []).push({ units: own, entries: this.merged.slice(before) });
       if (kept.length === 0) continue;
       for (const block of group) {
-        const written = block.units.filter((u) => !as.has(u));
+        const written = block.units.filter((u) => !as.has(u)).map((u) => parts.get(u) ?? u);
         if (written.length === 0) continue;
         if (node) {
           node.blocks.push(written);
+          for (const u of written) this.lines.add(node.headingUnit, u);
           continue;
         }
         // Sorted by topic only where nothing else gives structure: a document without headings; a numbered run stays whole.
@@ -340,6 +384,36 @@ export class Assembly {
       }
     }
     return end;
+  }
+
+  /**
+   * The units of a twin section's block that are written: a unit whose every line the section it
+   * repeats holds is merged, line by line; a code block or table that differs there in some lines
+   * is written with those lines only (`parts`); any other unit is written whole. Each is reported.
+   */
+  private twinUnits(
+    units: Unit[],
+    keys: PlacedKeys,
+    copies: Map<Unit, Unit>,
+    twin: { sections: Unit[]; report: TwinSection },
+    parts: Map<Unit, Unit>,
+  ): Unit[] {
+    const kept: Unit[] = [];
+    for (const u of units) {
+      const before = this.merged.length;
+      const w = this.lines.written(u, twin.sections, this.merged);
+      twin.report.merged += this.merged.length - before;
+      if (w === null) {
+        copies.set(u, u);
+        continue;
+      }
+      if (w === u) this.written.add(u, keys.written(u));
+      else parts.set(u, w);
+      const at = (w as Partial<UnitPart>).at;
+      twin.report.kept.push(...measuredLines(w).map((l) => ({ line: at?.[l.k] ?? w.line + l.k, text: w.lines[l.k]! })));
+      kept.push(u);
+    }
+    return kept;
   }
 
   private repeatsIn(node: Addition | null): SectionRepeats {
