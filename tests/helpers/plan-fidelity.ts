@@ -111,7 +111,9 @@ function sectionsMostlyThere(lines: string[], code: boolean[], fileOf: (i: numbe
       if (!best || n > best.n) best = { head: b.head, n };
     }
     if (best && best.n >= 2 && best.n * 2 > s.lines.length)
-      out.push(`${s.head + 1} ${JSON.stringify(lines[s.head]!.trim())} (${best.n} of ${s.lines.length} lines in the section at line ${best.head + 1})`);
+      out.push(
+        `${s.head + 1} ${JSON.stringify(lines[s.head]!.trim())} (${best.n} of ${s.lines.length} lines in the section at line ${best.head + 1})`,
+      );
     before.push({ head: s.head, file, lines: new Set(s.lines) });
   }
   return out;

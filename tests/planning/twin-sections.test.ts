@@ -13,7 +13,8 @@ import { emptyHeadings } from '../helpers/debris.js';
  */
 const COPILOT = '.github/copilot-instructions.md';
 
-const RULES = '1. Write a test for every bug you fix.\n2. Keep functions under fifty lines.\n3. Log errors on the server, show generic messages to users.\n';
+const RULES =
+  '1. Write a test for every bug you fix.\n2. Keep functions under fifty lines.\n3. Log errors on the server, show generic messages to users.\n';
 const COMMANDS = '```bash\nnpm install\nnpm run dev          # both servers\nnpm run lint\nnpm run build\n```\n';
 const LAYOUT = '| Folder | What |\n|--------|------|\n| `api/` | the server |\n| `web/` | the client |\n| `docs/` | the documentation |\n';
 const guide = (title: string, intro: string, rules = RULES, commands = COMMANDS, layout = LAYOUT) =>
@@ -57,9 +58,14 @@ test("a CLAUDE.md that is AGENTS.md's guide with two lines changed and one added
     '25->AGENTS.md:25',
     '26->AGENTS.md:26',
   ]);
-  const note = plan.notes.find((n) => n.startsWith('CLAUDE.md: its sections "### Rules" (line 5), "### Commands" (line 11), "### Layout" (line 20) repeat'));
+  const note = plan.notes.find((n) =>
+    n.startsWith('CLAUDE.md: its sections "### Rules" (line 5), "### Commands" (line 11), "### Layout" (line 20) repeat'),
+  );
   assert.ok(note, plan.notes.join('\n'));
-  assert.ok(note.includes('line 8 "2. Keep functions under forty lines."') && note.includes('line 27 "| `tools/` | the release scripts |"'), note);
+  assert.ok(
+    note.includes('line 8 "2. Keep functions under forty lines."') && note.includes('line 27 "| `tools/` | the release scripts |"'),
+    note,
+  );
   assert.deepEqual(emptyHeadings(content(plan).split('\n')), []);
 });
 

@@ -63,7 +63,10 @@ const WORDS: Words = {
     const where = n.joined ? 'under the sections they repeat' : `after ${n.target}'s own text, under ${n.path}'s headings`;
     const shown = n.kept.slice(0, MAX_LISTED).map((l) => `line ${l.line} "${excerpt(l.text)}"`);
     const more = n.kept.length > MAX_LISTED ? `, and ${n.kept.length - MAX_LISTED} more` : '';
-    const kept = n.kept.length === 0 ? 'none of their lines differs' : `the ${n.kept.length === 1 ? 'line that differs is' : `${n.kept.length} lines that differ are`} kept, ${where}: ${shown.join(', ')}${more}`;
+    const kept =
+      n.kept.length === 0
+        ? 'none of their lines differs'
+        : `the ${n.kept.length === 1 ? 'line that differs is' : `${n.kept.length} lines that differ are`} kept, ${where}: ${shown.join(', ')}${more}`;
     return `${n.path}: its section${n.sections.length > 1 ? 's' : ''} ${sections} repeat${n.sections.length > 1 ? '' : 's'} most of what ${n.target} holds already (${repeated}): ${n.merged} of ${n.sections.length > 1 ? 'their' : 'its'} lines are written once there (named as merged); ${kept}.`;
   },
   'repeats-once': (n) => {

@@ -109,7 +109,13 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written, facts: LinkF
 }
 
 /** A target rendered, its imports and dropped lines taken out, units kept apart and conflicts marked; checked line by line. */
-function renderedTarget(ctx: WriteContext, target: Target, existingDoc: InstructionDoc | undefined, merged: Merged[], twins: TwinSection[]) {
+function renderedTarget(
+  ctx: WriteContext,
+  target: Target,
+  existingDoc: InstructionDoc | undefined,
+  merged: Merged[],
+  twins: TwinSection[],
+) {
   const rendered = renderTarget(ctx.sources, target, existingDoc, merged, twins);
   const emptied = new LineMap<LineRef>();
   const apart = keepUnitsApart(dropLines(dropImports(rendered, ctx.imports), ctx.dropped, emptied));

@@ -6,13 +6,13 @@ import { blockTopic, sameSection, sectionFor } from '../structure.js';
 import { GENERAL_SECTION } from '../section-topics.js';
 import { plainKeys } from './keys.js';
 import { placement, PlacedKeys, type Placed } from './placement.js';
-import { mergedEntry, type UnitPart } from './rendered.js';
+import { mergedEntry } from './rendered.js';
 import { isRuleList } from './flat-document.js';
 import type { Addition } from './addition.js';
 import { HollowSections } from './hollow.js';
 import { WrittenUnits } from './written-units.js';
 import { numberedRuns, SectionRepeats, sectionRepeats } from './section-repeats.js';
-import { measuredLines, SectionLines, type TwinSection } from './twin-sections.js';
+import { SectionLines, type Twin, type TwinSection } from './twin-sections.js';
 
 /** A section the current document opened, and the heading written for it (its own, or the copy it merged into). */
 interface Sibling {
@@ -101,7 +101,9 @@ export class Assembly {
   /** The current document's `# ` title, kept as a comment: written above the section its first chapter opens, else on top. */
   private pendingTitle: Unit | null = null;
   /** The sections of the current document that repeat most of a section written already, by the section their lines go to. */
-  private twinOf = new Map<Addition, { sections: Unit[]; report: TwinSection }>();
+  private twinOf = new Map<Addition, Twin>();
+  /** The sections a twin section opened of its own, each to the heading of the section it repeats. */
+  private readonly twinHeadings = new Map<Addition, Unit>();
 
   constructor(
     readonly written: WrittenUnits,
@@ -127,7 +129,12 @@ export class Assembly {
 
   /** What goes under the target's head, on top, and then every section; no heading is left with nothing under it. */
   additions(): Addition[] {
-    const hollow = new HollowSections(this.written, this.merged, (u) => this.opened.get(u));
+    const hollow = new HollowSections(
+      this.written,
+      this.merged,
+      (u) => this.opened.get(u),
+      (a) => this.twinHeadings.get(a),
+    );
     hollow.prune(this.sections);
     if (this.topAddition) hollow.prune(this.topAddition.children);
     return this.topAddition ? [this.topAddition, ...this.sections] : [...this.sections];
@@ -248,41 +255,35 @@ export class Assembly {
       subtree.forEach((x, k) => this.merge(x, copies[k]!));
       return end;
     }
-    const twin = this.twinSection(units, i, parent);
-    const node = twin?.node ?? this.sectionFor(u, parent, keys);
-    if (twin) this.twinOf.set(node, twin);
+    const found = this.twinSection(units, i, parent);
+    const node = found?.node ?? this.sectionFor(u, parent, keys);
+    if (found) this.twinOf.set(node, found.twin);
+    if (found && !found.node) this.twinHeadings.set(node, found.twin.section);
     stack.push({ level: u.level!, node });
     return i + 1;
   }
 
   /**
    * A section whose own lines (to the next heading) are mostly written already in one section of
-   * another file, a twin of it (issue 40). Its lines there are merged into theirs, and the rest is
-   * written with them: into that section when a source opened it (returned, the heading merged into
-   * its own); after the person's text, in the section this heading opens, when it is theirs (fixed ground).
+   * another file, a twin of it (issue 40): its lines there are merged into theirs, the rest written
+   * into that section when a source opened it under the same words (returned, the heading merged),
+   * else in the section this heading opens (after the person's text when theirs: fixed ground).
    */
-  private twinSection(units: Unit[], i: number, parent: Addition | null): { node?: Addition; sections: Unit[]; report: TwinSection } | undefined {
+  private twinSection(units: Unit[], i: number, parent: Addition | null): { node?: Addition; twin: Twin } | undefined {
     const u = units[i]!;
     let end = i + 1;
     while (end < units.length && units[end]!.kind !== 'heading') end++;
-    const section = this.lines.match(u.path, units.slice(i + 1, end));
-    if (!section) return undefined;
-    const node = this.opened.get(section);
-    const report: TwinSection = {
-      path: u.path,
-      heading: { line: u.line, text: u.lines[0]!.trim() },
-      repeats: { path: section.path, line: section.line, text: section.lines[0]!.trim() },
-      merged: 0,
-      kept: [],
-      joined: node !== undefined,
-    };
-    this.twins.push(report);
-    // The person's section: this heading opens a section of its own after their text, its lines there.
-    const sections = this.lines.intoSections(section, u);
-    if (!node) return { sections, report };
-    this.merge(u, section);
-    this.siblingsOf(parent).set(siblingKey(u), { node, heading: section });
-    return { node, sections, report };
+    // Joined only under its own words: a heading is never merged into one with other words (render/hollow.ts).
+    const joins = (s: Unit) => this.opened.has(s) && headingKey(s.lines[0]!) === headingKey(u.lines[0]!);
+    const twin = this.lines.twin(u, units.slice(i + 1, end), joins);
+    if (!twin) return undefined;
+    this.twins.push(twin.report);
+    // The person's section, or one of other words: this heading opens a section of its own, its lines there.
+    if (!twin.report.joined) return { twin };
+    const node = this.opened.get(twin.section)!;
+    this.merge(u, twin.section);
+    this.siblingsOf(parent).set(siblingKey(u), { node, heading: twin.section });
+    return { node, twin };
   }
 
   /** The section a heading opens, or the one it joins: the same heading under the same parent, another source's or the target's own `## ` section. */
@@ -391,29 +392,14 @@ export class Assembly {
    * repeats holds is merged, line by line; a code block or table that differs there in some lines
    * is written with those lines only (`parts`); any other unit is written whole. Each is reported.
    */
-  private twinUnits(
-    units: Unit[],
-    keys: PlacedKeys,
-    copies: Map<Unit, Unit>,
-    twin: { sections: Unit[]; report: TwinSection },
-    parts: Map<Unit, Unit>,
-  ): Unit[] {
-    const kept: Unit[] = [];
-    for (const u of units) {
-      const before = this.merged.length;
-      const w = this.lines.written(u, twin.sections, this.merged);
-      twin.report.merged += this.merged.length - before;
-      if (w === null) {
-        copies.set(u, u);
-        continue;
-      }
-      if (w === u) this.written.add(u, keys.written(u));
+  private twinUnits(units: Unit[], keys: PlacedKeys, copies: Map<Unit, Unit>, twin: Twin, parts: Map<Unit, Unit>): Unit[] {
+    return units.filter((u) => {
+      const w = this.lines.kept(u, twin, this.merged);
+      if (w === null) copies.set(u, u);
+      else if (w === u) this.written.add(u, keys.written(u));
       else parts.set(u, w);
-      const at = (w as Partial<UnitPart>).at;
-      twin.report.kept.push(...measuredLines(w).map((l) => ({ line: at?.[l.k] ?? w.line + l.k, text: w.lines[l.k]! })));
-      kept.push(u);
-    }
-    return kept;
+      return w !== null;
+    });
   }
 
   private repeatsIn(node: Addition | null): SectionRepeats {

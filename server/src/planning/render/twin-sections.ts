@@ -26,6 +26,13 @@ export interface TwinSection {
   joined: boolean;
 }
 
+/** A section found to repeat most of one written already: that one, the sections its lines merge into, and its report. */
+export interface Twin {
+  section: Unit;
+  sections: Unit[];
+  report: TwinSection;
+}
+
 const FENCE = /^\s*(`{3,}|~{3,})/;
 const TABLE_RULE = /^\s*\|?(\s*:?-{3,}:?\s*\|)+\s*(:?-{3,}:?\s*)?\|?\s*$/;
 const SEPARATOR = /^\s*(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$/;
@@ -104,7 +111,10 @@ export class SectionLines {
       const n = texts.filter((t) => t === text).length;
       for (const s of this.sectionsOf.get(text) ?? []) {
         if (s.path === path) continue;
-        const held = this.bySection.get(s)!.get(text)!.filter((h) => h.unit.path !== path).length;
+        const held = this.bySection
+          .get(s)!
+          .get(text)!
+          .filter((h) => h.unit.path !== path).length;
         counts.set(s, (counts.get(s) ?? 0) + Math.min(n, held));
       }
     }
@@ -113,11 +123,36 @@ export class SectionLines {
     return best;
   }
 
+  /** The twin of the section headed `u` with the units `own`, if any; `joins` says whether its lines go into the section it repeats. */
+  twin(u: Unit, own: Unit[], joins: (section: Unit) => boolean): Twin | undefined {
+    const section = this.match(u.path, own);
+    if (!section) return undefined;
+    const report: TwinSection = {
+      path: u.path,
+      heading: { line: u.line, text: u.lines[0]!.trim() },
+      repeats: { path: section.path, line: section.line, text: section.lines[0]!.trim() },
+      merged: 0,
+      kept: [],
+      joined: joins(section),
+    };
+    return { section, sections: this.intoSections(section, u), report };
+  }
+
+  /** What of `u` a twin section writes (as `written` says), its lines merged counted and the ones kept reported. */
+  kept(u: Unit, twin: Twin, merged: Merged[]): Unit | null {
+    const before = merged.length;
+    const w = this.written(u, twin.sections, merged);
+    twin.report.merged += merged.length - before;
+    const at = (w as Partial<UnitPart> | null)?.at;
+    if (w) twin.report.kept.push(...measuredLines(w).map((l) => ({ line: at?.[l.k] ?? w.line + l.k, text: w.lines[l.k]! })));
+    return w;
+  }
+
   /**
    * The sections a twin of `section` headed `heading` merges its lines into: that one, then the ones
    * with its heading's words (a migrated file holds what a twin added last time under its own heading).
    */
-  intoSections(section: Unit, heading: Unit): Unit[] {
+  private intoSections(section: Unit, heading: Unit): Unit[] {
     return [section, ...(this.byWords.get(headingKey(heading.lines[0]!)) ?? []).filter((s) => s !== section)];
   }
 
@@ -138,7 +173,7 @@ export class SectionLines {
    * (each merged into its copy); a code block or table with only its differing lines (its fences, or
    * header and rule, with them), the others merged; else the whole unit. `merged` receives each line merged.
    */
-  written(u: Unit, sections: Unit[], merged: Merged[]): Unit | null {
+  private written(u: Unit, sections: Unit[], merged: Merged[]): Unit | null {
     const reserved = new Set<HeldLine>();
     const copies = u.lines.map((l) => {
       if (l.trim() === '') return undefined;
