@@ -131,3 +131,26 @@ test('a section with the same heading that holds other rules is no twin: it is w
   assert.ok(text.includes('1. Prefer small pull requests.\n2. Keep functions under fifty lines.\n3. Pin every dependency.'), text);
   assert.equal(text.split('### Rules').length - 1, 2, text);
 });
+
+test('a section of other words whose every line another file wrote in one section goes into that section: its heading is named in merged, not written alone or again', async (t) => {
+  const packages =
+    '```\nAdmin Catalog Checkout Customer\nPayment Sales Shipping Tax\n```\n\nEach package registers twice, in providers.php and in concord.php.\n';
+  const repo = sandbox(t, {
+    'AGENTS.md': `# Shop guide\n\nFor agents.\n\n## Repository map\n\nThe packages:\n\n${packages}`,
+    'CLAUDE.md': `# CLAUDE.md\n\nGuidance for Claude Code.\n\n## The packages\n\n${packages}`,
+  });
+  const plan = buildPlan(await scanRepository(repo));
+  const text = content(plan);
+  assert.equal(text.split('Each package registers twice').length - 1, 1, text);
+  assert.ok(!text.includes('The packages\n'), text);
+  assert.ok(
+    plan.merged.some((m) => m.path === 'CLAUDE.md' && m.line === 5 && m.keptAt.path === 'AGENTS.md' && m.keptAt.line === 5),
+    JSON.stringify(plan.merged),
+  );
+  assert.deepEqual(emptyHeadings(text.split('\n')), []);
+  for (const op of plan.operations) writeFile(repo, op.path, op.content!);
+  assert.deepEqual(
+    buildPlan(await scanRepository(repo)).operations.map((o) => o.path),
+    [],
+  );
+});
