@@ -154,3 +154,21 @@ test('a section of other words whose every line another file wrote in one sectio
     [],
   );
 });
+
+test('a code block of a twin section written in part keeps no blank line of it: nothing reads as a new unit inside the fence', async (t) => {
+  const code = (extra: string) =>
+    `\`\`\`php\nif ($this->canGate) {\n    $allowed = Gate::allows($this->canGate);\n    \n${extra}    if (! $allowed) {\n        $this->disabled = true;\n    }\n}\n\`\`\`\n`;
+  const repo = sandbox(t, {
+    'AGENTS.md': `# Forms\n\nFor agents.\n\n## Authorization\n\n${code('')}`,
+    'CLAUDE.md': `# Forms for Claude\n\nFor Claude.\n\n## Authorization\n\n${code('    // checkboxes also stop instant saves\n')}`,
+  });
+  const plan = buildPlan(await scanRepository(repo));
+  const text = content(plan);
+  assert.ok(text.includes('```php\n    // checkboxes also stop instant saves\n```\n'), text);
+  assert.ok(!text.includes('copilot-onboard'), text);
+  for (const op of plan.operations) writeFile(repo, op.path, op.content!);
+  assert.deepEqual(
+    buildPlan(await scanRepository(repo)).operations.map((o) => o.path),
+    [],
+  );
+});

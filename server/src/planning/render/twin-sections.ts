@@ -195,7 +195,8 @@ export class SectionLines {
       u.lines.forEach((l, k) => l.trim() !== '' && take(k));
       return null;
     }
-    const keep = u.lines.map((l, k) => frame.has(k) || !copies[k]);
+    // Blank lines stay out of a part: past one, a line that did not follow it in its file would start a new unit.
+    const keep = u.lines.map((l, k) => frame.has(k) || (l.trim() !== '' && !copies[k]));
     u.lines.forEach((l, k) => !keep[k] && l.trim() !== '' && take(k));
     const ks = u.lines.flatMap((_, k) => (keep[k] ? [k] : []));
     const part: UnitPart = { ...u, line: u.line + ks[0]!, lines: ks.map((k) => u.lines[k]!), at: ks.map((k) => u.line + k) };
