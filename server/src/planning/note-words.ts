@@ -60,14 +60,16 @@ const WORDS: Words = {
   'twin-sections': (n) => {
     const sections = n.sections.map((s) => `"${s.text}" (line ${s.line})`).join(', ');
     const repeated = [...new Set(n.sections.map((s) => `${s.repeats.path}'s "${s.repeats.text}"`))].join(', ');
-    const where = n.joined ? 'under the sections they repeat' : `after ${n.target}'s own text, under ${n.path}'s headings`;
+    const many = n.sections.length > 1;
+    const where = n.joined ? `under the section${many ? 's' : ''} repeated` : `under its own heading${many ? 's' : ''}`;
     const shown = n.kept.slice(0, MAX_LISTED).map((l) => `line ${l.line} "${excerpt(l.text)}"`);
     const more = n.kept.length > MAX_LISTED ? `, and ${n.kept.length - MAX_LISTED} more` : '';
     const kept =
       n.kept.length === 0
-        ? 'none of their lines differs'
+        ? `none of ${many ? 'their' : 'its'} lines differs`
         : `the ${n.kept.length === 1 ? 'line that differs is' : `${n.kept.length} lines that differ are`} kept, ${where}: ${shown.join(', ')}${more}`;
-    return `${n.path}: its section${n.sections.length > 1 ? 's' : ''} ${sections} repeat${n.sections.length > 1 ? '' : 's'} most of what ${n.target} holds already (${repeated}): ${n.merged} of ${n.sections.length > 1 ? 'their' : 'its'} lines are written once there (named as merged); ${kept}.`;
+    const once = n.merged === 1 ? `one of ${many ? 'their' : 'its'} lines is` : `${n.merged} of ${many ? 'their' : 'its'} lines are`;
+    return `${n.path}: its section${many ? 's' : ''} ${sections} repeat${many ? '' : 's'} most of what ${n.target} holds already (${repeated}): ${once} written once there (named as merged); ${kept}.`;
   },
   'repeats-once': (n) => {
     const many = n.repeats.length > 1;
