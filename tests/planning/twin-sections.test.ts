@@ -172,3 +172,18 @@ test('a code block of a twin section written in part keeps no blank line of it: 
     [],
   );
 });
+
+test('a second plan after the migration finds a code block a twin section wrote in part, line by line: nothing to do, the separators under the title too', async (t) => {
+  const tree = (web: string) => `\`\`\`\napps/\n  api/   # server\n  web/   # ${web}\n  docs/  # documentation\n\`\`\`\n`;
+  const repo = sandbox(t, {
+    '.agents/AGENTS.md': `# App guide\n\nFor agents.\n\n---\n\n## Structure\n\n${tree('client')}\n---\n`,
+    '.claude/CLAUDE.md': `# CLAUDE.md - App\n\n> Context file for Claude Code.\n\n---\n\n## Structure\n\n${tree('client (Next.js)')}\n---\n`,
+  });
+  const first = buildPlan(await scanRepository(repo));
+  assert.ok(content(first).includes('```\n  web/   # client (Next.js)\n```'), content(first));
+  for (const op of first.operations) writeFile(repo, op.path, op.content!);
+  assert.deepEqual(
+    buildPlan(await scanRepository(repo)).operations.map((o) => o.path),
+    [],
+  );
+});

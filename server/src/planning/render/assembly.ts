@@ -158,7 +158,7 @@ export class Assembly {
     const again = sectionRepeats(units, (run) => blocksOf(run, isToolMark), true);
     if (
       this.written.covers(
-        units.filter((u) => !repeats.has(u) && !again.has(u)),
+        units.filter((u) => !repeats.has(u) && !again.has(u) && !this.lines.holdsAll(u)),
         plainKeys,
       )
     )
@@ -220,7 +220,8 @@ export class Assembly {
         : (this.written.take(u, [...keys.lookup(u), ...plainKeys(u)]) ?? this.written.take(u, plainKeys(u)));
       if (copy) copyOf.set(u, copy);
       if (copy) this.merged.push(mergedEntry(u, copy, again.has(u)));
-      else {
+      // A unit a twin section wrote in parts (a second plan after the migration): merged line by line.
+      else if (!this.lines.mergedAnywhere(u, this.merged)) {
         this.written.add(u, keys.written(u));
         this.top().blocks.push([u]);
       }

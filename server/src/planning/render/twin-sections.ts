@@ -138,6 +138,33 @@ export class SectionLines {
     return { section, sections: this.intoSections(section, u), report };
   }
 
+  /** The sections of another file than `path` holding a line with this text. */
+  private holding(text: string, path: string): Unit[] {
+    return [...(this.sectionsOf.get(text) ?? [])].filter((s) =>
+      this.bySection
+        .get(s)!
+        .get(text)!
+        .some((h) => h.unit.path !== path),
+    );
+  }
+
+  /**
+   * Merge every line of `u` into a line of the target written from another file, wherever it stands:
+   * a unit written in parts by a twin section, found again by a second plan after the migration.
+   * False, and nothing merged, when a line has none.
+   */
+  mergedAnywhere(u: Unit, merged: Merged[]): boolean {
+    if (!this.holdsAll(u)) return false;
+    const sections = [...new Set(u.lines.flatMap((l) => (l.trim() === '' ? [] : this.holding(lineText(l), u.path))))];
+    return this.written(u, sections, merged) === null;
+  }
+
+  /** Whether every line of `u`, a unit of several lines, is written already from another file, wherever it stands. */
+  holdsAll(u: Unit): boolean {
+    const texts = u.lines.filter((l) => l.trim() !== '').map(lineText);
+    return u.kind !== 'heading' && texts.length > 1 && texts.every((t) => this.holding(t, u.path).length > 0);
+  }
+
   /** What of `u` a twin section writes (as `written` says), its lines merged counted and the ones kept reported. */
   kept(u: Unit, twin: Twin, merged: Merged[]): Unit | null {
     const before = merged.length;
