@@ -31,6 +31,7 @@ const KEYS = [
   'linesLost',
   'writtenTwice',
   'sectionsTwice',
+  'sectionsMostlyThere',
   'notesUnwritten',
 ] as const;
 
@@ -103,6 +104,7 @@ for (const [set, names, base] of sets) {
   row('lines lost (in no file, not named merged or dropped)', all.linesLost);
   row('duplicates (exact or same words) twice in one section', all.writtenTwice);
   row('sections written twice word for word, from two files', all.sectionsTwice);
+  row("a source's section written again where most of it is", all.sectionsMostlyThere);
   row('notes naming an instruction file not written', all.notesUnwritten);
   row('exact duplicates written again in another section', all.repeatedElsewhere);
   if (list) for (const c of [...cases, ...all.repeatedElsewhere]) console.log(`    ${c}`);

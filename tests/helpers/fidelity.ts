@@ -143,6 +143,7 @@ export const noPlanCases = (): PlanFidelity => ({
   linesLost: [],
   writtenTwice: [],
   sectionsTwice: [],
+  sectionsMostlyThere: [],
   repeatedElsewhere: [],
   notesUnwritten: [],
 });

@@ -19,6 +19,8 @@ export interface PlanFidelity {
   writtenTwice: string[];
   /** A section (heading and every line under it) written again word for word in one file, from another source. */
   sectionsTwice: string[];
+  /** A source's section written as a section of its own in a file that already holds most of its lines in one section from another file. */
+  sectionsMostlyThere: string[];
   /** Exact duplicates written again in another section of the same file: listed, not a defect. */
   repeatedElsewhere: string[];
   notesUnwritten: string[];
@@ -67,8 +69,65 @@ function sectionsTwice(lines: string[], code: boolean[], fileOf: (i: number) => 
   return out;
 }
 
+/** A line as a section's measure reads it: spaces collapsed, each link or path cut to its last name. */
+const measured = (line: string): string =>
+  line
+    .trim()
+    .replace(/\s+/g, ' ')
+    .replace(/\]\(([^()\s]*\/)?([^()\s/]*)\)/g, ']($2)');
+const TABLE_RULE = /^\|?(\s*:?-{3,}:?\s*\|)+\s*:?-{0,}:?\s*\|?$/;
+const SEPARATOR = /^(?:-{3,}|\*{3,}|_{3,})$/;
+
+/**
+ * The lines of a written file's sections (a heading to the next heading of any level) that say
+ * something of their own: not blank, a fence, a separator, a table's rule or its header row.
+ */
+function sectionLines(lines: string[], code: boolean[]): { head: number; lines: string[] }[] {
+  const out: { head: number; lines: string[] }[] = [];
+  lines.forEach((l, i) => {
+    if (!code[i] && HEADING.test(l)) return void out.push({ head: i, lines: [] });
+    const t = l.trim();
+    if (out.length === 0 || t === '' || /^(`{3,}|~{3,})/.test(t) || SEPARATOR.test(t) || TABLE_RULE.test(t)) return;
+    if (t.startsWith('|') && TABLE_RULE.test(lines[i + 1]?.trim() ?? '')) return;
+    out[out.length - 1]!.lines.push(measured(l));
+  });
+  return out;
+}
+
+/**
+ * A source's section written as a section of its own after a section from another file (the person's
+ * or another source's) that holds most of its lines already: more than half, two at least (a twin or
+ * digest written again, issue 40). `line "heading" (n of m lines in the section at line k)`.
+ */
+function sectionsMostlyThere(lines: string[], code: boolean[], fileOf: (i: number) => string): string[] {
+  const out: string[] = [];
+  const before: { head: number; file: string; lines: Set<string> }[] = [];
+  for (const s of sectionLines(lines, code)) {
+    const file = fileOf(s.head);
+    let best: { head: number; n: number } | null = null;
+    for (const b of before) {
+      if (b.file === file) continue;
+      const n = s.lines.filter((l) => b.lines.has(l)).length;
+      if (!best || n > best.n) best = { head: b.head, n };
+    }
+    if (best && best.n >= 2 && best.n * 2 > s.lines.length)
+      out.push(
+        `${s.head + 1} ${JSON.stringify(lines[s.head]!.trim())} (${best.n} of ${s.lines.length} lines in the section at line ${best.head + 1})`,
+      );
+    before.push({ head: s.head, file, lines: new Set(s.lines) });
+  }
+  return out;
+}
+
 export function planFidelity(repo: string, plan: Plan, name = '', linesOf: (p: string) => string[]): PlanFidelity {
-  const f: PlanFidelity = { linesLost: [], writtenTwice: [], sectionsTwice: [], repeatedElsewhere: [], notesUnwritten: [] };
+  const f: PlanFidelity = {
+    linesLost: [],
+    writtenTwice: [],
+    sectionsTwice: [],
+    sectionsMostlyThere: [],
+    repeatedElsewhere: [],
+    notesUnwritten: [],
+  };
   // Lines lost.
   const landed = new Set<string>();
   for (const s of plan.provenance) for (let l = s.from.startLine; l <= s.from.endLine; l++) landed.add(at(s.from.path, l));
@@ -103,6 +162,15 @@ export function planFidelity(repo: string, plan: Plan, name = '', linesOf: (p: s
     f.sectionsTwice.push(
       ...sectionsTwice(lines, code, (i) => source.get(at(o.path, i + 1))?.split(':')[0] ?? o.path).map((c) => `${name}: ${o.path}:${c}`),
     );
+    // The file a section comes from: its heading's, or (a heading of the tool's) its first written line's.
+    const fileOf = (i: number) => {
+      for (let k = i; k < lines.length && (k === i || !HEADING.test(lines[k]!)); k++) {
+        const from = source.get(at(o.path, k + 1));
+        if (from) return from.split(':')[0]!;
+      }
+      return o.path;
+    };
+    f.sectionsMostlyThere.push(...sectionsMostlyThere(lines, code, fileOf).map((c) => `${name}: ${o.path}:${c}`));
     const bySection = new Map<string, number>();
     const anywhere = new Map<string, number>();
     let section = 0;

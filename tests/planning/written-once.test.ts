@@ -147,11 +147,15 @@ test("a guide appended to the person's Copilot file drops the bullets the file h
   const content = plan.operations.find((o) => o.path === COPILOT)!.content!;
   assert.equal(
     content,
-    `${person}\n## Widgets agents guide\n\n### Essential commands\n\n${code}\nUse Node 20 or later.\n\n### Definition of done\n\n- Write a changelog entry.\n`,
+    `${person}\n## Widgets agents guide\n\n### Essential commands\n\nUse Node 20 or later.\n\n### Definition of done\n\n- Write a changelog entry.\n`,
   );
+  // Its commands section is mostly the person's (three of its four lines): a twin section, whose code
+  // block the person's section holds line for line is merged, line by line (issue 40).
   assert.deepEqual(
     plan.merged.map((m) => `${m.path}:${m.line} -> ${m.keptAt.path}:${m.keptAt.line}`),
-    [`AGENTS.md:15 -> ${COPILOT}:13`, `AGENTS.md:17 -> ${COPILOT}:14`],
+    [5, 6, 7, 8, 9]
+      .map((l) => `AGENTS.md:${l} -> ${COPILOT}:${l}`)
+      .concat([`AGENTS.md:15 -> ${COPILOT}:13`, `AGENTS.md:17 -> ${COPILOT}:14`]),
   );
   for (const op of plan.operations) writeFile(repo, op.path, op.content!);
   assert.deepEqual(

@@ -57,6 +57,20 @@ const WORDS: Words = {
     const more = n.lines.length > MAX_LISTED ? `, and ${n.lines.length - MAX_LISTED} more` : '';
     return `${n.path} and ${n.source} share rules in the sections ${n.sections.map((s) => `"${s}"`).join(', ')}: those are written once, and what ${n.source} adds goes after ${n.path}'s own text, under ${n.source}'s own headings. ${n.path}'s own lines there that ${n.source} does not have are kept as they are; check that they still hold: ${shown.join(', ')}${more}.`;
   },
+  'twin-sections': (n) => {
+    const sections = n.sections.map((s) => `"${s.text}" (line ${s.line})`).join(', ');
+    const repeated = [...new Set(n.sections.map((s) => `${s.repeats.path}'s "${s.repeats.text}"`))].join(', ');
+    const many = n.sections.length > 1;
+    const where = n.joined ? `under the section${many ? 's' : ''} repeated` : `under its own heading${many ? 's' : ''}`;
+    const shown = n.kept.slice(0, MAX_LISTED).map((l) => `line ${l.line} "${excerpt(l.text)}"`);
+    const more = n.kept.length > MAX_LISTED ? `, and ${n.kept.length - MAX_LISTED} more` : '';
+    const kept =
+      n.kept.length === 0
+        ? `none of ${many ? 'their' : 'its'} lines differs`
+        : `the ${n.kept.length === 1 ? 'line that differs is' : `${n.kept.length} lines that differ are`} kept, ${where}: ${shown.join(', ')}${more}`;
+    const once = n.merged === 1 ? `one of ${many ? 'their' : 'its'} lines is` : `${n.merged} of ${many ? 'their' : 'its'} lines are`;
+    return `${n.path}: its section${many ? 's' : ''} ${sections} repeat${many ? '' : 's'} most of what ${n.target} holds already (${repeated}): ${once} written once there (named as merged); ${kept}.`;
+  },
   'repeats-once': (n) => {
     const many = n.repeats.length > 1;
     const kept = n.repeats.map((r) => (r.keptAt.path === n.path ? `${r.keptAt.line}` : `${r.keptAt.path}:${r.keptAt.line}`));

@@ -21,6 +21,17 @@ export type Note =
   | { kind: 'siblings-merged'; path: string; heading: string; line: number; repeats: number[]; target: string }
   /** A Copilot file that digests a legacy file: the sections they share, one each, and the Copilot file's lines there the source does not have, kept. */
   | { kind: 'digest-kept'; path: string; source: string; sections: string[]; lines: { line: number; text: string }[] }
+  /** A file's sections that repeat most of a section written already (a twin, a digest's source): their lines there written once, the ones that differ kept. */
+  | {
+      kind: 'twin-sections';
+      path: string;
+      target: string;
+      sections: { line: number; text: string; repeats: { path: string; text: string } }[];
+      merged: number;
+      kept: { line: number; text: string }[];
+      /** Whether the lines that differ went into the sections they repeat (another source's), else after the person's text. */
+      joined: boolean;
+    }
   /** Units a file says again in one section, written once (issue 40): each repeat's line, and where what it repeats is written. */
   | { kind: 'repeats-once'; path: string; repeats: { line: number; keptAt: LineRef }[]; target: string }
   /** Lines of a migrated file written for another assistant (analysis/discovery/other-assistants.ts): listed, and what the person chose for them. */

@@ -21,6 +21,7 @@ import { renderTarget, type TargetSources } from './render/target.js';
 import type { Target } from './targets.js';
 import { copilotRewrite, type Rewrite } from './assistant-lines.js';
 import { relinked, type LinkFacts, type UnresolvedLink } from './render/links.js';
+import type { TwinSection } from './render/twin-sections.js';
 
 /** What writing the targets reads: the scan, the documents that contribute, and the choices' effects. */
 export interface WriteContext {
@@ -70,7 +71,8 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written, facts: LinkF
   }
   const existingDoc = replacing ? link!.shown : ctx.byPath.get(target.path);
   const mergedBefore = w.merged.length;
-  const { marked, apart, emptied } = renderedTarget(ctx, target, existingDoc, w.merged);
+  const twins: TwinSection[] = [];
+  const { marked, apart, emptied } = renderedTarget(ctx, target, existingDoc, w.merged, twins);
   // A heading taken along with the lines under it, all left out: named, never dropped silently.
   const linesOf = ctx.sources.linesOf;
   for (const at of emptied) w.notes.push({ kind: 'heading-emptied', at, text: linesOf(at.path)[at.line - 1]!, target: target.path });
@@ -88,6 +90,7 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written, facts: LinkF
     for (const at of apart) w.notes.push({ kind: 'list-ended', at, line: linesOf(at.path)[at.line - 1]!, target: target.path });
     w.notes.push(...siblingNotes(w.merged.slice(mergedBefore), target.path, linesOf));
     w.notes.push(...repeatNotes(w.merged.slice(mergedBefore), target.path));
+    w.notes.push(...twinNotes(twins, target.path));
     if (existingDoc && target.path === COPILOT_INSTRUCTIONS_PATH) w.notes.push(...digestNotes(existingDoc, w.merged.slice(mergedBefore)));
     w.notes.push(...unresolvedNotes(links.unresolved));
   }
@@ -106,8 +109,14 @@ function writeTarget(ctx: WriteContext, target: Target, w: Written, facts: LinkF
 }
 
 /** A target rendered, its imports and dropped lines taken out, units kept apart and conflicts marked; checked line by line. */
-function renderedTarget(ctx: WriteContext, target: Target, existingDoc: InstructionDoc | undefined, merged: Merged[]) {
-  const rendered = renderTarget(ctx.sources, target, existingDoc, merged);
+function renderedTarget(
+  ctx: WriteContext,
+  target: Target,
+  existingDoc: InstructionDoc | undefined,
+  merged: Merged[],
+  twins: TwinSection[],
+) {
+  const rendered = renderTarget(ctx.sources, target, existingDoc, merged, twins);
   const emptied = new LineMap<LineRef>();
   const apart = keepUnitsApart(dropLines(dropImports(rendered, ctx.imports), ctx.dropped, emptied));
   // Scoped files keep each source's body as it is; Copilot's own file is assembled, its sides gathered.
@@ -190,6 +199,19 @@ function siblingNotes(merged: Merged[], target: string, linesOf: (p: string) => 
       });
   }
   return [...byHeading.values()];
+}
+
+/** The sections of each file that repeat most of a section written already: one note per file. */
+function twinNotes(twins: TwinSection[], target: string): Note[] {
+  const byPath = new Map<string, Note & { kind: 'twin-sections' }>();
+  for (const t of twins) {
+    const note = byPath.get(t.path) ?? { kind: 'twin-sections', path: t.path, target, sections: [], merged: 0, kept: [], joined: t.joined };
+    byPath.set(t.path, note);
+    note.sections.push({ ...t.heading, repeats: { path: t.repeats.path, text: t.repeats.text } });
+    note.merged += t.merged;
+    note.kept.push(...t.kept);
+  }
+  return [...byPath.values()];
 }
 
 /** The units each file says again in one section, written once: one note per file. */

@@ -12,6 +12,7 @@ import type { Addition } from './addition.js';
 import { HollowSections } from './hollow.js';
 import { WrittenUnits } from './written-units.js';
 import { numberedRuns, SectionRepeats, sectionRepeats } from './section-repeats.js';
+import { SectionLines, type Twin, type TwinSection } from './twin-sections.js';
 
 /** A section the current document opened, and the heading written for it (its own, or the copy it merged into). */
 interface Sibling {
@@ -99,12 +100,20 @@ export class Assembly {
   private repeats = new Map<Addition | null, SectionRepeats>();
   /** The current document's `# ` title, kept as a comment: written above the section its first chapter opens, else on top. */
   private pendingTitle: Unit | null = null;
+  /** The sections of the current document that repeat most of a section written already, by the section their lines go to. */
+  private twinOf = new Map<Addition, Twin>();
+  /** The sections a twin section opened of its own, each to the heading of the section it repeats. */
+  private readonly twinHeadings = new Map<Addition, Unit>();
 
   constructor(
     readonly written: WrittenUnits,
     private readonly merged: Merged[],
     /** The heading lines of the target's own `## ` sections, which sections from a source must not precede. */
     private readonly targetHeadings: string[] = [],
+    /** The lines of every section written so far (the person's first), to find a section that repeats one. */
+    private readonly lines = new SectionLines(),
+    /** Receives each section that repeats most of one written already (issue 40: twins and digests). */
+    private readonly twins: TwinSection[] = [],
   ) {}
 
   /** Whether the target has `## ` sections of its own. */
@@ -120,7 +129,12 @@ export class Assembly {
 
   /** What goes under the target's head, on top, and then every section; no heading is left with nothing under it. */
   additions(): Addition[] {
-    const hollow = new HollowSections(this.written, this.merged, (u) => this.opened.get(u));
+    const hollow = new HollowSections(
+      this.written,
+      this.merged,
+      (u) => this.opened.get(u),
+      (a) => this.twinHeadings.get(a),
+    );
     hollow.prune(this.sections);
     if (this.topAddition) hollow.prune(this.topAddition.children);
     return this.topAddition ? [this.topAddition, ...this.sections] : [...this.sections];
@@ -134,6 +148,7 @@ export class Assembly {
     const units = placedUnits.map((p) => p.unit);
     this.siblings = new Map();
     this.repeats = new Map();
+    this.twinOf = new Map();
     // Chapters put one level down for the person's sections go under a heading naming no one topic of theirs.
     this.leadHeading = `## ${flatName ?? (nested ? GENERAL_SECTION.title : leadTitle(placedUnits, this.targetHeadings))}`;
     // A document whose every unit is written already (a second plan after a migration) adds nothing.
@@ -143,7 +158,7 @@ export class Assembly {
     const again = sectionRepeats(units, (run) => blocksOf(run, isToolMark), true);
     if (
       this.written.covers(
-        units.filter((u) => !repeats.has(u) && !again.has(u)),
+        units.filter((u) => !repeats.has(u) && !again.has(u) && !this.lines.holdsAll(u)),
         plainKeys,
       )
     )
@@ -205,7 +220,8 @@ export class Assembly {
         : (this.written.take(u, [...keys.lookup(u), ...plainKeys(u)]) ?? this.written.take(u, plainKeys(u)));
       if (copy) copyOf.set(u, copy);
       if (copy) this.merged.push(mergedEntry(u, copy, again.has(u)));
-      else {
+      // A unit a twin section wrote in parts (a second plan after the migration): merged line by line.
+      else if (!this.lines.mergedAnywhere(u, this.merged)) {
         this.written.add(u, keys.written(u));
         this.top().blocks.push([u]);
       }
@@ -240,8 +256,35 @@ export class Assembly {
       subtree.forEach((x, k) => this.merge(x, copies[k]!));
       return end;
     }
-    stack.push({ level: u.level!, node: this.sectionFor(u, parent, keys) });
+    const found = this.twinSection(units, i, parent);
+    const node = found?.node ?? this.sectionFor(u, parent, keys);
+    if (found) this.twinOf.set(node, found.twin);
+    if (found && !found.node) this.twinHeadings.set(node, found.twin.section);
+    stack.push({ level: u.level!, node });
     return i + 1;
+  }
+
+  /**
+   * A section whose own lines (to the next heading) are mostly written already in one section of
+   * another file, a twin of it (issue 40): its lines there are merged into theirs, the rest written
+   * into that section when a source opened it under the same words (returned, the heading merged),
+   * else in the section this heading opens (after the person's text when theirs: fixed ground).
+   */
+  private twinSection(units: Unit[], i: number, parent: Addition | null): { node?: Addition; twin: Twin } | undefined {
+    const u = units[i]!;
+    let end = i + 1;
+    while (end < units.length && units[end]!.kind !== 'heading') end++;
+    // Joined only under its own words: a heading is never merged into one with other words (render/hollow.ts).
+    const joins = (s: Unit) => this.opened.has(s) && headingKey(s.lines[0]!) === headingKey(u.lines[0]!);
+    const twin = this.lines.twin(u, units.slice(i + 1, end), joins);
+    if (!twin) return undefined;
+    this.twins.push(twin.report);
+    // The person's section, or one of other words: this heading opens a section of its own, its lines there.
+    if (!twin.report.joined) return { twin };
+    const node = this.opened.get(twin.section)!;
+    this.merge(u, twin.section);
+    this.siblingsOf(parent).set(siblingKey(u), { node, heading: twin.section });
+    return { node, twin };
   }
 
   /** The section a heading opens, or the one it joins: the same heading under the same parent, another source's or the target's own `## ` section. */
@@ -315,21 +358,24 @@ export class Assembly {
     let end = i;
     while (end < units.length && units[end]!.kind !== 'heading') end++;
     const section = this.repeatsIn(node);
+    const twin = node ? this.twinOf.get(node) : undefined;
+    const parts = new Map<Unit, Unit>();
     for (const group of numberedRuns(blocksOf(units.slice(i, end), isToolMark))) {
       const all = group.flatMap((b) => b.units);
       const as = section.find(group);
       for (const [u, first] of as) this.merged.push(mergedEntry(u, first, true));
       const own = all.filter((u) => !as.has(u));
       const before = this.merged.length;
-      const kept = own.length > 0 ? this.keptUnits(own, keys, as) : [];
+      const kept = own.length === 0 ? [] : twin ? this.twinUnits(own, keys, as, twin, parts) : this.keptUnits(own, keys, as);
       section.record(all, (u) => as.get(u) ?? u);
       if (kept.length === 0 && own.length > 0 && node) (node.mergedAway ??= []).push({ units: own, entries: this.merged.slice(before) });
       if (kept.length === 0) continue;
       for (const block of group) {
-        const written = block.units.filter((u) => !as.has(u));
+        const written = block.units.filter((u) => !as.has(u)).map((u) => parts.get(u) ?? u);
         if (written.length === 0) continue;
         if (node) {
           node.blocks.push(written);
+          for (const u of written) this.lines.add(node.headingUnit, u);
           continue;
         }
         // Sorted by topic only where nothing else gives structure: a document without headings; a numbered run stays whole.
@@ -340,6 +386,21 @@ export class Assembly {
       }
     }
     return end;
+  }
+
+  /**
+   * The units of a twin section's block that are written: a unit whose every line the section it
+   * repeats holds is merged, line by line; a code block or table that differs there in some lines
+   * is written with those lines only (`parts`); any other unit is written whole. Each is reported.
+   */
+  private twinUnits(units: Unit[], keys: PlacedKeys, copies: Map<Unit, Unit>, twin: Twin, parts: Map<Unit, Unit>): Unit[] {
+    return units.filter((u) => {
+      const w = this.lines.kept(u, twin, this.merged);
+      if (w === null) copies.set(u, u);
+      else if (w === u) this.written.add(u, keys.written(u));
+      else parts.set(u, w);
+      return w !== null;
+    });
   }
 
   private repeatsIn(node: Addition | null): SectionRepeats {

@@ -18,6 +18,8 @@ export class HollowSections {
     private readonly merged: Merged[],
     /** The section a heading unit opened, when this assembly opened one. */
     private readonly openedBy: (heading: Unit) => Addition | undefined,
+    /** The heading of the section a twin section repeats (render/twin-sections.ts), whose lines it merged into. */
+    private readonly twinOf: (a: Addition) => Unit | undefined = () => undefined,
   ) {}
 
   /** Post-order: sub-sections first, so a section whose sub-sections all went is judged on what is left. */
@@ -30,7 +32,8 @@ export class HollowSections {
       const emptied = (a.mergedAway?.length ?? 0) + (a.pruned?.length ?? 0) > 0;
       // A section that carries its document's title stays: the title is written with it.
       if (!a.headingUnit || a.before || a.blocks.length > 0 || a.children.length > 0 || !emptied) continue;
-      const copy = this.written.take(a.headingUnit, plainKeys(a.headingUnit), (c) => this.stands(c));
+      // A twin section whose every line the section it repeats holds goes into that one, whatever its words (its note names it).
+      const copy = this.written.take(a.headingUnit, plainKeys(a.headingUnit), (c) => this.stands(c)) ?? this.twinOf(a);
       if (!copy) {
         this.restore(a);
         continue;

@@ -19,6 +19,14 @@ export interface Rendered {
   refs: (LineRef | null)[];
 }
 
+/**
+ * Part of a unit, written apart from the rest of it (render/twin-sections.ts: a code block's lines a
+ * twin section adds): `at` gives the line in its file of each of its lines, which need not follow on.
+ */
+export interface UnitPart extends Unit {
+  at: number[];
+}
+
 /** A unit's text, each line's trailing space aside: equal units have equal texts. */
 export const unitText = (u: Unit): string => joinTrimmed(u.lines);
 
@@ -29,7 +37,7 @@ const joinTrimmed = (lines: string[]): string => lines.map((l) => linkNames(l.tr
  * reads `guide.md#a`): a unit is found again after a move rewrote its links (render/links.ts), and
  * a second plan over a migrated repository finds its units written already.
  */
-function linkNames(line: string): string {
+export function linkNames(line: string): string {
   const found = movablePaths(line);
   if (found.length === 0) return line;
   let out = line;
@@ -48,7 +56,8 @@ function linkNames(line: string): string {
 const PATH_NAMED_LINK = /\[[^\]\s]*?\/([^\]\s/]+)\]\(\1([#?][^)]*)?\)/g;
 
 export function fromUnit(u: Unit): Rendered {
-  return { lines: [...u.lines], refs: u.lines.map((_, i) => ({ path: u.path, line: u.line + i })) };
+  const at = (u as Partial<UnitPart>).at;
+  return { lines: [...u.lines], refs: u.lines.map((_, i) => ({ path: u.path, line: at?.[i] ?? u.line + i })) };
 }
 
 /** A unit as written among others: code left open to the end of its file gets a closing fence. */

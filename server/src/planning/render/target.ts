@@ -1,5 +1,5 @@
 import { COPILOT_INSTRUCTIONS_PATH } from '../../analysis/formats/copilot-instructions.js';
-import type { InstructionDoc } from '../../model/model.js';
+import type { InstructionDoc, Unit } from '../../model/model.js';
 import type { Merged } from '../../model/plan.js';
 import { frontMatterFor, type Target } from '../targets.js';
 import { appendAdditions, sectionStarts } from './append.js';
@@ -12,6 +12,7 @@ import { GENERAL_SECTION } from '../section-topics.js';
 import { bodyOf, renderBase } from './body.js';
 import { asItIs, push, trimEnd, type Rendered } from './rendered.js';
 import { WrittenUnits } from './written-units.js';
+import { SectionLines, type TwinSection } from './twin-sections.js';
 
 /** What rendering a target reads: source lines by path, and whether a document is organised in sections already. */
 export interface TargetSources {
@@ -24,12 +25,19 @@ export interface TargetSources {
  * file assembled from its existing text and the legacy documents, a scoped file as its existing text
  * (or front matter) with each document's body after it. `merged` receives every unit merged into a copy.
  */
-export function renderTarget(sources: TargetSources, target: Target, existingDoc: InstructionDoc | undefined, merged: Merged[]): Rendered {
+export function renderTarget(
+  sources: TargetSources,
+  target: Target,
+  existingDoc: InstructionDoc | undefined,
+  merged: Merged[],
+  /** Receives each source section that repeats most of a section written already (Copilot's file). */
+  twins: TwinSection[] = [],
+): Rendered {
   // Every unit of the existing file, repeats too: legacy files merge into these copies, one each.
   const written = new WrittenUnits();
   // A managed block is one unit there too, so a block a migration moved is found again whole.
   if (existingDoc) for (const u of managedBlocksWhole(existingDoc.units, sources.linesOf(existingDoc.path))) written.add(u);
-  if (target.path === COPILOT_INSTRUCTIONS_PATH) return renderCopilot(sources, target, existingDoc, written, merged);
+  if (target.path === COPILOT_INSTRUCTIONS_PATH) return renderCopilot(sources, target, existingDoc, written, merged, twins);
   const out: Rendered = existingDoc
     ? asItIs(existingDoc.path, sources.linesOf(existingDoc.path))
     : { lines: frontMatterFor(target), refs: frontMatterFor(target).map(() => null) };
@@ -86,14 +94,24 @@ function renderCopilot(
   existingDoc: InstructionDoc | undefined,
   written: WrittenUnits,
   merged: Merged[],
+  twins: TwinSection[],
 ): Rendered {
   const base: Rendered = existingDoc
     ? renderBase(existingDoc.path, sources.linesOf(existingDoc.path))
     : { lines: ['# Copilot instructions'], refs: [null] };
+  const lines = new SectionLines();
+  // The person's sections, each unit under the heading it stands under.
+  let heading: Unit | null = null;
+  for (const u of existingDoc?.units ?? []) {
+    if (u.kind === 'heading') heading = u;
+    else lines.add(heading, u);
+  }
   const assembly = new Assembly(
     written,
     merged,
     sectionStarts(base.lines).map((i) => base.lines[i]!),
+    lines,
+    twins,
   );
   // Front matter a format reads is not among its units; a `---` block left there is content (.cursorrules has none).
   for (const doc of target.docs) assembly.addDocument(managedBlocksWhole(doc.units, sources.linesOf(doc.path)), flatSectionName(doc));
