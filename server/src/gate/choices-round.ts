@@ -229,7 +229,10 @@ function scopeAndAssistantLines(plan: Pick<ApproveFormInput, 'scopes' | 'assista
   }
   const assistants = plan.assistants ?? [];
   if (assistants.length > 0) {
-    lines.push('', 'Lines written for another assistant, or about an assistant itself and not a rule (the default keeps them as written):');
+    lines.push(
+      '',
+      'Lines written for another assistant, about an assistant itself, or otherwise not a rule (the default keeps them as written):',
+    );
     for (const o of assistants.slice(0, MAX_ASSISTANT_FIELDS)) {
       lines.push(`- ${showPath(o.path)}, its rules going to ${showPath(o.target)}:`);
       for (const l of o.lines) {
