@@ -159,6 +159,10 @@ test("approve's first round lists the notes with why; leave out writes Copilot's
     message,
     /^ {2}\.cursor\/rules\/staging\.mdc:6: # Staging deploy notes \(working notes \(the file says it holds notes on a piece of work\), not a rule\)$/m,
   );
+  assert.match(
+    message,
+    /also leaves out the 9 line\(s\) of the sections named above: \.cursor\/rules\/staging\.mdc lines 10, 12-14, 16, 18-20, 22\.$/m,
+  );
   assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
   assert.equal(
     fs.readFileSync(path.join(repo, '.github/copilot-instructions.md'), 'utf8'),
