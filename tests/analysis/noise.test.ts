@@ -109,3 +109,46 @@ test('a left-out file is offered in the approve choices, kept out by default, an
     ),
   );
 });
+
+test("a skill's resource documents (a subfolder of a skill's folder) are reported and not migrated; the skill folder's own guide and a code folder named skills are", async (t) => {
+  const guide = '# Maintaining the deploy skill\n\n- Bump the version in SKILL.md with every change.\n';
+  const resource = '# Rollbacks\n\n> Taken from the platform runbook\n\n| Step | Command |\n|---|---|\n| Undo | `deploy undo` |\n';
+  const { scan, plan } = await plannedSandbox(t, {
+    'AGENTS.md': '- Run the tests before pushing.\n',
+    // A plugin's skill: its references, and a subfolder of a skill folder that holds SKILL.md.
+    'tools/plugin/skills/deploy/CLAUDE.md': guide,
+    'tools/plugin/skills/deploy/references/AGENTS.md': resource,
+    'agents/skills/review/SKILL.md': '---\nname: review\ndescription: Review a change\n---\nRead the diff.\n',
+    'agents/skills/review/checklists/CLAUDE.md': '# Checklist\n\n- Every public function has a test.\n',
+    // Code folders called skills: no SKILL.md, no resource folder.
+    'src/skills/parser/AGENTS.md': '# Parser\n\n- Keep the grammar in `grammar.pest`.\n',
+    'games/skills/fireball/examples/AGENTS.md': '# Fireball examples\n\n- Each example runs with `cargo run --example`.\n',
+  });
+  const left = scan.sources
+    .filter((s) => s.notRule)
+    .map((s) => s.path)
+    .sort();
+  assert.deepEqual(left, ['agents/skills/review/checklists/CLAUDE.md', 'tools/plugin/skills/deploy/references/AGENTS.md']);
+  assert.match(
+    scan.sources.find((s) => s.path === 'tools/plugin/skills/deploy/references/AGENTS.md')!.notRule!,
+    /^a resource of the skill in tools\/plugin\/skills\/deploy\/ \(read when the skill runs and asks for it\), not instructions for its folder$/,
+  );
+  const written = plan.operations.map((o) => o.path).sort();
+  assert.deepEqual(written, [
+    '.github/copilot-instructions.md',
+    '.github/instructions/games-skills-fireball-examples.instructions.md',
+    '.github/instructions/src-skills-parser.instructions.md',
+    '.github/instructions/tools-plugin-skills-deploy.instructions.md',
+  ]);
+  const all = plan.operations.map((o) => o.content ?? '').join('\n');
+  assert.doesNotMatch(all, /Rollbacks|deploy undo|Every public function has a test/);
+  assert.match(all, /Bump the version in SKILL\.md/);
+  assert.deepEqual(
+    plan.legacy.filter((l) => left.includes(l.path)).map((l) => l.fates),
+    [
+      ['keep', 'migrate'],
+      ['keep', 'migrate'],
+    ],
+    'a resource is kept out, or migrated on request',
+  );
+});

@@ -42,7 +42,7 @@ test("the plan lists each file's lines for another assistant in one note, and wr
   assert.equal(notes.length, 2);
   assert.ok(
     notes[0]!.startsWith(
-      'CLAUDE.md: one line is written for or about another assistant, and Copilot would read it as its own: line 3 "This file provides guidance to Claude Code',
+      'CLAUDE.md: one line is written for or about another assistant, or no rule at all, and Copilot would read it as its own: line 3 "This file provides guidance to Claude Code',
     ),
   );
   assert.ok(notes[0]!.includes('(names Claude Code)'));

@@ -6,8 +6,10 @@ import { openSession, outcomeOf, textOf, yesToAll } from '../helpers/mcp.js';
 import { plannedTwice, sandbox } from '../helpers/sandbox.js';
 
 /**
- * The sides of a reported conflict written into one Copilot file stand next to each other under one
- * heading with one mark, so the person resolving the mark by hand sees the choice in one place.
+ * The sides of a reported conflict written into one Copilot file, each marked. A side that came
+ * alone (the only line of its source in its section) moves next to the other, so the person
+ * resolving the mark by hand sees the choice in one place; a side that came with other lines keeps
+ * its place among them (issue 40: a line keeps its place among the lines it came with).
  */
 const COPILOT = '.github/copilot-instructions.md';
 const MARK = '<!-- copilot-onboard: conflicting rules about package manager; decide which one stands -->';
@@ -19,12 +21,16 @@ const FILES = {
 const WRITTEN = [
   '# Copilot instructions',
   '',
+  MARK,
+  '- Use npm to install dependencies.',
   '- Write tests first.',
   '',
   '## Agent guide',
   '',
   '### Setup',
   '',
+  MARK,
+  '- Use pnpm for all package management.',
   '- Keep functions small.',
   '',
   '## Project',
@@ -33,8 +39,6 @@ const WRITTEN = [
   '',
   MARK,
   '- Use yarn to install packages.',
-  '- Use npm to install dependencies.',
-  '- Use pnpm for all package management.',
   '',
   '### Style',
   '',
@@ -42,7 +46,7 @@ const WRITTEN = [
   '',
 ].join('\n');
 
-test('three files disagreeing about the package manager: the sides stand together under one heading with one mark, byte for byte after migrate', async (t) => {
+test('three files disagreeing about the package manager, each side among the lines it came with: each stays there, marked, byte for byte after migrate', async (t) => {
   const repo = sandbox(t, FILES);
   const s = await openSession(t, { repo, elicit: yesToAll });
   assert.equal(outcomeOf(await s.call('onboarding_propose')), 'proposed');
@@ -56,7 +60,7 @@ test('three files disagreeing about the package manager: the sides stand togethe
   assert.equal(fs.readFileSync(path.join(repo, COPILOT), 'utf8'), WRITTEN);
 });
 
-test('sides together: the next plan is a no-op', async (t) => {
+test('sides left in place: the next plan is a no-op', async (t) => {
   const { second, read } = await plannedTwice(t, FILES);
   assert.equal(read(COPILOT), WRITTEN);
   assert.deepEqual(second.operations, []);
@@ -73,7 +77,33 @@ test('sides are not gathered where it would leave a heading with nothing under i
   assert.deepEqual(second.operations, []);
 });
 
-test('a side in a paragraph joins the other side with a blank line between, under the one mark', async (t) => {
+test('a side that came alone joins the other, a blank line between a paragraph and a list, under the one mark', async (t) => {
+  const { second, read } = await plannedTwice(t, {
+    'AGENTS.md': '# Agent guide\n\n## Setup\n\nUse pnpm for all package management.\n\n- Keep functions small.\n',
+    '.cursorrules': '- Use npm to install dependencies.\n',
+  });
+  assert.equal(
+    read(COPILOT),
+    [
+      '# Copilot instructions',
+      '',
+      '## Agent guide',
+      '',
+      '### Setup',
+      '',
+      MARK,
+      'Use pnpm for all package management.',
+      '',
+      '- Use npm to install dependencies.',
+      '',
+      '- Keep functions small.',
+      '',
+    ].join('\n'),
+  );
+  assert.deepEqual(second.operations, []);
+});
+
+test('a side in a paragraph that came with other lines stays with them: each side marked where it is', async (t) => {
   const { second, read } = await plannedTwice(t, {
     'AGENTS.md': '# Agent guide\n\n## Setup\n\nUse pnpm for all package management.\n\n- Keep functions small.\n',
     '.cursorrules': '- Use npm to install dependencies.\n- Write tests first.\n',
@@ -85,14 +115,14 @@ test('a side in a paragraph joins the other side with a blank line between, unde
       '',
       MARK,
       '- Use npm to install dependencies.',
-      '',
-      'Use pnpm for all package management.',
-      '',
       '- Write tests first.',
       '',
       '## Agent guide',
       '',
       '### Setup',
+      '',
+      MARK,
+      'Use pnpm for all package management.',
       '',
       '- Keep functions small.',
       '',

@@ -16,7 +16,7 @@ const AGENTS =
 const NESTED =
   "---\napplyTo: 'python/**'\n---\n\nSee [AGENTS.md](../../AGENTS.md) for the package list.\n\nKeep the export registry and `__all__` in sync.\n";
 
-test("a headless body appended after the file's last subsection goes under a heading at the file's top section level", async (t) => {
+test('a headless body goes first in a new scoped file, under no heading of the tool; the sections of the other file follow', async (t) => {
   const repo = sandbox(t, {
     'python/AGENTS.md': AGENTS,
     'python/.github/instructions/python.instructions.md': NESTED,
@@ -25,13 +25,26 @@ test("a headless body appended after the file's last subsection goes under a hea
   const plan = buildPlan(await scanRepository(repo));
   const content = plan.operations.find((o) => o.path === TARGET)?.content ?? '';
   // A line pointing at the other file whose rules land here stays, its link rewritten to lead there: that file is kept by default.
-  assert.ok(
-    content.endsWith(
-      '### Experimental\n- lab: experiments.\n\n## General\n\nSee [AGENTS.md](../../python/AGENTS.md) for the package list.\n\nKeep the export registry and `__all__` in sync.\n',
-    ),
+  assert.equal(
     content,
+    '---\napplyTo: "python/**"\n---\n\nSee [AGENTS.md](../../python/AGENTS.md) for the package list.\n\nKeep the export registry and `__all__` in sync.\n\n' +
+      '# AGENTS.md\n\nInstructions for agents in the Python code.\n\n## Packages\n\n### Core\n- core: the base.\n\n### Experimental\n- lab: experiments.\n',
   );
   assert.deepEqual(plan.dropped, []);
+});
+
+test("a headless body appended after the last subsection of a scoped file that is there goes under a heading at the file's top section level", async (t) => {
+  const repo = sandbox(t, {
+    [TARGET]: "---\napplyTo: 'python/**'\n---\n\n## Packages\n\n### Core\n- core: the base.\n\n### Experimental\n- lab: experiments.\n",
+    'python/AGENTS.md': 'Keep the export registry and `__all__` in sync.\n',
+    'python/pyproject.toml': '',
+  });
+  const plan = buildPlan(await scanRepository(repo));
+  const content = plan.operations.find((o) => o.path === TARGET)?.content ?? '';
+  assert.ok(
+    content.endsWith('### Experimental\n- lab: experiments.\n\n## General\n\nKeep the export registry and `__all__` in sync.\n'),
+    content,
+  );
 });
 
 test('a body that opens with a heading at the top section level, or a file without sections, gets no heading of the tool', async (t) => {

@@ -114,7 +114,7 @@ test('leave out drops a section titled for another assistant with its lines, and
   const s = await openSession(t, { repo, elicit: choosing((props) => ({ [field(props, 'CLAUDE.md')]: 'leave_out' })) });
   await s.call('onboarding_propose');
   assert.equal(outcomeOf(await s.call('onboarding_approve')), 'approved');
-  assert.match((s.elicitations[0] as any).message, /also leaves out the 1 line\(s\) of the sections named above: CLAUDE\.md:10\./);
+  assert.match((s.elicitations[0] as any).message, /also leaves out the 1 line\(s\) of the sections named above: CLAUDE\.md lines 10\./);
   assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
   assert.equal(
     read(repo, '.github/copilot-instructions.md'),

@@ -229,7 +229,10 @@ function scopeAndAssistantLines(plan: Pick<ApproveFormInput, 'scopes' | 'assista
   }
   const assistants = plan.assistants ?? [];
   if (assistants.length > 0) {
-    lines.push('', 'Lines written for another assistant, or about an assistant itself and not a rule (the default keeps them as written):');
+    lines.push(
+      '',
+      'Lines written for another assistant, about an assistant itself, or otherwise not a rule (the default keeps them as written):',
+    );
     for (const o of assistants.slice(0, MAX_ASSISTANT_FIELDS)) {
       lines.push(`- ${showPath(o.path)}, its rules going to ${showPath(o.target)}:`);
       for (const l of o.lines) {
@@ -240,13 +243,24 @@ function scopeAndAssistantLines(plan: Pick<ApproveFormInput, 'scopes' | 'assista
       const extra = o.leftOut.filter((x) => !o.lines.some((l) => l.line === x.line));
       if (extra.length > 0)
         lines.push(
-          `  Leaving them out also leaves out the ${extra.length} line(s) of the sections named above: ${extra.map((x) => `${showPath(o.path)}:${x.line}`).join(', ')}.`,
+          `  Leaving them out also leaves out the ${extra.length} line(s) of the sections named above: ${showPath(o.path)} lines ${lineRanges(extra.map((x) => x.line))}.`,
         );
     }
     if (assistants.length > MAX_ASSISTANT_FIELDS)
       lines.push(`- ${assistants.length - MAX_ASSISTANT_FIELDS} more files keep theirs as written (the plan's notes list them).`);
   }
   return lines;
+}
+
+/** Line numbers in order as runs: `18-38, 40, 42-53` (a section of a whole file is one short list, not 180 places). */
+function lineRanges(lines: number[]): string {
+  const runs: [number, number][] = [];
+  for (const l of lines) {
+    const last = runs.at(-1);
+    if (last && l === last[1] + 1) last[1] = l;
+    else runs.push([l, l]);
+  }
+  return runs.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(', ');
 }
 
 /** The sides of a conflict (locations that agree), each named by its first location's index. */

@@ -4,6 +4,7 @@ import { aboutAssistantSections, type AboutAssistantSection } from '../analysis/
 import { selfDescriptionLines } from '../analysis/discovery/self-description.js';
 import { harnessLines } from '../analysis/discovery/harness-lines.js';
 import { unreachableFileLines } from '../analysis/discovery/unreachable-files.js';
+import { workingNotes } from '../analysis/discovery/working-notes.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { AssistantFate, AssistantOption, PlanChoices } from '../model/plan.js';
 import type { DroppedLine } from './choices.js';
@@ -135,7 +136,8 @@ export function assistantChoices(
 ): AssistantChoices {
   const out: AssistantChoices = { options: [], rewrites: new LineMap(), leftOut: new LineMap(), notes: [] };
   for (const doc of docs.filter((d) => d.role === 'legacy')) {
-    const about = aboutAssistantSections(doc);
+    // Sections about an assistant itself, and notes on a piece of work: each offered with all its lines.
+    const about = [...aboutAssistantSections(doc), ...workingNotes(doc)];
     const found: (OtherAssistantLine & { keep?: string })[] = [...otherAssistantLines(doc)];
     for (const a of about) if (!found.some((f) => f.line === a.line)) found.push({ line: a.line, text: a.text, names: a.names });
     // Lines Copilot cannot act on: the file describing itself, orders to the agent's harness, files it cannot reach.

@@ -80,7 +80,7 @@ const WORDS: Words = {
     const shown = n.lines.slice(0, MAX_LISTED).map((l) => `line ${l.line} "${excerpt(l.text)}" (${l.names})`);
     const more = n.lines.length > MAX_LISTED ? `, and ${n.lines.length - MAX_LISTED} more` : '';
     const [count, it, they] = n.lines.length === 1 ? ['one line is', 'it', 'It is'] : [`${n.lines.length} lines are`, 'them', 'They are'];
-    const head = `${n.path}: ${count} written for or about another assistant, and Copilot would read ${it} as its own: ${shown.join('; ')}${more}.`;
+    const head = `${n.path}: ${count} written for or about another assistant, or no rule at all, and Copilot would read ${it} as its own: ${shown.join('; ')}${more}.`;
     if (n.fate === 'rewrite')
       return `${head} As you chose, ${they.toLowerCase()} rewritten for Copilot where the tool can (the diff shows how); the others are migrated as written.`;
     if (n.fate === 'leave_out')

@@ -4,6 +4,7 @@ import { sha256 } from '../common/hash.js';
 import { INSTRUCTIONS_DIR } from '../analysis/formats/copilot-path-instructions.js';
 import { FORMAT_IDS, FORMATS_FACTS, formatFacts } from '../model/formats.js';
 import type { InstructionDoc, Scope } from '../model/model.js';
+import { ownDescription } from './request-description.js';
 
 /** Where a legacy document's rules go in Copilot's layout, and the front matter that scopes them there. */
 export interface Target {
@@ -75,6 +76,7 @@ export function planTargets(legacy: InstructionDoc[], existing: Map<string, Scop
   const repo: Target = { path: COPILOT_INSTRUCTIONS_PATH, scope: { kind: 'repo' }, docs: [] };
   const scoped = new Map<string, Target>();
   const taken = new Map<string, string>(); // path -> scope key
+  const described = requestDescriptions(legacy);
   for (const doc of legacy) {
     if (doc.scope.kind === 'repo' && repoWide === 'copilot') {
       repo.docs.push(doc);
@@ -86,7 +88,7 @@ export function planTargets(legacy: InstructionDoc[], existing: Map<string, Scop
       doc.scope.kind === 'repo'
         ? EVERYWHERE
         : doc.scope.kind === 'request' && doc.scope.description === null
-          ? { kind: 'request', description: `Rules from ${doc.path}` }
+          ? { kind: 'request', description: described.get(doc) ?? `Rules from ${doc.path}` }
           : doc.scope;
     const key = scopeKey(scope);
     const same = scoped.get(key);
@@ -104,6 +106,25 @@ export function planTargets(legacy: InstructionDoc[], existing: Map<string, Scop
   }
   const targets = [...scoped.values()].sort((a, b) => byCodeUnit(a.path, b.path));
   return repo.docs.length > 0 ? [repo, ...targets] : targets;
+}
+
+/**
+ * The descriptions of rule files applied on request that have none, in their own words; a file whose
+ * words another file shares has none here (it is "Rules from <path>"): its description keys its target.
+ */
+function requestDescriptions(legacy: InstructionDoc[]): Map<InstructionDoc, string> {
+  const own = new Map<InstructionDoc, string>();
+  for (const d of legacy) {
+    if (d.scope.kind !== 'request' || d.scope.description !== null) continue;
+    const words = ownDescription(d);
+    if (words !== null) own.set(d, words);
+  }
+  const count = new Map<string, number>();
+  for (const w of own.values()) count.set(w.toLowerCase(), (count.get(w.toLowerCase()) ?? 0) + 1);
+  // Nor may it be a description another file already has: two scopes would become one.
+  for (const d of legacy) if (d.scope.kind === 'request' && d.scope.description) count.set(d.scope.description.toLowerCase(), 2);
+  for (const [d, w] of own) if (count.get(w.toLowerCase())! > 1) own.delete(d);
+  return own;
 }
 
 /**

@@ -125,7 +125,7 @@ export async function scanRepository(root: string, onProgress?: ScanProgress, li
     const holds = (p: string | null) => p !== null && (byPath.get(p)?.units.length ?? 0) > 0;
     doc.aliasOf = imported.refs.find((r) => r.from === doc.path && r.status === 'source' && holds(r.target))?.target ?? null;
   }
-  const noise = leaveOutNoise(result.docs, (p) => result.files.get(p)!.text);
+  const noise = leaveOutNoise(result.docs, (p) => result.files.get(p)!.text, result.listing);
   result.copies = findCopies(result.docs, (p) => result.files.get(p)!.text);
   result.optional = [...noise, ...result.copies.map((c) => c.path)];
   result.linkTargets = await resolvingLinks(paths, result.docs);

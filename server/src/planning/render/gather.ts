@@ -20,6 +20,9 @@ interface Placed {
  * of the topic (and of no other topic) moves right after the block of the side they gather at. They gather at the
  * first side whose gathering leaves no heading with nothing under it; where there is none, the sides
  * stay where they are. The target's own lines never move. Lines only move: every source line still lands once.
+ * A line keeps its place among the lines it came with (issue 40): a block moves only when it came alone (no
+ * other line of its source in its section) and from another source than the side it joins; a source's
+ * own sides are never pulled together.
  */
 export function gatherSides(r: Rendered, marks: MarkTopics, existing: string | null): Rendered {
   if (marks.size === 0) return r;
@@ -43,7 +46,9 @@ function gatherTopic(r: Rendered, marks: MarkTopics, topic: string, existing: st
         !(p.start >= anchor.start && p.end <= anchor.end) &&
         p.topics.size === 1 &&
         isRuleText(p.block) &&
-        !holds(r, p, existing),
+        !holds(r, p, existing) &&
+        cameAlone(r, p) &&
+        !sourcesOf(r, p).some((s) => sourcesOf(r, anchor).includes(s)),
     );
     if (movers.length === 0) continue;
     // A topic heading the tool added that the move leaves with nothing under it goes too: it held only the moved side.
@@ -57,6 +62,27 @@ function gatherTopic(r: Rendered, marks: MarkTopics, topic: string, existing: st
 function together(r: Rendered, sides: Placed[]): boolean {
   return sides.every((p, k) => k === 0 || r.lines.slice(sides[k - 1]!.end, p.start).every(isBlank));
 }
+
+/** The source files a block's lines came from. */
+function sourcesOf(r: Rendered, p: Placed): string[] {
+  return [...new Set(range(p.start, p.end).flatMap((i) => r.refs[i]?.path ?? []))];
+}
+
+/** Whether no other line of the block's sources stands in its section (between the headings around it): moving it leaves none behind. */
+function cameAlone(r: Rendered, p: Placed): boolean {
+  const own = new Set(sourcesOf(r, p));
+  const alone = (from: number, step: number) => {
+    for (let i = from; i >= 0 && i < r.lines.length; i += step) {
+      if (HEADING.test(r.lines[i]!)) return true;
+      const path = r.refs[i]?.path;
+      if (path !== undefined && own.has(path)) return false;
+    }
+    return true;
+  };
+  return alone(p.start - 1, -1) && alone(p.end, 1);
+}
+
+const HEADING = /^ {0,3}#{1,6}(?:\s|$)/;
 
 /** Whether a block holds a line of the file `existing` (the target as it stands). */
 function holds(r: Rendered, p: Placed, existing: string | null): boolean {

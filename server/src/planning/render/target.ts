@@ -41,7 +41,7 @@ export function renderTarget(
   const out: Rendered = existingDoc
     ? asItIs(existingDoc.path, sources.linesOf(existingDoc.path))
     : { lines: frontMatterFor(target), refs: frontMatterFor(target).map(() => null) };
-  for (const doc of target.docs) {
+  for (const doc of existingDoc ? target.docs : headingLessFirst(target.docs)) {
     if (doc.units.length === 0) continue; // front matter only: nothing to carry over
     const units = managedBlocksWhole(doc.units, sources.linesOf(doc.path));
     const body = bodyOf(doc.path, sources.linesOf(doc.path), units[0]!.line - 1, units, written, merged);
@@ -54,6 +54,17 @@ export function renderTarget(
 }
 
 const HEADING = /^ {0,3}(#{1,6})\s+\S/;
+
+/**
+ * A new scoped file's sources, those without a heading or a name of their own first (in their order),
+ * then the others: such a body written first needs no heading, where after another file's sections it
+ * would go under the tool's "General", a heading the source never had (issue 40). A rule file named
+ * after its subject keeps its place and its name. Each source's lines stay together, in their order.
+ */
+const headingLessFirst = (docs: InstructionDoc[]): InstructionDoc[] => {
+  const flat = docs.filter((d) => !d.units.some((u) => u.kind === 'heading') && flatSectionName(d) === null);
+  return [...flat, ...docs.filter((d) => !flat.includes(d))];
+};
 
 /**
  * The heading a body appended to a file with sections goes under, with the blank line after it, or
