@@ -6,7 +6,7 @@ import type { SourceInfo } from '../model/source.js';
 import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
 import { canonicalJson, sha256 } from '../common/hash.js';
 import type { InstructionDoc, Scope } from '../model/model.js';
-import type { ScanResult } from '../analysis/discovery/scan.js';
+import { fileThere, type ScanResult } from '../analysis/discovery/scan.js';
 import { planTargets, type Target } from './targets.js';
 import { splitText } from '../common/text.js';
 import { IMPORTED_KIND } from '../analysis/discovery/imports.js';
@@ -65,11 +65,6 @@ export function analysisLabel(scan: ScanResult, analysis: Analysis): Label {
 /** The source files that are symlinks (scan.files' linkTarget). */
 const linkedFiles = (scan: ScanResult) => new Set([...scan.files].filter(([, f]) => f.linkTarget).map(([p]) => p));
 
-/** Whether a repository path is there: a link target found by the scan, or a file of its listing (read into a set when first asked). */
-function fileThere(scan: ScanResult): (repoPath: string) => boolean {
-  let listed: Set<string> | null = null;
-  return (p) => (scan.linkTargets?.has(p) ?? false) || (listed ??= new Set(scan.listing)).has(p);
-}
 
 /** Source lines by path, split once per plan. */
 function lineCache(scan: ScanResult): (path: string) => string[] {
