@@ -65,7 +65,6 @@ export function analysisLabel(scan: ScanResult, analysis: Analysis): Label {
 /** The source files that are symlinks (scan.files' linkTarget). */
 const linkedFiles = (scan: ScanResult) => new Set([...scan.files].filter(([, f]) => f.linkTarget).map(([p]) => p));
 
-
 /** Source lines by path, split once per plan. */
 function lineCache(scan: ScanResult): (path: string) => string[] {
   const cache = new Map<string, string[]>();
