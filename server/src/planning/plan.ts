@@ -34,6 +34,8 @@ import { managedLookup } from './render/managed.js';
 import { managedStays } from './managed-stays.js';
 import { allInManagedBlocks } from '../model/managed-blocks.js';
 import { settledLabel, type Label } from './settled-label.js';
+import { formatFacts } from '../model/formats.js';
+import { repointedDocs, repointer, withoutRepointedCopies, type Repoint } from './repoint.js';
 
 export type { ConflictOption, LegacyFate, LegacyOption, Plan, PlanChoices, PlanOperation } from '../model/plan.js';
 export { DEFAULT_CHOICES } from './choices.js';
@@ -65,17 +67,51 @@ export function analysisLabel(scan: ScanResult, analysis: Analysis): Label {
 /** The source files that are symlinks (scan.files' linkTarget). */
 const linkedFiles = (scan: ScanResult) => new Set([...scan.files].filter(([, f]) => f.linkTarget).map(([p]) => p));
 
-/** Source lines by path, split once per plan. */
-function lineCache(scan: ScanResult): (path: string) => string[] {
+/** Source lines by path, split once per plan; `rewritten` lines (pointers at moved rules, repoint.ts) in place of the file's. */
+function lineCache(scan: ScanResult, rewritten?: LineMap<string>): (path: string) => string[] {
   const cache = new Map<string, string[]>();
   return (p) => {
     let lines = cache.get(p);
     if (!lines) {
       lines = splitText(scan.files.get(p)?.text ?? '').lines;
+      if (rewritten) lines = lines.map((line, i) => rewritten.get({ path: p, line: i + 1 }) ?? line);
       cache.set(p, lines);
     }
     return lines;
   };
+}
+
+/**
+ * The scan with the pointers of legacy files at moved rules rewritten to where the plan writes those
+ * rules (repoint.ts), its lines, and the layout over it: laid out again only when a line changed.
+ */
+function repointed(scan: ScanResult, choices: PlanChoices) {
+  const copies = copyChoices(scan, choices);
+  const l = layout(scan, choices, copies);
+  const repoint = repointerOf(scan, l.targets);
+  const r = repointedDocs(scan.docs, repoint);
+  if (r.lines.size === 0) return { scan, linesOf: lineCache(scan), copies, l, repoint: null };
+  const now: ScanResult = { ...scan, docs: r.docs };
+  const copiesNow = copyChoices(now, choices);
+  return { scan: now, linesOf: lineCache(now, r.lines), copies: copiesNow, l: layout(now, choices, copiesNow), repoint };
+}
+
+/** The pointer rewrite for the files the plan moves into `targets` (repoint.ts). */
+function repointerOf(scan: ScanResult, targets: readonly Target[]): Repoint {
+  const moved = movedTo(scan, targets);
+  const ruleFiles = new Set(scan.docs.filter((d) => moved.has(d.path) && formatFacts(d.kind)?.dotFolder).map((d) => d.path));
+  return repointer(moved, ruleFiles, scan.listing);
+}
+
+/** Each legacy file whose rules the plan writes (not a file all in managed blocks, not into a file it cannot write), and where. */
+function movedTo(scan: ScanResult, targets: readonly Target[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const t of targets) {
+    if (unwritable(scan, t.path) !== null) continue;
+    for (const d of t.docs)
+      if (d.role === 'legacy' && !allInManagedBlocks(d.units, scan.files.get(d.path)?.text ?? '')) out.set(d.path, t.path);
+  }
+  return out;
 }
 
 /** The documents a plan migrates under the person's choices, and where their rules go. */
@@ -132,12 +168,21 @@ export function migratedTargets(scanned: ScanResult, choices: PlanChoices = DEFA
   return new Map(l.targets.flatMap((t) => t.docs.filter(moves).map((d) => [d.path, t.path] as const)));
 }
 
-function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices): Omit<Plan, 'planHash' | 'chosenHash'> {
+/**
+ * The pointer rewrite the plan with the default choices makes (repoint.ts): how a kept legacy line
+ * reads in Copilot's files, for check and analyze to find it there after a migration.
+ */
+export function defaultRepoint(scanned: ScanResult): Repoint {
+  const scan: ScanResult = { ...scanned, docs: scopeChoices(scanned, DEFAULT_CHOICES).docs };
+  const l = layout(scan, DEFAULT_CHOICES, copyChoices(scan, DEFAULT_CHOICES));
+  return repointerOf(scan, l.targets);
+}
+
+function planWith(scanned: ScanResult, analyzed: Analysis, choices: PlanChoices): Omit<Plan, 'planHash' | 'chosenHash'> {
   const scopes = scopeChoices(scanned, choices);
-  const scan: ScanResult = { ...scanned, docs: scopes.docs };
-  const linesOf = lineCache(scan);
-  const copies = copyChoices(scan, choices);
-  const l = layout(scan, choices, copies);
+  const { scan, linesOf, copies, l, repoint } = repointed({ ...scanned, docs: scopes.docs }, choices);
+  // A kept legacy line and its copy with pointers rewritten are one rule, not a contradiction to mark.
+  const analysis = repoint ? { ...analyzed, problems: withoutRepointedCopies(analyzed.problems, scanned, repoint) } : analyzed;
   const { conflicts, marks, dropped, assistants, removed, stays, lineNotes } = lineEffects(scan, analysis, choices, l, linesOf);
   const imports = new LineMap(scan.imports.map((r) => [{ path: r.from, line: r.line }, r] as const));
   const written = writeTargets(

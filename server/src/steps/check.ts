@@ -1,6 +1,7 @@
 import { analyze } from '../analysis/analyze.js';
 import { contentDocs, scanRepository, type ScanResult } from '../analysis/discovery/scan.js';
-import { buildPlan } from '../planning/plan.js';
+import { buildPlan, defaultRepoint } from '../planning/plan.js';
+import { withoutRepointedCopies } from '../planning/repoint.js';
 import type { Certainty, Location } from '../model/problem.js';
 import {
   CHECK_RULE_IDS,
@@ -69,7 +70,8 @@ export async function runCheck(
   const scan = await scanRepository(root);
   const analysis = analyze(scan);
   const superseded = await supersededNow(root, scan);
-  const problems = withoutCopies(analysis.problems, superseded);
+  // Nor a kept legacy line against its copy whose pointers the migration rewrote (planning/repoint.ts).
+  const problems = withoutRepointedCopies(withoutCopies(analysis.problems, superseded), scan, defaultRepoint(scan));
   const lineText = lineReader(scan);
   const findings: CheckFinding[] = [];
   // `keyedAt`: the locations the fingerprint is made of, when they are not the ones shown (would-change).

@@ -2,7 +2,8 @@ import { fileThere, type ScanResult } from '../analysis/discovery/scan.js';
 import type { InstructionDoc, Unit } from '../model/model.js';
 import { managedLineNumbers } from '../model/managed-blocks.js';
 import { pathKeyed } from '../model/links.js';
-import { POINTER_KINDS } from '../planning/plan.js';
+import { defaultRepoint, POINTER_KINDS } from '../planning/plan.js';
+import type { Repoint } from '../planning/repoint.js';
 import type { Problem } from '../model/problem.js';
 import type { Pattern } from '../model/analysis.js';
 import type { LegacyFate } from '../model/plan.js';
@@ -59,7 +60,7 @@ export function supersededFiles(scan: CopilotLookupScan, state: Pick<OnboardingS
 }
 
 /** What the Copilot-side lookups read of a scan. */
-export type CopilotLookupScan = Pick<ScanResult, 'docs' | 'files' | 'listing' | 'linkTargets'>;
+export type CopilotLookupScan = ScanResult;
 
 /** A document's rule lines (headings and front matter aside), trimmed, with their line numbers. */
 export function ruleLinesOf(units: readonly Unit[]): { text: string; line: number }[] {
@@ -82,15 +83,17 @@ export function movedRuleLines(scan: Pick<ScanResult, 'files'>, doc: Instruction
 
 /**
  * Whether a legacy file's line is in these Copilot files: as written, or with the paths it names
- * leading to the same repository paths (a move rewrites a link to lead where it led, and writes an
- * `@path` as a link: model/links.ts, pathKeyed).
+ * leading to the same repository paths (a move rewrites a link to lead where it led, a pointer at moved
+ * rules to where they now are, and writes an `@path` as a link: model/links.ts, pathKeyed).
  */
 export function copilotHolds(scan: CopilotLookupScan, copilot: readonly InstructionDoc[]): (fromFile: string, line: string) => boolean {
   const there = fileThere(scan);
   const lines = copilot.flatMap((d) => ruleLinesOf(d.units).map((l) => ({ path: d.path, text: l.text })));
   const raw = new Set(lines.map((l) => l.text));
   const keyed = new Set(lines.map((l) => pathKeyed(l.path, l.text, there)));
-  return (fromFile, line) => raw.has(line) || keyed.has(pathKeyed(fromFile, line, there));
+  // A pointer at moved rules is written to lead where they now are (planning/repoint.ts).
+  let repoint: Repoint | null = null;
+  return (fromFile, line) => raw.has(line) || keyed.has(pathKeyed(fromFile, (repoint ??= defaultRepoint(scan))(fromFile, line), there));
 }
 
 /**
