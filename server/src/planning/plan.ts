@@ -28,7 +28,7 @@ import { noteText } from './note-words.js';
 import { LineMap } from './render/line-map.js';
 import { writeTargets, type Written } from './write-targets.js';
 import { scopeChoices } from './scopes.js';
-import { assistantChoices, withoutLeftOut } from './assistant-lines.js';
+import { aboutWrittenLines, assistantChoices, withoutLeftOut } from './assistant-lines.js';
 import { pointerLines } from './pointer-lines.js';
 import { managedLookup } from './render/managed.js';
 import { managedStays } from './managed-stays.js';
@@ -200,7 +200,9 @@ function planWith(scanned: ScanResult, analyzed: Analysis, choices: PlanChoices)
     l.targets.map((t) => ({ ...t, docs: t.docs.map((d) => withoutLeftOut(withoutLeftOut(d, assistants.leftOut), stays)) })),
   );
   const blockedNotes = l.copilotBlocked ? [blockedCopilotNote(scan, l.link, l.targets)] : [];
-  const notes: Note[] = [...blockedNotes, ...written.notes, ...scopes.notes, ...lineNotes];
+  // No note or choice about a line the plan does not write: merged into the same line of another file.
+  const about = aboutWrittenLines(lineNotes, assistants.options, written.merged);
+  const notes: Note[] = [...blockedNotes, ...written.notes, ...scopes.notes, ...about.notes];
   const { operations } = written;
   const legacy = options(scan, l, written, copies.copies);
   for (const option of legacy) {
@@ -242,7 +244,7 @@ function planWith(scanned: ScanResult, analyzed: Analysis, choices: PlanChoices)
     legacy,
     conflicts: conflicts.map((c) => c.option),
     scopes: scopes.options,
-    assistants: assistants.options,
+    assistants: about.options,
     // Every line the plan drops, each with why: sides not chosen, lines left out, lines that only point at their target.
     dropped: removed.values(),
     notes: notes.map(noteText),
