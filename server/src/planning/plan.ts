@@ -103,9 +103,13 @@ function repointerOf(scan: ScanResult, targets: readonly Target[]): Repoint {
   return repointer(moved, ruleFiles, scan.listing);
 }
 
-/** Each legacy file whose rules the plan writes (not a file all in managed blocks, not into a file it cannot write), and where. */
+/**
+ * Each legacy file whose rules the plan writes (not a file all in managed blocks, not into a file it
+ * cannot write), and where; and a twin of a Copilot file (a file a migration kept is one), whose rules
+ * are in that file already: the same map after a migration as before it.
+ */
 function movedTo(scan: ScanResult, targets: readonly Target[]): Map<string, string> {
-  const out = new Map<string, string>();
+  const out = new Map<string, string>(scan.copies.filter((c) => c.relation === 'twin').map((c) => [c.path, c.keptPath]));
   for (const t of targets) {
     if (unwritable(scan, t.path) !== null) continue;
     for (const d of t.docs)
