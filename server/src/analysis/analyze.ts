@@ -15,6 +15,7 @@ import { findHiddenCharacters } from './discovery/hidden-characters.js';
 import { findMissingPaths } from './discovery/missing-paths.js';
 import { findContradictions } from './contradictions/find-contradictions.js';
 import { findDrift } from './drift/drift.js';
+import { leaveToolOwned } from './contradictions/tool-owned.js';
 import { describePattern, patternFacts } from './pattern.js';
 import type { Copy } from './repeats/copies.js';
 import { secondLookProblems } from './contradictions/second-look/problems.js';
@@ -83,7 +84,7 @@ export const FINDERS: readonly Finder[] = [
       'contradiction/command-use',
       'contradiction/fact',
     ],
-    find: (i) => findContradictions(i.units, i.scopeOf),
+    find: (i) => leaveToolOwned(findContradictions(i.units, i.scopeOf), fileText(i)),
   },
   {
     name: 'drift',
@@ -96,7 +97,7 @@ export const FINDERS: readonly Finder[] = [
       'contradiction/stale-path',
       'contradiction/frequency',
     ],
-    find: (i) => findDrift(i.repeatUnits, i.scopeOf, i.copies),
+    find: (i) => leaveToolOwned(findDrift(i.repeatUnits, i.scopeOf, i.copies), fileText(i)),
   },
   { name: 'hidden-characters', kinds: ['ambiguity/hidden-character'], find: (i) => i.docs.flatMap((d) => findHiddenCharacters(d.units)) },
   { name: 'imports-not-followed', kinds: ['ambiguity/imports-not-followed'], find: (i) => i.scan.importCaps.map(importCapProblem) },
@@ -118,6 +119,12 @@ export const FINDERS: readonly Finder[] = [
     },
   },
 ];
+
+/** The text of a scanned file by its path (a managed block's lines are read from it). */
+const fileText =
+  (i: FinderInput) =>
+  (path: string): string | undefined =>
+    i.scan.files.get(path)?.text;
 
 /** The finders analysis runs unless told otherwise: all but the opt-in ones. */
 export const DEFAULT_FINDERS: readonly Finder[] = FINDERS.filter((f) => !f.optIn);

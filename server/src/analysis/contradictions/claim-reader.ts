@@ -5,7 +5,7 @@
  * a line or a setup block runs, and the command a labelled line gives a role ("**Build**: `x`").
  * The tables are data: ACTIONS here, the tools and roles in tools.ts. See docs/analysis.md.
  */
-import { COMMAND_ROLES, normalizeCommand, SHELL_FENCES, commandTool } from './tools.js';
+import { COMMAND_ROLES, normalizeCommand, SHELL_FENCES, commandTool, oneOffCommand } from './tools.js';
 
 export type Polarity = 'must' | 'may' | 'never';
 
@@ -52,7 +52,8 @@ export const ACTION_WORD = new RegExp(`(?<![a-z-])(?:${[...VERB_OF.keys(), 'avoi
 const NEVER_BEFORE =
   /\b(?:never|don'?t|do not|doesn'?t|does not|must not|mustn'?t|should not|shouldn'?t|cannot|can'?t|may not|not|no|avoid)\b/i;
 const MAY_BEFORE = /\b(?:may|can|could|allowed to|free to|ok to|okay to|fine to|permitted to)\b/i;
-const MUST_BEFORE =
+/** Words that make what follows a requirement ("always", "must", "prefer"). */
+export const MUST_BEFORE =
   /\b(?:always|must|should|need to|needs to|have to|has to|make sure (?:to|you)|be sure to|prefer(?:ably)?|do|please|remember to|only)\b/i;
 /** Words that may stand before an imperative without making it a description ("Then run x"). */
 const IMPERATIVE_LEAD = /^(?:(?:then|also|first|next|finally|and|just|instead)\b[\s,]*)*$/i;
@@ -366,7 +367,9 @@ export function roleClaim(line: string): RoleClaim | null {
     const raw = t[1]!.trim();
     if (!/^[\w./-]+(?:\s+\S+)+$/.test(raw)) continue;
     if (NEGATED_COMMAND.test(line.slice(0, t.index))) continue;
-    commands.push(normalizeCommand(raw));
+    const command = normalizeCommand(raw);
+    // Installing one named package (`pip install x-server`) sets up that package, not the project: no role's command.
+    if (!oneOffCommand(command)) commands.push(command);
   }
   if (commands.length === 0) return null;
   const strict = STRICT.test(line.replace(/`[^`]*`/g, ''));

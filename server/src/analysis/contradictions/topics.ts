@@ -4,6 +4,8 @@
  * CLAIM_TOPICS describe settings that a repository should state only one way. Two rules that claim
  * different options of one topic contradict each other.
  */
+import { MUST_BEFORE } from './claim-reader.js';
+
 export interface ClaimOption {
   value: string;
   pattern: RegExp;
@@ -37,6 +39,17 @@ const RULED_OUT =
 /** Right before a tool, words that choose it ("use uv", "lint with ESLint", "only pytest"). */
 const TOOL_CHOSEN =
   /(?<![\w-])(?:use|uses|using|prefer|prefers|require|requires|run|runs|with|only|stick (?:to|with)|switch(?:ed)? to)\s+(?:only\s+)?$/i;
+
+/**
+ * Right before a style value, what makes it a choice: a choosing word ("use single quotes"), or nothing
+ * of the clause before it: the value named on its own, first in a line, after a label or another item
+ * of a style list ("**Strings**: double quotes", "tabs, double quotes, trailing commas"). After any other
+ * word it is what that word acts on ("escape the single quotes", "enclosed in double quotes"): no style.
+ */
+const STYLE_CHOSEN = new RegExp(
+  `${TOOL_CHOSEN.source}|${MUST_BEFORE.source}(?:\\s+be)?\\s+$|(?:^|[:;,\u2013\u2014]|^\\s*(?:[-*+>]|\\d+[.)]))\\s*$`,
+  'i',
+);
 
 /**
  * One case-insensitive test for any of `patterns` (their own flags aside). When every one starts at a
@@ -95,6 +108,8 @@ export const CLAIM_TOPICS: readonly ClaimTopic[] = [
       { value: 'single quotes', pattern: /\bsingle[- ]quot(?:es?|ed)\b/gi },
       { value: 'double quotes', pattern: /\bdouble[- ]quot(?:es?|ed)\b/gi },
     ],
+    // Lines name quotes far more often than they choose a style: escaping them, wrapping an argument in them.
+    choice: { positive: STYLE_CHOSEN, negative: RULED_OUT },
   },
   {
     id: 'test-framework',

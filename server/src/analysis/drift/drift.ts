@@ -26,7 +26,7 @@ export function findDrift(
 ): Drifted[] {
   // Copies and names across files: only files whose scope meets another file's are read (an index,
   // not every pair: 500 rule files scoped to their own folders meet none). Style poles need a word.
-  const files = [...new Map(units.map((u) => [u.path, { path: u.path, scope: scopeOf(u) }])).values()];
+  const files = filesOf(units, scopeOf);
   const shared = mayMeet(files);
   const copied = new Set(copies.flatMap((c) => [c.path, c.keptPath]));
   // One reading of the lines for every finder here: each takes those it needs.
@@ -60,6 +60,13 @@ export function findDrift(
  * (each folder looked up with its ancestors). More than meet (languages aside), never fewer: each pair
  * is checked again; this only spares reading files that stand alone (500 rule files, one per folder).
  */
+/** Each file of the units once, with its scope (a file's units share its scope). */
+function filesOf(units: readonly Unit[], scopeOf: (u: Unit) => Scope): { path: string; scope: Scope }[] {
+  const files = new Map<string, { path: string; scope: Scope }>();
+  for (const u of units) if (!files.has(u.path)) files.set(u.path, { path: u.path, scope: scopeOf(u) });
+  return [...files.values()];
+}
+
 /** Whether a set holds that path and no other. */
 const only = (set: ReadonlySet<string>, p: string): boolean => set.size === 1 && set.has(p);
 
@@ -166,7 +173,9 @@ function driftedFlags(units: Unit[], scopeOf: (u: Unit) => Scope): Drifted[] {
     for (const c of codeCommands(u.lines)) {
       const words = c.command.split(' ');
       if (words.length < 3 || !/^[a-z][\w-]*$/.test(words[1]!)) continue;
-      const args = words.slice(2);
+      // After a lone `--` the words are the program's it runs (`cargo run -p x -- --filter a/b`), not this command's.
+      const end = words.indexOf('--');
+      const args = words.slice(2, end < 0 ? undefined : end);
       if (!args.some((a) => !a.startsWith('-') && /[/.]/.test(a) && !/^["']/.test(a))) continue;
       const flags = new Set(args.filter((a) => /^--[a-z]/.test(a)).map((a) => a.split('=')[0]!));
       const l: Line = {
@@ -186,12 +195,14 @@ function driftedFlags(units: Unit[], scopeOf: (u: Unit) => Scope): Drifted[] {
   for (const [command, byFile] of runs) {
     if (byFile.size < 2) continue;
     const files = [...byFile.entries()];
+    // Flags every run of a file gives.
+    const always = new Map(files.map(([p, rs]) => [p, [...rs[0]!.flags].filter((f) => rs.every((r) => r.flags.has(f)))]));
     for (const [pa, ra] of files) {
-      // Flags every run of this file gives.
-      const always = [...ra[0]!.flags].filter((f) => ra.every((r) => r.flags.has(f)));
-      for (const flag of always) {
+      for (const flag of always.get(pa)!) {
         for (const [pb, rb] of files) {
           if (pb === pa || rb.some((r) => r.flags.has(flag))) continue;
+          // Each file's runs carry a flag of their own the other's never do: two jobs of one command, not one habit.
+          if (always.get(pb)!.some((f) => !ra.some((r) => r.flags.has(f)))) continue;
           if (!ra.some((x) => rb.some((y) => meet(x.l, y.l)))) continue;
           out.push(
             problem('drifted-flag', `${command} ${flag}`, `\`${flag}\` on every run in one file, on none in the other`, [
