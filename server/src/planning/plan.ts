@@ -186,7 +186,7 @@ function planWith(scanned: ScanResult, analyzed: Analysis, choices: PlanChoices)
   const scopes = scopeChoices(scanned, choices);
   const { scan, linesOf, copies, l, repoint } = repointed({ ...scanned, docs: scopes.docs }, choices);
   // A kept legacy line and its copy with pointers rewritten are one rule, not a contradiction to mark.
-  const analysis = repoint ? { ...analyzed, problems: withoutRepointedCopies(analyzed.problems, scanned, repoint) } : analyzed;
+  const analysis = repoint ? { ...analyzed, problems: withoutRepointedCopies(analyzed.problems, scanned, () => repoint) } : analyzed;
   const { conflicts, marks, dropped, assistants, removed, stays, lineNotes } = lineEffects(scan, analysis, choices, l, linesOf);
   const imports = new LineMap(scan.imports.map((r) => [{ path: r.from, line: r.line }, r] as const));
   const written = writeTargets(

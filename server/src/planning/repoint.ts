@@ -115,12 +115,14 @@ export function repointedDocs(docs: readonly InstructionDoc[], repoint: Repoint)
 export function withoutRepointedCopies<P extends Pick<Problem, 'type' | 'locations'>>(
   problems: P[],
   scan: Pick<ScanResult, 'docs' | 'files' | 'listing' | 'linkTargets'>,
-  repoint: Repoint,
+  repointOf: () => Repoint,
 ): P[] {
   const legacy = new Set(scan.docs.filter((d) => d.role === 'legacy').map((d) => d.path));
   const copilot = new Set(scan.docs.filter((d) => d.role === 'copilot').map((d) => d.path));
   if (legacy.size === 0 || copilot.size === 0) return problems;
   const there = fileThere(scan);
+  // Made only when a problem has a side in each kind of file: most repositories never need it.
+  let repoint: Repoint | null = null;
   const split = new Map<string, string[]>();
   const textAt = (p: string, line: number) => {
     let lines = split.get(p);
@@ -133,7 +135,7 @@ export function withoutRepointedCopies<P extends Pick<Problem, 'type' | 'locatio
     const keys = new Set(
       p.locations.map((l) => {
         const text = textAt(l.path, l.line);
-        const now = legacy.has(l.path) ? repoint(l.path, text) : text;
+        const now = legacy.has(l.path) ? (repoint ??= repointOf())(l.path, text) : text;
         if (now !== text) rewritten = true;
         return pathKeyed(l.path, now, there);
       }),

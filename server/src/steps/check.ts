@@ -71,7 +71,7 @@ export async function runCheck(
   const analysis = analyze(scan);
   const superseded = await supersededNow(root, scan);
   // Nor a kept legacy line against its copy whose pointers the migration rewrote (planning/repoint.ts).
-  const problems = withoutRepointedCopies(withoutCopies(analysis.problems, superseded), scan, defaultRepoint(scan));
+  const problems = withoutRepointedCopies(withoutCopies(analysis.problems, superseded), scan, () => defaultRepoint(scan));
   const lineText = lineReader(scan);
   const findings: CheckFinding[] = [];
   // `keyedAt`: the locations the fingerprint is made of, when they are not the ones shown (would-change).

@@ -63,7 +63,9 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
     const analyzed = analyze(scan);
     // After a migration, a kept legacy line is no problem against its copy whose pointers it rewrote (planning/repoint.ts).
     const raw =
-      superseded.length === 0 ? analyzed : { ...analyzed, problems: withoutRepointedCopies(analyzed.problems, scan, defaultRepoint(scan)) };
+      superseded.length === 0
+        ? analyzed
+        : { ...analyzed, problems: withoutRepointedCopies(analyzed.problems, scan, () => defaultRepoint(scan)) };
     // The label settled by the plan when it changes nothing: already in Copilot's layout (issue 40).
     const a = annotated({ ...raw, ...analysisLabel(scan, raw) }, superseded, legacyCount(scan));
     const facts = {
