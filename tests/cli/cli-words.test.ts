@@ -215,14 +215,15 @@ test('the pattern counts many files instead of naming each one, and names a few 
     "the rules in 7 files (pkg0/AGENTS.md, pkg1/AGENTS.md, pkg2/AGENTS.md and 4 more) are not in Copilot's files yet; " +
       'those 7 files hold rules outside headed sections, which move as they are into their scoped files (rule: a file without headings is unstructured)',
   );
-  // Seven files of which two are flat: the seven counted, the two named in full.
+  // Seven files of which two are flat: the seven counted, the two named in full; most are in sections, so the repository is structured (issue 40).
   const mixed = Object.fromEntries(
     Array.from({ length: 7 }, (_, n) => [`pkg${n}/AGENTS.md`, n === 2 || n === 5 ? flatRule(n) : sectioned(n)]),
   );
   assert.equal(
     detail(mixed),
-    "the rules in 7 files (pkg0/AGENTS.md, pkg1/AGENTS.md, pkg2/AGENTS.md and 4 more) are not in Copilot's files yet; " +
-      'pkg2/AGENTS.md, pkg5/AGENTS.md hold rules outside headed sections, which move as they are into their scoped files (rule: a file without headings is unstructured)',
+    'most files are organised in sections, and the plan groups none (rule: a repository the plan does not group is structured); ' +
+      "the rules in 7 files (pkg0/AGENTS.md, pkg1/AGENTS.md, pkg2/AGENTS.md and 4 more) are not in Copilot's files yet; " +
+      'pkg2/AGENTS.md, pkg5/AGENTS.md hold rules outside headed sections, which move as they are into their scoped files',
   );
   // Five files are still named, every one.
   const five = Object.fromEntries(Array.from({ length: 5 }, (_, n) => [`pkg${n}/AGENTS.md`, flatRule(n)]));

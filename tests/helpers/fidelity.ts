@@ -76,6 +76,7 @@ export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
     return c[line - 1] ?? false;
   };
   const source = sourceOf(plan);
+  const rulesAt = rulesNowAt(plan);
   const written = plan.operations.filter((o) => o.content !== null);
   for (const o of written) {
     const lines = splitText(o.content!).lines;
@@ -94,7 +95,9 @@ export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
         const to = linkedPath(from.path, before.slice(d.start, d.end));
         if (to === null || !resolves(repo, to)) return;
         const n = now[k];
-        const broken = (n ? linkedPath(o.path, line.slice(n.start, n.end)) : null) !== to;
+        const led = n ? linkedPath(o.path, line.slice(n.start, n.end)) : null;
+        // A pointer at moved rules leads where the plan wrote them (planning/repoint.ts): that is where it led.
+        const broken = led !== to && !(led !== null && rulesAt.get(to)?.has(led));
         if (d.form === undefined) {
           f.resolvedBefore++;
           if (broken) f.brokenLinks.push(show);
@@ -231,5 +234,20 @@ function ownLinesMoved(
   const inside = last === undefined || firstSection === undefined ? [] : foreign(firstSection, last);
   if (inside.length > 0)
     out.push(`${show(at(last!))} (text put among the person's sections: ${JSON.stringify(inside[0]!.trim().slice(0, 60))})`);
+  return out;
+}
+
+/** Where the plan wrote each source's rules, by source path, and each source folder's, by folder (for pointers at moved rules). */
+function rulesNowAt(plan: Plan): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  const add = (from: string, to: string) => {
+    let at = out.get(from);
+    if (!at) out.set(from, (at = new Set()));
+    at.add(to);
+  };
+  for (const p of plan.provenance) {
+    add(p.from.path, p.to.path);
+    add(path.posix.dirname(p.from.path), path.posix.dirname(p.to.path));
+  }
   return out;
 }

@@ -72,3 +72,35 @@ test("a flat Copilot file is already in Copilot's layout: the plan leaves the pe
   const m = await scanRepository(moving);
   assert.equal(analysisLabel(m, analyze(m)).pattern, 'unstructured');
 });
+
+test('a repository whose files are organised in sections is structured, though a few flat ones move as they are or are Copilot files left as they are (issue 40: agent-framework, oxc)', async (t) => {
+  const sectioned = (n: number) => `# Package ${n}\n\n## Build\n\n- Build package ${n} with tsc.\n`;
+  const files: Record<string, string> = {
+    '.github/copilot-instructions.md': 'Review every pull request for tests.\n',
+    'AGENTS.md': '# Repo\n\n## Tools\n\n- Use pnpm.\n',
+    'pkg9/AGENTS.md': '- Keep package 9 free of circular imports.\n',
+  };
+  for (let n = 0; n < 4; n++) files[`pkg${n}/AGENTS.md`] = sectioned(n);
+  const repo = sandbox(t, files);
+  const scan = await scanRepository(repo);
+  const a = analyze(scan);
+  assert.equal(a.pattern, 'structured');
+  assert.equal(
+    a.patternDetail,
+    "most files are organised in sections, and the plan groups none (rule: a repository the plan does not group is structured); the rules in 6 files (AGENTS.md, pkg0/AGENTS.md, pkg1/AGENTS.md and 3 more) are not in Copilot's files yet; " +
+      'pkg9/AGENTS.md holds rules outside headed sections, which move as they are into its scoped file; ' +
+      ".github/copilot-instructions.md holds rules outside headed sections; it is Copilot's own file, which the plan leaves as it is",
+  );
+  assert.equal(buildPlan(scan, a).pattern, 'structured');
+  assert.deepEqual(await disagreements(repo), []);
+
+  // Most files flat: unstructured still, and a flat repo-wide file the plan groups makes it unstructured whatever else holds.
+  const flatMost = sandbox(t, {
+    'a/AGENTS.md': '- Keep a tidy.\n',
+    'b/AGENTS.md': '- Keep b small.\n',
+    'AGENTS.md': '# Repo\n\n## Tools\n\n- Use pnpm.\n',
+  });
+  assert.equal(analyze(await scanRepository(flatMost)).pattern, 'unstructured');
+  const grouped = sandbox(t, { ...files, 'CLAUDE.md': '- Prefer small diffs.\n' });
+  assert.equal(analyze(await scanRepository(grouped)).pattern, 'unstructured');
+});

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { openSession, outcomeOf, yesToAll } from '../helpers/mcp.js';
 import { hashTree, tempDir } from '../helpers/sandbox.js';
 import { CORPUS, corpusRepos, requireCorpus } from '../helpers/corpus.js';
-import { movablePaths } from '../../server/src/model/links.js';
+import { codeSpanTexts, mdcDestinations, movablePaths } from '../../server/src/model/links.js';
 
 /**
  * End to end over real instruction files: every repository of ../shared/corpus is copied into a
@@ -129,6 +129,9 @@ function isImportLine(line: string, kind: string): boolean {
  * `@path` that is there is written as a link named by its path (issue 40; tests/planning/links.test.ts and path-references.test.ts check where).
  */
 function withoutLinks(line: string): string {
+  // A code-span path or an `mdc:` link naming moved rules leads where the plan wrote them (planning/repoint.ts): blanked too.
+  const pointers = [...codeSpanTexts(line).filter((s) => /^[^\s]*\/[^\s]*$/.test(line.slice(s.start, s.end))), ...mdcDestinations(line)];
+  for (const d of pointers.sort((a, b) => b.start - a.start)) line = `${line.slice(0, d.start)}\u0000${line.slice(d.end)}`;
   let out = line;
   for (const d of movablePaths(line).reverse())
     out =

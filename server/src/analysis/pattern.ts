@@ -67,14 +67,19 @@ export function patternFacts(
 /**
  * Which rule decides the pattern, first match wins: clean: no instructions at all. messy: a
  * repository with contradictions, or with copies of one file (the plan migrates one and leaves the
- * others out). structured: no file the plan groups, and no flat Copilot file left as it is.
- * unstructured: otherwise. Repeats within files alone do not make a repository messy: the plan merges them.
+ * others out). structured: no file the plan groups, and most files organised in sections (a few flat
+ * ones that move as they are into a scoped file, or Copilot files left as they are, do not make a
+ * monorepo of headed files unstructured: issue 40). unstructured: otherwise. Repeats within files
+ * alone do not make a repository messy: the plan merges them.
  */
 function classify(f: Omit<PatternFacts, 'pattern'>): Pattern {
   if (f.withContent.length === 0) return 'clean';
   if (f.contradictions > 0 || f.copies.length > 0) return 'messy';
-  return f.grouped.length === 0 && f.flatKept.length === 0 && f.flatScoped.length === 0 ? 'structured' : 'unstructured';
+  return f.grouped.length === 0 && mostlySectioned(f) ? 'structured' : 'unstructured';
 }
+
+/** Fewer than half the files with rules stand outside headed sections. */
+const mostlySectioned = (f: Omit<PatternFacts, 'pattern'>) => (f.flatKept.length + f.flatScoped.length) * 2 < f.withContent.length;
 
 const names = (list: InstructionDoc[]) => fileNames(list.map((d) => d.path));
 
@@ -83,13 +88,20 @@ export function describePattern(f: PatternFacts): string {
   if (f.pattern === 'clean') return 'there are no instructions to migrate';
   const movingPart = f.moving.length ? [`the rules in ${names(f.moving)} are not in Copilot's files yet`] : [];
   if (f.pattern === 'messy') return messyWords(f);
-  if (f.pattern === 'structured') {
+  const flat = f.flatKept.length + f.flatScoped.length > 0;
+  if (f.pattern === 'structured' && !flat) {
     const rule = 'rule: a file with headings is structured';
     return f.moving.length === 0
       ? `the instructions are already in Copilot's files, organised in sections (${rule})`
       : [`every file is organised in sections (${rule})`, ...movingPart].join('; ');
   }
-  const parts = [...movingPart];
+  const lead =
+    f.pattern === 'structured'
+      ? ['most files are organised in sections, and the plan groups none (rule: a repository the plan does not group is structured)']
+      : [];
+  // In a structured repository the few flat files are named, without the rule of the unstructured one.
+  const rule = f.pattern === 'structured' ? '' : ' (rule: a file without headings is unstructured)';
+  const parts = [...lead, ...movingPart];
   // When the files just counted are the same ones, they are not counted and named a second time.
   const who = (list: InstructionDoc[]) =>
     list.length === f.moving.length && list.every((d, i) => d === f.moving[i]) && list.length > NAMED_IN_FULL
@@ -103,7 +115,7 @@ export function describePattern(f: PatternFacts): string {
   if (f.flatScoped.length > 0) {
     const one = f.flatScoped.length === 1;
     parts.push(
-      `${who(f.flatScoped)} ${one ? 'holds rules' : 'hold rules'} outside headed sections, which move as they are into ${one ? 'its' : 'their'} scoped file${one ? '' : 's'} (rule: a file without headings is unstructured)`,
+      `${who(f.flatScoped)} ${one ? 'holds rules' : 'hold rules'} outside headed sections, which move as they are into ${one ? 'its' : 'their'} scoped file${one ? '' : 's'}${rule}`,
     );
   }
   if (f.flatKept.length > 0) {
@@ -111,7 +123,7 @@ export function describePattern(f: PatternFacts): string {
     const main = f.flatKept.some((d) => d.path === COPILOT_INSTRUCTIONS_PATH);
     const what = main ? `Copilot's own file${one ? '' : 's'}` : `Copilot scoped file${one ? '' : 's'}`;
     parts.push(
-      `${names(f.flatKept)} ${one ? 'holds rules' : 'hold rules'} outside headed sections; ${one ? `it is ${main ? '' : 'a '}` : 'they are '}${what}, which the plan leaves as ${one ? 'it is' : 'they are'} (rule: a file without headings is unstructured)`,
+      `${names(f.flatKept)} ${one ? 'holds rules' : 'hold rules'} outside headed sections; ${one ? `it is ${main ? '' : 'a '}` : 'they are '}${what}, which the plan leaves as ${one ? 'it is' : 'they are'}${rule}`,
     );
   }
   return parts.join('; ');

@@ -173,3 +173,60 @@ export function linkedPath(fromFile: string, dest: string): string | null {
   }
   return parts.length === 0 ? null : parts.join('/');
 }
+
+/**
+ * `line` with each path it names (a relative link, an `@path`, a `./` code span) written as the repository
+ * path it leads to from `fromFile`, the way a move rewrites it (planning/render/links.ts): the same line
+ * moved into another folder, its links rewritten to lead where they led, gives the same key, and so does
+ * an `@path` written as a link named by its path. A path that is not there and not written from its folder
+ * (`@v2`, `[x](missing.md)`) stays as written, as a move leaves it. For comparing lines, never for writing.
+ */
+export function pathKeyed(fromFile: string, line: string, resolves: (repoPath: string) => boolean): string {
+  const found = movablePaths(line);
+  if (found.length === 0) return line;
+  let out = '';
+  let from = 0;
+  for (const d of found) {
+    const dest = line.slice(d.start, d.end);
+    const to = linkedPath(fromFile, dest);
+    if (to === null) continue;
+    const there = resolves(to);
+    // An `@path` that is not there is written as it stands, as the link `[path](path)` the plan finds it under (planning/render/rendered.ts).
+    if (!there && !/^\.{1,2}\//.test(dest)) {
+      if (d.form === 'at') out += `${line.slice(from, d.start - 1)}[${dest}](${dest})`;
+      else continue;
+    } else {
+      const key = `\u0000${to}${splitDestination(dest).rest}`;
+      if (d.form === 'at' && there) out += `${line.slice(from, d.start - 1)}[${to}](${key})`;
+      else out += line.slice(from, d.start) + key;
+    }
+    from = d.end;
+  }
+  return from === 0 ? line : out + line.slice(from);
+}
+
+/** Where the text of each code span stands in `line`, spaces around it aside. */
+export function codeSpanTexts(line: string): LinkDestination[] {
+  if (!line.includes('`')) return [];
+  return codeSpans(line).flatMap((s) => {
+    const text = line.slice(s.start, s.end);
+    const start = s.start + (text.length - text.trimStart().length);
+    const end = s.start + text.trimEnd().length;
+    return end > start ? [{ start, end }] : [];
+  });
+}
+
+const MDC_LINK = /\]\(\s*mdc:([^\s()]+)\)/dg;
+
+/** Cursor's `mdc:` link destinations, `mdc:` included in the place (`[api](mdc:.cursor/rules/api.mdc)`): paths from the repository root. */
+export function mdcDestinations(line: string): (LinkDestination & { path: string })[] {
+  if (!line.includes('mdc:')) return [];
+  const masked = maskCodeSpans(line);
+  const out: (LinkDestination & { path: string })[] = [];
+  MDC_LINK.lastIndex = 0;
+  for (let m = MDC_LINK.exec(masked); m; m = MDC_LINK.exec(masked)) {
+    const [start, end] = m.indices![1]!;
+    out.push({ start: start - 'mdc:'.length, end, path: line.slice(start, end) });
+  }
+  return out;
+}

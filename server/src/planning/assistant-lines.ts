@@ -204,3 +204,32 @@ export function withoutLeftOut(doc: InstructionDoc, leftOut: LineMap<unknown>): 
   const units = doc.units.filter((u) => !u.lines.every((_, k) => leftOut.has({ path: u.path, line: u.line + k })));
   return units.length === doc.units.length ? doc : { ...doc, units };
 }
+
+/**
+ * The notes and options about lines for another assistant, without the lines the plan does not write
+ * (`merged`: the same line of another file is written instead, spring-ai's `@CONTRIBUTING.md` line): no
+ * note says such a line is migrated, and approve offers no choice about a line that is not in the diff.
+ */
+export function aboutWrittenLines(
+  notes: Note[],
+  options: AssistantOption[],
+  merged: readonly { path: string; line: number; lines: number }[],
+): { notes: Note[]; options: AssistantOption[] } {
+  if (merged.length === 0) return { notes, options };
+  const gone = new LineMap<true>();
+  for (const m of merged) for (let i = 0; i < m.lines; i++) gone.set({ path: m.path, line: m.line + i }, true);
+  const written = <L extends { line: number }>(p: string, lines: L[]) => lines.filter((l) => !gone.has({ path: p, line: l.line }));
+  return {
+    notes: notes.flatMap((n): Note[] => {
+      if (n.kind !== 'other-assistant') return [n];
+      const lines = written(n.path, n.lines);
+      if (lines.length === n.lines.length) return [n];
+      return lines.length === 0 ? [] : [{ ...n, lines, rewritable: Math.min(n.rewritable, lines.length) }];
+    }),
+    options: options.flatMap((o): AssistantOption[] => {
+      const lines = written(o.path, o.lines);
+      if (lines.length === o.lines.length) return [o];
+      return lines.length === 0 ? [] : [{ ...o, lines, leftOut: written(o.path, o.leftOut) }];
+    }),
+  };
+}

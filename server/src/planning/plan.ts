@@ -6,7 +6,7 @@ import type { SourceInfo } from '../model/source.js';
 import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
 import { canonicalJson, sha256 } from '../common/hash.js';
 import type { InstructionDoc, Scope } from '../model/model.js';
-import type { ScanResult } from '../analysis/discovery/scan.js';
+import { fileThere, type ScanResult } from '../analysis/discovery/scan.js';
 import { planTargets, type Target } from './targets.js';
 import { splitText } from '../common/text.js';
 import { IMPORTED_KIND } from '../analysis/discovery/imports.js';
@@ -28,12 +28,14 @@ import { noteText } from './note-words.js';
 import { LineMap } from './render/line-map.js';
 import { writeTargets, type Written } from './write-targets.js';
 import { scopeChoices } from './scopes.js';
-import { assistantChoices, withoutLeftOut } from './assistant-lines.js';
+import { aboutWrittenLines, assistantChoices, withoutLeftOut } from './assistant-lines.js';
 import { pointerLines } from './pointer-lines.js';
 import { managedLookup } from './render/managed.js';
 import { managedStays } from './managed-stays.js';
 import { allInManagedBlocks } from '../model/managed-blocks.js';
 import { settledLabel, type Label } from './settled-label.js';
+import { formatFacts } from '../model/formats.js';
+import { repointedDocs, repointer, withoutRepointedCopies, type Repoint } from './repoint.js';
 
 export type { ConflictOption, LegacyFate, LegacyOption, Plan, PlanChoices, PlanOperation } from '../model/plan.js';
 export { DEFAULT_CHOICES } from './choices.js';
@@ -65,23 +67,55 @@ export function analysisLabel(scan: ScanResult, analysis: Analysis): Label {
 /** The source files that are symlinks (scan.files' linkTarget). */
 const linkedFiles = (scan: ScanResult) => new Set([...scan.files].filter(([, f]) => f.linkTarget).map(([p]) => p));
 
-/** Whether a repository path is there: a link target found by the scan, or a file of its listing (read into a set when first asked). */
-function fileThere(scan: ScanResult): (repoPath: string) => boolean {
-  let listed: Set<string> | null = null;
-  return (p) => (scan.linkTargets?.has(p) ?? false) || (listed ??= new Set(scan.listing)).has(p);
-}
-
-/** Source lines by path, split once per plan. */
-function lineCache(scan: ScanResult): (path: string) => string[] {
+/** Source lines by path, split once per plan; `rewritten` lines (pointers at moved rules, repoint.ts) in place of the file's. */
+function lineCache(scan: ScanResult, rewritten?: LineMap<string>): (path: string) => string[] {
   const cache = new Map<string, string[]>();
   return (p) => {
     let lines = cache.get(p);
     if (!lines) {
       lines = splitText(scan.files.get(p)?.text ?? '').lines;
+      if (rewritten) lines = lines.map((line, i) => rewritten.get({ path: p, line: i + 1 }) ?? line);
       cache.set(p, lines);
     }
     return lines;
   };
+}
+
+/**
+ * The scan with the pointers of legacy files at moved rules rewritten to where the plan writes those
+ * rules (repoint.ts), its lines, and the layout over it: laid out again only when a line changed.
+ */
+function repointed(scan: ScanResult, choices: PlanChoices) {
+  const copies = copyChoices(scan, choices);
+  const l = layout(scan, choices, copies);
+  const repoint = repointerOf(scan, l.targets);
+  const r = repointedDocs(scan.docs, repoint);
+  if (r.lines.size === 0) return { scan, linesOf: lineCache(scan), copies, l, repoint: null };
+  const now: ScanResult = { ...scan, docs: r.docs };
+  const copiesNow = copyChoices(now, choices);
+  return { scan: now, linesOf: lineCache(now, r.lines), copies: copiesNow, l: layout(now, choices, copiesNow), repoint };
+}
+
+/** The pointer rewrite for the files the plan moves into `targets` (repoint.ts). */
+function repointerOf(scan: ScanResult, targets: readonly Target[]): Repoint {
+  const moved = movedTo(scan, targets);
+  const ruleFiles = new Set(scan.docs.filter((d) => moved.has(d.path) && formatFacts(d.kind)?.dotFolder).map((d) => d.path));
+  return repointer(moved, ruleFiles, scan.listing);
+}
+
+/**
+ * Each legacy file whose rules the plan writes (not a file all in managed blocks, not into a file it
+ * cannot write), and where; and a twin of a Copilot file (a file a migration kept is one), whose rules
+ * are in that file already: the same map after a migration as before it.
+ */
+function movedTo(scan: ScanResult, targets: readonly Target[]): Map<string, string> {
+  const out = new Map<string, string>(scan.copies.filter((c) => c.relation === 'twin').map((c) => [c.path, c.keptPath]));
+  for (const t of targets) {
+    if (unwritable(scan, t.path) !== null) continue;
+    for (const d of t.docs)
+      if (d.role === 'legacy' && !allInManagedBlocks(d.units, scan.files.get(d.path)?.text ?? '')) out.set(d.path, t.path);
+  }
+  return out;
 }
 
 /** The documents a plan migrates under the person's choices, and where their rules go. */
@@ -138,12 +172,21 @@ export function migratedTargets(scanned: ScanResult, choices: PlanChoices = DEFA
   return new Map(l.targets.flatMap((t) => t.docs.filter(moves).map((d) => [d.path, t.path] as const)));
 }
 
-function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices): Omit<Plan, 'planHash' | 'chosenHash'> {
+/**
+ * The pointer rewrite the plan with the default choices makes (repoint.ts): how a kept legacy line
+ * reads in Copilot's files, for check and analyze to find it there after a migration.
+ */
+export function defaultRepoint(scanned: ScanResult): Repoint {
+  const scan: ScanResult = { ...scanned, docs: scopeChoices(scanned, DEFAULT_CHOICES).docs };
+  const l = layout(scan, DEFAULT_CHOICES, copyChoices(scan, DEFAULT_CHOICES));
+  return repointerOf(scan, l.targets);
+}
+
+function planWith(scanned: ScanResult, analyzed: Analysis, choices: PlanChoices): Omit<Plan, 'planHash' | 'chosenHash'> {
   const scopes = scopeChoices(scanned, choices);
-  const scan: ScanResult = { ...scanned, docs: scopes.docs };
-  const linesOf = lineCache(scan);
-  const copies = copyChoices(scan, choices);
-  const l = layout(scan, choices, copies);
+  const { scan, linesOf, copies, l, repoint } = repointed({ ...scanned, docs: scopes.docs }, choices);
+  // A kept legacy line and its copy with pointers rewritten are one rule, not a contradiction to mark.
+  const analysis = repoint ? { ...analyzed, problems: withoutRepointedCopies(analyzed.problems, scanned, () => repoint) } : analyzed;
   const { conflicts, marks, dropped, assistants, removed, stays, lineNotes } = lineEffects(scan, analysis, choices, l, linesOf);
   const imports = new LineMap(scan.imports.map((r) => [{ path: r.from, line: r.line }, r] as const));
   const written = writeTargets(
@@ -161,7 +204,9 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
     l.targets.map((t) => ({ ...t, docs: t.docs.map((d) => withoutLeftOut(withoutLeftOut(d, assistants.leftOut), stays)) })),
   );
   const blockedNotes = l.copilotBlocked ? [blockedCopilotNote(scan, l.link, l.targets)] : [];
-  const notes: Note[] = [...blockedNotes, ...written.notes, ...scopes.notes, ...lineNotes];
+  // No note or choice about a line the plan does not write: merged into the same line of another file.
+  const about = aboutWrittenLines(lineNotes, assistants.options, written.merged);
+  const notes: Note[] = [...blockedNotes, ...written.notes, ...scopes.notes, ...about.notes];
   const { operations } = written;
   const legacy = options(scan, l, written, copies.copies);
   for (const option of legacy) {
@@ -203,7 +248,7 @@ function planWith(scanned: ScanResult, analysis: Analysis, choices: PlanChoices)
     legacy,
     conflicts: conflicts.map((c) => c.option),
     scopes: scopes.options,
-    assistants: assistants.options,
+    assistants: about.options,
     // Every line the plan drops, each with why: sides not chosen, lines left out, lines that only point at their target.
     dropped: removed.values(),
     notes: notes.map(noteText),

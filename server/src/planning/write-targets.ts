@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { COPILOT_INSTRUCTIONS_PATH } from '../analysis/formats/copilot-instructions.js';
 import type { ImportRef } from '../analysis/discovery/imports.js';
 import type { ScanResult } from '../analysis/discovery/scan.js';
@@ -55,7 +56,7 @@ export interface Written {
 export function writeTargets(ctx: WriteContext, targets: Target[]): Written {
   const w: Written = { operations: [], merged: [], provenance: [], notes: [], blocked: new Set(), empty: new Set(), long: [] };
   // Once for all targets: it reads every document (made per target, it read 500 documents 500 times in a propose of 500 rule files).
-  const links = linkFacts(ctx);
+  const links = linkFacts(ctx, targets);
   for (const target of targets) writeTarget(ctx, target, w, links);
   return w;
 }
@@ -146,8 +147,11 @@ function rewritten(marked: Rendered, moved: Rendered, rewrites: LineMap<Rewrite>
   };
 }
 
-/** What moving links needs: which source lines are code, and which repository paths are there. */
-function linkFacts(ctx: WriteContext): LinkFacts {
+/**
+ * What moving links needs: which source lines are code, and which repository paths are there, the
+ * files the plan writes and their folders included (a pointer at moved rules leads to one: repoint.ts).
+ */
+function linkFacts(ctx: WriteContext, targets: readonly Target[]): LinkFacts {
   const code = new Map<string, Set<number>>();
   for (const doc of ctx.scan.docs) {
     const lines = new Set<number>();
@@ -155,7 +159,8 @@ function linkFacts(ctx: WriteContext): LinkFacts {
     code.set(doc.path, lines);
   }
   const there = ctx.scan.linkTargets ?? new Set<string>();
-  return { inCode: (at) => code.get(at.path)?.has(at.line) ?? false, resolves: (p) => there.has(p) };
+  const written = new Set(targets.flatMap((t) => [t.path, path.posix.dirname(t.path)]));
+  return { inCode: (at) => code.get(at.path)?.has(at.line) ?? false, resolves: (p) => there.has(p) || written.has(p) };
 }
 
 /** One note per source file whose moved links led nowhere: written as they were, or from the new folder when they start `./` or `../`. */

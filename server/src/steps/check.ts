@@ -1,6 +1,7 @@
 import { analyze } from '../analysis/analyze.js';
 import { contentDocs, scanRepository, type ScanResult } from '../analysis/discovery/scan.js';
-import { buildPlan } from '../planning/plan.js';
+import { buildPlan, defaultRepoint } from '../planning/plan.js';
+import { withoutRepointedCopies } from '../planning/repoint.js';
 import type { Certainty, Location } from '../model/problem.js';
 import {
   CHECK_RULE_IDS,
@@ -12,14 +13,13 @@ import {
   type FindingKind,
 } from '../model/findings.js';
 import { shownProblems } from '../model/second-looks-shown.js';
-import type { Unit } from '../model/model.js';
 import type { SkipReason } from '../repo/source-file.js';
 import type { PlanOperation, Provenance } from '../model/plan.js';
 import { sha256 } from '../common/hash.js';
 import { VERSION } from '../version.js';
 import { byCodeUnit } from '../common/collections.js';
 import { managedLineNumbers } from '../model/managed-blocks.js';
-import { supersededNow, withoutCopies } from './superseded.js';
+import { copilotHolds, ruleLinesOf, supersededNow, withoutCopies } from './superseded.js';
 import type { FlowContext } from '../call/context.js';
 import { showLine, showPath, showText } from '../show/untrusted.js';
 import { result, resultForError, type StepResult } from './result.js';
@@ -70,7 +70,8 @@ export async function runCheck(
   const scan = await scanRepository(root);
   const analysis = analyze(scan);
   const superseded = await supersededNow(root, scan);
-  const problems = withoutCopies(analysis.problems, superseded);
+  // Nor a kept legacy line against its copy whose pointers the migration rewrote (planning/repoint.ts).
+  const problems = withoutRepointedCopies(withoutCopies(analysis.problems, superseded), scan, () => defaultRepoint(scan));
   const lineText = lineReader(scan);
   const findings: CheckFinding[] = [];
   // `keyedAt`: the locations the fingerprint is made of, when they are not the ones shown (would-change).
@@ -160,14 +161,15 @@ function findDrift(scan: ScanResult): Omit<CheckFinding, 'fingerprint'>[] {
   const docs = contentDocs(scan);
   const copilot = docs.filter((d) => d.role === 'copilot');
   if (copilot.length === 0) return [];
-  const inCopilot = new Set(copilot.flatMap((d) => ruleLines(d.units).map((l) => l.text)));
+  // A line whose links a move rewrote to lead where they led, or whose `@path` it wrote as a link, is held.
+  const held = copilotHolds(scan, copilot);
   const out: Omit<CheckFinding, 'fingerprint'>[] = [];
   for (const doc of docs) {
     if (doc.role !== 'legacy') continue;
     // A managed block stays in its file on purpose (planning/managed-stays.ts): its lines are no drift.
     const text = scan.files.get(doc.path)?.text ?? '';
     const managed = text.includes('<!--') ? managedLineNumbers(text.split('\n')) : null;
-    const missing = ruleLines(doc.units).filter((l) => !inCopilot.has(l.text) && !managed?.has(l.line));
+    const missing = ruleLinesOf(doc.units).filter((l) => !managed?.has(l.line) && !held(doc.path, l.text));
     if (missing.length === 0) continue;
     const n = missing.length;
     out.push({
@@ -204,12 +206,6 @@ function unreadFindings(scan: ScanResult): Omit<CheckFinding, 'fingerprint'>[] {
     message: `${showPath(s.path)} ${s.why}: check did not read it, so it cannot vouch for what it says (an assistant may still read it)`,
     locations: [{ path: s.path, line: 1 }],
   }));
-}
-
-function ruleLines(units: Unit[]): { text: string; line: number }[] {
-  return units
-    .filter((u) => u.kind !== 'heading' && u.kind !== 'frontmatter')
-    .flatMap((u) => u.lines.map((l, i) => ({ text: l.trim(), line: u.line + i })).filter((l) => l.text !== ''));
 }
 
 function lineReader(scan: ScanResult): (l: Location) => string {

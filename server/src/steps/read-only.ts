@@ -1,7 +1,8 @@
 import { splitText, withThousands } from '../common/text.js';
 import { analyze } from '../analysis/analyze.js';
 import { describeGit, gitInfo } from '../repo/git.js';
-import { analysisLabel, buildPlan, migratedTargets } from '../planning/plan.js';
+import { analysisLabel, buildPlan, defaultRepoint, migratedTargets } from '../planning/plan.js';
+import { withoutRepointedCopies } from '../planning/repoint.js';
 import { settledLabel } from '../planning/settled-label.js';
 import {
   assertCanPropose,
@@ -59,7 +60,12 @@ export async function analyzeStep(ctx: FlowContext): Promise<StepResult> {
     const scan = await scanRepository(ctx.root, progress.read, ctx.listed);
     await progress.phase(`Analyzing ${scan.sources.length} instruction files…`);
     const superseded = await supersededIn(scan);
-    const raw = analyze(scan);
+    const analyzed = analyze(scan);
+    // After a migration, a kept legacy line is no problem against its copy whose pointers it rewrote (planning/repoint.ts).
+    const raw =
+      superseded.length === 0
+        ? analyzed
+        : { ...analyzed, problems: withoutRepointedCopies(analyzed.problems, scan, () => defaultRepoint(scan)) };
     // The label settled by the plan when it changes nothing: already in Copilot's layout (issue 40).
     const a = annotated({ ...raw, ...analysisLabel(scan, raw) }, superseded, legacyCount(scan));
     const facts = {

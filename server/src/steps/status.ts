@@ -43,7 +43,7 @@ export async function statusStep(ctx: Pick<FlowContext, 'root' | 'options'>): Pr
       `Next: ${next}`,
       ...(kept.length > 0
         ? [
-            `Kept legacy files: ${kept.map((k) => `${showPath(k.path)} (superseded by ${k.by.map(showPath).join(', ')})`).join(', ')}. ${nextForSuperseded(kept, ctx.options)}`,
+            `Kept legacy files: ${kept.map((k) => `${showPath(k.path)} (superseded by ${k.by.map(showPath).join(', ')})`).join(', ')}.${keptNext(kept, ctx.options)}`,
           ]
         : []),
       ...(state.lastRecovery ? [`Last recovery (${showLine(state.lastRecovery.at)}): ${showLine(state.lastRecovery.detail)}`] : []),
@@ -103,6 +103,12 @@ function nextStep(state: OnboardingState, approvalOpen: boolean, o: FlowOptions 
   if (state.step === 'approved' && !approvalOpen)
     return `The approval was used. Run ${stepName(o, 'approve')} again, then ${stepName(o, 'migrate')}.`;
   return NEXT[state.step]!(o);
+}
+
+/** The next step for the kept files, after a space; none when no kept file can be replaced. */
+function keptNext(kept: SupersededFile[], o: FlowOptions | undefined): string {
+  const next = nextForSuperseded(kept, o);
+  return next === '' ? '' : ` ${next}`;
 }
 
 /** The legacy files the active migration kept whose rules are all in its Copilot files (see superseded.ts). */

@@ -54,6 +54,12 @@ export function contentDocs(scan: ScanResult): InstructionDoc[] {
   return scan.docs.filter((d) => d.aliasOf === null && d.notRule === null);
 }
 
+/** Whether a repository path is there: a link target found by the scan, or a file of its listing (read into a set when first asked). */
+export function fileThere(scan: Pick<ScanResult, 'linkTargets' | 'listing'>): (repoPath: string) => boolean {
+  let listed: Set<string> | null = null;
+  return (p) => (scan.linkTargets?.has(p) ?? false) || (listed ??= new Set(scan.listing)).has(p);
+}
+
 /** Find the instruction files of a repository and parse the readable ones. */
 /** Called as files are read: how many of how many. */
 export type ScanProgress = (done: number, total: number) => void;

@@ -68,7 +68,11 @@ function movedDestination(dest: string, to: string, toFolder: string): string {
   const names = segs.slice(segs.lastIndexOf('..') + 1);
   const toSegs = to.split('/');
   const head = toSegs.slice(0, toSegs.length - names.length).join('/');
-  let rel = [path.posix.relative(toFolder, head), ...names].filter((s) => s !== '').join('/') || '.';
+  // Without escapes to keep, the shortest path: never out of a folder and back in (`.github/` from `.github/instructions/`).
+  let rel =
+    (raw.includes('%')
+      ? [path.posix.relative(toFolder, head), ...names].filter((s) => s !== '').join('/')
+      : path.posix.relative(toFolder, to)) || '.';
   if (raw.startsWith('./') && !rel.startsWith('../') && rel !== '.') rel = `./${rel}`;
   if (raw.endsWith('/') && !rel.endsWith('/')) rel += '/';
   return rel + rest;
