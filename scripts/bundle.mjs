@@ -183,9 +183,6 @@ const common = {
 const READ_ONLY = 'chunks/read-only-cli.js';
 const READ_ONLY_CJS = 'chunks/read-only-cli.cjs';
 const READ_ONLY_CACHE = 'chunks/read-only-cli.cache';
-/** `propose` loads the same file with a cache of what a propose runs (cli/read-only-propose.ts). */
-const READ_ONLY_PROPOSE = 'chunks/read-only-propose.js';
-const READ_ONLY_PROPOSE_CACHE = 'chunks/read-only-propose.cache';
 /** `spec`, imported by `importer` (a file of server/dist), resolves to `result` (esbuild's: a path, external or not). */
 const resolvedIn = (importer, spec, result) => ({
   name: `${importer}:${spec}`,
@@ -256,7 +253,6 @@ export const codeCache = loaded.cache;
 }
 /** The ES module the CLI imports for the read-only commands: it runs the CommonJS file with its code cache. */
 writeOutput(await cachedLoader(READ_ONLY, READ_ONLY_CJS, READ_ONLY_CACHE, ['runReadOnly', 'runTraces']));
-writeOutput(await cachedLoader(READ_ONLY_PROPOSE, READ_ONLY_CJS, READ_ONLY_PROPOSE_CACHE, ['runReadOnly']));
 /**
  * `serve` on stdio (mcp/stdio.ts: the SDK, zod, the server and, loaded with the first tool call, the
  * steps) is one CommonJS file too, `serve-stdio.cjs`, run with a code cache of what a start runs
@@ -314,7 +310,6 @@ writeOutput(
     plugins: [
       resolvedIn('cli.js', './cli/main.js', { path: './chunks/cli-main.js', external: true }),
       resolvedIn('cli.js', './cli/read-only.js', { path: `./${READ_ONLY}`, external: true }),
-      resolvedIn('cli.js', './cli/read-only-propose.js', { path: `./${READ_ONLY_PROPOSE}`, external: true }),
     ],
   }),
 );
@@ -332,19 +327,13 @@ const SERVE_START = [
 ]
   .map((m) => `${JSON.stringify(m)}\n`)
   .join('');
-// The code caches of the read-only file (scripts/warm-code-cache.mjs): the bytecode of what an
-// analyze runs, for analyze, status and traces; of what an analyze and a propose run, for propose.
-for (const [cache, mode] of [
-  [READ_ONLY_CACHE, '--analyze'],
-  [READ_ONLY_PROPOSE_CACHE, '--propose'],
-]) {
-  const warm = spawnSync(
-    process.execPath,
-    [path.join(root, 'scripts/warm-code-cache.mjs'), path.join(dist, READ_ONLY_CJS), path.join(dist, cache), mode],
-    { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] },
-  );
-  if (warm.status !== 0) throw new Error(`the code cache could not be made: ${warm.stderr}`);
-}
+// The code cache of the read-only file: the bytecode of what an analyze and a propose run (scripts/warm-code-cache.mjs).
+const warm = spawnSync(
+  process.execPath,
+  [path.join(root, 'scripts/warm-code-cache.mjs'), path.join(dist, READ_ONLY_CJS), path.join(dist, READ_ONLY_CACHE)],
+  { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] },
+);
+if (warm.status !== 0) throw new Error(`the code cache could not be made: ${warm.stderr}`);
 // The code cache of serve's file: the bytecode of a start (initialize, tools/list on stdin).
 const warmServe = spawnSync(
   process.execPath,

@@ -1,11 +1,10 @@
 // Makes the code cache of the read-only file (scripts/bundle.mjs runs it at the end of the build):
-// runs analyze (and propose, with --propose) once, as `copilot-onboard analyze --json` would, on a small repository of
+// runs analyze and propose once, as `copilot-onboard analyze --json` would, on a small repository of
 // instruction files in several formats, then writes the SHA-256 of the file and the bytecode V8
 // compiled for it (server/src/code-cache.ts reads it). The repository is general on purpose, not the
 // bench's: the cache should hold what any analyze runs. It runs with the flags the CLI runs with
 // (none): V8 refuses a cache made under other flags.
-// Usage: node scripts/warm-code-cache.mjs CJS_FILE CACHE_FILE --analyze|--propose|--serve (the commands' output goes to stdout).
-// `--analyze` runs an analyze alone: the cache of analyze, status and traces holds nothing of propose's.
+// Usage: node scripts/warm-code-cache.mjs CJS_FILE CACHE_FILE [--serve] (the commands' output goes to stdout).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -56,7 +55,7 @@ try {
     fs.writeFileSync(path.join(repo, rel), text);
   }
   const loaded = loadWithCodeCache(file, null);
-  for (const tool of mode === '--propose' ? ['onboarding_analyze', 'onboarding_propose'] : ['onboarding_analyze']) {
+  for (const tool of ['onboarding_analyze', 'onboarding_propose']) {
     const code = await loaded.exports.runReadOnly(tool, { repo, json: true });
     if (code !== 0) throw new Error(`${tool} of the warm-up repository exited with ${code}`);
   }

@@ -53,9 +53,10 @@ async function runReadOnly(command: Extract<Command, { name: 'analyze' | 'propos
   // Analyze begins with git's list of the repository's files: git makes it while the read-only file loads.
   const early = command.name === 'analyze' ? earlyListing(command.argv.repo) : undefined;
   try {
-    if (command.name === 'traces') return await (await import('./cli/read-only.js')).runTraces(command.argv);
-    const { runReadOnly } = command.name === 'propose' ? await import('./cli/read-only-propose.js') : await import('./cli/read-only.js');
-    return await runReadOnly(READ_ONLY_TOOLS[command.name], command.argv, early);
+    const readOnly = await import('./cli/read-only.js');
+    return command.name === 'traces'
+      ? await readOnly.runTraces(command.argv)
+      : await readOnly.runReadOnly(READ_ONLY_TOOLS[command.name], command.argv, early);
   } catch (err) {
     return (await import('./cli/failure.js')).reportFailure(err); // the build's own files could not be loaded
   }

@@ -53,9 +53,6 @@ export function sourceDigest(source: Buffer): Buffer {
  *   the work. Most of what TurboFan compiled for an analyze (on its own threads, counted in the
  *   process's CPU) was done before the code ran much; what runs long is still optimised: 500 rules
  *   0.79x CPU, propose of them 0.71x, 3,000 rules 0.98x (docs/performance.md, issue 38).
- * - `--always-sparkplug`: a function's bytecode is compiled to baseline code on its first call
- *   (cheap, no feedback needed). With TurboFan held back, the main thread ran the loops of the
- *   analysis in the interpreter: 500 rules lost 11 to 15 ms of main thread, 0.95x CPU.
  *
  * V8 keeps the flags in the code cache and refuses a cache made under others: they are set here,
  * before the file is compiled, by the CLI and by the build's warm-up alike. `serve` keeps V8's
@@ -63,10 +60,7 @@ export function sourceDigest(source: Buffer): Buffer {
  */
 export function oneShotFlags(): string[] {
   const major = Number(process.versions.node.split('.')[0]);
-  return [
-    ...(major >= 20 && major <= 24 ? ['--semi-space-growth-factor=1'] : []),
-    ...(major === 20 ? ['--interrupt-budget=675840', '--always-sparkplug'] : []),
-  ];
+  return [...(major >= 20 && major <= 24 ? ['--semi-space-growth-factor=1'] : []), ...(major === 20 ? ['--interrupt-budget=675840'] : [])];
 }
 
 /**

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { meetingMembers, scopesOverlap } from '../../server/src/analysis/scope/scope-overlap.js';
+import { literalPrefix, meetingMembers, scopesOverlap } from '../../server/src/analysis/scope/scope-overlap.js';
 import { pairsTogether, similarCandidates } from '../../server/src/analysis/repeats/similar-lines.js';
 import { sameShare, SAME_SHARE } from '../../server/src/analysis/repeats/copies.js';
 import type { Scope } from '../../server/src/model/model.js';
@@ -129,4 +129,35 @@ test('a line repeated in each of 20,000 files is not 200 million pairs', () => {
   const t0 = performance.now();
   assert.deepEqual(pairsTogether([files, files, files], 4), []);
   assert.ok(performance.now() - t0 < 20_000, `took ${performance.now() - t0} ms`);
+});
+
+/** How literalPrefix read a glob before it searched for the first wildcard (issue 38): segment by segment. */
+function literalPrefixBySegments(g: string): string {
+  const parts: string[] = [];
+  for (const seg of g.split('/')) {
+    if (/[*?[{]/.test(seg)) break;
+    parts.push(seg);
+  }
+  if (parts.length > 0 && parts.length === g.split('/').length && /\./.test(parts[parts.length - 1]!)) parts.pop();
+  return parts.join('/');
+}
+
+test('the literal folder of a glob is the one its segments give', () => {
+  for (const g of [
+    'src/api/**/*.ts',
+    'docs/readme.md',
+    'README.md',
+    '/src/*.ts',
+    './src/**',
+    'a.b/*',
+    'src/v1.2/',
+    '**',
+    'src/a*b/x',
+    'docs',
+  ])
+    assert.equal(literalPrefix(g), literalPrefixBySegments(g), g);
+  fc.assert(
+    fc.property(glob, (g) => literalPrefix(g) === literalPrefixBySegments(g)),
+    { numRuns: 2000 },
+  );
 });

@@ -61,9 +61,7 @@ test('the read-only commands load cli.js and the read-only file alone as modules
     assert.equal(r.status, 0, `${command.join(' ')}: ${r.stderr}`);
     const files = ofBuild(r);
     assert.ok(
-      files[0] === 'cli.js' &&
-        files[1] === (command[0] === 'propose' ? 'chunks/read-only-propose.js' : 'chunks/read-only-cli.js') &&
-        files.slice(2).every((f) => f === 'chunks/read-only-schemas.cjs'),
+      files[0] === 'cli.js' && files[1] === 'chunks/read-only-cli.js' && files.slice(2).every((f) => f === 'chunks/read-only-schemas.cjs'),
       `${command.join(' ')} loaded modules of the build beyond cli.js and the schemas: ${files.join(', ')}`,
     );
     // The first analyze reads no stored file (the chain head is checked without zod); verify checks every trace against its schema.

@@ -22,14 +22,7 @@ test('the packed tarball installs in an empty folder, and its CLI and server wor
   const files: string[] = packed[0].files.map((f: { path: string }) => f.path);
   assert.ok(files.includes('server/dist/cli.js'));
   // The read-only commands' CommonJS file and its code cache (scripts/bundle.mjs) ship beside the ES modules.
-  for (const f of [
-    'chunks/read-only-cli.js',
-    'chunks/read-only-cli.cjs',
-    'chunks/read-only-cli.cache',
-    'chunks/read-only-propose.js',
-    'chunks/read-only-propose.cache',
-    'chunks/read-only-schemas.cjs',
-  ])
+  for (const f of ['chunks/read-only-cli.js', 'chunks/read-only-cli.cjs', 'chunks/read-only-cli.cache', 'chunks/read-only-schemas.cjs'])
     assert.ok(files.includes(`server/dist/${f}`), `${f} is not packed`);
   assert.ok(!files.some((f) => f.startsWith('server/src/') || f.startsWith('tests/') || f.startsWith('.copilot-state/')), files.join('\n'));
   const app = path.join(dir, 'app');

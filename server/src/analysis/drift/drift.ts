@@ -45,10 +45,12 @@ export function findDrift(
     ...driftedNames(across),
     ...driftedLabels(lines, copies),
     ...stylePairs(styled),
-    ...driftedFlags(
-      units.filter((u) => shared.has(u.path)),
-      scopeOf,
-    ),
+    ...(shared.size === 0
+      ? []
+      : driftedFlags(
+          units.filter((u) => shared.has(u.path)),
+          scopeOf,
+        )),
     ...staleLayouts(units, scopeOf),
     ...frequencyPairs(frequent),
   ];
@@ -63,7 +65,10 @@ export function findDrift(
 /** Each file of the units once, with its scope (a file's units share its scope). */
 function filesOf(units: readonly Unit[], scopeOf: (u: Unit) => Scope): { path: string; scope: Scope }[] {
   const files = new Map<string, { path: string; scope: Scope }>();
-  for (const u of units) if (!files.has(u.path)) files.set(u.path, { path: u.path, scope: scopeOf(u) });
+  for (let i = 0; i < units.length; i++) {
+    const u = units[i]!;
+    if (!files.has(u.path)) files.set(u.path, { path: u.path, scope: scopeOf(u) });
+  }
   return [...files.values()];
 }
 

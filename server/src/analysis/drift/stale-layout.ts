@@ -64,21 +64,11 @@ function pathsOf(u: Unit, scope: Scope): { path: string; at: Line }[] {
 }
 
 export function staleLayouts(units: Unit[], scopeOf: (u: Unit) => Scope): Drifted[] {
-  // One pass over the lines: units drawn as trees, and units that may name a folder path.
-  const drawn: Unit[] = [];
-  const slashed: Unit[] = [];
-  for (const u of units) {
-    let tree = false;
-    let slash = false;
-    for (const l of u.lines) {
-      tree ||= l.includes('\u251c') || l.includes('\u2514');
-      slash ||= l.includes('/');
-    }
-    if (tree) drawn.push(u);
-    if (slash) slashed.push(u);
-  }
+  // Units drawn as trees first: most repositories draw none, and nothing more is read.
+  const drawn = units.filter((u) => u.lines.some((l) => l.includes('\u251c') || l.includes('\u2514')));
   const trees = drawn.flatMap((u) => treesOf(u, scopeOf(u)));
   if (trees.length === 0) return [];
+  const slashed = units.filter((u) => u.lines.some((l) => l.includes('/')));
   // Per tree and the root part the rules use instead: the rule lines, and the tree lines they disagree with.
   const found = new Map<string, { tree: Tree; first: string; rules: Line[]; at: Set<string>; listed: Line[] }>();
   for (const u of slashed) {

@@ -3,14 +3,11 @@ import { EXTENSION_FAMILIES, LANGUAGE_WORDS } from '../contradictions/topics.js'
 
 /** The literal folder a glob starts with ("src/api/**\/*.ts" → "src/api"), '' when it starts with a wildcard. */
 export function literalPrefix(glob: string): string {
-  const parts: string[] = [];
-  for (const seg of glob.split('/')) {
-    if (/[*?[{]/.test(seg)) break;
-    parts.push(seg);
-  }
-  // A last literal segment with a dot is a file name, not a folder.
-  if (parts.length > 0 && parts.length === glob.split('/').length && /\./.test(parts[parts.length - 1]!)) parts.pop();
-  return parts.join('/');
+  const wild = glob.search(/[*?[{]/);
+  if (wild >= 0) return glob.slice(0, Math.max(0, glob.lastIndexOf('/', wild)));
+  // No wildcard: a last segment with a dot is a file name, not a folder.
+  const cut = glob.lastIndexOf('/');
+  return glob.slice(cut + 1).includes('.') ? glob.slice(0, Math.max(0, cut)) : glob;
 }
 
 /** Language families a glob's extensions name, or null when it names none (any file). */
