@@ -5,7 +5,7 @@ import { splitText } from '../../server/src/common/text.js';
 import { managedBlocks as modelBlocks } from '../../server/src/model/managed-blocks.js';
 import type { Plan } from '../../server/src/planning/plan.js';
 import { emptyHeadings, fenced } from './debris.js';
-import { planFidelity, type PlanFidelity } from './plan-fidelity.js';
+import { noPlanCases, planFidelity, type PlanFidelity } from './plan-fidelity.js';
 
 /**
  * Fidelity of a plan to what the person has (issue 40), measured on disk the same way by the tests
@@ -141,15 +141,6 @@ export function fidelity(repo: string, plan: Plan, name = ''): Fidelity {
   }
   return { ...f, ...planFidelity(repo, plan, name, sourceLines) };
 }
-
-export const noPlanCases = (): PlanFidelity => ({
-  linesLost: [],
-  writtenTwice: [],
-  sectionsTwice: [],
-  sectionsMostlyThere: [],
-  repeatedElsewhere: [],
-  notesUnwritten: [],
-});
 
 /** Every counter at zero: one repository's start, or a set's sum before its repositories are added. */
 export const emptyFidelity = (): Fidelity => ({

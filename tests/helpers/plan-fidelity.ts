@@ -119,15 +119,18 @@ function sectionsMostlyThere(lines: string[], code: boolean[], fileOf: (i: numbe
   return out;
 }
 
+/** A plan's counters with nothing found yet. */
+export const noPlanCases = (): PlanFidelity => ({
+  linesLost: [],
+  writtenTwice: [],
+  sectionsTwice: [],
+  sectionsMostlyThere: [],
+  repeatedElsewhere: [],
+  notesUnwritten: [],
+});
+
 export function planFidelity(repo: string, plan: Plan, name = '', linesOf: (p: string) => string[]): PlanFidelity {
-  const f: PlanFidelity = {
-    linesLost: [],
-    writtenTwice: [],
-    sectionsTwice: [],
-    sectionsMostlyThere: [],
-    repeatedElsewhere: [],
-    notesUnwritten: [],
-  };
+  const f = noPlanCases();
   // Lines lost.
   const landed = new Set<string>();
   for (const s of plan.provenance) for (let l = s.from.startLine; l <= s.from.endLine; l++) landed.add(at(s.from.path, l));

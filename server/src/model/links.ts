@@ -93,7 +93,10 @@ export function pathReferences(line: string): PathReference[] {
  * `@path` or as a `./`/`../` code span. `explicit` when it is a path whether or not
  * it resolves (a link, a `./` or `../` start): one that leads nowhere is named in the notes.
  */
-export function movablePaths(line: string): (LinkDestination & { explicit: boolean; form?: PathReference['form'] })[] {
+/** A path a line names (a link's destination, an `@path`, a `./` code span), as movablePaths finds it. */
+export type MovablePath = LinkDestination & { explicit: boolean; form?: PathReference['form'] };
+
+export function movablePaths(line: string): MovablePath[] {
   // Most lines hold none: passed over by one search instead of two readers and their lists (a scan
   // and a plan ask this of every line).
   if (!MAY_HOLD_PATH.test(line)) return [];
@@ -182,24 +185,32 @@ export function linkedPath(fromFile: string, dest: string): string | null {
  * (`@v2`, `[x](missing.md)`) stays as written, as a move leaves it. For comparing lines, never for writing.
  */
 export function pathKeyed(fromFile: string, line: string, resolves: (repoPath: string) => boolean): string {
+  return replacePaths(line, (d, dest) => {
+    const to = linkedPath(fromFile, dest);
+    if (to === null) return null;
+    const there = resolves(to);
+    // An `@path` that is not there is written as it stands, as the link `[path](path)` the plan finds it under (planning/render/rendered.ts).
+    if (!there && !/^\.{1,2}\//.test(dest)) return d.form === 'at' ? { text: `[${dest}](${dest})`, atSign: true } : null;
+    const key = `\u0000${to}${splitDestination(dest).rest}`;
+    return d.form === 'at' && there ? { text: `[${to}](${key})`, atSign: true } : { text: key, atSign: false };
+  });
+}
+
+/** What stands for a path of a line: `text` in its place, and in place of the `@` before it too with `atSign`. */
+export interface PathReplacement {
+  text: string;
+  atSign: boolean;
+}
+
+/** `line` with each path it names (movablePaths) that `replace` gives a replacement for replaced; the others as written. */
+export function replacePaths(line: string, replace: (d: MovablePath, dest: string) => PathReplacement | null): string {
   const found = movablePaths(line);
-  if (found.length === 0) return line;
   let out = '';
   let from = 0;
   for (const d of found) {
-    const dest = line.slice(d.start, d.end);
-    const to = linkedPath(fromFile, dest);
-    if (to === null) continue;
-    const there = resolves(to);
-    // An `@path` that is not there is written as it stands, as the link `[path](path)` the plan finds it under (planning/render/rendered.ts).
-    if (!there && !/^\.{1,2}\//.test(dest)) {
-      if (d.form === 'at') out += `${line.slice(from, d.start - 1)}[${dest}](${dest})`;
-      else continue;
-    } else {
-      const key = `\u0000${to}${splitDestination(dest).rest}`;
-      if (d.form === 'at' && there) out += `${line.slice(from, d.start - 1)}[${to}](${key})`;
-      else out += line.slice(from, d.start) + key;
-    }
+    const r = replace(d, line.slice(d.start, d.end));
+    if (r === null) continue;
+    out += line.slice(from, r.atSign ? d.start - 1 : d.start) + r.text;
     from = d.end;
   }
   return from === 0 ? line : out + line.slice(from);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { linkedPath, movablePaths, splitDestination } from '../../model/links.js';
+import { linkedPath, replacePaths, splitDestination } from '../../model/links.js';
 import type { LineRef, Rendered } from './rendered.js';
 
 /** A relative link of moved text that led nowhere where it was written: kept as it was, and named in the notes. */
@@ -35,12 +35,7 @@ export function relinked(r: Rendered, target: string, facts: LinkFacts): { rende
   const lines = r.lines.map((line, i) => {
     const at = r.refs[i];
     if (!at || path.posix.dirname(at.path) === toFolder || facts.inCode(at)) return line;
-    const found = movablePaths(line);
-    if (found.length === 0) return line;
-    let out = '';
-    let from = 0;
-    for (const d of found) {
-      const dest = line.slice(d.start, d.end);
+    return replacePaths(line, (d, dest) => {
       const to = linkedPath(at.path, dest);
       const there = to !== null && facts.resolves(to);
       // A path written from its folder (`./`, `../`) is one whether or not it is there: as written, it
@@ -48,14 +43,11 @@ export function relinked(r: Rendered, target: string, facts: LinkFacts): { rende
       const fromFolder = to !== null && /^\.{1,2}\//.test(dest);
       if (!there && d.explicit)
         unresolved.push({ at, dest, target, ...(fromFolder ? { written: movedDestination(dest, to, toFolder) } : {}) });
-      if (!there && !fromFolder) continue;
+      if (!there && !fromFolder) return null;
       const moved = movedDestination(dest, to!, toFolder);
       // An `@` import is Claude's and Gemini's: Copilot follows a Markdown link to the file instead.
-      if (d.form === 'at' && there) out += `${line.slice(from, d.start - 1)}[${to}](${moved})`;
-      else out += line.slice(from, d.start) + moved;
-      from = d.end;
-    }
-    return from === 0 ? line : out + line.slice(from);
+      return d.form === 'at' && there ? { text: `[${to}](${moved})`, atSign: true } : { text: moved, atSign: false };
+    });
   });
   return { rendered: { lines, refs: r.refs }, unresolved };
 }
