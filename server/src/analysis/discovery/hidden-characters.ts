@@ -9,8 +9,7 @@ import { charName, hiddenIn, showExcerpt } from '../../show/untrusted.js';
  */
 export function findHiddenCharacters(units: Unit[]): Found[] {
   const problems: Found[] = [];
-  for (let n = 0; n < units.length; n++) {
-    const u = units[n]!;
+  for (const u of units) {
     for (let i = 0; i < u.lines.length; i++) {
       const line = u.lines[i]!;
       const hidden = hiddenIn(line);

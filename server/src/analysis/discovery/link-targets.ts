@@ -11,19 +11,14 @@ import { resolveTarget } from './import-targets.js';
  */
 export async function resolvingLinks(paths: RepoPaths, docs: InstructionDoc[]): Promise<Set<string>> {
   const named = new Set<string>();
-  // Indexed loops over every line: a for-of step allocates in code V8 has not optimised yet (issue 38).
   for (const doc of docs)
-    for (let u = 0; u < doc.units.length; u++) {
-      const unit = doc.units[u]!;
+    for (const unit of doc.units) {
       if (unit.kind === 'code' || unit.kind === 'frontmatter') continue;
-      for (let i = 0; i < unit.lines.length; i++) {
-        const line = unit.lines[i]!;
-        const paths = movablePaths(line);
-        for (let k = 0; k < paths.length; k++) {
-          const to = linkedPath(doc.path, line.slice(paths[k]!.start, paths[k]!.end));
+      for (const line of unit.lines)
+        for (const d of movablePaths(line)) {
+          const to = linkedPath(doc.path, line.slice(d.start, d.end));
           if (to !== null) named.add(to);
         }
-      }
     }
   const out = new Set<string>();
   if (named.size === 0) return out;

@@ -137,13 +137,9 @@ export function findMissingPaths(docs: readonly InstructionDoc[], listing: reado
   const mentions: Mention[] = [];
   for (const doc of docs) {
     const folder = doc.path.includes('/') ? doc.path.slice(0, doc.path.lastIndexOf('/')) : '';
-    for (let n = 0; n < doc.units.length; n++) {
-      const u = doc.units[n]!;
+    for (const u of doc.units) {
       if (u.kind === 'code' || u.kind === 'frontmatter' || u.kind === 'html') continue;
-      // Indexed: a for-of step allocates in code V8 has not optimised yet, and this reads every line (issue 38).
-      const prose = proseLines(u);
-      for (let k = 0; k < prose.length; k++) {
-        const i = prose[k]!;
+      for (const i of proseLines(u)) {
         const text = u.lines[i]!;
         if (!text.includes('/') || NOT_A_CLAIM.test(text)) continue;
         for (const m of text.matchAll(MENTION)) {

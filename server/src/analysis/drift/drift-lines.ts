@@ -25,14 +25,10 @@ export interface Line {
 export function linesOf(units: Unit[], scopeOf: (u: Unit) => Scope, keep: (path: string, text: string) => boolean): Line[] {
   const out: Line[] = [];
   const headings = new Map<string, string>();
-  // Indexed: a for-of step allocates in code V8 has not optimised yet, and this reads every line (issue 38).
-  for (let n = 0; n < units.length; n++) {
-    const u = units[n]!;
+  for (const u of units) {
     if (u.kind === 'heading') headings.set(u.path, sectionTitle(u));
     if (u.kind === 'heading' || u.kind === 'frontmatter' || u.kind === 'code') continue;
-    const prose = proseLines(u);
-    for (let k = 0; k < prose.length; k++) {
-      const i = prose[k]!;
+    for (const i of proseLines(u)) {
       const text = u.lines[i]!;
       if (!keep(u.path, text)) continue;
       out.push({ path: u.path, line: u.line + i, text, scope: scopeOf(u), section: headings.get(u.path) ?? '', unit: u.line });

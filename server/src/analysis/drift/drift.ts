@@ -26,7 +26,7 @@ export function findDrift(
 ): Drifted[] {
   // Copies and names across files: only files whose scope meets another file's are read (an index,
   // not every pair: 500 rule files scoped to their own folders meet none). Style poles need a word.
-  const files = filesOf(units, scopeOf);
+  const files = [...new Map(units.map((u) => [u.path, { path: u.path, scope: scopeOf(u) }])).values()];
   const shared = mayMeet(files);
   const copied = new Set(copies.flatMap((c) => [c.path, c.keptPath]));
   // One reading of the lines for every finder here: each takes those it needs.
@@ -45,12 +45,10 @@ export function findDrift(
     ...driftedNames(across),
     ...driftedLabels(lines, copies),
     ...stylePairs(styled),
-    ...(shared.size === 0
-      ? []
-      : driftedFlags(
-          units.filter((u) => shared.has(u.path)),
-          scopeOf,
-        )),
+    ...driftedFlags(
+      units.filter((u) => shared.has(u.path)),
+      scopeOf,
+    ),
     ...staleLayouts(units, scopeOf),
     ...frequencyPairs(frequent),
   ];
@@ -62,16 +60,6 @@ export function findDrift(
  * (each folder looked up with its ancestors). More than meet (languages aside), never fewer: each pair
  * is checked again; this only spares reading files that stand alone (500 rule files, one per folder).
  */
-/** Each file of the units once, with its scope (a file's units share its scope). */
-function filesOf(units: readonly Unit[], scopeOf: (u: Unit) => Scope): { path: string; scope: Scope }[] {
-  const files = new Map<string, { path: string; scope: Scope }>();
-  for (let i = 0; i < units.length; i++) {
-    const u = units[i]!;
-    if (!files.has(u.path)) files.set(u.path, { path: u.path, scope: scopeOf(u) });
-  }
-  return [...files.values()];
-}
-
 /** Whether a set holds that path and no other. */
 const only = (set: ReadonlySet<string>, p: string): boolean => set.size === 1 && set.has(p);
 

@@ -82,9 +82,7 @@ export function findSecondLooks(
 /** At least two lines of the units may be marked (a unit of several lines, or code, counts as marked: read whole later). */
 function twoMayMark(units: readonly Unit[]): boolean {
   let n = 0;
-  // Indexed: a for-of step allocates in code V8 has not optimised yet, and this may read every unit (issue 38).
-  for (let i = 0; i < units.length; i++) {
-    const u = units[i]!;
+  for (const u of units) {
     if (u.kind === 'heading' || u.kind === 'frontmatter' || u.kind === 'html') continue;
     n += u.kind === 'code' || u.lines.length > 1 ? 2 : mayMark({ text: u.lines[0]!, code: false, wrong: false }) ? 1 : 0;
     if (n >= 2) return true;
