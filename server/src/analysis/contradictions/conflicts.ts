@@ -133,8 +133,9 @@ export function findConflicts(claims: Claim[]): Conflict[] {
   const byTopic = new Map<string, Claim[]>();
   for (const c of claims) pushTo(byTopic, c.topic, c);
   const conflicts: Conflict[] = [];
-  for (const list of byTopic.values()) {
-    if (list.length < 2) continue;
+  for (const ofTopic of byTopic.values()) {
+    if (ofTopic.length < 2) continue;
+    const list = ofTopic[0]!.kind === 'version' ? leaveCatalogues(ofTopic) : ofTopic;
     const pairs = clashingPairs(list);
     if (pairs.length === 0) continue;
     // Lines are what a person keeps or drops: one claim stands for each line.
@@ -179,6 +180,26 @@ export function findConflicts(claims: Claim[]): Conflict[] {
     }
   }
   return conflicts;
+}
+
+/** Distinct versions of one name in one section of one file from which on they are a catalogue. */
+const CATALOGUE_VERSIONS = 3;
+
+/**
+ * The version claims of one name, without the catalogues: one section of one file that names three
+ * versions of it or more ("Claude 4.5 family", "3.7 family", "3.5 family") lists what exists or is
+ * supported, and chooses none of them.
+ */
+function leaveCatalogues(list: Claim[]): Claim[] {
+  const values = new Map<string, Set<string>>();
+  for (const c of list) {
+    const key = `${c.path}\0${c.section}`;
+    const seen = values.get(key);
+    if (seen) seen.add(c.value);
+    else values.set(key, new Set([c.value]));
+  }
+  if (values.size === list.length) return list;
+  return list.filter((c) => values.get(`${c.path}\0${c.section}`)!.size < CATALOGUE_VERSIONS);
 }
 
 /**

@@ -1,0 +1,81 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { analyzeFiles } from '../fixtures/judged-detection/judge.js';
+
+/**
+ * Issue 39, the reported tier (k39x): classes of real conflicts the build data showed unreported, and
+ * the look-alikes that must stay unreported beside them. Every text is invented; no name in them is
+ * known to the code (no word list).
+ */
+
+const reported = async (files: Record<string, string>) =>
+  (await analyzeFiles(files)).filter((p) => p.type === 'contradiction' && p.certainty !== 'low');
+const said = (found: { description: string }[]) => JSON.stringify(found.map((p) => p.description));
+
+test('a catalogue of one name in several versions, listed side by side, is not a choice between them', async () => {
+  const catalogue =
+    '# Providers\n\n**Zephyr models:**\n\n- **Zephyr 5.2 Family** (Latest):\n  - `zephyr-5-2-large` - flagship\n- **Zephyr 4.1 Family**:\n  - `zephyr-4-1-small` - fast\n- **Zephyr 3.0 Family**:\n  - `zephyr-3-0-small` - legacy\n';
+  let found = await reported({ 'AGENTS.md': catalogue });
+  assert.deepEqual(found, [], said(found));
+  found = await reported({ 'AGENTS.md': catalogue, 'CLAUDE.md': '# Stack\n\n- Sandpiper 2.4 is the runtime.\n' });
+  assert.deepEqual(found, [], said(found));
+  // Two files that each require one version of one name still disagree.
+  found = await reported({
+    'AGENTS.md': '# Stack\n\n- Always build against Sandpiper 2.4.\n',
+    'CLAUDE.md': '# Stack\n\n- Always build against Sandpiper 3.1.\n',
+  });
+  assert.equal(found.length, 1, said(found));
+});
+
+test('a major version written "v4" is a version: two files requiring v3 and v4 of one name disagree', async () => {
+  let found = await reported({
+    'AGENTS.md': '# Styling\n\n- Always use Quillwind CSS v3; check that every class exists in this version.\n',
+    '.github/copilot-instructions.md': '# Styling\n\n- Always use Quillwind CSS v4; do not use the removed utilities.\n',
+  });
+  assert.equal(found.length, 1, said(found));
+  assert.match(found[0]!.description, /v?3.*v?4|v?4.*v?3/);
+  // The same major in both, a bare number without "v", or a version as a condition are not a conflict.
+  for (const [a, b] of [
+    ['- Always use Quillwind CSS v4.\n', '- Quillwind CSS v4 removed the old utilities.\n'],
+    ['- Use Quillwind CSS v4 for new pages.\n', '- Pages made before Quillwind CSS v3 keep their own sheet.\n'],
+    ['- The Ferrous 2 engine renders pages.\n', '- Use Ferrous 3 engine hooks.\n'],
+    ['- Step 2 builds the site.\n', '- Step 3 deploys it.\n'],
+  ]) {
+    found = await reported({ 'AGENTS.md': `# Styling\n\n${a}`, 'CLAUDE.md': `# Styling\n\n${b}` });
+    assert.deepEqual(found, [], said(found));
+  }
+});
+
+test('an example in another file that uses a name a rule forbids is reported with the rule', async () => {
+  const rule = '# Tests\n\n- **Do not** use `makeScratchSync` or `os.scratchSync` to create scratch folders.\n';
+  const example =
+    '# Helpers\n\n```ts\nimport {\n  makeScratch, // a scratch folder with files\n  makeScratchSync, // an empty scratch folder\n} from "harnessing";\n```\n';
+  let found = await reported({ 'AGENTS.md': rule, 'tests/AGENTS.md': example });
+  assert.equal(found.length, 1, said(found));
+  assert.deepEqual(
+    found[0]!.locations.map((l) => `${l.path}:${l.line}`),
+    ['AGENTS.md:3', 'tests/AGENTS.md:6'],
+  );
+  const banImport = '# Imports\n\n- Never import from `@quill/tools` main entry point directly.\n';
+  found = await reported({
+    'AGENTS.md': banImport,
+    '.github/copilot-instructions.md': "# Example\n\n```ts\nimport { makeDeferred } from '@quill/tools'\n```\n",
+  });
+  assert.equal(found.length, 1, said(found));
+  // Look-alikes: the example shows the wrong way, imports a sub-path, uses another name that only starts
+  // alike, or the rule is hedged; a short common word is no name of the project's.
+  for (const [rules, code] of [
+    [rule, '# Helpers\n\nDo not write this:\n\n```ts\nconst dir = makeScratchSync();\n```\n'],
+    [rule, '# Helpers\n\n```ts\n// ❌ avoid\nconst dir = makeScratchSync();\n```\n'],
+    [rule, '# Helpers\n\n```ts\nconst dir = makeScratchSyncLater();\n```\n'],
+    [banImport, "# Example\n\n```ts\nimport { makeDeferred } from '@quill/tools/helpers'\n```\n"],
+    ['# Tests\n\n- Avoid `makeScratchSync` when possible.\n', '# Helpers\n\n```ts\nconst dir = makeScratchSync();\n```\n'],
+    ['# Types\n\n- Do not use `any`.\n', '# Helpers\n\n```ts\nfunction f(x: any) {}\n```\n'],
+  ]) {
+    found = await reported({ 'AGENTS.md': rules!, 'tests/AGENTS.md': code! });
+    assert.deepEqual(found, [], said(found));
+  }
+  // The rule's own file showing the name in a code block right under it is its example of what not to do.
+  found = await reported({ 'AGENTS.md': `${rule}\n\`\`\`ts\nconst dir = makeScratchSync();\n\`\`\`\n` });
+  assert.deepEqual(found, [], said(found));
+});
