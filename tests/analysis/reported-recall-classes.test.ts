@@ -79,3 +79,27 @@ test('an example in another file that uses a name a rule forbids is reported wit
   found = await reported({ 'AGENTS.md': `${rule}\n\`\`\`ts\nconst dir = makeScratchSync();\n\`\`\`\n` });
   assert.deepEqual(found, [], said(found));
 });
+
+test('a table row for one path ("`api/**` only") gives that path its command, it does not insist on it everywhere', async () => {
+  const all = '# Checks\n\n- Lint all: `yarn run lint`\n\n| Change | Run |\n|---|---|\n';
+  let found = await reported({ 'AGENTS.md': `${all}| \`api/**\` only | \`yarn workspace api run lint\` + the api tests |\n` });
+  assert.deepEqual(found, [], said(found));
+  // A row that insists on its command for the whole job still disagrees with the line above.
+  found = await reported({ 'AGENTS.md': `${all}| Lint | only \`yarn workspace api run lint\` |\n` });
+  assert.equal(found.length, 1, said(found));
+});
+
+test('one section that chooses two tools of one kind gives each its job: they do not contradict elsewhere', async () => {
+  const roles = '# Tooling\n\n- Use `pnpm` as the primary package manager\n- Use `bun` to run the scripts\n';
+  const found = await reported({
+    'AGENTS.md': `${roles}\n# Checks\n\n- Use \`bun run typecheck\` to check types\n`,
+    'CLAUDE.md': '# Setup\n\nWe use `pnpm` as package manager.\n\n# Checks\n\n- use `bun run typecheck` for types.\n',
+  });
+  assert.deepEqual(found, [], said(found));
+  // Two files each choosing one, with no section naming both, still disagree.
+  const apart = await reported({
+    'AGENTS.md': '# Tooling\n\n- Use `pnpm` as the package manager\n',
+    'CLAUDE.md': '# Tooling\n\n- Use `bun` as the package manager\n',
+  });
+  assert.equal(apart.length, 1, said(apart));
+});

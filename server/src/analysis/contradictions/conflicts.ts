@@ -136,7 +136,7 @@ export function findConflicts(claims: Claim[]): Conflict[] {
   for (const ofTopic of byTopic.values()) {
     if (ofTopic.length < 2) continue;
     const list = ofTopic[0]!.kind === 'version' ? leaveCatalogues(ofTopic) : ofTopic;
-    const pairs = clashingPairs(list);
+    const pairs = clashingPairs(list, ofTopic[0]!.kind === 'option' ? jobsGiven(list) : NO_JOBS);
     if (pairs.length === 0) continue;
     // Lines are what a person keeps or drops: one claim stands for each line.
     const lines: Claim[] = [];
@@ -180,6 +180,28 @@ export function findConflicts(claims: Claim[]): Conflict[] {
     }
   }
   return conflicts;
+}
+
+const NO_JOBS: ReadonlySet<string> = new Set();
+const valuePair = (a: string, b: string) => (a < b ? `${a}\0${b}` : `${b}\0${a}`);
+
+/**
+ * The pairs of options one section of one file chooses both of ("Use pnpm as the package manager",
+ * "Use bun to run npm scripts"): the file gives each its job, or names them together, and the two do
+ * not contradict anywhere in the repository. Only rules count, not a step or a command that uses one.
+ */
+function jobsGiven(list: Claim[]): ReadonlySet<string> {
+  const chosen = new Map<string, Set<string>>(); // file and section -> the values chosen there
+  let out: Set<string> | null = null;
+  for (const c of list) {
+    if (!c.positive || !makesClaim(c)) continue;
+    const key = `${c.path}\0${c.section}`;
+    const values = chosen.get(key) ?? new Set<string>();
+    chosen.set(key, values);
+    for (const v of values) if (v !== c.value) (out ??= new Set()).add(valuePair(v, c.value));
+    values.add(c.value);
+  }
+  return out ?? NO_JOBS;
 }
 
 /** Distinct versions of one name in one section of one file from which on they are a catalogue. */
@@ -235,7 +257,7 @@ function signature(c: Claim, i: number): string {
  * other group from another rule. The links join the same lines into the same conflicts as every
  * pair would, without comparing every pair of rules (a repository that says "use pnpm" 500 times).
  */
-function clashingPairs(list: Claim[]): [Claim, Claim, string][] {
+function clashingPairs(list: Claim[], jobs: ReadonlySet<string>): [Claim, Claim, string][] {
   const groups = [
     ...groupBy(
       list.map((c, i) => ({ c, key: signature(c, i) })),
@@ -259,6 +281,7 @@ function clashingPairs(list: Claim[]): [Claim, Claim, string][] {
       }
       const ga = groups[i]!;
       const gb = groups[j]!;
+      if (jobs.size > 0 && jobs.has(valuePair(ga[0]!.value, gb[0]!.value))) continue;
       const reason = clashApart(ga[0]!, gb[0]!);
       if (!reason) continue;
       for (const a of ga) {
