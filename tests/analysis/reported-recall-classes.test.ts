@@ -103,3 +103,22 @@ test('one section that chooses two tools of one kind gives each its job: they do
   });
   assert.equal(apart.length, 1, said(apart));
 });
+
+test("a command copied into another file's code block with a path moved to another folder is a drifted copy", async () => {
+  const block = (line: string) => `# Database\n\n\`\`\`bash\n${line}\n\`\`\`\n`;
+  let found = await reported({
+    'AGENTS.md': block('npx nx run ledger:orm migration:make src/store/orm/migrations/shared/[name] -d src/store/orm/source.ts'),
+    'CLAUDE.md': block('npx nx run ledger:orm migration:make src/store/orm/migrations/[name] -d src/store/orm/source.ts'),
+  });
+  assert.equal(found.length, 1, said(found));
+  assert.equal(found[0]!.kind, 'drifted-copy');
+  // Examples run on other files or with other flags, or commented otherwise, are not copies edited.
+  for (const [a, b] of [
+    ['uv run pytest tests/path.py -x -n4', 'uv run pytest tests/ledger/ -x -n4'],
+    ['uv run pytest tests/path.py -x -n4', 'uv run pytest tests/path.py -x --tb=short'],
+    ['npx nx test ledger-front --watch=false # Frontend unit tests', 'npx nx test ledger-front --watch=false # Run unit tests'],
+  ]) {
+    found = await reported({ 'AGENTS.md': block(a!), 'CLAUDE.md': block(b!) });
+    assert.deepEqual(found, [], said(found));
+  }
+});

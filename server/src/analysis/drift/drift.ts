@@ -11,7 +11,7 @@ import type { Scope, Unit } from '../../model/model.js';
 import { pushTo } from '../../common/collections.js';
 import { literalPrefix } from '../scope/scope-overlap.js';
 import { codeCommands } from '../contradictions/claim-reader.js';
-import { linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
+import { codeLinesOf, linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
 import { driftedValues } from './drifted-values.js';
 import { driftedEdits, respelledNames } from './drifted-edits.js';
 import { staleLayouts } from './stale-layout.js';
@@ -40,6 +40,13 @@ export function findDrift(
   const frequent = lines.filter((l) => mayStateFrequency(l.text));
   return [
     ...driftedValues(across),
+    ...driftedValues(
+      codeLinesOf(
+        units.filter((u) => u.kind === 'code' && shared.has(u.path)),
+        scopeOf,
+      ),
+      true,
+    ),
     ...driftedEdits(across),
     ...respelledNames(across),
     ...driftedNames(across),
