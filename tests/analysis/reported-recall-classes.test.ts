@@ -122,3 +122,8 @@ test("a command copied into another file's code block with a path moved to anoth
     assert.deepEqual(found, [], said(found));
   }
 });
+
+test('two tools one section chooses without saying what each is for still contradict', async () => {
+  const found = await reported({ 'AGENTS.md': '# Tooling\n\n- Use pnpm.\n- Use yarn.\n' });
+  assert.equal(found.length, 1, said(found));
+});

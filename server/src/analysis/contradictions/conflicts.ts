@@ -185,16 +185,28 @@ export function findConflicts(claims: Claim[]): Conflict[] {
 const NO_JOBS: ReadonlySet<string> = new Set();
 const valuePair = (a: string, b: string) => (a < b ? `${a}\0${b}` : `${b}\0${a}`);
 
+/** An option named with what it is for: "`pnpm` as the package manager", "`bun` to run scripts", "x for the docs". */
+const JOB_AFTER = new Map<string, RegExp>();
+const givesJob = (c: Claim): boolean => {
+  let re = JOB_AFTER.get(c.value);
+  if (!re) JOB_AFTER.set(c.value, (re = new RegExp(`\\b${c.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`?\\s+(?:as|to|for)\\s`, 'i')));
+  return re.test(c.text);
+};
+
 /**
- * The pairs of options one section of one file chooses both of ("Use pnpm as the package manager",
- * "Use bun to run npm scripts"): the file gives each its job, or names them together, and the two do
- * not contradict anywhere in the repository. Only rules count, not a step or a command that uses one.
+ * The pairs of options one section of one file chooses both of, on lines that say what each is for
+ * ("Use pnpm as the package manager", "Use bun to run npm scripts"): the file gives each its job, and
+ * the two do not contradict anywhere in the repository ("Use pnpm." and "Use yarn." give none, and
+ * do). Only rules count, not a step or a command that uses one.
  */
 function jobsGiven(list: Claim[]): ReadonlySet<string> {
+  if (list.every((c) => c.value === list[0]!.value)) return NO_JOBS;
   const chosen = new Map<string, Set<string>>(); // file and section -> the values chosen there
+  const jobLines = new Set(list.filter((c) => c.positive && givesJob(c)).map(lineKey));
+  if (jobLines.size < 2) return NO_JOBS;
   let out: Set<string> | null = null;
   for (const c of list) {
-    if (!c.positive || !makesClaim(c)) continue;
+    if (!c.positive || !makesClaim(c) || !jobLines.has(lineKey(c))) continue;
     const key = `${c.path}\0${c.section}`;
     const values = chosen.get(key) ?? new Set<string>();
     chosen.set(key, values);

@@ -40,13 +40,15 @@ export function findDrift(
   const frequent = lines.filter((l) => mayStateFrequency(l.text));
   return [
     ...driftedValues(across),
-    ...driftedValues(
-      codeLinesOf(
-        units.filter((u) => u.kind === 'code' && shared.has(u.path)),
-        scopeOf,
-      ),
-      true,
-    ),
+    ...(shared.size === 0
+      ? []
+      : driftedValues(
+          codeLinesOf(
+            units.filter((u) => u.kind === 'code' && shared.has(u.path)),
+            scopeOf,
+          ),
+          true,
+        )),
     ...driftedEdits(across),
     ...respelledNames(across),
     ...driftedNames(across),
