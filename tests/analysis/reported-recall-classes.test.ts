@@ -127,3 +127,38 @@ test('two tools one section chooses without saying what each is for still contra
   const found = await reported({ 'AGENTS.md': '# Tooling\n\n- Use pnpm.\n- Use yarn.\n' });
   assert.equal(found.length, 1, said(found));
 });
+
+test('one file named at two places in two files (a folder more, or another case) is a drifted name', async () => {
+  let found = await reported({
+    'AGENTS.md': '# Tests\n\n- Build records with [ledger_test_helper.rb](mdc:test/support/ledger_test_helper.rb) helpers.\n',
+    'CLAUDE.md':
+      '# Tests\n\n- For many records, use helpers such as [ledger_test_helper.rb](mdc:test/support/account/ledger_test_helper.rb) as a factory.\n',
+  });
+  assert.equal(found.length, 1, said(found));
+  assert.equal(found[0]!.kind, 'drifted-name');
+  found = await reported({
+    'AGENTS.md': '# Skills\n\n| [tone](/.claude/skills/brand-voice/SKILL.md) | how we write |\n',
+    '.github/copilot-instructions.md': '# Skills\n\n| [tone](/.claude/skills/brand-voice/skill.md) | how we write copy |\n',
+  });
+  assert.equal(found.length, 1, said(found));
+  // A common file name in two folders, a package's own config, another folder in the same place, both
+  // places in one file, or a path relative to its file are not one file named twice.
+  for (const [a, b] of [
+    ['- Start at `src/index.ts`.', '- The CLI starts at `src/cli/index.ts`.'],
+    ['- Settings live in `tsconfig.json`.', '- The web app extends `packages/web/tsconfig.json`.'],
+    ['- Read `docs/api/setup-guide.md`.', '- Read `docs/web/setup-guide.md`.'],
+    ['- Helpers: `test/support/ledger_test_helper.rb` and `test/support/account/ledger_test_helper.rb`.', '- Tests live in `test/`.'],
+    ['- See [helper](../support/ledger_test_helper.rb).', '- See `test/support/account/ledger_test_helper.rb`.'],
+  ]) {
+    found = await reported({ 'AGENTS.md': `# Notes\n\n${a}\n`, 'CLAUDE.md': `# Notes\n\n${b}\n` });
+    assert.deepEqual(found, [], said(found));
+  }
+});
+
+test('a path in a command is the argument of an example, not a file named', async () => {
+  const found = await reported({
+    'AGENTS.md': '# Tests\n\n- `uv run pytest tests/unit/test_ledger.py`: one file\n',
+    'CLAUDE.md': '# Tests\n\n- `uv run pytest tests/test_ledger.py -k name`: one test\n',
+  });
+  assert.deepEqual(found, [], said(found));
+});

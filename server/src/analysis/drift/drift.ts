@@ -14,6 +14,7 @@ import { codeCommands } from '../contradictions/claim-reader.js';
 import { codeLinesOf, linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
 import { driftedValues } from './drifted-values.js';
 import { driftedEdits, respelledNames } from './drifted-edits.js';
+import { movedPaths } from './moved-paths.js';
 import { staleLayouts } from './stale-layout.js';
 import { frequencyPairs, mayStateFrequency } from './frequency.js';
 
@@ -51,6 +52,7 @@ export function findDrift(
         )),
     ...driftedEdits(across),
     ...respelledNames(across),
+    ...movedPaths(across),
     ...driftedNames(across),
     ...driftedLabels(lines, copies),
     ...stylePairs(styled),
