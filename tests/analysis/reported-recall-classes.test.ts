@@ -162,3 +162,31 @@ test('a path in a command is the argument of an example, not a file named', asyn
   });
   assert.deepEqual(found, [], said(found));
 });
+
+test('a line of code copied into another file with names in another case is a drifted copy', async () => {
+  const block = (line: string) => `# Types\n\n\`\`\`python\n${line}\n\`\`\`\n`;
+  let found = await reported({
+    'AGENTS.md': block('def keep_known_rows(rows: List[str], known_rows: Set[str]) -> List[str]:'),
+    'CLAUDE.md': block('def keep_known_rows(rows: list[str], known_rows: set[str]) -> list[str]:'),
+  });
+  assert.equal(found.length, 1, said(found));
+  assert.equal(found[0]!.kind, 'drifted-copy');
+  // Short lines, both spellings in one file, or prose lines are not copies of code.
+  for (const [a, b] of [
+    [block('x = List()'), block('x = list()')],
+    [
+      '# Types\n\n- Use the Ledger Client for every call to the store.\n',
+      '# Types\n\n- Use the ledger client for every call to the store.\n',
+    ],
+  ]) {
+    found = await reported({ 'AGENTS.md': a!, 'CLAUDE.md': b! });
+    assert.deepEqual(found, [], said(found));
+  }
+  found = await reported({
+    'AGENTS.md': block(
+      'def keep_known_rows(rows: List[str], known_rows: Set[str]) -> List[str]:\ndef keep_known_rows(rows: list[str], known_rows: set[str]) -> list[str]:',
+    ),
+    'CLAUDE.md': block('def keep_known_rows(rows: list[str], known_rows: set[str]) -> list[str]:'),
+  });
+  assert.deepEqual(found, [], said(found));
+});
