@@ -10,8 +10,10 @@ import { meet, problem, type Drifted, type Line } from './drift-lines.js';
  * each file naming only its own place.
  */
 
-/** A path with a folder and a file name with an extension, as a link target, in a code span or in prose. */
-const PATH = /(?<![\w@./-])(?:mdc:)?\/?((?:\.?[\w@-][\w@.-]*\/)+[\w@-][\w@.-]*\.[A-Za-z][A-Za-z0-9]{0,4})(?![\w/-])/g;
+/** A path with a folder and a file name with an extension (a token, `mdc:` and a leading `/` aside); never `./x` nor `../x`. */
+const PATH = /^(?:\.?[\w@-][\w@.-]*\/)+[\w@-][\w@.-]*\.[A-Za-z][A-Za-z0-9]{0,4}$/;
+/** What separates the tokens of a line: spaces, quotes, brackets, table bars, punctuation between words. */
+const TOKEN_GAP = /[\s`'"()[\]<>|,;]+/;
 /** A file name two files of a project are not both given: a separator or an inner capital before its extension. */
 const DISTINCTIVE_NAME = /^[\w.-]*(?:[a-z0-9][_-][a-z0-9A-Z]|[a-z][A-Z])[\w.-]*\.[A-Za-z0-9]+$/;
 
@@ -29,11 +31,12 @@ export function movedPaths(lines: Line[]): Drifted[] {
   const byName = new Map<string, Named[]>();
   for (const l of lines) {
     if (!l.text.includes('/')) continue;
-    const commands = [...l.text.matchAll(COMMAND_SPAN)].map((m) => [m.index, m.index + m[0].length] as const);
-    for (const m of l.text.matchAll(PATH)) {
-      // A path in a command is the argument of an example (`pytest tests/path/test_x.py`), not a file named.
-      if (commands.some(([from, to]) => m.index >= from && m.index < to)) continue;
-      const path = m[1]!;
+    // A path in a command is the argument of an example (`pytest tests/path/test_x.py`), not a file named.
+    const text = l.text.includes('`') ? l.text.replace(COMMAND_SPAN, ' ') : l.text;
+    for (const token of text.split(TOKEN_GAP)) {
+      if (!token.includes('/')) continue;
+      const path = token.replace(/^(?:mdc:)?\/?/, '').replace(/[.:!?]+$/, '');
+      if (!PATH.test(path)) continue;
       pushTo(byPath, path.toLowerCase(), { path, line: l });
       pushTo(byName, path.slice(path.lastIndexOf('/') + 1), { path, line: l });
     }
