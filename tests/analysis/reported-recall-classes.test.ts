@@ -123,9 +123,11 @@ test("a command copied into another file's code block with a path moved to anoth
   }
 });
 
-test('two tools one section chooses without saying what each is for still contradict', async () => {
-  const found = await reported({ 'AGENTS.md': '# Tooling\n\n- Use pnpm.\n- Use yarn.\n' });
-  assert.equal(found.length, 1, said(found));
+test('two tools one section chooses without saying what each is for, or one for the whole field, still contradict', async () => {
+  for (const text of ['- Use pnpm.\n- Use yarn.\n', '- Use pnpm for all package management.\n- Use npm to install dependencies.\n']) {
+    const found = await reported({ 'AGENTS.md': `# Tooling\n\n${text}` });
+    assert.equal(found.length, 1, said(found));
+  }
 });
 
 test('one file named at two places in two files (a folder more, or another case) is a drifted name', async () => {

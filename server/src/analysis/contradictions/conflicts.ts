@@ -186,6 +186,8 @@ const NO_JOBS: ReadonlySet<string> = new Set();
 const valuePair = (a: string, b: string) => (a < b ? `${a}\0${b}` : `${b}\0${a}`);
 
 /** An option named with what it is for: "`pnpm` as the package manager", "`bun` to run scripts", "x for the docs". */
+/** A choice that claims the whole field ("pnpm for all package management", "only pnpm"): another tool's job contradicts it. */
+const EXCLUSIVE = /\b(?:all|every|any|only|always|must|never|exclusively)\b/i;
 const JOB_AFTER = new Map<string, RegExp>();
 const givesJob = (c: Claim): boolean => {
   let re = JOB_AFTER.get(c.value);
@@ -202,7 +204,7 @@ const givesJob = (c: Claim): boolean => {
 function jobsGiven(list: Claim[]): ReadonlySet<string> {
   if (list.every((c) => c.value === list[0]!.value)) return NO_JOBS;
   const chosen = new Map<string, Set<string>>(); // file and section -> the values chosen there
-  const jobLines = new Set(list.filter((c) => c.positive && givesJob(c)).map(lineKey));
+  const jobLines = new Set(list.filter((c) => c.positive && givesJob(c) && !EXCLUSIVE.test(c.text)).map(lineKey));
   if (jobLines.size < 2) return NO_JOBS;
   let out: Set<string> | null = null;
   for (const c of list) {
