@@ -133,11 +133,13 @@ export function assistantChoices(
   choices: PlanChoices,
   managed: IsManaged,
   resolves: (repoPath: string) => boolean,
+  restated: ReadonlyMap<string, AboutAssistantSection> = new Map(),
 ): AssistantChoices {
   const out: AssistantChoices = { options: [], rewrites: new LineMap(), leftOut: new LineMap(), notes: [] };
   for (const doc of docs.filter((d) => d.role === 'legacy')) {
-    // Sections about an assistant itself, and notes on a piece of work: each offered with all its lines.
-    const about = [...aboutAssistantSections(doc), ...workingNotes(doc)];
+    // Sections about an assistant itself, notes on a piece of work, a guide its target already holds in other words: each offered with all its lines.
+    const guide = restated.get(doc.path);
+    const about = [...aboutAssistantSections(doc), ...workingNotes(doc), ...(guide ? [guide] : [])];
     const found: (OtherAssistantLine & { keep?: string })[] = [...otherAssistantLines(doc)];
     for (const a of about) if (!found.some((f) => f.line === a.line)) found.push({ line: a.line, text: a.text, names: a.names });
     // Lines Copilot cannot act on: the file describing itself, orders to the agent's harness, files it cannot reach.

@@ -30,6 +30,7 @@ import { writeTargets, type Written } from './write-targets.js';
 import { scopeChoices } from './scopes.js';
 import { aboutWrittenLines, assistantChoices, withoutLeftOut } from './assistant-lines.js';
 import { pointerLines } from './pointer-lines.js';
+import { restatedGuides } from './restated-guide.js';
 import { managedLookup } from './render/managed.js';
 import { managedStays } from './managed-stays.js';
 import { allInManagedBlocks } from '../model/managed-blocks.js';
@@ -265,7 +266,12 @@ function lineEffects(scan: ScanResult, analysis: Analysis, choices: PlanChoices,
   const conflicts = conflictOptions(analysis, linesOf, managed);
   const { marks, dropped, kept } = conflictEffects(conflicts, choices, l.docs);
   const targetOf = (d: InstructionDoc) => l.targets.find((t) => t.docs.includes(d))?.path ?? COPILOT_INSTRUCTIONS_PATH;
-  const assistants = assistantChoices(l.legacyDocs, targetOf, choices, managed, fileThere(scan));
+  const restated = restatedGuides(
+    l.legacyDocs,
+    l.docs.filter((d) => d.role === 'copilot'),
+    targetOf,
+  );
+  const assistants = assistantChoices(l.legacyDocs, targetOf, choices, managed, fileThere(scan), restated);
   const pointers = pointerLines(l.legacyDocs, targetOf, managed);
   const stay = managedStays(l.legacyDocs, linesOf);
   const removed = new LineMap(
