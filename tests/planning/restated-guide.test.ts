@@ -6,6 +6,7 @@ import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { buildPlan, DEFAULT_CHOICES } from '../../server/src/planning/plan.js';
 import { openSession, outcomeOf, textOf, choosing } from '../helpers/mcp.js';
 import { sandbox } from '../helpers/sandbox.js';
+import { planFidelity } from '../helpers/plan-fidelity.js';
 
 /**
  * A guide that restates, in its own words, the guide its target already holds (issue 40, "a Copilot
@@ -176,4 +177,27 @@ test("approve's first round lists the restating guide with why; leave out leaves
   assert.equal(fs.readFileSync(path.join(repo, '.github/copilot-instructions.md'), 'utf8'), COPILOT);
   assert.equal(fs.readFileSync(path.join(repo, 'CLAUDE.md'), 'utf8'), CLAUDE);
   assert.ok(fs.existsSync(path.join(repo, '.github/instructions/api.instructions.md')));
+});
+
+test("the fidelity measure counts a heading's topic written twice from two files, not two packages' sections nor the guide left out", async (t) => {
+  const repo = sandbox(t, { '.github/copilot-instructions.md': COPILOT, 'CLAUDE.md': CLAUDE });
+  const linesOf = (p: string) => fs.readFileSync(path.join(repo, p), 'utf8').split('\n');
+  const scan = await scanRepository(repo);
+  assert.deepEqual(
+    planFidelity(repo, buildPlan(scan), 'x', linesOf).topicsTwice.map((c) => c.replace(/^x: \.github\/copilot-instructions\.md:\d+ /, '')),
+    [
+      '"### 1. Setup (first run)" (first at line 3)',
+      '"### 2. Build and Test" (first at line 8)',
+      '"### 3. Code Style" (first at line 16)',
+      '"### 4. Error Handling" (first at line 21)',
+      '"### 5. Pull Requests" (first at line 26)',
+    ],
+  );
+  const left = buildPlan(scan, undefined, { ...DEFAULT_CHOICES, assistants: { 'CLAUDE.md': 'leave_out' } });
+  assert.deepEqual(planFidelity(repo, left, 'x', linesOf).topicsTwice, []);
+  const orders = ['# Orders API', '', '## Database', '', '- Use Postgres through the query builder.', ''].join('\n');
+  const billing = ['# Billing worker', '', '## Database', '', '- Read from the replica only.', ''].join('\n');
+  const two = sandbox(t, { 'AGENTS.md': orders, 'CLAUDE.md': billing });
+  const twoLines = (p: string) => fs.readFileSync(path.join(two, p), 'utf8').split('\n');
+  assert.deepEqual(planFidelity(two, buildPlan(await scanRepository(two)), 'x', twoLines).topicsTwice, []);
 });
