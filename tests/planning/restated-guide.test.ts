@@ -83,23 +83,54 @@ const CLAUDE = [
 
 const WHY = '.github/copilot-instructions.md is already this guide, in other words (5 of its 5 sections on its topics): not rules to add';
 
-test('a CLAUDE.md restating the Copilot file in its own words is offered to leave out whole, with why; kept by default', async (t) => {
+test('a CLAUDE.md restating the Copilot file in its own words: what it restates is merged, its new rule kept under its heading; the file is offered to leave out whole, with why', async (t) => {
   const repo = sandbox(t, { '.github/copilot-instructions.md': COPILOT, 'CLAUDE.md': CLAUDE });
   const plan = buildPlan(await scanRepository(repo));
+  // The person's file only grows at its end, by the one rule it lacks, under its own heading.
+  const written =
+    COPILOT + ['', '## CLAUDE.md - Orders service', '', '### 3. Code Style', '', '- Keep modules under 300 lines.', ''].join('\n');
+  assert.equal(plan.operations.find((o) => o.path === '.github/copilot-instructions.md')?.content, written);
+  // Every other line is named as merged, with the line of the person's file that says it.
+  assert.deepEqual(
+    plan.merged.filter((m) => m.path === 'CLAUDE.md').map((m) => [m.line, m.keptAt.line]),
+    [
+      [3, 3],
+      [5, 5],
+      [6, 6],
+      [8, 8],
+      [10, 11],
+      [11, 11],
+      [12, 12],
+      [13, 13],
+      [14, 11],
+      [18, 18],
+      [19, 19],
+      [22, 21],
+      [24, 23],
+      [26, 26],
+      [28, 28],
+      [29, 29],
+    ],
+  );
+  const note = plan.notes.find((n) =>
+    n.startsWith('CLAUDE.md: 16 lines say what .github/copilot-instructions.md says already, in other words'),
+  );
+  assert.ok(
+    note?.endsWith("its other 3 lines are written, under its own headings; approve's first round can leave the whole file out."),
+    note,
+  );
   const offered = plan.assistants.find((o) => o.path === 'CLAUDE.md');
   assert.deepEqual(
     offered?.lines.map((l) => [l.line, l.names]),
     [[1, WHY]],
   );
   assert.ok(offered.fates.includes('leave_out'));
-  // Every line of it, the title too: the file is left out whole.
+  // Leaving it out takes what is written of it.
   assert.deepEqual(
     offered.leftOut.map((l) => l.line),
-    CLAUDE.split('\n').flatMap((l, i) => (l.trim() === '' ? [] : [i + 1])),
+    [1, 16, 20],
   );
-  // Kept by default: its new rule (and the rest) is written.
-  assert.match(plan.operations.find((o) => o.path === '.github/copilot-instructions.md')!.content!, /Keep modules under 300 lines\./);
-  // Left out: nothing is written to the Copilot file, and every line is named as dropped with why.
+  // Left out: nothing is written to the Copilot file, and every line is named as merged or dropped with why.
   const chosen = buildPlan(await scanRepository(repo), undefined, { ...DEFAULT_CHOICES, assistants: { 'CLAUDE.md': 'leave_out' } });
   assert.equal(
     chosen.operations.find((o) => o.path === '.github/copilot-instructions.md'),
@@ -107,8 +138,13 @@ test('a CLAUDE.md restating the Copilot file in its own words is offered to leav
   );
   assert.deepEqual(
     chosen.dropped.filter((d) => d.path === 'CLAUDE.md').map((d) => [d.line, d.reason]),
-    offered.leftOut.map((l) => [l.line, `${WHY}: left out as you chose`]),
+    CLAUDE.split('\n')
+      .flatMap((l, i) => (l.trim() === '' ? [] : [i + 1]))
+      .map((line) => [line, `${WHY}: left out as you chose`]),
   );
+  // A second plan after the migration has nothing to do.
+  fs.writeFileSync(path.join(repo, '.github/copilot-instructions.md'), written);
+  assert.deepEqual(buildPlan(await scanRepository(repo)).operations, []);
 });
 
 test('a guide on other topics, or one that shares headings but says other things, is not offered', async (t) => {
@@ -185,13 +221,8 @@ test("the fidelity measure counts a heading's topic written twice from two files
   const scan = await scanRepository(repo);
   assert.deepEqual(
     planFidelity(repo, buildPlan(scan), 'x', linesOf).topicsTwice.map((c) => c.replace(/^x: \.github\/copilot-instructions\.md:\d+ /, '')),
-    [
-      '"### 1. Setup (first run)" (first at line 3)',
-      '"### 2. Build and Test" (first at line 8)',
-      '"### 3. Code Style" (first at line 16)',
-      '"### 4. Error Handling" (first at line 21)',
-      '"### 5. Pull Requests" (first at line 26)',
-    ],
+    // The rule it adds stands under its own heading, after the person's text (fixed ground): that topic is written twice.
+    ['"### 3. Code Style" (first at line 16)'],
   );
   const left = buildPlan(scan, undefined, { ...DEFAULT_CHOICES, assistants: { 'CLAUDE.md': 'leave_out' } });
   assert.deepEqual(planFidelity(repo, left, 'x', linesOf).topicsTwice, []);

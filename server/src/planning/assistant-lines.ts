@@ -230,7 +230,7 @@ export function aboutWrittenLines(
     }),
     options: options.flatMap((o): AssistantOption[] => {
       const lines = written(o.path, o.lines);
-      if (lines.length === o.lines.length) return [o];
+      // What leave out takes is what is written of the file: a line merged into another file's is not in the diff.
       return lines.length === 0 ? [] : [{ ...o, lines, leftOut: written(o.path, o.leftOut) }];
     }),
   };
