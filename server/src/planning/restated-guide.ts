@@ -303,7 +303,8 @@ export interface RestatedLines {
 /**
  * The targets with the units of each restating guide (`guides`) that say what the target already holds
  * left out of it, each line named as merged into the line that says it (issue 40: written once, in other
- * words): the person's file at the target and the guides and files written there before it are the base.
+ * words): the person's file at the target and the guides and files written there before it are the base;
+ * a target the person has no file at is left as it is.
  * What adds something is kept, whole, under its own heading.
  */
 export function withoutRestated<T extends { path: string; docs: InstructionDoc[] }>(
@@ -314,9 +315,12 @@ export function withoutRestated<T extends { path: string; docs: InstructionDoc[]
   const merged: Merged[] = [];
   const restated: RestatedLines[] = [];
   const out = targets.map((t) => {
-    if (!t.docs.some((d) => guides.has(d.path))) return t;
+    // Only beside the person's own file at the target: guides that restate each other with no such file
+    // are twins and drifted copies, which render/ writes once section by section.
+    const own = existing.find((d) => d.path === t.path);
+    if (!own || !t.docs.some((d) => guides.has(d.path))) return t;
     const base = new Base();
-    for (const d of existing) if (d.path === t.path) base.add(d.units);
+    base.add(own.units);
     const docs = t.docs.map((d) => {
       if (!guides.has(d.path)) return (base.add(d.units), d);
       const gone = restatedUnits(d, base);
