@@ -232,3 +232,71 @@ test("the fidelity measure counts a heading's topic written twice from two files
   const twoLines = (p: string) => fs.readFileSync(path.join(two, p), 'utf8').split('\n');
   assert.deepEqual(planFidelity(two, buildPlan(await scanRepository(two)), 'x', twoLines).topicsTwice, []);
 });
+
+test('a restated line whose value differs is kept, and so is a command that differs; a lead-in is never parted from its list', async (t) => {
+  const copilot = [
+    '# Billing',
+    '',
+    '## Limits',
+    '',
+    '- Request timeout: 30 seconds.',
+    '- Retry a failed call at most 3 times.',
+    '',
+    '## Commands',
+    '',
+    '```bash',
+    'pnpm test unit      # fast tests',
+    'pnpm lint',
+    '```',
+    '',
+  ].join('\n');
+  const guide = [
+    '# AGENTS.md',
+    '',
+    '## Limits',
+    '',
+    '- Request timeout: 60 seconds.',
+    '- Retry a failed call 3 times at most.',
+    '',
+    '## Commands',
+    '',
+    'Before you push:',
+    '',
+    '```bash',
+    'pnpm test e2e',
+    'pnpm lint           # eslint',
+    '```',
+    '',
+  ].join('\n');
+  const plan = buildPlan(await scanRepository(sandbox(t, { '.github/copilot-instructions.md': copilot, 'AGENTS.md': guide })));
+  assert.equal(
+    plan.operations.find((o) => o.path === '.github/copilot-instructions.md')?.content,
+    copilot +
+      [
+        '',
+        '## General',
+        '',
+        '<!-- copilot-onboard: top-level heading from AGENTS.md, kept as a comment (one title per file):',
+        '# AGENTS.md',
+        '-->',
+        '',
+        '### Limits',
+        '',
+        '- Request timeout: 60 seconds.',
+        '',
+        '### Commands',
+        '',
+        'Before you push:',
+        '',
+        '```bash',
+        'pnpm test e2e',
+        'pnpm lint           # eslint',
+        '```',
+        '',
+      ].join('\n'),
+  );
+  assert.deepEqual(
+    plan.merged.filter((m) => m.path === 'AGENTS.md').map((m) => [m.line, m.keptAt.line]),
+    [[6, 6]],
+  );
+});
