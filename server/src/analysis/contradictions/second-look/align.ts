@@ -83,6 +83,8 @@ export function compareValues(x: string, y: string, tokensOf: (v: string) => Tok
   const onlyA = a.filter((t, i) => !inA[i] && !isPlaceholder(t.text) && !moved(t, b));
   const onlyB = b.filter((t, i) => !inB[i] && !isPlaceholder(t.text) && !moved(t, a));
   if (onlyA.length === 0 && onlyB.length === 0) return null;
+  // A value standing where the other has a placeholder (`cd packages/<>` / `cd packages/ledger`): an instance of it.
+  if (instance(a, inA, onlyA, onlyB) || instance(b, inB, onlyB, onlyA)) return null;
   const changed = Math.max(onlyA.length, onlyB.length);
   const kept = frame / (frame + changed);
   // One job run by two programs (`zorb test -q` / `quax test`): the same words after another first word.
@@ -106,9 +108,15 @@ export function compareValues(x: string, y: string, tokensOf: (v: string) => Tok
   if (added.some((t) => t.flag) && new Set(shorter.map((t) => t.word)).size >= 2) return { strength: 0.35 + 0.4 * kept, change: 'flag' };
   // Only the rest of a name: a folder put before a path (`tools/x.sh` and `x.sh`) names the same file.
   const inShared = added.filter((t) => sharedWords.has(t.word));
+  // A word of its own beside it (`make pages-quick` against `pages`): a command run on a name, not the name changed.
+  if (inShared.length < added.length) return null;
   if (inShared.length > 0 && !folderOnly(longer, longerMask, inShared)) return { strength: 0.35 + 0.4 * kept, change: 'name' };
   return null;
 }
+
+/** The value with placeholders has nothing of its own, and the other no more tokens than it has placeholders left unmatched (where they stand). */
+const instance = (withHoles: readonly Token[], kept: readonly boolean[], own: readonly Token[], other: readonly Token[]) =>
+  own.length === 0 && other.length <= withHoles.filter((t, i) => !kept[i] && isPlaceholder(t.text)).length;
 
 /** Two commands of two words or more whose first words differ and whose other words, flags aside, are the same. */
 function sameJob(a: readonly Token[], b: readonly Token[]): boolean {

@@ -103,8 +103,7 @@ export function judgePair(
   if (c.taken.has(pairKey(a, b))) return null;
   let score = (0.3 + similarity) * ((slot ? slot.strength : 0) + polarity * 0.8);
   // A path in two cases is one name misspelt, whatever its folder is called.
-  if (slot && !slot.cased && ((ownSubject(slot.values[0], a) && ownSubject(slot.values[1], b)) || ownPart(slot.values, a, b)))
-    score *= 0.25;
+  if (slot && !slot.cased && ownPart(slot.values, a, b)) score *= 0.25;
   if (slot && !slot.line && !slot.cased && a.path !== b.path && bothHold(slot.values, a.path, b.path, c.fileValues)) score *= 0.3;
   // A name and one of a family of names built on it (`x` / `x-web`, with `x-core` and `x-cli` beside): a member, not a drift.
   if (slot && !slot.cased && FAMILY_OF(slot.values, c.familySize)) score *= 0.3;
@@ -211,9 +210,12 @@ function valueSlot(ra: LineTerms, rb: LineTerms, c: PairContext): Slot | null {
     }
     for (const y of vb) {
       if (va.some((z) => z.text === y.text)) continue;
+      // The line names another command that `y` runs with more words (`x e2e` / `x e2e path/a.spec.ts`): `y` is its own, not another value for `x`.
+      if (extendsOther(y, x, va) || extendsOther(x, y, vb)) continue;
       // A folder and a path inside it (`lib/acme`, `lib/acme/tools`): one narrows the other. A name
       // and the same name with a dotted part more (`.env`, `.env.example`) are two files of one family.
-      if (within(x.text, y.text) || within(y.text, x.text) || dottedKin(x.text, y.text)) continue;
+      if (!(namesList(x) && namesList(y)) && (within(x.text, y.text) || within(y.text, x.text))) continue;
+      if (dottedKin(x.text, y.text)) continue;
       const d = compareValues(x.text, y.text, tokensOf);
       // No token in common: the same frame around them (`main` branch, `canary` branch) still makes one slot.
       let strength = d ? d.strength : sameFrame(x, y, c) && !shareToken(x.text, y.text, tokensOf) ? 0.45 : 0;
@@ -229,6 +231,10 @@ function valueSlot(ra: LineTerms, rb: LineTerms, c: PairContext): Slot | null {
   return best;
 }
 
+/** `v` is a command another value of the line (not `than`) runs with more words. */
+const extendsOther = (v: Value, than: Value, line: readonly Value[]) =>
+  line.some((z) => z !== than && z.command && v.text.startsWith(`${z.text} `));
+
 /** How much two names of one family (a part replaced inside one word) mark a pair, against two commands. */
 const FAMILY_MEMBER = 0.3;
 
@@ -242,6 +248,8 @@ function addsOnlyWhatOtherSays(mine: string, other: string, otherLine: LineTerms
   return tokensOf(mine).every((t) => theirs.has(t.text) || said.has(t.text) || said.has(t.text.replace(/^--?/, '')));
 }
 
+/** Names joined by slashes, each capitalised (`Quill/Sparrow`): a list of names, not a folder and a path inside it. */
+const namesList = (v: Value) => /^\p{Lu}[\p{L}\p{N}]*(?:\/\p{Lu}[\p{L}\p{N}]*)+$/u.test(v.written);
 const within = (inner: string, outer: string) => inner.startsWith(`${outer}/`) && !/\s/.test(inner);
 
 function dottedKin(x: string, y: string): boolean {
@@ -305,16 +313,6 @@ const sameFrame = (x: Value, y: Value, c: PairContext) =>
 /** A word rare enough here to frame a slot (`branch`), not one of grammar every other line has (`with`, `from`). */
 const rareWord = (w: string, c: PairContext) => (c.weight.get(w) ?? c.topWeight) >= 0.5 * c.topWeight;
 
-/** A value whose own tokens name the line's file or heading: each package or section naming itself, a parallel. */
-function ownSubject(value: string, line: RuleLine): boolean {
-  const own = valueTokens(value)
-    .map((t) => t.toLowerCase())
-    .filter((t) => t.length >= 3 && !/^\d+$/.test(t));
-  if (own.length === 0) return false;
-  const place = `${line.path.toLowerCase()} ${line.section}`;
-  return own.some((t) => place.includes(t));
-}
-
 /** What one value has and the other has not names its own line's file or heading (`x review -p store` in `crates/store/`): it narrows to itself. */
 function ownPart(values: [string, string], a: RuleLine, b: RuleLine): boolean {
   const [ta, tb] = [valueTokens(values[0]).map((t) => t.toLowerCase()), valueTokens(values[1]).map((t) => t.toLowerCase())];
@@ -358,6 +356,8 @@ function flipped(
     if (VERSION_ALONE.test(t)) continue;
     const [no, yes] = ra.negated.has(t) ? [ra, rb] : rb.negated.has(t) ? [rb, ra] : [null, null];
     if (!no || !yes || yes.negated.has(t)) continue;
+    // Both lines say not to, each in its own words ("avoid editing `x`" / "`x` files are never hand-edited"): one rule twice.
+    if (yes.negated.size > 0 && forbidOneAction(no.negated, yes.negated, t, weight, top)) continue;
     const shared = bTerms.has(t) && ra.terms.includes(t);
     if (!((shared && inValue(yes, t)) || (inValue(no, t) && inFolder(yes, t)))) continue;
     // Opposite on one action and one object: the forbidden term is a thing the rule names (a value, a
@@ -398,6 +398,29 @@ function heldWords(negated: ReadonlySet<string>, terms: readonly string[], weigh
   let n = 0;
   for (const t of negated) if ((weight.get(t) ?? 0) >= 0.4 * top && stems.has(stem(t))) n++;
   return n;
+}
+
+/** A word's stem with its grammar's endings taken off (`editing`, `edited`, `edits` / `edit`): an action said in two forms. */
+const actionStem = (w: string) => w.replace(/(?:ing|ed|es|s)$/, '');
+
+/** The two negations govern one action: a word of four letters or more, not common here, in both (by stem; `hand-edit` holds `edit`). */
+function forbidOneAction(
+  no: ReadonlySet<string>,
+  yes: ReadonlySet<string>,
+  term: string,
+  weight: ReadonlyMap<string, number>,
+  top: number,
+): boolean {
+  const stems = (words: ReadonlySet<string>) =>
+    new Set(
+      [...words]
+        .filter((w) => w !== term && (weight.get(w) ?? top) >= 0.4 * top)
+        .flatMap((w) => w.split(/[-_]/))
+        .filter((w) => w.length >= 4 && /^\p{L}+$/u.test(w))
+        .map(actionStem),
+    );
+  const theirs = stems(yes);
+  return [...stems(no)].some((s) => s.length >= 4 && theirs.has(s));
 }
 
 const VERSION_ALONE = /^v?\d+(?:\.\d+)*$/;

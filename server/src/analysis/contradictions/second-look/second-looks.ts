@@ -162,6 +162,7 @@ export function keepBest(all: SecondLook[], limit: number): SecondLook[] {
   const asked = new Map<string, SecondLook>(); // the two lines' texts -> the pair kept for them
   const kept: SecondLook[] = [];
   const drifts = new Map<string, SecondLook>(); // a line of a drifted pair kept -> that pair
+  const slots = new Map<string, SecondLook>(); // the two values of a pair kept, sorted -> that pair
   for (const p of found) {
     const [ka, kb] = [`${p.a.path}:${p.a.line}`, `${p.b.path}:${p.b.line}`];
     // One line drifted in three copies is one question: the third copy joins the pair of the first two.
@@ -170,6 +171,13 @@ export function keepBest(all: SecondLook[], limit: number): SecondLook[] {
       const other = drifts.has(ka) ? p.b : p.a;
       addCopy(joined, other);
       drifts.set(`${other.path}:${other.line}`, joined);
+      continue;
+    }
+    // The same two values of one slot on other lines (`x tidy` / `x neaten` said twice in each file): one question, every line on its side.
+    const slot = p.values && !p.drift ? [...p.values].sort().join('\n') : undefined;
+    const same = slot === undefined ? undefined : slots.get(slot);
+    if (same) {
+      joinSlot(same, p);
       continue;
     }
     // The same two lines again, in a copied file (AGENTS.md and CLAUDE.md alike): one question, asked
@@ -186,10 +194,24 @@ export function keepBest(all: SecondLook[], limit: number): SecondLook[] {
     uses.set(ka, (uses.get(ka) ?? 0) + 1);
     uses.set(kb, (uses.get(kb) ?? 0) + 1);
     if (p.drift) drifts.set(ka, p).set(kb, p);
+    if (slot !== undefined) slots.set(slot, p);
     kept.push(p);
     if (kept.length === limit) break;
   }
   return kept;
+}
+
+/** Lines one pair of values may gather beyond its first two. */
+const LINES_PER_SLOT = 4;
+
+/** A pair with the same two values joins the pair kept for them: each of its lines beside the line holding its value. */
+function joinSlot(pair: SecondLook, p: SecondLook): void {
+  const [mine, theirs] = p.values![0] === pair.values![0] ? [p.a, p.b] : [p.b, p.a];
+  const lines = [pair.a, pair.b, ...(pair.more ?? []), ...(pair.also ?? [])];
+  const absent = (l: RuleLine) => !lines.some((x) => x.path === l.path && x.line === l.line);
+  if (lines.length - 2 >= LINES_PER_SLOT) return;
+  if (absent(mine)) (pair.also ??= []).push(mine);
+  if (absent(theirs)) (pair.more ??= []).push(theirs);
 }
 
 /** A line joins a pair: beside the side whose line it repeats (`also` for `a`), else as one more line of `b`'s side. */
