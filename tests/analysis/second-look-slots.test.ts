@@ -82,3 +82,31 @@ test('a list of names grown by one in a copy is one slot, two values: "Quill/Spa
   });
   assert.deepEqual(found.map(at), [['AGENTS.md:3', 'CLAUDE.md:3']]);
 });
+
+test('a copy in another file with a word of its prose replaced: "Format page files (lintly)" / "Format all page files (prettly)"', async (t) => {
+  const found = await subjectPairs(t, {
+    'AGENTS.md': `# Agents\n\n- \`web-format\`: Format page files (lintly).\n${padding}\n`,
+    '.github/copilot-instructions.md': '# Copilot\n\n- `web-format`: Format all page files (prettly). [~10s]\n',
+  });
+  assert.deepEqual(found.map(at), [['.github/copilot-instructions.md:3', 'AGENTS.md:3']], JSON.stringify(found.map(at)));
+  // Grammar words changed, or a word inside a code span, are a copy reworded.
+  await none(t, {
+    'AGENTS.md': `# Agents\n\n- Every part owns a folder: keep its index beside the styles.\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n- A part owns a folder: keep its index beside the styles at once.\n',
+  });
+});
+
+test('where the shell sends a stream is no word of the command: `-j $(nproc 2>/dev/null || ...)` still drifts by its folder', async (t) => {
+  const found = await subjectPairs(t, {
+    'AGENTS.md': `# Agents\n\n- \`zorbtest --dir out-rel --fail-fast -j $(nproc 2>/dev/null || sysctl -n hw.ncpu)\`\n${padding}\n`,
+    '.github/copilot-instructions.md': '# Copilot\n\n```sh\nzorbtest --dir out --fail-fast -j $(nproc)\n```\n',
+  });
+  assert.deepEqual(found.map(at), [['.github/copilot-instructions.md:4', 'AGENTS.md:3']], JSON.stringify(found.map(at)));
+});
+
+test('not a pair: a name and a command after the same word, "launch `debug`" / "launch `make web-dev`"', async (t) => {
+  await none(t, {
+    'AGENTS.md': `# Agents\n\n- Launch \`debug\` for breakpoints in the viewer.\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n- Launch `make web-dev` and open the browser.\n',
+  });
+});

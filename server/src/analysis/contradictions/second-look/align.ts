@@ -22,12 +22,16 @@ const MAX_TOKENS = 40;
 const isPlaceholder = (t: string) => t === '<>';
 const isNumber = (t: string) => /^\d+(?:\.\d+)*$/.test(t);
 
+const REDIRECT = /^\d?[<>]|^&>/;
+
 export function valueTokens(value: string): Token[] {
   const out: Token[] = [];
   value
     .trim()
     .split(/\s+/)
     .forEach((w, word) => {
+      // Where the shell sends a stream (`2>/dev/null`, `2>&1`) is no word of the command.
+      if (REDIRECT.test(w)) return;
       if (/^--?[\p{L}]/u.test(w)) out.push({ text: w.replace(/=.*$/, ''), word, flag: true });
       // A dotted number is one token (a version: `8.5.2`), other words are cut at their punctuation.
       else for (const s of w.match(/\d+(?:\.\d+)+|[\p{L}\p{N}<>]+/gu) ?? []) out.push({ text: s, word, flag: false });

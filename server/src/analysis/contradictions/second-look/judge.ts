@@ -92,7 +92,7 @@ export function judgePair(
   // The same line twice is a repeat, not a second look (one in another case is read by its values).
   if (aligned && aligned.onlyA.length === 0 && aligned.onlyB.length === 0 && a.text.trim() === b.text.trim()) return null;
   const turned = aligned !== null && negationOnly(aligned.onlyA, aligned.onlyB) && aligned.common >= 3;
-  const lined = aligned && lineSlot(aligned, ra, rb);
+  const lined = aligned && (lineSlot(aligned, ra, rb) ?? (oneFile ? null : wordedSlot(aligned, a, b, c)));
   const found = turned ? null : (lined ?? styleSlot(a.text, b.text) ?? valueSlot(ra, rb, c) ?? orderSlot(a.text, b.text, ra, rb));
   const slot = found && !found.line && !found.cased && !found.worded && namesItself(found.values, a, b) ? null : found;
   const turn = turned ? { strength: 1, against: aligned.onlyA.length > 0 ? 'a' : 'b' } : flipped(ra, rb, bTerms, c.weight, c.topWeight);
@@ -151,6 +151,25 @@ function lineSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, ra: L
   const [ha, hb] = [holding(x.onlyA, ra), holding(x.onlyB, rb)];
   const values: [string, string] = ha.length > 0 && hb.length > 0 ? [ha.join(', '), hb.join(', ')] : [x.onlyA.join(' '), x.onlyB.join(' ')];
   return { values, strength: (0.5 + 0.5 * kept) * (twoFiles(...values) ? OTHER_FILE : 1), line: true };
+}
+
+/**
+ * A copy in another file with a word of its prose replaced, outside its values (`(lintly)` / `(prettly)`,
+ * "submodule with custom" / "vendored"): the changed words are rare here (not grammar reworded), on
+ * both sides, of no one stem. A number changed beside them makes two statements about two things.
+ */
+function wordedSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, a: RuleLine, b: RuleLine, c: PairContext): Slot | null {
+  if (x.onlyA.some((w) => /\d/.test(w)) && x.onlyB.some((w) => /\d/.test(w))) return null;
+  // A number added on one side (a timing, `[~10s]`) changes no word.
+  const changed = Math.max(...[x.onlyA, x.onlyB].map((words) => words.filter((w) => !/\d/.test(w)).length));
+  if (x.common < 4 || changed > 3 || x.common / (x.common + changed) < 0.6) return null;
+  // A word of prose (outside code spans), of four letters or more ("a", "at", "eg" are grammar), rare here.
+  const content = (words: string[], line: RuleLine) =>
+    words.filter((w) => /^\p{L}{4,}$/u.test(w) && proseWordsOf(line).has(w) && (c.weight.get(w) ?? c.topWeight) >= 0.5 * c.topWeight);
+  const [wa, wb] = [content(x.onlyA, a), content(x.onlyB, b)];
+  if (wa.length === 0 || wb.length === 0 || wa.some((w) => wb.some((v) => oneStem(w, v)))) return null;
+  const kept = x.common / (x.common + changed);
+  return { values: [wa.join(' '), wb.join(' ')], strength: 0.3 + 0.3 * kept, line: true };
 }
 
 /**
@@ -307,7 +326,9 @@ const shareToken = (x: string, y: string, tokensOf: (v: string) => Token[]) =>
 const sameFrame = (x: Value, y: Value, c: PairContext) =>
   ((x.before.length >= 4 && x.before === y.before && rareWord(x.before, c)) ||
     (x.after.length >= 4 && x.after === y.after && rareWord(x.after, c))) &&
-  (x.text.includes('/') || isPath(x.text)) === (y.text.includes('/') || isPath(y.text));
+  (x.text.includes('/') || isPath(x.text)) === (y.text.includes('/') || isPath(y.text)) &&
+  // A name and a command (`debug` / `make web-dev`) fill two slots.
+  /\s/.test(x.text) === /\s/.test(y.text);
 /** A word rare enough here to frame a slot (`branch`), not one of grammar every other line has (`with`, `from`). */
 const rareWord = (w: string, c: PairContext) => (c.weight.get(w) ?? c.topWeight) >= 0.5 * c.topWeight;
 
