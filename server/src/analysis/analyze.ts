@@ -15,6 +15,7 @@ import { findHiddenCharacters } from './discovery/hidden-characters.js';
 import { findMissingPaths } from './discovery/missing-paths.js';
 import { findContradictions } from './contradictions/find-contradictions.js';
 import { findDrift } from './drift/drift.js';
+import { filesThatMayMeet } from './scope/scope-overlap.js';
 import { leaveToolOwned } from './contradictions/tool-owned.js';
 import { describePattern, patternFacts } from './pattern.js';
 import type { Copy } from './repeats/copies.js';
@@ -42,6 +43,8 @@ export interface FinderInput {
   repeatUnits: Unit[];
   scopeOf: (u: Unit) => Scope;
   normalizedOf: NormalizedOf;
+  /** The files whose scope may meet another file's (more, never fewer): a file outside it pairs with no other file. */
+  meeting: ReadonlySet<string>;
 }
 
 /** A finder: its name, the kinds of problem it reports (each a row of model/findings.ts), and the function. */
@@ -97,7 +100,7 @@ export const FINDERS: readonly Finder[] = [
       'contradiction/stale-path',
       'contradiction/frequency',
     ],
-    find: (i) => leaveToolOwned(findDrift(i.repeatUnits, i.scopeOf, i.copies), fileText(i)),
+    find: (i) => leaveToolOwned(findDrift(i.repeatUnits, i.scopeOf, i.copies, i.meeting), fileText(i)),
   },
   { name: 'hidden-characters', kinds: ['ambiguity/hidden-character'], find: (i) => i.docs.flatMap((d) => findHiddenCharacters(d.units)) },
   { name: 'imports-not-followed', kinds: ['ambiguity/imports-not-followed'], find: (i) => i.scan.importCaps.map(importCapProblem) },
@@ -115,7 +118,7 @@ export const FINDERS: readonly Finder[] = [
     kinds: ['contradiction/subject'],
     find: (i, earlier) => {
       const read = withCopies(i);
-      return secondLookProblems(read.units, read.scopeOf, earlier, i.scan.copies);
+      return secondLookProblems(read.units, read.scopeOf, earlier, i.scan.copies, i.meeting);
     },
   },
 ];
@@ -161,7 +164,9 @@ export function finderInput(scan: ScanResult): FinderInput {
   // Without copies, the units searched for repeats are the units: not a second list of thousands.
   const repeatUnits = copyDocs.length === 0 ? units : repeatDocs.flatMap((d) => d.units).filter((u) => !isToolMark(u));
   const scopeOf = (u: Unit): Scope => scopes.get(u.path) ?? { kind: 'repo' };
-  return { scan, docs, units, copies, repeatDocs, repeatUnits, scopeOf, normalizedOf: normalizedTexts() };
+  // Read once for drift and second looks, over every file scanned (the units of either are among them).
+  const meeting = filesThatMayMeet(scan.docs);
+  return { scan, docs, units, copies, repeatDocs, repeatUnits, scopeOf, normalizedOf: normalizedTexts(), meeting };
 }
 
 /**

@@ -9,7 +9,7 @@
  */
 import type { Scope, Unit } from '../../model/model.js';
 import { pushTo } from '../../common/collections.js';
-import { literalPrefix } from '../scope/scope-overlap.js';
+import { filesThatMayMeet } from '../scope/scope-overlap.js';
 import { codeCommands } from '../contradictions/claim-reader.js';
 import { linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
 import { driftedValues } from './drifted-values.js';
@@ -23,11 +23,11 @@ export function findDrift(
   units: Unit[],
   scopeOf: (u: Unit) => Scope,
   copies: readonly { path: string; keptPath: string }[] = [],
+  meeting?: ReadonlySet<string>,
 ): Drifted[] {
   // Copies and names across files: only files whose scope meets another file's are read (an index,
   // not every pair: 500 rule files scoped to their own folders meet none). Style poles need a word.
-  const files = [...new Map(units.map((u) => [u.path, { path: u.path, scope: scopeOf(u) }])).values()];
-  const shared = mayMeet(files);
+  const shared = meeting ?? filesThatMayMeet([...new Map(units.map((u) => [u.path, { path: u.path, scope: scopeOf(u) }])).values()]);
   const copied = new Set(copies.flatMap((c) => [c.path, c.keptPath]));
   // One reading of the lines for every finder here: each takes those it needs.
   const lines = linesOf(
@@ -52,42 +52,6 @@ export function findDrift(
     ...staleLayouts(units, scopeOf),
     ...frequencyPairs(frequent),
   ];
-}
-
-/**
- * The files whose scope may meet another file's: every file when one applies repository-wide, on
- * request or from the root; otherwise a file whose glob's folder holds, or is held by, another file's
- * (each folder looked up with its ancestors). More than meet (languages aside), never fewer: each pair
- * is checked again; this only spares reading files that stand alone (500 rule files, one per folder).
- */
-/** Whether a set holds that path and no other. */
-const only = (set: ReadonlySet<string>, p: string): boolean => set.size === 1 && set.has(p);
-
-function mayMeet(files: readonly { path: string; scope: Scope }[]): Set<string> {
-  const all = new Set(files.map((f) => f.path));
-  // Each glob's folder (with its slash), and the files whose globs start there.
-  const at = new Map<string, Set<string>>();
-  for (const f of files) {
-    if (f.scope.kind !== 'globs') return all;
-    for (const g of f.scope.globs) {
-      const folder = literalPrefix(g);
-      if (folder === '') return all;
-      const paths = at.get(`${folder}/`) ?? new Set<string>();
-      at.set(`${folder}/`, paths.add(f.path));
-    }
-  }
-  // A folder meets its own and its ancestors' (each prefix up to a slash): one lookup each, no sort.
-  const out = new Set<string>();
-  for (const [folder, paths] of at) {
-    for (let slash = folder.indexOf('/'); slash >= 0; slash = folder.indexOf('/', slash + 1)) {
-      const above = at.get(folder.slice(0, slash + 1));
-      if (!above) continue;
-      // A path meets when the other side holds another path than it.
-      for (const a of above) if (!only(paths, a)) out.add(a);
-      for (const b of paths) if (!only(above, b)) out.add(b);
-    }
-  }
-  return out;
 }
 
 /** A name in code as a rule writes it: `runInTempDir()`, `errors.AsType`; not a word, a path or a command. */

@@ -9,13 +9,14 @@ export function secondLookProblems(
   scopeOf: (u: Unit) => Scope,
   reported: readonly Found[],
   copies: readonly CopyOf[] = [],
+  meeting?: ReadonlySet<string>,
 ): FoundContradiction[] {
   const taken = new Set<string>();
   for (const p of reported)
     if (p.type === 'contradiction')
       for (let i = 0; i < p.locations.length; i++)
         for (let j = i + 1; j < p.locations.length; j++) taken.add(pairKey(p.locations[i]!, p.locations[j]!));
-  return findSecondLooks(units, scopeOf, taken, LISTED_SECOND_LOOKS, copies).map((s) => {
+  return findSecondLooks(units, scopeOf, taken, LISTED_SECOND_LOOKS, copies, meeting).map((s) => {
     const said = saidOf(s);
     return {
       type: 'contradiction' as const,

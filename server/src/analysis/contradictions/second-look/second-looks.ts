@@ -4,6 +4,8 @@ import { judgePair, type PairContext, type SecondLook } from './judge.js';
 import { copyPairs, type CopyOf } from './copy-pairs.js';
 import { ruleLines, type RuleLine } from './rule-lines.js';
 import { lineTerms, mayMark, type LineTerms } from './terms.js';
+import { filesThatMayMeet } from '../../scope/scope-overlap.js';
+import { sectionTitle } from '../claims.js';
 
 export { pairKey, type SecondLook } from './judge.js';
 
@@ -33,8 +35,11 @@ export function findSecondLooks(
   taken: ReadonlySet<string> = new Set(),
   limit = LISTED_SECOND_LOOKS,
   copies: readonly CopyOf[] = [],
+  /** The files whose scope may meet another file's (analyze reads them once; scope-overlap.ts). */
+  meeting?: ReadonlySet<string>,
 ): SecondLook[] {
-  // Most repositories of long plain prose have no two lines anything could mark: nothing more is read.
+  // Where no two lines could be judged a pair, or no two lines could be marked, nothing more is read.
+  if (copies.length === 0 && !mayPair(units, scopeOf, meeting)) return [];
   if (!twoMayMark(units)) return [];
   const all = ruleLines(units, scopeOf);
   const index = indexLines(all, taken);
@@ -77,6 +82,31 @@ export function findSecondLooks(
   }
   found.push(...copyPairs(all, copies, context));
   return keepBest(found, limit);
+}
+
+/**
+ * Whether any two lines could be judged a pair (judge.ts judges lines of two units whose scopes meet,
+ * never two items of one list under one heading of one file), from the units' places alone: two
+ * files whose scopes meet, or one file with two rules that are not items under one heading. Rule
+ * files scoped to their own folders, each one list under one heading, hold no such two lines.
+ */
+function mayPair(units: readonly Unit[], scopeOf: (u: Unit) => Scope, meeting?: ReadonlySet<string>): boolean {
+  if (meeting && meeting.size > 0) return true;
+  // Per file: its rules, and the heading of its items while they all stand under one.
+  const files = new Map<string, { scope: Scope; rules: number; itemsUnder?: string; apart: boolean }>();
+  const section = new Map<string, string>();
+  for (const u of units) {
+    let file = files.get(u.path);
+    if (!file) files.set(u.path, (file = { scope: scopeOf(u), rules: 0, apart: false }));
+    if (u.kind === 'heading') section.set(u.path, sectionTitle(u));
+    if (u.kind === 'heading' || u.kind === 'frontmatter' || u.kind === 'html') continue;
+    file.rules++;
+    const under = section.get(u.path) ?? '';
+    if (u.kind !== 'list-item' || (file.itemsUnder ?? under) !== under) file.apart = true;
+    file.itemsUnder = under;
+    if (file.rules >= 2 && file.apart) return true;
+  }
+  return (meeting ?? filesThatMayMeet([...files].map(([path, f]) => ({ path, scope: f.scope })))).size > 0;
 }
 
 /** At least two lines of the units may be marked (a unit of several lines, or code, counts as marked: read whole later). */
