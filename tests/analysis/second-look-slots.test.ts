@@ -110,3 +110,14 @@ test('not a pair: a name and a command after the same word, "launch `debug`" / "
     'CLAUDE.md': '# Claude\n\n- Launch `make web-dev` and open the browser.\n',
   });
 });
+
+test("not a pair: a structure tree's entry and a path through its folders; a command aimed at one package by a flag and its argument", async (t) => {
+  await none(t, {
+    'AGENTS.md': `# Agents\n\n\`\`\`\nrepo/\n├── zorb/src\n└── quux/lib\n\`\`\`\n\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n- Put new modules in `packages/zorb/src/modules`.\n',
+  });
+  await none(t, {
+    'AGENTS.md': `# Agents\n\n- Lint everything: \`pnpm run lint\`\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n- Lint the web app alone: `pnpm --filter web run lint`\n',
+  });
+});

@@ -109,6 +109,8 @@ export function compareValues(x: string, y: string, tokensOf: (v: string) => Tok
   const sharedWords = new Set(longer.filter((_, i) => longerMask[i]).map((t) => t.word));
   // A flag changes a command, not a bare name (`tool` named in prose and `tool lint --fix` run).
   const shorter = longer === a ? b : a;
+  // A flag with a word of its own after it (`--filter web`, `-p store`) aims the command at one target: it narrows it.
+  if (added.some((t, i) => t.flag && added[i + 1] !== undefined && !added[i + 1]!.flag && added[i + 1]!.word === t.word + 1)) return null;
   if (added.some((t) => t.flag) && new Set(shorter.map((t) => t.word)).size >= 2) return { strength: 0.35 + 0.4 * kept, change: 'flag' };
   // Only the rest of a name: a folder put before a path (`tools/x.sh` and `x.sh`) names the same file.
   const inShared = added.filter((t) => sharedWords.has(t.word));

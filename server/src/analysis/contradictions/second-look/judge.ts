@@ -232,7 +232,7 @@ function valueSlot(ra: LineTerms, rb: LineTerms, c: PairContext): Slot | null {
       // A folder and a path inside it (`lib/acme`, `lib/acme/tools`): one narrows the other. A name
       // and the same name with a dotted part more (`.env`, `.env.example`) are two files of one family.
       if (!(namesList(x) && namesList(y)) && (within(x.text, y.text) || within(y.text, x.text))) continue;
-      if (dottedKin(x.text, y.text)) continue;
+      if (dottedKin(x.text, y.text) || treeEntryOn(x.text, y.text) || treeEntryOn(y.text, x.text)) continue;
       const d = compareValues(x.text, y.text, tokensOf);
       // No token in common: the same frame around them (`main` branch, `canary` branch) still makes one slot.
       let strength = d ? d.strength : sameFrame(x, y, c) && !shareToken(x.text, y.text, tokensOf) ? 0.45 : 0;
@@ -268,6 +268,17 @@ function addsOnlyWhatOtherSays(mine: string, other: string, otherLine: LineTerms
 /** Names joined by slashes, each capitalised (`Quill/Sparrow`): a list of names, not a folder and a path inside it. */
 const namesList = (v: Value) => /^\p{Lu}[\p{L}\p{N}]*(?:\/\p{Lu}[\p{L}\p{N}]*)+$/u.test(v.written);
 const within = (inner: string, outer: string) => inner.startsWith(`${outer}/`) && !/\s/.test(inner);
+
+/** A structure tree's entry (`├── web/src`) whose folders the other path goes through (`packages/web/src/x`): one place, drawn relative to its parent. */
+function treeEntryOn(entry: string, path: string): boolean {
+  if (!/^[\s|*+-]*[\u2500-\u257f]/.test(entry) || /\s/.test(path)) return false;
+  const parts = entry
+    .replace(/^[\s|*+\u2500-\u257f-]+/, '')
+    .split('/')
+    .filter(Boolean);
+  const through = path.split('/');
+  return parts.length > 0 && !/\s/.test(parts.join('/')) && parts.every((p) => through.includes(p));
+}
 
 function dottedKin(x: string, y: string): boolean {
   if (/\s/.test(x) || /\s/.test(y) || !(x.includes('.') || y.includes('.'))) return false;
