@@ -121,3 +121,19 @@ test("not a pair: a structure tree's entry and a path through its folders; a com
     'CLAUDE.md': '# Claude\n\n- Lint the web app alone: `pnpm --filter web run lint`\n',
   });
 });
+
+test('not a pair: descriptions of one link said in other words, a placeholder in code, and two lines inside blocks a tool writes', async (t) => {
+  await none(t, {
+    'AGENTS.md': `# Agents\n\n| Guide | About |\n| --- | --- |\n| [Look](docs/look/look-book.md) | Extended look tokens |\n${padding}\n`,
+    '.github/copilot-instructions.md':
+      '# Copilot\n\n| Guide | About |\n| --- | --- |\n| [Look](docs/look/look-book.md) | Extended look docs |\n',
+  });
+  await none(t, {
+    'AGENTS.md': `# Agents\n\n\`\`\`sh\ntools/finder/find.sh widgets <pattern>\n\`\`\`\n\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n```sh\ntools/finder/find.sh <command> [pattern]\n```\n',
+  });
+  await none(t, {
+    'AGENTS.md': `# Agents\n\n<!-- zorb-rules-start -->\n- Run \`zorb tidy\` after each edit.\n<!-- zorb-rules-end -->\n\n${padding}\n`,
+    'CLAUDE.md': '# Claude\n\n<!-- zorb-rules-start -->\n- Run `zorb neaten` after each edit.\n<!-- zorb-rules-end -->\n',
+  });
+});

@@ -160,6 +160,8 @@ function lineSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, ra: L
  */
 function wordedSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, a: RuleLine, b: RuleLine, c: PairContext): Slot | null {
   if (x.onlyA.some((w) => /\d/.test(w)) && x.onlyB.some((w) => /\d/.test(w))) return null;
+  // What a table row or a link says of its target is a description, said in other words each time it is copied.
+  if ([a, b].some((l) => l.code || DESCRIBES.test(l.text))) return null;
   // A number added on one side (a timing, `[~10s]`) changes no word.
   const changed = Math.max(...[x.onlyA, x.onlyB].map((words) => words.filter((w) => !/\d/.test(w)).length));
   if (x.common < 4 || changed > 3 || x.common / (x.common + changed) < 0.6) return null;
@@ -171,6 +173,9 @@ function wordedSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, a: 
   const kept = x.common / (x.common + changed);
   return { values: [wa.join(' '), wb.join(' ')], strength: 0.3 + 0.3 * kept, line: true };
 }
+
+/** A table row, or a line holding a link. */
+const DESCRIBES = /^\s*\||\]\(/;
 
 /**
  * One command said to run before a step in one line and after it in the other ("Run `x ready` after
