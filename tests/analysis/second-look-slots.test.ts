@@ -137,3 +137,11 @@ test('not a pair: descriptions of one link said in other words, a placeholder in
     'CLAUDE.md': '# Claude\n\n<!-- zorb-rules-start -->\n- Run `zorb neaten` after each edit.\n<!-- zorb-rules-end -->\n',
   });
 });
+
+test('a version put on a copied line is a drift to look at: "custom parts" / "custom parts v1"', async (t) => {
+  const found = await subjectPairs(t, {
+    'AGENTS.md': `# Agents\n\n- \`part-kit/\`: Library for building Zorb custom parts.\n${padding}\n`,
+    '.github/copilot-instructions.md': '# Copilot\n\n- `part-kit/`: Library for building Zorb custom parts v1.\n',
+  });
+  assert.deepEqual(found.map(at), [['.github/copilot-instructions.md:3', 'AGENTS.md:3']], JSON.stringify(found.map(at)));
+});

@@ -138,6 +138,10 @@ function lineSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, ra: L
   const valued = (words: string[], r: LineTerms) => words.every((w) => /\d/.test(w) || inValue(r, w));
   if (!valued(x.onlyA, ra) || !valued(x.onlyB, rb)) return null;
   const changed = Math.max(x.onlyA.length, x.onlyB.length);
+  // A version put on a copied line ("custom parts" / "custom parts v1"): the copy says which one, the other no longer does.
+  const versioned = (more: string[], less: string[]) => less.length === 0 && more.length === 1 && VERSION_WORD.test(more[0]!);
+  if (x.common >= 4 && (versioned(x.onlyA, x.onlyB) || versioned(x.onlyB, x.onlyA)))
+    return { values: [x.onlyA[0] ?? '(none)', x.onlyB[0] ?? '(none)'], strength: 0.6, line: true };
   if (x.common < 4 || x.onlyA.length === 0 || x.onlyB.length === 0 || changed > Math.max(3, x.common / 4)) return null;
   // The changed words say the same in other punctuation, or one side only adds to the other
   // (`custom-sections.md` / "custom sections", `i18n.md overview` / `i18n`): reworded, not drifted.
@@ -173,6 +177,9 @@ function wordedSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, a: 
   const kept = x.common / (x.common + changed);
   return { values: [wa.join(' '), wb.join(' ')], strength: 0.3 + 0.3 * kept, line: true };
 }
+
+/** A version of its own: `v1`, `2.3`, `v4.1.0`. */
+const VERSION_WORD = /^v?\d+(?:\.\d+)*$/;
 
 /** A table row, or a line holding a link. */
 const DESCRIBES = /^\s*\||\]\(/;
