@@ -145,3 +145,13 @@ test('a version put on a copied line is a drift to look at: "custom parts" / "cu
   });
   assert.deepEqual(found.map(at), [['.github/copilot-instructions.md:3', 'AGENTS.md:3']], JSON.stringify(found.map(at)));
 });
+
+test('not a pair: steps of one numbered series, and an identifier against a command using a part of it', async (t) => {
+  await none(t, {
+    'AGENTS.md': `# Agents\n\n## Zorb Phase 1: set up\n\n- **Zorb Phase 1** loads the parts.\n\n## Zorb Phase 2\n\n- **Zorb Phase 2** checks them.\n\n## Zorb Phase 3\n\n- **Zorb Phase 3** ships them.\n${padding}\n`,
+  });
+  await none(t, {
+    'AGENTS.md': `# Agents\n\n- Node kinds live in \`zorb_tree\`.\n${padding}\n`,
+    'crates/quux/AGENTS.md': '# Quux\n\n- Regenerate the kinds with `just tree` after editing them.\n',
+  });
+});

@@ -34,6 +34,8 @@ export interface PairContext {
   fileValues: ReadonlyMap<string, ReadonlySet<string>>;
   /** How many of the repository's values extend a name (`x-` or `x_` after it): a family of names (`x-core`, `x-web`, `x-cli`). */
   familySize: (name: string) => number;
+  /** How many of the repository's values are the name and a number (`phase 1`, `phase 2`, `phase 3`): the steps of a series. */
+  seriesSize: (name: string) => number;
   taken: ReadonlySet<string>;
   /** Whether a file holds a line of this text. */
   holds: (path: string, text: string) => boolean;
@@ -245,6 +247,8 @@ function valueSlot(ra: LineTerms, rb: LineTerms, c: PairContext): Slot | null {
       // and the same name with a dotted part more (`.env`, `.env.example`) are two files of one family.
       if (!(namesList(x) && namesList(y)) && (within(x.text, y.text) || within(y.text, x.text))) continue;
       if (dottedKin(x.text, y.text) || treeEntryOn(x.text, y.text) || treeEntryOn(y.text, x.text)) continue;
+      // Steps of one numbered series (`step 1` … `step 4`), or a name and a command using a part of it (`zorb_ast` / `just ast`): two things.
+      if (sameSeries(x.text, y.text, c) || nameAndCommand(x.text, y.text, tokensOf) || nameAndCommand(y.text, x.text, tokensOf)) continue;
       const d = compareValues(x.text, y.text, tokensOf);
       // No token in common: the same frame around them (`main` branch, `canary` branch) still makes one slot.
       let strength = d ? d.strength : sameFrame(x, y, c) && !shareToken(x.text, y.text, tokensOf) ? 0.45 : 0;
@@ -263,6 +267,16 @@ function valueSlot(ra: LineTerms, rb: LineTerms, c: PairContext): Slot | null {
 /** `v` is a command another value of the line (not `than`) runs with more words. */
 const extendsOther = (v: Value, than: Value, line: readonly Value[]) =>
   line.some((z) => z !== than && z.command && v.text.startsWith(`${z.text} `));
+
+const SERIES = /^(.+) (\d+)$/;
+function sameSeries(x: string, y: string, c: PairContext): boolean {
+  const [sx, sy] = [SERIES.exec(x), SERIES.exec(y)];
+  return sx !== null && sy !== null && sx[1] === sy[1] && c.seriesSize(sx[1]!) >= 3;
+}
+
+/** One word joining several parts (an identifier, `zorb_ast`) against a command of several words: the name is no command. */
+const nameAndCommand = (name: string, command: string, tokensOf: (v: string) => Token[]) =>
+  !/\s/.test(name) && /[_]/.test(name) && tokensOf(name).length >= 2 && /\s/.test(command.trim());
 
 /** How much two names of one family (a part replaced inside one word) mark a pair, against two commands. */
 const FAMILY_MEMBER = 0.3;

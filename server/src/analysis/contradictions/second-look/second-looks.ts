@@ -177,10 +177,14 @@ export function indexLines(all: RuleLine[], taken: ReadonlySet<string>) {
     families
       .set(name, allValues.filter((v) => v.length > name.length + 1 && v.startsWith(name) && /[-_]/.test(v[name.length]!)).length)
       .get(name)!;
+  const series = new Map<string, number>();
+  const seriesSize = (name: string) =>
+    series.get(name) ??
+    series.set(name, allValues.filter((v) => v.startsWith(`${name} `) && /^\d+$/.test(v.slice(name.length + 1))).length).get(name)!;
   const fileLines = new Map<string, Set<string>>();
   for (const l of all) (fileLines.get(l.path) ?? fileLines.set(l.path, new Set()).get(l.path)!).add(l.text.trim());
   const holds = (path: string, text: string) => fileLines.get(path)?.has(text.trim()) ?? false;
-  const context: PairContext = { weight, tokensOf, topWeight, fileValues, taken, familySize, holds };
+  const context: PairContext = { weight, tokensOf, topWeight, fileValues, taken, familySize, seriesSize, holds };
   return { lines, read, weight, postings, norms, context };
 }
 
