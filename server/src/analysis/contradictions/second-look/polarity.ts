@@ -27,8 +27,6 @@ export function flipped(
     if (VERSION_ALONE.test(t)) continue;
     const [no, yes] = ra.negated.has(t) ? [ra, rb] : rb.negated.has(t) ? [rb, ra] : [null, null];
     if (!no || !yes || yes.negated.has(t)) continue;
-    // Both lines say not to, each in its own words ("avoid editing `x`" / "`x` files are never hand-edited"): one rule twice.
-    if (yes.negated.size > 0 && forbidOneAction(no.negated, yes.negated, t, weight, top)) continue;
     const shared = bTerms.has(t) && ra.terms.includes(t);
     if (!((shared && inValue(yes, t)) || (inValue(no, t) && inFolder(yes, t)))) continue;
     // Opposite on one action and one object: the forbidden term is a thing the rule names (a value, a
@@ -46,6 +44,8 @@ export function flipped(
       continue;
     // An entry naming the thing (what it is) does nothing with it: a weak mark. A plain word of prose
     // met in a line of code is often another thing of the same name ("does not match" / `match x {`).
+    // Both lines say not to, each in its own words ("avoid editing `x`" / "`x` files are never hand-edited"): one rule twice.
+    if (yes.negated.size > 0 && forbidOneAction(no.negated, yes.negated, t, weight, top)) continue;
     const strength = Math.min(1, (weight.get(t) ?? 0) / (0.6 * top)) * (yes.entry ? 0.3 : 1) * (yes.code && !inValue(no, t) ? 0.5 : 1);
     if (strength > best.strength) [best.strength, best.against] = [strength, no === ra ? 'a' : 'b'];
   }
@@ -82,16 +82,26 @@ function forbidOneAction(
   weight: ReadonlyMap<string, number>,
   top: number,
 ): boolean {
-  const stems = (words: ReadonlySet<string>) =>
-    new Set(
-      [...words]
-        .filter((w) => w !== term && (weight.get(w) ?? top) >= 0.4 * top)
-        .flatMap((w) => w.split(/[-_]/))
-        .filter((w) => w.length >= 4 && /^\p{L}+$/u.test(w))
-        .map(actionStem),
-    );
-  const theirs = stems(yes);
-  return [...stems(no)].some((s) => s.length >= 4 && theirs.has(s));
+  const theirs = actionStems(yes, weight, top);
+  for (const [stem, word] of actionStems(no, weight, top)) if (word !== term && theirs.has(stem) && theirs.get(stem) !== term) return true;
+  return false;
+}
+
+/** A negation's words of four letters or more, not common here, by stem (each stem to the word it came from), read once per line. */
+const stemsRead = new WeakMap<ReadonlySet<string>, Map<string, string>>();
+function actionStems(words: ReadonlySet<string>, weight: ReadonlyMap<string, number>, top: number): Map<string, string> {
+  let stems = stemsRead.get(words);
+  if (stems) return stems;
+  stems = new Map();
+  for (const w of words) {
+    if ((weight.get(w) ?? top) < 0.4 * top) continue;
+    for (const part of w.split(/[-_]/)) {
+      const stem = actionStem(part);
+      if (stem.length >= 4 && /^\p{L}+$/u.test(part)) stems.set(stem, w);
+    }
+  }
+  stemsRead.set(words, stems);
+  return stems;
 }
 
 const VERSION_ALONE = /^v?\d+(?:\.\d+)*$/;
