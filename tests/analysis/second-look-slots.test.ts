@@ -155,3 +155,14 @@ test('not a pair: steps of one numbered series, and an identifier against a comm
     'crates/quux/AGENTS.md': '# Quux\n\n- Regenerate the kinds with `just tree` after editing them.\n',
   });
 });
+
+test('one job run by two programs in two files is a pair, however little else the lines share: `zorb test -short ./...` / `make test`', async (t) => {
+  const found = await subjectPairs(t, {
+    '.github/copilot-instructions.md': `# Copilot\n\n- Run \`zorb test -short ./...\` before committing a change to the parser or its many helpers\n${padding}\n`,
+    'AGENTS.md': `# Agents\n\n- Default local check for every contributor on any machine: \`make test\`\n- Ship with \`make release\` once green.\n- Wikis live in the shared drive for now.\n- Lint runs in CI on every push.\n`,
+  });
+  assert.ok(
+    found.some((p) => at(p).includes('.github/copilot-instructions.md:3') && at(p).includes('AGENTS.md:3')),
+    JSON.stringify(found.map(at)),
+  );
+});

@@ -2,6 +2,7 @@ import type { Scope, Unit } from '../../../model/model.js';
 import { valueTokens, type Token } from './align.js';
 import { judgePair, type PairContext, type SecondLook } from './judge.js';
 import { copyPairs, type CopyOf } from './copy-pairs.js';
+import { oneJobPairs } from './one-job.js';
 import { ruleLines, type RuleLine } from './rule-lines.js';
 import { lineTerms, mayMark, type LineTerms } from './terms.js';
 import { filesThatMayMeet } from '../../scope/scope-overlap.js';
@@ -80,7 +81,7 @@ export function findSecondLooks(
       if (pair) found.push(pair);
     }
   }
-  found.push(...copyPairs(all, copies, context));
+  found.push(...copyPairs(all, copies, context), ...oneJobPairs(lines, read, weight, norms, context));
   return keepBest(found, limit);
 }
 
