@@ -190,11 +190,9 @@ export class SectionLines {
       joined: node !== undefined,
     };
     const texts = new Set(own.flatMap((x) => measuredLines(x).map((l) => l.text)));
-    // A unit of that section none of whose lines the twin has is the other file's own: a counterpart of what differs.
-    const othersOwn = (x: Unit) => {
-      const lines = measuredLines(x);
-      return x.kind !== 'heading' && lines.length > 0 && lines.every((l) => !texts.has(l.text));
-    };
+    // A unit of that section with a line the twin does not have is the other file's version: a counterpart of what
+    // differs. A lead-in opens other lines than the ones before it: the counterparts end there.
+    const othersOwn = (x: Unit) => x.kind !== 'heading' && !endsWithColon(x) && measuredLines(x).some((l) => !texts.has(l.text));
     const placement = node ? new TwinPlacement(node, othersOwn) : undefined;
     return { section, sections: this.intoSections(section, u), report, placement };
   }
