@@ -122,3 +122,19 @@ test("a twin of the person's section with a reworded lead-in: their text stays a
   );
   await secondPlanIsEmpty(repo, plan);
 });
+
+test('a differing item does not join a list item whose last line is a tag at the margin: past that line it would read as part of an HTML block (coolify)', async (t) => {
+  const repo = sandbox(t, {
+    'AGENTS.md': '# Rules\n\nFor agents.\n\n## Tests\n\n- Write a test for each change.\n- Run the tests.\n</rules>\n',
+    'CLAUDE.md':
+      '# Rules for Claude\n\nFor Claude.\n\n## Tests\n\n- Write a test for each change.\n- Run the tests you wrote, with a filter.\n</rules>\n',
+  });
+  const plan = buildPlan(await scanRepository(repo));
+  assert.ok(
+    content(plan).includes(
+      '### Tests\n\n- Write a test for each change.\n- Run the tests.\n</rules>\n\n- Run the tests you wrote, with a filter.\n</rules>\n\n',
+    ),
+    content(plan),
+  );
+  await secondPlanIsEmpty(repo, plan);
+});

@@ -1,6 +1,11 @@
 import type { Unit } from '../../model/model.js';
 import type { Addition } from './addition.js';
 
+const LIST_LINE = /^(\s*([-*+]|\d+[.)])\s|\s+\S)/;
+
+/** A list item whose last line is still the list's (an item, or indented under one): a next item joins the list right after it. */
+const endsInList = (u: Unit): boolean => u.kind === 'list-item' && LIST_LINE.test(u.lines[u.lines.length - 1]!);
+
 /**
  * Where the lines of a twin section that differ go in the section of another source it joined
  * (issue 40): each run of them right where it stood in its own file, after the line both files
@@ -33,7 +38,7 @@ export class TwinPlacement {
     const listed = run.map((u) => (u.kind === 'list-item' && u.blankBefore ? { ...u, blankBefore: false } : u));
     const prev = flat[at];
     if (!prev) blocks.unshift(run);
-    else if (prev.ui < blocks[prev.bi]!.length - 1 || (prev.u.kind === 'list-item' && run[0]!.kind === 'list-item')) {
+    else if (prev.ui < blocks[prev.bi]!.length - 1 || (endsInList(prev.u) && run[0]!.kind === 'list-item')) {
       blocks[prev.bi]!.splice(prev.ui + 1, 0, ...listed);
       this.after = listed[listed.length - 1]!;
       return listed;
