@@ -138,3 +138,21 @@ test('a differing item does not join a list item whose last line is a tag at the
   );
   await secondPlanIsEmpty(repo, plan);
 });
+
+test('a reworded lead-in whose list is written once from its second item on pairs with the lead-in of that list: no lead-in without its list', async (t) => {
+  const steps = (leadIn: string, first: string) =>
+    `## Release\n\n${leadIn}\n\n${first}- Tag the commit.\n- Push the tag.\n- Publish the notes.\n`;
+  const repo = sandbox(t, {
+    'AGENTS.md': `# Guide\n\nFor agents.\n\n${steps('To release:', '- Bump the version.\n')}`,
+    'CLAUDE.md': `# Guide for Claude\n\nFor Claude.\n\n${steps('Release steps:', '')}`,
+  });
+  const plan = buildPlan(await scanRepository(repo));
+  assert.ok(
+    content(plan).includes(
+      '### Release\n\nTo release:\n\n- Bump the version.\n- Tag the commit.\n- Push the tag.\n- Publish the notes.\n\n## Guide for Claude',
+    ),
+    content(plan),
+  );
+  assert.ok(!content(plan).includes('Release steps:'), content(plan));
+  await secondPlanIsEmpty(repo, plan);
+});

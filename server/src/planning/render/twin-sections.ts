@@ -268,6 +268,13 @@ export class SectionLines {
     return kept;
   }
 
+  /** The unit that introduces the list or code `u` stands in (the items before it passed over), if any. */
+  private leadInOf(u: Unit): Unit | undefined {
+    let x = this.before.get(u);
+    while (x && x.kind === 'list-item' && u.kind === 'list-item' && x.path === u.path) x = this.before.get(x);
+    return x;
+  }
+
   /**
    * A lead-in of a twin section, written whole, whose next unit was merged (or written in part)
    * into a unit of the target that a lead-in of another file introduces: two versions of one lead-in
@@ -275,7 +282,7 @@ export class SectionLines {
    */
   private pairLeadIn(u: Unit, results: Written[], i: number, twin: Twin, merged: Merged[]): void {
     const next = results[i + 1]?.copy;
-    const lead = next && this.before.get(next);
+    const lead = next && this.leadInOf(next);
     if (results[i]!.w !== u || !lead || !endsWithColon(u) || !endsWithColon(lead) || lead.path === u.path) return;
     const keptAt = { path: lead.path, line: (lead as Partial<UnitPart>).at?.[0] ?? lead.line, text: lead.lines.join(' ').trim() };
     merged.push({
