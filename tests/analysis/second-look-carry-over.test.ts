@@ -101,11 +101,18 @@ test('a long command drifted by a folder put inside its path, and one line of co
     'CLAUDE.md': `# Claude\n\n\`\`\`sh\n${long('')}\n\`\`\`\n`,
   });
   assert.deepEqual(found.map(at), [['AGENTS.md:4', 'CLAUDE.md:4']]);
-  const cased = await subjectPairs(t, {
-    'AGENTS.md': `# Agents\n\n\`\`\`py\ndef keep_known(ids: Sequence[int]) -> Sequence[int]:\n\`\`\`\n\n${padding}\n`,
-    'CLAUDE.md': '# Claude\n\n```py\ndef keep_known(ids: sequence[int]) -> sequence[int]:\n```\n',
-  });
-  assert.deepEqual(cased.map(at), [['AGENTS.md:4', 'CLAUDE.md:4']]);
+  // A line of code written in two cases is reported (a drifted copy, k39x), no longer a second look.
+  const scan = await scanRepository(
+    sandbox(t, {
+      'AGENTS.md': `# Agents\n\n\`\`\`py\ndef keep_known(ids: Sequence[int]) -> Sequence[int]:\n\`\`\`\n\n${padding}\n`,
+      'CLAUDE.md': '# Claude\n\n```py\ndef keep_known(ids: sequence[int]) -> sequence[int]:\n```\n',
+    }),
+  );
+  const cased = analyze(scan, FINDERS).problems.filter((p) => p.type === 'contradiction');
+  assert.deepEqual(
+    cased.map((p) => [p.kind, p.certainty, ...at(p)]),
+    [['drifted-copy', 'medium', 'AGENTS.md:4', 'CLAUDE.md:4']],
+  );
 });
 
 test('two naming styles for one thing: "constants should be PascalCase" / "constants are SCREAMING_SNAKE_CASE"', async (t) => {

@@ -168,17 +168,22 @@ test(`approve's first round offers at most ${SHOWN_SECOND_LOOKS} pairs worth a s
   assert.equal(offered.filter((c) => c.option.secondLook).length, SHOWN_SECOND_LOOKS);
 });
 
-test('one file named in two cases is a pair, ranked first: a link to `docs/Zephyr.md` and one to `docs/zephyr.md`', async (t) => {
-  const found = await subjectPairs(t, {
-    'AGENTS.md': `# Agents\n\n- Read [the zephyr guide](docs/Zephyr.md) first.\n- Run \`quax lint\` on \`src/core/alpha.ts\`.\n${padding}\n`,
-    'CLAUDE.md': '# Claude\n\n- Read [the zephyr guide](docs/zephyr.md) first.\n- Run `quax lint` on `src/core/beta.ts`.\n',
-  });
-  assert.ok(found.length >= 1, JSON.stringify(found));
-  assert.deepEqual(at(found[0]!), ['AGENTS.md:3', 'CLAUDE.md:3']);
-  assert.match(saidOf(found[0]!), /Zephyr\.md" vs "docs\/zephyr\.md|zephyr\.md" vs "docs\/Zephyr\.md/);
-  // Two paths to files of other names (a list of files, each its own) rank below it, if at all.
-  const files = found.findIndex((p) => at(p).join(' ') === 'AGENTS.md:4 CLAUDE.md:4');
-  assert.ok(files === -1 || files > 0);
+test('one file named in two cases is reported (drifted-name), not a second look: a link to `docs/Zephyr.md` and one to `docs/zephyr.md`', async (t) => {
+  const scan = await scanRepository(
+    sandbox(t, {
+      'AGENTS.md': `# Agents\n\n- Read [the zephyr guide](docs/Zephyr.md) first.\n- Run \`quax lint\` on \`src/core/alpha.ts\`.\n${padding}\n`,
+      'CLAUDE.md': '# Claude\n\n- Read [the zephyr guide](docs/zephyr.md) first.\n- Run `quax lint` on `src/core/beta.ts`.\n',
+    }),
+  );
+  const problems = analyze(scan, FINDERS).problems.filter((p) => p.type === 'contradiction');
+  const reported = problems.filter((p) => p.certainty !== 'low');
+  assert.deepEqual(
+    reported.map((p) => [p.kind, ...at(p)]),
+    [['drifted-name', 'AGENTS.md:3', 'CLAUDE.md:3']],
+  );
+  assert.match(saidOf(reported[0]!), /docs\/Zephyr\.md` vs `docs\/zephyr\.md|docs\/zephyr\.md` vs `docs\/Zephyr\.md/);
+  // Two paths to files of other names (a list of files, each its own) are no report.
+  assert.ok(!reported.some((p) => at(p).join(' ') === 'AGENTS.md:4 CLAUDE.md:4'));
 });
 
 test('"`x` needs no change" turns `x`; a negated folder meets a path through it; a listing names its thing first', async (t) => {

@@ -21,6 +21,8 @@ export interface PlanFidelity {
   sectionsTwice: string[];
   /** A source's section written as a section of its own in a file that already holds most of its lines in one section from another file. */
   sectionsMostlyThere: string[];
+  /** A heading whose topic (its words, markup, numbering and a parenthesis aside) a heading from another file has already in the same written file. */
+  topicsTwice: string[];
   /** Exact duplicates written again in another section of the same file: listed, not a defect. */
   repeatedElsewhere: string[];
   notesUnwritten: string[];
@@ -119,12 +121,72 @@ function sectionsMostlyThere(lines: string[], code: boolean[], fileOf: (i: numbe
   return out;
 }
 
+/** A heading's topic: its words, without `#`s, markup, a leading number ("3. ", "A) ") or a parenthesis; lower case. */
+const topicOf = (line: string): string =>
+  line
+    .replace(/^ {0,3}#{1,6}\s+/, '')
+    .replace(/[*_`]/g, '')
+    .replace(/\([^)]*\)/g, ' ')
+    .replace(/^\s*(?:\d+|[A-Za-z])[.)]\s+/, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+/** The words (three letters or more) of the headings a heading stands under in a written file, its title aside. */
+function subjects(lines: string[], heads: number[]): Map<number, Set<string>> {
+  const out = new Map<number, Set<string>>();
+  const open: { level: number; words: string[] }[] = [];
+  for (const i of heads) {
+    const level = /^ {0,3}(#+)/.exec(lines[i]!)![1]!.length;
+    while (open.length > 0 && open[open.length - 1]!.level >= level) open.pop();
+    out.set(i, new Set(open.flatMap((o) => o.words)));
+    // The file's `# ` title is every section's: no subject of its own.
+    open.push({
+      level,
+      words:
+        level < 2
+          ? []
+          : topicOf(lines[i]!)
+              .split(' ')
+              .filter((w) => w.length >= 3),
+    });
+  }
+  return out;
+}
+
+/**
+ * The headings of a written file whose topic a heading from another file has there already (issue 40, "a
+ * Copilot digest plus its source give one section per topic": Resume-Matcher's "### Frontend",
+ * "### Definition of Done", "### Available Agents" written twice): `line "heading" (first at line n)`.
+ * Headings of one file that share a topic (a monorepo's "### Testing" under each package) are its own
+ * shape, and two sources' headings under titles of other subjects ("## Database" under "# Orders API"
+ * and under "# Billing worker") are two topics; a heading of the person's file always counts.
+ */
+function topicsTwice(lines: string[], code: boolean[], fileOf: (i: number) => string, own: string): string[] {
+  const out: string[] = [];
+  const seen = new Map<string, { line: number; file: string; under: Set<string> }[]>();
+  const heads = lines.flatMap((l, i) => (!code[i] && HEADING.test(l) ? [i] : []));
+  const under = subjects(lines, heads);
+  for (const i of heads) {
+    const topic = topicOf(lines[i]!);
+    if (topic === '') continue;
+    const here = { line: i + 1, file: fileOf(i), under: under.get(i)! };
+    const before = seen.get(topic) ?? [];
+    const same = (b: typeof here) => b.file === own || here.file === own || [...b.under].some((w) => here.under.has(w));
+    const other = before.find((b) => b.file !== here.file && same(b));
+    if (other) out.push(`${i + 1} ${JSON.stringify(lines[i]!.trim())} (first at line ${other.line})`);
+    seen.set(topic, [...before, here]);
+  }
+  return out;
+}
+
 /** A plan's counters with nothing found yet. */
 export const noPlanCases = (): PlanFidelity => ({
   linesLost: [],
   writtenTwice: [],
   sectionsTwice: [],
   sectionsMostlyThere: [],
+  topicsTwice: [],
   repeatedElsewhere: [],
   notesUnwritten: [],
 });
@@ -174,6 +236,7 @@ export function planFidelity(repo: string, plan: Plan, name = '', linesOf: (p: s
       return o.path;
     };
     f.sectionsMostlyThere.push(...sectionsMostlyThere(lines, code, fileOf).map((c) => `${name}: ${o.path}:${c}`));
+    f.topicsTwice.push(...topicsTwice(lines, code, fileOf, o.path).map((c) => `${name}: ${o.path}:${c}`));
     const bySection = new Map<string, number>();
     const anywhere = new Map<string, number>();
     let section = 0;

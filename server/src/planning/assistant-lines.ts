@@ -133,11 +133,13 @@ export function assistantChoices(
   choices: PlanChoices,
   managed: IsManaged,
   resolves: (repoPath: string) => boolean,
+  restated: ReadonlyMap<string, AboutAssistantSection> = new Map(),
 ): AssistantChoices {
   const out: AssistantChoices = { options: [], rewrites: new LineMap(), leftOut: new LineMap(), notes: [] };
   for (const doc of docs.filter((d) => d.role === 'legacy')) {
-    // Sections about an assistant itself, and notes on a piece of work: each offered with all its lines.
-    const about = [...aboutAssistantSections(doc), ...workingNotes(doc)];
+    // Sections about an assistant itself, notes on a piece of work, a guide its target already holds in other words: each offered with all its lines.
+    const guide = restated.get(doc.path);
+    const about = [...aboutAssistantSections(doc), ...workingNotes(doc), ...(guide ? [guide] : [])];
     const found: (OtherAssistantLine & { keep?: string })[] = [...otherAssistantLines(doc)];
     for (const a of about) if (!found.some((f) => f.line === a.line)) found.push({ line: a.line, text: a.text, names: a.names });
     // Lines Copilot cannot act on: the file describing itself, orders to the agent's harness, files it cannot reach.
@@ -228,7 +230,7 @@ export function aboutWrittenLines(
     }),
     options: options.flatMap((o): AssistantOption[] => {
       const lines = written(o.path, o.lines);
-      if (lines.length === o.lines.length) return [o];
+      // What leave out takes is what is written of the file: a line merged into another file's is not in the diff.
       return lines.length === 0 ? [] : [{ ...o, lines, leftOut: written(o.path, o.leftOut) }];
     }),
   };

@@ -83,6 +83,16 @@ const WORDS: Words = {
     const kept = n.repeats.map((r) => (r.keptAt.path === n.path ? `${r.keptAt.line}` : `${r.keptAt.path}:${r.keptAt.line}`));
     return `${n.path}: line${many ? 's' : ''} ${n.repeats.map((r) => r.line).join(', ')} repeat${many ? '' : 's'} what the same section says before (line${many ? 's' : ''} ${kept.join(', ')}), word for word: written once in ${n.target}.`;
   },
+  'restated-lines': (n) => {
+    const shown = n.merged.slice(0, MAX_LISTED).map((m) => `line ${m.line} "${excerpt(m.text)}" (as ${m.keptAt.path}:${m.keptAt.line})`);
+    const more = n.merged.length > MAX_LISTED ? `, and ${n.merged.length - MAX_LISTED} more` : '';
+    const [count, says] = n.merged.length === 1 ? ['one line', 'says'] : [`${n.merged.length} lines`, 'say'];
+    const rest =
+      n.kept === 0
+        ? 'nothing of it is left to write'
+        : `its other ${n.kept === 1 ? 'line is' : `${n.kept} lines are`} written, under its own headings; approve's first round can leave the whole file out`;
+    return `${n.path}: ${count} ${says} what ${n.target} says already, in other words, and ${n.merged.length === 1 ? 'is' : 'are'} not written again (named as merged, each with the line it restates): ${shown.join('; ')}${more}; ${rest}.`;
+  },
   'other-assistant': (n) => {
     const shown = n.lines.slice(0, MAX_LISTED).map((l) => `line ${l.line} "${excerpt(l.text)}" (${l.names})`);
     const more = n.lines.length > MAX_LISTED ? `, and ${n.lines.length - MAX_LISTED} more` : '';

@@ -34,6 +34,8 @@ export type Note =
       /** Whether the lines that differ went into the sections they repeat (another source's), else after the person's text. */
       joined: boolean;
     }
+  /** A guide's lines that say what its target holds already in other words, not written again (issue 40): each with the line it restates; how many of its lines are written. */
+  | { kind: 'restated-lines'; path: string; target: string; merged: { line: number; text: string; keptAt: LineRef }[]; kept: number }
   /** Units a file says again in one section, written once (issue 40): each repeat's line, and where what it repeats is written. */
   | { kind: 'repeats-once'; path: string; repeats: { line: number; keptAt: LineRef }[]; target: string }
   /** Lines of a migrated file written for another assistant (analysis/discovery/other-assistants.ts): listed, and what the person chose for them. */

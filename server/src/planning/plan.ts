@@ -30,6 +30,7 @@ import { writeTargets, type Written } from './write-targets.js';
 import { scopeChoices } from './scopes.js';
 import { aboutWrittenLines, assistantChoices, withoutLeftOut } from './assistant-lines.js';
 import { pointerLines } from './pointer-lines.js';
+import { restatedGuides, withoutRestated } from './restated-guide.js';
 import { managedLookup } from './render/managed.js';
 import { managedStays } from './managed-stays.js';
 import { allInManagedBlocks } from '../model/managed-blocks.js';
@@ -187,7 +188,13 @@ function planWith(scanned: ScanResult, analyzed: Analysis, choices: PlanChoices)
   const { scan, linesOf, copies, l, repoint } = repointed({ ...scanned, docs: scopes.docs }, choices);
   // A kept legacy line and its copy with pointers rewritten are one rule, not a contradiction to mark.
   const analysis = repoint ? { ...analyzed, problems: withoutRepointedCopies(analyzed.problems, scanned, () => repoint) } : analyzed;
-  const { conflicts, marks, dropped, assistants, removed, stays, lineNotes } = lineEffects(scan, analysis, choices, l, linesOf);
+  const { conflicts, marks, dropped, assistants, removed, stays, lineNotes, guides } = lineEffects(scan, analysis, choices, l, linesOf);
+  // A guide the target already holds in other words: what it restates is not written again (issue 40).
+  const restated = withoutRestated(
+    l.targets.map((t) => ({ ...t, docs: t.docs.map((d) => withoutLeftOut(withoutLeftOut(d, assistants.leftOut), stays)) })),
+    l.docs.filter((d) => d.role === 'copilot'),
+    guides,
+  );
   const imports = new LineMap(scan.imports.map((r) => [{ path: r.from, line: r.line }, r] as const));
   const written = writeTargets(
     {
@@ -201,12 +208,14 @@ function planWith(scanned: ScanResult, analyzed: Analysis, choices: PlanChoices)
       rewrites: assistants.rewrites,
       imports,
     },
-    l.targets.map((t) => ({ ...t, docs: t.docs.map((d) => withoutLeftOut(withoutLeftOut(d, assistants.leftOut), stays)) })),
+    restated.targets,
   );
+  written.merged.unshift(...restated.merged);
   const blockedNotes = l.copilotBlocked ? [blockedCopilotNote(scan, l.link, l.targets)] : [];
   // No note or choice about a line the plan does not write: merged into the same line of another file.
   const about = aboutWrittenLines(lineNotes, assistants.options, written.merged);
-  const notes: Note[] = [...blockedNotes, ...written.notes, ...scopes.notes, ...about.notes];
+  const restatedNotes = restated.restated.map((r): Note => ({ kind: 'restated-lines', ...r }));
+  const notes: Note[] = [...blockedNotes, ...written.notes, ...restatedNotes, ...scopes.notes, ...about.notes];
   const { operations } = written;
   const legacy = options(scan, l, written, copies.copies);
   for (const option of legacy) {
@@ -265,7 +274,12 @@ function lineEffects(scan: ScanResult, analysis: Analysis, choices: PlanChoices,
   const conflicts = conflictOptions(analysis, linesOf, managed);
   const { marks, dropped, kept } = conflictEffects(conflicts, choices, l.docs);
   const targetOf = (d: InstructionDoc) => l.targets.find((t) => t.docs.includes(d))?.path ?? COPILOT_INSTRUCTIONS_PATH;
-  const assistants = assistantChoices(l.legacyDocs, targetOf, choices, managed, fileThere(scan));
+  const restated = restatedGuides(
+    l.legacyDocs,
+    l.docs.filter((d) => d.role === 'copilot'),
+    targetOf,
+  );
+  const assistants = assistantChoices(l.legacyDocs, targetOf, choices, managed, fileThere(scan), restated);
   const pointers = pointerLines(l.legacyDocs, targetOf, managed);
   const stay = managedStays(l.legacyDocs, linesOf);
   const removed = new LineMap(
@@ -279,7 +293,7 @@ function lineEffects(scan: ScanResult, analysis: Analysis, choices: PlanChoices,
     return lines.length === 0 ? [] : [{ ...n, lines }];
   };
   const lineNotes = [...assistants.notes.flatMap(aboutWritten), ...pointers.notes, ...stay.notes, ...kept.flatMap(aboutWritten)];
-  return { conflicts, marks, dropped, assistants, removed, stays: stay.stays, lineNotes };
+  return { conflicts, marks, dropped, assistants, removed, stays: stay.stays, lineNotes, guides: new Set(restated.keys()) };
 }
 
 /** The options offered for the files the plan leaves or moves: the linked Copilot file, legacy files, files left out. */

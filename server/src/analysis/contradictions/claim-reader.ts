@@ -356,6 +356,8 @@ const ROLE_FILLER = new Set([
   'suite',
 ]);
 const STRICT = /\b(?:must|always|only|never|not)\b/i;
+/** A path or glob in a code span followed by "only": the scope of the line, not a demand. */
+const PATH_ONLY = /`[\w.@*-]*[/*][^`\s]*`\s+only\b/gi;
 const NEGATED_COMMAND = /\b(?:not|never|instead of|rather than|don'?t use|do not use|avoid)\s*(?:\*\*|__)?\s*$/i;
 
 export function roleClaim(line: string): RoleClaim | null {
@@ -372,7 +374,9 @@ export function roleClaim(line: string): RoleClaim | null {
     if (!oneOffCommand(command)) commands.push(command);
   }
   if (commands.length === 0) return null;
-  const strict = STRICT.test(line.replace(/`[^`]*`/g, ''));
+  // "`web/**` only" names the part of the repository the line is for: it does not insist.
+  const prose = line.replace(PATH_ONLY, '').replace(/`[^`]*`/g, '');
+  const strict = STRICT.test(prose);
   const label = ROLE_LABEL.exec(line);
   if (label && label.index === 0 && line.indexOf('`') > label[0].length - 1) {
     const words = label[1]!
@@ -386,7 +390,7 @@ export function roleClaim(line: string): RoleClaim | null {
     }
   }
   // A strict rule without a label: the role is what its one command runs ("MUST run inside Docker: `docker exec app php artisan test`").
-  if (strict && commands.length === 1 && /\b(?:must|always|only)\b/i.test(line.replace(/`[^`]*`/g, ''))) {
+  if (strict && commands.length === 1 && /\b(?:must|always|only)\b/i.test(prose)) {
     const words = commands[0]!.split(' ');
     const role = COMMAND_ROLES[words[words.length - 1]!];
     if (role) return { role, commands, strict };

@@ -7,6 +7,7 @@ import { RANGE_MARK, versionClaims } from './versions.js';
 import { actionClaims, codeCommands, roleClaim, tableCommands } from './claim-reader.js';
 import type { Claim, ClaimBase } from './claim.js';
 import { proseCommands } from './prose-commands.js';
+import { codeUseClaims } from './code-uses.js';
 import { bareItem, dontFrom, listHead } from './list-heads.js';
 import { commandTool, commandVersions, COMMAND_TOOLS, normalizeCommand, oneOffCommand, runnerTool } from './tools.js';
 
@@ -53,6 +54,7 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
   const sections = new Map<string, string>();
   const previous = new Map<string, string>();
   const dontList = new Map<string, boolean>();
+  const previousProse = new Map<string, string>();
   const line = new LineReading();
   for (const unit of units) {
     // Headings name a section; the rules are the lines under them.
@@ -63,6 +65,7 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
       previous.set(unit.path, unit.lines[0]!);
       continue;
     }
+    if (unit.kind === 'code') previousProse.set(`${unit.path}:${unit.line}`, previous.get(unit.path) ?? '');
     line.unit = unit;
     line.scope = scopeOf(unit);
     line.section = sections.get(unit.path) ?? '';
@@ -71,6 +74,7 @@ export function extractClaims(units: Unit[], scopeOf: (u: Unit) => Scope = () =>
     unitClaims(line, claims);
     previous.set(unit.path, lastProse(unit));
   }
+  claims.push(...codeUseClaims(claims, units, scopeOf, previousProse));
   return claims;
 }
 

@@ -133,9 +133,10 @@ export function findConflicts(claims: Claim[]): Conflict[] {
   const byTopic = new Map<string, Claim[]>();
   for (const c of claims) pushTo(byTopic, c.topic, c);
   const conflicts: Conflict[] = [];
-  for (const list of byTopic.values()) {
-    if (list.length < 2) continue;
-    const pairs = clashingPairs(list);
+  for (const ofTopic of byTopic.values()) {
+    if (ofTopic.length < 2) continue;
+    const list = ofTopic[0]!.kind === 'version' ? leaveCatalogues(ofTopic) : ofTopic;
+    const pairs = clashingPairs(list, ofTopic[0]!.kind === 'option' ? jobsGiven(list) : NO_JOBS);
     if (pairs.length === 0) continue;
     // Lines are what a person keeps or drops: one claim stands for each line.
     const lines: Claim[] = [];
@@ -181,6 +182,62 @@ export function findConflicts(claims: Claim[]): Conflict[] {
   return conflicts;
 }
 
+const NO_JOBS: ReadonlySet<string> = new Set();
+const valuePair = (a: string, b: string) => (a < b ? `${a}\0${b}` : `${b}\0${a}`);
+
+/** An option named with what it is for: "`pnpm` as the package manager", "`bun` to run scripts", "x for the docs". */
+/** A choice that claims the whole field ("pnpm for all package management", "only pnpm"): another tool's job contradicts it. */
+const EXCLUSIVE = /\b(?:all|every|any|only|always|must|never|exclusively)\b/i;
+const JOB_AFTER = new Map<string, RegExp>();
+const givesJob = (c: Claim): boolean => {
+  let re = JOB_AFTER.get(c.value);
+  if (!re) JOB_AFTER.set(c.value, (re = new RegExp(`\\b${c.value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\`?\\s+(?:as|to|for)\\s`, 'i')));
+  return re.test(c.text);
+};
+
+/**
+ * The pairs of options one section of one file chooses both of, on lines that say what each is for
+ * ("Use pnpm as the package manager", "Use bun to run npm scripts"): the file gives each its job, and
+ * the two do not contradict anywhere in the repository ("Use pnpm." and "Use yarn." give none, and
+ * do). Only rules count, not a step or a command that uses one.
+ */
+function jobsGiven(list: Claim[]): ReadonlySet<string> {
+  if (list.every((c) => c.value === list[0]!.value)) return NO_JOBS;
+  const chosen = new Map<string, Set<string>>(); // file and section -> the values chosen there
+  const jobLines = new Set(list.filter((c) => c.positive && givesJob(c) && !EXCLUSIVE.test(c.text)).map(lineKey));
+  if (jobLines.size < 2) return NO_JOBS;
+  let out: Set<string> | null = null;
+  for (const c of list) {
+    if (!c.positive || !makesClaim(c) || !jobLines.has(lineKey(c))) continue;
+    const key = `${c.path}\0${c.section}`;
+    const values = chosen.get(key) ?? new Set<string>();
+    chosen.set(key, values);
+    for (const v of values) if (v !== c.value) (out ??= new Set()).add(valuePair(v, c.value));
+    values.add(c.value);
+  }
+  return out ?? NO_JOBS;
+}
+
+/** Distinct versions of one name in one section of one file from which on they are a catalogue. */
+const CATALOGUE_VERSIONS = 3;
+
+/**
+ * The version claims of one name, without the catalogues: one section of one file that names three
+ * versions of it or more ("Claude 4.5 family", "3.7 family", "3.5 family") lists what exists or is
+ * supported, and chooses none of them.
+ */
+function leaveCatalogues(list: Claim[]): Claim[] {
+  const values = new Map<string, Set<string>>();
+  for (const c of list) {
+    const key = `${c.path}\0${c.section}`;
+    const seen = values.get(key);
+    if (seen) seen.add(c.value);
+    else values.set(key, new Set([c.value]));
+  }
+  if (values.size === list.length) return list;
+  return list.filter((c) => values.get(`${c.path}\0${c.section}`)!.size < CATALOGUE_VERSIONS);
+}
+
 /**
  * The lines of one conflict that make its claim. A line that only uses a tool (a step that runs
  * `pnpm test`, an example command) is a side only when the conflict needs it: when rules clash
@@ -214,7 +271,7 @@ function signature(c: Claim, i: number): string {
  * other group from another rule. The links join the same lines into the same conflicts as every
  * pair would, without comparing every pair of rules (a repository that says "use pnpm" 500 times).
  */
-function clashingPairs(list: Claim[]): [Claim, Claim, string][] {
+function clashingPairs(list: Claim[], jobs: ReadonlySet<string>): [Claim, Claim, string][] {
   const groups = [
     ...groupBy(
       list.map((c, i) => ({ c, key: signature(c, i) })),
@@ -238,6 +295,7 @@ function clashingPairs(list: Claim[]): [Claim, Claim, string][] {
       }
       const ga = groups[i]!;
       const gb = groups[j]!;
+      if (jobs.size > 0 && jobs.has(valuePair(ga[0]!.value, gb[0]!.value))) continue;
       const reason = clashApart(ga[0]!, gb[0]!);
       if (!reason) continue;
       for (const a of ga) {

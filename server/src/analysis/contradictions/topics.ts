@@ -226,10 +226,12 @@ export const NEGATION_BEFORE = /\b(?:never|don'?t|do not|not|avoid|no|instead of
 export const CONTRAST_BEFORE = /\b(?:not|instead of|rather than|nor|over)(?:\s+(?:use|using))?\s*$/i;
 
 /**
- * Any capitalised name followed by a dotted version ("Remix 2.1", "Next.js 14.2") is a version
- * claim; two different versions of one name contradict. Words that number things are not names.
+ * Any capitalised name followed by a dotted version ("Remix 2.1", "Next.js 14.2") or a major version
+ * written with its "v" ("Tailwind CSS v4"; a bare "Engine 2" numbers things) is a version claim
+ * (group 2, or 3 for a major); two different versions of one name contradict. Words that number
+ * things are not names.
  */
-export const GENERIC_VERSION = /\b([A-Z][A-Za-z0-9+-]*(?:\.[a-z]+)?)\s+v?(\d+\.\d+(?:\.\d+)?)\b/g;
+export const GENERIC_VERSION = /\b([A-Z][A-Za-z0-9+-]*(?:\.[a-z]+)?)\s+(?:v?(\d+\.\d+(?:\.\d+)?)|v(\d+))\b/g;
 export const NOT_A_PRODUCT = new Set([
   'section',
   'step',

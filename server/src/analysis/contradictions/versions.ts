@@ -44,7 +44,9 @@ export function versionClaims(raw: string): readonly VersionClaim[] {
     const prefix = namePrefix(before);
     if (prefix === '' && NOT_A_PRODUCT.has(m[1]!.toLowerCase())) continue;
     const name = prefix === '' ? m[1]! : `${prefix} ${m[1]!}`;
-    const value = reading(before, text.slice(m.index + m[0].length), m[2]!);
+    // "before Tailwind CSS v3": the words before the whole name say whether it is a condition.
+    const lead = prefix === '' ? before : before.replace(NAME_WORDS_AT_END, '');
+    const value = reading(lead, text.slice(m.index + m[0].length), (m[2] ?? m[3])!);
     if (value) out.push({ key: name.toLowerCase(), name, value });
   }
   return out;
@@ -62,9 +64,12 @@ export function normalizeRanges(text: string): string {
   return text.replace(/(?:>=|\u2265|\^)\s*v?(\d+(?:\.\d+){0,2})(?:\.[x*])?/g, '$1+').replace(/(?:~=?|==)\s*v?(\d+(?:\.\d+){0,2})/g, '$1');
 }
 
+/** The capitalised words at the end of a text: a name's first words. */
+const NAME_WORDS_AT_END = /(?:[A-Z][\w+.-]*\s+)+$/;
+
 /** Capitalised words right before a name that belong to it: "Pest" in "Pest PHP 3.8", none in "Use PHP 8.4". */
 function namePrefix(before: string): string {
-  const words = (/(?:[A-Z][\w+.-]*\s+)+$/.exec(before)?.[0] ?? '')
+  const words = (NAME_WORDS_AT_END.exec(before)?.[0] ?? '')
     .trim()
     .split(/\s+/)
     .filter((w) => w !== '');

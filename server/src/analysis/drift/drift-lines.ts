@@ -37,6 +37,29 @@ export function linesOf(units: Unit[], scopeOf: (u: Unit) => Scope, keep: (path:
   return out;
 }
 
+/** A comment after the code on its line (`# …`, `// …`), or a whole comment line. */
+const CODE_COMMENT = /(?:^|\s+)(?:#|\/\/)(?:\s.*)?$/;
+
+/**
+ * The lines inside the code blocks of the units (fences aside), with their sections: a command or a
+ * line of code copied into another file drifts like a rule does.
+ */
+export function codeLinesOf(units: Unit[], scopeOf: (u: Unit) => Scope): Line[] {
+  const out: Line[] = [];
+  const headings = new Map<string, string>();
+  for (const u of units) {
+    if (u.kind === 'heading') headings.set(u.path, sectionTitle(u));
+    if (u.kind !== 'code') continue;
+    for (let i = 1; i < u.lines.length; i++) {
+      // A comment after the code says what it is for: two copies of one command may say it differently.
+      const text = u.lines[i]!.replace(CODE_COMMENT, '');
+      if (/^\s*(?:`{3,}|~{3,})/.test(text)) continue;
+      out.push({ path: u.path, line: u.line + i, text, scope: scopeOf(u), section: headings.get(u.path) ?? '', unit: u.line });
+    }
+  }
+  return out;
+}
+
 export const meet = (a: Line, b: Line) => scopesOverlap(a.scope, b.scope);
 export const at = (l: Line) => `${l.path}:${l.line}`;
 const quote = (t: string) => {

@@ -11,9 +11,10 @@ import type { Scope, Unit } from '../../model/model.js';
 import { pushTo } from '../../common/collections.js';
 import { filesThatMayMeet } from '../scope/scope-overlap.js';
 import { codeCommands } from '../contradictions/claim-reader.js';
-import { linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
+import { codeLinesOf, linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
 import { driftedValues } from './drifted-values.js';
-import { driftedEdits, respelledNames } from './drifted-edits.js';
+import { driftedEdits, recasedCode, respelledNames } from './drifted-edits.js';
+import { movedPaths } from './moved-paths.js';
 import { staleLayouts } from './stale-layout.js';
 import { frequencyPairs, mayStateFrequency } from './frequency.js';
 
@@ -38,10 +39,21 @@ export function findDrift(
   const across = lines.filter((l) => shared.has(l.path));
   const styled = lines.filter((l) => STYLE_WORDS.test(l.text));
   const frequent = lines.filter((l) => mayStateFrequency(l.text));
+  // Lines of code blocks drift too (a command, a signature copied): read only where files meet.
+  const code =
+    shared.size === 0
+      ? []
+      : codeLinesOf(
+          units.filter((u) => u.kind === 'code' && shared.has(u.path)),
+          scopeOf,
+        );
   return [
     ...driftedValues(across),
+    ...driftedValues(code, true),
+    ...recasedCode(code),
     ...driftedEdits(across),
     ...respelledNames(across),
+    ...movedPaths(across),
     ...driftedNames(across),
     ...driftedLabels(lines, copies),
     ...stylePairs(styled),

@@ -210,3 +210,40 @@ export function respelledNames(lines: Line[]): Drifted[] {
   }
   return out;
 }
+
+/** Characters from which on a line of code is a rule's example, not a fragment (`x = list()`). */
+const MIN_CODE_LINE = 30;
+
+/**
+ * A line of code copied into another file with names in another case (`List[str]` / `list[str]`,
+ * `Set[str]` / `set[str]`): the same line case aside, in files whose scopes meet, each spelling in its
+ * own files. In code another case is another name, so one of the copies was edited.
+ */
+export function recasedCode(lines: Line[]): Drifted[] {
+  const groups = new Map<string, Line[]>();
+  for (const l of lines) {
+    const text = l.text.trim();
+    if (text.length >= MIN_CODE_LINE) pushTo(groups, text.toLowerCase(), l);
+  }
+  const out: Drifted[] = [];
+  for (const g of groups.values()) {
+    if (g.length < 2 || g.length > MAX_GROUP) continue;
+    const texts = [...new Set(g.map((l) => l.text.trim()))].sort();
+    if (texts.length !== 2) continue;
+    const sides = texts.map((t) => g.filter((l) => l.text.trim() === t));
+    const paths = sides.map((s) => new Set(s.map((l) => l.path)));
+    if ([...paths[0]!].some((p) => paths[1]!.has(p))) continue;
+    if (!sides[0]!.some((p) => sides[1]!.some((q) => meet(p, q)))) continue;
+    const [a, b] = texts.map((t) => t.split(/([\w.]+)/).filter((w) => /\w/.test(w))) as [string[], string[]];
+    const changed = [...new Set(a.flatMap((w, i) => (w !== b[i] ? [`${w}/${b[i]}`] : [])))];
+    out.push(
+      problem(
+        'drifted-copy',
+        changed.join(', '),
+        `the same line of code with ${changed.map((c) => `"${c.replace('/', '" vs "')}"`).join(', ')}`,
+        sides,
+      ),
+    );
+  }
+  return out;
+}

@@ -31,10 +31,27 @@ export function valueKind(t: string, first: boolean): string | null {
 /**
  * The same rule in two files with one value changed: lines of 6 to 40 tokens that differ in exactly
  * one token, both values. One report per changed token, every line on the side of its value.
+ * `moved`: lines of code, where only a path moved to another folder counts (movedPath).
  */
-export function driftedValues(lines: Line[]): Drifted[] {
-  return driftedCopies(oneTokenApart(halfGroups(lines)));
+export function driftedValues(lines: Line[], moved = false): Drifted[] {
+  return driftedCopies(oneTokenApart(halfGroups(lines)), moved);
 }
+
+/** The last part of a path (`[name]` in `db/migrations/common/[name]`), and the folder before it. */
+const splitPath = (v: string) => {
+  const p = v.replace(/`/g, '').replace(/\/+$/, '');
+  const at = p.lastIndexOf('/');
+  return { base: p.slice(at + 1), folder: p.slice(0, Math.max(at, 0)) };
+};
+/**
+ * One file or folder named at two places (`db/migrations/common/[name]`, `db/migrations/[name]`): in a
+ * copied line of code, where two examples differ by the file they run on (`tests/a.py`, `tests/b/`),
+ * only a moved path is a drifted value.
+ */
+const movedPath = (values: string[]) =>
+  values.every((v) => valueKind(v, false) === 'path') &&
+  new Set(values.map((v) => splitPath(v).base)).size === 1 &&
+  new Set(values.map((v) => splitPath(v).folder)).size === values.length;
 
 /** Lines read into tokens only when compared. */
 type Entry = { l: Line; t: string[] | null };
@@ -109,7 +126,7 @@ function oneTokenApart(groups: Map<number, Entry | Entry[]>): Map<string, Apart[
 }
 
 /** One report per changed token, every line on the side of its value, when files whose scopes meet disagree. */
-function driftedCopies(byKey: Map<string, Apart[]>): Drifted[] {
+function driftedCopies(byKey: Map<string, Apart[]>, moved: boolean): Drifted[] {
   const out: Drifted[] = [];
   const seen = new Set<string>();
   for (const all of byKey.values()) {
@@ -120,7 +137,7 @@ function driftedCopies(byKey: Map<string, Apart[]>): Drifted[] {
     if (list.length < 2) continue;
     const values = new Map<string, Line[]>();
     for (const x of list) pushTo(values, x.token, x.l);
-    if (values.size < 2) continue;
+    if (values.size < 2 || (moved && !movedPath([...values.keys()]))) continue;
     // "`Environment`" and "`Environment.php`" name one thing; a changed value is not a longer one.
     const bare = [...values.keys()].map((v) => v.replace(/`/g, '').toLowerCase());
     if (bare.some((v, i) => bare.some((w, j) => i !== j && (w.startsWith(v) || w.endsWith(`-${v}`))))) continue;

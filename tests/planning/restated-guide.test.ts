@@ -1,0 +1,302 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
+import { buildPlan, DEFAULT_CHOICES } from '../../server/src/planning/plan.js';
+import { openSession, outcomeOf, textOf, choosing } from '../helpers/mcp.js';
+import { sandbox } from '../helpers/sandbox.js';
+import { planFidelity } from '../helpers/plan-fidelity.js';
+
+/**
+ * A guide that restates, in its own words, the guide its target already holds (issue 40, "a Copilot
+ * digest plus its source give one section per topic"; Resume-Matcher's three guides beside its Copilot
+ * file, 0–10% of their lines word for word): approve's first round offers to leave it out whole, "the
+ * Copilot file is already this guide", its lines listed; kept by default, as every such offer.
+ */
+const COPILOT = [
+  '# Orders service',
+  '',
+  '## Setup',
+  '',
+  '- Install dependencies with `pnpm install` (Node 20 or newer).',
+  '- Copy `.env.example` to `.env` before the first run.',
+  '',
+  '## Build and test',
+  '',
+  '```bash',
+  'pnpm build          # compile to dist/',
+  'pnpm test           # unit tests with vitest',
+  'pnpm lint           # eslint',
+  '```',
+  '',
+  '## Code style',
+  '',
+  '- TypeScript strict mode, 2-space indents, single quotes.',
+  '- PascalCase for classes, camelCase for functions and variables.',
+  '',
+  '## Error handling',
+  '',
+  '- Log full errors on the server; return generic messages to clients.',
+  '- Never swallow an exception without logging it.',
+  '',
+  '## Pull requests',
+  '',
+  '- Reference the issue (`Fixes #123`) in the description.',
+  '- Attach screenshots for UI changes.',
+  '',
+].join('\n');
+
+/** The same five sections in other words, numbered, plus one rule of its own. */
+const CLAUDE = [
+  '# CLAUDE.md - Orders service',
+  '',
+  '## 1. Setup (first run)',
+  '',
+  '1. Run `pnpm install` to install dependencies (Node 20 or newer)',
+  '2. Copy `.env.example` to `.env` before the first run',
+  '',
+  '## 2. Build and Test',
+  '',
+  '```bash',
+  'pnpm build   # Build to dist/',
+  'pnpm test    # Run the vitest unit tests',
+  'pnpm lint    # Lint with eslint',
+  '```',
+  '',
+  '## 3. Code Style',
+  '',
+  '- Strict TypeScript, 2-space indents, single quotes',
+  '- Use PascalCase for classes and camelCase for functions, variables',
+  '- Keep modules under 300 lines.',
+  '',
+  '## 4. Error Handling',
+  '',
+  '- **Log full errors server-side**, return generic messages to clients',
+  '',
+  '## 5. Pull Requests',
+  '',
+  '- Always reference the issue (`Fixes #123`)',
+  '- Attach screenshots to UI changes',
+  '',
+].join('\n');
+
+const WHY = '.github/copilot-instructions.md is already this guide, in other words (5 of its 5 sections on its topics): not rules to add';
+
+test('a CLAUDE.md restating the Copilot file in its own words: what it restates is merged, its new rule kept under its heading; the file is offered to leave out whole, with why', async (t) => {
+  const repo = sandbox(t, { '.github/copilot-instructions.md': COPILOT, 'CLAUDE.md': CLAUDE });
+  const plan = buildPlan(await scanRepository(repo));
+  // The person's file only grows at its end, by the one rule it lacks, under its own heading.
+  const written =
+    COPILOT + ['', '## CLAUDE.md - Orders service', '', '### 3. Code Style', '', '- Keep modules under 300 lines.', ''].join('\n');
+  assert.equal(plan.operations.find((o) => o.path === '.github/copilot-instructions.md')?.content, written);
+  // Every other line is named as merged, with the line of the person's file that says it.
+  assert.deepEqual(
+    plan.merged.filter((m) => m.path === 'CLAUDE.md').map((m) => [m.line, m.keptAt.line]),
+    [
+      [3, 3],
+      [5, 5],
+      [6, 6],
+      [8, 8],
+      [10, 11],
+      [11, 11],
+      [12, 12],
+      [13, 13],
+      [14, 11],
+      [18, 18],
+      [19, 19],
+      [22, 21],
+      [24, 23],
+      [26, 26],
+      [28, 28],
+      [29, 29],
+    ],
+  );
+  const note = plan.notes.find((n) =>
+    n.startsWith('CLAUDE.md: 16 lines say what .github/copilot-instructions.md says already, in other words'),
+  );
+  assert.ok(
+    note?.endsWith("its other 3 lines are written, under its own headings; approve's first round can leave the whole file out."),
+    note,
+  );
+  const offered = plan.assistants.find((o) => o.path === 'CLAUDE.md');
+  assert.deepEqual(
+    offered?.lines.map((l) => [l.line, l.names]),
+    [[1, WHY]],
+  );
+  assert.ok(offered.fates.includes('leave_out'));
+  // Leaving it out takes what is written of it.
+  assert.deepEqual(
+    offered.leftOut.map((l) => l.line),
+    [1, 16, 20],
+  );
+  // Left out: nothing is written to the Copilot file, and every line is named as merged or dropped with why.
+  const chosen = buildPlan(await scanRepository(repo), undefined, { ...DEFAULT_CHOICES, assistants: { 'CLAUDE.md': 'leave_out' } });
+  assert.equal(
+    chosen.operations.find((o) => o.path === '.github/copilot-instructions.md'),
+    undefined,
+  );
+  assert.deepEqual(
+    chosen.dropped.filter((d) => d.path === 'CLAUDE.md').map((d) => [d.line, d.reason]),
+    CLAUDE.split('\n')
+      .flatMap((l, i) => (l.trim() === '' ? [] : [i + 1]))
+      .map((line) => [line, `${WHY}: left out as you chose`]),
+  );
+  // A second plan after the migration has nothing to do.
+  fs.writeFileSync(path.join(repo, '.github/copilot-instructions.md'), written);
+  assert.deepEqual(buildPlan(await scanRepository(repo)).operations, []);
+});
+
+test('a guide on other topics, or one that shares headings but says other things, is not offered', async (t) => {
+  const other = [
+    '# CLAUDE.md',
+    '',
+    '## Setup',
+    '',
+    '- Start the database with `docker compose up db` and seed it with `make seed`.',
+    '- The admin user is `admin@example.com`; reset it with `make reset-admin`.',
+    '',
+    '## Code style',
+    '',
+    '- Prefer composition over inheritance in the domain layer.',
+    '- Each aggregate lives in its own folder with its events.',
+    '',
+    '## Deployment',
+    '',
+    '- Deploy with `fly deploy` from the `main` branch only.',
+    '',
+  ].join('\n');
+  const plan = buildPlan(await scanRepository(sandbox(t, { '.github/copilot-instructions.md': COPILOT, 'CLAUDE.md': other })));
+  assert.equal(
+    plan.assistants.find((o) => o.path === 'CLAUDE.md'),
+    undefined,
+  );
+});
+
+test('a GEMINI.md restating an AGENTS.md (no Copilot file): the later guide is offered, the first is written', async (t) => {
+  const agents = COPILOT.replace('# Orders service', '# AGENTS.md');
+  const gemini = CLAUDE.replace('# CLAUDE.md - Orders service', '# Gemini context for the orders service');
+  const plan = buildPlan(await scanRepository(sandbox(t, { 'AGENTS.md': agents, 'GEMINI.md': gemini })));
+  assert.equal(
+    plan.assistants.find((o) => o.path === 'AGENTS.md'),
+    undefined,
+  );
+  assert.deepEqual(
+    plan.assistants.find((o) => o.path === 'GEMINI.md')?.lines.map((l) => [l.line, l.names]),
+    [[1, WHY]],
+  );
+});
+
+test("approve's first round lists the restating guide with why; leave out leaves the person's Copilot file byte for byte", async (t) => {
+  const rule = [
+    '---',
+    'description: API handlers',
+    'globs: api/**',
+    'alwaysApply: false',
+    '---',
+    '- Keep handlers under 50 lines.',
+    '',
+  ].join('\n');
+  const repo = sandbox(t, { '.github/copilot-instructions.md': COPILOT, 'CLAUDE.md': CLAUDE, '.cursor/rules/api.mdc': rule });
+  const s = await openSession(t, {
+    repo,
+    elicit: choosing((props) =>
+      Object.fromEntries(Object.keys(props).flatMap((k) => (k.startsWith('assistant_') ? [[k, 'leave_out']] : []))),
+    ),
+  });
+  await s.call('onboarding_propose');
+  const approved = await s.call('onboarding_approve');
+  assert.equal(outcomeOf(approved), 'approved', textOf(approved));
+  const message = (s.elicitations[0] as any).message as string;
+  assert.ok(message.includes(`  CLAUDE.md:1: # CLAUDE.md - Orders service (${WHY})`), message);
+  assert.equal(outcomeOf(await s.call('onboarding_migrate')), 'migrated');
+  assert.equal(fs.readFileSync(path.join(repo, '.github/copilot-instructions.md'), 'utf8'), COPILOT);
+  assert.equal(fs.readFileSync(path.join(repo, 'CLAUDE.md'), 'utf8'), CLAUDE);
+  assert.ok(fs.existsSync(path.join(repo, '.github/instructions/api.instructions.md')));
+});
+
+test("the fidelity measure counts a heading's topic written twice from two files, not two packages' sections nor the guide left out", async (t) => {
+  const repo = sandbox(t, { '.github/copilot-instructions.md': COPILOT, 'CLAUDE.md': CLAUDE });
+  const linesOf = (p: string) => fs.readFileSync(path.join(repo, p), 'utf8').split('\n');
+  const scan = await scanRepository(repo);
+  assert.deepEqual(
+    planFidelity(repo, buildPlan(scan), 'x', linesOf).topicsTwice.map((c) => c.replace(/^x: \.github\/copilot-instructions\.md:\d+ /, '')),
+    // The rule it adds stands under its own heading, after the person's text (fixed ground): that topic is written twice.
+    ['"### 3. Code Style" (first at line 16)'],
+  );
+  const left = buildPlan(scan, undefined, { ...DEFAULT_CHOICES, assistants: { 'CLAUDE.md': 'leave_out' } });
+  assert.deepEqual(planFidelity(repo, left, 'x', linesOf).topicsTwice, []);
+  const orders = ['# Orders API', '', '## Database', '', '- Use Postgres through the query builder.', ''].join('\n');
+  const billing = ['# Billing worker', '', '## Database', '', '- Read from the replica only.', ''].join('\n');
+  const two = sandbox(t, { 'AGENTS.md': orders, 'CLAUDE.md': billing });
+  const twoLines = (p: string) => fs.readFileSync(path.join(two, p), 'utf8').split('\n');
+  assert.deepEqual(planFidelity(two, buildPlan(await scanRepository(two)), 'x', twoLines).topicsTwice, []);
+});
+
+test('a restated line whose value differs is kept, and so is a command that differs; a lead-in is never parted from its list', async (t) => {
+  const copilot = [
+    '# Billing',
+    '',
+    '## Limits',
+    '',
+    '- Request timeout: 30 seconds.',
+    '- Retry a failed call at most 3 times.',
+    '',
+    '## Commands',
+    '',
+    '```bash',
+    'pnpm test unit      # fast tests',
+    'pnpm lint',
+    '```',
+    '',
+  ].join('\n');
+  const guide = [
+    '# AGENTS.md',
+    '',
+    '## Limits',
+    '',
+    '- Request timeout: 60 seconds.',
+    '- Retry a failed call 3 times at most.',
+    '',
+    '## Commands',
+    '',
+    'Before you push:',
+    '',
+    '```bash',
+    'pnpm test e2e',
+    'pnpm lint           # eslint',
+    '```',
+    '',
+  ].join('\n');
+  const plan = buildPlan(await scanRepository(sandbox(t, { '.github/copilot-instructions.md': copilot, 'AGENTS.md': guide })));
+  assert.equal(
+    plan.operations.find((o) => o.path === '.github/copilot-instructions.md')?.content,
+    copilot +
+      [
+        '',
+        '## General',
+        '',
+        '<!-- copilot-onboard: top-level heading from AGENTS.md, kept as a comment (one title per file):',
+        '# AGENTS.md',
+        '-->',
+        '',
+        '### Limits',
+        '',
+        '- Request timeout: 60 seconds.',
+        '',
+        '### Commands',
+        '',
+        'Before you push:',
+        '',
+        '```bash',
+        'pnpm test e2e',
+        'pnpm lint           # eslint',
+        '```',
+        '',
+      ].join('\n'),
+  );
+  assert.deepEqual(
+    plan.merged.filter((m) => m.path === 'AGENTS.md').map((m) => [m.line, m.keptAt.line]),
+    [[6, 6]],
+  );
+});
