@@ -118,7 +118,8 @@ export const FINDERS: readonly Finder[] = [
     kinds: ['contradiction/subject'],
     find: (i, earlier) => {
       const read = withCopies(i);
-      return secondLookProblems(read.units, read.scopeOf, earlier, i.scan.copies, i.meeting);
+      // Two lines inside blocks a tool writes are no question either: the plan keeps those blocks as they stand.
+      return leaveToolOwned(secondLookProblems(read.units, read.scopeOf, earlier, i.scan.copies, i.meeting), fileText(i));
     },
   },
 ];

@@ -15,28 +15,13 @@ export function isTrivial(text: string): boolean {
 
 /** Two letters in a row, then whitespace, then two letters in a row: two words at least. */
 const TWO_WORDS = /\p{L}{2,}.*\s.*\p{L}{2,}/su;
+// The same for ASCII letters, several times faster than the Unicode form: a line it finds two words
+// in has them in either reading; only a line with other letters needs the Unicode one.
+const TWO_WORDS_ASCII = /[A-Za-z]{2}[^]*?\s[^]*?[A-Za-z]{2}/;
+const NOT_PRINTABLE_ASCII = /[^\t -~]/;
 
-/** {@link TWO_WORDS}, read in one pass without a regular expression for ASCII text (nearly every line). */
 export function hasTwoWords(text: string): boolean {
-  // 0: looking for two letters; 1: for whitespace after them; 2: for two letters after that.
-  let state = 0;
-  let letterBefore = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 128) return TWO_WORDS.test(text);
-    if (state === 1) {
-      if (c === 32 || (c >= 9 && c <= 13)) state = 2;
-      continue;
-    }
-    const lower = c | 32;
-    const letter = lower >= 97 && lower <= 122;
-    if (letter && letterBefore) {
-      if (state === 2) return true;
-      state = 1;
-    }
-    letterBefore = letter && state !== 1;
-  }
-  return false;
+  return TWO_WORDS_ASCII.test(text) || (NOT_PRINTABLE_ASCII.test(text) && TWO_WORDS.test(text));
 }
 
 /**

@@ -22,12 +22,16 @@ const MAX_TOKENS = 40;
 const isPlaceholder = (t: string) => t === '<>';
 const isNumber = (t: string) => /^\d+(?:\.\d+)*$/.test(t);
 
+const REDIRECT = /^\d?[<>]|^&>/;
+
 export function valueTokens(value: string): Token[] {
   const out: Token[] = [];
   value
     .trim()
     .split(/\s+/)
     .forEach((w, word) => {
+      // Where the shell sends a stream (`2>/dev/null`, `2>&1`) is no word of the command.
+      if (REDIRECT.test(w)) return;
       if (/^--?[\p{L}]/u.test(w)) out.push({ text: w.replace(/=.*$/, ''), word, flag: true });
       // A dotted number is one token (a version: `8.5.2`), other words are cut at their punctuation.
       else for (const s of w.match(/\d+(?:\.\d+)+|[\p{L}\p{N}<>]+/gu) ?? []) out.push({ text: s, word, flag: false });
@@ -83,6 +87,8 @@ export function compareValues(x: string, y: string, tokensOf: (v: string) => Tok
   const onlyA = a.filter((t, i) => !inA[i] && !isPlaceholder(t.text) && !moved(t, b));
   const onlyB = b.filter((t, i) => !inB[i] && !isPlaceholder(t.text) && !moved(t, a));
   if (onlyA.length === 0 && onlyB.length === 0) return null;
+  // A value standing where the other has a placeholder (`cd packages/<>` / `cd packages/ledger`): an instance of it.
+  if (instance(a, inA, onlyA, onlyB) || instance(b, inB, onlyB, onlyA)) return null;
   const changed = Math.max(onlyA.length, onlyB.length);
   const kept = frame / (frame + changed);
   // One job run by two programs (`zorb test -q` / `quax test`): the same words after another first word.
@@ -103,12 +109,20 @@ export function compareValues(x: string, y: string, tokensOf: (v: string) => Tok
   const sharedWords = new Set(longer.filter((_, i) => longerMask[i]).map((t) => t.word));
   // A flag changes a command, not a bare name (`tool` named in prose and `tool lint --fix` run).
   const shorter = longer === a ? b : a;
+  // A flag with a word of its own after it (`--filter web`, `-p store`) aims the command at one target: it narrows it.
+  if (added.some((t, i) => t.flag && added[i + 1] !== undefined && !added[i + 1]!.flag && added[i + 1]!.word === t.word + 1)) return null;
   if (added.some((t) => t.flag) && new Set(shorter.map((t) => t.word)).size >= 2) return { strength: 0.35 + 0.4 * kept, change: 'flag' };
   // Only the rest of a name: a folder put before a path (`tools/x.sh` and `x.sh`) names the same file.
   const inShared = added.filter((t) => sharedWords.has(t.word));
+  // A word of its own beside it (`make pages-quick` against `pages`): a command run on a name, not the name changed.
+  if (inShared.length < added.length) return null;
   if (inShared.length > 0 && !folderOnly(longer, longerMask, inShared)) return { strength: 0.35 + 0.4 * kept, change: 'name' };
   return null;
 }
+
+/** The value with placeholders has nothing of its own, and the other no more tokens than it has placeholders left unmatched (where they stand). */
+const instance = (withHoles: readonly Token[], kept: readonly boolean[], own: readonly Token[], other: readonly Token[]) =>
+  own.length === 0 && other.length <= withHoles.filter((t, i) => !kept[i] && isPlaceholder(t.text)).length;
 
 /** Two commands of two words or more whose first words differ and whose other words, flags aside, are the same. */
 function sameJob(a: readonly Token[], b: readonly Token[]): boolean {

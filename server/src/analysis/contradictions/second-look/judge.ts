@@ -2,6 +2,7 @@ import { scopesOverlap } from '../../scope/scope-overlap.js';
 import { alignLines, compareValues, lineWords, type Token } from './align.js';
 import type { RuleLine } from './rule-lines.js';
 import { valueTokens, type LineTerms, type Value } from './terms.js';
+import { flipped, inValue } from './polarity.js';
 
 /** A pair of lines worth a second look, with what marks it and how high it ranks. */
 export interface SecondLook {
@@ -33,6 +34,8 @@ export interface PairContext {
   fileValues: ReadonlyMap<string, ReadonlySet<string>>;
   /** How many of the repository's values extend a name (`x-` or `x_` after it): a family of names (`x-core`, `x-web`, `x-cli`). */
   familySize: (name: string) => number;
+  /** How many of the repository's values are the name and a number (`phase 1`, `phase 2`, `phase 3`): the steps of a series. */
+  seriesSize: (name: string) => number;
   taken: ReadonlySet<string>;
   /** Whether a file holds a line of this text. */
   holds: (path: string, text: string) => boolean;
@@ -44,9 +47,6 @@ export const pairKey = (a: { path: string; line: number }, b: { path: string; li
 
 // Grammar, not names: the words that turn a line around.
 const NEGATION_WORD = /^(?:not|never|no|don't|dont|do not|avoid|without)$/;
-
-/** A word before a command that means it as written only ("never run bare `x`"): `x --check` is not it. */
-const BARE = /^(?:bare|plain|naked)$/;
 
 /** Lines at least this alike (cosine of weighted terms) are aligned word by word. */
 const LINE_ALIKE = 0.3;
@@ -94,7 +94,7 @@ export function judgePair(
   // The same line twice is a repeat, not a second look (one in another case is read by its values).
   if (aligned && aligned.onlyA.length === 0 && aligned.onlyB.length === 0 && a.text.trim() === b.text.trim()) return null;
   const turned = aligned !== null && negationOnly(aligned.onlyA, aligned.onlyB) && aligned.common >= 3;
-  const lined = aligned && lineSlot(aligned, ra, rb);
+  const lined = aligned && (lineSlot(aligned, ra, rb) ?? (oneFile ? null : wordedSlot(aligned, a, b, c)));
   const found = turned ? null : (lined ?? styleSlot(a.text, b.text) ?? valueSlot(ra, rb, c) ?? orderSlot(a.text, b.text, ra, rb));
   const slot = found && !found.line && !found.cased && !found.worded && namesItself(found.values, a, b) ? null : found;
   const turn = turned ? { strength: 1, against: aligned.onlyA.length > 0 ? 'a' : 'b' } : flipped(ra, rb, bTerms, c.weight, c.topWeight);
@@ -103,8 +103,7 @@ export function judgePair(
   if (c.taken.has(pairKey(a, b))) return null;
   let score = (0.3 + similarity) * ((slot ? slot.strength : 0) + polarity * 0.8);
   // A path in two cases is one name misspelt, whatever its folder is called.
-  if (slot && !slot.cased && ((ownSubject(slot.values[0], a) && ownSubject(slot.values[1], b)) || ownPart(slot.values, a, b)))
-    score *= 0.25;
+  if (slot && !slot.cased && ownPart(slot.values, a, b)) score *= 0.25;
   if (slot && !slot.line && !slot.cased && a.path !== b.path && bothHold(slot.values, a.path, b.path, c.fileValues)) score *= 0.3;
   // A name and one of a family of names built on it (`x` / `x-web`, with `x-core` and `x-cli` beside): a member, not a drift.
   if (slot && !slot.cased && FAMILY_OF(slot.values, c.familySize)) score *= 0.3;
@@ -141,6 +140,10 @@ function lineSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, ra: L
   const valued = (words: string[], r: LineTerms) => words.every((w) => /\d/.test(w) || inValue(r, w));
   if (!valued(x.onlyA, ra) || !valued(x.onlyB, rb)) return null;
   const changed = Math.max(x.onlyA.length, x.onlyB.length);
+  // A version put on a copied line ("custom parts" / "custom parts v1"): the copy says which one, the other no longer does.
+  const versioned = (more: string[], less: string[]) => less.length === 0 && more.length === 1 && VERSION_WORD.test(more[0]!);
+  if (x.common >= 4 && (versioned(x.onlyA, x.onlyB) || versioned(x.onlyB, x.onlyA)))
+    return { values: [x.onlyA[0] ?? '(none)', x.onlyB[0] ?? '(none)'], strength: 0.6, line: true };
   if (x.common < 4 || x.onlyA.length === 0 || x.onlyB.length === 0 || changed > Math.max(3, x.common / 4)) return null;
   // The changed words say the same in other punctuation, or one side only adds to the other
   // (`custom-sections.md` / "custom sections", `i18n.md overview` / `i18n`): reworded, not drifted.
@@ -155,6 +158,33 @@ function lineSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, ra: L
   const values: [string, string] = ha.length > 0 && hb.length > 0 ? [ha.join(', '), hb.join(', ')] : [x.onlyA.join(' '), x.onlyB.join(' ')];
   return { values, strength: (0.5 + 0.5 * kept) * (twoFiles(...values) ? OTHER_FILE : 1), line: true };
 }
+
+/**
+ * A copy in another file with a word of its prose replaced, outside its values (`(lintly)` / `(prettly)`,
+ * "submodule with custom" / "vendored"): the changed words are rare here (not grammar reworded), on
+ * both sides, of no one stem. A number changed beside them makes two statements about two things.
+ */
+function wordedSlot(x: { common: number; onlyA: string[]; onlyB: string[] }, a: RuleLine, b: RuleLine, c: PairContext): Slot | null {
+  if (x.onlyA.some((w) => /\d/.test(w)) && x.onlyB.some((w) => /\d/.test(w))) return null;
+  // What a table row or a link says of its target is a description, said in other words each time it is copied.
+  if ([a, b].some((l) => l.code || DESCRIBES.test(l.text))) return null;
+  // A number added on one side (a timing, `[~10s]`) changes no word.
+  const changed = Math.max(...[x.onlyA, x.onlyB].map((words) => words.filter((w) => !/\d/.test(w)).length));
+  if (x.common < 4 || changed > 3 || x.common / (x.common + changed) < 0.6) return null;
+  // A word of prose (outside code spans), of four letters or more ("a", "at", "eg" are grammar), rare here.
+  const content = (words: string[], line: RuleLine) =>
+    words.filter((w) => /^\p{L}{4,}$/u.test(w) && proseWordsOf(line).has(w) && (c.weight.get(w) ?? c.topWeight) >= 0.5 * c.topWeight);
+  const [wa, wb] = [content(x.onlyA, a), content(x.onlyB, b)];
+  if (wa.length === 0 || wb.length === 0 || wa.some((w) => wb.some((v) => oneStem(w, v)))) return null;
+  const kept = x.common / (x.common + changed);
+  return { values: [wa.join(' '), wb.join(' ')], strength: 0.3 + 0.3 * kept, line: true };
+}
+
+/** A version of its own: `v1`, `2.3`, `v4.1.0`. */
+const VERSION_WORD = /^v?\d+(?:\.\d+)*$/;
+
+/** A table row, or a line holding a link. */
+const DESCRIBES = /^\s*\||\]\(/;
 
 /**
  * One command said to run before a step in one line and after it in the other ("Run `x ready` after
@@ -211,9 +241,14 @@ function valueSlot(ra: LineTerms, rb: LineTerms, c: PairContext): Slot | null {
     }
     for (const y of vb) {
       if (va.some((z) => z.text === y.text)) continue;
+      // The line names another command that `y` runs with more words (`x e2e` / `x e2e path/a.spec.ts`): `y` is its own, not another value for `x`.
+      if (extendsOther(y, x, va) || extendsOther(x, y, vb)) continue;
       // A folder and a path inside it (`lib/acme`, `lib/acme/tools`): one narrows the other. A name
       // and the same name with a dotted part more (`.env`, `.env.example`) are two files of one family.
-      if (within(x.text, y.text) || within(y.text, x.text) || dottedKin(x.text, y.text)) continue;
+      if (!(namesList(x) && namesList(y)) && (within(x.text, y.text) || within(y.text, x.text))) continue;
+      if (dottedKin(x.text, y.text) || treeEntryOn(x.text, y.text) || treeEntryOn(y.text, x.text)) continue;
+      // Steps of one numbered series (`step 1` … `step 4`), or a name and a command using a part of it (`zorb_ast` / `just ast`): two things.
+      if (sameSeries(x.text, y.text, c) || nameAndCommand(x.text, y.text, tokensOf) || nameAndCommand(y.text, x.text, tokensOf)) continue;
       const d = compareValues(x.text, y.text, tokensOf);
       // No token in common: the same frame around them (`main` branch, `canary` branch) still makes one slot.
       let strength = d ? d.strength : sameFrame(x, y, c) && !shareToken(x.text, y.text, tokensOf) ? 0.45 : 0;
@@ -229,6 +264,20 @@ function valueSlot(ra: LineTerms, rb: LineTerms, c: PairContext): Slot | null {
   return best;
 }
 
+/** `v` is a command another value of the line (not `than`) runs with more words. */
+const extendsOther = (v: Value, than: Value, line: readonly Value[]) =>
+  line.some((z) => z !== than && z.command && v.text.startsWith(`${z.text} `));
+
+const SERIES = /^(.+) (\d+)$/;
+function sameSeries(x: string, y: string, c: PairContext): boolean {
+  const [sx, sy] = [SERIES.exec(x), SERIES.exec(y)];
+  return sx !== null && sy !== null && sx[1] === sy[1] && c.seriesSize(sx[1]!) >= 3;
+}
+
+/** One word joining several parts (an identifier, `zorb_ast`) against a command of several words: the name is no command. */
+const nameAndCommand = (name: string, command: string, tokensOf: (v: string) => Token[]) =>
+  !/\s/.test(name) && /[_]/.test(name) && tokensOf(name).length >= 2 && /\s/.test(command.trim());
+
 /** How much two names of one family (a part replaced inside one word) mark a pair, against two commands. */
 const FAMILY_MEMBER = 0.3;
 
@@ -242,7 +291,20 @@ function addsOnlyWhatOtherSays(mine: string, other: string, otherLine: LineTerms
   return tokensOf(mine).every((t) => theirs.has(t.text) || said.has(t.text) || said.has(t.text.replace(/^--?/, '')));
 }
 
+/** Names joined by slashes, each capitalised (`Quill/Sparrow`): a list of names, not a folder and a path inside it. */
+const namesList = (v: Value) => /^\p{Lu}[\p{L}\p{N}]*(?:\/\p{Lu}[\p{L}\p{N}]*)+$/u.test(v.written);
 const within = (inner: string, outer: string) => inner.startsWith(`${outer}/`) && !/\s/.test(inner);
+
+/** A structure tree's entry (`├── web/src`) whose folders the other path goes through (`packages/web/src/x`): one place, drawn relative to its parent. */
+function treeEntryOn(entry: string, path: string): boolean {
+  if (!/^[\s|*+-]*[\u2500-\u257f]/.test(entry) || /\s/.test(path)) return false;
+  const parts = entry
+    .replace(/^[\s|*+\u2500-\u257f-]+/, '')
+    .split('/')
+    .filter(Boolean);
+  const through = path.split('/');
+  return parts.length > 0 && !/\s/.test(parts.join('/')) && parts.every((p) => through.includes(p));
+}
 
 function dottedKin(x: string, y: string): boolean {
   if (/\s/.test(x) || /\s/.test(y) || !(x.includes('.') || y.includes('.'))) return false;
@@ -301,19 +363,11 @@ const shareToken = (x: string, y: string, tokensOf: (v: string) => Token[]) =>
 const sameFrame = (x: Value, y: Value, c: PairContext) =>
   ((x.before.length >= 4 && x.before === y.before && rareWord(x.before, c)) ||
     (x.after.length >= 4 && x.after === y.after && rareWord(x.after, c))) &&
-  (x.text.includes('/') || isPath(x.text)) === (y.text.includes('/') || isPath(y.text));
+  (x.text.includes('/') || isPath(x.text)) === (y.text.includes('/') || isPath(y.text)) &&
+  // A name and a command (`debug` / `make web-dev`) fill two slots.
+  /\s/.test(x.text) === /\s/.test(y.text);
 /** A word rare enough here to frame a slot (`branch`), not one of grammar every other line has (`with`, `from`). */
 const rareWord = (w: string, c: PairContext) => (c.weight.get(w) ?? c.topWeight) >= 0.5 * c.topWeight;
-
-/** A value whose own tokens name the line's file or heading: each package or section naming itself, a parallel. */
-function ownSubject(value: string, line: RuleLine): boolean {
-  const own = valueTokens(value)
-    .map((t) => t.toLowerCase())
-    .filter((t) => t.length >= 3 && !/^\d+$/.test(t));
-  if (own.length === 0) return false;
-  const place = `${line.path.toLowerCase()} ${line.section}`;
-  return own.some((t) => place.includes(t));
-}
 
 /** What one value has and the other has not names its own line's file or heading (`x review -p store` in `crates/store/`): it narrows to itself. */
 function ownPart(values: [string, string], a: RuleLine, b: RuleLine): boolean {
@@ -333,93 +387,6 @@ const FAMILY_OF = ([x, y]: [string, string], size: (name: string) => number): bo
 /** Both files hold both values: each file names both, so neither drifted from the other. */
 const bothHold = (values: [string, string], pa: string, pb: string, held: ReadonlyMap<string, ReadonlySet<string>>): boolean =>
   values.every((v) => held.get(pa)?.has(v) && held.get(pb)?.has(v));
-
-/**
- * How strongly one line says not to do what the other does (0: not at all): a term both name,
- * negated in one, and a value or a command's word in the other, the line that does it (`blorp sync`
- * in a code example against "never blorp"); the verb around it turns with every rule. Rarer terms
- * weigh more: a common word negated somewhere says little.
- */
-function flipped(
-  ra: LineTerms,
-  rb: LineTerms,
-  bTerms: ReadonlySet<string>,
-  weight: ReadonlyMap<string, number>,
-  top: number,
-): { strength: number; against: 'a' | 'b' } {
-  const best: { strength: number; against: 'a' | 'b' } = { strength: 0, against: 'a' };
-  // A term both lines hold, negated in one; or a name the rule negates that the other line holds in a path.
-  const candidates = [
-    ...ra.terms.filter((t) => bTerms.has(t)),
-    ...[...ra.negated, ...rb.negated].filter((t) => !bTerms.has(t) || !ra.terms.includes(t)),
-  ];
-  for (const t of candidates) {
-    // A version alone (`v4`, `12`) names no thing: "not supported in X v4" says nothing of another name's v4.
-    if (VERSION_ALONE.test(t)) continue;
-    const [no, yes] = ra.negated.has(t) ? [ra, rb] : rb.negated.has(t) ? [rb, ra] : [null, null];
-    if (!no || !yes || yes.negated.has(t)) continue;
-    const shared = bTerms.has(t) && ra.terms.includes(t);
-    if (!((shared && inValue(yes, t)) || (inValue(no, t) && inFolder(yes, t)))) continue;
-    // Opposite on one action and one object: the forbidden term is a thing the rule names (a value, a
-    // part of one: `x/y`, or a capitalised name) or the program the other line runs (`x fetch y`), or the other line holds a second word of the forbidden clause (the action
-    // and its object: "never build with the release profile" / `build --release`). One plain word in
-    // common ("must not add a comment" / "add tests") is two actions on two things.
-    if (!partOfValue(no, t) && !runsProgram(yes, t) && heldWords(no.negated, yes.terms, weight, top) < 2) continue;
-    // The line is the rule's named exception, or the rule forbids only a narrower use of the value.
-    if (yes.terms.some((u) => no.excepted.has(u)) || [...no.narrowed].some((v) => v === t || v.split(/\s+/).includes(t))) continue;
-    // The line names the rule's own choice too (`pnpm nx build`, `npm exec nx test` against "use `pnpm`; never npm"): examples of both.
-    if (no.values.some((v) => !no.negated.has(v.text) && inValue(yes, v.text))) continue;
-    // A word of a command the rule names whole ("never run bare `x sync`") turns only that command, not `x sync --check`.
-    const pinned = no.values.find((v) => v.text !== t && no.negated.has(v.text) && v.text.split(/\s+/).includes(t));
-    if (pinned && !yes.values.some((v) => v.text === pinned.text || (v.text.startsWith(`${pinned.text} `) && !BARE.test(pinned.before))))
-      continue;
-    // An entry naming the thing (what it is) does nothing with it: a weak mark. A plain word of prose
-    // met in a line of code is often another thing of the same name ("does not match" / `match x {`).
-    const strength = Math.min(1, (weight.get(t) ?? 0) / (0.6 * top)) * (yes.entry ? 0.3 : 1) * (yes.code && !inValue(no, t) ? 0.5 : 1);
-    if (strength > best.strength) [best.strength, best.against] = [strength, no === ra ? 'a' : 'b'];
-  }
-  return best;
-}
-
-/** The term is a value the line turns down or one of its words or parts (`composer` in `composer/npm`), or a name. */
-const partOfValue = (r: LineTerms, t: string): boolean =>
-  r.names.has(t) || r.values.some((v) => r.negated.has(v.text) && (v.text === t || valueTokens(v.text).includes(t)));
-
-/** The term is the program a command of the line runs (its first word, the command having more; not a declaration in code: `class X {}`). */
-const runsProgram = (r: LineTerms, t: string): boolean =>
-  r.values.some((v) => v.command && v.text.startsWith(`${t} `) && !/[{}()=]/.test(v.text));
-
-/** A word's stem for "holds the same word" (`builds` / `build`, `snapshots` / `snapshot`). */
-const stem = (t: string) => (t.length > 4 && t.endsWith('s') && !t.endsWith('ss') ? t.slice(0, -1) : t);
-
-/** How many words of a negated clause the other line holds (by stem), leaving out the most common words. */
-function heldWords(negated: ReadonlySet<string>, terms: readonly string[], weight: ReadonlyMap<string, number>, top: number): number {
-  const stems = new Set(terms.map(stem));
-  let n = 0;
-  for (const t of negated) if ((weight.get(t) ?? 0) >= 0.4 * top && stems.has(stem(t))) n++;
-  return n;
-}
-
-const VERSION_ALONE = /^v?\d+(?:\.\d+)*$/;
-
-/** The term is a value of the line or a whole word of one (a command's word or a flag's name: `--release`), not a piece of a file name. */
-const inValue = (r: LineTerms, t: string): boolean =>
-  r.values.some((v) => v.text === t || v.text.split(/\s+/).some((w) => w === t || bareWord(w) === t));
-/** A command's word without its quotes, a flag's dashes or its `=value` (`'x'`, `--release`, `--mode=y`). */
-const bareWord = (w: string) =>
-  w
-    .replace(/^['"]+|['",;]+$/g, '')
-    .replace(/^--?/, '')
-    .replace(/=.*$/, '');
-
-/** The term is a folder of a path the line holds (`generated` in `src/generated/rules.rs`): what is done there is done to it. */
-const inFolder = (r: LineTerms, t: string): boolean =>
-  r.values.some((v) => {
-    if (!v.text.includes('/') || /\s/.test(v.text)) return false;
-    const parts = v.text.split('/');
-    // A file's name is the file named with its folders too (`x.sh`, `tool/x.sh`); a folder's name, a path through it.
-    return /\.\p{L}+$/u.test(t) ? parts.at(-1) === t : (/\.\p{L}+$/u.test(parts.at(-1)!) ? parts.slice(0, -1) : parts).includes(t);
-  });
 
 /** The rarest term both lines share. */
 function subjectOf(ra: LineTerms, bTerms: ReadonlySet<string>, weight: ReadonlyMap<string, number>): string {

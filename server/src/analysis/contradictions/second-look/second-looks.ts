@@ -2,6 +2,7 @@ import type { Scope, Unit } from '../../../model/model.js';
 import { valueTokens, type Token } from './align.js';
 import { judgePair, type PairContext, type SecondLook } from './judge.js';
 import { copyPairs, type CopyOf } from './copy-pairs.js';
+import { oneJobPairs } from './one-job.js';
 import { ruleLines, type RuleLine } from './rule-lines.js';
 import { lineTerms, mayMark, type LineTerms } from './terms.js';
 import { filesThatMayMeet } from '../../scope/scope-overlap.js';
@@ -80,7 +81,7 @@ export function findSecondLooks(
       if (pair) found.push(pair);
     }
   }
-  found.push(...copyPairs(all, copies, context));
+  found.push(...copyPairs(all, copies, context), ...oneJobPairs(lines, read, weight, norms, context));
   return keepBest(found, limit);
 }
 
@@ -177,10 +178,14 @@ export function indexLines(all: RuleLine[], taken: ReadonlySet<string>) {
     families
       .set(name, allValues.filter((v) => v.length > name.length + 1 && v.startsWith(name) && /[-_]/.test(v[name.length]!)).length)
       .get(name)!;
+  const series = new Map<string, number>();
+  const seriesSize = (name: string) =>
+    series.get(name) ??
+    series.set(name, allValues.filter((v) => v.startsWith(`${name} `) && /^\d+$/.test(v.slice(name.length + 1))).length).get(name)!;
   const fileLines = new Map<string, Set<string>>();
   for (const l of all) (fileLines.get(l.path) ?? fileLines.set(l.path, new Set()).get(l.path)!).add(l.text.trim());
   const holds = (path: string, text: string) => fileLines.get(path)?.has(text.trim()) ?? false;
-  const context: PairContext = { weight, tokensOf, topWeight, fileValues, taken, familySize, holds };
+  const context: PairContext = { weight, tokensOf, topWeight, fileValues, taken, familySize, seriesSize, holds };
   return { lines, read, weight, postings, norms, context };
 }
 
@@ -192,6 +197,7 @@ export function keepBest(all: SecondLook[], limit: number): SecondLook[] {
   const asked = new Map<string, SecondLook>(); // the two lines' texts -> the pair kept for them
   const kept: SecondLook[] = [];
   const drifts = new Map<string, SecondLook>(); // a line of a drifted pair kept -> that pair
+  const slots = new Map<string, SecondLook>(); // the two values of a pair kept, sorted -> that pair
   for (const p of found) {
     const [ka, kb] = [`${p.a.path}:${p.a.line}`, `${p.b.path}:${p.b.line}`];
     // One line drifted in three copies is one question: the third copy joins the pair of the first two.
@@ -200,6 +206,13 @@ export function keepBest(all: SecondLook[], limit: number): SecondLook[] {
       const other = drifts.has(ka) ? p.b : p.a;
       addCopy(joined, other);
       drifts.set(`${other.path}:${other.line}`, joined);
+      continue;
+    }
+    // The same two values of one slot on other lines (`x tidy` / `x neaten` said twice in each file): one question, every line on its side.
+    const slot = p.values && !p.drift ? [...p.values].sort().join('\n') : undefined;
+    const same = slot === undefined ? undefined : slots.get(slot);
+    if (same) {
+      joinSlot(same, p);
       continue;
     }
     // The same two lines again, in a copied file (AGENTS.md and CLAUDE.md alike): one question, asked
@@ -216,10 +229,24 @@ export function keepBest(all: SecondLook[], limit: number): SecondLook[] {
     uses.set(ka, (uses.get(ka) ?? 0) + 1);
     uses.set(kb, (uses.get(kb) ?? 0) + 1);
     if (p.drift) drifts.set(ka, p).set(kb, p);
+    if (slot !== undefined) slots.set(slot, p);
     kept.push(p);
     if (kept.length === limit) break;
   }
   return kept;
+}
+
+/** Lines one pair of values may gather beyond its first two. */
+const LINES_PER_SLOT = 4;
+
+/** A pair with the same two values joins the pair kept for them: each of its lines beside the line holding its value. */
+function joinSlot(pair: SecondLook, p: SecondLook): void {
+  const [mine, theirs] = p.values![0] === pair.values![0] ? [p.a, p.b] : [p.b, p.a];
+  const lines = [pair.a, pair.b, ...(pair.more ?? []), ...(pair.also ?? [])];
+  const absent = (l: RuleLine) => !lines.some((x) => x.path === l.path && x.line === l.line);
+  if (lines.length - 2 >= LINES_PER_SLOT) return;
+  if (absent(mine)) (pair.also ??= []).push(mine);
+  if (absent(theirs)) (pair.more ??= []).push(theirs);
 }
 
 /** A line joins a pair: beside the side whose line it repeats (`also` for `a`), else as one more line of `b`'s side. */

@@ -38,18 +38,28 @@ export interface Value {
   command: boolean;
 }
 
+/**
+ * A pattern made on first use. A `\p{…}` class is built when its pattern is made (0.1 to 0.3 ms
+ * each, about 2 ms for this module's at every start), and an analysis that reads no line here, or
+ * only ASCII lines, needs few of them or none.
+ */
+function lazy(make: () => RegExp): () => RegExp {
+  let made: RegExp | undefined;
+  return () => (made ??= make());
+}
+
 const SPAN = /`([^`\n]+)`|\*\*([^*\n]+)\*\*/g;
-const WORD = /[\p{L}\p{N}_@./:+#-]+/gu;
+const WORD = lazy(() => /[\p{L}\p{N}_@./:+#-]+/gu);
 // The same two readings for a line of ASCII text, several times faster than their Unicode forms.
 const ASCII = /^[\t -~]*$/;
 const WORD_ASCII = /[\w@./:+#-]+/g;
 const VALUE_SHAPE_ASCII = /\/|^--?[A-Za-z]|[A-Za-z]\.[A-Za-z]|_|[a-z][A-Z]|[A-Za-z]\d|\d[A-Za-z]/;
 /** Shapes of a value outside code spans: a path, a flag, a dotted or snake or camel name, letters with digits. */
-const VALUE_SHAPE = /\/|^--?\p{L}|\p{L}\.\p{L}|_|\p{Ll}\p{Lu}|\p{L}\p{N}|\p{N}\p{L}/u;
+const VALUE_SHAPE = lazy(() => /\/|^--?\p{L}|\p{L}\.\p{L}|_|\p{Ll}\p{Lu}|\p{L}\p{N}|\p{N}\p{L}/u);
 /** A capitalised name followed by a version number ("Laravel 12", "Python 3.12"). */
 // A plain number before a word counts things ("Use 2 spaces"): a version is dotted, or stands alone.
-const DOTTED_VERSION = /(?<![\p{L}\p{N}.])(\p{L}[\p{L}\p{N}+#/_-]*)\s*(?:[-:@]\s*)?v?(\d+(?:\.\d+)+)(?![\p{L}\p{N}])/gu;
-const NAMED_VERSION = /\b(\p{Lu}[\p{L}.+#-]*)\s+v?(\d+(?:\.\d+)+|\d+(?!\.?\d|\s+\p{Ll}))\b/gu;
+const DOTTED_VERSION = lazy(() => /(?<![\p{L}\p{N}.])(\p{L}[\p{L}\p{N}+#/_-]*)\s*(?:[-:@]\s*)?v?(\d+(?:\.\d+)+)(?![\p{L}\p{N}])/gu);
+const NAMED_VERSION = lazy(() => /\b(\p{Lu}[\p{L}.+#-]*)\s+v?(\d+(?:\.\d+)+|\d+(?!\.?\d|\s+\p{Ll}))\b/gu);
 // Grammar and marks, not names: what turns a line around or narrows it.
 // Not inside a hyphenated word: `--no-deps` is a flag, not a negation.
 // "avoids" describes what something does ("the arena avoids a copy"); "avoid" and "avoiding" tell.
@@ -62,7 +72,7 @@ const NEGATION_OR_OVER = new RegExp(`${NEGATION.source}|(?<![\\w-])over(?![\\w-]
 export const WRONG_WAY = /^\s*(?:[-*]\s+|\/\/\s*|#\s*)?(?:\u274c|\u{1f6ab}|\u26d4|\u2717|\*{0,2}(?:wrong|bad|incorrect|don'?t)\b)/iu;
 /** How far a negation reaches: to the end of its clause, and at most this many words. */
 const NEGATION_REACH = 8;
-const CONDITION = /(?:^|[,;(]\s*|\s)(?:when|where|if|unless|except)\s+\p{L}+/iu;
+const CONDITION = lazy(() => /(?:^|[,;(]\s*|\s)(?:when|where|if|unless|except)\s+\p{L}+/iu);
 const EDGE = /\bfor (?:[a-z]+ )?(?:cases?|situations?)\b|\b(?:sometimes|rarely|occasionally)\b/i;
 /** A line that starts with a value and says what it is: `` - `x` - the root build ``, `| `x` | ... |`, `**x**: ...`. */
 // A bold sentence ("**Keys are UPPER_CASE** (...)") is a rule, not a name: at most three bold words.
@@ -71,7 +81,7 @@ const ENTRY = /^\s*(?:[-*+]\s+|\d+[.)]\s+|\|\s*)?(?:`[^`\n]+`|\*\*[^*\s]+(?:\s[^
 const LABEL_END = /:\s*$/;
 
 /** A capitalised word after a lower-case one in the same sentence: a name, not the sentence's first word. */
-const NAME_IN_SENTENCE = /(?<=\p{Ll}[\p{L}']*[ \t]+)\p{Lu}[\p{L}\p{N}]+/gu;
+const NAME_IN_SENTENCE = lazy(() => /(?<=\p{Ll}[\p{L}']*[ \t]+)\p{Lu}[\p{L}\p{N}]+/gu);
 
 /** Where one command of a chain ends and the next begins. */
 const CHAIN = /\s*(?:&&|\|\||;|\s\|)\s+/;
@@ -135,8 +145,8 @@ export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTe
   if (text !== unlinked) for (const m of unlinked.matchAll(LINK_TARGET)) if (PATH_TARGET.test(m[1]!)) addValue(m[1]!.replace(/#.*$/, ''));
   const rest = code ? (readCommand(text, addValue), text) : readSpans(text, terms, addValue);
   const ascii = ASCII.test(text);
-  const shape = ascii ? VALUE_SHAPE_ASCII : VALUE_SHAPE;
-  for (const raw of (code ? text : rest).matchAll(ascii ? WORD_ASCII : WORD)) {
+  const shape = ascii ? VALUE_SHAPE_ASCII : VALUE_SHAPE();
+  for (const raw of (code ? text : rest).matchAll(ascii ? WORD_ASCII : WORD())) {
     const w = trimWord(raw[0]);
     if (w === '' || /^\d+(?:\.\d+)*$/.test(w)) continue;
     if (!code && shape.test(w) && !/^https?:/.test(w)) addValue(w);
@@ -156,11 +166,11 @@ export function lineTerms(raw: string, codeLine: boolean, wrong = false): LineTe
     negated,
     excepted,
     narrowed,
-    hedged: !code && (CONDITION.test(rest) || EDGE.test(rest)),
+    hedged: !code && (CONDITION().test(rest) || EDGE.test(rest)),
     catalogue: !code && isCatalogue(text),
     code,
     entry: !code && ENTRY.test(text),
-    names: code ? NONE : new Set([...text.replace(/[*_]+/g, '').matchAll(NAME_IN_SENTENCE)].map((m) => m[0].toLowerCase())),
+    names: code ? NONE : new Set([...text.replace(/[*_]+/g, '').matchAll(NAME_IN_SENTENCE())].map((m) => m[0].toLowerCase())),
   };
 }
 
@@ -203,9 +213,9 @@ function readSpans(text: string, terms: Set<string>, addValue: AddValue): string
   const rest = text.replace(SPAN, (_all, _code?: string, bold?: string) =>
     bold !== undefined && bold.split(/\s+/).length > 3 ? ` ${bold.replace(/`[^`]*`/g, ' ')} ` : ' ',
   );
-  if (/\d/.test(rest)) for (const m of rest.matchAll(NAMED_VERSION)) addValue(`${m[1]} ${m[2]}`);
+  if (/\d/.test(rest)) for (const m of rest.matchAll(NAMED_VERSION())) addValue(`${m[1]} ${m[2]}`);
   // A dotted number after a name of any case is its version (`- tool - 8.5.2`, `runtime: 20.1`).
-  if (/\d\.\d/.test(rest)) for (const m of rest.matchAll(DOTTED_VERSION)) addValue(`${m[1]} ${m[2]}`);
+  if (/\d\.\d/.test(rest)) for (const m of rest.matchAll(DOTTED_VERSION())) addValue(`${m[1]} ${m[2]}`);
   return rest;
 }
 
@@ -219,15 +229,17 @@ export const mayMark = (l: { text: string; code: boolean; wrong: boolean }): boo
   l.wrong ||
   (ASCII.test(l.text)
     ? MAY_MARK_ASCII.test(l.text) || MAY_MARK_CASED_ASCII.test(l.text)
-    : MAY_MARK.test(l.text) || MAY_MARK_CASED.test(l.text) || WRONG_WAY.test(l.text));
+    : MAY_MARK().test(l.text) || MAY_MARK_CASED().test(l.text) || WRONG_WAY.test(l.text));
 // The same tests for a line of ASCII text (most lines), several times faster than their Unicode forms.
 const MAY_MARK_ASCII =
   /[`/_]|\*\*|\]\(|(?:^|\s)--?[a-z]|[a-z]\.[a-z]|[a-z]\d|\d[a-z]|\d\.\d|\b(?:never|not|no|avoid\w*|without|instead|prefer\w*|replaces|supersedes|deprecated|obsolete|wrong|bad|incorrect)\b|n't/i;
 const MAY_MARK_CASED_ASCII = /[a-z][A-Z]|[A-Z][A-Za-z.+#-]*\s+v?(?:\d+\.\d|\d+(?!\.?\d|\s+[a-z]))/;
-const MAY_MARK =
-  /[`/_]|\*\*|\]\(|(?:^|\s)--?\p{L}|\p{L}\.\p{L}|\p{L}\p{N}|\p{N}\p{L}|\d\.\d|\b(?:never|not|no|avoid\w*|without|instead|prefer\w*|replaces|supersedes|deprecated|obsolete)\b|n't/iu;
+const MAY_MARK = lazy(
+  () =>
+    /[`/_]|\*\*|\]\(|(?:^|\s)--?\p{L}|\p{L}\.\p{L}|\p{L}\p{N}|\p{N}\p{L}|\d\.\d|\b(?:never|not|no|avoid\w*|without|instead|prefer\w*|replaces|supersedes|deprecated|obsolete)\b|n't/iu,
+);
 /** Case matters here: a camel name, a capitalised name before a number. */
-const MAY_MARK_CASED = /\p{Ll}\p{Lu}|\p{Lu}[\p{L}.+#-]*\s+v?(?:\d+\.\d|\d+(?!\.?\d|\s+\p{Ll}))/u;
+const MAY_MARK_CASED = lazy(() => /\p{Ll}\p{Lu}|\p{Lu}[\p{L}.+#-]*\s+v?(?:\d+\.\d|\d+(?!\.?\d|\s+\p{Ll}))/u);
 
 /** A value's words: split at spaces and punctuation. */
 export const valueTokens = (v: string): string[] => v.split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '');
@@ -301,7 +313,7 @@ function negatedTerms(text: string, terms: ReadonlySet<string>, values: readonly
   for (const g of governed) {
     // Placeholders as values hold them (`<Name>.js` is read `<>.js`).
     const lower = g.toLowerCase().replace(PLACEHOLDER, '<>');
-    const words = new Set((lower.match(WORD) ?? []).map(trimWord));
+    const words = new Set((lower.match(WORD()) ?? []).map(trimWord));
     for (const t of terms)
       if (spans.has(t) ? lower.includes(`\`${t}\``) : words.has(t) || (/[^\p{L}\p{N}]/u.test(t) && lower.includes(t))) out.add(t);
   }
