@@ -38,7 +38,8 @@ test("a CLAUDE.md that is AGENTS.md's guide with two lines changed and one added
   assert.equal(
     content(plan),
     '# Copilot instructions\n\n## Widgets guide\n\nGuidance for agents in the widgets repository.\n\n' +
-      `### Rules\n\n${RULES}\n2. Keep functions under forty lines.\n\n` +
+      // The rule that differs stays in its list, right after the rule it differs from (issue 40: no "2." fragment after the list).
+      `### Rules\n\n${RULES.replace('fifty lines.\n', 'fifty lines.\n2. Keep functions under forty lines.\n')}\n` +
       `### Commands\n\n${COMMANDS}\n\`\`\`bash\nnpm run dev          # api and web\n\`\`\`\n\n` +
       `### Layout\n\n${LAYOUT}\n| Folder | What |\n|--------|------|\n| \`tools/\` | the release scripts |\n\n` +
       '## Claude guide for widgets\n\nContext for Claude Code in the widgets repository.\n',
@@ -180,7 +181,8 @@ test('a second plan after the migration finds a code block a twin section wrote 
     '.claude/CLAUDE.md': `# CLAUDE.md - App\n\n> Context file for Claude Code.\n\n---\n\n## Structure\n\n${tree('client (Next.js)')}\n---\n`,
   });
   const first = buildPlan(await scanRepository(repo));
-  assert.ok(content(first).includes('```\n  web/   # client (Next.js)\n```'), content(first));
+  // A tree's line written in part keeps its root (issue 40).
+  assert.ok(content(first).includes('```\napps/\n  web/   # client (Next.js)\n```'), content(first));
   for (const op of first.operations) writeFile(repo, op.path, op.content!);
   assert.deepEqual(
     buildPlan(await scanRepository(repo)).operations.map((o) => o.path),

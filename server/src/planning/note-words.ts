@@ -69,7 +69,14 @@ const WORDS: Words = {
         ? `none of ${many ? 'their' : 'its'} lines differs`
         : `the ${n.kept.length === 1 ? 'line that differs is' : `${n.kept.length} lines that differ are`} kept, ${where}: ${shown.join(', ')}${more}`;
     const once = n.merged === 1 ? `one of ${many ? 'their' : 'its'} lines is` : `${n.merged} of ${many ? 'their' : 'its'} lines are`;
-    return `${n.path}: its section${many ? 's' : ''} ${sections} repeat${many ? '' : 's'} most of what ${n.target} holds already (${repeated}): ${once} written once there (named as merged); ${kept}.`;
+    const reworded = n.reworded.map(
+      (r) => `line ${r.line} "${excerpt(r.text)}" (kept: ${r.keptAt.path}:${r.keptAt.line} "${excerpt(r.keptAt.text)}")`,
+    );
+    const leadIns =
+      reworded.length === 0
+        ? ''
+        : ` A block written once keeps the lead-in written with it; ${reworded.length === 1 ? 'this lead-in says it' : 'these lead-ins say theirs'} in other words and ${reworded.length === 1 ? 'is' : 'are'} merged into it (check that the words kept say what you mean): ${reworded.join(', ')}.`;
+    return `${n.path}: its section${many ? 's' : ''} ${sections} repeat${many ? '' : 's'} most of what ${n.target} holds already (${repeated}): ${once} written once there (named as merged); ${kept}.${leadIns}`;
   },
   'repeats-once': (n) => {
     const many = n.repeats.length > 1;

@@ -29,6 +29,8 @@ export type Note =
       sections: { line: number; text: string; repeats: { path: string; text: string } }[];
       merged: number;
       kept: { line: number; text: string }[];
+      /** Its lead-ins of a block written once that say in other words the lead-in written with it: merged into that one. */
+      reworded: { line: number; text: string; keptAt: LineRef & { text: string } }[];
       /** Whether the lines that differ went into the sections they repeat (another source's), else after the person's text. */
       joined: boolean;
     }

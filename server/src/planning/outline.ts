@@ -368,7 +368,7 @@ export function blocksOf(units: Unit[], isMark: (u: Unit) => boolean): Block[] {
   return blocks;
 }
 
-function endsWithColon(u: Unit): boolean {
+export function endsWithColon(u: Unit): boolean {
   return (
     u.kind === 'paragraph' &&
     u.lines[u.lines.length - 1]!.trimEnd()

@@ -210,11 +210,21 @@ function siblingNotes(merged: Merged[], target: string, linesOf: (p: string) => 
 function twinNotes(twins: TwinSection[], target: string): Note[] {
   const byPath = new Map<string, Note & { kind: 'twin-sections' }>();
   for (const t of twins) {
-    const note = byPath.get(t.path) ?? { kind: 'twin-sections', path: t.path, target, sections: [], merged: 0, kept: [], joined: t.joined };
+    const note = byPath.get(t.path) ?? {
+      kind: 'twin-sections',
+      path: t.path,
+      target,
+      sections: [],
+      merged: 0,
+      kept: [],
+      reworded: [],
+      joined: t.joined,
+    };
     byPath.set(t.path, note);
     note.sections.push({ ...t.heading, repeats: { path: t.repeats.path, text: t.repeats.text } });
     note.merged += t.merged;
     note.kept.push(...t.kept);
+    note.reworded.push(...t.reworded);
   }
   return [...byPath.values()];
 }

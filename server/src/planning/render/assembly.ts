@@ -275,8 +275,8 @@ export class Assembly {
     let end = i + 1;
     while (end < units.length && units[end]!.kind !== 'heading') end++;
     // Joined only under its own words: a heading is never merged into one with other words (render/hollow.ts).
-    const joins = (s: Unit) => this.opened.has(s) && headingKey(s.lines[0]!) === headingKey(u.lines[0]!);
-    const twin = this.lines.twin(u, units.slice(i + 1, end), joins);
+    const into = (s: Unit) => (headingKey(s.lines[0]!) === headingKey(u.lines[0]!) ? this.opened.get(s) : undefined);
+    const twin = this.lines.twin(u, units.slice(i + 1, end), into);
     if (!twin) return undefined;
     this.twins.push(twin.report);
     // The person's section, or one of other words: this heading opens a section of its own, its lines there.
@@ -366,10 +366,18 @@ export class Assembly {
       for (const [u, first] of as) this.merged.push(mergedEntry(u, first, true));
       const own = all.filter((u) => !as.has(u));
       const before = this.merged.length;
-      const kept = own.length === 0 ? [] : twin ? this.twinUnits(own, keys, as, twin, parts) : this.keptUnits(own, keys, as);
+      const whole = (u: Unit) => this.written.add(u, keys.written(u));
+      const blocks = group.map((b) => b.units.filter((u) => !as.has(u)));
+      const kept =
+        own.length === 0
+          ? []
+          : twin
+            ? this.lines.units(blocks, twin, this.merged, { whole, copies: as, parts })
+            : this.keptUnits(own, keys, as);
       section.record(all, (u) => as.get(u) ?? u);
       if (kept.length === 0 && own.length > 0 && node) (node.mergedAway ??= []).push({ units: own, entries: this.merged.slice(before) });
-      if (kept.length === 0) continue;
+      // A twin's differing lines that join another source's section stand where their context is (render/twin-placement.ts).
+      if (kept.length === 0 || twin?.placement) continue;
       for (const block of group) {
         const written = block.units.filter((u) => !as.has(u)).map((u) => parts.get(u) ?? u);
         if (written.length === 0) continue;
@@ -386,21 +394,6 @@ export class Assembly {
       }
     }
     return end;
-  }
-
-  /**
-   * The units of a twin section's block that are written: a unit whose every line the section it
-   * repeats holds is merged, line by line; a code block or table that differs there in some lines
-   * is written with those lines only (`parts`); any other unit is written whole. Each is reported.
-   */
-  private twinUnits(units: Unit[], keys: PlacedKeys, copies: Map<Unit, Unit>, twin: Twin, parts: Map<Unit, Unit>): Unit[] {
-    return units.filter((u) => {
-      const w = this.lines.kept(u, twin, this.merged);
-      if (w === null) copies.set(u, u);
-      else if (w === u) this.written.add(u, keys.written(u));
-      else parts.set(u, w);
-      return w !== null;
-    });
   }
 
   private repeatsIn(node: Addition | null): SectionRepeats {

@@ -1,7 +1,9 @@
 import { normalizeLine, type Unit } from '../../model/model.js';
 import type { Merged } from '../../model/plan.js';
-import { headingKey } from '../outline.js';
+import { endsWithColon, headingKey } from '../outline.js';
 import { linkNames, type UnitPart } from './rendered.js';
+import type { Addition } from './addition.js';
+import { TwinPlacement } from './twin-placement.js';
 
 /** A line written into the target under a section, in the unit it stands in. */
 interface HeldLine {
@@ -22,6 +24,8 @@ export interface TwinSection {
   merged: number;
   /** Its lines that differ, kept (written under that section, or after the person's text). */
   kept: { line: number; text: string }[];
+  /** Its lead-ins of a block written once that differ from the lead-in written with it: that one stands, these are merged into it. */
+  reworded: { line: number; text: string; keptAt: { path: string; line: number; text: string } }[];
   /** Whether its differing lines joined that section (another source's) or stand after the person's text. */
   joined: boolean;
 }
@@ -31,6 +35,15 @@ export interface Twin {
   section: Unit;
   sections: Unit[];
   report: TwinSection;
+  /** Where its differing lines go, when they join the section it repeats (another source's). */
+  placement?: TwinPlacement;
+}
+
+/** What of a unit of a twin section is written (null: merged whole), the line of the target it was merged into or stands next to, and its lines that differ. */
+interface Written {
+  w: Unit | null;
+  copy?: Unit;
+  differing: number[];
 }
 
 const FENCE = /^\s*(`{3,}|~{3,})/;
@@ -63,6 +76,35 @@ export function measuredLines(u: Unit): { k: number; text: string }[] {
   return out;
 }
 
+const BRANCH = /^[\s│├└┬┼─|`+-]*/;
+/** How deep a line of a tree stands: the length of its indent and branch marks. */
+const depth = (line: string): number => BRANCH.exec(line)![0].length;
+
+/** A code block drawn as a tree: branch marks, or a root that names a folder. */
+function isTree(u: Unit, body: number[]): boolean {
+  return u.kind === 'code' && (body.some((k) => /[├└]/.test(u.lines[k]!)) || /\/\s*(#.*)?$/.test(u.lines[body[0] ?? 0]!));
+}
+
+/**
+ * The lines of a tree the lines `ks` hang from, up to its root (each nearest line above standing less
+ * deep): a line of a tree written alone, without them, no longer says where it stands.
+ */
+function treeRoots(u: Unit, ks: number[]): Set<number> {
+  const frame = frameOf(u);
+  const body = u.lines.flatMap((l, k) => (frame.has(k) || l.trim() === '' || depth(l) === l.length ? [] : [k]));
+  const roots = new Set<number>();
+  if (!isTree(u, body)) return roots;
+  for (const k of ks) {
+    let d = depth(u.lines[k]!);
+    for (const j of body.filter((b) => b < k).reverse()) {
+      if (d === 0) break;
+      if (depth(u.lines[j]!) < d) roots.add(j);
+      d = Math.min(d, depth(u.lines[j]!));
+    }
+  }
+  return roots;
+}
+
 /**
  * The lines of every section written into one target, by their text: the person's sections and the
  * ones sources opened (issue 40, "written once"). A source's section that repeats most of one of them
@@ -76,6 +118,10 @@ export class SectionLines {
   private readonly sectionsOf = new Map<string, Set<Unit>>();
   /** The section headings, by their words. */
   private readonly byWords = new Map<string, Unit[]>();
+  /** Per unit written, the unit written right before it under the same heading: a lead-in before its block. */
+  private readonly before = new Map<Unit, Unit>();
+  /** Per section heading, the unit written last under it. */
+  private readonly lastUnder = new Map<Unit, Unit>();
 
   /** Record `u` as written under the section `heading`. */
   add(heading: Unit | null, u: Unit): void {
@@ -86,6 +132,9 @@ export class SectionLines {
       const words = headingKey(heading.lines[0]!);
       this.byWords.set(words, [...(this.byWords.get(words) ?? []), heading]);
     }
+    const last = this.lastUnder.get(heading);
+    if (last) this.before.set(u, last);
+    this.lastUnder.set(heading, u);
     const at = (u as UnitPart).at;
     u.lines.forEach((l, k) => {
       if (l.trim() === '') return;
@@ -123,19 +172,29 @@ export class SectionLines {
     return best;
   }
 
-  /** The twin of the section headed `u` with the units `own`, if any; `joins` says whether its lines go into the section it repeats. */
-  twin(u: Unit, own: Unit[], joins: (section: Unit) => boolean): Twin | undefined {
+  /**
+   * The twin of the section headed `u` with the units `own`, if any; `into` gives the section of
+   * another source its lines join (same words), undefined when they go under a heading of their own.
+   */
+  twin(u: Unit, own: Unit[], into: (section: Unit) => Addition | undefined): Twin | undefined {
     const section = this.match(u.path, own);
     if (!section) return undefined;
+    const node = into(section);
     const report: TwinSection = {
       path: u.path,
       heading: { line: u.line, text: u.lines[0]!.trim() },
       repeats: { path: section.path, line: section.line, text: section.lines[0]!.trim() },
       merged: 0,
       kept: [],
-      joined: joins(section),
+      reworded: [],
+      joined: node !== undefined,
     };
-    return { section, sections: this.intoSections(section, u), report };
+    const texts = new Set(own.flatMap((x) => measuredLines(x).map((l) => l.text)));
+    // A unit of that section with a line the twin does not have is the other file's version: a counterpart of what
+    // differs. A lead-in opens other lines than the ones before it: the counterparts end there.
+    const othersOwn = (x: Unit) => x.kind !== 'heading' && !endsWithColon(x) && measuredLines(x).some((l) => !texts.has(l.text));
+    const placement = node ? new TwinPlacement(node, othersOwn) : undefined;
+    return { section, sections: this.intoSections(section, u), report, placement };
   }
 
   /** The sections of another file than `path` holding a line with this text. */
@@ -156,7 +215,7 @@ export class SectionLines {
   mergedAnywhere(u: Unit, merged: Merged[]): boolean {
     if (!this.holdsAll(u)) return false;
     const sections = [...new Set(u.lines.flatMap((l) => (l.trim() === '' ? [] : this.holding(lineText(l), u.path))))];
-    return this.written(u, sections, merged) === null;
+    return this.written(u, sections, merged).w === null;
   }
 
   /** Whether every line of `u`, a unit of several lines, is written already from another file, wherever it stands. */
@@ -165,14 +224,77 @@ export class SectionLines {
     return u.kind !== 'heading' && texts.length > 1 && texts.every((t) => this.holding(t, u.path).length > 0);
   }
 
-  /** What of `u` a twin section writes (as `written` says), its lines merged counted and the ones kept reported. */
-  kept(u: Unit, twin: Twin, merged: Merged[]): Unit | null {
-    const before = merged.length;
-    const w = this.written(u, twin.sections, merged);
-    twin.report.merged += merged.length - before;
-    const at = (w as Partial<UnitPart> | null)?.at;
-    if (w) twin.report.kept.push(...measuredLines(w).map((l) => ({ line: at?.[l.k] ?? w.line + l.k, text: w.lines[l.k]! })));
-    return w;
+  /**
+   * The units of a twin section's blocks that are written (as `written` says), each reported; a
+   * lead-in whose block is written once is merged into the lead-in written with that block (two
+   * versions of one line: the one written already stands with its block). A unit merged whole goes
+   * in `copies`, one written in part in `parts`, one written whole to `whole`. When the twin joins
+   * another source's section, each run of what differs is put in place there (`TwinPlacement`).
+   */
+  units(
+    blocks: Unit[][],
+    twin: Twin,
+    merged: Merged[],
+    out: { whole: (u: Unit) => void; copies: Map<Unit, Unit>; parts: Map<Unit, Unit> },
+  ): Unit[] {
+    const kept: Unit[] = [];
+    for (const block of blocks) {
+      const before = merged.length;
+      const results = block.map((u) => this.written(u, twin.sections, merged));
+      twin.report.merged += merged.length - before;
+      block.forEach((u, i) => this.pairLeadIn(u, results, i, twin, merged));
+      let run: Unit[] = [];
+      const flush = () => {
+        if (run.length > 0 && twin.placement) for (const w of twin.placement.place(run)) this.add(twin.placement.node.headingUnit, w);
+        run = [];
+      };
+      block.forEach((u, i) => {
+        const { w, copy, differing } = results[i]!;
+        const at = (w as Partial<UnitPart> | null)?.at;
+        if (w) twin.report.kept.push(...differing.map((k) => ({ line: u.line + k, text: u.lines[k]! })));
+        if (w === null) out.copies.set(u, u);
+        else if (w === u) out.whole(u);
+        else out.parts.set(u, w);
+        if (w) kept.push(u);
+        if (copy) {
+          flush();
+          twin.placement?.follows(copy);
+        }
+        if (w) run.push(w);
+        if (w && at) flush();
+      });
+      flush();
+    }
+    return kept;
+  }
+
+  /** The unit that introduces the list or code `u` stands in (the items before it passed over), if any. */
+  private leadInOf(u: Unit): Unit | undefined {
+    let x = this.before.get(u);
+    while (x && x.kind === 'list-item' && u.kind === 'list-item' && x.path === u.path) x = this.before.get(x);
+    return x;
+  }
+
+  /**
+   * A lead-in of a twin section, written whole, whose next unit was merged (or written in part)
+   * into a unit of the target that a lead-in of another file introduces: two versions of one lead-in
+   * to one block, written once. The one written already stands with the block; this one is merged.
+   */
+  private pairLeadIn(u: Unit, results: Written[], i: number, twin: Twin, merged: Merged[]): void {
+    const next = results[i + 1]?.copy;
+    const lead = next && this.leadInOf(next);
+    if (results[i]!.w !== u || !lead || !endsWithColon(u) || !endsWithColon(lead) || lead.path === u.path) return;
+    const keptAt = { path: lead.path, line: (lead as Partial<UnitPart>).at?.[0] ?? lead.line, text: lead.lines.join(' ').trim() };
+    merged.push({
+      path: u.path,
+      line: u.line,
+      lines: u.lines.length,
+      keptAt: { path: keptAt.path, line: keptAt.line },
+      text: u.lines.join('\n'),
+    });
+    twin.report.merged += 1;
+    twin.report.reworded.push({ line: u.line, text: u.lines.join(' ').trim(), keptAt });
+    results[i] = { w: null, copy: lead, differing: [] };
   }
 
   /**
@@ -200,7 +322,7 @@ export class SectionLines {
    * (each merged into its copy); a code block or table with only its differing lines (its fences, or
    * header and rule, with them), the others merged; else the whole unit. `merged` receives each line merged.
    */
-  private written(u: Unit, sections: Unit[], merged: Merged[]): Unit | null {
+  private written(u: Unit, sections: Unit[], merged: Merged[]): Written {
     const reserved = new Set<HeldLine>();
     const copies = u.lines.map((l) => {
       if (l.trim() === '') return undefined;
@@ -211,8 +333,10 @@ export class SectionLines {
     const frame = frameOf(u);
     const missing = u.lines.flatMap((l, k) => (l.trim() !== '' && !copies[k] ? [k] : []));
     const whole = missing.length === 0;
+    const copy = copies.filter((c) => c !== undefined).pop()?.unit;
     // Only a code block or a table is written in part: a paragraph or an item cut would lose its sense.
-    if (!whole && (frame.size === 0 || missing.every((k) => frame.has(k)) || copies.every((c) => !c))) return u;
+    if (!whole && (frame.size === 0 || missing.every((k) => frame.has(k)) || copies.every((c) => !c)))
+      return { w: u, differing: measuredLines(u).map((l) => l.k) };
     const take = (k: number) => {
       const copy = copies[k]!;
       copy.takenBy.add(u.path);
@@ -220,13 +344,15 @@ export class SectionLines {
     };
     if (whole) {
       u.lines.forEach((l, k) => l.trim() !== '' && take(k));
-      return null;
+      return { w: null, copy, differing: [] };
     }
     // Blank lines stay out of a part: past one, a line that did not follow it in its file would start a new unit.
-    const keep = u.lines.map((l, k) => frame.has(k) || (l.trim() !== '' && !copies[k]));
+    // A tree's lines keep the branches they hang from, up to its root.
+    const roots = treeRoots(u, missing);
+    const keep = u.lines.map((l, k) => frame.has(k) || roots.has(k) || (l.trim() !== '' && !copies[k]));
     u.lines.forEach((l, k) => !keep[k] && l.trim() !== '' && take(k));
     const ks = u.lines.flatMap((_, k) => (keep[k] ? [k] : []));
     const part: UnitPart = { ...u, line: u.line + ks[0]!, lines: ks.map((k) => u.lines[k]!), at: ks.map((k) => u.line + k) };
-    return part;
+    return { w: part, copy, differing: missing.filter((k) => !frame.has(k)) };
   }
 }
