@@ -129,6 +129,15 @@ async function count(name: string): Promise<Counts> {
     c.label.push(...labelDisagreements(scan).map((d) => `${name}: ${d}`));
     for (const [p, lines] of written) for (const g of unslashed(lines)) c.globs.push(`${name}: ${p} applyTo ${JSON.stringify(g)}`);
     const where = writtenAt(plan);
+    // A line merged as said already in other words (a guide restating the person's Copilot file, issue 40)
+    // is not written anywhere: where the line that says it stands is no place for its lead-in or block.
+    const squeezed = (t: string | undefined) => (t ?? '').trim().replace(/\s+/g, ' ');
+    const inOtherWords = (p: string, line: number) => {
+      const m = plan.merged.find((x) => x.path === p && line >= x.line && line < x.line + x.lines);
+      return (
+        m !== undefined && squeezed(sourceLines(m.keptAt.path)[m.keptAt.line + (line - m.line) - 1]) !== squeezed(sourceLines(p)[line - 1])
+      );
+    };
     for (const src of scan.sources) {
       if (!plan.provenance.some((s) => s.from.path === src.path)) continue;
       const lines = sourceLines(src.path);
@@ -138,6 +147,7 @@ async function count(name: string): Promise<Counts> {
         let end = block;
         while (end < lines.length && (lines[end]!.trim() !== '' || inFence[end]!)) end++;
         const run = [lead, ...Array.from({ length: end - block + 1 }, (_, k) => block + k)];
+        if (run.every((l) => lines[l - 1]?.trim() === '' || inOtherWords(src.path, l))) continue;
         const at = run.map((l) => where(src.path, l));
         if (at.every((a) => a === null || !written.has(a[0]))) continue;
         const apart = at.some((b, k) => {
