@@ -108,7 +108,7 @@ for (const [set, names, base] of sets) {
   row('sections written twice word for word, from two files', all.sectionsTwice);
   row("a source's section written again where most of it is", all.sectionsMostlyThere);
   row('notes naming an instruction file not written', all.notesUnwritten);
-  row("a heading's topic written twice in one file, from two files", all.topicsTwice);
+  row("a heading's topic twice in one file, from two files", all.topicsTwice);
   row('exact duplicates written again in another section', all.repeatedElsewhere);
   if (list) for (const c of [...cases, ...all.topicsTwice, ...all.repeatedElsewhere]) console.log(`    ${c}`);
 }
