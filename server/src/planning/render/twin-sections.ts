@@ -76,13 +76,13 @@ export function measuredLines(u: Unit): { k: number; text: string }[] {
   return out;
 }
 
-const BRANCH = /^[\s│├└┬┼─|`+-]*/;
+const BRANCH = /^[\s\u2502\u251c\u2514\u252c\u253c\u2500|`+-]*/;
 /** How deep a line of a tree stands: the length of its indent and branch marks. */
 const depth = (line: string): number => BRANCH.exec(line)![0].length;
 
 /** A code block drawn as a tree: branch marks, or a root that names a folder. */
 function isTree(u: Unit, body: number[]): boolean {
-  return u.kind === 'code' && (body.some((k) => /[├└]/.test(u.lines[k]!)) || /\/\s*(#.*)?$/.test(u.lines[body[0] ?? 0]!));
+  return u.kind === 'code' && (body.some((k) => /[\u251c\u2514]/.test(u.lines[k]!)) || /\/\s*(#.*)?$/.test(u.lines[body[0] ?? 0]!));
 }
 
 /**
