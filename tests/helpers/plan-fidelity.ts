@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { splitText } from '../../server/src/common/text.js';
 import type { Plan } from '../../server/src/planning/plan.js';
+import { topicKey } from '../../server/src/planning/restated-guide.js';
 import { fenced } from './debris.js';
 
 /**
@@ -121,17 +122,6 @@ function sectionsMostlyThere(lines: string[], code: boolean[], fileOf: (i: numbe
   return out;
 }
 
-/** A heading's topic: its words, without `#`s, markup, a leading number ("3. ", "A) ") or a parenthesis; lower case. */
-const topicOf = (line: string): string =>
-  line
-    .replace(/^ {0,3}#{1,6}\s+/, '')
-    .replace(/[*_`]/g, '')
-    .replace(/\([^)]*\)/g, ' ')
-    .replace(/^\s*(?:\d+|[A-Za-z])[.)]\s+/, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-
 /** The words (three letters or more) of the headings a heading stands under in a written file, its title aside. */
 function subjects(lines: string[], heads: number[]): Map<number, Set<string>> {
   const out = new Map<number, Set<string>>();
@@ -146,7 +136,7 @@ function subjects(lines: string[], heads: number[]): Map<number, Set<string>> {
       words:
         level < 2
           ? []
-          : topicOf(lines[i]!)
+          : topicKey(lines[i]!)
               .split(' ')
               .filter((w) => w.length >= 3),
     });
@@ -168,7 +158,7 @@ function topicsTwice(lines: string[], code: boolean[], fileOf: (i: number) => st
   const heads = lines.flatMap((l, i) => (!code[i] && HEADING.test(l) ? [i] : []));
   const under = subjects(lines, heads);
   for (const i of heads) {
-    const topic = topicOf(lines[i]!);
+    const topic = topicKey(lines[i]!);
     if (topic === '') continue;
     const here = { line: i + 1, file: fileOf(i), under: under.get(i)! };
     const before = seen.get(topic) ?? [];

@@ -190,15 +190,7 @@ export function respelledNames(lines: Line[]): Drifted[] {
   const groups = new Map<string, Line[]>();
   for (const l of lines) pushTo(groups, l.text.trim().replace(/[-_.]/g, ''), l);
   const out: Drifted[] = [];
-  for (const g of groups.values()) {
-    if (g.length < 2 || g.length > MAX_GROUP) continue;
-    const texts = [...new Set(g.map((l) => l.text.trim()))].sort();
-    if (texts.length !== 2) continue;
-    const sides = texts.map((t) => g.filter((l) => l.text.trim() === t));
-    // Each spelling in its own files, and two files whose scopes meet.
-    const paths = sides.map((s) => new Set(s.map((l) => l.path)));
-    if ([...paths[0]!].some((p) => paths[1]!.has(p))) continue;
-    if (!sides[0]!.some((p) => sides[1]!.some((q) => meet(p, q)))) continue;
+  for (const { texts, sides } of writtenTwoWays(groups)) {
     const [a, b] = texts.map((t) => tokens(t));
     if (a!.length !== b!.length) continue;
     const changed = a!.flatMap((t, i) => (t === b![i] ? [] : [[t, b![i]!] as const]));
@@ -226,14 +218,7 @@ export function recasedCode(lines: Line[]): Drifted[] {
     if (text.length >= MIN_CODE_LINE) pushTo(groups, text.toLowerCase(), l);
   }
   const out: Drifted[] = [];
-  for (const g of groups.values()) {
-    if (g.length < 2 || g.length > MAX_GROUP) continue;
-    const texts = [...new Set(g.map((l) => l.text.trim()))].sort();
-    if (texts.length !== 2) continue;
-    const sides = texts.map((t) => g.filter((l) => l.text.trim() === t));
-    const paths = sides.map((s) => new Set(s.map((l) => l.path)));
-    if ([...paths[0]!].some((p) => paths[1]!.has(p))) continue;
-    if (!sides[0]!.some((p) => sides[1]!.some((q) => meet(p, q)))) continue;
+  for (const { texts, sides } of writtenTwoWays(groups)) {
     const [a, b] = texts.map((t) => t.split(/([\w.]+)/).filter((w) => /\w/.test(w))) as [string[], string[]];
     const changed = [...new Set(a.flatMap((w, i) => (w !== b[i] ? [`${w}/${b[i]}`] : [])))];
     out.push(
@@ -244,6 +229,24 @@ export function recasedCode(lines: Line[]): Drifted[] {
         sides,
       ),
     );
+  }
+  return out;
+}
+
+/**
+ * The groups of lines written exactly two ways, each way in files of its own, in files whose scopes
+ * meet: the two texts (sorted) and the lines of each.
+ */
+function writtenTwoWays(groups: Map<string, Line[]>): { texts: string[]; sides: Line[][] }[] {
+  const out: { texts: string[]; sides: Line[][] }[] = [];
+  for (const g of groups.values()) {
+    if (g.length < 2 || g.length > MAX_GROUP) continue;
+    const texts = [...new Set(g.map((l) => l.text.trim()))].sort();
+    if (texts.length !== 2) continue;
+    const sides = texts.map((t) => g.filter((l) => l.text.trim() === t));
+    const paths = sides.map((s) => new Set(s.map((l) => l.path)));
+    if ([...paths[0]!].some((p) => paths[1]!.has(p))) continue;
+    if (sides[0]!.some((p) => sides[1]!.some((q) => meet(p, q)))) out.push({ texts, sides });
   }
   return out;
 }
