@@ -5,6 +5,9 @@ import type { Unit } from './model.js';
 /** A comment line copilot-onboard itself wrote (a conflict mark, a kept heading). */
 export const isToolMark = (u: Unit): boolean => u.kind === 'html' && u.lines[0]!.startsWith('<!-- copilot-onboard:');
 
+/** A table: a paragraph whose every line is a row (`| a | b |`). */
+export const isTable = (u: Unit): boolean => u.kind === 'paragraph' && u.lines.every((l) => l.trim().startsWith('|'));
+
 /** A paragraph that ends with ':' right before a list introduces that list, and travels with it. */
 export function isLeadIn(units: Unit[], i: number): boolean {
   const u = units[i];

@@ -1,7 +1,8 @@
 import type { InstructionDoc, Unit } from '../model/model.js';
 import type { Merged } from '../model/plan.js';
 import type { AboutAssistantSection } from '../analysis/discovery/about-assistant.js';
-import { headingText } from './outline.js';
+import { isTable } from '../model/unit-shape.js';
+import { endsWithColon, headingText } from './outline.js';
 import { measuredLines } from './render/twin-sections.js';
 
 /**
@@ -196,10 +197,8 @@ export function restatedGuides(
   return out;
 }
 
-/** A lead-in (a line ending in `:`, markup aside) or a numbered item: the start of a block written whole or not at all. */
-const LEAD_IN = /:[*_`]*\s*$/;
+/** A numbered item: with the items after it, a block written whole or not at all. */
 const NUMBERED = /^\s*\d+[.)]\s/;
-const isTable = (u: Unit): boolean => u.kind === 'paragraph' && u.lines.every((l) => l.trim().startsWith('|'));
 const isContent = (u: Unit): boolean => u.kind !== 'heading' && u.kind !== 'frontmatter' && linesOf(u).length > 0;
 
 /**
@@ -214,7 +213,7 @@ function blocksOf(units: Unit[]): Unit[][] {
     const follows =
       head !== undefined &&
       u.kind !== 'heading' &&
-      ((head.kind === 'paragraph' && LEAD_IN.test(head.lines[head.lines.length - 1]!) && (u.kind !== 'paragraph' || isTable(u))) ||
+      ((endsWithColon(head) && (u.kind !== 'paragraph' || isTable(u))) ||
         (NUMBERED.test(head.lines[0]!) && NUMBERED.test(u.lines[0]!) && u.kind === 'list-item') ||
         (head.kind === 'list-item' && NUMBERED.test(head.lines[0]!) && u.kind === 'list-item' && /^\s/.test(u.lines[0]!)));
     if (follows) last!.push(u);

@@ -1,6 +1,7 @@
 import { normalizeLine, type Unit } from '../../model/model.js';
 import type { Merged } from '../../model/plan.js';
 import { endsWithColon, headingKey } from '../outline.js';
+import { isTable } from '../../model/unit-shape.js';
 import { linkNames, type UnitPart } from './rendered.js';
 import type { Addition } from './addition.js';
 import { TwinPlacement } from './twin-placement.js';
@@ -50,15 +51,13 @@ const FENCE = /^\s*(`{3,}|~{3,})/;
 const TABLE_RULE = /^\s*\|?(\s*:?-{3,}:?\s*\|)+\s*(:?-{3,}:?\s*)?\|?\s*$/;
 const SEPARATOR = /^\s*(?:(?:-\s*){3,}|(?:\*\s*){3,}|(?:_\s*){3,})$/;
 
-const isTable = (u: Unit): boolean => u.kind === 'paragraph' && u.lines.length > 2 && u.lines.every((l) => l.trim().startsWith('|'));
-
 /** The lines of a unit that frame it, written with any part of it: a code block's fences, a table's header and rule. */
 function frameOf(u: Unit): Set<number> {
   if (u.kind === 'code') {
     const last = u.lines.length - 1;
     return new Set(last > 0 && FENCE.test(u.lines[last]!) ? [0, last] : [0]);
   }
-  if (isTable(u) && TABLE_RULE.test(u.lines[1]!)) return new Set([0, 1]);
+  if (isTable(u) && u.lines.length > 2 && TABLE_RULE.test(u.lines[1]!)) return new Set([0, 1]);
   return new Set();
 }
 
