@@ -12,6 +12,7 @@ import { ANY_VERSION, normalizeRanges, RANGE_MARK, versionClaims } from '../../s
 import { anyOf, CLAIM_TOPICS, GENERIC_VERSION, VERSIONED_LANGUAGES } from '../../server/src/analysis/contradictions/topics.js';
 import { repeatedKeys } from '../../server/src/common/collections.js';
 import { findNearDuplicates, wordIdsOf } from '../../server/src/analysis/repeats/near-duplicates.js';
+import { filesThatMayMeet } from '../../server/src/analysis/scope/scope-overlap.js';
 import { ACTION_WORD, ACTIONS, VERB_OF } from '../../server/src/analysis/contradictions/claim-reader.js';
 
 /** Issue 13: the per-line passes take shortcuts for the common case; each answers what the long way does. */
@@ -557,4 +558,43 @@ test('the one test of a line for options, versions and modal words matches exact
     'Always test',
   ])
     assert.equal(mayNameClaim(line), !line.startsWith('- Rule'), line);
+});
+
+test('near repeats read no unit when no two files may meet, and find what the long way finds when some do', () => {
+  const scopes = ['src/a/**', 'src/b/**', 'src/a/x/**', 'test/**', 'src/**'];
+  const spec = fc.record({
+    file: fc.integer({ min: 0, max: 4 }),
+    words: fc.array(fc.constantFrom('keep', 'handler', 'small', 'typed', 'covered', 'focused', 'tests', 'module', 'with', 'zod'), {
+      minLength: 8,
+      maxLength: 10,
+    }),
+  });
+  fc.assert(
+    fc.property(fc.array(spec, { maxLength: 12 }), fc.subarray([0, 1, 2, 3, 4], { minLength: 1 }), (specs, present) => {
+      const files = present.map((k) => ({ path: `.cursor/rules/r${k}.mdc`, scope: { kind: 'globs' as const, globs: [scopes[k]!] } }));
+      const units: Unit[] = specs
+        .filter((x) => present.includes(x.file))
+        .map((x, k) => ({
+          kind: 'list-item',
+          path: `.cursor/rules/r${x.file}.mdc`,
+          line: k + 1,
+          lines: [`- ${x.words.join(' ')}`],
+          blankBefore: false,
+        }));
+      const scopeOf = (u: Unit) => files.find((f) => f.path === u.path)!.scope;
+      const meeting = filesThatMayMeet(files);
+      let read = 0;
+      const counted = (u: Unit) => (read++, normalizedText(u));
+      const found = findNearDuplicates(units, scopeOf, counted, meeting);
+      assert.deepEqual(found, findNearDuplicates(units, scopeOf));
+      if (meeting.size === 0) assert.equal(read, 0, 'no unit is read where no two files may meet');
+    }),
+    { numRuns: 300 },
+  );
+  // Two folders of their own: the same rule in each is each folder's own copy, and nothing is read.
+  const own = [
+    { path: '.cursor/rules/a.mdc', scope: { kind: 'globs' as const, globs: ['src/a/**'] } },
+    { path: '.cursor/rules/b.mdc', scope: { kind: 'globs' as const, globs: ['src/b/**'] } },
+  ];
+  assert.equal(filesThatMayMeet(own).size, 0);
 });

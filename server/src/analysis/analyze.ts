@@ -187,7 +187,7 @@ function withCopies(i: FinderInput): { units: Unit[]; scopeOf: (u: Unit) => Scop
 function findRepeats(i: FinderInput): Found[] {
   const repeats = [
     ...findDuplicates(i.repeatUnits, i.scopeOf, i.normalizedOf),
-    ...findNearDuplicates(i.repeatUnits, i.scopeOf, i.normalizedOf),
+    ...findNearDuplicates(i.repeatUnits, i.scopeOf, i.normalizedOf, i.meeting),
     ...findReworded(i.repeatUnits, i.scopeOf, i.normalizedOf),
   ];
   dedupeByLocations(repeats);

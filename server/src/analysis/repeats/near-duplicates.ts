@@ -136,7 +136,12 @@ export function findNearDuplicates(
   units: Unit[],
   scopeOf: (u: Unit) => Scope = () => ({ kind: 'repo' }),
   normalizedOf: NormalizedOf = normalizedText,
+  /** The files whose scope may meet another file's (scope-overlap.ts): a pair needs two of them. */
+  meeting?: ReadonlySet<string>,
 ): FoundDuplication[] {
+  // Near repeats are two files' copies in one scope: where no two files may meet (rule files scoped
+  // to their own folders), no unit is read.
+  if (meeting !== undefined && meeting.size < 2) return [];
   const compared = units.filter((u) => u.kind === 'paragraph' || u.kind === 'list-item');
   const texts = compared.map(normalizedOf);
   let capacity = 0;
