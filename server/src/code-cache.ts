@@ -53,6 +53,10 @@ export function sourceDigest(source: Buffer): Buffer {
  *   the work. Most of what TurboFan compiled for an analyze (on its own threads, counted in the
  *   process's CPU) was done before the code ran much; what runs long is still optimised: 500 rules
  *   0.79x CPU, propose of them 0.71x, 3,000 rules 0.98x (docs/performance.md, issue 38).
+ * - `--regexp-tier-up-ticks=20`: a regular expression is compiled to machine code after 20 runs in
+ *   V8's interpreter instead of after one. Most of our patterns run a few times in a command, and
+ *   compiling each (about 0.1 ms for a case-blind one) cost more than interpreting it: one small
+ *   analyze 5 % of its CPU; the patterns that run on every line are still compiled.
  *
  * V8 keeps the flags in the code cache and refuses a cache made under others: they are set here,
  * before the file is compiled, by the CLI and by the build's warm-up alike. `serve` keeps V8's
@@ -60,7 +64,10 @@ export function sourceDigest(source: Buffer): Buffer {
  */
 export function oneShotFlags(): string[] {
   const major = Number(process.versions.node.split('.')[0]);
-  return [...(major >= 20 && major <= 24 ? ['--semi-space-growth-factor=1'] : []), ...(major === 20 ? ['--interrupt-budget=675840'] : [])];
+  return [
+    ...(major >= 20 && major <= 24 ? ['--semi-space-growth-factor=1', '--regexp-tier-up-ticks=20'] : []),
+    ...(major === 20 ? ['--interrupt-budget=675840'] : []),
+  ];
 }
 
 /**
