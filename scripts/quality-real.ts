@@ -7,11 +7,12 @@
 // (the check half and the added sets are measured, never listed: they are not read while building).
 // `--subject` adds the opt-in finder of pairs worth a second look by subject (issue 39).
 // `--skip=a,b` leaves repositories of the corpus out entirely (a set being judged, that the tool must not run on yet).
-// The held-out sets c (unseen-2026-11-28c.json), d (unseen-2026-11-29d.json), e (unseen-2026-11-29e.json) and f
-// (unseen-2026-11-29f.json) live outside the project and the corpus, in $HELDOUT_ROOT or /work/heldout-c, $HELDOUT_D_ROOT
-// or /work/heldout-d, $HELDOUT_E_ROOT or /work/heldout-e and $HELDOUT_F_ROOT or /work/heldout-f: each is measured where its
-// folder exists, skipped with a line where it does not (CI).
-// `--check-quotes` only checks that every quote of sets c, d, e and f is found in its file, without analysing anything.
+// The held-out sets c (unseen-2026-11-28c.json), d (unseen-2026-11-29d.json), e (unseen-2026-11-29e.json), f
+// (unseen-2026-11-29f.json) and g (unseen-2026-11-29g.json) live outside the project and the corpus, in $HELDOUT_ROOT or
+// /work/heldout-c, $HELDOUT_D_ROOT or /work/heldout-d, $HELDOUT_E_ROOT or /work/heldout-e, $HELDOUT_F_ROOT or
+// /work/heldout-f and $HELDOUT_G_ROOT or /work/heldout-g: each is measured where its folder exists, skipped with a line
+// where it does not (CI).
+// `--check-quotes` only checks that every quote of sets c, d, e, f and g is found in its file, without analysing anything.
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyze, DEFAULT_FINDERS, FINDERS, type Problem } from '../server/src/analysis/analyze.js';
@@ -67,27 +68,32 @@ const HELDOUT = process.env.HELDOUT_ROOT ?? '/work/heldout-c';
 const HELDOUT_D = process.env.HELDOUT_D_ROOT ?? '/work/heldout-d';
 const HELDOUT_E = process.env.HELDOUT_E_ROOT ?? '/work/heldout-e';
 const HELDOUT_F = process.env.HELDOUT_F_ROOT ?? '/work/heldout-f';
+const HELDOUT_G = process.env.HELDOUT_G_ROOT ?? '/work/heldout-g';
 const reposOfSet = (set: SetName, root: string) =>
   fs.existsSync(root) ? [...new Set(pairs.filter((p) => setOf.get(p.repo) === set).map((p) => p.repo))] : [];
 const heldoutCRepos = reposOfSet('added-c', HELDOUT);
 const heldoutDRepos = reposOfSet('added-d', HELDOUT_D);
 const heldoutERepos = reposOfSet('added-e', HELDOUT_E);
 const heldoutFRepos = reposOfSet('added-f', HELDOUT_F);
-const heldoutRepos = [...heldoutCRepos, ...heldoutDRepos, ...heldoutERepos, ...heldoutFRepos];
+const heldoutGRepos = reposOfSet('added-g', HELDOUT_G);
+const heldoutRepos = [...heldoutCRepos, ...heldoutDRepos, ...heldoutERepos, ...heldoutFRepos, ...heldoutGRepos];
 const rootOf = (repo: string) =>
-  heldoutFRepos.includes(repo)
-    ? HELDOUT_F
-    : heldoutERepos.includes(repo)
-      ? HELDOUT_E
-      : heldoutDRepos.includes(repo)
-        ? HELDOUT_D
-        : heldoutCRepos.includes(repo)
-          ? HELDOUT
-          : CORPUS;
+  heldoutGRepos.includes(repo)
+    ? HELDOUT_G
+    : heldoutFRepos.includes(repo)
+      ? HELDOUT_F
+      : heldoutERepos.includes(repo)
+        ? HELDOUT_E
+        : heldoutDRepos.includes(repo)
+          ? HELDOUT_D
+          : heldoutCRepos.includes(repo)
+            ? HELDOUT
+            : CORPUS;
 if (heldoutCRepos.length === 0 && !args.includes('--json')) console.log(`held-out set c: skipped, ${HELDOUT} is absent`);
 if (heldoutDRepos.length === 0 && !args.includes('--json')) console.log(`held-out set d: skipped, ${HELDOUT_D} is absent`);
 if (heldoutERepos.length === 0 && !args.includes('--json')) console.log(`held-out set e: skipped, ${HELDOUT_E} is absent`);
 if (heldoutFRepos.length === 0 && !args.includes('--json')) console.log(`held-out set f: skipped, ${HELDOUT_F} is absent`);
+if (heldoutGRepos.length === 0 && !args.includes('--json')) console.log(`held-out set g: skipped, ${HELDOUT_G} is absent`);
 
 if (!fs.existsSync(CORPUS)) {
   console.log(`real judged set: skipped, ${CORPUS} is absent`);
@@ -127,11 +133,13 @@ const heldoutQuotes = quotesOf(heldoutCRepos);
 const heldoutDQuotes = quotesOf(heldoutDRepos);
 const heldoutEQuotes = quotesOf(heldoutERepos);
 const heldoutFQuotes = quotesOf(heldoutFRepos);
+const heldoutGQuotes = quotesOf(heldoutGRepos);
 if (args.includes('--check-quotes')) {
   console.log(`held-out set c: ${heldoutQuotes.length} quoted lines found in ${heldoutCRepos.length} repositories`);
   console.log(`held-out set d: ${heldoutDQuotes.length} quoted lines found in ${heldoutDRepos.length} repositories`);
   console.log(`held-out set e: ${heldoutEQuotes.length} quoted lines found in ${heldoutERepos.length} repositories`);
   console.log(`held-out set f: ${heldoutFQuotes.length} quoted lines found in ${heldoutFRepos.length} repositories`);
+  console.log(`held-out set g: ${heldoutGQuotes.length} quoted lines found in ${heldoutGRepos.length} repositories`);
   process.exit(0);
 }
 
@@ -252,7 +260,8 @@ const SETS: SetName[] = [
         (s !== 'added-c' || heldoutCRepos.length > 0) &&
         (s !== 'added-d' || heldoutDRepos.length > 0) &&
         (s !== 'added-e' || heldoutERepos.length > 0) &&
-        (s !== 'added-f' || heldoutFRepos.length > 0),
+        (s !== 'added-f' || heldoutFRepos.length > 0) &&
+        (s !== 'added-g' || heldoutGRepos.length > 0),
     )
     .sort(),
 ];
@@ -273,6 +282,7 @@ else {
     'added-d': 'from outside the corpus and set c (unseen-2026-11-29d, build data since its figures were reported)',
     'added-e': 'from outside the corpus and sets c and d (unseen-2026-11-29e, build data since its figures were reported)',
     'added-f': 'held out from outside the corpus and sets c, d and e (unseen-2026-11-29f, never read while building)',
+    'added-g': 'held out from outside the corpus and sets c, d, e and f (unseen-2026-11-29g, never read while building)',
   };
   for (const s of SETS) {
     const x = figures.sets[s]!;
