@@ -157,9 +157,15 @@ test('a flag the other line names as optional agrees; two names of one family ra
     }),
     [],
   );
-  const found = await subjectPairs(t, {
-    'AGENTS.md': `# Agents\n\n- Shared fixtures live in \`web-fixtures\`.\n- Run \`zorb test\` before every push.\n${padding}\n`,
-    'CLAUDE.md': '# Claude\n\n- Shared fixtures live in `core-fixtures`.\n- Run `quax test` before every push.\n',
-  });
-  assert.deepEqual(at(found[0]!), ['AGENTS.md:4', 'CLAUDE.md:4'], JSON.stringify(found.map(at)));
+  // Two programs in one copied frame are a drifted copy, reported (drifted-spans.ts); the two names of one family stay a second look.
+  const scan = await scanRepository(
+    sandbox(t, {
+      'AGENTS.md': `# Agents\n\n- Shared fixtures live in \`web-fixtures\`.\n- Run \`zorb test\` before every push.\n${padding}\n`,
+      'CLAUDE.md': '# Claude\n\n- Shared fixtures live in `core-fixtures`.\n- Run `quax test` before every push.\n',
+    }),
+  );
+  const found = analyze(scan, FINDERS).problems.filter((p) => p.type === 'contradiction');
+  const reported = found.filter((p) => p.certainty !== 'low').map((p) => at(p).sort());
+  assert.deepEqual(reported, [['AGENTS.md:4', 'CLAUDE.md:4']], JSON.stringify(found.map(at)));
+  assert.ok(found.filter((p) => p.certainty === 'low').every((p) => at(p).sort().join(' ') !== 'AGENTS.md:4 CLAUDE.md:4'));
 });

@@ -44,12 +44,12 @@ test('one scoped file, one heading: a list and a paragraph under it', async (t) 
 test('rule files whose folders meet (one holds the other) are read; files scoped apart pair nothing', async (t) => {
   const apart = await subjectPairs(t, {
     '.cursor/rules/a.mdc': rule('src/a', `# A\n\n- Run \`zorb check\` before every push.\n${padding(0)}\n`),
-    '.cursor/rules/b.mdc': rule('src/b', `# B\n\n- Run \`quax check\` before every push.\n${padding(20)}\n`),
+    '.cursor/rules/b.mdc': rule('src/b', `# B\n\n- Run \`quax check\` before every push to main.\n${padding(20)}\n`),
   });
   assert.deepEqual(apart, []);
   const nested = await subjectPairs(t, {
     '.cursor/rules/a.mdc': rule('src', `# A\n\n- Run \`zorb check\` before every push.\n${padding(0)}\n`),
-    '.cursor/rules/b.mdc': rule('src/b', `# B\n\n- Run \`quax check\` before every push.\n${padding(20)}\n`),
+    '.cursor/rules/b.mdc': rule('src/b', `# B\n\n- Run \`quax check\` before every push to main.\n${padding(20)}\n`),
   });
   assert.deepEqual(nested.map(at), [['.cursor/rules/a.mdc:8', '.cursor/rules/b.mdc:8']]);
 });

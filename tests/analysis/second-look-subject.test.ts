@@ -27,7 +27,7 @@ const padding = Array.from({ length: 12 }, (_, i) => `- Topic${i} keeps item${i}
 test('one slot, two values across files: `zorb check` in one file, `quax check` in another', async (t) => {
   const found = await subjectPairs(t, {
     'AGENTS.md': `# Agents\n\n- Run \`zorb check\` before every push.\n${padding}\n`,
-    'CLAUDE.md': `# Claude\n\n- Run \`quax check\` before every push.\n`,
+    'CLAUDE.md': `# Claude\n\n- Run \`quax check\` before every push to main.\n`,
   });
   assert.equal(found.length, 1, JSON.stringify(found));
   assert.equal(found[0]!.certainty, 'low');
@@ -116,7 +116,7 @@ test('pairs by subject run by default, last: a changed command is a second look,
   const scan = await scanRepository(
     sandbox(t, {
       'AGENTS.md': `# Agents\n\n- Run \`zorb check\` before every push.\n${padding}\n`,
-      'CLAUDE.md': `# Claude\n\n- Run \`quax check\` before every push.\n`,
+      'CLAUDE.md': `# Claude\n\n- Run \`quax check\` before every push to main.\n`,
     }),
   );
   const found = analyze(scan).problems.filter((p) => p.type === 'contradiction' && p.kind === 'subject');
@@ -238,7 +238,7 @@ test('the same two lines in a copied file are one question, asked once', async (
   const found = await subjectPairs(t, {
     'AGENTS.md': `# Agents\n\n${rule}\n${padding}\n`,
     'CLAUDE.md': `# Claude\n\n${rule}\n${padding}\n`,
-    '.github/copilot-instructions.md': '# Copilot\n\n- Run `quax check` before every push.\n',
+    '.github/copilot-instructions.md': '# Copilot\n\n- Run `quax check` before every push to main.\n',
   });
   assert.equal(found.length, 1, JSON.stringify(found));
 });

@@ -14,6 +14,7 @@ import { codeCommands } from '../contradictions/claim-reader.js';
 import { codeLinesOf, linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
 import { driftedValues } from './drifted-values.js';
 import { driftedEdits, recasedCode, respelledNames } from './drifted-edits.js';
+import { driftedSpans } from './drifted-spans.js';
 import { movedPaths } from './moved-paths.js';
 import { staleLayouts } from './stale-layout.js';
 import { frequencyPairs, mayStateFrequency } from './frequency.js';
@@ -47,11 +48,12 @@ export function findDrift(
           units.filter((u) => u.kind === 'code' && shared.has(u.path)),
           scopeOf,
         );
+  const copiesFound = [...driftedValues(across), ...driftedEdits(across)];
   return [
-    ...driftedValues(across),
+    ...copiesFound,
+    ...driftedSpans(across, pairsOf(copiesFound)),
     ...driftedValues(code, true),
     ...recasedCode(code),
-    ...driftedEdits(across),
     ...respelledNames(across),
     ...movedPaths(across),
     ...driftedNames(across),
@@ -64,6 +66,15 @@ export function findDrift(
     ...staleLayouts(units, scopeOf),
     ...frequencyPairs(frequent),
   ];
+}
+
+/** The pairs of places problems already hold (`path:line` keys, sorted, joined by `|`). */
+function pairsOf(problems: readonly Drifted[]): Set<string> {
+  const out = new Set<string>();
+  for (const p of problems)
+    for (const x of p.locations)
+      for (const y of p.locations) if (x !== y) out.add([`${x.path}:${x.line}`, `${y.path}:${y.line}`].sort().join('|'));
+  return out;
 }
 
 /** A name in code as a rule writes it: `runInTempDir()`, `errors.AsType`; not a word, a path or a command. */

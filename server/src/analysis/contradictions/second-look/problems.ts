@@ -1,5 +1,6 @@
 import type { Scope, Unit } from '../../../model/model.js';
 import type { Found, FoundContradiction } from '../../../model/problem.js';
+import { certaintyOf } from '../../../model/findings.js';
 import type { CopyOf } from './copy-pairs.js';
 import { findSecondLooks, LISTED_SECOND_LOOKS, pairKey, type SecondLook } from './second-looks.js';
 
@@ -16,7 +17,9 @@ export function secondLookProblems(
     if (p.type === 'contradiction')
       for (let i = 0; i < p.locations.length; i++)
         for (let j = i + 1; j < p.locations.length; j++) taken.add(pairKey(p.locations[i]!, p.locations[j]!));
-  return findSecondLooks(units, scopeOf, taken, LISTED_SECOND_LOOKS, copies, meeting).map((s) => {
+  // The list holds about as many second looks as the client's model reads, those found earlier (drift's) first.
+  const earlier = reported.filter((p) => p.type === 'contradiction' && certaintyOf(p) === 'low').length;
+  return findSecondLooks(units, scopeOf, taken, Math.max(0, LISTED_SECOND_LOOKS - earlier), copies, meeting).map((s) => {
     const said = saidOf(s);
     return {
       type: 'contradiction' as const,
