@@ -91,6 +91,12 @@ export function spanEdit(x: readonly Word[], y: readonly Word[]): SpanEdit | nul
   return { a, b, single: a.length === 1 && b.length === 1 };
 }
 
+/** A line's first word after its list mark, and its last word: two words at least. */
+const FIRST_WORD = /^\s*(?:[-*+]\s+|\d+[.)]\s+)?(\S+)/;
+const LAST_WORD = /(\S+)\s*$/;
+/** Lines longer than this are paragraphs, not one rule copied. */
+const MAX_CHARS = 400;
+
 /** A raw word bare of list marks, backticks and end punctuation: a line's two ends key it with its copies. */
 const endWord = (w: string) => w.replace(/^[`("'*_]+|[`)"'*_.,;:!?]+$/g, '');
 
@@ -102,9 +108,11 @@ const endWord = (w: string) => w.replace(/^[`("'*_]+|[`)"'*_.,;:!?]+$/g, '');
 export function driftedSpans(lines: readonly Line[], skip: ReadonlySet<string>): Drifted[] {
   const groups = new Map<string, Line | Line[]>();
   for (const l of lines) {
-    const raw = ruleText(l.text.trim()).split(/\s+/);
-    if (raw.length < 2 || raw.length > 40) continue;
-    pushCompact(groups, `${endWord(raw[0]!)}\0${endWord(raw[raw.length - 1]!)}`, l);
+    // Read with two anchored patterns, not a split: every line of files that meet passes here.
+    const first = FIRST_WORD.exec(l.text);
+    const last = LAST_WORD.exec(l.text);
+    if (!first || !last || first.index + first[0].length > last.index || l.text.length > MAX_CHARS) continue;
+    pushCompact(groups, `${endWord(first[1]!)}\0${endWord(last[1]!)}`, l);
   }
   // One edit found in several lines is one problem (a name misspelt in every command of a list), every line on the side of its value.
   const found = new Map<string, { values: [string, string]; single: boolean; sides: [Line[], Line[]] }>();
