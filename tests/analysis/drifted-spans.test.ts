@@ -103,3 +103,16 @@ test('a copied line with one name replaced mid-sentence, in two scoped files tha
   });
   assert.equal(reported(found).length, 1, said(found));
 });
+
+test('a labelled line with its version changed is a drifted copy; the same in files scoped apart is not', async () => {
+  const labelled = (version: string) => `# Setup\n\n- **Zorbjs**: ${version} (see \`.zorbrc\`)\n`;
+  const found = await contradictions({ 'AGENTS.md': labelled('4.21.1'), 'CLAUDE.md': labelled('`4.22.3`') });
+  const r = reported(found);
+  assert.equal(r.length, 1, said(found));
+  assert.match(r[0]!.description, /4\.21\.1/);
+  const apart = await contradictions({
+    '.cursor/rules/a.mdc': `---\nglobs: "src/a/**"\n---\n${labelled('4.21.1')}`,
+    '.cursor/rules/b.mdc': `---\nglobs: "src/b/**"\n---\n${labelled('4.22.3')}`,
+  });
+  assert.deepEqual(reported(apart), [], said(apart));
+});

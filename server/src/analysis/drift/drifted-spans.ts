@@ -1,5 +1,4 @@
 import { pushCompact } from '../../common/collections.js';
-import { ruleText } from '../contradictions/claim-reader.js';
 import { meet, problem, type Drifted, type Line } from './drift-lines.js';
 
 /**
@@ -25,15 +24,20 @@ export interface Word {
   code: boolean;
 }
 
+/** A list mark, a task box or a quote mark before a line: layout, not words (a bold label stays, it is part of the frame). */
+const LINE_MARK = /^\s*(?:>\s*)?(?:(?:[-*+]|\d+[.)])\s+)?(?:\[[ xX]\]\s+)?/;
+
 /** A line's words, code spans split into theirs; null for a line holding a link (what a link says of its target is a description). */
 function wordsOf(text: string): Word[] | null {
   if (/\]\(|:\/\//.test(text)) return null;
   const out: Word[] = [];
-  for (const m of ruleText(text).matchAll(/`([^`]+)`|[^\s`]+/g)) {
+  for (const m of text.replace(LINE_MARK, '').matchAll(/`([^`]+)`|[^\s`]+/g)) {
     const code = m[1] !== undefined;
     for (const raw of (m[1] ?? m[0]).split(/\s+/)) {
       const bare = code ? raw : raw.replace(/^[("'*_]+|[)"'*_.,;:!?]+$/g, '');
+      // Punctuation standing alone (after a code span: "`x.h`: Main ...") ends the word before it.
       if (bare !== '') out.push({ raw, bare, code });
+      else if (out.length > 0) out[out.length - 1]!.raw += raw;
     }
   }
   return out;
