@@ -116,3 +116,17 @@ test('a labelled line with its version changed is a drifted copy; the same in fi
   });
   assert.deepEqual(reported(apart), [], said(apart));
 });
+
+test('a copy that goes on after a dash keeps its first clause: a version changed there is a drifted copy; a prose word is not', async () => {
+  const found = await contradictions({
+    'AGENTS.md': '# Setup\n\n- **Zorbjs**: 4.21.1 (see `.zorbrc`)\n',
+    'CLAUDE.md': '# Setup\n\n- **Zorbjs**: `4.22.3` (see `.zorbrc`) \u2014 it reads `.qz` files natively, no loader\n',
+  });
+  assert.equal(reported(found).length, 1, said(found));
+  const prose = await contradictions({
+    'AGENTS.md': '# Setup\n\n- **Zorbjs**: pinned (see `.zorbrc`)\n',
+    'CLAUDE.md': '# Setup\n\n- **Zorbjs**: fixed (see `.zorbrc`) \u2014 it reads `.qz` files natively, no loader\n',
+  });
+  assert.deepEqual(reported(prose), [], said(prose));
+  assert.deepEqual(spanLooks(prose), [], said(prose));
+});

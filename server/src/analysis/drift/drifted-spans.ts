@@ -110,27 +110,31 @@ const endWord = (w: string) => w.replace(/^[`("'*_]+|[`)"'*_.,;:!?]+$/g, '');
  * earlier finder reports already (their `path:line` keys, sorted, joined by `|`).
  */
 export function driftedSpans(lines: readonly Line[], skip: ReadonlySet<string>): Drifted[] {
-  const groups = new Map<string, Line | Line[]>();
-  for (const l of lines) {
+  const groups = new Map<string, Entry | Entry[]>();
+  const add = (l: Line, text: string) => {
     // Read with two anchored patterns, not a split: every line of files that meet passes here.
-    const first = FIRST_WORD.exec(l.text);
-    const last = LAST_WORD.exec(l.text);
-    if (!first || !last || first.index + first[0].length > last.index || l.text.length > MAX_CHARS) continue;
-    pushCompact(groups, `${endWord(first[1]!)}\0${endWord(last[1]!)}`, l);
+    const first = FIRST_WORD.exec(text);
+    const last = LAST_WORD.exec(text);
+    if (!first || !last || first.index + first[0].length > last.index) return;
+    pushCompact(groups, `${endWord(first[1]!)}\0${endWord(last[1]!)}`, { l, text, words: undefined });
+  };
+  for (const l of lines) {
+    if (l.text.length > MAX_CHARS) continue;
+    add(l, l.text);
+    // A copy that goes on after a dash or a semicolon ("22.1 (see `.x`) — and more") keeps its first clause whole.
+    const cut = CLAUSE_END.exec(l.text);
+    if (cut) add(l, l.text.slice(0, cut.index));
   }
   // One edit found in several lines is one problem (a name misspelt in every command of a list), every line on the side of its value.
   const found = new Map<string, { values: [string, string]; single: boolean; sides: [Line[], Line[]] }>();
-  const words = new Map<Line, Word[] | null>();
-  const wordsFor = (l: Line) => (words.has(l) ? words.get(l)! : words.set(l, wordsOf(l.text)).get(l)!);
   for (const g of groups.values()) {
-    if (!Array.isArray(g) || g.length > MAX_GROUP || g.every((l) => l.path === g[0]!.path)) continue;
+    if (!Array.isArray(g) || g.length > MAX_GROUP || g.every((e) => e.l.path === g[0]!.l.path)) continue;
     for (let i = 0; i < g.length; i++)
       for (let j = i + 1; j < g.length; j++) {
-        const [p, q] = [g[i]!, g[j]!];
+        const [p, q] = [g[i]!.l, g[j]!.l];
         if (p.path === q.path || !meet(p, q) || skip.has([`${p.path}:${p.line}`, `${q.path}:${q.line}`].sort().join('|'))) continue;
-        const [wp, wq] = [wordsFor(p), wordsFor(q)];
-        const edit = wp && wq ? spanEdit(wp, wq) : null;
-        if (!edit || namesOwnFile(edit.a, p) || namesOwnFile(edit.b, q) || parallel(g, p, q, wordsFor)) continue;
+        const edit = editOf(g[i]!, g[j]!);
+        if (!edit || namesOwnFile(edit.a, p) || namesOwnFile(edit.b, q) || parallel(g, g[i]!, g[j]!)) continue;
         const [va, vb] = [edit.a, edit.b].map((s) => s.map((w) => w.bare).join(' ')) as [string, string];
         const [first, second] =
           va < vb
@@ -155,6 +159,17 @@ export function driftedSpans(lines: readonly Line[], skip: ReadonlySet<string>):
   );
 }
 
+/** A line, or its first clause, as compared: its words read when it is. */
+type Entry = { l: Line; text: string; words: Word[] | null | undefined };
+const wordsFor = (e: Entry) => (e.words === undefined ? (e.words = wordsOf(e.text)) : e.words);
+const editOf = (x: Entry, y: Entry) => {
+  const [wx, wy] = [wordsFor(x), wordsFor(y)];
+  return wx && wy ? spanEdit(wx, wy) : null;
+};
+
+/** Where a line's first clause ends: a dash between spaces, or a semicolon. */
+const CLAUSE_END = /\s[\u2014\u2013]\s|;\s/;
+
 /** A word of the span names the line's own file (`python.mdc` says "Python", `react.mdc` "React"): each file states its own subject. */
 function namesOwnFile(span: readonly Word[], l: Line): boolean {
   const parts = new Set(l.path.toLowerCase().split(/[^\p{L}\p{N}]+/u));
@@ -162,11 +177,7 @@ function namesOwnFile(span: readonly Word[], l: Line): boolean {
 }
 
 /** Another line of either file is the other line or a span apart from it: items of one list, not a copy. */
-function parallel(g: readonly Line[], p: Line, q: Line, wordsFor: (l: Line) => Word[] | null): boolean {
-  const alike = (r: Line, other: Line) => {
-    if (r.text.trim() === other.text.trim()) return true;
-    const [wr, wo] = [wordsFor(r), wordsFor(other)];
-    return wr !== null && wo !== null && spanEdit(wr, wo) !== null;
-  };
-  return g.some((r) => r !== p && r !== q && ((r.path === p.path && alike(r, q)) || (r.path === q.path && alike(r, p))));
+function parallel(g: readonly Entry[], p: Entry, q: Entry): boolean {
+  const alike = (r: Entry, other: Entry) => r.text.trim() === other.text.trim() || editOf(r, other) !== null;
+  return g.some((r) => r.l !== p.l && r.l !== q.l && ((r.l.path === p.l.path && alike(r, q)) || (r.l.path === q.l.path && alike(r, p))));
 }
