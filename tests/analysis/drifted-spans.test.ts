@@ -130,3 +130,13 @@ test('a copy that goes on after a dash keeps its first clause: a version changed
   assert.deepEqual(reported(prose), [], said(prose));
   assert.deepEqual(spanLooks(prose), [], said(prose));
 });
+
+test("a path written from its own file's folder is the same path in a copy moved elsewhere, not a drifted value", async () => {
+  const found = await contradictions({
+    'web/AGENTS.md': '# Web\n\n- Read `./docs/guide.md` before adding a page.\n',
+    '.github/instructions/web.instructions.md':
+      '---\napplyTo: "web/**"\n---\n# Web\n\n- Read `../../web/docs/guide.md` before adding a page.\n',
+  });
+  assert.deepEqual(reported(found), [], said(found));
+  assert.deepEqual(spanLooks(found), [], said(found));
+});

@@ -49,10 +49,12 @@ const PLACEHOLDER = /<[^>]*>|\[[^\]]*\]|\{[^}]*\}/;
 /**
  * A word that states a value: a word of code, a path, a flag, a version, a name joined by `-`, `_` or
  * `.`, or a capitalised name that does not start its sentence. A bare whole number is a step of a
- * series (phase 1, phase 2), not a value.
+ * series (phase 1, phase 2), not a value; nor is a path written from its file's folder.
  */
 function valueLike(w: Word, before: Word | undefined): boolean {
   if (PLACEHOLDER.test(w.bare) || /^\d+$/.test(w.bare)) return false;
+  // A path from the file's own folder (`./docs/a.md`, `@../x.md`): a migration rewrites it for the file it moves into.
+  if (/^[@(]*\.{1,2}\//.test(w.bare)) return false;
   if (w.code) return /[\p{L}\p{N}]/u.test(w.bare);
   if (/^--?\p{L}/u.test(w.bare) || /\//.test(w.bare) || /^v?\d+(?:\.\d+)+/.test(w.bare)) return true;
   if (/[\p{L}\p{N}][-_.][\p{L}\p{N}]/u.test(w.bare)) return true;
