@@ -140,3 +140,11 @@ test("a path written from its own file's folder is the same path in a copy moved
   assert.deepEqual(reported(found), [], said(found));
   assert.deepEqual(spanLooks(found), [], said(found));
 });
+
+test('two copies inside blocks a tool writes are left alone; one of them outside is reported', async () => {
+  const block = (v: string) => `# Build\n\n<!-- zorb-start -->\n- Web: \`zamp --only=@${v}/web bundle\`\n<!-- zorb-end -->\n`;
+  const inside = await contradictions({ 'AGENTS.md': block('qorbit'), 'CLAUDE.md': block('qrobit') });
+  assert.deepEqual(reported(inside), [], said(inside));
+  const mixed = await contradictions({ 'AGENTS.md': block('qorbit'), 'CLAUDE.md': '# Build\n\n- Web: `zamp --only=@qrobit/web bundle`\n' });
+  assert.equal(reported(mixed).length, 1, said(mixed));
+});
