@@ -290,7 +290,7 @@ else {
     'added-d': 'from outside the corpus and set c (unseen-2026-11-29d, build data since its figures were reported)',
     'added-e': 'from outside the corpus and sets c and d (unseen-2026-11-29e, build data since its figures were reported)',
     'added-f': 'from outside the corpus and sets c, d and e (unseen-2026-11-29f, build data since its figures were reported)',
-    'added-g': 'held out from outside the corpus and sets c, d, e and f (unseen-2026-11-29g, never read while building)',
+    'added-g': 'from outside the corpus and sets c, d, e and f (unseen-2026-11-29g, build data since its figures were reported)',
     'added-h': 'held out from outside the corpus and sets c, d, e, f and g (unseen-2026-11-29h, never read while building)',
   };
   for (const s of SETS) {
