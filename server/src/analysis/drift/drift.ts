@@ -9,6 +9,7 @@
  */
 import type { Scope, Unit } from '../../model/model.js';
 import { pushTo } from '../../common/collections.js';
+import { heldPairs } from '../../model/place-pairs.js';
 import { filesThatMayMeet } from '../scope/scope-overlap.js';
 import { codeCommands } from '../contradictions/claim-reader.js';
 import { codeLinesOf, linesOf, meet, problem, type Drifted, type Line } from './drift-lines.js';
@@ -51,7 +52,7 @@ export function findDrift(
   const copiesFound = [...driftedValues(across), ...driftedEdits(across)];
   return [
     ...copiesFound,
-    ...driftedSpans(across, pairsOf(copiesFound)),
+    ...driftedSpans(across, heldPairs(copiesFound)),
     ...driftedValues(code, true),
     ...recasedCode(code),
     ...respelledNames(across),
@@ -66,15 +67,6 @@ export function findDrift(
     ...staleLayouts(units, scopeOf),
     ...frequencyPairs(frequent),
   ];
-}
-
-/** The pairs of places problems already hold (`path:line` keys, sorted, joined by `|`). */
-function pairsOf(problems: readonly Drifted[]): Set<string> {
-  const out = new Set<string>();
-  for (const p of problems)
-    for (const x of p.locations)
-      for (const y of p.locations) if (x !== y) out.add([`${x.path}:${x.line}`, `${y.path}:${y.line}`].sort().join('|'));
-  return out;
 }
 
 /** A name in code as a rule writes it: `runInTempDir()`, `errors.AsType`; not a word, a path or a command. */

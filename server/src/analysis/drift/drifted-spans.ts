@@ -1,5 +1,6 @@
 import { pushCompact } from '../../common/collections.js';
 import { meet, problem, type Drifted, type Line } from './drift-lines.js';
+import { pairKey } from '../../model/place-pairs.js';
 
 /**
  * A copy with one span replaced (issue 39): two lines in files whose scopes meet that share a prefix
@@ -109,7 +110,7 @@ const endWord = (w: string) => w.replace(/^[`("'*_]+|[`)"'*_.,;:!?]+$/g, '');
 /**
  * The lines of files whose scopes meet, grouped by their first and last words; within a group of
  * lines from several files, each pair from different files compared. `skip`: pairs of lines an
- * earlier finder reports already (their `path:line` keys, sorted, joined by `|`).
+ * earlier finder reports already (their {@link pairKey}s).
  */
 export function driftedSpans(lines: readonly Line[], skip: ReadonlySet<string>): Drifted[] {
   const groups = new Map<string, Entry | Entry[]>();
@@ -134,7 +135,7 @@ export function driftedSpans(lines: readonly Line[], skip: ReadonlySet<string>):
     for (let i = 0; i < g.length; i++)
       for (let j = i + 1; j < g.length; j++) {
         const [p, q] = [g[i]!.l, g[j]!.l];
-        if (p.path === q.path || !meet(p, q) || skip.has([`${p.path}:${p.line}`, `${q.path}:${q.line}`].sort().join('|'))) continue;
+        if (p.path === q.path || !meet(p, q) || skip.has(pairKey(p, q))) continue;
         const edit = editOf(g[i]!, g[j]!);
         if (!edit || namesOwnFile(edit.a, p) || namesOwnFile(edit.b, q) || parallel(g, g[i]!, g[j]!)) continue;
         const [va, vb] = [edit.a, edit.b].map((s) => s.map((w) => w.bare).join(' ')) as [string, string];

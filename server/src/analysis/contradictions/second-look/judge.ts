@@ -1,4 +1,5 @@
 import { scopesOverlap } from '../../scope/scope-overlap.js';
+import { pairKey } from '../../../model/place-pairs.js';
 import { alignLines, compareValues, lineWords, type Token } from './align.js';
 import type { RuleLine } from './rule-lines.js';
 import { valueTokens, type LineTerms, type Value } from './terms.js';
@@ -40,10 +41,6 @@ export interface PairContext {
   /** Whether a file holds a line of this text. */
   holds: (path: string, text: string) => boolean;
 }
-
-/** The key of a pair of lines, in either order: pairs analysis already reports are not offered again. */
-export const pairKey = (a: { path: string; line: number }, b: { path: string; line: number }): string =>
-  [`${a.path}:${a.line}`, `${b.path}:${b.line}`].sort().join('|');
 
 // Grammar, not names: the words that turn a line around.
 const NEGATION_WORD = /^(?:not|never|no|don't|dont|do not|avoid|without)$/;

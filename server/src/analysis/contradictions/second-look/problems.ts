@@ -1,8 +1,9 @@
 import type { Scope, Unit } from '../../../model/model.js';
 import type { Found, FoundContradiction } from '../../../model/problem.js';
+import { heldPairs } from '../../../model/place-pairs.js';
 import { certaintyOf } from '../../../model/findings.js';
 import type { CopyOf } from './copy-pairs.js';
-import { findSecondLooks, LISTED_SECOND_LOOKS, pairKey, type SecondLook } from './second-looks.js';
+import { findSecondLooks, LISTED_SECOND_LOOKS, type SecondLook } from './second-looks.js';
 
 /** The pairs worth a second look as contradictions of kind `subject` (certainty low), best first. */
 export function secondLookProblems(
@@ -12,11 +13,7 @@ export function secondLookProblems(
   copies: readonly CopyOf[] = [],
   meeting?: ReadonlySet<string>,
 ): FoundContradiction[] {
-  const taken = new Set<string>();
-  for (const p of reported)
-    if (p.type === 'contradiction')
-      for (let i = 0; i < p.locations.length; i++)
-        for (let j = i + 1; j < p.locations.length; j++) taken.add(pairKey(p.locations[i]!, p.locations[j]!));
+  const taken = heldPairs(reported.filter((p) => p.type === 'contradiction'));
   // The list holds about as many second looks as the client's model reads, those found earlier (drift's) first.
   const earlier = reported.filter((p) => p.type === 'contradiction' && certaintyOf(p) === 'low').length;
   return findSecondLooks(units, scopeOf, taken, Math.max(0, LISTED_SECOND_LOOKS - earlier), copies, meeting).map((s) => {

@@ -8,7 +8,7 @@ import { lineTerms, mayMark, type LineTerms } from './terms.js';
 import { filesThatMayMeet } from '../../scope/scope-overlap.js';
 import { sectionTitle } from '../claims.js';
 
-export { pairKey, type SecondLook } from './judge.js';
+export { type SecondLook } from './judge.js';
 
 /**
  * Pairs worth a second look, found by subject rather than by phrasing (issue 39). Two lines from
