@@ -26,7 +26,7 @@ const PAIRS_PER_LINE = 2;
 /** A line is judged against at most this many later lines, the most alike first. */
 const PARTNERS_PER_LINE = 16;
 /** Below this share of weighted terms in common, two lines are about different things. */
-const MIN_SIMILARITY = 0.1;
+export const MIN_SIMILARITY = 0.1;
 /** Terms on more lines than this share (and at least 30 lines) are weighed but pair no lines by themselves. */
 const COMMON_SHARE = 20;
 
@@ -122,7 +122,7 @@ function twoMayMark(units: readonly Unit[]): boolean {
 }
 
 /** One line negates something and the other has a value: the two may be opposite on one action. */
-const turnsAgainst = (a: LineTerms, b: LineTerms) =>
+export const turnsAgainst = (a: LineTerms, b: LineTerms) =>
   (a.negated.size > 0 && b.values.length > 0) || (b.negated.size > 0 && a.values.length > 0);
 
 /**
