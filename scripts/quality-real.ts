@@ -17,9 +17,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { analyze, DEFAULT_FINDERS, FINDERS, type Problem } from '../server/src/analysis/analyze.js';
 import { scanRepository } from '../server/src/analysis/discovery/scan.js';
-/** Issue 39's cap: a person is shown at most this many pairs worth a second look in one repository (the highest ranked). */
-const SHOWN_SECOND_LOOKS = 8;
 import { CORPUS, corpusRepos } from '../tests/helpers/corpus.js';
+import { secondLooksByCut, SHOWN_SECOND_LOOKS } from '../server/src/model/second-looks-shown.js';
 
 interface Side {
   path: string;
@@ -170,16 +169,18 @@ for (const repo of [...repos, ...heldoutRepos]) {
   const scan = await scanRepository(path.join(rootOf(repo), repo));
   const problems = analyze(scan, args.includes('--subject') ? FINDERS : DEFAULT_FINDERS).problems.filter((p) => p.type === 'contradiction');
   const seconds = problems.filter((p) => p.certainty === 'low');
+  // The few a person is shown by rank (model/second-looks-shown.ts): pairs listed for the model only are never among them.
+  const shownLooks = secondLooksByCut(problems).shown;
   if (!heldoutRepos.includes(repo)) {
     corpusMaxListed = Math.max(corpusMaxListed, seconds.length);
-    corpusMaxShown = Math.max(corpusMaxShown, Math.min(seconds.length, SHOWN_SECOND_LOOKS));
+    corpusMaxShown = Math.max(corpusMaxShown, shownLooks.length);
   }
   const set = setOf.get(repo);
   if (!set) continue;
-  shownPer.set(repo, { shown: Math.min(seconds.length, SHOWN_SECOND_LOOKS), listed: seconds.length });
+  shownPer.set(repo, { shown: shownLooks.length, listed: seconds.length });
   const mine = pairs.filter((p) => p.repo === repo).map((p) => ({ pair: p, a: linesOf(repo, p.a), b: linesOf(repo, p.b) }));
   for (const p of problems) {
-    const tier: Tier = p.certainty !== 'low' ? 'reported' : seconds.indexOf(p) < SHOWN_SECOND_LOOKS ? 'shown' : 'listed';
+    const tier: Tier = p.certainty !== 'low' ? 'reported' : shownLooks.includes(p) ? 'shown' : 'listed';
     const hits = mine.filter((m) => between(p, m.a, m.b));
     const right = hits.filter((m) => m.pair.label === 'conflict');
     const wrong = hits.filter((m) => m.pair.label === 'compatible');

@@ -13,22 +13,7 @@ import { indexLines, MIN_SIMILARITY, turnsAgainst } from '../server/src/analysis
 import { judgePair } from '../server/src/analysis/contradictions/second-look/judge.js';
 import { scopesOverlap } from '../server/src/analysis/scope/scope-overlap.js';
 import { SHOWN_SECOND_LOOKS } from '../server/src/model/second-looks-shown.js';
-import { CORPUS } from '../tests/helpers/corpus.js';
-
-interface Side {
-  path: string;
-  text: string;
-  line?: number;
-  also?: string[];
-}
-interface Pair {
-  id: string;
-  repo: string;
-  label: 'conflict' | 'compatible';
-  class: string;
-  a: Side;
-  b: Side;
-}
+import { buildDataSets, keysOf } from './judged-build-data.js';
 
 const STAGES = [
   'a side is no rule line',
@@ -44,25 +29,7 @@ type Stage = (typeof STAGES)[number];
 const TIERS = ['reported', 'shown', 'listed', 'not found'] as const;
 type Tier = (typeof TIERS)[number];
 
-const fixtures = path.join(import.meta.dirname, '../tests/fixtures/judged-real');
-const read = <T>(f: string) => JSON.parse(fs.readFileSync(path.join(fixtures, f), 'utf8')) as T;
-const later = fs
-  .readdirSync(fixtures)
-  .filter((f) => /^unseen-.*\.json$/.test(f))
-  .sort();
-/** Where a set's repositories are: the corpus for the first two, else the folder quality-real.ts reads it from. */
-function rootOf(file: string): string {
-  const letter = /^unseen-\d{4}-\d{2}-\d{2}([a-z]*)\.json$/.exec(file)?.[1] ?? '';
-  if (letter === '' || letter === 'b') return CORPUS;
-  const env = letter === 'c' ? 'HELDOUT_ROOT' : `HELDOUT_${letter.toUpperCase()}_ROOT`;
-  return process.env[env] ?? `/work/heldout-${letter}`;
-}
-const buildHalf = new Set(read<{ build: string[] }>('split.json').build);
-const sets: { name: string; root: string; pairs: Pair[] }[] = [
-  { name: 'build half', root: CORPUS, pairs: read<{ pairs: Pair[] }>('pairs.json').pairs.filter((p) => buildHalf.has(p.repo)) },
-  // The newest set is the held-out one: left out.
-  ...later.slice(0, -1).map((f) => ({ name: f, root: rootOf(f), pairs: read<{ pairs: Pair[] }>(f).pairs })),
-];
+const sets = buildDataSets();
 
 const count = new Map<string, number>();
 const bump = (key: string) => count.set(key, (count.get(key) ?? 0) + 1);
@@ -100,16 +67,6 @@ for (const s of STAGES) console.log(`  ${s}: ${row(s).join(' / ')}`);
 const classes = [...new Set([...count.keys()].filter((k) => k.startsWith('class ')).map((k) => k.split('|')[0]!))].sort();
 for (const c of classes) console.log(`  ${c.slice('class '.length)}: ${row(c).join(' / ')}`);
 if (process.argv.includes('--list')) console.log(notShown.join('\n'));
-
-/** The lines a side stands for (`path:line`), found by its quotes as quality-real.ts finds them. */
-function keysOf(dir: string, s: Side): Set<string> {
-  const lines = fs.readFileSync(path.join(dir, s.path), 'utf8').split(/\r?\n/);
-  return new Set(
-    [s.text, ...(s.also ?? [])].map(
-      (q, i) => `${s.path}:${i === 0 && s.line !== undefined ? s.line : lines.findIndex((l) => l.includes(q)) + 1}`,
-    ),
-  );
-}
 
 /** The best tier a report holding a line of each side reached. */
 function tierOf(

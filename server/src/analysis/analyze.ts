@@ -174,7 +174,7 @@ export function finderInput(scan: ScanResult): FinderInput {
  * The units with those of every file left out as a copy, a twin or a synced source of another: where
  * two copies of one file differ, one of them drifted, and the person keeping one should hear which line.
  */
-function withCopies(i: FinderInput): { units: Unit[]; scopeOf: (u: Unit) => Scope } {
+export function withCopies(i: FinderInput): { units: Unit[]; scopeOf: (u: Unit) => Scope } {
   if (i.scan.copies.length === 0) return i;
   const paths = new Set(i.scan.copies.map((c) => c.path));
   const docs = i.scan.docs.filter((d) => paths.has(d.path) && d.aliasOf === null);

@@ -39,6 +39,11 @@ export const Contradiction = z.object({
   topic: z.string(),
   /** What each side says, as the description puts them together (`"pnpm" (a.md:1) vs "npm" (b.md:2)`). */
   said: z.string(),
+  /**
+   * A second look nothing marks (two alike lines of two files): in the JSON and read by the client's
+   * model, shown to a person only when the model raises it (model/second-looks-shown.ts).
+   */
+  listedOnly: z.literal(true).optional(),
 });
 export type Contradiction = z.infer<typeof Contradiction>;
 

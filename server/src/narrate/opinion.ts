@@ -4,7 +4,7 @@ import type { InstructionDoc, Scope } from '../model/model.js';
 import type { ModelOpinion } from '../model/opinion.js';
 import type { ConflictOption } from '../model/plan.js';
 import type { Problem } from '../model/problem.js';
-import { isSecondLook, SHOWN_SECOND_LOOKS } from '../model/second-looks-shown.js';
+import { secondLooksByCut, SHOWN_SECOND_LOOKS } from '../model/second-looks-shown.js';
 import { showExcerpt } from '../show/untrusted.js';
 import { sampleTraced, type ExchangeContext } from './exchange.js';
 import { OPINION_BOUNDS, OPINION_PROMPT } from './opinion-prompt.js';
@@ -91,7 +91,7 @@ export function opinionRequest(pairs: ReturnType<typeof secondLookPairs>): { req
  * Each is named by its rank among the second looks (`second_look_9`).
  */
 export function pairsBelowTheCut(problems: readonly Problem[], linesOf: (path: string) => readonly string[]): ConflictOption[] {
-  const below = problems.filter(isSecondLook).slice(SHOWN_SECOND_LOOKS, OPINION_BOUNDS.maxPairs);
+  const below = secondLooksByCut(problems).below.slice(0, OPINION_BOUNDS.maxPairs - SHOWN_SECOND_LOOKS);
   return below.flatMap((p, k) =>
     p.type === 'contradiction'
       ? [

@@ -3,7 +3,7 @@ import type { ScanResult } from '../analysis/discovery/scan.js';
 import type { Analysis } from '../model/analysis.js';
 import type { InstructionDoc } from '../model/model.js';
 import type { Contradiction, Problem } from '../model/problem.js';
-import { SHOWN_SECOND_LOOKS } from '../model/second-looks-shown.js';
+import { secondLooksByCut } from '../model/second-looks-shown.js';
 import type { ConflictOption, PlanChoices } from '../model/plan.js';
 import type { Note } from './notes.js';
 import { LineMap } from './render/line-map.js';
@@ -87,10 +87,10 @@ export function conflictOptions(analysis: Analysis, linesOf: (p: string) => stri
 }
 
 /** The contradictions in the order they are offered: the reported ones, then those only worth a second look. */
-function offerOrder<P extends Pick<Problem, 'type' | 'certainty'>>(problems: readonly P[]): P[] {
+function offerOrder<P extends Pick<Problem, 'type' | 'certainty'> & { listedOnly?: boolean }>(problems: readonly P[]): P[] {
   const found = problems.filter((p) => p.type === 'contradiction');
   // Only the highest ranked pairs worth a second look are offered (model/second-looks-shown.ts).
-  return [...found.filter((p) => p.certainty !== 'low'), ...found.filter((p) => p.certainty === 'low').slice(0, SHOWN_SECOND_LOOKS)];
+  return [...found.filter((p) => p.certainty !== 'low'), ...secondLooksByCut(found).shown];
 }
 
 const offered = (problems: readonly Problem[]): Contradiction[] =>
@@ -99,7 +99,7 @@ const offered = (problems: readonly Problem[]): Contradiction[] =>
 const conflictId = (i: number): string => `conflict_${i + 1}`;
 
 /** Each conflict's problem by the id its choice has in the plan, from the plan's own problems (the order they are offered in). */
-export function conflictProblems<P extends Pick<Problem, 'type' | 'certainty'>>(problems: readonly P[]): Map<string, P> {
+export function conflictProblems<P extends Pick<Problem, 'type' | 'certainty'> & { listedOnly?: boolean }>(problems: readonly P[]): Map<string, P> {
   return new Map(offerOrder(problems).map((p, k) => [conflictId(k), p]));
 }
 

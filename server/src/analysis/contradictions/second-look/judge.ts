@@ -12,8 +12,8 @@ export interface SecondLook {
   score: number;
   /** The rarest term both lines share, as written in them (lower-cased). */
   subject: string;
-  /** What marks the pair: two values of one slot, opposite polarity, or both. */
-  mark: 'values' | 'polarity' | 'both';
+  /** What marks the pair: two values of one slot, opposite polarity, or both; or nothing but two lines alike (rank.ts). */
+  mark: 'values' | 'polarity' | 'both' | 'alike';
   /** The two values, for a pair marked by values. */
   values?: [string, string];
   /** Further lines on `b`'s side: for a rule saying not to (`a`), every line found doing it, best first; for a drifted line, its other copies. */

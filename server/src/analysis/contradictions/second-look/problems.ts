@@ -2,6 +2,7 @@ import type { Scope, Unit } from '../../../model/model.js';
 import type { Found, FoundContradiction } from '../../../model/problem.js';
 import { heldPairs } from '../../../model/place-pairs.js';
 import { certaintyOf } from '../../../model/findings.js';
+import { SHOWN_SECOND_LOOKS } from '../../../model/second-looks-shown.js';
 import type { CopyOf } from './copy-pairs.js';
 import { findSecondLooks, LISTED_SECOND_LOOKS, type SecondLook } from './second-looks.js';
 
@@ -16,7 +17,15 @@ export function secondLookProblems(
   const taken = heldPairs(reported.filter((p) => p.type === 'contradiction'));
   // The list holds about as many second looks as the client's model reads, those found earlier (drift's) first.
   const earlier = reported.filter((p) => p.type === 'contradiction' && certaintyOf(p) === 'low').length;
-  return findSecondLooks(units, scopeOf, taken, Math.max(0, LISTED_SECOND_LOOKS - earlier), copies, meeting).map((s) => {
+  return findSecondLooks(
+    units,
+    scopeOf,
+    taken,
+    Math.max(0, LISTED_SECOND_LOOKS - earlier),
+    copies,
+    meeting,
+    Math.max(0, SHOWN_SECOND_LOOKS - earlier),
+  ).map((s) => {
     const said = saidOf(s);
     return {
       type: 'contradiction' as const,
@@ -26,6 +35,8 @@ export function secondLookProblems(
       sides: [0, 1, ...(s.more ?? []).map(() => 1), ...(s.also ?? []).map(() => 0)],
       topic: s.subject,
       said,
+      // Two alike lines nothing marks are for the client's model to read: a person sees them when it raises them.
+      ...(s.mark === 'alike' ? { listedOnly: true as const } : {}),
     };
   });
 }
@@ -34,5 +45,6 @@ export function secondLookProblems(
 function saidOf(s: SecondLook): string {
   const values = s.values ? `"${s.values[0]}" vs "${s.values[1]}"` : '';
   const polarity = 'one line says not to, the other does';
+  if (s.mark === 'alike') return 'two files on one subject, nothing marks which holds';
   return s.mark === 'values' ? values : s.mark === 'polarity' ? polarity : `${values}; ${polarity}`;
 }

@@ -7,6 +7,8 @@ import { ruleLines, type RuleLine } from './rule-lines.js';
 import { lineTerms, mayMark, type LineTerms } from './terms.js';
 import { filesThatMayMeet } from '../../scope/scope-overlap.js';
 import { sectionTitle } from '../claims.js';
+import { candidatesOf, rankCandidates, type Candidate } from './rank.js';
+import { SHOWN_SECOND_LOOKS } from '../../../model/second-looks-shown.js';
 
 export { type SecondLook } from './judge.js';
 
@@ -38,7 +40,21 @@ export function findSecondLooks(
   copies: readonly CopyOf[] = [],
   /** The files whose scope may meet another file's (analyze reads them once; scope-overlap.ts). */
   meeting?: ReadonlySet<string>,
+  /** How many of them a person is shown (the places left after the second looks found earlier). */
+  shown = SHOWN_SECOND_LOOKS,
 ): SecondLook[] {
+  return rankCandidates(secondLookCandidates(units, scopeOf, taken, limit, copies, meeting), limit, shown);
+}
+
+/** The pairs the finder marked, best first by its own reading, with the alike lines of other files (rank.ts): what the ranking orders. */
+export function secondLookCandidates(
+  units: Unit[],
+  scopeOf: (u: Unit) => Scope,
+  taken: ReadonlySet<string>,
+  limit: number,
+  copies: readonly CopyOf[],
+  meeting?: ReadonlySet<string>,
+): Candidate[] {
   // Where no two lines could be judged a pair, or no two lines could be marked, nothing more is read.
   if (copies.length === 0 && !mayPair(units, scopeOf, meeting)) return [];
   if (!twoMayMark(units)) return [];
@@ -82,7 +98,7 @@ export function findSecondLooks(
     }
   }
   found.push(...copyPairs(all, copies, context), ...oneJobPairs(lines, read, weight, norms, context));
-  return keepBest(found, limit);
+  return candidatesOf(all, keepBest(found, limit), taken);
 }
 
 /**
