@@ -6,14 +6,16 @@ import type { Problem } from '../../server/src/analysis/analyze.js';
 import { CLI } from '../helpers/mcp.js';
 import { planRepo, plannedSandbox, sandbox } from '../helpers/sandbox.js';
 import { choicesForm } from '../../server/src/gate/choices-round.js';
+import { isListedOnly } from '../../server/src/model/second-looks-shown.js';
 
 /**
  * Issue 29: conflicts read as relations between claims, in the shapes the real judged set showed
  * (tests/fixtures/judged-real); every example here is invented in the same shape.
  */
 
+/** The contradictions a person is told of (not the alike lines listed for the client's model only). */
 const contradictions = async (files: Record<string, string>): Promise<Problem[]> =>
-  (await analyzeFiles(files)).filter((p) => p.type === 'contradiction');
+  (await analyzeFiles(files)).filter((p) => p.type === 'contradiction' && !isListedOnly(p));
 const at = (p: Problem) => p.locations.map((l) => `${l.path}:${l.line}`).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
 
 test('a command given as a step meets a rule that forbids it: "pnpm verify" in a block vs "Do not run `pnpm verify` directly"', async () => {
@@ -257,7 +259,7 @@ test('a second-look pair is offered in approve with both standing by default, an
     '.github/copilot-instructions.md': '# Copilot\n\n- Do not add comments that restate what the code does.\n',
   };
   const { repo, plan, analysis } = await plannedSandbox(t, files);
-  const low = analysis.problems.filter((p) => p.type === 'contradiction');
+  const low = analysis.problems.filter((p) => p.type === 'contradiction' && !isListedOnly(p));
   assert.equal(low.length, 1, 'analyze shows it');
   assert.equal(low[0]!.certainty, 'low');
   assert.equal(plan.conflicts.length, 1, 'approve asks about it');

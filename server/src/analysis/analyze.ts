@@ -115,7 +115,7 @@ export const FINDERS: readonly Finder[] = [
   // other finders miss (set d 2 of 20 conflicts, set e 6 of 15 with the reports; docs/analysis.md).
   {
     name: 'subject',
-    kinds: ['contradiction/subject'],
+    kinds: ['contradiction/subject', 'contradiction/alike'],
     find: (i, earlier) => {
       const read = withCopies(i);
       // Two lines inside blocks a tool writes are no question either: the plan keeps those blocks as they stand.

@@ -29,8 +29,11 @@ export function secondLookProblems(
     const said = saidOf(s);
     return {
       type: 'contradiction' as const,
-      kind: 'subject' as const,
-      description: `Worth a second look, both about ${s.subject}: ${said}`,
+      kind: s.mark === 'alike' ? ('alike' as const) : ('subject' as const),
+      description:
+        s.mark === 'alike'
+          ? `Two alike lines in two files, both about ${s.subject}, listed for the client's model to read: ${said}`
+          : `Worth a second look, both about ${s.subject}: ${said}`,
       locations: [s.a, s.b, ...(s.more ?? []), ...(s.also ?? [])].map((l) => ({ path: l.path, line: l.line })),
       sides: [0, 1, ...(s.more ?? []).map(() => 1), ...(s.also ?? []).map(() => 0)],
       topic: s.subject,
