@@ -382,3 +382,38 @@ test('the model reads the ranked pairs past the 8 a person is shown (issue 39): 
   // Nothing is decided: the plan is the plan of a run without sampling.
   assert.equal(run.plan.planHash, none.plan.planHash);
 });
+
+/** Two alike lines of two files nothing marks (listed for the model only), and no pair the finder marks. */
+const ALIKE = {
+  'AGENTS.md': '# Agents\n\n## State\n\n- **Quokka** for global state, hooks for local\n- Keep stores small.\n',
+  'CLAUDE.md': '# Claude\n\n## State\n\n- **Quokka** for global state where it exists, hooks for local\n- Name stores after their data.\n',
+};
+
+test('alike lines nothing marks are read by the model though the plan offers no pair; a person sees them only through its verdict', async (t) => {
+  const none = await proposeWith(t, null, {}, ALIKE);
+  const problems = (none.r.structuredContent as { problems: { kind?: string; listedOnly?: boolean }[] }).problems;
+  assert.deepEqual(
+    problems.map((p) => [p.kind, p.listedOnly]),
+    [['alike', true]],
+    'the JSON lists the pair',
+  );
+  assert.equal(none.plan.conflicts.length, 0, 'approve asks about nothing');
+  assert.doesNotMatch(textOf(none.r), /Two alike lines/, 'a person is not shown it by its rank');
+  assert.match(textOf(none.r), /and 1 more pair worth a second look, ranked lower \(listed in the JSON output\)/);
+  const run = await proposeWith(
+    t,
+    model(verdicts((p) => ({ id: p.id, verdict: 'conflict', quoteA: p.A.text, quoteB: p.B.text, reason: 'One narrows the other.' }))),
+    {},
+    ALIKE,
+  );
+  const sent = pairsIn(run.samplings.filter(isOpinion)[0]!);
+  assert.deepEqual(
+    sent.map((p) => [p.id, p.A.file, p.B.file]),
+    [['second_look_9', 'AGENTS.md', 'CLAUDE.md']],
+  );
+  assert.match(
+    textOf(run.r),
+    /"\*\*Quokka\*\* for global state, hooks for local" \(AGENTS\.md:5\) or "\*\*Quokka\*\* for global state where it exists, hooks for local" \(CLAUDE\.md:5\): the client's model \(test-model\) thinks they conflict: "One narrows the other\."/,
+  );
+  assert.equal(run.plan.planHash, none.plan.planHash, 'nothing is decided');
+});

@@ -118,8 +118,8 @@ export async function secondLookOpinion(
   docs: readonly Doc[],
   below: readonly ConflictOption[] = [],
 ): Promise<ModelOpinion | null> {
-  // No pair, or a client that cannot be asked: no request, no trace, nothing changes.
-  if (!conflicts.some((c) => c.secondLook) || !ctx.session.model.canSample()) return null;
+  // No pair (offered or below the cut: alike lines are listed only), or a client that cannot be asked: no request, no trace, nothing changes.
+  if (![...conflicts, ...below].some((c) => c.secondLook) || !ctx.session.model.canSample()) return null;
   const pairs = secondLookPairs([...conflicts, ...below], docs);
   if (pairs.length === 0) return null;
   const { request, sent } = opinionRequest(pairs);

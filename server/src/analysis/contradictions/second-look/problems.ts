@@ -48,6 +48,13 @@ export function secondLookProblems(
 function saidOf(s: SecondLook): string {
   const values = s.values ? `"${s.values[0]}" vs "${s.values[1]}"` : '';
   const polarity = 'one line says not to, the other does';
-  if (s.mark === 'alike') return 'two files on one subject, nothing marks which holds';
+  // Nothing marks a slot or a turn: what each side says is its line.
+  if (s.mark === 'alike') return `${quoted(s.a)} vs ${quoted(s.b)}`;
   return s.mark === 'values' ? values : s.mark === 'polarity' ? polarity : `${values}; ${polarity}`;
 }
+
+/** A line as a side of a pair says it: its words (cut), and where it stands. */
+const quoted = (l: { path: string; line: number; text: string }) => {
+  const text = l.text.trim().replace(/^(?:[-*+]|\d+[.)])\s+/, '');
+  return `"${text.length > 80 ? `${text.slice(0, 79)}\u2026` : text}" (${l.path}:${l.line})`;
+};
