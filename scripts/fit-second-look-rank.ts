@@ -9,7 +9,7 @@ import path from 'node:path';
 import { analyze, DEFAULT_FINDERS, finderInput, withCopies } from '../server/src/analysis/analyze.js';
 import { scanRepository } from '../server/src/analysis/discovery/scan.js';
 import { secondLookCandidates, LISTED_SECOND_LOOKS } from '../server/src/analysis/contradictions/second-look/second-looks.js';
-import { ALIKE_FLOOR, rankCandidates, type Candidate } from '../server/src/analysis/contradictions/second-look/rank.js';
+import { rankCandidates, type Candidate } from '../server/src/analysis/contradictions/second-look/rank.js';
 import { FEATURES } from '../server/src/analysis/contradictions/second-look/rank-features.js';
 import { heldPairs } from '../server/src/model/place-pairs.js';
 import { SHOWN_SECOND_LOOKS } from '../server/src/model/second-looks-shown.js';
@@ -101,8 +101,6 @@ function tally(r: Repo, order: readonly Candidate[]) {
   return [first.right.size, first.wrong.size, all.right.size, all.wrong.size];
 }
 
-/** `--floor=N`: the floor of alike pairs to try (rank.ts's ALIKE_FLOOR otherwise). */
-const floor = Number(process.argv.find((a) => a.startsWith('--floor='))?.slice('--floor='.length) ?? ALIKE_FLOOR);
 if (process.argv.includes('--loso')) {
   const sum = { own: [0, 0, 0, 0], ranked: [0, 0, 0, 0] };
   let alikeListed = 0;
@@ -114,7 +112,7 @@ if (process.argv.includes('--loso')) {
     for (const r of repos.filter((x) => x.set === set)) {
       const marked = r.candidates.filter((c) => c.look.mark !== 'alike');
       tally(r, marked).forEach((v, i) => (own[i]! += v));
-      const looks = rankCandidates(r.candidates, r.limit, r.shown, model, floor);
+      const looks = rankCandidates(r.candidates, r.limit, r.shown, model);
       alikeListed += looks.filter((l) => l.mark === 'alike').length;
       const byLook = new Map(r.candidates.map((c) => [`${c.look.a.path}:${c.look.a.line}|${c.look.b.path}:${c.look.b.line}`, c]));
       tally(

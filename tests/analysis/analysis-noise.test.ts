@@ -201,7 +201,11 @@ test('code nested in list items, table headers and HTML comments are not repeate
     'pkg/AGENTS.md': '<!-- generated: rules extracted from review notes -->\n\n- Keep functions short.\n',
     'pkg/sub/AGENTS.md': '<!-- generated: rules extracted from review notes -->\n\n- Name files in kebab-case.\n',
   });
-  assert.deepEqual(analysis.problems, []);
+  // What a person is told: alike lines listed for the client's model only are no problem shown.
+  assert.deepEqual(
+    analysis.problems.filter((p) => !isListedOnly(p)),
+    [],
+  );
 });
 
 test('repeated rules alone make a repo unstructured, not messy', async (t) => {

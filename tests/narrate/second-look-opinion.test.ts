@@ -392,25 +392,26 @@ const ALIKE = {
 test('alike lines nothing marks are read by the model though the plan offers no pair; a person sees them only through its verdict', async (t) => {
   const none = await proposeWith(t, null, {}, ALIKE);
   const problems = (none.r.structuredContent as { problems: { kind?: string; listedOnly?: boolean }[] }).problems;
-  assert.deepEqual(
-    problems.map((p) => [p.kind, p.listedOnly]),
-    [['alike', true]],
-    'the JSON lists the pair',
-  );
+  assert.ok(problems.length > 0 && problems.every((p) => p.kind === 'alike' && p.listedOnly === true), 'the JSON lists the pairs');
   assert.equal(none.plan.conflicts.length, 0, 'approve asks about nothing');
   assert.doesNotMatch(textOf(none.r), /Two alike lines/, 'a person is not shown it by its rank');
-  assert.match(textOf(none.r), /and 1 more pair worth a second look, ranked lower \(listed in the JSON output\)/);
+  assert.match(
+    textOf(none.r),
+    new RegExp(`and ${problems.length} more pairs? worth a second look, ranked lower \\(listed in the JSON output\\)`),
+  );
   const run = await proposeWith(
     t,
-    model(verdicts((p) => ({ id: p.id, verdict: 'conflict', quoteA: p.A.text, quoteB: p.B.text, reason: 'One narrows the other.' }))),
+    model(
+      verdicts((p, i) =>
+        i === 0 ? { id: p.id, verdict: 'conflict', quoteA: p.A.text, quoteB: p.B.text, reason: 'One narrows the other.' } : null,
+      ),
+    ),
     {},
     ALIKE,
   );
   const sent = pairsIn(run.samplings.filter(isOpinion)[0]!);
-  assert.deepEqual(
-    sent.map((p) => [p.id, p.A.file, p.B.file]),
-    [['second_look_9', 'AGENTS.md', 'CLAUDE.md']],
-  );
+  assert.deepEqual([sent[0]!.id, sent[0]!.A.line, sent[0]!.B.line], ['second_look_9', 5, 5], 'the likeliest first');
+  assert.equal(sent.length, problems.length, 'the model reads every listed pair');
   assert.match(
     textOf(run.r),
     /"\*\*Quokka\*\* for global state, hooks for local" \(AGENTS\.md:5\) or "\*\*Quokka\*\* for global state where it exists, hooks for local" \(CLAUDE\.md:5\): the client's model \(test-model\) thinks they conflict: "One narrows the other\."/,

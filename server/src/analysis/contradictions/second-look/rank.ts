@@ -29,9 +29,6 @@ export interface RankModel {
   bias: number;
 }
 
-/** Alike lines the ranking scores below this are not listed: what shares a word or two and nothing else. */
-export const ALIKE_FLOOR = 0;
-
 /** A line takes part in at most this many pairs, as in the finder's own list (second-looks.ts). */
 const PAIRS_PER_LINE = 2;
 
@@ -73,7 +70,6 @@ export function rankCandidates(
   limit: number,
   shown: number,
   model: RankModel = RANK_MODEL,
-  floor = ALIKE_FLOOR,
 ): SecondLook[] {
   const scored = candidates.map((c) => ({ look: c.look, score: rankScore(c.features, model) }));
   const byScore = (p: { score: number }, q: { score: number }) => q.score - p.score;
@@ -87,7 +83,7 @@ export function rankCandidates(
     if (out.length >= limit) break;
     const keys = [c.look.a, c.look.b].map((l) => `${l.path}:${l.line}`);
     // The finder's own pairs kept its bound already; alike pairs keep it too, counting every pair before.
-    if (c.look.mark === 'alike' && (c.score < floor || keys.some((k) => (uses.get(k) ?? 0) >= PAIRS_PER_LINE))) continue;
+    if (c.look.mark === 'alike' && keys.some((k) => (uses.get(k) ?? 0) >= PAIRS_PER_LINE)) continue;
     for (const k of keys) uses.set(k, (uses.get(k) ?? 0) + 1);
     out.push({ ...c.look, score: c.score });
   }
