@@ -10,9 +10,9 @@ import type { RuleLine } from './rule-lines.js';
  */
 
 /** A line meets at most this many later lines (the most alike first): a bound on large repositories. */
-const PARTNERS = 25;
+const PARTNERS = 8;
 /** Below this cosine, two lines share no more than a word or two of a long line. */
-const MIN_COSINE = 0.05;
+const MIN_COSINE = 0.1;
 
 /** One pair of alike lines, as indexes into the lines read. */
 export interface AlikePair {
@@ -63,7 +63,7 @@ export function alikePairs(lines: readonly RuleLine[], read: LineWords, taken: R
   const { words, weight, top } = read;
   const n = lines.length;
   // Words on very many lines pair no lines by themselves (their lists would be read for every line).
-  const cap = Math.max(20, n / 20);
+  const cap = Math.max(20, n / 50);
   const postings = new Map<string, number[]>();
   const norms = new Float64Array(n);
   words.forEach((ws, i) => {
@@ -95,14 +95,23 @@ export function alikePairs(lines: readonly RuleLine[], read: LineWords, taken: R
     for (const y of touched) {
       const cosine = dot[y]! / (norms[x]! * norms[y]!);
       dot[y] = 0;
+      if (cosine < MIN_COSINE) continue;
       const [a, b] = [lines[x]!, lines[y]!];
-      if (cosine < MIN_COSINE || a.path === b.path || a.unit === b.unit || a.text.trim() === b.text.trim()) continue;
-      if (!scopesOverlap(a.scope, b.scope) || taken.has(pairKey(a, b))) continue;
+      // The same line twice is a repeat: its words' cosine is 1.
+      if (a.path === b.path || a.unit === b.unit || (cosine > 0.999 && a.text.trim() === b.text.trim())) continue;
       met.push({ y, cosine });
     }
     touched.length = 0;
     met.sort((p, q) => q.cosine - p.cosine || p.y - q.y);
-    for (const { y, cosine } of met.slice(0, PARTNERS)) out.push({ x, y, cosine, ...shared(words[x]!, words[y]!, weight, top) });
+    let kept = 0;
+    for (const { y, cosine } of met) {
+      if (kept === PARTNERS) break;
+      const [a, b] = [lines[x]!, lines[y]!];
+      // Read only for the few kept: where scopes meet, and pairs not held already.
+      if (!scopesOverlap(a.scope, b.scope) || (taken.size > 0 && taken.has(pairKey(a, b)))) continue;
+      out.push({ x, y, cosine, ...shared(words[x]!, words[y]!, weight, top) });
+      kept++;
+    }
   }
   return out;
 }

@@ -58,6 +58,8 @@ interface LineFacts {
   names: ReadonlySet<string>;
   negated: boolean;
   hedged: boolean;
+  /** The words of its heading, three letters or more. */
+  sectionWords: ReadonlySet<string>;
 }
 
 const factsRead = new WeakMap<RuleLine, LineFacts>();
@@ -74,6 +76,7 @@ function factsOf(l: RuleLine): LineFacts {
     names: new Set((l.text.match(NAME) ?? []).map((n) => n.toLowerCase())),
     negated: NEGATED.test(l.text),
     hedged: HEDGE.test(l.text),
+    sectionWords: new Set(l.section.split(/\W+/).filter((w) => w.length >= 3)),
   };
   factsRead.set(l, f);
   return f;
@@ -86,7 +89,6 @@ export interface Likeness {
   rareShared: number;
 }
 
-const wordsOfSection = (s: string) => new Set(s.split(/\W+/).filter((w) => w.length >= 3));
 const some = <T>(a: ReadonlySet<T>, b: ReadonlySet<T>) => [...a].some((v) => !b.has(v));
 
 /** The pair's features, in the order of FEATURES. `rank`: its place in the finder's own list (1 = first), or 0 when it holds no mark. */
@@ -99,9 +101,11 @@ export function pairFeatures(
   rank: number,
 ): number[] {
   const [fa, fb] = [factsOf(a), factsOf(b)];
-  const [sa, sb] = [wordsOfSection(a.section), wordsOfSection(b.section)];
-  const union = new Set([...sa, ...sb]).size;
-  const sectionsAlike = union === 0 ? 0 : [...sa].filter((w) => sb.has(w)).length / union;
+  const [sa, sb] = [fa.sectionWords, fb.sectionWords];
+  let common = 0;
+  for (const w of sa) if (sb.has(w)) common++;
+  const union = sa.size + sb.size - common;
+  const sectionsAlike = union === 0 ? 0 : common / union;
   let kept = 0;
   if (like.cosine >= 0.25) {
     const [la, lb] = [lineWords(a.text), lineWords(b.text)];
@@ -109,8 +113,14 @@ export function pairFeatures(
   }
   const otherSpans = some(fa.spans, fb.spans) && some(fb.spans, fa.spans) ? 1 : 0;
   const oneNegated = fa.negated !== fb.negated ? 1 : 0;
-  const [wa, wb] = [new Set(wordsA), new Set(wordsB)];
-  const otherNames = [...fa.names].some((n) => !wb.has(n)) && [...fb.names].some((n) => !wa.has(n)) ? 1 : 0;
+  // A name each side has and the other's words have not (read only where both lines hold names).
+  const otherNames =
+    fa.names.size > 0 &&
+    fb.names.size > 0 &&
+    [...fa.names].some((n) => !wordsB.includes(n)) &&
+    [...fb.names].some((n) => !wordsA.includes(n))
+      ? 1
+      : 0;
   return [
     like.cosine,
     like.rarest,

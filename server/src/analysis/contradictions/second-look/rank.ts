@@ -1,5 +1,5 @@
 import { pairKey } from '../../../model/place-pairs.js';
-import { alikePairs, readWords, type LineWords } from './alike-pairs.js';
+import { alikePairs, readWords, type AlikePair, type LineWords } from './alike-pairs.js';
 import type { SecondLook } from './judge.js';
 import { pairFeatures } from './rank-features.js';
 import { RANK_MODEL } from './rank-weights.js';
@@ -45,7 +45,7 @@ export function candidatesOf(all: readonly RuleLine[], marked: readonly SecondLo
     const words = (i: number | undefined) => (i === undefined ? [] : read.words[i]!);
     return { look, features: pairFeatures(look.a, look.b, like, words(x), words(y), k + 1) };
   });
-  for (const p of alikePairs(all, read, taken)) {
+  for (const p of mostLikely(alikePairs(all, read, taken))) {
     const [a, b] = [all[p.x]!, all[p.y]!];
     if (held.has(pairKey(a, b))) continue;
     const look: SecondLook = { a, b, score: 0, subject: p.subject, mark: 'alike' };
@@ -89,6 +89,18 @@ export function rankCandidates(
   }
   return out;
 }
+
+/**
+ * The alike pairs worth reading whole: at most ALIKE_READ, those sharing the rarest words first (what
+ * the ranking weighs most). Reading every pair's features costs most on large repositories (coolify:
+ * 20,000 pairs), and at most 40 are listed.
+ */
+function mostLikely(pairs: AlikePair[]): AlikePair[] {
+  if (pairs.length <= ALIKE_READ) return pairs;
+  const worth = (p: AlikePair) => p.rarest + 0.1 * p.rareShared;
+  return pairs.sort((p, q) => worth(q) - worth(p) || p.x - q.x || p.y - q.y).slice(0, ALIKE_READ);
+}
+const ALIKE_READ = 400;
 
 function likeness(read: LineWords, x: number, y: number) {
   const [a, b] = [read.words[x]!, read.words[y]!];
