@@ -8,11 +8,12 @@
 // `--subject` adds the opt-in finder of pairs worth a second look by subject (issue 39).
 // `--skip=a,b` leaves repositories of the corpus out entirely (a set being judged, that the tool must not run on yet).
 // The held-out sets c (unseen-2026-11-28c.json), d (unseen-2026-11-29d.json), e (unseen-2026-11-29e.json), f
-// (unseen-2026-11-29f.json), g (unseen-2026-11-29g.json) and h (unseen-2026-11-29h.json) live outside the project and the
-// corpus, in $HELDOUT_ROOT or /work/heldout-c, $HELDOUT_D_ROOT or /work/heldout-d, $HELDOUT_E_ROOT or /work/heldout-e,
-// $HELDOUT_F_ROOT or /work/heldout-f, $HELDOUT_G_ROOT or /work/heldout-g and $HELDOUT_H_ROOT or /work/heldout-h: each is
-// measured where its folder exists, skipped with a line where it does not (CI).
-// `--check-quotes` only checks that every quote of sets c, d, e, f, g and h is found in its file, without analysing anything.
+// (unseen-2026-11-29f.json), g (unseen-2026-11-29g.json), h (unseen-2026-11-29h.json) and i (unseen-2026-11-29i.json) live
+// outside the project and the corpus, in $HELDOUT_ROOT or /work/heldout-c, $HELDOUT_D_ROOT or /work/heldout-d,
+// $HELDOUT_E_ROOT or /work/heldout-e, $HELDOUT_F_ROOT or /work/heldout-f, $HELDOUT_G_ROOT or /work/heldout-g,
+// $HELDOUT_H_ROOT or /work/heldout-h and $HELDOUT_I_ROOT or /work/heldout-i: each is measured where its folder exists,
+// skipped with a line where it does not (CI).
+// `--check-quotes` only checks that every quote of sets c, d, e, f, g, h and i is found in its file, without analysing anything.
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyze, DEFAULT_FINDERS, FINDERS, type Problem } from '../server/src/analysis/analyze.js';
@@ -69,6 +70,7 @@ const HELDOUT_E = process.env.HELDOUT_E_ROOT ?? '/work/heldout-e';
 const HELDOUT_F = process.env.HELDOUT_F_ROOT ?? '/work/heldout-f';
 const HELDOUT_G = process.env.HELDOUT_G_ROOT ?? '/work/heldout-g';
 const HELDOUT_H = process.env.HELDOUT_H_ROOT ?? '/work/heldout-h';
+const HELDOUT_I = process.env.HELDOUT_I_ROOT ?? '/work/heldout-i';
 const reposOfSet = (set: SetName, root: string) =>
   fs.existsSync(root) ? [...new Set(pairs.filter((p) => setOf.get(p.repo) === set).map((p) => p.repo))] : [];
 const heldoutCRepos = reposOfSet('added-c', HELDOUT);
@@ -77,27 +79,39 @@ const heldoutERepos = reposOfSet('added-e', HELDOUT_E);
 const heldoutFRepos = reposOfSet('added-f', HELDOUT_F);
 const heldoutGRepos = reposOfSet('added-g', HELDOUT_G);
 const heldoutHRepos = reposOfSet('added-h', HELDOUT_H);
-const heldoutRepos = [...heldoutCRepos, ...heldoutDRepos, ...heldoutERepos, ...heldoutFRepos, ...heldoutGRepos, ...heldoutHRepos];
+const heldoutIRepos = reposOfSet('added-i', HELDOUT_I);
+const heldoutRepos = [
+  ...heldoutCRepos,
+  ...heldoutDRepos,
+  ...heldoutERepos,
+  ...heldoutFRepos,
+  ...heldoutGRepos,
+  ...heldoutHRepos,
+  ...heldoutIRepos,
+];
 const rootOf = (repo: string) =>
-  heldoutHRepos.includes(repo)
-    ? HELDOUT_H
-    : heldoutGRepos.includes(repo)
-      ? HELDOUT_G
-      : heldoutFRepos.includes(repo)
-        ? HELDOUT_F
-        : heldoutERepos.includes(repo)
-          ? HELDOUT_E
-          : heldoutDRepos.includes(repo)
-            ? HELDOUT_D
-            : heldoutCRepos.includes(repo)
-              ? HELDOUT
-              : CORPUS;
+  heldoutIRepos.includes(repo)
+    ? HELDOUT_I
+    : heldoutHRepos.includes(repo)
+      ? HELDOUT_H
+      : heldoutGRepos.includes(repo)
+        ? HELDOUT_G
+        : heldoutFRepos.includes(repo)
+          ? HELDOUT_F
+          : heldoutERepos.includes(repo)
+            ? HELDOUT_E
+            : heldoutDRepos.includes(repo)
+              ? HELDOUT_D
+              : heldoutCRepos.includes(repo)
+                ? HELDOUT
+                : CORPUS;
 if (heldoutCRepos.length === 0 && !args.includes('--json')) console.log(`held-out set c: skipped, ${HELDOUT} is absent`);
 if (heldoutDRepos.length === 0 && !args.includes('--json')) console.log(`held-out set d: skipped, ${HELDOUT_D} is absent`);
 if (heldoutERepos.length === 0 && !args.includes('--json')) console.log(`held-out set e: skipped, ${HELDOUT_E} is absent`);
 if (heldoutFRepos.length === 0 && !args.includes('--json')) console.log(`held-out set f: skipped, ${HELDOUT_F} is absent`);
 if (heldoutGRepos.length === 0 && !args.includes('--json')) console.log(`held-out set g: skipped, ${HELDOUT_G} is absent`);
 if (heldoutHRepos.length === 0 && !args.includes('--json')) console.log(`held-out set h: skipped, ${HELDOUT_H} is absent`);
+if (heldoutIRepos.length === 0 && !args.includes('--json')) console.log(`held-out set i: skipped, ${HELDOUT_I} is absent`);
 
 if (!fs.existsSync(CORPUS)) {
   console.log(`real judged set: skipped, ${CORPUS} is absent`);
@@ -139,6 +153,7 @@ const heldoutEQuotes = quotesOf(heldoutERepos);
 const heldoutFQuotes = quotesOf(heldoutFRepos);
 const heldoutGQuotes = quotesOf(heldoutGRepos);
 const heldoutHQuotes = quotesOf(heldoutHRepos);
+const heldoutIQuotes = quotesOf(heldoutIRepos);
 if (args.includes('--check-quotes')) {
   console.log(`held-out set c: ${heldoutQuotes.length} quoted lines found in ${heldoutCRepos.length} repositories`);
   console.log(`held-out set d: ${heldoutDQuotes.length} quoted lines found in ${heldoutDRepos.length} repositories`);
@@ -146,6 +161,7 @@ if (args.includes('--check-quotes')) {
   console.log(`held-out set f: ${heldoutFQuotes.length} quoted lines found in ${heldoutFRepos.length} repositories`);
   console.log(`held-out set g: ${heldoutGQuotes.length} quoted lines found in ${heldoutGRepos.length} repositories`);
   console.log(`held-out set h: ${heldoutHQuotes.length} quoted lines found in ${heldoutHRepos.length} repositories`);
+  console.log(`held-out set i: ${heldoutIQuotes.length} quoted lines found in ${heldoutIRepos.length} repositories`);
   process.exit(0);
 }
 
@@ -270,7 +286,8 @@ const SETS: SetName[] = [
         (s !== 'added-e' || heldoutERepos.length > 0) &&
         (s !== 'added-f' || heldoutFRepos.length > 0) &&
         (s !== 'added-g' || heldoutGRepos.length > 0) &&
-        (s !== 'added-h' || heldoutHRepos.length > 0),
+        (s !== 'added-h' || heldoutHRepos.length > 0) &&
+        (s !== 'added-i' || heldoutIRepos.length > 0),
     )
     .sort(),
 ];
@@ -293,6 +310,7 @@ else {
     'added-f': 'from outside the corpus and sets c, d and e (unseen-2026-11-29f, build data since its figures were reported)',
     'added-g': 'from outside the corpus and sets c, d, e and f (unseen-2026-11-29g, build data since its figures were reported)',
     'added-h': 'held out from outside the corpus and sets c, d, e, f and g (unseen-2026-11-29h, never read while building)',
+    'added-i': 'held out from outside the corpus and sets c, d, e, f, g and h (unseen-2026-11-29i, never read while building)',
   };
   for (const s of SETS) {
     const x = figures.sets[s]!;
