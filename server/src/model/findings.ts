@@ -68,7 +68,7 @@ export const PROBLEM_TYPES = {
       subject: row('low', 'two lines on one subject with two values in one slot, or opposite polarity'),
       // Two alike lines of two files nothing marks, ranked high by the learned ranking (contradictions/second-look/rank.ts):
       // listed for the client's model, never among the few a person is shown unless the model raises it.
-      alike: row('low', 'two alike lines of two files on one subject, for the client\'s model to read'),
+      alike: row('low', "two alike lines of two files on one subject, for the client's model to read"),
     },
   },
   duplication: {

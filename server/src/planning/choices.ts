@@ -99,7 +99,9 @@ const offered = (problems: readonly Problem[]): Contradiction[] =>
 const conflictId = (i: number): string => `conflict_${i + 1}`;
 
 /** Each conflict's problem by the id its choice has in the plan, from the plan's own problems (the order they are offered in). */
-export function conflictProblems<P extends Pick<Problem, 'type' | 'certainty'> & { listedOnly?: boolean }>(problems: readonly P[]): Map<string, P> {
+export function conflictProblems<P extends Pick<Problem, 'type' | 'certainty'> & { listedOnly?: boolean }>(
+  problems: readonly P[],
+): Map<string, P> {
   return new Map(offerOrder(problems).map((p, k) => [conflictId(k), p]));
 }
 
