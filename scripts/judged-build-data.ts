@@ -18,6 +18,8 @@ export interface Pair {
   class: string;
   a: Side;
   b: Side;
+  /** Why the judge gave the label. */
+  why: string;
 }
 export interface JudgedSet {
   name: string;

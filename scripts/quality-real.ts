@@ -20,22 +20,8 @@ import { analyze, DEFAULT_FINDERS, FINDERS, type Problem } from '../server/src/a
 import { scanRepository } from '../server/src/analysis/discovery/scan.js';
 import { CORPUS, corpusRepos } from '../tests/helpers/corpus.js';
 import { secondLooksByCut, SHOWN_SECOND_LOOKS } from '../server/src/model/second-looks-shown.js';
+import type { Pair, Side } from './judged-build-data.js';
 
-interface Side {
-  path: string;
-  text: string;
-  line?: number;
-  also?: string[];
-}
-interface Pair {
-  id: string;
-  repo: string;
-  label: 'conflict' | 'compatible';
-  class: string;
-  a: Side;
-  b: Side;
-  why: string;
-}
 /** `build`, `check`, then one set a file of repositories judged after issue 39 started (`added`, `added-b`, ...). */
 type SetName = string;
 type Tier = 'reported' | 'shown' | 'listed';

@@ -236,13 +236,16 @@ test('2026-07-28 sampling: asked between calls when the request declares it (the
     assert.equal(r.isError, false, name);
     assert.match(JSON.stringify(r.content), /Narration from the client's model[\s\S]*Two files say the same/, name);
   }
-  assert.equal(s.samplings.length, 2);
+  // Propose also puts the second-look pairs to the model (alike lines of AGENTS.md and the Copilot file are listed for it).
+  assert.equal(s.samplings.length, 3);
   const without = await openV2(t, { mode: 'pin', repo, elicit: null });
   assert.equal((await without.call('onboarding_analyze')).isError, false);
   assert.deepEqual(
     readTraces(repo, 'sampling').map((x) => [x.intent, x.outcome, x.fallback, x.protocol?.era]),
     [
       ['analyze', 'ok', false, 'modern'],
+      // An answer that is no verdicts changes nothing (narrate/opinion.ts), traced as such.
+      ['second-look', 'error', true, 'modern'],
       ['propose', 'ok', false, 'modern'],
       ['analyze', 'unsupported', true, 'modern'],
     ],
