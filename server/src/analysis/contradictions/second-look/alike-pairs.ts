@@ -116,6 +116,20 @@ export function alikePairs(lines: readonly RuleLine[], read: LineWords, taken: R
   return out;
 }
 
+/** How alike lines `x` and `y` are (a pair the finder marked is read so, the same as an alike pair). */
+export function likeness(read: LineWords, x: number, y: number): Omit<AlikePair, 'x' | 'y'> {
+  const [a, b] = [read.words[x]!, read.words[y]!];
+  const other = new Set(b);
+  let [dot, na, nb] = [0, 0, 0];
+  for (const w of a) {
+    const ww = read.weight(w) ** 2;
+    na += ww;
+    if (other.has(w)) dot += ww;
+  }
+  for (const w of b) nb += read.weight(w) ** 2;
+  return { cosine: dot / (Math.sqrt(na * nb) || 1), ...shared(a, b, read.weight, read.top) };
+}
+
 /** What two lines' words have in common: the rarest, its weight, and how many rare ones. */
 function shared(a: readonly string[], b: readonly string[], weight: (w: string) => number, top: number) {
   const other = new Set(b);

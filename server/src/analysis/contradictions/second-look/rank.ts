@@ -1,5 +1,5 @@
 import { pairKey } from '../../../model/place-pairs.js';
-import { alikePairs, readWords, type AlikePair, type LineWords } from './alike-pairs.js';
+import { alikePairs, likeness, readWords, type AlikePair } from './alike-pairs.js';
 import type { SecondLook } from './judge.js';
 import { pairFeatures } from './rank-features.js';
 import { RANK_MODEL } from './rank-weights.js';
@@ -101,20 +101,3 @@ function mostLikely(pairs: AlikePair[]): AlikePair[] {
   return pairs.sort((p, q) => worth(q) - worth(p) || p.x - q.x || p.y - q.y).slice(0, ALIKE_READ);
 }
 const ALIKE_READ = 400;
-
-function likeness(read: LineWords, x: number, y: number) {
-  const [a, b] = [read.words[x]!, read.words[y]!];
-  const other = new Set(b);
-  let [dot, na, nb, rarest, rareShared] = [0, 0, 0, 0, 0];
-  for (const w of a) {
-    const ww = read.weight(w) ** 2;
-    na += ww;
-    if (!other.has(w)) continue;
-    dot += ww;
-    const r = read.weight(w) / read.top;
-    rarest = Math.max(rarest, r);
-    if (r >= 0.5) rareShared++;
-  }
-  for (const w of b) nb += read.weight(w) ** 2;
-  return { cosine: dot / (Math.sqrt(na * nb) || 1), rarest, rareShared };
-}
