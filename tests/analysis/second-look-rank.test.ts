@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { analyze, type Problem } from '../../server/src/analysis/analyze.js';
 import { scanRepository } from '../../server/src/analysis/discovery/scan.js';
 import { rankCandidates, type Candidate, type RankModel } from '../../server/src/analysis/contradictions/second-look/rank.js';
-import { FEATURES } from '../../server/src/analysis/contradictions/second-look/rank-features.js';
+import { FEATURES, placeInRepository } from '../../server/src/analysis/contradictions/second-look/rank-features.js';
 import type { RuleLine } from '../../server/src/analysis/contradictions/second-look/rule-lines.js';
 import { secondLooksByCut, shownProblems } from '../../server/src/model/second-looks-shown.js';
 import { sandbox } from '../helpers/sandbox.js';
@@ -128,4 +128,21 @@ test('a person is shown the first 8 second looks that are not listed only; the r
     shownProblems(problems).shown.map((p) => p.n),
     [0, 1, 3, 4, 5, 6, 7, 8, 9],
   );
+});
+
+test("a pair's shared words are also read by their place among the repository's pairs: least rare 0, rarest 1, ties alike", () => {
+  const row = (rarest: number, rareShared: number) => {
+    const r = FEATURES.map(() => 0);
+    r[FEATURES.indexOf('rarest')] = rarest;
+    r[FEATURES.indexOf('rareShared')] = rareShared;
+    return r;
+  };
+  const rows = [row(0.9, 1), row(0.2, 3), row(0.5, 1), row(0.2, 0)];
+  placeInRepository(rows);
+  const place = (name: (typeof FEATURES)[number]) => rows.map((r) => Number(r[FEATURES.indexOf(name)]!.toFixed(3)));
+  assert.deepEqual(place('rarestInRepository'), [1, 0, 0.667, 0]);
+  assert.deepEqual(place('rareSharedInRepository'), [0.333, 1, 0.333, 0]);
+  const alone = [row(0.4, 2)];
+  placeInRepository(alone);
+  assert.equal(alone[0]![FEATURES.indexOf('rarestInRepository')], 1, 'a pair alone is the first of its repository');
 });

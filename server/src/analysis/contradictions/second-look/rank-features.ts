@@ -35,6 +35,9 @@ export const FEATURES = [
   'cosineNegated',
   'cosineSquared',
   'rarestOtherSpans',
+  // Filled by placeInRepository, once every pair of the repository is read.
+  'rarestInRepository',
+  'rareSharedInRepository',
 ] as const;
 
 /** Grammar that turns a rule around. */
@@ -149,5 +152,33 @@ export function pairFeatures(
     like.cosine * oneNegated,
     like.cosine ** 2,
     like.rarest * otherSpans,
+    0,
+    0,
   ];
+}
+
+/**
+ * Where each pair's shared words stand among the repository's pairs (the share of its pairs sharing
+ * rarer words less than it does, 0 to 1). How rare a word is depends on how many lines a repository
+ * has: a pair's rank among its neighbours says more than the figure, on repositories left out of the
+ * fit (docs/analysis.md).
+ */
+export function placeInRepository(rows: number[][]): void {
+  for (const name of ['rarest', 'rareShared'] as const) {
+    const from = FEATURES.indexOf(name);
+    const to = FEATURES.indexOf(`${name}InRepository`);
+    const sorted = rows.map((r) => r[from]!).sort((x, y) => x - y);
+    for (const r of rows) r[to] = rows.length <= 1 ? 1 : below(sorted, r[from]!) / (rows.length - 1);
+  }
+}
+
+/** How many values of ascending `sorted` are below `v`. */
+function below(sorted: readonly number[], v: number): number {
+  let [lo, hi] = [0, sorted.length];
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -1,7 +1,7 @@
 import { pairKey } from '../../../model/place-pairs.js';
 import { alikePairs, likeness, readWords, type AlikePair } from './alike-pairs.js';
 import type { SecondLook } from './judge.js';
-import { pairFeatures } from './rank-features.js';
+import { pairFeatures, placeInRepository } from './rank-features.js';
 import { RANK_MODEL } from './rank-weights.js';
 import type { RuleLine } from './rule-lines.js';
 
@@ -51,6 +51,7 @@ export function candidatesOf(all: readonly RuleLine[], marked: readonly SecondLo
     const look: SecondLook = { a, b, score: 0, subject: p.subject, mark: 'alike' };
     out.push({ look, features: pairFeatures(a, b, p, read.words[p.x]!, read.words[p.y]!, 0) });
   }
+  placeInRepository(out.map((c) => c.features));
   return out;
 }
 
