@@ -6,6 +6,7 @@
 // not fitted on, against the finder's own order (the figures docs/analysis.md gives). Writes nothing.
 import fs from 'node:fs';
 import path from 'node:path';
+import * as prettier from 'prettier';
 import { analyze, DEFAULT_FINDERS, finderInput, withCopies } from '../server/src/analysis/analyze.js';
 import { scanRepository } from '../server/src/analysis/discovery/scan.js';
 import { secondLookCandidates, LISTED_SECOND_LOOKS } from '../server/src/analysis/contradictions/second-look/second-looks.js';
@@ -136,6 +137,8 @@ if (process.argv.includes('--loso')) {
   const file = path.join(import.meta.dirname, '../server/src/analysis/contradictions/second-look/rank-weights.ts');
   const text = fs.readFileSync(file, 'utf8');
   const body = `  mean: ${list(model.mean)},\n  scale: ${list(model.scale)},\n  weights: ${list(model.weights)},\n  bias: ${Number(model.bias.toFixed(4))},\n`;
-  fs.writeFileSync(file, text.replace(/(= \{\n)[\s\S]*?(\};\n)$/, `$1${body}$2`));
+  const written = text.replace(/(= \{\n)[\s\S]*?(\};\n)$/, `$1${body}$2`);
+  // Written as the project's formatter would (lint checks it).
+  fs.writeFileSync(file, await prettier.format(written, { ...(await prettier.resolveConfig(file)), filepath: file }));
   console.log(`rank-weights.ts written: ${repos.length} repositories, ${repos.reduce((s, r) => s + r.candidates.length, 0)} pairs`);
 }
