@@ -8,12 +8,13 @@
 // `--subject` adds the opt-in finder of pairs worth a second look by subject (issue 39).
 // `--skip=a,b` leaves repositories of the corpus out entirely (a set being judged, that the tool must not run on yet).
 // The held-out sets c (unseen-2026-11-28c.json), d (unseen-2026-11-29d.json), e (unseen-2026-11-29e.json), f
-// (unseen-2026-11-29f.json), g (unseen-2026-11-29g.json), h (unseen-2026-11-29h.json), i (unseen-2026-11-29i.json) and j
-// (unseen-2026-11-29j.json) live outside the project and the corpus, in $HELDOUT_ROOT or /work/heldout-c, $HELDOUT_D_ROOT or
-// /work/heldout-d, $HELDOUT_E_ROOT or /work/heldout-e, $HELDOUT_F_ROOT or /work/heldout-f, $HELDOUT_G_ROOT or
-// /work/heldout-g, $HELDOUT_H_ROOT or /work/heldout-h, $HELDOUT_I_ROOT or /work/heldout-i and $HELDOUT_J_ROOT or
-// /work/heldout-j: each is measured where its folder exists, skipped with a line where it does not (CI).
-// `--check-quotes` only checks that every quote of sets c, d, e, f, g, h, i and j is found in its file, without analysing anything.
+// (unseen-2026-11-29f.json), g (unseen-2026-11-29g.json), h (unseen-2026-11-29h.json), i (unseen-2026-11-29i.json), j
+// (unseen-2026-11-29j.json) and k (unseen-2026-11-29k.json) live outside the project and the corpus, in $HELDOUT_ROOT or
+// /work/heldout-c, $HELDOUT_D_ROOT or /work/heldout-d, $HELDOUT_E_ROOT or /work/heldout-e, $HELDOUT_F_ROOT or
+// /work/heldout-f, $HELDOUT_G_ROOT or /work/heldout-g, $HELDOUT_H_ROOT or /work/heldout-h, $HELDOUT_I_ROOT or
+// /work/heldout-i, $HELDOUT_J_ROOT or /work/heldout-j and $HELDOUT_K_ROOT or /work/heldout-k: each is measured where its
+// folder exists, skipped with a line where it does not (CI).
+// `--check-quotes` only checks that every quote of sets c to k is found in its file, without analysing anything.
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyze, DEFAULT_FINDERS, FINDERS, type Problem } from '../server/src/analysis/analyze.js';
@@ -58,6 +59,7 @@ const HELDOUT_G = process.env.HELDOUT_G_ROOT ?? '/work/heldout-g';
 const HELDOUT_H = process.env.HELDOUT_H_ROOT ?? '/work/heldout-h';
 const HELDOUT_I = process.env.HELDOUT_I_ROOT ?? '/work/heldout-i';
 const HELDOUT_J = process.env.HELDOUT_J_ROOT ?? '/work/heldout-j';
+const HELDOUT_K = process.env.HELDOUT_K_ROOT ?? '/work/heldout-k';
 const reposOfSet = (set: SetName, root: string) =>
   fs.existsSync(root) ? [...new Set(pairs.filter((p) => setOf.get(p.repo) === set).map((p) => p.repo))] : [];
 const heldoutCRepos = reposOfSet('added-c', HELDOUT);
@@ -68,6 +70,7 @@ const heldoutGRepos = reposOfSet('added-g', HELDOUT_G);
 const heldoutHRepos = reposOfSet('added-h', HELDOUT_H);
 const heldoutIRepos = reposOfSet('added-i', HELDOUT_I);
 const heldoutJRepos = reposOfSet('added-j', HELDOUT_J);
+const heldoutKRepos = reposOfSet('added-k', HELDOUT_K);
 const heldoutRepos = [
   ...heldoutCRepos,
   ...heldoutDRepos,
@@ -77,25 +80,28 @@ const heldoutRepos = [
   ...heldoutHRepos,
   ...heldoutIRepos,
   ...heldoutJRepos,
+  ...heldoutKRepos,
 ];
 const rootOf = (repo: string) =>
-  heldoutJRepos.includes(repo)
-    ? HELDOUT_J
-    : heldoutIRepos.includes(repo)
-      ? HELDOUT_I
-      : heldoutHRepos.includes(repo)
-        ? HELDOUT_H
-        : heldoutGRepos.includes(repo)
-          ? HELDOUT_G
-          : heldoutFRepos.includes(repo)
-            ? HELDOUT_F
-            : heldoutERepos.includes(repo)
-              ? HELDOUT_E
-              : heldoutDRepos.includes(repo)
-                ? HELDOUT_D
-                : heldoutCRepos.includes(repo)
-                  ? HELDOUT
-                  : CORPUS;
+  heldoutKRepos.includes(repo)
+    ? HELDOUT_K
+    : heldoutJRepos.includes(repo)
+      ? HELDOUT_J
+      : heldoutIRepos.includes(repo)
+        ? HELDOUT_I
+        : heldoutHRepos.includes(repo)
+          ? HELDOUT_H
+          : heldoutGRepos.includes(repo)
+            ? HELDOUT_G
+            : heldoutFRepos.includes(repo)
+              ? HELDOUT_F
+              : heldoutERepos.includes(repo)
+                ? HELDOUT_E
+                : heldoutDRepos.includes(repo)
+                  ? HELDOUT_D
+                  : heldoutCRepos.includes(repo)
+                    ? HELDOUT
+                    : CORPUS;
 if (heldoutCRepos.length === 0 && !args.includes('--json')) console.log(`held-out set c: skipped, ${HELDOUT} is absent`);
 if (heldoutDRepos.length === 0 && !args.includes('--json')) console.log(`held-out set d: skipped, ${HELDOUT_D} is absent`);
 if (heldoutERepos.length === 0 && !args.includes('--json')) console.log(`held-out set e: skipped, ${HELDOUT_E} is absent`);
@@ -104,6 +110,7 @@ if (heldoutGRepos.length === 0 && !args.includes('--json')) console.log(`held-ou
 if (heldoutHRepos.length === 0 && !args.includes('--json')) console.log(`held-out set h: skipped, ${HELDOUT_H} is absent`);
 if (heldoutIRepos.length === 0 && !args.includes('--json')) console.log(`held-out set i: skipped, ${HELDOUT_I} is absent`);
 if (heldoutJRepos.length === 0 && !args.includes('--json')) console.log(`held-out set j: skipped, ${HELDOUT_J} is absent`);
+if (heldoutKRepos.length === 0 && !args.includes('--json')) console.log(`held-out set k: skipped, ${HELDOUT_K} is absent`);
 
 if (!fs.existsSync(CORPUS)) {
   console.log(`real judged set: skipped, ${CORPUS} is absent`);
@@ -147,6 +154,7 @@ const heldoutGQuotes = quotesOf(heldoutGRepos);
 const heldoutHQuotes = quotesOf(heldoutHRepos);
 const heldoutIQuotes = quotesOf(heldoutIRepos);
 const heldoutJQuotes = quotesOf(heldoutJRepos);
+const heldoutKQuotes = quotesOf(heldoutKRepos);
 if (args.includes('--check-quotes')) {
   console.log(`held-out set c: ${heldoutQuotes.length} quoted lines found in ${heldoutCRepos.length} repositories`);
   console.log(`held-out set d: ${heldoutDQuotes.length} quoted lines found in ${heldoutDRepos.length} repositories`);
@@ -156,6 +164,7 @@ if (args.includes('--check-quotes')) {
   console.log(`held-out set h: ${heldoutHQuotes.length} quoted lines found in ${heldoutHRepos.length} repositories`);
   console.log(`held-out set i: ${heldoutIQuotes.length} quoted lines found in ${heldoutIRepos.length} repositories`);
   console.log(`held-out set j: ${heldoutJQuotes.length} quoted lines found in ${heldoutJRepos.length} repositories`);
+  console.log(`held-out set k: ${heldoutKQuotes.length} quoted lines found in ${heldoutKRepos.length} repositories`);
   process.exit(0);
 }
 
@@ -282,7 +291,8 @@ const SETS: SetName[] = [
         (s !== 'added-g' || heldoutGRepos.length > 0) &&
         (s !== 'added-h' || heldoutHRepos.length > 0) &&
         (s !== 'added-i' || heldoutIRepos.length > 0) &&
-        (s !== 'added-j' || heldoutJRepos.length > 0),
+        (s !== 'added-j' || heldoutJRepos.length > 0) &&
+        (s !== 'added-k' || heldoutKRepos.length > 0),
     )
     .sort(),
 ];
@@ -307,6 +317,7 @@ else {
     'added-h': 'held out from outside the corpus and sets c, d, e, f and g (unseen-2026-11-29h, never read while building)',
     'added-i': 'held out from outside the corpus and sets c, d, e, f, g and h (unseen-2026-11-29i, never read while building)',
     'added-j': 'held out from outside the corpus and sets c to i (unseen-2026-11-29j, never read while building)',
+    'added-k': 'held out from outside the corpus and sets c to j (unseen-2026-11-29k, never read while building)',
   };
   for (const s of SETS) {
     const x = figures.sets[s]!;
