@@ -158,10 +158,10 @@ export function pairFeatures(
 }
 
 /**
- * Where each pair's shared words stand among the repository's pairs (the share of its pairs sharing
- * rarer words less than it does, 0 to 1). How rare a word is depends on how many lines a repository
- * has: a pair's rank among its neighbours says more than the figure, on repositories left out of the
- * fit (docs/analysis.md).
+ * Where each pair's shared words stand among its repository's pairs: the share of the other pairs whose
+ * shared words are less rare (0 for the least rare, 1 for the rarest). How rare a word is depends on how
+ * many lines a repository has; a pair's place among its neighbours carried over better to repositories
+ * left out of the fit (docs/analysis.md).
  */
 export function placeInRepository(rows: number[][]): void {
   for (const name of ['rarest', 'rareShared'] as const) {
