@@ -323,9 +323,9 @@ else {
     'added-e': 'from outside the corpus and sets c and d (unseen-2026-11-29e, build data since its figures were reported)',
     'added-f': 'from outside the corpus and sets c, d and e (unseen-2026-11-29f, build data since its figures were reported)',
     'added-g': 'from outside the corpus and sets c, d, e and f (unseen-2026-11-29g, build data since its figures were reported)',
-    'added-h': 'held out from outside the corpus and sets c, d, e, f and g (unseen-2026-11-29h, never read while building)',
-    'added-i': 'held out from outside the corpus and sets c, d, e, f, g and h (unseen-2026-11-29i, never read while building)',
-    'added-j': 'held out from outside the corpus and sets c to i (unseen-2026-11-29j, never read while building)',
+    'added-h': 'from outside the corpus and sets c, d, e, f and g (unseen-2026-11-29h, build data since its figures were reported)',
+    'added-i': 'from outside the corpus and sets c, d, e, f, g and h (unseen-2026-11-29i, build data since its figures were reported)',
+    'added-j': 'from outside the corpus and sets c to i (unseen-2026-11-29j, build data since its figures were reported)',
     'added-k': 'held out from outside the corpus and sets c to j (unseen-2026-11-29k, never read while building)',
     'added-l': 'held out from outside the corpus and sets c to k (unseen-2026-11-29l, never read while building)',
   };
