@@ -31,6 +31,7 @@ import { scopeChoices } from './scopes.js';
 import { aboutWrittenLines, assistantChoices, withoutLeftOut } from './assistant-lines.js';
 import { pointerLines } from './pointer-lines.js';
 import { restatedGuides, withoutRestated } from './restated-guide.js';
+import { heldPairs } from '../model/place-pairs.js';
 import { managedLookup } from './render/managed.js';
 import { managedStays } from './managed-stays.js';
 import { allInManagedBlocks } from '../model/managed-blocks.js';
@@ -194,6 +195,7 @@ function planWith(scanned: ScanResult, analyzed: Analysis, choices: PlanChoices)
     l.targets.map((t) => ({ ...t, docs: t.docs.map((d) => withoutLeftOut(withoutLeftOut(d, assistants.leftOut), stays)) })),
     l.docs.filter((d) => d.role === 'copilot'),
     guides,
+    heldPairs(analysis.problems.filter((p) => p.type === 'contradiction' && p.certainty !== 'low')),
   );
   const imports = new LineMap(scan.imports.map((r) => [{ path: r.from, line: r.line }, r] as const));
   const written = writeTargets(
