@@ -4,7 +4,8 @@ import type { AboutAssistantSection } from '../analysis/discovery/about-assistan
 import { isTable } from '../model/unit-shape.js';
 import { endsWithColon, headingText } from './outline.js';
 import { measuredLines } from './render/twin-sections.js';
-import { pairKey } from '../model/place-pairs.js';
+import { heldPairs, pairKey } from '../model/place-pairs.js';
+import type { Problem } from '../model/problem.js';
 
 /**
  * A guide that restates, in its own words, a guide its target already holds (issue 40, "a Copilot digest
@@ -316,10 +317,10 @@ export interface RestatedLines {
 export function withoutRestated<T extends { path: string; docs: InstructionDoc[] }>(
   targets: T[],
   existing: InstructionDoc[],
-  guides: ReadonlySet<string>,
-  /** The pairs of lines a reported contradiction holds ({@link pairKey}): never one restating the other. */
-  contested: ReadonlySet<string> = new Set(),
+  /** The guides read as restating (restatedGuides), and analysis's problems: two lines a reported contradiction holds never restate one another. */
+  { guides, problems }: { guides: ReadonlySet<string>; problems: readonly Pick<Problem, 'type' | 'certainty' | 'locations'>[] },
 ): { targets: T[]; merged: Merged[]; restated: RestatedLines[] } {
+  const contested = heldPairs(problems.filter((p) => p.type === 'contradiction' && p.certainty !== 'low'));
   const merged: Merged[] = [];
   const restated: RestatedLines[] = [];
   const out = targets.map((t) => {
