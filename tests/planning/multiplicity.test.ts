@@ -213,7 +213,17 @@ test("property: every file's lines land as often as it has them, and a second pl
             const asHeading = out.some((l) => /^#{1,6} /.test(l) && sameOrDemoted(line, l));
             // A repeat of what its section said before is written once (issue 40), and named as one.
             const repeats = first.merged.filter((m) => m.path === p && m.repeat && m.text === line).length;
-            assert.ok(found >= (asHeading ? 1 : lines.filter((l) => l === line).length - repeats), `${p}: ${line}`);
+            // A copy merged into the same line written elsewhere (another section, another file) lands through it
+            // (seed 1050702485: CLAUDE.md's line above its "## General", and again under it, both in the Copilot file's "## General").
+            const intoSame = first.merged.filter(
+              (m) =>
+                m.path === p &&
+                !m.repeat &&
+                m.text === line &&
+                sameOrDemoted(line, input[m.keptAt.path]?.split('\n')[m.keptAt.line - 1] ?? ''),
+            ).length;
+            const need = lines.filter((l) => l === line).length - repeats - intoSame;
+            assert.ok(found >= (asHeading ? 1 : Math.max(need, intoSame > 0 ? 1 : 0)), `${p}: ${line}`);
           }
         }
         assert.deepEqual(ops(second), []);
