@@ -240,6 +240,8 @@ else {
     'added-k': 'held out from outside the corpus and sets c to j (unseen-2026-11-29k, never read while building)',
     'added-l': 'held out from outside the corpus and sets c to k (unseen-2026-11-29l, never read while building)',
     'added-m': 'held out from outside the corpus and sets c to l (unseen-2026-11-29m, never read while building)',
+    'added-n': 'held out from outside the corpus and sets c to m (unseen-2026-11-29n, never read while building)',
+    'added-o': 'held out from outside the corpus and sets c to n (unseen-2026-11-29o, never read while building)',
   };
   for (const s of SETS) {
     const x = figures.sets[s]!;
