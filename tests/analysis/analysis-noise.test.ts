@@ -43,6 +43,23 @@ test('a range or list of supported versions is not a claim of one version', () =
   );
 });
 
+test("a labelled version is the named product's, and a list goes on with its own versions, not with another product's", () => {
+  // Set m (build data): "**Tech stack:** PHP 7.4+, WordPress 6.x" read as a list of versions, and
+  // "**PHP Version**: 7.2+" as no version: two minimums of one language, never compared.
+  const found = contradictions({
+    'AGENTS.md': '**Tech stack:** Zephyr 7.4+, Quarkly 6.x, `@q/scripts` for assets.\n',
+    'CLAUDE.md': '**Zephyr Version**: 7.2+ (tested up to 8.4)\n',
+  });
+  assert.equal(found.length, 1, JSON.stringify(found));
+  assert.match(found[0]!.description, /Zephyr version/);
+  // Still a list of one product's versions, and still compatible where one holds the other.
+  assert.deepEqual(
+    contradictions({ 'AGENTS.md': '- Works on Zephyr 7.2, 7.4 or 8.0.\n', 'CLAUDE.md': '- Zephyr version: 7.2+\n- Node version: 20\n' }),
+    [],
+  );
+  assert.deepEqual(contradictions({ 'AGENTS.md': '- Requires Node 20.\n', 'CLAUDE.md': '- **Node version**: `20.11`\n' }), []);
+});
+
 test('a minimum version still contradicts an older exact one', () => {
   const found = contradictions({ 'AGENTS.md': '- Requires Python 3.10+.\n', 'CLAUDE.md': '- Target Python 3.9.\n' });
   assert.match(found.map((p) => p.description).join(), /Python version/);

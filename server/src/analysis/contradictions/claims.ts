@@ -3,7 +3,7 @@ import { FENCE } from '../../model/markdown-units.js';
 import { languagesOf } from '../scope/scope-overlap.js';
 import { notTheTool, readOption } from './option-claims.js';
 import { anyOf, CLAIM_TOPICS, GENERIC_VERSION, MODALS, VERSIONED_LANGUAGES } from './topics.js';
-import { RANGE_MARK, versionClaims } from './versions.js';
+import { RANGE_MARK, VERSION_LABEL, versionClaims } from './versions.js';
 import { actionClaims, codeCommands, roleClaim, tableCommands } from './claim-reader.js';
 import type { Claim, ClaimBase } from './claim.js';
 import { proseCommands } from './prose-commands.js';
@@ -24,6 +24,7 @@ const ANY_NAMED = anyOf([
   ...CLAIM_TOPICS.flatMap((t) => t.options.map((o) => o.pattern)),
   ...VERSIONED_LANGUAGES.map((l) => l.pattern),
   ...MODALS.map((m) => m.pattern),
+  VERSION_LABEL,
 ]);
 /** A capitalised name before a dotted version, case kept: tested apart, it is not tried at every lower-case word. */
 const ANY_NAMED_VERSION = new RegExp(GENERIC_VERSION.source);

@@ -327,7 +327,8 @@ export const NOT_A_NAME_PART = new Set([
 ]);
 
 /** Right after a version: a range or list of versions follows ("3.10 through 3.13", "18, 20 or 22"). */
-export const VERSION_LIST_AFTER = /^\s*(?:-|\u2013|\u2014|\.\.|,|\/|\bto\b|\bthrough\b|\bthru\b|\bor\b|\band\b)\s*(?:v|[A-Z][\w.]*\s+)?\d/i;
+export const VERSION_LIST_AFTER =
+  /^\s*(?:-|\u2013|\u2014|\.\.|,|\/|\bto\b|\bthrough\b|\bthru\b|\bor\b|\band\b)\s*(?:v|([A-Z][\w.]*)\s+)?\d/i;
 /** Right after a version: it is a minimum ("3.10+", "3.10 or later"). */
 export const VERSION_MINIMUM_AFTER = /^(?:\+|\s+or\s+(?:later|newer|higher|above|up)\b|\s+and\s+(?:later|newer|higher|above|up)\b)/i;
 /** Right before the name of a version: it is a minimum ("at least Node 18", ">= 3.10"). */

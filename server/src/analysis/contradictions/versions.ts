@@ -17,25 +17,30 @@ export interface VersionClaim {
   value: string;
 }
 
+/** A labelled version ("**PHP Version**: 7.2+", "Node version: 20"): the name and its version, as "PHP 7.2+". */
+const LABELLED_VERSION = /\b([A-Za-z][\w.+#-]*)\s+versions?\W{0,4}\s*[:=]\s*(?:\*\*|__|`)?\s*(?=v?\d)/gi;
+/** What every labelled version holds, for the fast paths: tried where "version" stands, not at every word. */
+export const VERSION_LABEL = /\bversions?\W{0,4}\s*[:=]\s*(?:\*\*|__|`)?\s*v?\d/gi;
+
 /**
  * Any of the patterns below, at once, case aside: a line it does not match states no version, and is
  * read no further (most lines). Every pattern's flags are among `g` and `i` (tests/analysis/fast-paths.test.ts).
  */
-export const ANY_VERSION = anyOf([...VERSIONED_LANGUAGES.map((l) => l.pattern), GENERIC_VERSION]);
+export const ANY_VERSION = anyOf([...VERSIONED_LANGUAGES.map((l) => l.pattern), GENERIC_VERSION, VERSION_LABEL]);
 
 /** The versions a line states: one per product, ranges and lists of supported versions left out. */
 /** What most lines state: one list for all of them, not an empty list per line. */
 const NO_VERSIONS: readonly VersionClaim[] = Object.freeze([]);
 
 export function versionClaims(raw: string): readonly VersionClaim[] {
-  const text = normalizeRanges(raw);
+  const text = normalizeRanges(raw).replace(LABELLED_VERSION, '$1 ');
   if (!ANY_VERSION.test(text)) return NO_VERSIONS;
   const out: VersionClaim[] = [];
   for (const lang of VERSIONED_LANGUAGES) {
     for (const m of text.matchAll(lang.pattern)) {
       const before = text.slice(0, m.index);
       if (NEGATION_BEFORE.test(before) || namePrefix(before) !== '') continue;
-      const value = reading(before, text.slice(m.index + m[0].length), m[1]!);
+      const value = reading(before, text.slice(m.index + m[0].length), m[1]!, m[0]);
       if (value) out.push({ key: lang.name, name: lang.name, value });
     }
   }
@@ -46,7 +51,7 @@ export function versionClaims(raw: string): readonly VersionClaim[] {
     const name = prefix === '' ? m[1]! : `${prefix} ${m[1]!}`;
     // "before Tailwind CSS v3": the words before the whole name say whether it is a condition.
     const lead = prefix === '' ? before : before.replace(NAME_WORDS_AT_END, '');
-    const value = reading(lead, text.slice(m.index + m[0].length), (m[2] ?? m[3])!);
+    const value = reading(lead, text.slice(m.index + m[0].length), (m[2] ?? m[3])!, name);
     if (value) out.push({ key: name.toLowerCase(), name, value });
   }
   return out;
@@ -84,8 +89,20 @@ const ON_SOME_BEFORE = /(?<!\b(?:runs?|running|works?|supported|tested|targets?|
 /** Right after a version: it names a style or a feature set ("Python >=3.12 style", "3.12-style syntax"), not the versions supported. */
 const STYLE_AFTER = /^\+?\s*-?\s*(?:style|syntax|semantics)\b/i;
 
-function reading(before: string, after: string, version: string): string | null {
-  if (VERSION_LIST_AFTER.test(after) || STYLE_AFTER.test(after) || CONDITION_BEFORE.test(before)) return null;
+/**
+ * The version as stated (a minimum ends with `+`), or null: not a requirement. `named` is the name as
+ * written; a list goes on with another version of it ("Python 3.10, 3.11"), not with another product's
+ * ("PHP 7.4+, WordPress 6.x").
+ */
+function reading(before: string, after: string, version: string, named: string): string | null {
+  const list = VERSION_LIST_AFTER.exec(after);
+  const another =
+    list?.[1] !== undefined &&
+    !named
+      .toLowerCase()
+      .split(/[\s.]+/)
+      .includes(list[1].toLowerCase());
+  if ((list && !another) || STYLE_AFTER.test(after) || CONDITION_BEFORE.test(before)) return null;
   const minimum = VERSION_MINIMUM_AFTER.test(after) || VERSION_MINIMUM_BEFORE.test(before);
   if (minimum && ON_SOME_BEFORE.test(before)) return null;
   return minimum ? `${version}+` : version;
