@@ -16,6 +16,7 @@ import { codeLinesOf, linesOf, meet, problem, type Drifted, type Line } from './
 import { driftedValues } from './drifted-values.js';
 import { driftedEdits, recasedCode, respelledNames } from './drifted-edits.js';
 import { driftedSpans } from './drifted-spans.js';
+import { captionedCode } from './captioned-code.js';
 import { movedPaths } from './moved-paths.js';
 import { staleLayouts } from './stale-layout.js';
 import { frequencyPairs, mayStateFrequency } from './frequency.js';
@@ -54,6 +55,10 @@ export function findDrift(
     ...copiesFound,
     ...driftedSpans(across, heldPairs(copiesFound)),
     ...driftedValues(code, true),
+    ...captionedCode(
+      units.filter((u) => u.kind === 'code' && shared.has(u.path)),
+      scopeOf,
+    ),
     ...recasedCode(code),
     ...respelledNames(across),
     ...movedPaths(across),
