@@ -9,12 +9,13 @@
 // `--skip=a,b` leaves repositories of the corpus out entirely (a set being judged, that the tool must not run on yet).
 // The held-out sets c (unseen-2026-11-28c.json), d (unseen-2026-11-29d.json), e (unseen-2026-11-29e.json), f
 // (unseen-2026-11-29f.json), g (unseen-2026-11-29g.json), h (unseen-2026-11-29h.json), i (unseen-2026-11-29i.json), j
-// (unseen-2026-11-29j.json), k (unseen-2026-11-29k.json) and l (unseen-2026-11-29l.json) live outside the project and the corpus, in $HELDOUT_ROOT or
+// (unseen-2026-11-29j.json), k (unseen-2026-11-29k.json), l (unseen-2026-11-29l.json) and m (unseen-2026-11-29m.json) live outside the project and
+// the corpus, in $HELDOUT_ROOT or
 // /work/heldout-c, $HELDOUT_D_ROOT or /work/heldout-d, $HELDOUT_E_ROOT or /work/heldout-e, $HELDOUT_F_ROOT or
 // /work/heldout-f, $HELDOUT_G_ROOT or /work/heldout-g, $HELDOUT_H_ROOT or /work/heldout-h, $HELDOUT_I_ROOT or
-// /work/heldout-i, $HELDOUT_J_ROOT or /work/heldout-j, $HELDOUT_K_ROOT or /work/heldout-k and $HELDOUT_L_ROOT or
-// /work/heldout-l: each is measured where its folder exists, skipped with a line where it does not (CI).
-// `--check-quotes` only checks that every quote of sets c to l is found in its file, without analysing anything.
+// /work/heldout-i, $HELDOUT_J_ROOT or /work/heldout-j, $HELDOUT_K_ROOT or /work/heldout-k, $HELDOUT_L_ROOT or
+// /work/heldout-l and $HELDOUT_M_ROOT or /work/heldout-m: each is measured where its folder exists, skipped with a line where it does not (CI).
+// `--check-quotes` only checks that every quote of sets c to m is found in its file, without analysing anything.
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyze, DEFAULT_FINDERS, FINDERS, type Problem } from '../server/src/analysis/analyze.js';
@@ -61,6 +62,7 @@ const HELDOUT_I = process.env.HELDOUT_I_ROOT ?? '/work/heldout-i';
 const HELDOUT_J = process.env.HELDOUT_J_ROOT ?? '/work/heldout-j';
 const HELDOUT_K = process.env.HELDOUT_K_ROOT ?? '/work/heldout-k';
 const HELDOUT_L = process.env.HELDOUT_L_ROOT ?? '/work/heldout-l';
+const HELDOUT_M = process.env.HELDOUT_M_ROOT ?? '/work/heldout-m';
 const reposOfSet = (set: SetName, root: string) =>
   fs.existsSync(root) ? [...new Set(pairs.filter((p) => setOf.get(p.repo) === set).map((p) => p.repo))] : [];
 const heldoutCRepos = reposOfSet('added-c', HELDOUT);
@@ -73,6 +75,7 @@ const heldoutIRepos = reposOfSet('added-i', HELDOUT_I);
 const heldoutJRepos = reposOfSet('added-j', HELDOUT_J);
 const heldoutKRepos = reposOfSet('added-k', HELDOUT_K);
 const heldoutLRepos = reposOfSet('added-l', HELDOUT_L);
+const heldoutMRepos = reposOfSet('added-m', HELDOUT_M);
 const heldoutRepos = [
   ...heldoutCRepos,
   ...heldoutDRepos,
@@ -84,29 +87,32 @@ const heldoutRepos = [
   ...heldoutJRepos,
   ...heldoutKRepos,
   ...heldoutLRepos,
+  ...heldoutMRepos,
 ];
 const rootOf = (repo: string) =>
-  heldoutLRepos.includes(repo)
-    ? HELDOUT_L
-    : heldoutKRepos.includes(repo)
-      ? HELDOUT_K
-      : heldoutJRepos.includes(repo)
-        ? HELDOUT_J
-        : heldoutIRepos.includes(repo)
-          ? HELDOUT_I
-          : heldoutHRepos.includes(repo)
-            ? HELDOUT_H
-            : heldoutGRepos.includes(repo)
-              ? HELDOUT_G
-              : heldoutFRepos.includes(repo)
-                ? HELDOUT_F
-                : heldoutERepos.includes(repo)
-                  ? HELDOUT_E
-                  : heldoutDRepos.includes(repo)
-                    ? HELDOUT_D
-                    : heldoutCRepos.includes(repo)
-                      ? HELDOUT
-                      : CORPUS;
+  heldoutMRepos.includes(repo)
+    ? HELDOUT_M
+    : heldoutLRepos.includes(repo)
+      ? HELDOUT_L
+      : heldoutKRepos.includes(repo)
+        ? HELDOUT_K
+        : heldoutJRepos.includes(repo)
+          ? HELDOUT_J
+          : heldoutIRepos.includes(repo)
+            ? HELDOUT_I
+            : heldoutHRepos.includes(repo)
+              ? HELDOUT_H
+              : heldoutGRepos.includes(repo)
+                ? HELDOUT_G
+                : heldoutFRepos.includes(repo)
+                  ? HELDOUT_F
+                  : heldoutERepos.includes(repo)
+                    ? HELDOUT_E
+                    : heldoutDRepos.includes(repo)
+                      ? HELDOUT_D
+                      : heldoutCRepos.includes(repo)
+                        ? HELDOUT
+                        : CORPUS;
 if (heldoutCRepos.length === 0 && !args.includes('--json')) console.log(`held-out set c: skipped, ${HELDOUT} is absent`);
 if (heldoutDRepos.length === 0 && !args.includes('--json')) console.log(`held-out set d: skipped, ${HELDOUT_D} is absent`);
 if (heldoutERepos.length === 0 && !args.includes('--json')) console.log(`held-out set e: skipped, ${HELDOUT_E} is absent`);
@@ -117,6 +123,7 @@ if (heldoutIRepos.length === 0 && !args.includes('--json')) console.log(`held-ou
 if (heldoutJRepos.length === 0 && !args.includes('--json')) console.log(`held-out set j: skipped, ${HELDOUT_J} is absent`);
 if (heldoutKRepos.length === 0 && !args.includes('--json')) console.log(`held-out set k: skipped, ${HELDOUT_K} is absent`);
 if (heldoutLRepos.length === 0 && !args.includes('--json')) console.log(`held-out set l: skipped, ${HELDOUT_L} is absent`);
+if (heldoutMRepos.length === 0 && !args.includes('--json')) console.log(`held-out set m: skipped, ${HELDOUT_M} is absent`);
 
 if (!fs.existsSync(CORPUS)) {
   console.log(`real judged set: skipped, ${CORPUS} is absent`);
@@ -162,6 +169,7 @@ const heldoutIQuotes = quotesOf(heldoutIRepos);
 const heldoutJQuotes = quotesOf(heldoutJRepos);
 const heldoutKQuotes = quotesOf(heldoutKRepos);
 const heldoutLQuotes = quotesOf(heldoutLRepos);
+const heldoutMQuotes = quotesOf(heldoutMRepos);
 if (args.includes('--check-quotes')) {
   console.log(`held-out set c: ${heldoutQuotes.length} quoted lines found in ${heldoutCRepos.length} repositories`);
   console.log(`held-out set d: ${heldoutDQuotes.length} quoted lines found in ${heldoutDRepos.length} repositories`);
@@ -173,6 +181,7 @@ if (args.includes('--check-quotes')) {
   console.log(`held-out set j: ${heldoutJQuotes.length} quoted lines found in ${heldoutJRepos.length} repositories`);
   console.log(`held-out set k: ${heldoutKQuotes.length} quoted lines found in ${heldoutKRepos.length} repositories`);
   console.log(`held-out set l: ${heldoutLQuotes.length} quoted lines found in ${heldoutLRepos.length} repositories`);
+  console.log(`held-out set m: ${heldoutMQuotes.length} quoted lines found in ${heldoutMRepos.length} repositories`);
   process.exit(0);
 }
 
@@ -301,7 +310,8 @@ const SETS: SetName[] = [
         (s !== 'added-i' || heldoutIRepos.length > 0) &&
         (s !== 'added-j' || heldoutJRepos.length > 0) &&
         (s !== 'added-k' || heldoutKRepos.length > 0) &&
-        (s !== 'added-l' || heldoutLRepos.length > 0),
+        (s !== 'added-l' || heldoutLRepos.length > 0) &&
+        (s !== 'added-m' || heldoutMRepos.length > 0),
     )
     .sort(),
 ];
@@ -328,6 +338,7 @@ else {
     'added-j': 'from outside the corpus and sets c to i (unseen-2026-11-29j, build data since its figures were reported)',
     'added-k': 'held out from outside the corpus and sets c to j (unseen-2026-11-29k, never read while building)',
     'added-l': 'held out from outside the corpus and sets c to k (unseen-2026-11-29l, never read while building)',
+    'added-m': 'held out from outside the corpus and sets c to l (unseen-2026-11-29m, never read while building)',
   };
   for (const s of SETS) {
     const x = figures.sets[s]!;

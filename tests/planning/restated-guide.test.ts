@@ -300,3 +300,22 @@ test('a restated line whose value differs is kept, and so is a command that diff
     [[6, 6]],
   );
 });
+
+test('a line that contradicts the line it shares most words with is no restatement: both land, each marked', async (t) => {
+  // Found by the fuzzed property (tests/planning/multiplicity.test.ts, seed -1245604974): three words in
+  // four shared made "Use pnpm to install." a restatement of "Use npm to install dependencies." and the
+  // plan dropped the pnpm side of the conflict it reported.
+  const files = {
+    'CLAUDE.md': '## General\n\n```sh\nnpm test\n```\n\n## General\n\n- Use pnpm to install.\n',
+    '.github/copilot-instructions.md': '- Use npm to install dependencies.\n\n## General\n',
+  };
+  const plan = buildPlan(await scanRepository(sandbox(t, files)));
+  const written = plan.operations.find((o) => o.path === '.github/copilot-instructions.md')?.content ?? '';
+  const lines = written.split('\n');
+  for (const rule of ['- Use npm to install dependencies.', '- Use pnpm to install.']) {
+    const at = lines.indexOf(rule);
+    assert.ok(at > 0, `${rule} is written:\n${written}`);
+    assert.match(lines[at - 1]!, /^<!-- copilot-onboard: conflicting rules about package manager/, `${rule} is marked`);
+  }
+  assert.ok(!plan.merged.some((m) => m.text === '- Use pnpm to install.'), 'not named as merged');
+});

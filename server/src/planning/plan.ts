@@ -189,11 +189,11 @@ function planWith(scanned: ScanResult, analyzed: Analysis, choices: PlanChoices)
   // A kept legacy line and its copy with pointers rewritten are one rule, not a contradiction to mark.
   const analysis = repoint ? { ...analyzed, problems: withoutRepointedCopies(analyzed.problems, scanned, () => repoint) } : analyzed;
   const { conflicts, marks, dropped, assistants, removed, stays, lineNotes, guides } = lineEffects(scan, analysis, choices, l, linesOf);
-  // A guide the target already holds in other words: what it restates is not written again (issue 40).
+  // A guide the target already holds in other words: what it restates is not written again (issue 40), but for what contradicts.
   const restated = withoutRestated(
     l.targets.map((t) => ({ ...t, docs: t.docs.map((d) => withoutLeftOut(withoutLeftOut(d, assistants.leftOut), stays)) })),
     l.docs.filter((d) => d.role === 'copilot'),
-    guides,
+    { guides, problems: analysis.problems },
   );
   const imports = new LineMap(scan.imports.map((r) => [{ path: r.from, line: r.line }, r] as const));
   const written = writeTargets(

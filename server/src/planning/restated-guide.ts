@@ -4,6 +4,8 @@ import type { AboutAssistantSection } from '../analysis/discovery/about-assistan
 import { isTable } from '../model/unit-shape.js';
 import { endsWithColon, headingText } from './outline.js';
 import { measuredLines } from './render/twin-sections.js';
+import { heldPairs, pairKey } from '../model/place-pairs.js';
+import type { Problem } from '../model/problem.js';
 
 /**
  * A guide that restates, in its own words, a guide its target already holds (issue 40, "a Copilot digest
@@ -249,11 +251,17 @@ type At = { path: string; line: number };
 type Gone = { first: At; byLine: Map<number, At> };
 
 /** What of a guide is not written again: each unit gone with the lines of the base that say it. */
-function restatedUnits(doc: InstructionDoc, base: Base): Map<Unit, Gone> {
+function restatedUnits(doc: InstructionDoc, base: Base, contested: ReadonlySet<string>): Map<Unit, Gone> {
   const gone = new Map<Unit, Gone>();
   const twins = twinSections(doc.units, base);
+  // Two lines analysis reports to contradict each other ("Use pnpm to install" / "Use npm to install
+  // dependencies") say two things, however many words they share: neither is the other said again.
+  const restating = (l: Line) => {
+    const b = base.restating(l);
+    return b && contested.has(pairKey(l, b)) ? undefined : b;
+  };
   for (const block of blocksOf(doc.units)) {
-    const found = block.map((u) => (isContent(u) ? linesOf(u).map((l) => [l.line, base.restating(l)] as const) : []));
+    const found = block.map((u) => (isContent(u) ? linesOf(u).map((l) => [l.line, restating(l)] as const) : []));
     if (!block.some(isContent) || found.some((f) => f.some(([, b]) => b === undefined))) continue;
     // In a twin's section a line that differs is an edit of the guide (a value, a comment), kept and reported
     // there (render/twin-sections.ts); only one that differs in marks alone (a `.` for a `:`) is the same line.
@@ -309,8 +317,10 @@ export interface RestatedLines {
 export function withoutRestated<T extends { path: string; docs: InstructionDoc[] }>(
   targets: T[],
   existing: InstructionDoc[],
-  guides: ReadonlySet<string>,
+  /** The guides read as restating (restatedGuides), and analysis's problems: two lines a reported contradiction holds never restate one another. */
+  { guides, problems }: { guides: ReadonlySet<string>; problems: readonly Pick<Problem, 'type' | 'certainty' | 'locations'>[] },
 ): { targets: T[]; merged: Merged[]; restated: RestatedLines[] } {
+  const contested = heldPairs(problems.filter((p) => p.type === 'contradiction' && p.certainty !== 'low'));
   const merged: Merged[] = [];
   const restated: RestatedLines[] = [];
   const out = targets.map((t) => {
@@ -322,7 +332,7 @@ export function withoutRestated<T extends { path: string; docs: InstructionDoc[]
     base.add(own.units);
     const docs = t.docs.map((d) => {
       if (!guides.has(d.path)) return (base.add(d.units), d);
-      const gone = restatedUnits(d, base);
+      const gone = restatedUnits(d, base, contested);
       const units = d.units.filter((u) => !gone.has(u));
       base.add(units);
       if (gone.size === 0) return d;
