@@ -32,8 +32,12 @@ const read = <T>(f: string) => JSON.parse(fs.readFileSync(path.join(fixtures, f)
 
 /** Where a set's repositories are: the corpus for the first two sets judged later, else the folder quality-real.ts reads it from. */
 function rootOf(file: string): string {
-  const letter = /^unseen-\d{4}-\d{2}-\d{2}([a-z]*)\.json$/.exec(file)?.[1] ?? '';
-  if (letter === '' || letter === 'b') return CORPUS;
+  return heldoutRoot(/^unseen-\d{4}-\d{2}-\d{2}([a-z]*)\.json$/.exec(file)?.[1] ?? '') ?? CORPUS;
+}
+
+/** The folder outside the project a set judged later lives in (`$HELDOUT_ROOT` for c, `$HELDOUT_X_ROOT` after), or null for the corpus's sets. */
+export function heldoutRoot(letter: string): string | null {
+  if (letter === '' || letter === 'b') return null;
   const env = letter === 'c' ? 'HELDOUT_ROOT' : `HELDOUT_${letter.toUpperCase()}_ROOT`;
   return process.env[env] ?? `/work/heldout-${letter}`;
 }

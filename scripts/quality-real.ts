@@ -7,22 +7,17 @@
 // (the check half and the added sets are measured, never listed: they are not read while building).
 // `--subject` adds the opt-in finder of pairs worth a second look by subject (issue 39).
 // `--skip=a,b` leaves repositories of the corpus out entirely (a set being judged, that the tool must not run on yet).
-// The held-out sets c (unseen-2026-11-28c.json), d (unseen-2026-11-29d.json), e (unseen-2026-11-29e.json), f
-// (unseen-2026-11-29f.json), g (unseen-2026-11-29g.json), h (unseen-2026-11-29h.json), i (unseen-2026-11-29i.json), j
-// (unseen-2026-11-29j.json), k (unseen-2026-11-29k.json), l (unseen-2026-11-29l.json) and m (unseen-2026-11-29m.json) live outside the project and
-// the corpus, in $HELDOUT_ROOT or
-// /work/heldout-c, $HELDOUT_D_ROOT or /work/heldout-d, $HELDOUT_E_ROOT or /work/heldout-e, $HELDOUT_F_ROOT or
-// /work/heldout-f, $HELDOUT_G_ROOT or /work/heldout-g, $HELDOUT_H_ROOT or /work/heldout-h, $HELDOUT_I_ROOT or
-// /work/heldout-i, $HELDOUT_J_ROOT or /work/heldout-j, $HELDOUT_K_ROOT or /work/heldout-k, $HELDOUT_L_ROOT or
-// /work/heldout-l and $HELDOUT_M_ROOT or /work/heldout-m: each is measured where its folder exists, skipped with a line where it does not (CI).
-// `--check-quotes` only checks that every quote of sets c to m is found in its file, without analysing anything.
+// The sets judged from c on (unseen-2026-11-28c.json, unseen-2026-11-29d.json, ...) live outside the project and
+// the corpus, set c in $HELDOUT_ROOT or /work/heldout-c, each later set x in $HELDOUT_X_ROOT or /work/heldout-x
+// (judged-build-data.ts, heldoutRoot): each is measured where its folder exists, skipped with a line where it does not (CI).
+// `--check-quotes` only checks that every quote of the sets from c on is found in its file, without analysing anything.
 import fs from 'node:fs';
 import path from 'node:path';
 import { analyze, DEFAULT_FINDERS, FINDERS, type Problem } from '../server/src/analysis/analyze.js';
 import { scanRepository } from '../server/src/analysis/discovery/scan.js';
 import { CORPUS, corpusRepos } from '../tests/helpers/corpus.js';
 import { secondLooksByCut, SHOWN_SECOND_LOOKS } from '../server/src/model/second-looks-shown.js';
-import type { Pair, Side } from './judged-build-data.js';
+import { heldoutRoot, type Pair, type Side } from './judged-build-data.js';
 
 /** `build`, `check`, then one set a file of repositories judged after issue 39 started (`added`, `added-b`, ...). */
 type SetName = string;
@@ -52,78 +47,19 @@ for (const f of fs
     setOf.set(p.repo, addedName(f));
     pairs.push(p);
   }
-const HELDOUT = process.env.HELDOUT_ROOT ?? '/work/heldout-c';
-const HELDOUT_D = process.env.HELDOUT_D_ROOT ?? '/work/heldout-d';
-const HELDOUT_E = process.env.HELDOUT_E_ROOT ?? '/work/heldout-e';
-const HELDOUT_F = process.env.HELDOUT_F_ROOT ?? '/work/heldout-f';
-const HELDOUT_G = process.env.HELDOUT_G_ROOT ?? '/work/heldout-g';
-const HELDOUT_H = process.env.HELDOUT_H_ROOT ?? '/work/heldout-h';
-const HELDOUT_I = process.env.HELDOUT_I_ROOT ?? '/work/heldout-i';
-const HELDOUT_J = process.env.HELDOUT_J_ROOT ?? '/work/heldout-j';
-const HELDOUT_K = process.env.HELDOUT_K_ROOT ?? '/work/heldout-k';
-const HELDOUT_L = process.env.HELDOUT_L_ROOT ?? '/work/heldout-l';
-const HELDOUT_M = process.env.HELDOUT_M_ROOT ?? '/work/heldout-m';
-const reposOfSet = (set: SetName, root: string) =>
-  fs.existsSync(root) ? [...new Set(pairs.filter((p) => setOf.get(p.repo) === set).map((p) => p.repo))] : [];
-const heldoutCRepos = reposOfSet('added-c', HELDOUT);
-const heldoutDRepos = reposOfSet('added-d', HELDOUT_D);
-const heldoutERepos = reposOfSet('added-e', HELDOUT_E);
-const heldoutFRepos = reposOfSet('added-f', HELDOUT_F);
-const heldoutGRepos = reposOfSet('added-g', HELDOUT_G);
-const heldoutHRepos = reposOfSet('added-h', HELDOUT_H);
-const heldoutIRepos = reposOfSet('added-i', HELDOUT_I);
-const heldoutJRepos = reposOfSet('added-j', HELDOUT_J);
-const heldoutKRepos = reposOfSet('added-k', HELDOUT_K);
-const heldoutLRepos = reposOfSet('added-l', HELDOUT_L);
-const heldoutMRepos = reposOfSet('added-m', HELDOUT_M);
-const heldoutRepos = [
-  ...heldoutCRepos,
-  ...heldoutDRepos,
-  ...heldoutERepos,
-  ...heldoutFRepos,
-  ...heldoutGRepos,
-  ...heldoutHRepos,
-  ...heldoutIRepos,
-  ...heldoutJRepos,
-  ...heldoutKRepos,
-  ...heldoutLRepos,
-  ...heldoutMRepos,
-];
-const rootOf = (repo: string) =>
-  heldoutMRepos.includes(repo)
-    ? HELDOUT_M
-    : heldoutLRepos.includes(repo)
-      ? HELDOUT_L
-      : heldoutKRepos.includes(repo)
-        ? HELDOUT_K
-        : heldoutJRepos.includes(repo)
-          ? HELDOUT_J
-          : heldoutIRepos.includes(repo)
-            ? HELDOUT_I
-            : heldoutHRepos.includes(repo)
-              ? HELDOUT_H
-              : heldoutGRepos.includes(repo)
-                ? HELDOUT_G
-                : heldoutFRepos.includes(repo)
-                  ? HELDOUT_F
-                  : heldoutERepos.includes(repo)
-                    ? HELDOUT_E
-                    : heldoutDRepos.includes(repo)
-                      ? HELDOUT_D
-                      : heldoutCRepos.includes(repo)
-                        ? HELDOUT
-                        : CORPUS;
-if (heldoutCRepos.length === 0 && !args.includes('--json')) console.log(`held-out set c: skipped, ${HELDOUT} is absent`);
-if (heldoutDRepos.length === 0 && !args.includes('--json')) console.log(`held-out set d: skipped, ${HELDOUT_D} is absent`);
-if (heldoutERepos.length === 0 && !args.includes('--json')) console.log(`held-out set e: skipped, ${HELDOUT_E} is absent`);
-if (heldoutFRepos.length === 0 && !args.includes('--json')) console.log(`held-out set f: skipped, ${HELDOUT_F} is absent`);
-if (heldoutGRepos.length === 0 && !args.includes('--json')) console.log(`held-out set g: skipped, ${HELDOUT_G} is absent`);
-if (heldoutHRepos.length === 0 && !args.includes('--json')) console.log(`held-out set h: skipped, ${HELDOUT_H} is absent`);
-if (heldoutIRepos.length === 0 && !args.includes('--json')) console.log(`held-out set i: skipped, ${HELDOUT_I} is absent`);
-if (heldoutJRepos.length === 0 && !args.includes('--json')) console.log(`held-out set j: skipped, ${HELDOUT_J} is absent`);
-if (heldoutKRepos.length === 0 && !args.includes('--json')) console.log(`held-out set k: skipped, ${HELDOUT_K} is absent`);
-if (heldoutLRepos.length === 0 && !args.includes('--json')) console.log(`held-out set l: skipped, ${HELDOUT_L} is absent`);
-if (heldoutMRepos.length === 0 && !args.includes('--json')) console.log(`held-out set m: skipped, ${HELDOUT_M} is absent`);
+const reposOf = (set: SetName) => [...new Set(pairs.filter((p) => setOf.get(p.repo) === set).map((p) => p.repo))];
+/** The held-out sets judged later (c on), each measured where its folder exists: its letter, folder and repositories. */
+const heldoutSets = [...new Set(setOf.values())]
+  .flatMap((set) => {
+    const letter = /^added-([a-z])$/.exec(set)?.[1];
+    const root = letter === undefined ? null : heldoutRoot(letter);
+    return letter === undefined || root === null ? [] : [{ letter, root, repos: fs.existsSync(root) ? reposOf(set) : [] }];
+  })
+  .sort((x, y) => x.letter.localeCompare(y.letter));
+const heldoutRepos = heldoutSets.flatMap((h) => h.repos);
+const rootOf = (repo: string) => heldoutSets.find((h) => h.repos.includes(repo))?.root ?? CORPUS;
+if (!args.includes('--json'))
+  for (const h of heldoutSets) if (h.repos.length === 0) console.log(`held-out set ${h.letter}: skipped, ${h.root} is absent`);
 
 if (!fs.existsSync(CORPUS)) {
   console.log(`real judged set: skipped, ${CORPUS} is absent`);
@@ -159,29 +95,9 @@ const between = (p: Problem, a: Set<string>, b: Set<string>) => {
 // Every quote of the held-out sets is checked before anything is analysed (a quote not found throws).
 const quotesOf = (rs: string[]) =>
   pairs.filter((p) => rs.includes(p.repo)).flatMap((p) => [...linesOf(p.repo, p.a), ...linesOf(p.repo, p.b)]);
-const heldoutQuotes = quotesOf(heldoutCRepos);
-const heldoutDQuotes = quotesOf(heldoutDRepos);
-const heldoutEQuotes = quotesOf(heldoutERepos);
-const heldoutFQuotes = quotesOf(heldoutFRepos);
-const heldoutGQuotes = quotesOf(heldoutGRepos);
-const heldoutHQuotes = quotesOf(heldoutHRepos);
-const heldoutIQuotes = quotesOf(heldoutIRepos);
-const heldoutJQuotes = quotesOf(heldoutJRepos);
-const heldoutKQuotes = quotesOf(heldoutKRepos);
-const heldoutLQuotes = quotesOf(heldoutLRepos);
-const heldoutMQuotes = quotesOf(heldoutMRepos);
+const quotes = heldoutSets.map((h) => ({ ...h, quotes: quotesOf(h.repos) }));
 if (args.includes('--check-quotes')) {
-  console.log(`held-out set c: ${heldoutQuotes.length} quoted lines found in ${heldoutCRepos.length} repositories`);
-  console.log(`held-out set d: ${heldoutDQuotes.length} quoted lines found in ${heldoutDRepos.length} repositories`);
-  console.log(`held-out set e: ${heldoutEQuotes.length} quoted lines found in ${heldoutERepos.length} repositories`);
-  console.log(`held-out set f: ${heldoutFQuotes.length} quoted lines found in ${heldoutFRepos.length} repositories`);
-  console.log(`held-out set g: ${heldoutGQuotes.length} quoted lines found in ${heldoutGRepos.length} repositories`);
-  console.log(`held-out set h: ${heldoutHQuotes.length} quoted lines found in ${heldoutHRepos.length} repositories`);
-  console.log(`held-out set i: ${heldoutIQuotes.length} quoted lines found in ${heldoutIRepos.length} repositories`);
-  console.log(`held-out set j: ${heldoutJQuotes.length} quoted lines found in ${heldoutJRepos.length} repositories`);
-  console.log(`held-out set k: ${heldoutKQuotes.length} quoted lines found in ${heldoutKRepos.length} repositories`);
-  console.log(`held-out set l: ${heldoutLQuotes.length} quoted lines found in ${heldoutLRepos.length} repositories`);
-  console.log(`held-out set m: ${heldoutMQuotes.length} quoted lines found in ${heldoutMRepos.length} repositories`);
+  for (const h of quotes) console.log(`held-out set ${h.letter}: ${h.quotes.length} quoted lines found in ${h.repos.length} repositories`);
   process.exit(0);
 }
 
@@ -297,22 +213,7 @@ const SETS: SetName[] = [
   'build',
   'check',
   ...[...new Set(setOf.values())]
-    .filter(
-      (s) =>
-        s !== 'build' &&
-        s !== 'check' &&
-        (s !== 'added-c' || heldoutCRepos.length > 0) &&
-        (s !== 'added-d' || heldoutDRepos.length > 0) &&
-        (s !== 'added-e' || heldoutERepos.length > 0) &&
-        (s !== 'added-f' || heldoutFRepos.length > 0) &&
-        (s !== 'added-g' || heldoutGRepos.length > 0) &&
-        (s !== 'added-h' || heldoutHRepos.length > 0) &&
-        (s !== 'added-i' || heldoutIRepos.length > 0) &&
-        (s !== 'added-j' || heldoutJRepos.length > 0) &&
-        (s !== 'added-k' || heldoutKRepos.length > 0) &&
-        (s !== 'added-l' || heldoutLRepos.length > 0) &&
-        (s !== 'added-m' || heldoutMRepos.length > 0),
-    )
+    .filter((s) => s !== 'build' && s !== 'check' && heldoutSets.every((h) => s !== `added-${h.letter}` || h.repos.length > 0))
     .sort(),
 ];
 const figures = {
@@ -339,6 +240,8 @@ else {
     'added-k': 'held out from outside the corpus and sets c to j (unseen-2026-11-29k, never read while building)',
     'added-l': 'held out from outside the corpus and sets c to k (unseen-2026-11-29l, never read while building)',
     'added-m': 'held out from outside the corpus and sets c to l (unseen-2026-11-29m, never read while building)',
+    'added-n': 'held out from outside the corpus and sets c to m (unseen-2026-11-29n, never read while building)',
+    'added-o': 'held out from outside the corpus and sets c to n (unseen-2026-11-29o, never read while building)',
   };
   for (const s of SETS) {
     const x = figures.sets[s]!;

@@ -112,7 +112,7 @@ async function proposeOnTerminal(name: string, env: string, repo: string): Promi
   const tm = TmuxSession.start(name, `env ${env} ${JSON.stringify(process.execPath)} ${CLI} propose --repo ${repo}`, repo);
   try {
     assert.equal(await tm.exitCode(), 0);
-    return execFileSync('tmux', ['capture-pane', '-p', '-e', '-J', '-S', '-3000', '-t', name], { encoding: 'utf8' });
+    return tm.screen(true);
   } finally {
     tm.kill();
   }

@@ -1,4 +1,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { REQUIRED_BY_CI } from './corpus.js';
 import type { Cleanup } from './sandbox.js';
 
@@ -15,17 +18,48 @@ export function startTmux(t: Cleanup, name: string, command: string, cwd: string
   return tm;
 }
 
+/*
+ * Each test process has its own tmux server (its own socket, removed when the process exits): test files run in parallel, and a
+ * client that reaches a server while the server exits (its last session just killed) fails with
+ * "server exited unexpectedly". A server of its own is never shared across processes, and a start
+ * that meets a dying server of its own is tried again.
+ */
+const socketDir = fs.mkdtempSync(path.join(os.tmpdir(), 'co-tmux-'));
+const SOCKET = ['-S', path.join(socketDir, 'socket')];
+process.on('exit', () => {
+  spawnSync('tmux', [...SOCKET, 'kill-server']);
+  fs.rmSync(socketDir, { recursive: true, force: true });
+});
+
+function tmux(args: string[]): string {
+  return execFileSync('tmux', [...SOCKET, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+function sleepMs(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
 export class TmuxSession {
   constructor(readonly name: string) {}
 
   static start(name: string, command: string, cwd: string): TmuxSession {
-    spawnSync('tmux', ['kill-session', '-t', name]);
-    execFileSync('tmux', ['new-session', '-d', '-s', name, '-x', '220', '-y', '60', '-c', cwd, `${command}; echo "EXIT=$?"; sleep 60`]);
-    return new TmuxSession(name);
+    spawnSync('tmux', [...SOCKET, 'kill-session', '-t', name]);
+    const args = ['new-session', '-d', '-s', name, '-x', '220', '-y', '60', '-c', cwd, `${command}; echo "EXIT=$?"; sleep 60`];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        tmux(args);
+        return new TmuxSession(name);
+      } catch (err) {
+        const stderr = String((err as { stderr?: unknown }).stderr ?? '');
+        if (attempt >= 5 || !/server exited unexpectedly|lost server|no server running/.test(stderr)) throw err;
+        sleepMs(200 * attempt);
+      }
+    }
   }
 
-  screen(): string {
-    return execFileSync('tmux', ['capture-pane', '-p', '-J', '-S', '-3000', '-t', this.name], { encoding: 'utf8' });
+  /** The pane's text; `escapes` keeps the colour escapes as the program wrote them. */
+  screen(escapes = false): string {
+    return tmux(['capture-pane', '-p', ...(escapes ? ['-e'] : []), '-J', '-S', '-3000', '-t', this.name]);
   }
 
   async waitFor(pattern: RegExp, timeoutMs = 20_000): Promise<string> {
@@ -54,7 +88,7 @@ export class TmuxSession {
       if (Date.now() > end) throw new Error(`timed out waiting for ${pattern}; the terminal shows:\n${this.tail(20)}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    execFileSync('tmux', ['send-keys', '-t', this.name, ...keys]);
+    tmux(['send-keys', '-t', this.name, ...keys]);
     await new Promise((r) => setTimeout(r, 250));
   }
 
@@ -64,6 +98,6 @@ export class TmuxSession {
   }
 
   kill(): void {
-    spawnSync('tmux', ['kill-session', '-t', this.name]);
+    spawnSync('tmux', [...SOCKET, 'kill-session', '-t', this.name]);
   }
 }

@@ -319,3 +319,57 @@ test('a line that contradicts the line it shares most words with is no restateme
   }
   assert.ok(!plan.merged.some((m) => m.text === '- Use pnpm to install.'), 'not named as merged');
 });
+
+test('a guide line with a word of its own the target line lacks is no restatement: another tool, a dropped object, a link to another file; other forms of words and grammar are', async (t) => {
+  // Found by the fuzzed property (tests/planning/multiplicity.test.ts, seed 1050702485): with no contradiction
+  // reported (the guide says npm too, as a fallback), seven terms in ten made "Use pnpm to install." a
+  // restatement of "Use npm to install dependencies.", and the plan wrote no pnpm at all.
+  const copilot = [
+    '# Shop',
+    '',
+    '## Setup',
+    '',
+    '- Use npm to install dependencies.',
+    '- Otherwise, use Docker to start the services.',
+    '- Start development servers with `npm run dev`.',
+    '',
+    '## Docs',
+    '',
+    '- [backend-architecture.md](docs/backend-architecture.md): backend modules, API endpoints, services',
+    '- Reference the issue (`Fixes #123`) in the description.',
+    '',
+  ].join('\n');
+  const guide = [
+    '# AGENTS.md',
+    '',
+    '## Setup',
+    '',
+    '- Use pnpm to install dependencies.',
+    '- Otherwise, use npm to install dependencies.',
+    '- Use Docker to start the services on login.',
+    '- Start dev servers with `npm run dev`.',
+    '',
+    '## Docs',
+    '',
+    '- [Backend guide](docs/backend-guide.md): backend modules, API endpoints, services',
+    '- Always reference the issue (`Fixes #123`).',
+    '',
+  ].join('\n');
+  const plan = buildPlan(await scanRepository(sandbox(t, { '.github/copilot-instructions.md': copilot, 'AGENTS.md': guide })));
+  const written = plan.operations.find((o) => o.path === '.github/copilot-instructions.md')?.content ?? '';
+  const mergedLines = plan.merged.filter((m) => m.path === 'AGENTS.md').map((m) => m.text);
+  // Said again in other forms of its words, or with grammar only: merged, not written again.
+  for (const line of ['- Start dev servers with `npm run dev`.', '- Always reference the issue (`Fixes #123`).']) {
+    assert.ok(mergedLines.includes(line), `${line} is merged:\n${written}`);
+    assert.ok(!written.includes(line), `${line} is not written again`);
+  }
+  // A word of its own where the target's line has another, or none: written, not merged.
+  for (const line of [
+    '- Use pnpm to install dependencies.',
+    '- Use Docker to start the services on login.',
+    '- [Backend guide](docs/backend-guide.md): backend modules, API endpoints, services',
+  ]) {
+    assert.ok(written.split('\n').includes(line), `${line} is written:\n${written}`);
+    assert.ok(!mergedLines.includes(line), `${line} is not named as merged`);
+  }
+});

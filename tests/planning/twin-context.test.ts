@@ -156,3 +156,27 @@ test('a reworded lead-in whose list is written once from its second item on pair
   assert.ok(!content(plan).includes('Release steps:'), content(plan));
   await secondPlanIsEmpty(repo, plan);
 });
+
+test("a twin section under a numbered step is not merged into a heading of other words: the step is a rule of the author's and lands", async (t) => {
+  // Found by the fuzzed property (tests/planning/multiplicity.test.ts, seed -1056709842): every line under
+  // "1. Install the tools" was in the Copilot file, so the step was merged into "## General" and lost.
+  const files = {
+    'AGENTS.md': '1. Install the tools\n\nPlain paragraph.\n\nOtherwise, use npm to install.\n',
+    [COPILOT]: '## General\n\nPlain paragraph.\n\nOtherwise, use npm to install.\n',
+  };
+  const repo = sandbox(t, files);
+  const plan = buildPlan(await scanRepository(repo));
+  assert.equal(content(plan), `${files[COPILOT]}\n## 1. Install the tools\n\nPlain paragraph.\n\nOtherwise, use npm to install.\n`);
+  assert.ok(!plan.merged.some((m) => m.path === 'AGENTS.md' && m.line === 1), 'the step is not named as merged');
+  await secondPlanIsEmpty(repo, plan);
+});
+
+test('a twin section under a real heading of other words still goes into the section it repeats, named as merged', async (t) => {
+  const files = {
+    'CLAUDE.md': '## Database\n\nOtherwise, use npm to install.\n\n**Example:**\n',
+    [COPILOT]: '## General\n\n**Example:**\n\nOtherwise, use npm to install.\n',
+  };
+  const plan = buildPlan(await scanRepository(sandbox(t, files)));
+  assert.deepEqual(plan.operations, []);
+  assert.deepEqual(plan.merged.find((m) => m.path === 'CLAUDE.md' && m.line === 1)?.keptAt, { path: COPILOT, line: 1 });
+});

@@ -20,6 +20,8 @@ export interface Unit {
   blankBefore: boolean;
   /** Set on each line of a paragraph the planner took apart into one unit per rule line (planning/outline.ts). */
   split?: true;
+  /** Set on a line the planner reads as a heading (a numbered step, a bold label; planning/outline.ts): the author's words, no Markdown heading. */
+  pseudo?: true;
 }
 
 /**

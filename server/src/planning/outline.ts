@@ -228,7 +228,7 @@ export function asHeading(u: Unit, level: number): Unit {
     if (by <= 0 || u.level! + by > 6) return u;
     return { ...u, lines: [deeper(u.lines[0]!, by)], level: lvl };
   }
-  return { ...u, kind: 'heading', lines: [`${'#'.repeat(lvl)} ${u.lines[0]!}`], level: lvl };
+  return { ...u, kind: 'heading', lines: [`${'#'.repeat(lvl)} ${u.lines[0]!}`], level: lvl, pseudo: true };
 }
 
 const NUMBER = /^\s*(\d{1,3})[.)]\s/;

@@ -6,6 +6,7 @@ import { endsWithColon, headingText } from './outline.js';
 import { measuredLines } from './render/twin-sections.js';
 import { heldPairs, pairKey } from '../model/place-pairs.js';
 import type { Problem } from '../model/problem.js';
+import { GRAMMAR_WORDS } from '../analysis/repeats/duplicates.js';
 
 /**
  * A guide that restates, in its own words, a guide its target already holds (issue 40, "a Copilot digest
@@ -47,6 +48,35 @@ function terms(text: string): Set<string> {
   const out = new Set<string>();
   for (const m of text.toLowerCase().matchAll(TERM)) if (m[0].length >= 2) out.add(m[0]);
   return out;
+}
+
+/**
+ * Two terms that are forms of one word: one begins the other ("dev" and "development", "check" and
+ * "checker"), or they share their first five letters ("specification", "specified"). "pnpm" and "npm"
+ * are two words.
+ */
+function formsOfOneWord(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return (short.length >= 3 && long.startsWith(short)) || (short.length >= 5 && long.slice(0, 5) === short.slice(0, 5));
+}
+
+/**
+ * The words of `l`'s (a command's comment too) that a line `b` lacks and a reader would miss: not grammar ("to", "use", "always"),
+ * not another form of one of `b`'s words ("dev" / "development"), and not the other half of a joined
+ * word whose first half `b` has ("server-side" / "on the server").
+ */
+function wordsLost(l: Line, b: Line): string[] {
+  const joined = new Map<string, string>();
+  // Prose only: a path's parts ("docs/backend-guide.md") are one name.
+  const prose = l.text.replace(/\]\([^)]*\)/g, ']').replace(/`[^`]*`/g, ' ');
+  for (const m of prose.toLowerCase().matchAll(/([\p{L}\p{N}]+)-([\p{L}\p{N}]+)/gu)) joined.set(m[2]!, m[1]!);
+  return [...l.all].filter(
+    (t) =>
+      !b.all.has(t) &&
+      !GRAMMAR_WORDS.has(t) &&
+      ![...b.all].some((u) => formsOfOneWord(t, u)) &&
+      !(joined.has(t) && b.all.has(joined.get(t)!)),
+  );
 }
 
 /** A measured line of a guide: where it stands, its terms, and whether it is code (a command, its comment aside). */
@@ -118,18 +148,20 @@ export class Base {
 
   /**
    * The line of the base that says what `l` says, if any: one with every number of `l`'s and seven in
-   * ten of its terms (every term, for a command: `pnpm test unit` is not `pnpm test e2e`).
+   * ten of its terms (every term, for a command: `pnpm test unit` is not `pnpm test e2e`). `whole`: one
+   * that lacks no word of `l`'s a reader would miss (`wordsLost`): a line left out for it loses nothing.
    */
-  restating(l: Line): (Line & { same: boolean; equal: boolean }) | undefined {
+  restating(l: Line, whole = false): (Line & { same: boolean; equal: boolean }) | undefined {
     if (l.terms.size < 2 && !(l.code && l.terms.size === 1)) return undefined;
     const shared = new Map<Line, number>();
     for (const t of l.terms) for (const b of this.byTerm.get(t) ?? []) shared.set(b, (shared.get(b) ?? 0) + 1);
     const numbers = [...l.terms].filter((t) => DIGIT.test(t));
     const enough = (n: number) => (l.code ? n === l.terms.size : n * 10 >= l.terms.size * 7);
+    const holds = (b: Line) => !whole || wordsLost(l, b).length === 0;
     let found: Line | undefined;
     let equal: Line | undefined;
     for (const [b, n] of shared)
-      if (b.path !== l.path && enough(n) && numbers.every((t) => b.terms.has(t))) {
+      if (b.path !== l.path && enough(n) && numbers.every((t) => b.terms.has(t)) && holds(b)) {
         if (b.measured === l.measured) return { ...b, same: true, equal: true };
         if (!equal && b.all.size === l.all.size && [...l.all].every((t) => b.all.has(t))) equal = b;
         found ??= b;
@@ -224,28 +256,6 @@ function blocksOf(units: Unit[]): Unit[][] {
   return out;
 }
 
-/**
- * The units of a guide's sections (to the next heading) that are mostly word for word in the base, more
- * than half of their lines: a twin's or a copy's (render/twin-sections.ts), whose lines that differ are
- * edits of one guide, kept and reported there, not the same rule in other words.
- */
-function twinSections(units: Unit[], base: Base): Set<Unit> {
-  const out = new Set<Unit>();
-  let section: Unit[] = [];
-  const close = () => {
-    const lines = section.flatMap(linesOf);
-    const same = lines.filter((l) => base.restating(l)?.same).length;
-    if (same * 2 > lines.length) section.forEach((u) => out.add(u));
-    section = [];
-  };
-  for (const u of units) {
-    if (u.kind === 'heading') close();
-    else section.push(u);
-  }
-  close();
-  return out;
-}
-
 type At = { path: string; line: number };
 /** A unit not written again: per line of it, the line of the base that says it, and the first such line (for its fences, header, caption). */
 type Gone = { first: At; byLine: Map<number, At> };
@@ -253,19 +263,15 @@ type Gone = { first: At; byLine: Map<number, At> };
 /** What of a guide is not written again: each unit gone with the lines of the base that say it. */
 function restatedUnits(doc: InstructionDoc, base: Base, contested: ReadonlySet<string>): Map<Unit, Gone> {
   const gone = new Map<Unit, Gone>();
-  const twins = twinSections(doc.units, base);
   // Two lines analysis reports to contradict each other ("Use pnpm to install" / "Use npm to install
   // dependencies") say two things, however many words they share: neither is the other said again.
   const restating = (l: Line) => {
-    const b = base.restating(l);
+    const b = base.restating(l, true);
     return b && contested.has(pairKey(l, b)) ? undefined : b;
   };
   for (const block of blocksOf(doc.units)) {
     const found = block.map((u) => (isContent(u) ? linesOf(u).map((l) => [l.line, restating(l)] as const) : []));
     if (!block.some(isContent) || found.some((f) => f.some(([, b]) => b === undefined))) continue;
-    // In a twin's section a line that differs is an edit of the guide (a value, a comment), kept and reported
-    // there (render/twin-sections.ts); only one that differs in marks alone (a `.` for a `:`) is the same line.
-    if (block.some((u) => twins.has(u)) && found.some((f) => f.some(([, b]) => !b!.equal))) continue;
     // Said word for word: the twins, repeats and digests of render/ write it once, in its section.
     if (found.every((f) => f.every(([, b]) => b!.same))) continue;
     const first = found.flat()[0]![1]!;

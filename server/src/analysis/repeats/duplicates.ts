@@ -21,7 +21,8 @@ const MAX_POSTINGS = 60;
 
 const NEGATION =
   /\b(?:never|don'?t|do not|does not|doesn'?t|must not|mustn'?t|should not|shouldn'?t|avoid|no|without|cannot|can'?t|not)\b/gi;
-const STOP = new Set([
+/** Words of grammar and of every instruction ("to", "the", "use", "always"): no subject of a line. */
+export const GRAMMAR_WORDS: ReadonlySet<string> = new Set([
   'a',
   'an',
   'the',
@@ -124,7 +125,7 @@ function tokens(text: string): Tokens | null {
   const words = new Set(spans);
   for (const w of raw) {
     if (/^\d+(?:\.\d+)*$/.test(w) || /\p{L}[./]\p{L}/u.test(w)) anchors.push(w);
-    if (STOP.has(w)) continue;
+    if (GRAMMAR_WORDS.has(w)) continue;
     const s = w.length > 3 && /[^su]s$/.test(w) ? w.slice(0, -1) : w;
     words.add(SYNONYMS[w] ?? SYNONYMS[s] ?? s);
   }

@@ -150,7 +150,10 @@ export class Assembly {
     this.repeats = new Map();
     this.twinOf = new Map();
     // Chapters put one level down for the person's sections go under a heading naming no one topic of theirs.
-    this.leadHeading = `## ${flatName ?? (nested ? GENERAL_SECTION.title : leadTitle(placedUnits, this.targetHeadings))}`;
+    const lead = flatName ?? (nested ? GENERAL_SECTION.title : leadTitle(placedUnits, this.targetHeadings));
+    // Never a second section of a name the person's file has: the next plan would read the two as one.
+    const taken = this.targetHeadings.some((h) => sameSection(h, lead));
+    this.leadHeading = `## ${taken ? `${lead} (${units[0]!.path})` : lead}`;
     // A document whose every unit is written already (a second plan after a migration) adds nothing.
     // A heading repeated among its siblings is one section, and what a section says again is written
     // once: each needs one copy.
@@ -373,7 +376,7 @@ export class Assembly {
           ? []
           : twin
             ? this.lines.units(blocks, twin, this.merged, { whole, copies: as, parts })
-            : this.keptUnits(own, keys, as);
+            : this.keptUnits(own, keys, as, node === null);
       section.record(all, (u) => as.get(u) ?? u);
       if (kept.length === 0 && own.length > 0 && node) (node.mergedAway ??= []).push({ units: own, entries: this.merged.slice(before) });
       // A twin's differing lines that join another source's section stand where their context is (render/twin-placement.ts).
@@ -417,8 +420,11 @@ export class Assembly {
    * merged whole; otherwise a lone unit is merged when it has one and is not a separator, tag, table
    * row or code; the units of a lead-in with its list, or of a line and its answer, stay together.
    */
-  private keptUnits(units: Unit[], keys: PlacedKeys, copies: Map<Unit, Unit>): Unit[] {
-    const structural = units.length === 1 && isStructural(units[0]!);
+  private keptUnits(units: Unit[], keys: PlacedKeys, copies: Map<Unit, Unit>, underLead = false): Unit[] {
+    // A lone table or code block stands in its own context: merged only where it was written in this one
+    // already, under the lead heading in the person's file (a second plan after the migration).
+    const here = underLead && this.targetSections && this.lines.holdsUnder(this.leadHeading, units[0]!);
+    const structural = units.length === 1 && isStructural(units[0]!) && !here;
     if (!structural && this.written.covers(units, (u) => keys.lookup(u))) {
       for (const u of units) {
         const copy = this.written.take(u, keys.lookup(u))!;

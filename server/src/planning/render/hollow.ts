@@ -32,8 +32,10 @@ export class HollowSections {
       const emptied = (a.mergedAway?.length ?? 0) + (a.pruned?.length ?? 0) > 0;
       // A section that carries its document's title stays: the title is written with it.
       if (!a.headingUnit || a.before || a.blocks.length > 0 || a.children.length > 0 || !emptied) continue;
-      // A twin section whose every line the section it repeats holds goes into that one, whatever its words (its note names it).
-      const copy = this.written.take(a.headingUnit, plainKeys(a.headingUnit), (c) => this.stands(c)) ?? this.twinOf(a);
+      // A twin section whose every line the section it repeats holds goes into that one, whatever its words (its note
+      // names it); not a line the planner reads as a heading ("1. Install the tools"), which is a rule of the author's.
+      const twin = a.headingUnit.pseudo ? undefined : this.twinOf(a);
+      const copy = this.written.take(a.headingUnit, plainKeys(a.headingUnit), (c) => this.stands(c)) ?? twin;
       if (!copy) {
         this.restore(a);
         continue;

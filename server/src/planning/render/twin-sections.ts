@@ -147,6 +147,22 @@ export class SectionLines {
     });
   }
 
+  /** Whether a section of another file than `u`'s, headed by the words of `heading`, holds every line of `u`. */
+  holdsUnder(heading: string, u: Unit): boolean {
+    const texts = u.lines.filter((l) => l.trim() !== '').map(lineText);
+    return (this.byWords.get(headingKey(heading)) ?? []).some(
+      (s) =>
+        s.path !== u.path &&
+        texts.length > 0 &&
+        texts.every((t) =>
+          this.bySection
+            .get(s)!
+            .get(t)
+            ?.some((h) => h.unit.path !== u.path),
+        ),
+    );
+  }
+
   /**
    * The section of another file that holds most of the lines of `own` (a section's units, its
    * heading aside): more than half of them, two at least. Undefined when none does.
