@@ -51,3 +51,12 @@ test('two files giving one command the same way are no conflict; saying never an
     ['AGENTS.md', 'CLAUDE.md'],
   );
 });
+
+test('an item of a "don\'t" list is a rule against what it says to do, not against what its bracket says to do instead', () => {
+  // Held-out set m, read once it became build data: "**Do NOT:**" over "- Hardcode new version numbers (use `'unreleased'`)"
+  // was read as never using `'unreleased'`, against "MUST use `'unreleased'`" in the same file.
+  const dont = "# A\n\n**Do NOT:**\n- Pin new versions by hand (use `'next'`)\n- Use `zork` in tests\n";
+  assert.deepEqual(contradictions({ 'AGENTS.md': `${dont}\n- MUST use \`'next'\` for every new version tag.\n` }), []);
+  const found = contradictions({ 'AGENTS.md': dont, 'CLAUDE.md': '# C\n\n- Always use `zork` in tests.\n' });
+  assert.equal(found.length, 1, 'the item itself is still turned: never `zork` against always `zork`');
+});

@@ -145,6 +145,8 @@ export interface ActionClaim {
   qualifier: string;
   /** The clause carves out an exception. */
   excepted: boolean;
+  /** Said in a bracket of its own ("Hardcode versions (use `'unreleased'`)"): what to do instead, not the line's rule. */
+  aside?: true;
 }
 
 const bare = (s: string) => s.replace(/[*_]/g, '').replace(/\s+/g, ' ').trim();
@@ -223,6 +225,7 @@ export function actionClaims(line: string): readonly ActionClaim[] {
         objectKind: object.kind,
         qualifier: qualifierOf(rest.slice(0, object.consumed), after),
         excepted: EXCEPTION.test(clause) || HEDGED.test(clause),
+        ...(clause[start - 1] === '(' ? { aside: true as const } : {}),
       });
       // "Use `errors.AsType` instead of `errors.As`": the other one is ruled out, in the same words.
       const instead = polarity === 'must' ? INSTEAD.exec(after) : null;
