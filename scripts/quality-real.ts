@@ -237,9 +237,9 @@ else {
     'added-h': 'from outside the corpus and sets c, d, e, f and g (unseen-2026-11-29h, build data since its figures were reported)',
     'added-i': 'from outside the corpus and sets c, d, e, f, g and h (unseen-2026-11-29i, build data since its figures were reported)',
     'added-j': 'from outside the corpus and sets c to i (unseen-2026-11-29j, build data since its figures were reported)',
-    'added-k': 'held out from outside the corpus and sets c to j (unseen-2026-11-29k, never read while building)',
-    'added-l': 'held out from outside the corpus and sets c to k (unseen-2026-11-29l, never read while building)',
-    'added-m': 'held out from outside the corpus and sets c to l (unseen-2026-11-29m, never read while building)',
+    'added-k': 'from outside the corpus and sets c to j (unseen-2026-11-29k, build data since its figures were reported)',
+    'added-l': 'from outside the corpus and sets c to k (unseen-2026-11-29l, build data since its figures were reported)',
+    'added-m': 'from outside the corpus and sets c to l (unseen-2026-11-29m, build data since its figures were reported)',
     'added-n': 'held out from outside the corpus and sets c to m (unseen-2026-11-29n, never read while building)',
     'added-o': 'held out from outside the corpus and sets c to n (unseen-2026-11-29o, never read while building)',
   };

@@ -6,8 +6,7 @@
  * The tables are data: ACTIONS here, the tools and roles in tools.ts. See docs/analysis.md.
  */
 import { COMMAND_ROLES, normalizeCommand, SHELL_FENCES, commandTool, oneOffCommand } from './tools.js';
-
-export type Polarity = 'must' | 'may' | 'never';
+import { polarityOf, saidFrom, type Polarity } from './verb-polarity.js';
 
 /** Actions and the verbs that name each one (base forms; -s, -ing and -ed forms follow). */
 export const ACTIONS: Readonly<Record<string, readonly string[]>> = {
@@ -49,18 +48,6 @@ function* verbsIn(clause: string): Generator<{ index: number; text: string; verb
  */
 export const ACTION_WORD = new RegExp(`(?<![a-z-])(?:${[...VERB_OF.keys(), 'avoid', 'force'].join('|')})(?![a-z-])`);
 
-const NEVER_BEFORE =
-  /\b(?:never|don'?t|do not|doesn'?t|does not|must not|mustn'?t|should not|shouldn'?t|cannot|can'?t|may not|not|no|avoid)\b/i;
-const MAY_BEFORE = /\b(?:may|can|could|allowed to|free to|ok to|okay to|fine to|permitted to)\b/i;
-/** Words that make what follows a requirement ("always", "must", "prefer"). */
-export const MUST_BEFORE =
-  /\b(?:always|must|should|need to|needs to|have to|has to|make sure (?:to|you)|be sure to|prefer(?:ably)?|do|please|remember to|only)\b/i;
-/** Words that may stand before an imperative without making it a description ("Then run x"). */
-const IMPERATIVE_LEAD = /^(?:(?:then|also|first|next|finally|and|just|instead)\b[\s,]*)*$/i;
-const NEVER_AFTER =
-  /\b(?:is|are)\s+(?:strictly\s+|absolutely\s+)?(?:forbidden|prohibited|not allowed|not permitted|banned|disallowed|discouraged)\b/i;
-const MAY_AFTER = /\b(?:is|are)\s+(?:also\s+)?(?:fine|ok|okay|allowed|permitted|acceptable)\b/i;
-const MUST_AFTER = /\b(?:is|are)\s+(?:required|mandatory)\b/i;
 /** Words in a prohibition that carve out an exception: "never X, except in scripts/". */
 const EXCEPTION = /\b(?:except|unless|other than|apart from|outside of|excluding|save for)\b/i;
 /**
@@ -158,6 +145,8 @@ export interface ActionClaim {
   qualifier: string;
   /** The clause carves out an exception. */
   excepted: boolean;
+  /** Said in a bracket of its own ("Hardcode versions (use `'unreleased'`)"): what to do instead, not the line's rule. */
+  aside?: true;
 }
 
 const bare = (s: string) => s.replace(/[*_]/g, '').replace(/\s+/g, ' ').trim();
@@ -174,7 +163,7 @@ export function ruleText(line: string): string {
 
 /** The clauses of a line: sentences, and the parts around a dash or a semicolon. */
 function clauses(text: string): string[] {
-  return text.split(/(?<=[.;!?])\s+|;\s*|\s[\u2014\u2013]\s|\s--\s/).filter((c) => c.trim() !== '');
+  return text.split(/(?<=[.;!?])\s+|;\s*|\s[\u2014\u2013-]\s|\s--\s/).filter((c) => c.trim() !== '');
 }
 
 /** The claims of one line: at most one per clause, for the first action that has a polarity. */
@@ -214,8 +203,10 @@ export function actionClaims(line: string): readonly ActionClaim[] {
     let from = 0;
     for (const { index, text: word, verb } of verbsIn(clause)) {
       const m = { index, 0: word };
-      const lastComma = clause.lastIndexOf(',', m.index);
-      const prefix = bare(clause.slice(Math.max(from, lastComma + 1), m.index).replace(/`/g, ''));
+      const start = saidFrom(clause, m.index);
+      const prefix = bare(clause.slice(Math.max(from, start), m.index).replace(/`/g, ''));
+      // An order leads its clause: after a verb that set nothing ("uses mock data"), the next one is none.
+      const lead = from > start ? bare(clause.slice(start, m.index).replace(/`/g, '')) : prefix;
       const rest = clause.slice(m.index + m[0].length);
       from = m.index + m[0].length;
       if (prefix.split(' ').length > 6) continue;
@@ -224,7 +215,7 @@ export function actionClaims(line: string): readonly ActionClaim[] {
       const object = readObject(verb.action, rest);
       if (!object) continue;
       const after = rest.slice(object.consumed);
-      const polarity = wrong ? 'never' : polarityOf(prefix, after, verb.form);
+      const polarity = wrong ? 'never' : polarityOf(prefix, after, verb.form, lead);
       if (!polarity) continue;
       out.push({
         action: verb.action,
@@ -234,6 +225,7 @@ export function actionClaims(line: string): readonly ActionClaim[] {
         objectKind: object.kind,
         qualifier: qualifierOf(rest.slice(0, object.consumed), after),
         excepted: EXCEPTION.test(clause) || HEDGED.test(clause),
+        ...(clause[start - 1] === '(' ? { aside: true as const } : {}),
       });
       // "Use `errors.AsType` instead of `errors.As`": the other one is ruled out, in the same words.
       const instead = polarity === 'must' ? INSTEAD.exec(after) : null;
@@ -252,15 +244,6 @@ export function actionClaims(line: string): readonly ActionClaim[] {
     }
   }
   return out;
-}
-
-/** How strongly the words before and after a verb say to do it: never, may, must, or not a rule at all (null). */
-function polarityOf(prefix: string, after: string, form: number): Polarity | null {
-  if (NEVER_AFTER.test(after) || NEVER_BEFORE.test(prefix)) return 'never';
-  if (MAY_AFTER.test(after) || MAY_BEFORE.test(prefix)) return 'may';
-  if (MUST_AFTER.test(after) || MUST_BEFORE.test(prefix)) return 'must';
-  if (IMPERATIVE_LEAD.test(prefix) && form === 0) return 'must';
-  return null;
 }
 
 /** What narrows an action: "bare" before its object, or the first words after it when they name a place or case. */

@@ -1,5 +1,6 @@
 import type { Scope } from '../../model/model.js';
-import type { ActionClaim, Polarity } from './claim-reader.js';
+import type { ActionClaim } from './claim-reader.js';
+import type { Polarity } from './verb-polarity.js';
 
 /**
  * What a rule line is read as claiming (claims.ts reads them, conflicts.ts relates them): one shape

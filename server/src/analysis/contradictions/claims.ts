@@ -295,7 +295,8 @@ function optionClaims(text: string, line: LineReading, claims: Claim[]): void {
 function ruleClaims(text: string, line: LineReading, claims: Claim[]): void {
   const actions = actionClaims(text);
   for (let i = 0; i < actions.length; i++) {
-    const a = line.dont ? { ...actions[i]!, polarity: 'never' as const } : actions[i]!;
+    // A "don't" list turns what its item says to do; not what a bracket of it says to do instead.
+    const a = line.dont && !actions[i]!.aside ? { ...actions[i]!, polarity: 'never' as const } : actions[i]!;
     if (a.action === 'use' && TOOL_NAMES.has(a.object)) continue;
     const shown = shownAs(text, a.object);
     claims.push({

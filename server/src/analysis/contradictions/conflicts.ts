@@ -2,7 +2,8 @@ import { isWeak, type ActionClaimRead, type Claim, type RoleClaimRead } from './
 import { byCodeUnit, groupBy, pushTo } from '../../common/collections.js';
 import { languagesMeet, scopesOverlap } from '../scope/scope-overlap.js';
 import { compatibleVersions } from './versions.js';
-import { sameCommand, type Polarity } from './claim-reader.js';
+import { sameCommand } from './claim-reader.js';
+import type { Polarity } from './verb-polarity.js';
 import type { ProblemKind } from '../../model/findings.js';
 
 /**

@@ -4,7 +4,7 @@
  * CLAIM_TOPICS describe settings that a repository should state only one way. Two rules that claim
  * different options of one topic contradict each other.
  */
-import { MUST_BEFORE } from './claim-reader.js';
+import { MUST_BEFORE } from './verb-polarity.js';
 
 export interface ClaimOption {
   value: string;
