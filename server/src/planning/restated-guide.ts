@@ -20,7 +20,9 @@ import { GRAMMAR_WORDS } from '../analysis/repeats/duplicates.js';
  * - a line restates another when it names no number the other lacks and seven in ten of its terms
  *   (words, names and paths, two characters or more) are the other's: "| Backend Dev |
  *   `.github/agents/backend-dev.agent.md` |" restates "| [backend-dev](/.github/agents/backend-dev.agent.md) | FastAPI endpoints, … |";
- *   "Timeouts: 60s" does not restate "Timeouts: 30s";
+ *   "Timeouts: 60s" does not restate "Timeouts: 30s"; a line is left out for another only when it
+ *   also loses no word a reader would miss (`wordsLost`: "Use pnpm to install." is not left out for
+ *   "Use npm to install dependencies.");
  * - a guide restates the base when it has two sections with lines or more, at least half of them on its
  *   topics, and a third of its lines or more restate lines of the base.
  *
@@ -61,9 +63,9 @@ function formsOfOneWord(a: string, b: string): boolean {
 }
 
 /**
- * The words of `l`'s (a command's comment too) that a line `b` lacks and a reader would miss: not grammar ("to", "use", "always"),
- * not another form of one of `b`'s words ("dev" / "development"), and not the other half of a joined
- * word whose first half `b` has ("server-side" / "on the server").
+ * The words of `l`'s (a command's comment too) that a line `b` lacks and a reader would miss: not
+ * grammar ("to", "use", "always"), not another form of one of `b`'s words ("dev" / "development"), and
+ * not the other half of a joined word whose first half `b` has ("server-side" / "on the server").
  */
 function wordsLost(l: Line, b: Line): string[] {
   const joined = new Map<string, string>();
@@ -151,7 +153,7 @@ export class Base {
    * ten of its terms (every term, for a command: `pnpm test unit` is not `pnpm test e2e`). `whole`: one
    * that lacks no word of `l`'s a reader would miss (`wordsLost`): a line left out for it loses nothing.
    */
-  restating(l: Line, whole = false): (Line & { same: boolean; equal: boolean }) | undefined {
+  restating(l: Line, whole = false): (Line & { same: boolean }) | undefined {
     if (l.terms.size < 2 && !(l.code && l.terms.size === 1)) return undefined;
     const shared = new Map<Line, number>();
     for (const t of l.terms) for (const b of this.byTerm.get(t) ?? []) shared.set(b, (shared.get(b) ?? 0) + 1);
@@ -162,12 +164,13 @@ export class Base {
     let equal: Line | undefined;
     for (const [b, n] of shared)
       if (b.path !== l.path && enough(n) && numbers.every((t) => b.terms.has(t)) && holds(b)) {
-        if (b.measured === l.measured) return { ...b, same: true, equal: true };
+        if (b.measured === l.measured) return { ...b, same: true };
         if (!equal && b.all.size === l.all.size && [...l.all].every((t) => b.all.has(t))) equal = b;
         found ??= b;
       }
-    if (equal) return { ...equal, same: false, equal: true };
-    return found && { ...found, same: false, equal: false };
+    // A line with the same terms, if any, is the one named as saying it.
+    const at = equal ?? found;
+    return at && { ...at, same: false };
   }
 }
 
