@@ -422,8 +422,9 @@ export class Assembly {
    */
   private keptUnits(units: Unit[], keys: PlacedKeys, copies: Map<Unit, Unit>, underLead = false): Unit[] {
     // A lone table or code block stands in its own context: merged only where it was written in this one
-    // already, under the lead heading in the person's file (a second plan after the migration).
-    const here = underLead && this.targetSections && this.lines.holdsUnder(this.leadHeading, units[0]!);
+    // already (a second plan after the migration): under the lead heading in the person's file, or
+    // anywhere in a person's file without sections, where what a source says on top goes after their text.
+    const here = underLead && this.lines.holdsUnder(this.targetSections ? this.leadHeading : null, units[0]!);
     const structural = units.length === 1 && isStructural(units[0]!) && !here;
     if (!structural && this.written.covers(units, (u) => keys.lookup(u))) {
       for (const u of units) {

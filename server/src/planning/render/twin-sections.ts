@@ -147,10 +147,11 @@ export class SectionLines {
     });
   }
 
-  /** Whether a section of another file than `u`'s, headed by the words of `heading`, holds every line of `u`. */
-  holdsUnder(heading: string, u: Unit): boolean {
+  /** Whether a section of another file than `u`'s, headed by the words of `heading` (any, when null), holds every line of `u`. */
+  holdsUnder(heading: string | null, u: Unit): boolean {
     const texts = u.lines.filter((l) => l.trim() !== '').map(lineText);
-    return (this.byWords.get(headingKey(heading)) ?? []).some(
+    const sections = heading === null ? [...this.bySection.keys()] : (this.byWords.get(headingKey(heading)) ?? []);
+    return sections.some(
       (s) =>
         s.path !== u.path &&
         texts.length > 0 &&
