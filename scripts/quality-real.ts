@@ -243,6 +243,7 @@ else {
     'added-n': 'held out from outside the corpus and sets c to m (unseen-2026-11-29n, never read while building)',
     'added-o': 'held out from outside the corpus and sets c to n (unseen-2026-11-29o, never read while building)',
     'added-p': 'held out from outside the corpus and sets c to o (unseen-2026-11-29p, never read while building)',
+    'added-q': 'held out from outside the corpus and sets c to p (unseen-2026-11-29q, never read while building)',
   };
   for (const s of SETS) {
     const x = figures.sets[s]!;
