@@ -60,6 +60,16 @@ test("a labelled version is the named product's, and a list goes on with its own
   assert.deepEqual(contradictions({ 'AGENTS.md': '- Requires Node 20.\n', 'CLAUDE.md': '- **Node version**: `20.11`\n' }), []);
 });
 
+test("two setup steps pinning two versions in one file are its own contexts; another file's step that repeats one of them is no conflict", () => {
+  // Set p (build data since set q was judged): a contributor's setup and a user's quickstart in one AGENTS.md.
+  const agents = '# A\n\n## Development\n\n```bash\nuv venv --python 3.11\n```\n\n## Quickstart\n\n```bash\nuv venv --python 3.12\n```\n';
+  const rules = '# R\n\n## Development\n\n```bash\nuv venv --python 3.11\n```\n';
+  assert.deepEqual(contradictions({ 'AGENTS.md': agents, 'CLAUDE.md': rules }), []);
+  // Two files each pinning their own: still a conflict.
+  const found = contradictions({ 'AGENTS.md': rules, 'CLAUDE.md': rules.replace('3.11', '3.12') });
+  assert.equal(found.length, 1, JSON.stringify(found));
+});
+
 test('a minimum version still contradicts an older exact one', () => {
   const found = contradictions({ 'AGENTS.md': '- Requires Python 3.10+.\n', 'CLAUDE.md': '- Target Python 3.9.\n' });
   assert.match(found.map((p) => p.description).join(), /Python version/);

@@ -60,3 +60,16 @@ test('an item of a "don\'t" list is a rule against what it says to do, not again
   const found = contradictions({ 'AGENTS.md': dont, 'CLAUDE.md': '# C\n\n- Always use `zork` in tests.\n' });
   assert.equal(found.length, 1, 'the item itself is still turned: never `zork` against always `zork`');
 });
+
+test('a line that goes on with the sentence the line before began gives no order of its own', () => {
+  // Set p (build data since set q was judged): "Never push directly to `upstream` (and never" wrapped before
+  // "push directly to `main` on either remote).", read alone as an order to push to `main`.
+  const wrapped =
+    'Always push branches to `origin`. Never push directly to `upstream` (and never\npush directly to `main` on either remote).\n';
+  assert.deepEqual(contradictions({ 'AGENTS.md': `# A\n\n${wrapped}\n## PRs\n\nNever push directly to \`main\`.\n` }), []);
+  // A new sentence on the next line, or a line after a full stop, still gives one.
+  const found = contradictions({
+    'AGENTS.md': '# A\n\nKeep the history clean.\nPush directly to `main`.\n\n## PRs\n\nNever push directly to `main`.\n',
+  });
+  assert.equal(found.length, 1, JSON.stringify(found));
+});

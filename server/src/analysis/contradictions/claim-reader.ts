@@ -177,14 +177,15 @@ export const WRONG_MARK =
 /** "Use X instead of Y", "X rather than Y": Y is ruled out. */
 const INSTEAD = /\b(?:instead of|rather than)\s+(?:using\s+|calling\s+|running\s+)?/i;
 
-export function actionClaims(line: string): readonly ActionClaim[] {
+/** The claims of one line; `midSentence`: the line goes on with a sentence the line before it began (a wrapped paragraph). */
+export function actionClaims(line: string, midSentence = false): readonly ActionClaim[] {
   // Most lines name no action and no "avoid": one test says so before any parsing.
   if (!ACTION_WORD.test(line.toLowerCase())) return NO_ACTIONS;
   const out: ActionClaim[] = [];
   let text = ruleText(line);
   const wrong = WRONG_MARK.exec(text);
   if (wrong) text = text.slice(wrong[0].length);
-  for (const clause of clauses(text)) {
+  for (const [c, clause] of clauses(text).entries()) {
     // "Avoid `any`": avoiding a thing is never using it.
     const avoid = /^\s*(?:always\s+)?avoid\s+(?!\w+ing\b)/i.exec(clause);
     const avoided = avoid ? readObject('use', clause.slice(avoid[0].length)) : null;
@@ -215,7 +216,7 @@ export function actionClaims(line: string): readonly ActionClaim[] {
       const object = readObject(verb.action, rest);
       if (!object) continue;
       const after = rest.slice(object.consumed);
-      const polarity = wrong ? 'never' : polarityOf(prefix, after, verb.form, lead);
+      const polarity = wrong ? 'never' : polarityOf(prefix, after, verb.form, lead, !(midSentence && c === 0 && start === 0));
       if (!polarity) continue;
       out.push({
         action: verb.action,

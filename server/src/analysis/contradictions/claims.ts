@@ -164,7 +164,7 @@ function unitClaims(line: LineReading, claims: Claim[]): void {
     for (let i = 0; i < table.length; i++) commandClaims(line, table[i]!, claims);
     const steps = line.dont ? NO_STEPS : proseCommands(text);
     for (let i = 0; i < steps.length; i++) commandClaims(line, steps[i]!, claims);
-    ruleClaims(text, line, claims);
+    ruleClaims(text, line, claims, k > 0 && goesOn(unit.lines[prose[k - 1]!]!, text));
     if (named) modalClaims(text, line, claims);
     if (ANY_FACT.test(text)) factClaims(text, line, claims);
     keepChosen(claims, start);
@@ -291,9 +291,12 @@ function optionClaims(text: string, line: LineReading, claims: Claim[]): void {
   for (let i = 0; i < versions.length; i++) claims.push({ ...versionClaim(versions[i]!), ...line.at() });
 }
 
+/** A line that goes on with the sentence of the line before it: that line ends mid-sentence, this one starts in lower case. */
+const goesOn = (before: string, text: string): boolean => !/[.!?:;|>]\s*$|^\s*$/.test(before) && /^\s*[a-z(]/.test(text);
+
 /** What a line tells the reader to do or not to do: actions on objects and a command's role. */
-function ruleClaims(text: string, line: LineReading, claims: Claim[]): void {
-  const actions = actionClaims(text);
+function ruleClaims(text: string, line: LineReading, claims: Claim[], midSentence = false): void {
+  const actions = actionClaims(text, midSentence);
   for (let i = 0; i < actions.length; i++) {
     // A "don't" list turns what its item says to do; not what a bracket of it says to do instead.
     const a = line.dont && !actions[i]!.aside ? { ...actions[i]!, polarity: 'never' as const } : actions[i]!;

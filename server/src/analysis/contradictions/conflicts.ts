@@ -137,7 +137,8 @@ export function findConflicts(claims: Claim[]): Conflict[] {
   for (const ofTopic of byTopic.values()) {
     if (ofTopic.length < 2) continue;
     const list = ofTopic[0]!.kind === 'version' ? leaveCatalogues(ofTopic) : ofTopic;
-    const pairs = clashingPairs(list, ofTopic[0]!.kind === 'option' ? jobsGiven(list) : NO_JOBS);
+    const own = ofTopic[0]!.kind === 'version' ? setupsOfOneFile(list) : null;
+    const pairs = clashingPairs(list, ofTopic[0]!.kind === 'option' ? jobsGiven(list) : NO_JOBS).filter(([a, b]) => !own?.(a, b));
     if (pairs.length === 0) continue;
     // Lines are what a person keeps or drops: one claim stands for each line.
     const lines: Claim[] = [];
@@ -217,6 +218,17 @@ function jobsGiven(list: Claim[]): ReadonlySet<string> {
     values.add(c.value);
   }
   return out ?? NO_JOBS;
+}
+
+/**
+ * Two setup steps pinning versions one file pins both of ("uv venv --python 3.11" where it sets up a
+ * contributor's environment, "3.12" in its quickstart): that file's own contexts, not a conflict, nor
+ * with another file that repeats one of them.
+ */
+function setupsOfOneFile(list: Claim[]): (a: Claim, b: Claim) => boolean {
+  const pinned = new Map<string, Set<string>>();
+  for (const c of list) if (isWeak(c)) (pinned.get(c.path) ?? pinned.set(c.path, new Set()).get(c.path)!).add(c.value);
+  return (a, b) => isWeak(a) && isWeak(b) && [...pinned.values()].some((v) => v.has(a.value) && v.has(b.value));
 }
 
 /** Distinct versions of one name in one section of one file from which on they are a catalogue. */

@@ -19,12 +19,16 @@ const NEVER_AFTER =
 const MAY_AFTER = /\b(?:is|are)\s+(?:also\s+)?(?:fine|ok|okay|allowed|permitted|acceptable)\b/i;
 const MUST_AFTER = /\b(?:is|are)\s+(?:required|mandatory)\b/i;
 
-/** How strongly the words before and after a verb say to do it: never, may, must, or not a rule at all (null). */
-export function polarityOf(prefix: string, after: string, form: number, lead: string): Polarity | null {
+/**
+ * How strongly the words before and after a verb say to do it: never, may, must, or not a rule at all
+ * (null). `opens`: whether the clause may open with an order (not the rest of a sentence a wrapped line
+ * began: "never\npush directly to `main`" is no order to push).
+ */
+export function polarityOf(prefix: string, after: string, form: number, lead: string, opens = true): Polarity | null {
   if (NEVER_AFTER.test(after) || NEVER_BEFORE.test(prefix)) return 'never';
   if (MAY_AFTER.test(after) || MAY_BEFORE.test(prefix)) return 'may';
   if (MUST_AFTER.test(after) || MUST_BEFORE.test(prefix)) return 'must';
-  if (IMPERATIVE_LEAD.test(lead) && form === 0) return 'must';
+  if (opens && IMPERATIVE_LEAD.test(lead) && form === 0) return 'must';
   return null;
 }
 
