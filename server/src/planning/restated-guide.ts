@@ -21,7 +21,7 @@ import { GRAMMAR_WORDS } from '../analysis/repeats/duplicates.js';
  *   (words, names and paths, two characters or more) are the other's: "| Backend Dev |
  *   `.github/agents/backend-dev.agent.md` |" restates "| [backend-dev](/.github/agents/backend-dev.agent.md) | FastAPI endpoints, … |";
  *   "Timeouts: 60s" does not restate "Timeouts: 30s"; a line is left out for another only when it
- *   also loses no word a reader would miss (`wordsLost`: "Use pnpm to install." is not left out for
+ *   also loses no word a reader would miss (`losesAWord`: "Use pnpm to install." is not left out for
  *   "Use npm to install dependencies.");
  * - a guide restates the base when it has two sections with lines or more, at least half of them on its
  *   topics, and a third of its lines or more restate lines of the base.
@@ -62,23 +62,26 @@ function formsOfOneWord(a: string, b: string): boolean {
   return (short.length >= 3 && long.startsWith(short)) || (short.length >= 5 && long.slice(0, 5) === short.slice(0, 5));
 }
 
-/**
- * The words of `l`'s (a command's comment too) that a line `b` lacks and a reader would miss: not
- * grammar ("to", "use", "always"), not another form of one of `b`'s words ("dev" / "development"), and
- * not the other half of a joined word whose first half `b` has ("server-side" / "on the server").
- */
-function wordsLost(l: Line, b: Line): string[] {
+/** The halves of the joined words of a line's prose ("server-side": side → server); a path's parts ("docs/backend-guide.md") are one name. */
+function joinedHalves(text: string): Map<string, string> {
   const joined = new Map<string, string>();
-  // Prose only: a path's parts ("docs/backend-guide.md") are one name.
-  const prose = l.text.replace(/\]\([^)]*\)/g, ']').replace(/`[^`]*`/g, ' ');
+  const prose = text.replace(/\]\([^)]*\)/g, ']').replace(/`[^`]*`/g, ' ');
   for (const m of prose.toLowerCase().matchAll(/([\p{L}\p{N}]+)-([\p{L}\p{N}]+)/gu)) joined.set(m[2]!, m[1]!);
-  return [...l.all].filter(
-    (t) =>
-      !b.all.has(t) &&
-      !GRAMMAR_WORDS.has(t) &&
-      ![...b.all].some((u) => formsOfOneWord(t, u)) &&
-      !(joined.has(t) && b.all.has(joined.get(t)!)),
-  );
+  return joined;
+}
+
+/**
+ * Whether a line `b` lacks a word of `l`'s (a command's comment too) a reader would miss: not grammar
+ * ("to", "use", "always"), not another form of one of `b`'s words ("dev" / "development"), and not the
+ * other half of a joined word whose first half `b` has ("server-side" / "on the server"; `joined`:
+ * joinedHalves of `l`).
+ */
+function losesAWord(l: Line, b: Line, joined: Map<string, string>): boolean {
+  for (const t of l.all) {
+    if (b.all.has(t) || GRAMMAR_WORDS.has(t) || (joined.has(t) && b.all.has(joined.get(t)!))) continue;
+    if (![...b.all].some((u) => formsOfOneWord(t, u))) return true;
+  }
+  return false;
 }
 
 /** A measured line of a guide: where it stands, its terms, and whether it is code (a command, its comment aside). */
@@ -151,7 +154,7 @@ export class Base {
   /**
    * The line of the base that says what `l` says, if any: one with every number of `l`'s and seven in
    * ten of its terms (every term, for a command: `pnpm test unit` is not `pnpm test e2e`). `whole`: one
-   * that lacks no word of `l`'s a reader would miss (`wordsLost`): a line left out for it loses nothing.
+   * that lacks no word of `l`'s a reader would miss (`losesAWord`): a line left out for it loses nothing.
    */
   restating(l: Line, whole = false): (Line & { same: boolean }) | undefined {
     if (l.terms.size < 2 && !(l.code && l.terms.size === 1)) return undefined;
@@ -159,7 +162,9 @@ export class Base {
     for (const t of l.terms) for (const b of this.byTerm.get(t) ?? []) shared.set(b, (shared.get(b) ?? 0) + 1);
     const numbers = [...l.terms].filter((t) => DIGIT.test(t));
     const enough = (n: number) => (l.code ? n === l.terms.size : n * 10 >= l.terms.size * 7);
-    const holds = (b: Line) => !whole || wordsLost(l, b).length === 0;
+    // Read once for the line, whichever lines of the base it is weighed against.
+    const joined = whole ? joinedHalves(l.text) : null;
+    const holds = (b: Line) => joined === null || !losesAWord(l, b, joined);
     let found: Line | undefined;
     let equal: Line | undefined;
     for (const [b, n] of shared)
