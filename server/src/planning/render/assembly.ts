@@ -424,10 +424,8 @@ export class Assembly {
     // A lone table or code block stands in its own context: merged only where it was written in this one
     // already (a second plan after the migration): under the lead heading in the person's file, or
     // anywhere in a person's file without sections, where what a source says on top goes after their text.
-    const structural =
-      units.length === 1 &&
-      isStructural(units[0]!) &&
-      !(underLead && this.lines.holdsUnder(this.targetSections ? this.leadHeading : null, units[0]!));
+    const lone = units.length === 1 && isStructural(units[0]!);
+    const structural = lone && !(underLead && this.lines.holdsUnder(this.targetSections ? this.leadHeading : null, units[0]!));
     if (!structural && this.written.covers(units, (u) => keys.lookup(u))) {
       for (const u of units) {
         const copy = this.written.take(u, keys.lookup(u))!;
